@@ -1,0 +1,57 @@
+import type { OutputEvent, Stream } from "../src/protocol/output.ts";
+
+/**
+ * How an agent may act without asking. Headless agents cannot answer a permission prompt,
+ * so the default is "skip"; "edits" lets them edit files but asks for the rest (and so
+ * fails tools that need more), "plan" is read-only.
+ */
+export type PermissionMode = "skip" | "edits" | "plan";
+
+export interface CommandInput {
+  prompt: string;
+  cwd: string;
+  model?: string;
+  /** The provider's own session id, present when resuming. */
+  sessionId?: string;
+  permissions: PermissionMode;
+  /** Extra tools to allow by name, for providers that take an allow-list. */
+  allowedTools?: string[];
+  /** The shell command of the generic provider. */
+  command?: string;
+  /** The spawning environment; a provider may read it (IS_SANDBOX, uid) but not change it. */
+  env: Readonly<Record<string, string>>;
+}
+
+export interface ProviderCommand {
+  argv: string[];
+  /** Variables the provider needs on top of the agent's environment. */
+  env?: Record<string, string>;
+  /** Text written to the process's stdin, for CLIs that read the prompt there. */
+  stdin?: string;
+}
+
+export type FailureClass = "auth" | "usage_limit" | "network" | "timeout" | "crash";
+
+export interface ErrorPattern {
+  failure: FailureClass;
+  pattern: RegExp;
+}
+
+/** The contract every agent CLI adapter implements: adding a provider is adding a file. */
+export interface Provider {
+  name: string;
+  displayName: string;
+  /** Executable looked up on PATH; null when the command is user-given (generic). */
+  binary: string | null;
+  /** One line telling a person how to install the CLI. */
+  install: string;
+  versionArgs: string[];
+  /** Environment variable that points the CLI at an account's config folder. */
+  accountEnv: string | null;
+  buildSpawn(input: CommandInput): ProviderCommand;
+  /** Null when the CLI cannot resume a session. */
+  buildResume: ((input: CommandInput & { sessionId: string }) => ProviderCommand) | null;
+  /** Pure: one complete output line (no newline) to zero or more events. Never throws. */
+  parseLine(line: string, stream: Stream): OutputEvent[];
+  errorPatterns: ErrorPattern[];
+}

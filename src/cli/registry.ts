@@ -1,0 +1,105 @@
+import type { CommandSpec } from "./command.ts";
+
+const W = "  --workspace DIR   the workspace (default: git toplevel of the current folder, or $TROUPE_WORKSPACE)";
+
+/** Every subcommand; main.ts imports only the one that runs, so `troupe ask` never loads React. */
+export const COMMANDS: CommandSpec[] = [
+  {
+    name: "spawn",
+    summary: "start an agent",
+    usage: `troupe spawn (--provider NAME --prompt TEXT | --command 'SHELL COMMAND') [options]
+  --provider NAME     claude, codex, gemini, aider, opencode or generic (default: generic with --command)
+  --prompt TEXT       the task; --prompt-file F reads it from a file
+  --command CMD       a shell command to run as the agent (generic provider)
+  --name NAME         a name (default: an unused adjective-animal)
+  --model M           the provider's model
+  --base REF          create the worktree from REF (default: HEAD)
+  --no-worktree       run in the workspace itself
+  --permissions MODE  skip (default), edits or plan
+  --json              print the agent as JSON
+${W}`,
+    load: () => import("./spawn.ts"),
+  },
+  {
+    name: "ls",
+    summary: "list agents",
+    usage: `troupe ls [--json]\n${W}`,
+    load: () => import("./ls.ts"),
+  },
+  {
+    name: "logs",
+    summary: "show an agent's output",
+    usage: `troupe logs AGENT [-f] [--raw] [--session N]
+  -f, --follow   follow live output until the agent ends
+  --raw          the lines as the CLI wrote them
+  --session N    only session N (each resume is a new session)
+${W}`,
+    load: () => import("./logs.ts"),
+  },
+  {
+    name: "stop",
+    summary: "stop an agent (its whole process group)",
+    usage: `troupe stop AGENT [--json]\n${W}`,
+    load: () => import("./stop.ts"),
+  },
+  {
+    name: "resume",
+    summary: "resume an agent's session with answers or a message",
+    usage: `troupe resume AGENT [--answer QID=TEXT ...] [--message TEXT] [--json]\n${W}`,
+    load: () => import("./resume.ts"),
+  },
+  {
+    name: "ask",
+    summary: "ask an agent, a task's agent or the person, and wait for the answer",
+    usage: `troupe ask QUESTION (--to AGENT | --task ID | --phase ID | --user) [--timeout MS]
+  prints the answer; exit 3 when the timeout passes first (the question is then expired)
+${W}`,
+    load: () => import("./ask.ts"),
+  },
+  {
+    name: "listen",
+    summary: "wait for the next question addressed to this agent",
+    usage: `troupe listen [--timeout MS]
+  prints {"conversationId","from","fromName","question",...} as one JSON line; exit 3 on timeout
+${W}`,
+    load: () => import("./listen.ts"),
+  },
+  {
+    name: "answer",
+    summary: "answer a conversation",
+    usage: `troupe answer ANSWER --conversation ID\n${W}`,
+    load: () => import("./answer.ts"),
+  },
+  {
+    name: "conversations",
+    summary: "list conversations",
+    usage: `troupe conversations [--pending] [--json]\n${W}`,
+    load: () => import("./conversations.ts"),
+  },
+  {
+    name: "signal",
+    summary: "end this agent's run: done, questions or error",
+    usage: `troupe signal done [--result TEXT]
+troupe signal questions --question TEXT [--question TEXT ...]
+troupe signal error --error TEXT`,
+    load: () => import("./signal.ts"),
+  },
+  {
+    name: "providers",
+    summary: "list agent CLIs troupe knows, and whether each is installed",
+    usage: `troupe providers [--json]`,
+    load: () => import("./providers.ts"),
+  },
+  {
+    name: "daemon",
+    summary: "run, start, stop or inspect the workspace daemon",
+    usage: `troupe daemon (run | start | stop | status) [--json]
+  run      in the foreground (what 'start' runs, detached)
+${W}`,
+    load: () => import("./daemon.ts"),
+  },
+];
+
+export function findCommand(name: string): CommandSpec | undefined {
+  return COMMANDS.find((c) => c.name === name);
+}

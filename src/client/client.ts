@@ -1,0 +1,86 @@
+import {
+  AgentResponseSchema,
+  AgentsResponseSchema,
+  ConversationResponseSchema,
+  ConversationsResponseSchema,
+  HealthSchema,
+  ListenResponseSchema,
+  OkSchema,
+  OutputResponseSchema,
+  type AskRequest,
+  type ResumeRequest,
+  type SpawnRequest,
+} from "../protocol/api.ts";
+import type { Agent, Conversation } from "../protocol/entities.ts";
+import type { OutputChunk } from "../protocol/output.ts";
+import type { Signal } from "../protocol/signal.ts";
+import { request, type HttpOptions } from "./http.ts";
+import { subscribe, type EventMessage } from "./sse.ts";
+
+const enc = encodeURIComponent;
+
+/** The typed API of one workspace's daemon; the only way cli/ and ui/ reach it. */
+export class TroupeClient {
+  constructor(readonly opts: HttpOptions) {}
+
+  health() {
+    return request(this.opts, "GET", "/v1/health", HealthSchema);
+  }
+  stopDaemon() {
+    return request(this.opts, "POST", "/v1/daemon/stop", OkSchema, {});
+  }
+
+  async listAgents(): Promise<Agent[]> {
+    return (await request(this.opts, "GET", "/v1/agents", AgentsResponseSchema)).agents;
+  }
+  async agent(ref: string): Promise<Agent> {
+    return (await request(this.opts, "GET", `/v1/agents/${enc(ref)}`, AgentResponseSchema)).agent;
+  }
+  async spawn(req: SpawnRequest): Promise<Agent> {
+    return (await request(this.opts, "POST", "/v1/agents", AgentResponseSchema, req)).agent;
+  }
+  async stop(ref: string): Promise<Agent> {
+    return (await request(this.opts, "POST", `/v1/agents/${enc(ref)}/stop`, AgentResponseSchema, {})).agent;
+  }
+  async resume(ref: string, req: ResumeRequest): Promise<Agent> {
+    return (await request(this.opts, "POST", `/v1/agents/${enc(ref)}/resume`, AgentResponseSchema, req)).agent;
+  }
+  /** Stored output chunks with id > `after`, oldest first. */
+  async output(ref: string, q: { after?: number; session?: number; limit?: number } = {}): Promise<OutputChunk[]> {
+    const params = new URLSearchParams();
+    if (q.after !== undefined) params.set("after", String(q.after));
+    if (q.session !== undefined) params.set("session", String(q.session));
+    if (q.limit !== undefined) params.set("limit", String(q.limit));
+    const path = `/v1/agents/${enc(ref)}/output?${params}`;
+    return (await request(this.opts, "GET", path, OutputResponseSchema)).chunks;
+  }
+
+  /** Tells the daemon the calling agent wrote its signal file. */
+  signal(signalFile: string, _signal?: Signal) {
+    return request(this.opts, "POST", "/v1/signal", OkSchema, { signalFile });
+  }
+
+  async ask(req: AskRequest): Promise<Conversation> {
+    return (await request(this.opts, "POST", "/v1/conversations", ConversationResponseSchema, req)).conversation;
+  }
+  /** The conversation; with `waitMs`, held until it is answered or expired, or the wait ends. */
+  async conversation(id: string, waitMs?: number, signal?: AbortSignal): Promise<Conversation> {
+    const q = waitMs === undefined ? "" : `?wait=${waitMs}`;
+    return (await request(this.opts, "GET", `/v1/conversations/${enc(id)}${q}`, ConversationResponseSchema, undefined, signal)).conversation;
+  }
+  async conversations(q: { pending?: boolean } = {}): Promise<Conversation[]> {
+    const path = q.pending ? "/v1/conversations?pending=1" : "/v1/conversations";
+    return (await request(this.opts, "GET", path, ConversationsResponseSchema)).conversations;
+  }
+  async answer(id: string, answer: string): Promise<Conversation> {
+    return (await request(this.opts, "POST", `/v1/conversations/${enc(id)}/answer`, ConversationResponseSchema, { answer })).conversation;
+  }
+  /** Claims the oldest pending conversation addressed to the caller, waiting up to `waitMs`. */
+  async listen(waitMs: number, signal?: AbortSignal): Promise<Conversation | null> {
+    return (await request(this.opts, "GET", `/v1/listen?wait=${waitMs}`, ListenResponseSchema, undefined, signal)).conversation;
+  }
+
+  events(since: number | null, signal?: AbortSignal): AsyncGenerator<EventMessage> {
+    return subscribe(this.opts, since, signal);
+  }
+}

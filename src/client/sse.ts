@@ -1,0 +1,57 @@
+import { DaemonEventSchema, type DaemonEvent } from "../protocol/events.ts";
+import { TroupeError } from "../errors.ts";
+import type { HttpOptions } from "./http.ts";
+
+export interface EventMessage {
+  id: number | null;
+  event: DaemonEvent;
+}
+
+/** Splits a text/event-stream body into messages; comments (heartbeats) are skipped. */
+export function parseSseBlock(block: string): { id: string | null; data: string } | null {
+  let id: string | null = null;
+  const data: string[] = [];
+  for (const line of block.split("\n")) {
+    if (line.startsWith(":") || line === "") continue;
+    const colon = line.indexOf(":");
+    const field = colon === -1 ? line : line.slice(0, colon);
+    const value = colon === -1 ? "" : line.slice(colon + 1).replace(/^ /, "");
+    if (field === "id") id = value;
+    else if (field === "data") data.push(value);
+  }
+  return data.length ? { id, data: data.join("\n") } : null;
+}
+
+/** Subscribes to the daemon's events from `since` (an event id) until `signal` aborts or the stream ends. */
+export async function* subscribe(opts: HttpOptions, since: number | null, signal?: AbortSignal): AsyncGenerator<EventMessage> {
+  const headers: Record<string, string> = { accept: "text/event-stream" };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  const query = since === null ? "" : `?since=${since}`;
+  let res: Response;
+  try {
+    res = await fetch(`http://troupe/v1/events${query}`, { headers, unix: opts.socket, signal });
+  } catch (err) {
+    if (signal?.aborted) return;
+    throw new TroupeError("daemon_unavailable", `no daemon answers on ${opts.socket}`, { cause: err });
+  }
+  if (!res.ok || !res.body) throw new TroupeError("daemon_unavailable", `event stream refused (${res.status})`);
+  const decoder = new TextDecoder();
+  let buf = "";
+  try {
+    for await (const bytes of res.body) {
+      buf += decoder.decode(bytes, { stream: true });
+      let end: number;
+      while ((end = buf.indexOf("\n\n")) !== -1) {
+        const block = parseSseBlock(buf.slice(0, end));
+        buf = buf.slice(end + 2);
+        if (!block) continue;
+        const parsed = DaemonEventSchema.safeParse(JSON.parse(block.data));
+        if (!parsed.success) continue; // a newer daemon's event type: not ours to render
+        yield { id: block.id === null ? null : Number(block.id), event: parsed.data };
+      }
+    }
+  } catch (err) {
+    if (signal?.aborted) return;
+    throw new TroupeError("daemon_unavailable", "event stream closed", { cause: err });
+  }
+}

@@ -1,0 +1,68 @@
+/** Every failure troupe expects carries a code; the CLI and the API map codes, never messages. */
+export type ErrorCode =
+  | "bad_request"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "agent_not_found"
+  | "conversation_not_found"
+  | "conflict"
+  | "already_answered"
+  | "no_agent"
+  | "invalid_state"
+  | "payload_too_large"
+  | "timeout"
+  | "daemon_unavailable"
+  | "store_version"
+  | "not_git"
+  | "provider_unknown"
+  | "spawn_failed"
+  | "usage"
+  | "internal";
+
+export class TroupeError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.name = "TroupeError";
+  }
+}
+
+const HTTP_STATUS: Record<ErrorCode, number> = {
+  bad_request: 400,
+  usage: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  agent_not_found: 404,
+  conversation_not_found: 404,
+  no_agent: 404,
+  provider_unknown: 404,
+  conflict: 409,
+  already_answered: 409,
+  invalid_state: 409,
+  not_git: 409,
+  payload_too_large: 413,
+  timeout: 408,
+  spawn_failed: 500,
+  store_version: 500,
+  daemon_unavailable: 503,
+  internal: 500,
+};
+
+export function httpStatus(code: ErrorCode): number {
+  return HTTP_STATUS[code];
+}
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return code in HTTP_STATUS;
+}
+
+export function assertNever(x: never): never {
+  throw new TroupeError("internal", `unexpected value: ${JSON.stringify(x)}`);
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

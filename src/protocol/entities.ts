@@ -1,0 +1,69 @@
+import { z } from "zod";
+
+export const AgentStatusSchema = z.enum(["starting", "running", "waiting", "done", "failed", "stopped"]);
+export type AgentStatus = z.infer<typeof AgentStatusSchema>;
+
+/** Statuses in which the agent has no live process of ours. */
+export const IDLE_STATUSES: readonly AgentStatus[] = ["waiting", "done", "failed", "stopped"];
+
+export const QuestionSchema = z.object({
+  id: z.string().min(1),
+  question: z.string().min(1),
+});
+export type Question = z.infer<typeof QuestionSchema>;
+
+export const AgentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  provider: z.string(),
+  status: AgentStatusSchema,
+  prompt: z.string().nullable(),
+  command: z.string().nullable(),
+  model: z.string().nullable(),
+  cwd: z.string(),
+  worktree: z.string().nullable(),
+  branch: z.string().nullable(),
+  baseRef: z.string().nullable(),
+  pid: z.number().int().nullable(),
+  session: z.number().int(),
+  providerSessionId: z.string().nullable(),
+  result: z.string().nullable(),
+  error: z.string().nullable(),
+  questions: z.array(QuestionSchema).nullable(),
+  exitCode: z.number().int().nullable(),
+  costUsd: z.number().nullable(),
+  inputTokens: z.number().int().nullable(),
+  outputTokens: z.number().int().nullable(),
+  taskId: z.string().nullable(),
+  phaseId: z.string().nullable(),
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
+  lastActivityAt: z.number().int().nullable(),
+});
+export type Agent = z.infer<typeof AgentSchema>;
+
+export const ConversationStatusSchema = z.enum(["pending", "delivered", "answered", "expired"]);
+export type ConversationStatus = z.infer<typeof ConversationStatusSchema>;
+
+/** "user" is the person; anything else is an agent id. */
+export const PartySchema = z.string().min(1);
+
+export const ConversationSchema = z.object({
+  id: z.string(),
+  fromId: PartySchema,
+  fromName: z.string(),
+  toId: PartySchema,
+  toName: z.string(),
+  question: z.string(),
+  answer: z.string().nullable(),
+  answeredBy: z.string().nullable(),
+  status: ConversationStatusSchema,
+  taskId: z.string().nullable(),
+  phaseId: z.string().nullable(),
+  createdAt: z.number().int(),
+  expiresAt: z.number().int().nullable(),
+  answeredAt: z.number().int().nullable(),
+});
+export type Conversation = z.infer<typeof ConversationSchema>;
+
+export const USER = "user";

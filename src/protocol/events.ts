@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { AgentSchema, ConversationSchema } from "./entities.ts";
+import { OutputChunkSchema } from "./output.ts";
+
+/** Everything the daemon pushes to subscribers (SSE `event:` name = `type`). */
+export const DaemonEventSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("agent:created"), agent: AgentSchema }),
+  z.object({ type: z.literal("agent:updated"), agent: AgentSchema }),
+  z.object({ type: z.literal("agent:output"), chunk: OutputChunkSchema }),
+  z.object({ type: z.literal("conversation:created"), conversation: ConversationSchema }),
+  z.object({ type: z.literal("conversation:updated"), conversation: ConversationSchema }),
+  /** Sent when a subscriber fell too far behind: it must refetch state, events were dropped. */
+  z.object({ type: z.literal("resync"), reason: z.string() }),
+]);
+export type DaemonEvent = z.infer<typeof DaemonEventSchema>;
+export type DaemonEventType = DaemonEvent["type"];

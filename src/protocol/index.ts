@@ -1,0 +1,5 @@
+export * from "./entities.ts";
+export * from "./signal.ts";
+export * from "./output.ts";
+export * from "./events.ts";
+export * from "./api.ts";

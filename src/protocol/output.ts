@@ -1,0 +1,35 @@
+import { z } from "zod";
+
+/** What a provider parser turns an output line into; the dashboard and `troupe logs` render these. */
+export const OutputEventSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("session"), sessionId: z.string(), model: z.string().optional() }),
+  z.object({ kind: z.literal("text"), text: z.string() }),
+  z.object({ kind: z.literal("tool_use"), id: z.string().optional(), name: z.string(), input: z.string() }),
+  z.object({ kind: z.literal("tool_result"), id: z.string().optional(), output: z.string(), isError: z.boolean() }),
+  z.object({
+    kind: z.literal("result"),
+    text: z.string().optional(),
+    isError: z.boolean(),
+    costUsd: z.number().optional(),
+    inputTokens: z.number().optional(),
+    outputTokens: z.number().optional(),
+  }),
+  z.object({ kind: z.literal("error"), message: z.string() }),
+  /** A line the parser did not recognise: kept verbatim, never dropped. */
+  z.object({ kind: z.literal("raw"), line: z.string() }),
+]);
+export type OutputEvent = z.infer<typeof OutputEventSchema>;
+
+export const StreamSchema = z.enum(["stdout", "stderr"]);
+export type Stream = z.infer<typeof StreamSchema>;
+
+/** One stored piece of an agent's output: whole lines only, as written. */
+export const OutputChunkSchema = z.object({
+  id: z.number().int(),
+  agentId: z.string(),
+  session: z.number().int(),
+  stream: StreamSchema,
+  data: z.string(),
+  createdAt: z.number().int(),
+});
+export type OutputChunk = z.infer<typeof OutputChunkSchema>;
