@@ -15,7 +15,7 @@ import type { Agent, Conversation } from "../protocol/entities.ts";
 import type { OutputChunk } from "../protocol/output.ts";
 import type { Signal } from "../protocol/signal.ts";
 import { request, type HttpOptions } from "./http.ts";
-import { subscribe, type EventMessage } from "./sse.ts";
+import { openSubscription, subscribe, type EventMessage } from "./sse.ts";
 
 const enc = encodeURIComponent;
 
@@ -82,5 +82,9 @@ export class TroupeClient {
 
   events(since: number | null, signal?: AbortSignal): AsyncGenerator<EventMessage> {
     return subscribe(this.opts, since, signal);
+  }
+  /** Like events(), but resolves only once the daemon has registered the subscription. */
+  openEvents(since: number | null, signal?: AbortSignal): Promise<AsyncGenerator<EventMessage>> {
+    return openSubscription(this.opts, since, signal);
   }
 }

@@ -22,8 +22,11 @@ export function parseSseBlock(block: string): { id: string | null; data: string 
   return data.length ? { id, data: data.join("\n") } : null;
 }
 
-/** Subscribes to the daemon's events from `since` (an event id) until `signal` aborts or the stream ends. */
-export async function* subscribe(opts: HttpOptions, since: number | null, signal?: AbortSignal): AsyncGenerator<EventMessage> {
+/**
+ * Opens the daemon's event stream from `since` (an event id, replayed from the log). Resolves once
+ * the daemon has registered the subscription, so a read made after it cannot miss an event.
+ */
+export async function openSubscription(opts: HttpOptions, since: number | null, signal?: AbortSignal): Promise<AsyncGenerator<EventMessage>> {
   const headers: Record<string, string> = { accept: "text/event-stream" };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   const query = since === null ? "" : `?since=${since}`;
@@ -31,14 +34,17 @@ export async function* subscribe(opts: HttpOptions, since: number | null, signal
   try {
     res = await fetch(`http://troupe/v1/events${query}`, { headers, unix: opts.socket, signal });
   } catch (err) {
-    if (signal?.aborted) return;
     throw new TroupeError("daemon_unavailable", `no daemon answers on ${opts.socket}`, { cause: err });
   }
   if (!res.ok || !res.body) throw new TroupeError("daemon_unavailable", `event stream refused (${res.status})`);
+  return readEvents(res.body, signal);
+}
+
+async function* readEvents(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<EventMessage> {
   const decoder = new TextDecoder();
   let buf = "";
   try {
-    for await (const bytes of res.body) {
+    for await (const bytes of body) {
       buf += decoder.decode(bytes, { stream: true });
       let end: number;
       while ((end = buf.indexOf("\n\n")) !== -1) {
@@ -54,4 +60,16 @@ export async function* subscribe(opts: HttpOptions, since: number | null, signal
     if (signal?.aborted) return;
     throw new TroupeError("daemon_unavailable", "event stream closed", { cause: err });
   }
+}
+
+/** The event stream as one generator (connects on first read). */
+export async function* subscribe(opts: HttpOptions, since: number | null, signal?: AbortSignal): AsyncGenerator<EventMessage> {
+  let stream: AsyncGenerator<EventMessage>;
+  try {
+    stream = await openSubscription(opts, since, signal);
+  } catch (err) {
+    if (signal?.aborted) return;
+    throw err;
+  }
+  yield* stream;
 }

@@ -21,6 +21,8 @@ export const SpawnRequestSchema = z.object({
   model: z.string().min(1).optional(),
   baseRef: z.string().min(1).optional(),
   worktree: z.boolean().default(true),
+  /** skip: act without asking (headless default); edits: edit files only; plan: read-only. */
+  permissions: z.enum(["skip", "edits", "plan"]).default("skip"),
   /** The spawning client's environment: agents get it, not the daemon's. */
   env: Env.default({}),
 });

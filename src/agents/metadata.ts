@@ -1,0 +1,25 @@
+import type { OutputChunk } from "../protocol/output.ts";
+import type { AgentPatch, AgentRecord } from "../store/agents.ts";
+import type { Provider } from "../../providers/types.ts";
+
+type Known = Pick<AgentRecord, "providerSessionId" | "costUsd" | "inputTokens" | "outputTokens">;
+
+const add = (a: number | null | undefined, b: number) => (a ?? 0) + b;
+
+/** What an output chunk tells about its agent: provider session id, and cost and tokens summed over runs. */
+export function outputMetadata(provider: Provider | undefined, chunk: OutputChunk, rec: Known): AgentPatch {
+  if (!provider) return {};
+  const patch: AgentPatch = {};
+  for (const line of chunk.data.split("\n")) {
+    if (!line) continue;
+    for (const ev of provider.parseLine(line, chunk.stream)) {
+      if (ev.kind === "session" && ev.sessionId !== rec.providerSessionId) patch.providerSessionId = ev.sessionId;
+      if (ev.kind === "result") {
+        if (ev.costUsd !== undefined) patch.costUsd = add(patch.costUsd ?? rec.costUsd, ev.costUsd);
+        if (ev.inputTokens !== undefined) patch.inputTokens = add(patch.inputTokens ?? rec.inputTokens, ev.inputTokens);
+        if (ev.outputTokens !== undefined) patch.outputTokens = add(patch.outputTokens ?? rec.outputTokens, ev.outputTokens);
+      }
+    }
+  }
+  return patch;
+}

@@ -1,0 +1,14 @@
+import { TroupeError } from "../errors.ts";
+import { connect } from "./context.ts";
+import { parse, printJson } from "./command.ts";
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, { conversation: { type: "string" } });
+  if (!values.conversation) throw new TroupeError("usage", "answer needs --conversation ID");
+  const text = positionals.join(" ");
+  if (!text.trim()) throw new TroupeError("usage", "answer needs the ANSWER text");
+  const { client } = await connect(values.workspace);
+  const conv = await client.answer(values.conversation, text);
+  printJson({ conversationId: conv.id, status: conv.status });
+  return 0;
+}

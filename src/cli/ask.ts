@@ -1,0 +1,35 @@
+import { TroupeError } from "../errors.ts";
+import { withReconnect } from "../client/connect.ts";
+import { connect } from "./context.ts";
+import { parse, parseIntFlag } from "./command.ts";
+
+/** How long one wait request is held by the daemon before the client asks again. */
+const POLL_WINDOW_MS = 30_000;
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    to: { type: "string" },
+    task: { type: "string" },
+    phase: { type: "string" },
+    user: { type: "boolean" },
+    timeout: { type: "string" },
+  });
+  const question = positionals.join(" ");
+  if (!question.trim()) throw new TroupeError("usage", "ask needs the QUESTION text");
+  const targets = [values.to, values.task, values.phase, values.user || undefined].filter((t) => t !== undefined);
+  if (targets.length !== 1) throw new TroupeError("usage", "ask needs exactly one of --to AGENT, --task ID, --phase ID, --user");
+  const timeoutMs = parseIntFlag("timeout", values.timeout);
+  const { ws, client } = await connect(values.workspace);
+  const conv = await client.ask({ question, to: values.to, task: values.task, phase: values.phase, user: values.user, timeoutMs });
+  // The daemon expires the question at its deadline; keep reconnecting until it says so.
+  const deadline = conv.expiresAt === null ? Number.POSITIVE_INFINITY : conv.expiresAt + 10_000;
+  for (;;) {
+    const c = await withReconnect(ws, client, deadline, () => client.conversation(conv.id, POLL_WINDOW_MS));
+    if (c.status === "answered") {
+      process.stdout.write(`${c.answer ?? ""}\n`);
+      return 0;
+    }
+    if (c.status === "expired") throw new TroupeError("timeout", `no answer from ${c.toName} within ${timeoutMs} ms (conversation ${c.id} expired)`);
+    if (Date.now() > deadline) throw new TroupeError("timeout", `no answer from ${c.toName} within ${timeoutMs} ms`);
+  }
+}

@@ -1,0 +1,44 @@
+import type { Agent, Conversation } from "../protocol/entities.ts";
+
+/** Plain-text table: columns padded to their widest cell, the last one left ragged. */
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd();
+  return [line(header), ...rows.map(line)].join("\n") + "\n";
+}
+
+export function ago(ms: number, now = Date.now()): string {
+  const s = Math.max(0, Math.round((now - ms) / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+  return `${Math.floor(s / 86400)}d`;
+}
+
+export function oneLine(text: string | null, max = 60): string {
+  if (!text) return "";
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+export function agentRows(agents: Agent[]): string {
+  return table(
+    ["ID", "NAME", "PROVIDER", "STATUS", "PID", "AGE", "DETAIL"],
+    agents.map((a) => [
+      a.id,
+      a.name,
+      a.provider,
+      a.status,
+      a.pid === null ? "-" : String(a.pid),
+      ago(a.createdAt),
+      oneLine(a.error ?? (a.questions ? a.questions.map((q) => q.question).join(" | ") : null) ?? a.result ?? a.prompt ?? a.command),
+    ]),
+  );
+}
+
+export function conversationRows(convs: Conversation[]): string {
+  return table(
+    ["ID", "FROM", "TO", "STATUS", "AGE", "QUESTION / ANSWER"],
+    convs.map((c) => [c.id, c.fromName, c.toName, c.status, ago(c.createdAt), oneLine(c.answer ? `${c.question} → ${c.answer}` : c.question)]),
+  );
+}

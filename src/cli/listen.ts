@@ -1,0 +1,29 @@
+import { TroupeError } from "../errors.ts";
+import { withReconnect } from "../client/connect.ts";
+import { connect } from "./context.ts";
+import { parse, parseIntFlag, printJson } from "./command.ts";
+
+const POLL_WINDOW_MS = 30_000;
+
+export async function run(args: string[]): Promise<number> {
+  const { values } = parse(args, { timeout: { type: "string" } }, false);
+  const timeoutMs = parseIntFlag("timeout", values.timeout);
+  const { ws, client } = await connect(values.workspace);
+  const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
+  for (;;) {
+    const wait = Math.max(0, Math.min(deadline - Date.now(), POLL_WINDOW_MS));
+    const c = await withReconnect(ws, client, deadline, () => client.listen(wait));
+    if (c) {
+      printJson({
+        conversationId: c.id,
+        from: c.fromId,
+        fromName: c.fromName,
+        question: c.question,
+        ...(c.taskId ? { taskId: c.taskId } : {}),
+        ...(c.phaseId ? { phaseId: c.phaseId } : {}),
+      });
+      return 0;
+    }
+    if (Date.now() >= deadline) throw new TroupeError("timeout", `no question arrived within ${timeoutMs} ms`);
+  }
+}

@@ -1,0 +1,70 @@
+import { TroupeError } from "../errors.ts";
+import type { OutputChunk } from "../protocol/output.ts";
+import type { TroupeClient } from "../client/client.ts";
+import { colorEnabled, formatLine, parserFor, renderChunksWith } from "../output/render.ts";
+import { connect } from "./context.ts";
+import { parse, parseIntFlag } from "./command.ts";
+
+const PAGE = 5000;
+const ENDED = new Set(["waiting", "done", "failed", "stopped"]);
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    follow: { type: "boolean", short: "f" },
+    raw: { type: "boolean" },
+    session: { type: "string" },
+  });
+  const [ref, ...extra] = positionals;
+  if (!ref || extra.length) throw new TroupeError("usage", "logs takes one AGENT (id or name)");
+  const session = parseIntFlag("session", values.session);
+  const { client } = await connect(values.workspace);
+  const agent = await client.agent(ref);
+  const parse_ = parserFor(agent.provider);
+  const color = colorEnabled();
+  let lastSession: number | null = null;
+  let lastId = 0;
+  const print = (chunks: OutputChunk[]) => {
+    const mine = chunks.filter((c) => c.id > lastId && (session === undefined || c.session === session));
+    if (!mine.length) return;
+    // carry the session across batches so a heading shows only where a session starts
+    const lines = renderChunksWith(parse_, mine, { raw: Boolean(values.raw) }).filter(
+      (l, i) => !(i === 0 && l.kind === "meta" && mine[0]!.session === lastSession),
+    );
+    if (lines.length) process.stdout.write(`${lines.map((l) => formatLine(l, { color })).join("\n")}\n`);
+    lastId = mine[mine.length - 1]!.id;
+    lastSession = mine[mine.length - 1]!.session;
+  };
+
+  const abort = new AbortController();
+  // Subscribe before reading history, so nothing written in between is missed (ids dedupe).
+  const events = values.follow ? await client.openEvents(null, abort.signal) : null;
+  const history = () => printHistory(client, agent.id, session, print, () => lastId);
+  await history();
+  if (!events) return 0;
+  const isEnded = async () => ENDED.has((await client.agent(agent.id)).status);
+  if (await isEnded()) {
+    await history();
+    abort.abort();
+    return 0;
+  }
+  for await (const { event: ev } of events) {
+    if (ev.type === "agent:output" && ev.chunk.agentId === agent.id) print([ev.chunk]);
+    else if (ev.type === "resync") await history();
+    else if (ev.type === "agent:updated" && ev.agent.id === agent.id && ENDED.has(ev.agent.status)) {
+      await history();
+      break;
+    }
+  }
+  abort.abort();
+  return 0;
+}
+
+async function printHistory(client: TroupeClient, id: string, session: number | undefined, print: (c: OutputChunk[]) => void, from: () => number) {
+  let after = from();
+  for (;;) {
+    const chunks = await client.output(id, { after, session, limit: PAGE });
+    print(chunks);
+    if (chunks.length < PAGE) return;
+    after = chunks[chunks.length - 1]!.id;
+  }
+}

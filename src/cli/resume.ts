@@ -1,0 +1,19 @@
+import { TroupeError } from "../errors.ts";
+import { clientEnv, connect } from "./context.ts";
+import { parse, printJson } from "./command.ts";
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, { answer: { type: "string", multiple: true }, message: { type: "string" } });
+  const [ref, ...extra] = positionals;
+  if (!ref || extra.length) throw new TroupeError("usage", "resume takes one AGENT (id or name)");
+  const answers = (values.answer ?? []).map((a) => {
+    const eq = a.indexOf("=");
+    if (eq <= 0) throw new TroupeError("usage", `--answer takes QID=TEXT, not '${a}'`);
+    return { id: a.slice(0, eq), answer: a.slice(eq + 1) };
+  });
+  const { client } = await connect(values.workspace);
+  const agent = await client.resume(ref, { answers, message: values.message, env: clientEnv() });
+  if (values.json) printJson(agent);
+  else process.stdout.write(`${agent.name} resumed (session ${agent.session})\n`);
+  return 0;
+}

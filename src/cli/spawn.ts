@@ -1,0 +1,55 @@
+import { readFileSync } from "node:fs";
+import { TroupeError } from "../errors.ts";
+import { clientEnv, connect } from "./context.ts";
+import { parse, printJson } from "./command.ts";
+
+const PERMISSIONS = ["skip", "edits", "plan"] as const;
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parse(
+    args,
+    {
+      provider: { type: "string" },
+      prompt: { type: "string" },
+      "prompt-file": { type: "string" },
+      command: { type: "string" },
+      name: { type: "string" },
+      model: { type: "string" },
+      base: { type: "string" },
+      "no-worktree": { type: "boolean" },
+      permissions: { type: "string" },
+    },
+    false,
+  );
+  void positionals;
+  let prompt = values.prompt;
+  if (values["prompt-file"]) {
+    if (prompt) throw new TroupeError("usage", "give --prompt or --prompt-file, not both");
+    try {
+      prompt = readFileSync(values["prompt-file"], "utf8");
+    } catch (err) {
+      throw new TroupeError("usage", `cannot read ${values["prompt-file"]}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  }
+  const provider = values.provider ?? (values.command ? "generic" : undefined);
+  if (!provider) throw new TroupeError("usage", "give --provider NAME with --prompt, or --command");
+  const permissions = values.permissions;
+  if (permissions !== undefined && !PERMISSIONS.includes(permissions as (typeof PERMISSIONS)[number])) {
+    throw new TroupeError("usage", `--permissions takes ${PERMISSIONS.join(", ")}`);
+  }
+  const { client } = await connect(values.workspace);
+  const agent = await client.spawn({
+    provider,
+    command: values.command,
+    prompt,
+    name: values.name,
+    model: values.model,
+    baseRef: values.base,
+    worktree: !values["no-worktree"],
+    env: clientEnv(),
+    permissions: permissions as (typeof PERMISSIONS)[number] | undefined,
+  });
+  if (values.json) printJson(agent);
+  else process.stdout.write(`${agent.name} (${agent.id}) ${agent.status}${agent.worktree ? ` in ${agent.worktree}` : ""}\n`);
+  return 0;
+}

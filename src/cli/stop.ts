@@ -1,0 +1,14 @@
+import { TroupeError } from "../errors.ts";
+import { connect } from "./context.ts";
+import { parse, printJson } from "./command.ts";
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {});
+  const [ref, ...extra] = positionals;
+  if (!ref || extra.length) throw new TroupeError("usage", "stop takes one AGENT (id or name)");
+  const { client } = await connect(values.workspace);
+  const agent = await client.stop(ref);
+  if (values.json) printJson(agent);
+  else process.stdout.write(`${agent.name} stopped\n`);
+  return 0;
+}

@@ -1,0 +1,135 @@
+import { TroupeError } from "../errors.ts";
+import { USER, type Conversation } from "../protocol/entities.ts";
+import type { AskRequestSchema } from "../protocol/api.ts";
+import type { z } from "zod";
+import type { Store } from "../store/index.ts";
+import type { EventBus } from "./bus.ts";
+import type { Logger } from "./log.ts";
+import type { AgentService } from "../agents/service.ts";
+import { newId } from "../agents/tokens.ts";
+import type { Caller } from "./auth.ts";
+
+type Ask = z.output<typeof AskRequestSchema>;
+
+/** The longest a single request may be held open; clients wait longer by asking again. */
+export const MAX_WAIT_MS = 60_000;
+
+const isOpen = (c: Conversation) => c.status === "pending" || c.status === "delivered";
+
+/** Questions between agents and the person: asked, handed out once, answered once, or expired. */
+export class ConversationService {
+  private expiryTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    private readonly store: Store,
+    private readonly bus: EventBus,
+    private readonly agents: AgentService,
+    private readonly log: Logger,
+  ) {}
+
+  start(): void {
+    this.expire();
+  }
+
+  stop(): void {
+    if (this.expiryTimer) clearTimeout(this.expiryTimer);
+  }
+
+  ask(caller: Caller, req: Ask): Conversation {
+    let toId: string;
+    let toName: string;
+    if (req.user) {
+      toId = USER;
+      toName = USER;
+    } else if (req.to) {
+      const target = this.agents.find(req.to);
+      if (caller.kind === "agent" && target.id === caller.agent.id) throw new TroupeError("bad_request", "an agent cannot ask itself");
+      toId = target.id;
+      toName = target.name;
+    } else {
+      const target = this.store.agents.list().find((a) => (req.task ? a.taskId === req.task : a.phaseId === req.phase) && a.status !== "stopped");
+      if (!target) throw new TroupeError("no_agent", req.task ? `no agent works task ${req.task}` : `no agent works in phase ${req.phase}`);
+      toId = target.id;
+      toName = target.name;
+    }
+    const conv = this.store.conversations.insert({
+      id: newId("cv"),
+      fromId: caller.kind === "agent" ? caller.agent.id : USER,
+      fromName: caller.kind === "agent" ? caller.agent.name : USER,
+      toId,
+      toName,
+      question: req.question,
+      taskId: req.task ?? null,
+      phaseId: req.phase ?? null,
+      expiresAt: req.timeoutMs ? Date.now() + req.timeoutMs : null,
+    });
+    this.bus.publish({ type: "conversation:created", conversation: conv });
+    this.scheduleExpiry();
+    if (toId !== USER) this.agents.wakeForQuestion(toId, conv).catch((err) => this.log.warn(`could not wake ${toName}`, err));
+    return conv;
+  }
+
+  get(id: string): Conversation {
+    const c = this.store.conversations.get(id);
+    if (!c) throw new TroupeError("conversation_not_found", `no conversation '${id}'`);
+    return c;
+  }
+
+  /** The conversation once it is answered or expired, or as it is when `waitMs` runs out. */
+  async wait(id: string, waitMs: number, signal: AbortSignal): Promise<Conversation> {
+    const c = this.get(id);
+    if (!isOpen(c) || waitMs <= 0) return c;
+    const done = await this.bus.waitFor(
+      (p) => (p.event.type === "conversation:updated" && p.event.conversation.id === id && !isOpen(p.event.conversation) ? p.event.conversation : null),
+      Math.min(waitMs, MAX_WAIT_MS),
+      signal,
+    );
+    return done ?? this.get(id);
+  }
+
+  /** Hands the caller its oldest pending conversation, waiting for one up to `waitMs`. */
+  async listen(caller: Caller, waitMs: number, signal: AbortSignal): Promise<Conversation | null> {
+    const me = caller.kind === "agent" ? caller.agent.id : USER;
+    const deadline = Date.now() + Math.min(waitMs, MAX_WAIT_MS);
+    for (;;) {
+      const claimed = this.store.conversations.claimNext(me);
+      if (claimed) {
+        if (signal.aborted) {
+          this.store.conversations.unclaim(claimed.id);
+          return null;
+        }
+        this.bus.publish({ type: "conversation:updated", conversation: claimed });
+        return claimed;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0 || signal.aborted) return null;
+      await this.bus.waitFor((p) => (p.event.type === "conversation:created" && p.event.conversation.toId === me ? true : null), left, signal);
+    }
+  }
+
+  answer(caller: Caller, id: string, answer: string): Conversation {
+    const c = this.get(id);
+    if (caller.kind === "agent" && c.toId !== caller.agent.id) {
+      throw new TroupeError("forbidden", `conversation ${id} is addressed to ${c.toName}, not to ${caller.agent.name}`);
+    }
+    if (c.status === "answered") throw new TroupeError("already_answered", `conversation ${id} was already answered by ${c.answeredBy}`);
+    if (c.status === "expired") throw new TroupeError("conflict", `conversation ${id} expired; the asker is no longer waiting`);
+    const by = caller.kind === "agent" ? caller.agent.name : USER;
+    const answered = this.store.conversations.answer(id, answer, by);
+    if (!answered) throw new TroupeError("already_answered", `conversation ${id} was already answered`);
+    this.bus.publish({ type: "conversation:updated", conversation: answered });
+    return answered;
+  }
+
+  private expire(): void {
+    for (const c of this.store.conversations.expireDue()) this.bus.publish({ type: "conversation:updated", conversation: c });
+    this.scheduleExpiry();
+  }
+
+  private scheduleExpiry(): void {
+    if (this.expiryTimer) clearTimeout(this.expiryTimer);
+    const next = this.store.conversations.nextExpiry();
+    if (next === null) return;
+    this.expiryTimer = setTimeout(() => this.expire(), Math.max(0, Math.min(next - Date.now(), 2 ** 31 - 1)));
+  }
+}

@@ -1,0 +1,79 @@
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { TroupeError } from "../errors.ts";
+import { excludeStateDir, type Workspace } from "../workspace.ts";
+import { selfBinDir, selfCommand } from "../self.ts";
+import { createStore } from "../store/index.ts";
+import { AgentService } from "../agents/service.ts";
+import { ProcessLock } from "./lock.ts";
+import { Logger } from "./log.ts";
+import { EventBus } from "./bus.ts";
+import { ConversationService } from "./conversations.ts";
+import { buildRouter } from "./routes.ts";
+import { serve } from "./server.ts";
+
+/** Outside a compiled binary, agents still need a `troupe` on PATH: a shim that runs this one. */
+function binDir(ws: Workspace): string {
+  const compiled = selfBinDir();
+  if (compiled) return compiled;
+  const dir = join(ws.stateDir, "bin");
+  mkdirSync(dir, { recursive: true });
+  const shim = join(dir, "troupe");
+  const quoted = selfCommand().map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
+  writeFileSync(shim, `#!/bin/sh\nexec ${quoted} "$@"\n`);
+  chmodSync(shim, 0o755);
+  return dir;
+}
+
+export interface RunningDaemon {
+  stopped: Promise<void>;
+}
+
+/**
+ * Runs the workspace daemon in this process until asked to stop. Returns null when another
+ * daemon holds the workspace lock (that one serves; this one has nothing to do).
+ */
+export function runDaemon(ws: Workspace): RunningDaemon | null {
+  mkdirSync(ws.stateDir, { recursive: true });
+  const lock = ProcessLock.tryAcquire(join(ws.stateDir, "daemon.lock"));
+  if (!lock) return null;
+  excludeStateDir(ws.root);
+  const log = new Logger(join(ws.stateDir, "daemon.log"));
+  let store;
+  try {
+    store = createStore(join(ws.stateDir, "troupe.db"));
+  } catch (err) {
+    lock.release();
+    throw err instanceof TroupeError ? err : new TroupeError("internal", `cannot open the store: ${(err as Error).message}`, { cause: err });
+  }
+  const bus = new EventBus(store.events);
+  const agents = new AgentService({ ws, store, bus, log, binDir: binDir(ws) });
+  const conversations = new ConversationService(store, bus, agents, log);
+  let resolveStopped!: () => void;
+  const stopped = new Promise<void>((r) => (resolveStopped = r));
+  let stopping = false;
+  const shutdown = () => {
+    if (stopping) return;
+    stopping = true;
+    log.info("daemon stopping (agents keep running)");
+    server.stop(true);
+    conversations.stop();
+    void agents.stop().finally(() => {
+      store.close();
+      lock.release();
+      resolveStopped();
+    });
+  };
+  const router = buildRouter({ store, agents, conversations, bus, workspace: ws.root, startedAt: Date.now(), shutdown });
+  agents.start();
+  conversations.start();
+  store.events.prune();
+  const server = serve(ws.socket, router, store.agents, log);
+  log.info(`daemon ${process.pid} serving ${ws.root} on ${ws.socket}`);
+  process.on("SIGTERM", shutdown);
+  process.on("SIGINT", shutdown);
+  process.on("unhandledRejection", (err) => log.error("unhandled rejection", err));
+  process.on("uncaughtException", (err) => log.error("uncaught exception", err));
+  if (!existsSync(ws.socket)) throw new TroupeError("internal", `socket ${ws.socket} was not created`);
+  return { stopped };
+}

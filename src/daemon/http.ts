@@ -1,0 +1,50 @@
+import type { z } from "zod";
+import { MAX_BODY_BYTES } from "../protocol/api.ts";
+import { TroupeError, httpStatus, type ErrorCode } from "../errors.ts";
+
+export function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+}
+
+export function errorResponse(code: ErrorCode, message: string): Response {
+  return json({ error: { code, message } }, httpStatus(code));
+}
+
+async function readText(req: Request): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw new TroupeError("payload_too_large", `request body over ${MAX_BODY_BYTES} bytes`);
+  if (!req.body) return "";
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const c of req.body) {
+    total += c.byteLength;
+    if (total > MAX_BODY_BYTES) throw new TroupeError("payload_too_large", `request body over ${MAX_BODY_BYTES} bytes`);
+    chunks.push(c);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** The request body, parsed and validated; anything else is a 4xx with a message that says why. */
+export async function readJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
+  const text = await readText(req);
+  let value: unknown;
+  try {
+    value = text === "" ? {} : JSON.parse(text);
+  } catch {
+    throw new TroupeError("bad_request", "request body is not valid JSON");
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+    throw new TroupeError("bad_request", `${where}${issue?.message ?? "invalid request"}`);
+  }
+  return parsed.data;
+}
+
+export function intParam(url: URL, name: string): number | undefined {
+  const v = url.searchParams.get(name);
+  if (v === null) return undefined;
+  if (!/^\d+$/.test(v)) throw new TroupeError("bad_request", `query parameter ${name} must be a whole number`);
+  return Number(v);
+}

@@ -1,0 +1,24 @@
+import { appendFileSync } from "node:fs";
+
+/** The daemon's diagnostics go to a file in the workspace, never to a terminal. */
+export class Logger {
+  constructor(private readonly path: string) {}
+
+  private write(level: string, msg: string, extra?: unknown): void {
+    const tail = extra === undefined ? "" : ` ${extra instanceof Error ? extra.stack ?? extra.message : JSON.stringify(extra)}`;
+    try {
+      appendFileSync(this.path, `${new Date().toISOString()} ${level} ${msg}${tail}\n`);
+    } catch {
+      // a full disk must not take the daemon down with it
+    }
+  }
+  info(msg: string, extra?: unknown) {
+    this.write("info", msg, extra);
+  }
+  warn(msg: string, extra?: unknown) {
+    this.write("warn", msg, extra);
+  }
+  error(msg: string, extra?: unknown) {
+    this.write("error", msg, extra);
+  }
+}

@@ -1,0 +1,57 @@
+import type { Published } from "./bus.ts";
+
+/** Events a subscriber may have queued before it is considered too slow. */
+export const SSE_QUEUE_LIMIT = 1000;
+export const HEARTBEAT_MS = 15_000;
+
+function frame(p: Published): string {
+  const id = p.id === null ? "" : `id: ${p.id}\n`;
+  return `${id}event: ${p.event.type}\ndata: ${JSON.stringify(p.event)}\n\n`;
+}
+
+/**
+ * One subscriber's stream. Overflow policy: when more than SSE_QUEUE_LIMIT frames wait
+ * (the client reads too slowly), the backlog is dropped and replaced by one `resync` event;
+ * the client then refetches state. The daemon never blocks on, or buffers without bound for,
+ * a slow client.
+ */
+export function sseStream(initial: Published[], subscribe: (l: (p: Published) => void) => () => void): ReadableStream<string> {
+  const queue: string[] = initial.map(frame);
+  let wake: (() => void) | null = null;
+  let closed = false;
+  let unsubscribe = () => {};
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
+
+  const push = (s: string) => {
+    if (closed) return;
+    if (queue.length >= SSE_QUEUE_LIMIT) {
+      queue.length = 0;
+      queue.push(frame({ id: null, event: { type: "resync", reason: `more than ${SSE_QUEUE_LIMIT} events queued` } }));
+    } else {
+      queue.push(s);
+    }
+    wake?.();
+  };
+
+  const cleanup = () => {
+    closed = true;
+    unsubscribe();
+    clearInterval(heartbeat);
+    wake?.();
+  };
+
+  return new ReadableStream<string>({
+    start() {
+      unsubscribe = subscribe((p) => push(frame(p)));
+      heartbeat = setInterval(() => queue.length === 0 && push(": ping\n\n"), HEARTBEAT_MS);
+      queue.unshift(": connected\n\n");
+    },
+    async pull(controller) {
+      while (queue.length === 0 && !closed) await new Promise<void>((r) => (wake = r));
+      wake = null;
+      if (closed) return controller.close();
+      controller.enqueue(queue.splice(0, queue.length).join(""));
+    },
+    cancel: cleanup,
+  });
+}

@@ -1,0 +1,208 @@
+import type { Database } from "bun:sqlite";
+import { z } from "zod";
+import { QuestionSchema, type Agent, type AgentStatus, type Question } from "../protocol/entities.ts";
+import type { PermissionMode } from "../../providers/types.ts";
+
+interface AgentRow {
+  id: string;
+  name: string;
+  provider: string;
+  status: AgentStatus;
+  prompt: string | null;
+  command: string | null;
+  model: string | null;
+  cwd: string;
+  worktree: string | null;
+  branch: string | null;
+  base_ref: string | null;
+  permissions: PermissionMode;
+  token_hash: string;
+  signal_file: string;
+  env_json: string;
+  session: number;
+  provider_session_id: string | null;
+  result: string | null;
+  error: string | null;
+  questions_json: string | null;
+  exit_code: number | null;
+  cost_usd: number | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  task_id: string | null;
+  phase_id: string | null;
+  created_at: number;
+  updated_at: number;
+  last_activity_at: number | null;
+}
+
+/** What the daemon keeps of an agent beyond what clients see. */
+export interface AgentRecord extends Agent {
+  permissions: PermissionMode;
+  signalFile: string;
+  env: Record<string, string>;
+  pid: number | null;
+}
+
+const Questions = z.array(QuestionSchema);
+const Env = z.record(z.string(), z.string());
+
+function parseJson<T>(schema: z.ZodType<T>, text: string | null, fallback: T): T {
+  if (text === null) return fallback;
+  try {
+    const r = schema.safeParse(JSON.parse(text));
+    return r.success ? r.data : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+function fromRow(r: AgentRow, pid: number | null): AgentRecord {
+  return {
+    id: r.id,
+    name: r.name,
+    provider: r.provider,
+    status: r.status,
+    prompt: r.prompt,
+    command: r.command,
+    model: r.model,
+    cwd: r.cwd,
+    worktree: r.worktree,
+    branch: r.branch,
+    baseRef: r.base_ref,
+    pid,
+    session: r.session,
+    providerSessionId: r.provider_session_id,
+    result: r.result,
+    error: r.error,
+    questions: r.questions_json === null ? null : parseJson<Question[]>(Questions, r.questions_json, []),
+    exitCode: r.exit_code,
+    costUsd: r.cost_usd,
+    inputTokens: r.input_tokens,
+    outputTokens: r.output_tokens,
+    taskId: r.task_id,
+    phaseId: r.phase_id,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    lastActivityAt: r.last_activity_at,
+    permissions: r.permissions,
+    signalFile: r.signal_file,
+    env: parseJson(Env, r.env_json, {}),
+  };
+}
+
+/** The public view: no token, no environment. */
+export function toAgent(rec: AgentRecord): Agent {
+  const { permissions: _p, signalFile: _s, env: _e, ...agent } = rec;
+  return agent;
+}
+
+export interface NewAgent {
+  id: string;
+  name: string;
+  provider: string;
+  prompt: string | null;
+  command: string | null;
+  model: string | null;
+  cwd: string;
+  worktree: string | null;
+  branch: string | null;
+  baseRef: string | null;
+  permissions: PermissionMode;
+  tokenHash: string;
+  signalFile: string;
+  env: Record<string, string>;
+}
+
+export type AgentPatch = Partial<{
+  status: AgentStatus;
+  session: number;
+  providerSessionId: string | null;
+  result: string | null;
+  error: string | null;
+  questions: Question[] | null;
+  exitCode: number | null;
+  costUsd: number | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  lastActivityAt: number | null;
+  env: Record<string, string>;
+}>;
+
+const PATCH_COLUMNS: Record<keyof AgentPatch, string> = {
+  status: "status",
+  session: "session",
+  providerSessionId: "provider_session_id",
+  result: "result",
+  error: "error",
+  questions: "questions_json",
+  exitCode: "exit_code",
+  costUsd: "cost_usd",
+  inputTokens: "input_tokens",
+  outputTokens: "output_tokens",
+  lastActivityAt: "last_activity_at",
+  env: "env_json",
+};
+
+const SELECT = `SELECT a.*, s.pid AS live_pid FROM agents a
+  LEFT JOIN agent_sessions s ON s.agent_id = a.id AND s.session = a.session AND s.ended_at IS NULL`;
+
+type JoinedRow = AgentRow & { live_pid: number | null };
+
+export class AgentRepo {
+  constructor(private readonly db: Database) {}
+
+  insert(a: NewAgent): AgentRecord {
+    const now = Date.now();
+    this.db
+      .query(
+        `INSERT INTO agents (id, name, provider, status, prompt, command, model, cwd, worktree, branch, base_ref,
+           permissions, token_hash, signal_file, env_json, created_at, updated_at)
+         VALUES (?, ?, ?, 'starting', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(a.id, a.name, a.provider, a.prompt, a.command, a.model, a.cwd, a.worktree, a.branch, a.baseRef,
+        a.permissions, a.tokenHash, a.signalFile, JSON.stringify(a.env), now, now);
+    return this.get(a.id)!;
+  }
+
+  get(id: string): AgentRecord | null {
+    const row = this.db.query(`${SELECT} WHERE a.id = ?`).get(id) as JoinedRow | null;
+    return row ? fromRow(row, row.live_pid) : null;
+  }
+
+  /** By id, or by name. */
+  find(ref: string): AgentRecord | null {
+    const row = this.db.query(`${SELECT} WHERE a.id = ? OR a.name = ?`).get(ref, ref) as JoinedRow | null;
+    return row ? fromRow(row, row.live_pid) : null;
+  }
+
+  byTokenHash(hash: string): AgentRecord | null {
+    const row = this.db.query(`${SELECT} WHERE a.token_hash = ?`).get(hash) as JoinedRow | null;
+    return row ? fromRow(row, row.live_pid) : null;
+  }
+
+  list(): AgentRecord[] {
+    return (this.db.query(`${SELECT} ORDER BY a.created_at, a.id`).all() as JoinedRow[]).map((r) => fromRow(r, r.live_pid));
+  }
+
+  setTokenHash(id: string, hash: string): void {
+    this.db.query("UPDATE agents SET token_hash = ? WHERE id = ?").run(hash, id);
+  }
+
+  nameTaken(name: string): boolean {
+    return this.db.query("SELECT 1 FROM agents WHERE name = ?").get(name) !== null;
+  }
+
+  update(id: string, patch: AgentPatch): AgentRecord {
+    const sets: string[] = [];
+    const values: (string | number | null)[] = [];
+    for (const [key, value] of Object.entries(patch) as [keyof AgentPatch, AgentPatch[keyof AgentPatch]][]) {
+      if (value === undefined) continue;
+      sets.push(`${PATCH_COLUMNS[key]} = ?`);
+      values.push(key === "questions" || key === "env" ? (value === null ? null : JSON.stringify(value)) : (value as string | number | null));
+    }
+    sets.push("updated_at = ?");
+    values.push(Date.now(), id);
+    this.db.query(`UPDATE agents SET ${sets.join(", ")} WHERE id = ?`).run(...values);
+    return this.get(id)!;
+  }
+}

@@ -1,0 +1,37 @@
+import { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { TroupeError } from "../errors.ts";
+import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.ts";
+
+/** Opens (creating if needed) the workspace store in WAL mode and brings its schema up to date. */
+export function openStore(path: string): Database {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { create: true, strict: true });
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA synchronous = NORMAL");
+  db.exec("PRAGMA foreign_keys = ON");
+  db.exec("PRAGMA busy_timeout = 5000");
+  migrate(db);
+  return db;
+}
+
+export function schemaVersion(db: Database): number {
+  return (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
+}
+
+export function migrate(db: Database): void {
+  const current = schemaVersion(db);
+  if (current > SCHEMA_VERSION) {
+    throw new TroupeError(
+      "store_version",
+      `the store was written by a newer troupe (schema ${current}, this troupe knows ${SCHEMA_VERSION}); upgrade troupe`,
+    );
+  }
+  for (let v = current; v < SCHEMA_VERSION; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]!);
+      db.exec(`PRAGMA user_version = ${v + 1}`);
+    })();
+  }
+}

@@ -1,0 +1,89 @@
+import type { Database } from "bun:sqlite";
+import type { Stream } from "../protocol/output.ts";
+
+/** One run of an agent's process: where its output goes and how far the daemon has read it. */
+export interface SessionRecord {
+  agentId: string;
+  session: number;
+  pid: number | null;
+  pidStart: string | null;
+  stdoutPath: string;
+  stderrPath: string;
+  exitPath: string;
+  stdoutOffset: number;
+  stderrOffset: number;
+  startedAt: number;
+  endedAt: number | null;
+  exitCode: number | null;
+}
+
+interface Row {
+  agent_id: string;
+  session: number;
+  pid: number | null;
+  pid_start: string | null;
+  stdout_path: string;
+  stderr_path: string;
+  exit_path: string;
+  stdout_offset: number;
+  stderr_offset: number;
+  started_at: number;
+  ended_at: number | null;
+  exit_code: number | null;
+}
+
+const fromRow = (r: Row): SessionRecord => ({
+  agentId: r.agent_id,
+  session: r.session,
+  pid: r.pid,
+  pidStart: r.pid_start,
+  stdoutPath: r.stdout_path,
+  stderrPath: r.stderr_path,
+  exitPath: r.exit_path,
+  stdoutOffset: r.stdout_offset,
+  stderrOffset: r.stderr_offset,
+  startedAt: r.started_at,
+  endedAt: r.ended_at,
+  exitCode: r.exit_code,
+});
+
+export class SessionRepo {
+  constructor(private readonly db: Database) {}
+
+  insert(s: { agentId: string; session: number; stdoutPath: string; stderrPath: string; exitPath: string }): SessionRecord {
+    this.db
+      .query(
+        `INSERT INTO agent_sessions (agent_id, session, stdout_path, stderr_path, exit_path, started_at)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+      )
+      .run(s.agentId, s.session, s.stdoutPath, s.stderrPath, s.exitPath, Date.now());
+    return this.get(s.agentId, s.session)!;
+  }
+
+  get(agentId: string, session: number): SessionRecord | null {
+    const row = this.db.query("SELECT * FROM agent_sessions WHERE agent_id = ? AND session = ?").get(agentId, session) as Row | null;
+    return row ? fromRow(row) : null;
+  }
+
+  setPid(agentId: string, session: number, pid: number, pidStart: string | null): void {
+    this.db.query("UPDATE agent_sessions SET pid = ?, pid_start = ? WHERE agent_id = ? AND session = ?").run(pid, pidStart, agentId, session);
+  }
+
+  /** Sessions whose end the daemon has not yet processed. */
+  open(): SessionRecord[] {
+    return (this.db.query("SELECT * FROM agent_sessions WHERE ended_at IS NULL ORDER BY started_at").all() as Row[]).map(fromRow);
+  }
+
+  setOffset(agentId: string, session: number, stream: Stream, offset: number): void {
+    const col = stream === "stdout" ? "stdout_offset" : "stderr_offset";
+    this.db.query(`UPDATE agent_sessions SET ${col} = ? WHERE agent_id = ? AND session = ?`).run(offset, agentId, session);
+  }
+
+  /** True for the one caller that ended it: an end is processed exactly once. */
+  end(agentId: string, session: number, exitCode: number | null): boolean {
+    const r = this.db
+      .query("UPDATE agent_sessions SET ended_at = ?, exit_code = ? WHERE agent_id = ? AND session = ? AND ended_at IS NULL")
+      .run(Date.now(), exitCode, agentId, session);
+    return r.changes === 1;
+  }
+}

@@ -1,0 +1,114 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { Sandbox, waitFor } from "../support/sandbox.ts";
+
+interface AgentJson {
+  id: string;
+  name: string;
+  status: string;
+  result: string | null;
+  error: string | null;
+}
+interface ConvJson {
+  id: string;
+  fromName: string;
+  toId: string;
+  status: string;
+  answer: string | null;
+}
+
+const LISTEN_AND_ANSWER = (answer: string) =>
+  `q=$(troupe listen --timeout 20000) && id=$(printf '%s' "$q" | sed -n 's/.*"conversationId":"\\([^"]*\\)".*/\\1/p') && troupe answer '${answer}' --conversation "$id" && troupe signal done --result answered`;
+
+let sb: Sandbox;
+afterEach(async () => {
+  await sb?.close();
+});
+
+async function agentNamed(name: string): Promise<AgentJson | undefined> {
+  const agents = await sb.json<AgentJson[]>(["ls", "--json"]);
+  return agents.find((a) => a.name === name);
+}
+
+describe("conversations between agents", () => {
+  test("one agent asks, the other listens and answers; both end done and the asker's result is the answer", async () => {
+    sb = new Sandbox();
+    await sb.json(["spawn", "--name", "bob", "--command", LISTEN_AND_ANSWER("forty-two"), "--json"]);
+    await sb.json([
+      "spawn",
+      "--name",
+      "alice",
+      "--command",
+      `ans=$(troupe ask 'what is six times seven?' --to bob --timeout 20000) && troupe signal done --result "$ans"`,
+      "--json",
+    ]);
+    const done = await waitFor("both agents done", async () => {
+      const agents = await sb.json<AgentJson[]>(["ls", "--json"]);
+      return agents.length === 2 && agents.every((a) => a.status === "done" || a.status === "failed") ? agents : undefined;
+    });
+    const alice = done.find((a) => a.name === "alice")!;
+    const bob = done.find((a) => a.name === "bob")!;
+    expect(bob).toMatchObject({ status: "done", result: "answered" });
+    expect(alice).toMatchObject({ status: "done", result: "forty-two" });
+    const convs = await sb.json<ConvJson[]>(["conversations", "--json"]);
+    expect(convs).toHaveLength(1);
+    expect(convs[0]).toMatchObject({ fromName: "alice", toId: bob.id, status: "answered", answer: "forty-two" });
+  });
+
+  test("a --user question is answered with troupe answer and the asking agent gets it", async () => {
+    sb = new Sandbox();
+    await sb.json(["spawn", "--no-worktree", "--name", "carol", "--command", `a=$(troupe ask 'deploy to prod?' --user) && troupe signal done --result "got:$a"`, "--json"]);
+    const conv = await waitFor("a pending user conversation", async () => (await sb.json<ConvJson[]>(["conversations", "--pending", "--json"]))[0]);
+    expect(conv).toMatchObject({ fromName: "carol", toId: "user", status: "pending" });
+    const r = await sb.run(["answer", "yes, go", "--conversation", conv.id]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ conversationId: conv.id, status: "answered" });
+    const carol = await waitFor("carol done", async () => {
+      const a = await agentNamed("carol");
+      return a?.status === "done" ? a : undefined;
+    });
+    expect(carol.result).toBe("got:yes, go");
+    const again = await sb.run(["answer", "no", "--conversation", conv.id]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("already answered");
+    const unknown = await sb.run(["answer", "x", "--conversation", "cv_nope"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toBe("troupe: no conversation 'cv_nope'\n");
+  });
+
+  test("ask from the shell times out with exit 3 and the conversation is expired, not left pending", async () => {
+    sb = new Sandbox();
+    const r = await sb.run(["ask", "anyone there?", "--user", "--timeout", "300"]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("no answer");
+    const convs = await sb.json<ConvJson[]>(["conversations", "--json"]);
+    expect(convs.map((c) => c.status)).toEqual(["expired"]);
+    const late = await sb.run(["answer", "too late", "--conversation", convs[0]!.id]);
+    expect(late.code).toBe(1);
+    expect(late.stderr).toContain("expired");
+  });
+
+  test("listen times out with exit 3; the same conversation is never handed out twice", async () => {
+    sb = new Sandbox();
+    const r = await sb.run(["listen", "--timeout", "200"]);
+    expect(r.code).toBe(3);
+    const ask = sb.start(["ask", "one question", "--user", "--timeout", "20000"]);
+    const first = await sb.run(["listen", "--timeout", "5000"]);
+    expect(first.code).toBe(0);
+    const msg = JSON.parse(first.stdout) as { conversationId: string; from: string; fromName: string; question: string };
+    expect(msg).toMatchObject({ from: "user", fromName: "user", question: "one question" });
+    const second = await sb.run(["listen", "--timeout", "300"]);
+    expect(second.code).toBe(3);
+    await sb.run(["answer", "done", "--conversation", msg.conversationId]);
+    expect(await ask.exited).toBe(0);
+    expect(await new Response(ask.stdout).text()).toBe("done\n");
+  });
+
+  test("--task and --phase targets say clearly that no agent works them", async () => {
+    sb = new Sandbox();
+    const r = await sb.run(["ask", "status?", "--task", "t1"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("troupe: no agent works task t1\n");
+    const p = await sb.run(["ask", "status?", "--phase", "p9"]);
+    expect(p.stderr).toBe("troupe: no agent works in phase p9\n");
+  });
+});

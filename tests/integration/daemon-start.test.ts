@@ -1,0 +1,50 @@
+import { afterEach, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Sandbox } from "../support/sandbox.ts";
+
+let sb: Sandbox;
+afterEach(async () => {
+  await sb?.close();
+});
+
+test("ten clients starting at the same instant leave exactly one daemon", async () => {
+  sb = new Sandbox();
+  const runs = await Promise.all(Array.from({ length: 10 }, () => sb.run(["ls", "--json"])));
+  for (const r of runs) {
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([]);
+  }
+  const log = readFileSync(join(sb.dir, ".troupe", "daemon.log"), "utf8");
+  const serving = log.split("\n").filter((l) => l.includes(" serving "));
+  expect(serving).toHaveLength(1);
+  const pid = await sb.daemonPid();
+  expect(serving[0]).toContain(`daemon ${pid} serving`);
+  // every process that lost the race exited: only the winner is left
+  const ps = Bun.spawnSync(["pgrep", "-f", `daemon run --workspace ${sb.dir}$`]).stdout.toString().trim().split("\n").filter(Boolean);
+  expect(ps).toEqual([String(pid)]);
+});
+
+test("the daemon keeps .troupe/ out of git through .git/info/exclude, not .gitignore", async () => {
+  sb = new Sandbox();
+  await sb.run(["daemon", "start"]);
+  expect(readFileSync(join(sb.dir, ".git", "info", "exclude"), "utf8")).toContain(".troupe/\n");
+  expect(sb.git("status", "--porcelain")).toBe("");
+  await sb.run(["daemon", "stop"]);
+  await sb.run(["daemon", "start"]);
+  expect(readFileSync(join(sb.dir, ".git", "info", "exclude"), "utf8").match(/\.troupe\//g)).toHaveLength(1);
+});
+
+test("daemon start / status / stop report what they did", async () => {
+  sb = new Sandbox();
+  const stopped = await sb.run(["daemon", "status"]);
+  expect(stopped.code).toBe(1);
+  expect(stopped.stdout).toContain("no daemon serves");
+  const started = await sb.run(["daemon", "start"]);
+  expect(started.stdout).toMatch(/^daemon \d+ serves /);
+  const status = JSON.parse((await sb.run(["daemon", "status", "--json"])).stdout);
+  expect(status).toMatchObject({ running: true, workspace: sb.dir, socket: sb.socket });
+  expect((await sb.run(["daemon", "stop"])).stdout).toMatch(/^daemon \d+ stopped; agents keep running/);
+  expect((await sb.run(["daemon", "stop"])).stdout).toBe("no daemon running\n");
+});

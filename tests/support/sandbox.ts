@@ -1,0 +1,108 @@
+import { mkdtempSync, rmSync, writeFileSync, existsSync, realpathSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { tmpdir } from "node:os";
+
+export const ROOT = resolve(import.meta.dir, "../..");
+export const BIN = join(ROOT, "dist", "troupe");
+
+export const GIT_IDENTITY = {
+  GIT_AUTHOR_NAME: "Troupe Test",
+  GIT_AUTHOR_EMAIL: "test@troupe.invalid",
+  GIT_COMMITTER_NAME: "Troupe Test",
+  GIT_COMMITTER_EMAIL: "test@troupe.invalid",
+};
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * A temp git repository with one commit, its own short socket path, and a runner for the
+ * compiled binary. `close()` stops its daemon and every agent it started.
+ */
+export class Sandbox {
+  readonly dir: string;
+  readonly runtime: string;
+  readonly socket: string;
+  readonly env: Record<string, string>;
+
+  constructor(opts: { git?: boolean } = {}) {
+    if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run 'npm run build' first`);
+    this.dir = realpathSync(mkdtempSync(join(tmpdir(), "troupe-ws-")));
+    // a socket path must stay short: its own folder right under /tmp
+    this.runtime = mkdtempSync("/tmp/tr-");
+    this.socket = join(this.runtime, "d.sock");
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) {
+      if (v !== undefined && !k.startsWith("TROUPE_")) env[k] = v;
+    }
+    this.env = { ...env, ...GIT_IDENTITY, TROUPE_SOCKET: this.socket, TROUPE_WORKSPACE: this.dir, NO_COLOR: "1" };
+    if (opts.git !== false) {
+      this.git("init", "-q", "-b", "main");
+      writeFileSync(join(this.dir, "README.md"), "# test repo\n");
+      this.git("add", ".");
+      this.git("commit", "-q", "-m", "initial");
+    }
+  }
+
+  git(...args: string[]): string {
+    const r = Bun.spawnSync(["git", ...args], { cwd: this.dir, env: this.env });
+    if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`);
+    return r.stdout.toString();
+  }
+
+  /** Runs `troupe ARGS` to completion. */
+  async run(args: string[], opts: { env?: Record<string, string>; cwd?: string } = {}): Promise<RunResult> {
+    const p = Bun.spawn([BIN, ...args], { cwd: opts.cwd ?? this.dir, env: { ...this.env, ...opts.env }, stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+    return { code, stdout, stderr };
+  }
+
+  /** Runs and parses stdout as JSON, failing loudly with stderr when the command failed. */
+  async json<T = unknown>(args: string[], opts: { env?: Record<string, string> } = {}): Promise<T> {
+    const r = await this.run(args, opts);
+    if (r.code !== 0) throw new Error(`troupe ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
+    return JSON.parse(r.stdout) as T;
+  }
+
+  /** Starts `troupe ARGS` and leaves it running. */
+  start(args: string[], opts: { env?: Record<string, string> } = {}) {
+    return Bun.spawn([BIN, ...args], { cwd: this.dir, env: { ...this.env, ...opts.env }, stdout: "pipe", stderr: "pipe" });
+  }
+
+  async daemonPid(): Promise<number | null> {
+    const r = await this.run(["daemon", "status", "--json"]);
+    const s = JSON.parse(r.stdout) as { running: boolean; pid?: number };
+    return s.running ? s.pid ?? null : null;
+  }
+
+  async close(): Promise<void> {
+    try {
+      const agents = await this.json<{ id: string; status: string }[]>(["ls", "--json"]);
+      for (const a of agents) if (a.status === "running" || a.status === "starting") await this.run(["stop", a.id]);
+    } catch {
+      // the daemon may be gone already
+    }
+    await this.run(["daemon", "stop"]);
+    rmSync(this.runtime, { recursive: true, force: true });
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Polls `check` until it returns a value other than undefined/false, or throws at the deadline. */
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const v = await check();
+      if (v !== undefined && v !== false) return v as T;
+    } catch (err) {
+      last = err;
+    }
+    await Bun.sleep(25);
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ""}`);
+}
