@@ -1,11 +1,19 @@
 import { ensureDaemon } from "../client/connect.ts";
-import type { TroupeClient } from "../client/client.ts";
+import { TroupeClient } from "../client/client.ts";
 import { resolveWorkspace, type Workspace } from "../workspace.ts";
 
-/** The workspace a command acts on, and a client of its daemon (started if none runs). */
+/**
+ * The workspace a command acts on, and a client of its daemon. The first request that finds
+ * no daemon starts one and is sent again: no health check on the way, a cold call is one round trip.
+ */
 export async function connect(workspace: string | undefined): Promise<{ ws: Workspace; client: TroupeClient }> {
   const ws = resolveWorkspace({ workspace });
-  return { ws, client: await ensureDaemon(ws) };
+  const client = new TroupeClient({
+    socket: ws.socket,
+    token: process.env.TROUPE_AGENT_TOKEN || undefined,
+    autostart: async () => void (await ensureDaemon(ws)),
+  });
+  return { ws, client };
 }
 
 /** The environment an agent spawned from here inherits. */

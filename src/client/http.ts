@@ -5,14 +5,16 @@ import { TroupeError, isErrorCode } from "../errors.ts";
 export interface HttpOptions {
   socket: string;
   token?: string;
+  /** Called once when no daemon listens, before the request is tried again (starts one). */
+  autostart?: () => Promise<void>;
 }
 
 type Method = "GET" | "POST";
 
-function isConnectError(err: unknown): boolean {
+/** The request never reached a daemon (no socket, or nobody listening): safe to retry, even a POST. */
+function notDelivered(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code ?? "";
-  return ["ECONNREFUSED", "ENOENT", "ConnectionRefused", "FailedToOpenSocket", "ECONNRESET", "ConnectionClosed"].includes(code)
-    || /connect|socket|closed unexpectedly/i.test(String((err as Error)?.message ?? ""));
+  return ["ECONNREFUSED", "ENOENT", "ConnectionRefused", "FailedToOpenSocket"].includes(code);
 }
 
 /** One JSON request over the daemon's Unix socket, validated on the way back. */
@@ -27,19 +29,21 @@ export async function request<S extends z.ZodType>(
   const headers: Record<string, string> = { accept: "application/json" };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (body !== undefined) headers["content-type"] = "application/json";
+  const send = () =>
+    fetch(`http://troupe${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), unix: opts.socket, signal });
   let res: Response;
   try {
-    res = await fetch(`http://troupe${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      unix: opts.socket,
-      signal,
-    });
+    try {
+      res = await send();
+    } catch (err) {
+      if (!opts.autostart || !notDelivered(err) || signal?.aborted) throw err;
+      await opts.autostart();
+      res = await send();
+    }
   } catch (err) {
-    if (signal?.aborted) throw err;
-    if (isConnectError(err)) throw new TroupeError("daemon_unavailable", `no daemon answers on ${opts.socket}`, { cause: err });
-    throw new TroupeError("daemon_unavailable", `daemon request failed: ${(err as Error).message}`, { cause: err });
+    if (signal?.aborted || err instanceof TroupeError) throw err;
+    const why = notDelivered(err) ? `no daemon answers on ${opts.socket}` : `the daemon connection broke: ${(err as Error).message}`;
+    throw new TroupeError("daemon_unavailable", why, { cause: err });
   }
   const text = await res.text();
   let json: unknown;

@@ -1,0 +1,37 @@
+import { describe, expect, test } from "bun:test";
+import { sseStream, SSE_QUEUE_LIMIT } from "../../src/daemon/sse.ts";
+import type { Published } from "../../src/daemon/bus.ts";
+import { parseSseBlock } from "../../src/client/sse.ts";
+
+const output = (i: number): Published => ({
+  id: null,
+  event: { type: "agent:output", chunk: { id: i, agentId: "a", session: 1, stream: "stdout", data: `${i}\n`, createdAt: 0 } },
+});
+
+describe("SSE subscriber queue", () => {
+  test("a subscriber that reads delivers every event in order", async () => {
+    let emit!: (p: Published) => void;
+    const stream = sseStream([], (l) => ((emit = l), () => {}));
+    for (let i = 1; i <= 10; i++) emit(output(i));
+    const reader = stream.getReader();
+    const text = (await reader.read()).value!;
+    const ids = text.split("\n\n").map(parseSseBlock).filter(Boolean).map((b) => JSON.parse(b!.data).chunk.id);
+    expect(ids).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    await reader.cancel();
+  });
+
+  test("a subscriber that falls more than the limit behind gets one resync instead of an unbounded backlog", async () => {
+    let emit!: (p: Published) => void;
+    let unsubscribed = false;
+    const stream = sseStream([], (l) => ((emit = l), () => (unsubscribed = true)));
+    for (let i = 1; i <= SSE_QUEUE_LIMIT + 5; i++) emit(output(i));
+    const reader = stream.getReader();
+    const blocks = (await reader.read()).value!.split("\n\n").map(parseSseBlock).filter(Boolean);
+    const events = blocks.map((b) => JSON.parse(b!.data));
+    expect(events[0]).toEqual({ type: "resync", reason: `more than ${SSE_QUEUE_LIMIT} events queued` });
+    expect(events.length).toBeLessThanOrEqual(6);
+    expect(events.slice(1).map((e) => e.chunk.id)).toEqual([SSE_QUEUE_LIMIT + 1, SSE_QUEUE_LIMIT + 2, SSE_QUEUE_LIMIT + 3, SSE_QUEUE_LIMIT + 4, SSE_QUEUE_LIMIT + 5]);
+    await reader.cancel();
+    expect(unsubscribed).toBe(true);
+  });
+});
