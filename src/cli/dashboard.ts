@@ -1,0 +1,28 @@
+import { parse } from "./command.ts";
+import { EXIT, reportError } from "./exit.ts";
+import { clientEnv, connect } from "./context.ts";
+
+const USAGE = `troupe [--workspace DIR]
+  opens the dashboard: every agent, its live output, its questions; q quits (agents keep running)
+  --workspace DIR   the workspace (default: git toplevel of the current folder, or $TROUPE_WORKSPACE)
+  keys: press ? inside`;
+
+/** `troupe` with no command: the full-screen dashboard. Ink and React load only here. */
+export async function run(args: string[]): Promise<number> {
+  try {
+    const { values } = parse(args, {}, false);
+    if (values.help) {
+      process.stdout.write(`usage: ${USAGE}\n`);
+      return EXIT.ok;
+    }
+    if (!process.stdin.isTTY || !process.stdout.isTTY) {
+      process.stderr.write("troupe: the dashboard needs a terminal; for scripts use troupe ls, troupe logs, troupe answer\n");
+      return EXIT.usage;
+    }
+    const { ws, client } = await connect(values.workspace);
+    const { runDashboard } = await import("../ui/run.tsx");
+    return await runDashboard({ client, workspace: ws, env: clientEnv() });
+  } catch (err) {
+    return reportError(err, USAGE);
+  }
+}

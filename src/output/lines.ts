@@ -1,0 +1,176 @@
+import type { OutputChunk, OutputEvent, Stream } from "../protocol/output.ts";
+import { assertNever } from "../errors.ts";
+import { sanitize, truncate, wrapText } from "./text.ts";
+
+export type LineKind = "text" | "tool" | "result" | "error" | "raw" | "meta";
+
+/** One line to show: the dashboard's output pane and `troupe logs` both print these. */
+export interface RenderedLine {
+  text: string;
+  kind: LineKind;
+}
+
+export type LineParser = (line: string, stream: Stream) => OutputEvent[];
+
+export interface RenderOptions {
+  /** The lines as the CLI wrote them, not parsed. */
+  raw: boolean;
+  /** Wrap text (and cut tool lines) to this many columns; unwrapped when absent. */
+  width?: number;
+}
+
+/** The complete lines of a chunk, without their newlines. */
+export function chunkLines(chunk: Pick<OutputChunk, "data">): string[] {
+  const lines = chunk.data.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+/** Heading shown where a new session (a resume) starts. */
+export function sessionLine(session: number): RenderedLine {
+  return { text: `── session ${session} ──`, kind: "meta" };
+}
+
+/** One output line to display lines: parsed through `parse` unless raw. */
+export function renderLine(parse: LineParser, line: string, stream: Stream, raw: boolean): RenderedLine[] {
+  if (raw) return [{ text: sanitize(line), kind: "raw" }];
+  const out: RenderedLine[] = [];
+  for (const ev of parse(line, stream)) out.push(...renderEvent(ev));
+  return out;
+}
+
+export function renderEvent(ev: OutputEvent): RenderedLine[] {
+  switch (ev.kind) {
+    case "session":
+      return [{ text: `session ${ev.sessionId}${ev.model ? ` · ${ev.model}` : ""}`, kind: "meta" }];
+    case "text":
+      return ev.text.split("\n").map((t) => ({ text: sanitize(t), kind: "text" as const }));
+    case "tool_use":
+      return [{ text: `▸ ${ev.name}${summarizeInput(ev.input)}`, kind: "tool" }];
+    case "tool_result":
+      return [{ text: `  ⎿ ${summarizeOutput(ev.output, ev.isError)}`, kind: ev.isError ? "error" : "result" }];
+    case "result":
+      return renderResult(ev);
+    case "error":
+      return [{ text: `✗ ${sanitize(firstLine(ev.message))}`, kind: "error" }];
+    case "raw":
+      return [{ text: sanitize(ev.line), kind: "raw" }];
+    default:
+      return assertNever(ev);
+  }
+}
+
+function renderResult(ev: Extract<OutputEvent, { kind: "result" }>): RenderedLine[] {
+  const facts: string[] = [ev.isError ? "✗ failed" : "✓ result"];
+  if (ev.costUsd !== undefined) facts.push(formatCost(ev.costUsd));
+  if (ev.inputTokens !== undefined || ev.outputTokens !== undefined) {
+    facts.push(`${compact(ev.inputTokens ?? 0)} in / ${compact(ev.outputTokens ?? 0)} out`);
+  }
+  const lines: RenderedLine[] = [{ text: facts.join(" · "), kind: ev.isError ? "error" : "meta" }];
+  if (ev.isError && ev.text) lines.push({ text: sanitize(firstLine(ev.text)), kind: "error" });
+  return lines;
+}
+
+export function formatCost(usd: number): string {
+  return usd < 0.01 && usd > 0 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
+}
+
+function compact(n: number): string {
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)}M`;
+  if (n >= 1_000) return `${(n / 1_000).toFixed(1)}k`;
+  return String(n);
+}
+
+function firstLine(s: string): string {
+  const t = s.trim();
+  const nl = t.indexOf("\n");
+  return nl === -1 ? t : t.slice(0, nl);
+}
+
+// The fields that say most about a tool call, in the order the common agent CLIs name them.
+const SALIENT = ["command", "file_path", "path", "pattern", "url", "query", "description", "prompt", "file", "cmd"];
+
+/** `(…)` summary of a tool's input: its most telling field, else compact JSON. */
+export function summarizeInput(input: string): string {
+  const s = input.trim();
+  if (s === "" || s === "{}") return "";
+  let shown = s;
+  try {
+    const v: unknown = JSON.parse(s);
+    if (v && typeof v === "object" && !Array.isArray(v)) {
+      const rec = v as Record<string, unknown>;
+      const key = SALIENT.find((k) => typeof rec[k] === "string" || Array.isArray(rec[k]));
+      if (key) {
+        const val = rec[key];
+        shown = Array.isArray(val) ? val.join(" ") : String(val);
+      } else {
+        shown = JSON.stringify(v);
+      }
+    }
+  } catch {
+    // not JSON: show as written
+  }
+  return `(${truncate(sanitize(shown.replace(/\s*\n\s*/g, " ")), 200)})`;
+}
+
+/** One line for a tool's result: its first non-empty line, and how many more there were. */
+export function summarizeOutput(output: string, isError: boolean): string {
+  const lines = output.split("\n").filter((l) => l.trim() !== "");
+  if (lines.length === 0) return isError ? "error (no output)" : "(no output)";
+  const head = sanitize(lines[0]!.trim());
+  const more = lines.length > 1 ? ` (+${lines.length - 1} lines)` : "";
+  return `${isError ? "error: " : ""}${truncate(head, 160)}${more}`;
+}
+
+/**
+ * Display rows of `lines` at `width`: text and raw lines wrap, a tool call stays one compact row.
+ */
+export function wrapLines(lines: RenderedLine[], width: number): RenderedLine[] {
+  const out: RenderedLine[] = [];
+  for (const l of lines) for (const text of wrapRow(l, width)) out.push({ text, kind: l.kind });
+  return out;
+}
+
+/** The rows one line takes at `width`. */
+export function wrapRow(l: RenderedLine, width: number): string[] {
+  if (l.kind === "tool" || l.kind === "result") return [truncate(l.text, width)];
+  return wrapText(l.text, width);
+}
+
+/** Pure: a provider's output chunks (oldest first) to display lines. */
+export function renderChunksWith(parse: LineParser, chunks: readonly OutputChunk[], opts: RenderOptions): RenderedLine[] {
+  const lines: RenderedLine[] = [];
+  let session: number | null = null;
+  for (const chunk of chunks) {
+    if (chunk.session !== session) {
+      if (session !== null || chunk.session > 1) lines.push(sessionLine(chunk.session));
+      session = chunk.session;
+    }
+    for (const line of chunkLines(chunk)) lines.push(...renderLine(parse, line, chunk.stream, opts.raw));
+  }
+  return opts.width === undefined ? lines : wrapLines(lines, opts.width);
+}
+
+const SGR: Record<LineKind, [string, string]> = {
+  text: ["", ""],
+  tool: ["\x1b[36m", "\x1b[39m"],
+  result: ["\x1b[2m", "\x1b[22m"],
+  error: ["\x1b[31m", "\x1b[39m"],
+  raw: ["", ""],
+  meta: ["\x1b[2m", "\x1b[22m"],
+};
+
+/** One line for a plain terminal, coloured by kind when `color`. */
+export function formatLine(l: RenderedLine, opts: { color: boolean }): string {
+  if (!opts.color) return l.text;
+  const [on, off] = SGR[l.kind];
+  return on ? `${on}${l.text}${off}` : l.text;
+}
+
+/** Colour is off under NO_COLOR (any non-empty value), TERM=dumb, or when stdout is not a terminal. */
+export function colorEnabled(stream: { isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
+  if (env.TERM === "dumb") return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "0") return true;
+  return Boolean(stream.isTTY);
+}

@@ -1,0 +1,26 @@
+import type { OutputChunk } from "../protocol/output.ts";
+import { getProvider } from "../../providers/index.ts";
+import { renderChunksWith, type LineParser, type RenderOptions, type RenderedLine } from "./lines.ts";
+
+export * from "./lines.ts";
+
+const rawParser: LineParser = (line) => [{ kind: "raw", line }];
+
+/** The provider's own parser, or one that keeps every line as written when the provider is unknown. */
+export function parserFor(providerName: string): LineParser {
+  const provider = getProvider(providerName);
+  if (!provider) return rawParser;
+  return (line, stream) => {
+    try {
+      return provider.parseLine(line, stream);
+    } catch {
+      return [{ kind: "raw", line }]; // the contract says never throws; a display must not die if one does
+    }
+  };
+}
+
+/** `troupe logs` and the dashboard: chunks of an agent of `providerName` to display lines. */
+export function renderChunks(providerName: string, chunks: readonly OutputChunk[], opts: RenderOptions): RenderedLine[] {
+  return renderChunksWith(parserFor(providerName), chunks, opts);
+}
+

@@ -1,0 +1,107 @@
+/** Terminal text helpers shared by the dashboard and `troupe logs`: pure, no Ink. */
+
+// CSI, OSC (BEL or ST terminated) and two-byte escapes: what programs print to colour or move the cursor.
+const ANSI = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/g;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/** A line as it can be shown: escapes and control characters removed, tabs expanded, a lone \r taken as its last overwrite. */
+export function sanitize(line: string): string {
+  let s = line.includes("\x1b") ? line.replace(ANSI, "") : line;
+  if (s.includes("\r")) {
+    const parts = s.split("\r").filter((p) => p !== "");
+    s = parts.length ? parts[parts.length - 1]! : "";
+  }
+  if (s.includes("\t")) s = expandTabs(s);
+  return PRINTABLE_ASCII.test(s) ? s : s.replace(CONTROL, "");
+}
+
+function expandTabs(s: string): string {
+  let out = "";
+  for (const ch of s) out += ch === "\t" ? " ".repeat(8 - (out.length % 8)) : ch;
+  return out;
+}
+
+/** Columns a string takes in a terminal (wide characters count two). */
+export function displayWidth(s: string): number {
+  return PRINTABLE_ASCII.test(s) ? s.length : Bun.stringWidth(s);
+}
+
+const segmenter = new Intl.Segmenter();
+
+function graphemes(s: string): string[] {
+  return Array.from(segmenter.segment(s), (g) => g.segment);
+}
+
+/** `s` cut to `width` columns, ending in an ellipsis when something was cut. */
+export function truncate(s: string, width: number): string {
+  if (width <= 0) return "";
+  if (displayWidth(s) <= width) return s;
+  if (PRINTABLE_ASCII.test(s)) return `${s.slice(0, width - 1)}…`;
+  let out = "";
+  let used = 0;
+  for (const g of graphemes(s)) {
+    const w = Bun.stringWidth(g);
+    if (used + w > width - 1) break;
+    out += g;
+    used += w;
+  }
+  return `${out}…`;
+}
+
+/** Pads or cuts `s` to exactly `width` columns. */
+export function fit(s: string, width: number): string {
+  const t = truncate(s, width);
+  return t + " ".repeat(Math.max(0, width - displayWidth(t)));
+}
+
+/**
+ * Word-wraps one line (no newlines) to rows of at most `width` columns: breaks at spaces,
+ * breaks a word only when it is longer than a row. Always returns at least one row.
+ */
+export function wrapText(s: string, width: number): string[] {
+  if (width <= 0) return [s];
+  if (displayWidth(s) <= width) return [s];
+  return PRINTABLE_ASCII.test(s) ? wrapAscii(s, width) : wrapWide(s, width);
+}
+
+function wrapAscii(s: string, width: number): string[] {
+  const rows: string[] = [];
+  let rest = s;
+  while (rest.length > width) {
+    let cut = rest.lastIndexOf(" ", width);
+    if (cut <= 0) cut = width;
+    rows.push(rest.slice(0, cut).trimEnd());
+    rest = rest.slice(cut).replace(/^ +/, "");
+  }
+  if (rest !== "" || rows.length === 0) rows.push(rest);
+  return rows;
+}
+
+function wrapWide(s: string, width: number): string[] {
+  const rows: string[] = [];
+  let row = "";
+  let used = 0;
+  let lastSpace = -1; // index in `row` after the last space
+  for (const g of graphemes(s)) {
+    const w = Bun.stringWidth(g);
+    if (used + w > width) {
+      if (lastSpace > 0 && g !== " ") {
+        rows.push(row.slice(0, lastSpace).trimEnd());
+        row = row.slice(lastSpace);
+      } else {
+        rows.push(row.trimEnd());
+        row = "";
+      }
+      used = displayWidth(row);
+      lastSpace = -1;
+      if (g === " " && row === "") continue;
+    }
+    row += g;
+    used += w;
+    if (g === " ") lastSpace = row.length;
+  }
+  if (row !== "" || rows.length === 0) rows.push(row);
+  return rows;
+}

@@ -1,0 +1,115 @@
+import type { SpawnRequest } from "../protocol/api.ts";
+import type { Agent, Conversation } from "../protocol/entities.ts";
+import { conversationsFrom, orphanConversations, type EntitiesState } from "./state/entities.ts";
+import { choiceField, formValues, makeForm, textField, type ChoiceOption, type FormState } from "./state/form.ts";
+import type { Modal } from "./state/ui.ts";
+import type { DashboardClient, ProviderChoice } from "./types.ts";
+
+/** A mistake in what the person typed: shown in the dialog, which stays open. */
+export class FormError extends Error {}
+
+type QuestionsModal = Extract<Modal, { kind: "questions" }>;
+
+/**
+ * The `a` dialog for `agent`: its questions when it waits, and the user conversations it asked.
+ * With nothing there, the open user conversations no listed agent asked. Null when nothing waits.
+ */
+export function questionsModal(agent: Agent | null, entities: EntitiesState): QuestionsModal | null {
+  const questions = agent?.status === "waiting" ? (agent.questions ?? []) : [];
+  let conversations: Conversation[] = agent ? conversationsFrom(entities, agent.id) : [];
+  let title = agent ? `Questions from ${agent.name}` : "Questions for you";
+  if (!questions.length && !conversations.length) {
+    conversations = orphanConversations(entities);
+    title = "Questions for you";
+  }
+  if (!questions.length && !conversations.length) return null;
+  const many = questions.length + conversations.length > 1;
+  const fields = [
+    ...questions.map((q, i) => textField(`q:${q.id}`, many ? `answer ${i + 1}` : "answer", { multiline: true })),
+    ...conversations.map((c) => textField(`c:${c.id}`, `answer to ${c.fromName}`, { multiline: true })),
+  ];
+  return {
+    kind: "questions",
+    agentId: questions.length ? agent!.id : null,
+    title,
+    questions,
+    conversations,
+    form: makeForm(fields),
+    busy: false,
+  };
+}
+
+export interface AnswerResult {
+  agent: Agent | null;
+  conversations: Conversation[];
+}
+
+/** Sends every answer: the questions as one resume, each conversation through `answer`. */
+export async function submitQuestions(client: Pick<DashboardClient, "resume" | "answer">, modal: QuestionsModal): Promise<AnswerResult> {
+  const values = formValues(modal.form);
+  const text = (id: string) => String(values[id] ?? "").trim();
+  const missing = modal.form.fields.findIndex((f) => text(f.id) === "");
+  if (missing !== -1) throw new FormError(modal.form.fields.length > 1 ? "answer every question" : "type an answer");
+  let agent: Agent | null = null;
+  if (modal.agentId && modal.questions.length) {
+    agent = await client.resume(modal.agentId, { answers: modal.questions.map((q) => ({ id: q.id, answer: text(`q:${q.id}`) })) });
+  }
+  const conversations: Conversation[] = [];
+  for (const c of modal.conversations) conversations.push(await client.answer(c.id, text(`c:${c.id}`)));
+  return { agent, conversations };
+}
+
+export const GENERIC = "generic";
+
+/** Installed providers first and selectable; the rest shown with how to install them. */
+export function providerOptions(choices: readonly ProviderChoice[]): ChoiceOption[] {
+  const sorted = [...choices].sort((a, b) => Number(b.installed) - Number(a.installed));
+  return sorted.map((p) => ({
+    value: p.name,
+    label: p.name === GENERIC ? `${p.displayName} (a shell command)` : `${p.displayName}${p.version ? ` ${p.version}` : ""}`,
+    disabled: !p.installed,
+    note: p.installed ? undefined : `not installed: ${p.install}`,
+  }));
+}
+
+export function newAgentForm(options: ChoiceOption[] | null): FormState {
+  const providers = options ?? [{ value: "", label: "checking installed agent CLIs…", disabled: true }];
+  return makeForm([
+    choiceField("provider", "Provider", providers),
+    textField("prompt", "Prompt (for generic: the shell command)", { multiline: true }),
+    textField("name", "Name (optional)", { placeholder: "an unused adjective-animal" }),
+    textField("model", "Model (optional)", { placeholder: "the provider's default" }),
+    textField("baseRef", "Base ref (optional)", { placeholder: "HEAD" }),
+    { kind: "toggle", id: "worktree", label: "Own git worktree", value: true },
+  ]);
+}
+
+/** The spawn request the new-agent form describes. */
+export function spawnRequest(form: FormState, env: Record<string, string>): SpawnRequest {
+  const v = formValues(form);
+  const s = (k: string) => String(v[k] ?? "").trim();
+  const provider = s("provider");
+  if (!provider) throw new FormError("no installed provider to start");
+  const prompt = String(v.prompt ?? "").trim();
+  if (!prompt) throw new FormError(provider === GENERIC ? "type the command to run" : "type a prompt");
+  const opt = (k: string) => s(k) || undefined;
+  return {
+    provider,
+    ...(provider === GENERIC ? { command: prompt } : { prompt }),
+    name: opt("name"),
+    model: opt("model"),
+    baseRef: opt("baseRef"),
+    worktree: v.worktree === true,
+    env,
+  };
+}
+
+export function resumeForm(): FormState {
+  return makeForm([textField("message", "Message", { multiline: true, placeholder: "what to do next" })]);
+}
+
+export function resumeMessage(form: FormState): string {
+  const m = String(formValues(form).message ?? "").trim();
+  if (!m) throw new FormError("type a message");
+  return m;
+}

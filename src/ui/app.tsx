@@ -1,0 +1,169 @@
+import { useEffect, useMemo, useReducer, useRef } from "react";
+import { Box, useApp, useInput } from "ink";
+import type { Agent } from "../protocol/entities.ts";
+import { handleKey, keyContext, type KeyEnv } from "./commands.ts";
+import { Banner } from "./components/Banner.tsx";
+import { ConfirmDialog } from "./components/ConfirmDialog.tsx";
+import { FilterBar } from "./components/FilterBar.tsx";
+import { Header } from "./components/Header.tsx";
+import { HelpOverlay, helpLines } from "./components/HelpOverlay.tsx";
+import { dialogInner } from "./components/Dialog.tsx";
+import { NewAgentDialog } from "./components/NewAgentDialog.tsx";
+import { QuestionsDialog } from "./components/QuestionsDialog.tsx";
+import { ResumeDialog } from "./components/ResumeDialog.tsx";
+import { StatusBar } from "./components/StatusBar.tsx";
+import type { Feed } from "./feed.ts";
+import { listTop } from "./format.ts";
+import { useAgentOutput } from "./hooks/useAgentOutput.ts";
+import { useFeed } from "./hooks/useFeed.ts";
+import { useNow } from "./hooks/useNow.ts";
+import { useTerminalSize, type Size } from "./hooks/useTerminalSize.ts";
+import { hintLine } from "./keys.ts";
+import { layout } from "./layout.ts";
+import type { AgentOutput } from "./output-store.ts";
+import { needsPerson, visibleAgents } from "./state/entities.ts";
+import { visibleWindow } from "./state/scroll.ts";
+import { initialUi, uiReducer, type UiState } from "./state/ui.ts";
+import type { DashboardDeps } from "./types.ts";
+import { AgentsView } from "./views/AgentsView.tsx";
+import { DiffView, diffRows } from "./views/DiffView.tsx";
+import { PhasesView } from "./views/PhasesView.tsx";
+
+export interface AppProps {
+  deps: DashboardDeps;
+  feed: Feed;
+  /** Pins the size (tests, benchmark); otherwise the terminal's, redrawn on resize. */
+  size?: Size;
+  initial?: Partial<UiState>;
+}
+
+const STATUS_MS = 8000;
+
+function outputTitle(agent: Agent | null, buf: AgentOutput | null, ui: UiState, below: number): string {
+  if (!agent) return "Output";
+  const parts = [`Output · ${agent.name}`];
+  if (agent.session > 1) parts.push(`session ${agent.session}`);
+  if (buf?.state === "loading") parts.push("loading…");
+  parts.push(ui.scroll.follow ? "following" : `paused${below ? ` · ${below} more below` : ""} (G follows)`);
+  if (ui.raw) parts.push("raw");
+  if (buf && buf.rendered.base > 0) parts.push(`last ${(buf.rendered.end - buf.rendered.base).toLocaleString("en")} lines`);
+  return parts.join(" · ");
+}
+
+function outputEmpty(agent: Agent | null, buf: AgentOutput | null): string {
+  if (!agent) return "select an agent";
+  if (!buf || buf.state === "loading") return "loading output…";
+  if (buf.state === "error") return `could not load output: ${buf.error}`;
+  if (agent.status === "waiting") return "no output yet · it waits for you: press a";
+  return "no output yet";
+}
+
+export function App({ deps, feed, size, initial }: AppProps) {
+  const { exit } = useApp();
+  const term = useTerminalSize(size);
+  const { entities, connection } = useFeed(feed);
+  const [ui, dispatch] = useReducer(uiReducer, initial ? { ...initialUi, ...initial } : initialUi);
+  const now = useNow(1000);
+
+  const visible = useMemo(() => visibleAgents(entities, ui.filter.text), [entities, ui.filter.text]);
+  const ids = useMemo(() => visible.map((a) => a.id), [visible]);
+  const needs = useMemo(() => new Set(Object.values(entities.agents).filter((a) => needsPerson(a, entities)).map((a) => a.id)), [entities]);
+  const selectedId = ui.selectedId !== null && ids.includes(ui.selectedId) ? ui.selectedId : (ids[0] ?? null);
+  useEffect(() => {
+    if (selectedId !== ui.selectedId) dispatch({ type: "select", id: selectedId });
+  }, [selectedId, ui.selectedId]);
+  const selected = selectedId ? (entities.agents[selectedId] ?? null) : null;
+  const buf = useAgentOutput(feed.output, selected);
+
+  useEffect(() => {
+    if (!ui.status) return;
+    const t = setTimeout(() => dispatch({ type: "status", status: null }), STATUS_MS);
+    return () => clearTimeout(t);
+  }, [ui.status]);
+
+  const banner = connection.state === "down" ? `daemon not reachable (${connection.error}); retrying, agents keep running` : null;
+  const extra = (banner ? 1 : 0) + (ui.filter.editing ? 1 : 0);
+  const lay = layout(term.columns, term.rows, extra, visible.length);
+  const viewport = { width: lay.output.width, height: Math.max(0, lay.output.height - 1) };
+  const src = buf ? buf.source(ui.raw) : null;
+  const win = src && ui.view === "agents" && ui.modal.kind === "none" ? visibleWindow(src, viewport, ui.scroll) : { rows: [], below: 0 };
+
+  const topRef = useRef(0);
+  const selIndex = selectedId ? ids.indexOf(selectedId) : 0;
+  topRef.current = listTop(topRef.current, Math.max(0, selIndex), ids.length, lay.list.height - 1);
+
+  const dialog = dialogInner(lay.main.width, lay.main.height);
+  const env: KeyEnv = {
+    ui,
+    dispatch,
+    entities,
+    feed,
+    deps,
+    ids,
+    selected,
+    output: src,
+    viewport,
+    diffRows: diffRows(lay.main.height),
+    helpMax: Math.max(0, helpLines().length - dialog.height),
+    quit: () => exit(),
+  };
+  useInput((input, key) => handleKey(env, input, key));
+
+  const agents = Object.values(entities.agents);
+  const running = agents.filter((a) => a.status === "running" || a.status === "starting").length;
+  const m = ui.modal;
+  const main = (() => {
+    const { width, height } = lay.main;
+    switch (m.kind) {
+      case "help":
+        return <HelpOverlay width={width} height={height} top={m.top} />;
+      case "questions":
+        return <QuestionsDialog modal={m} width={width} height={height} />;
+      case "new":
+        return <NewAgentDialog modal={m} width={width} height={height} />;
+      case "resume":
+        return <ResumeDialog modal={m} width={width} height={height} />;
+      case "stop":
+        return (
+          <ConfirmDialog
+            title={`Stop ${m.name}?`}
+            question={`Stop ${m.name} and its whole process group? Its worktree and output stay; r resumes it later.`}
+            busy={m.busy}
+            width={width}
+            height={height}
+          />
+        );
+      case "none":
+        break;
+    }
+    if (ui.view === "diff" && ui.diff) return <DiffView diff={ui.diff} width={width} height={height} />;
+    if (ui.view === "phases") return <PhasesView width={width} height={height} />;
+    return (
+      <AgentsView
+        layout={lay}
+        agents={visible}
+        total={agents.length}
+        loaded={entities.loaded}
+        selectedId={selectedId}
+        listTop={topRef.current}
+        needs={needs}
+        now={now}
+        pane={ui.pane}
+        filter={ui.filter.text}
+        outputTitle={outputTitle(selected, buf, ui, win.below)}
+        outputRows={win.rows}
+        outputEmpty={outputEmpty(selected, buf)}
+      />
+    );
+  })();
+
+  return (
+    <Box flexDirection="column" width={term.columns} height={term.rows} overflow="hidden">
+      <Header workspace={deps.workspace} total={agents.length} running={running} needYou={needs.size} view={ui.view} width={term.columns} />
+      {banner ? <Banner text={banner} width={term.columns} /> : null}
+      {main}
+      {ui.filter.editing ? <FilterBar text={ui.filter.text} width={term.columns} /> : null}
+      <StatusBar status={ui.status} hint={hintLine(keyContext(ui))} width={term.columns} />
+    </Box>
+  );
+}

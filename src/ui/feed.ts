@@ -1,0 +1,186 @@
+import type { Agent, Conversation } from "../protocol/entities.ts";
+import type { DaemonEvent } from "../protocol/events.ts";
+import type { EventMessage } from "../client/sse.ts";
+import { TroupeError, errorMessage } from "../errors.ts";
+import type { LineParser } from "../output/lines.ts";
+import { attentionKeys, entitiesReducer, initialEntities, type EntitiesState } from "./state/entities.ts";
+import { OutputStore, type OutputStoreOptions } from "./output-store.ts";
+import { Publisher } from "./publisher.ts";
+import type { DashboardClient } from "./types.ts";
+
+export type Connection =
+  | { state: "connecting" }
+  | { state: "live" }
+  /** The daemon went away; we keep what we had and retry. */
+  | { state: "down"; error: string; since: number };
+
+export interface FeedView {
+  entities: EntitiesState;
+  connection: Connection;
+}
+
+export interface FeedOptions {
+  /** Called once each time something new starts waiting for the person. */
+  onAttention?: () => void;
+  hz?: number;
+  /** Refetch the full state this often as a safety net against a missed event. */
+  reconcileMs?: number;
+  retryMaxMs?: number;
+  output?: OutputStoreOptions;
+}
+
+/**
+ * The daemon's state as the dashboard sees it: a snapshot, then events (replayed from the last
+ * id after a reconnect), applied in batches outside React and published at most ~30 times a second.
+ */
+export class Feed {
+  readonly publisher: Publisher;
+  readonly output: OutputStore;
+  private view: FeedView = { entities: initialEntities, connection: { state: "connecting" } };
+  private pending: DaemonEvent[] = [];
+  private since: number | null = null;
+  private daemonId: string | null = null;
+  private attention: Set<string> | null = null;
+  private stopped = false;
+  private current: AbortController | null = null;
+  private wake: (() => void) | null = null;
+  private reconcileTimer: ReturnType<typeof setInterval> | null = null;
+
+  constructor(
+    private readonly client: DashboardClient,
+    parserFor: (provider: string) => LineParser,
+    private readonly opts: FeedOptions = {},
+  ) {
+    this.publisher = new Publisher(opts.hz ?? 30, () => this.applyPending());
+    this.output = new OutputStore(client, parserFor, { hz: opts.hz, ...opts.output });
+  }
+
+  getView = (): FeedView => this.view;
+  subscribe = (fn: () => void): (() => void) => this.publisher.subscribe(fn);
+
+  start(): void {
+    void this.loop();
+    const every = this.opts.reconcileMs ?? 15_000;
+    if (every > 0) {
+      this.reconcileTimer = setInterval(() => {
+        if (this.view.connection.state === "live") this.refresh().catch(() => undefined);
+      }, every);
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.current?.abort();
+    this.wake?.();
+    if (this.reconcileTimer) clearInterval(this.reconcileTimer);
+    this.publisher.dispose();
+    this.output.dispose();
+  }
+
+  /** Applies an agent an action returned, without waiting for its event. */
+  upsertAgent(agent: Agent): void {
+    this.pending.push({ type: "agent:updated", agent });
+    this.publisher.flush();
+  }
+
+  upsertConversation(conversation: Conversation): void {
+    this.pending.push({ type: "conversation:updated", conversation });
+    this.publisher.flush();
+  }
+
+  private async loop(): Promise<void> {
+    let delay = 200;
+    while (!this.stopped) {
+      const ctrl = new AbortController();
+      this.current = ctrl;
+      try {
+        const health = await this.client.health();
+        const id = `${health.pid}:${health.startedAt}`;
+        // A different daemon numbers its events afresh: replaying from our last id would skip them.
+        if (this.daemonId !== null && this.daemonId !== id) this.since = null;
+        this.daemonId = id;
+        const events = this.client.events(this.since, ctrl.signal)[Symbol.asyncIterator]();
+        let next = events.next();
+        next.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
+        await this.refresh();
+        void this.output.catchUp();
+        this.setConnection({ state: "live" });
+        delay = 200;
+        for (;;) {
+          const r: IteratorResult<EventMessage> = await next;
+          if (r.done) break;
+          this.handle(r.value);
+          next = events.next();
+          next.catch(() => undefined);
+        }
+        if (this.stopped) return;
+        throw new TroupeError("daemon_unavailable", "the daemon closed the event stream");
+      } catch (err) {
+        ctrl.abort();
+        if (this.stopped) return;
+        const prev = this.view.connection;
+        this.setConnection({ state: "down", error: errorMessage(err), since: prev.state === "down" ? prev.since : Date.now() });
+        await this.sleep(delay);
+        delay = Math.min(delay * 2, this.opts.retryMaxMs ?? 2000);
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(t);
+        resolve();
+      };
+    });
+  }
+
+  private handle(msg: EventMessage): void {
+    if (msg.id !== null) this.since = msg.id;
+    const ev = msg.event;
+    switch (ev.type) {
+      case "agent:output":
+        this.output.onChunk(ev.chunk);
+        return;
+      case "resync":
+        this.refresh().catch(() => undefined);
+        void this.output.catchUp();
+        return;
+      default:
+        this.pending.push(ev);
+        this.publisher.changed();
+    }
+  }
+
+  /** Fetches the whole state; events newer than it still win per entity. */
+  async refresh(): Promise<void> {
+    const [agents, conversations] = await Promise.all([this.client.listAgents(), this.client.conversations({ pending: true })]);
+    if (this.stopped) return;
+    this.applyPending();
+    this.setEntities(entitiesReducer(this.view.entities, { type: "snapshot", agents, conversations }));
+    this.publisher.flush();
+  }
+
+  private applyPending(): void {
+    if (!this.pending.length) return;
+    const events = this.pending;
+    this.pending = [];
+    this.setEntities(entitiesReducer(this.view.entities, { type: "events", events }));
+  }
+
+  private setEntities(entities: EntitiesState): void {
+    if (entities === this.view.entities) return;
+    this.view = { ...this.view, entities };
+    const keys = attentionKeys(entities);
+    if (this.attention !== null && [...keys].some((k) => !this.attention!.has(k))) this.opts.onAttention?.();
+    this.attention = keys;
+  }
+
+  private setConnection(connection: Connection): void {
+    const cur = this.view.connection;
+    if (cur.state === connection.state && (cur.state !== "down" || (connection.state === "down" && cur.error === connection.error))) return;
+    this.view = { ...this.view, connection };
+    this.publisher.flush();
+  }
+}

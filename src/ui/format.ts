@@ -1,0 +1,80 @@
+import type { Agent } from "../protocol/entities.ts";
+import { formatCost } from "../output/lines.ts";
+import { fit, sanitize } from "../output/text.ts";
+
+/** 45s, 12m, 3h, 2d. */
+export function formatElapsed(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86_400)}d`;
+}
+
+/** How long the agent has been going, or went. */
+export function agentElapsed(a: Agent, now: number): number {
+  const live = a.status === "starting" || a.status === "running" || a.status === "waiting";
+  return (live ? now : a.updatedAt) - a.createdAt;
+}
+
+/** What the agent works on, on one line. */
+export function agentWhat(a: Agent): string {
+  const s = a.prompt ?? a.command ?? "";
+  return sanitize(s.replace(/\s*\n\s*/g, " ").trim());
+}
+
+export interface RowColumns {
+  name: number;
+  status: number;
+  provider: number;
+  elapsed: number;
+  cost: number;
+  what: number;
+}
+
+const PREFIX = 6; // "› ● ! "
+
+/** Column widths of an agent row at `width`: optional columns drop out as the list narrows. */
+export function rowColumns(width: number): RowColumns {
+  const elapsed = 4;
+  const status = 8;
+  let rest = width - PREFIX - status - 1 - elapsed - 1;
+  const name = Math.max(4, Math.min(16, rest - 1));
+  rest -= name + 1;
+  const cost = rest >= 7 + 8 ? 7 : 0;
+  rest -= cost ? cost + 1 : 0;
+  const provider = rest >= 8 + 10 ? 8 : 0;
+  rest -= provider ? provider + 1 : 0;
+  return { name, status, provider, elapsed, cost, what: Math.max(0, rest) };
+}
+
+export interface RowCells {
+  name: string;
+  status: string;
+  provider: string;
+  elapsed: string;
+  cost: string;
+  what: string;
+}
+
+/** The text of each column, already cut and padded to its width. */
+export function rowCells(a: Agent, cols: RowColumns, now: number): RowCells {
+  const cost = a.costUsd === null ? "" : formatCost(a.costUsd);
+  return {
+    name: fit(a.name, cols.name),
+    status: fit(a.status, cols.status),
+    provider: cols.provider ? fit(a.provider, cols.provider) : "",
+    elapsed: formatElapsed(agentElapsed(a, now)).padStart(cols.elapsed),
+    cost: cols.cost ? cost.padStart(cols.cost) : "",
+    what: cols.what ? fit(agentWhat(a), cols.what) : "",
+  };
+}
+
+/** The first row to show so that `index` is visible, moving `prevTop` as little as possible. */
+export function listTop(prevTop: number, index: number, count: number, rows: number): number {
+  if (rows <= 0) return 0;
+  let top = Math.min(prevTop, Math.max(0, count - rows));
+  if (index < top) top = index;
+  else if (index >= top + rows) top = index - rows + 1;
+  return Math.max(0, top);
+}

@@ -1,0 +1,177 @@
+import type { OutputChunk } from "../protocol/output.ts";
+import { chunkLines, renderLine, sessionLine, type LineParser, type RenderedLine } from "../output/lines.ts";
+import { errorMessage } from "../errors.ts";
+import type { LineSource } from "./state/scroll.ts";
+import { Publisher } from "./publisher.ts";
+import type { DashboardClient } from "./types.ts";
+
+/** Lines kept per agent and view: older ones drop off, so memory stays flat however long the output. */
+export const DEFAULT_CAP = 10_000;
+
+class Ring implements LineSource {
+  base = 0;
+  lines: RenderedLine[] = [];
+  constructor(private readonly cap: number) {}
+  get end(): number {
+    return this.base + this.lines.length;
+  }
+  at(i: number): RenderedLine {
+    return this.lines[i - this.base]!;
+  }
+  push(l: RenderedLine): void {
+    this.lines.push(l);
+    // Trim in batches: splicing on every line would make appends O(cap).
+    if (this.lines.length > this.cap + (this.cap >> 1)) {
+      const drop = this.lines.length - this.cap;
+      this.lines.splice(0, drop);
+      this.base += drop;
+    }
+  }
+}
+
+export type OutputState = "loading" | "ready" | "error";
+
+/** One agent's output as display lines, rendered and raw, kept current from history then events. */
+export class AgentOutput {
+  readonly rendered: Ring;
+  readonly raw: Ring;
+  lastChunkId = 0;
+  state: OutputState = "loading";
+  error: string | null = null;
+  /** Lines seen in all, including those dropped. */
+  total = 0;
+  private session: number | null = null;
+  /** Live chunks that arrived while history was loading. */
+  queued: OutputChunk[] = [];
+
+  constructor(readonly agentId: string, private readonly parse: LineParser, cap: number) {
+    this.rendered = new Ring(cap);
+    this.raw = new Ring(cap);
+  }
+
+  append(chunk: OutputChunk): boolean {
+    if (chunk.id <= this.lastChunkId) return false; // already have it (history and events overlap)
+    this.lastChunkId = chunk.id;
+    if (chunk.session !== this.session) {
+      if (this.session !== null || chunk.session > 1) this.rendered.push(sessionLine(chunk.session));
+      this.session = chunk.session;
+    }
+    for (const line of chunkLines(chunk)) {
+      this.total++;
+      this.raw.push(renderLine(this.parse, line, chunk.stream, true)[0]!);
+      for (const l of renderLine(this.parse, line, chunk.stream, false)) this.rendered.push(l);
+    }
+    return true;
+  }
+
+  source(raw: boolean): LineSource {
+    return raw ? this.raw : this.rendered;
+  }
+}
+
+export interface OutputStoreOptions {
+  cap?: number;
+  /** How many agents' output stays loaded besides the one on screen. */
+  keep?: number;
+  pageSize?: number;
+  hz?: number;
+}
+
+/** Output of the agents the person looked at recently, outside React; publishes at most `hz` times a second. */
+export class OutputStore {
+  readonly publisher: Publisher;
+  private readonly buffers = new Map<string, AgentOutput>();
+  private readonly cap: number;
+  private readonly keep: number;
+  private readonly pageSize: number;
+  private disposed = false;
+
+  constructor(
+    private readonly client: Pick<DashboardClient, "output">,
+    private readonly parserFor: (provider: string) => LineParser,
+    opts: OutputStoreOptions = {},
+  ) {
+    this.cap = opts.cap ?? DEFAULT_CAP;
+    this.keep = opts.keep ?? 6;
+    this.pageSize = opts.pageSize ?? 2000;
+    this.publisher = new Publisher(opts.hz ?? 30);
+  }
+
+  get(agentId: string): AgentOutput | undefined {
+    return this.buffers.get(agentId);
+  }
+
+  /** The agent's output, loading its history on first use. */
+  ensure(agentId: string, provider: string): AgentOutput {
+    const have = this.buffers.get(agentId);
+    if (have) {
+      // Most recently used last: Map keeps insertion order.
+      this.buffers.delete(agentId);
+      this.buffers.set(agentId, have);
+      return have;
+    }
+    const buf = new AgentOutput(agentId, this.parserFor(provider), this.cap);
+    this.buffers.set(agentId, buf);
+    while (this.buffers.size > this.keep + 1) this.buffers.delete(this.buffers.keys().next().value!);
+    void this.load(buf);
+    return buf;
+  }
+
+  private async load(buf: AgentOutput): Promise<void> {
+    try {
+      await this.fetchAfter(buf);
+      if (this.buffers.get(buf.agentId) !== buf) return;
+      for (const c of buf.queued) buf.append(c);
+      buf.queued = [];
+      buf.state = "ready";
+    } catch (err) {
+      buf.state = "error";
+      buf.error = errorMessage(err);
+    }
+    if (!this.disposed) this.publisher.flush();
+  }
+
+  private async fetchAfter(buf: AgentOutput): Promise<void> {
+    for (;;) {
+      const chunks = await this.client.output(buf.agentId, { after: buf.lastChunkId, limit: this.pageSize });
+      if (this.buffers.get(buf.agentId) !== buf) return; // dropped meanwhile
+      for (const c of chunks) buf.append(c);
+      if (chunks.length < this.pageSize) return;
+      this.publisher.changed();
+    }
+  }
+
+  /** A live chunk from the event stream. */
+  onChunk(chunk: OutputChunk): void {
+    const buf = this.buffers.get(chunk.agentId);
+    if (!buf) return; // not on screen: its history loads when it is
+    if (buf.state === "loading") buf.queued.push(chunk);
+    else if (buf.append(chunk)) this.publisher.changed();
+  }
+
+  /** After a reconnect or resync: fetch what the events may have missed. */
+  async catchUp(): Promise<void> {
+    await Promise.all(
+      [...this.buffers.values()].map(async (buf) => {
+        if (buf.state !== "ready") {
+          if (buf.state === "error") {
+            this.buffers.delete(buf.agentId); // loads afresh when next shown
+          }
+          return;
+        }
+        try {
+          await this.fetchAfter(buf);
+        } catch {
+          // the next reconnect tries again
+        }
+      }),
+    );
+    if (!this.disposed) this.publisher.flush();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.publisher.dispose();
+    this.buffers.clear();
+  }
+}

@@ -1,0 +1,89 @@
+import { render } from "ink";
+import type { TroupeClient } from "../client/client.ts";
+import type { Agent } from "../protocol/entities.ts";
+import { parserFor } from "../output/render.ts";
+import type { Workspace } from "../workspace.ts";
+import { App } from "./app.tsx";
+import { loadDiff } from "./diff-source.ts";
+import { Feed } from "./feed.ts";
+import { listProviders } from "./providers.ts";
+import { restoreTerminal } from "./terminal.ts";
+import { ThemeContext, themeFromEnv } from "./theme.ts";
+import type { DashboardDeps } from "./types.ts";
+
+export interface RunOptions {
+  client: TroupeClient;
+  workspace: Workspace;
+  /** The environment agents spawned from the dashboard get. */
+  env: Record<string, string>;
+}
+
+function shortPath(p: string): string {
+  const home = process.env.HOME;
+  return home && p.startsWith(home) ? `~${p.slice(home.length)}` : p;
+}
+
+/** What the person reads after quitting: nothing was stopped. */
+export function closingNote(agents: readonly Agent[]): string {
+  const running = agents.filter((a) => a.status === "running" || a.status === "starting").length;
+  const waiting = agents.filter((a) => a.status === "waiting").length;
+  const facts = [`${running} ${running === 1 ? "agent keeps" : "agents keep"} running`];
+  if (waiting) facts.push(`${waiting} ${waiting === 1 ? "waits" : "wait"} for you`);
+  return `troupe: dashboard closed; ${facts.join(", ")}. \`troupe\` opens it again, \`troupe ls\` lists them.`;
+}
+
+/** Mounts the dashboard full screen until the person quits; returns the exit code. */
+export async function runDashboard({ client, workspace, env }: RunOptions): Promise<number> {
+  const bellOn = process.env.TROUPE_BELL !== "0";
+  const feed = new Feed(client, parserFor, {
+    onAttention: () => {
+      if (bellOn) process.stdout.write("\x07");
+    },
+  });
+  const deps: DashboardDeps = {
+    client,
+    workspace: shortPath(workspace.root),
+    parserFor,
+    listProviders,
+    loadDiff: (agent) => loadDiff(agent, workspace.root),
+    bell: () => undefined,
+    env,
+  };
+  feed.start();
+
+  // Whatever happens, the terminal comes back: Ink restores on unmount and on signals; this covers a crash.
+  let instance: ReturnType<typeof render> | null = null;
+  const crash = (err: unknown) => {
+    try {
+      instance?.unmount();
+    } catch {
+      // already torn down
+    }
+    restoreTerminal();
+    process.stderr.write(`troupe: the dashboard crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  };
+  process.on("uncaughtException", crash);
+  process.on("unhandledRejection", crash);
+
+  instance = render(
+    <ThemeContext.Provider value={themeFromEnv()}>
+      <App deps={deps} feed={feed} />
+    </ThemeContext.Provider>,
+    { alternateScreen: true, exitOnCtrlC: false, patchConsole: true, maxFps: 30, incrementalRendering: true },
+  );
+  let code = 0;
+  try {
+    await instance.waitUntilExit();
+  } catch (err) {
+    restoreTerminal();
+    process.stderr.write(`troupe: the dashboard stopped: ${err instanceof Error ? err.message : String(err)}\n`);
+    code = 1;
+  } finally {
+    feed.stop();
+    process.off("uncaughtException", crash);
+    process.off("unhandledRejection", crash);
+  }
+  process.stdout.write(`${closingNote(Object.values(feed.getView().entities.agents))}\n`);
+  return code;
+}

@@ -1,0 +1,164 @@
+import type { Agent, AgentStatus, Conversation } from "../../protocol/entities.ts";
+import { USER } from "../../protocol/entities.ts";
+import type { DaemonEvent } from "../../protocol/events.ts";
+import { assertNever } from "../../errors.ts";
+
+/** What the daemon told us: agents and the conversations the person may need to answer. */
+export interface EntitiesState {
+  agents: Readonly<Record<string, Agent>>;
+  conversations: Readonly<Record<string, Conversation>>;
+  /** True once the first snapshot arrived. */
+  loaded: boolean;
+}
+
+export type EntitiesAction =
+  | { type: "snapshot"; agents: Agent[]; conversations: Conversation[] }
+  | { type: "events"; events: DaemonEvent[] };
+
+export const initialEntities: EntitiesState = { agents: {}, conversations: {}, loaded: false };
+
+const CONVERSATION_RANK: Record<Conversation["status"], number> = { pending: 0, delivered: 1, answered: 2, expired: 2 };
+
+/** The newer of two versions of one agent: events and snapshots may arrive out of order. */
+function newerAgent(cur: Agent | undefined, next: Agent): Agent {
+  return cur && cur.updatedAt > next.updatedAt ? cur : next;
+}
+
+function newerConversation(cur: Conversation | undefined, next: Conversation): Conversation {
+  return cur && CONVERSATION_RANK[cur.status] > CONVERSATION_RANK[next.status] ? cur : next;
+}
+
+export function entitiesReducer(state: EntitiesState, action: EntitiesAction): EntitiesState {
+  switch (action.type) {
+    case "snapshot": {
+      // The snapshot is the truth about which agents exist; an event newer than it wins per agent.
+      const agents: Record<string, Agent> = {};
+      for (const a of action.agents) agents[a.id] = newerAgent(state.agents[a.id], a);
+      const conversations: Record<string, Conversation> = {};
+      for (const c of action.conversations) conversations[c.id] = newerConversation(state.conversations[c.id], c);
+      // A conversation we hold but the (pending-only) snapshot lacks was answered or expired meanwhile.
+      return { agents, conversations: dropSettled(conversations), loaded: true };
+    }
+    case "events": {
+      let agents: Record<string, Agent> | null = null;
+      let conversations: Record<string, Conversation> | null = null;
+      for (const ev of action.events) {
+        switch (ev.type) {
+          case "agent:created":
+          case "agent:updated": {
+            const cur = (agents ?? state.agents)[ev.agent.id];
+            const next = newerAgent(cur, ev.agent);
+            if (next === cur) break;
+            agents ??= { ...state.agents };
+            agents[ev.agent.id] = next;
+            break;
+          }
+          case "agent:removed": {
+            if (!(agents ?? state.agents)[ev.agentId]) break;
+            agents ??= { ...state.agents };
+            delete agents[ev.agentId];
+            break;
+          }
+          case "conversation:created":
+          case "conversation:updated": {
+            const cur = (conversations ?? state.conversations)[ev.conversation.id];
+            const next = newerConversation(cur, ev.conversation);
+            if (next === cur) break;
+            conversations ??= { ...state.conversations };
+            if (isOpen(next)) conversations[next.id] = next;
+            else delete conversations[next.id];
+            break;
+          }
+          case "agent:output":
+          case "resync":
+            break; // output lives outside React state; resync is the feed's business
+          default:
+            assertNever(ev);
+        }
+      }
+      if (!agents && !conversations) return state;
+      return { ...state, agents: agents ?? state.agents, conversations: conversations ?? state.conversations };
+    }
+  }
+}
+
+function dropSettled(convs: Record<string, Conversation>): Record<string, Conversation> {
+  for (const [id, c] of Object.entries(convs)) if (!isOpen(c)) delete convs[id];
+  return convs;
+}
+
+/** Not yet answered or expired. */
+export function isOpen(c: Conversation): boolean {
+  return c.status === "pending" || c.status === "delivered";
+}
+
+/** Open conversations addressed to the person. */
+export function userConversations(state: EntitiesState): Conversation[] {
+  return Object.values(state.conversations)
+    .filter((c) => c.toId === USER && isOpen(c))
+    .sort((a, b) => a.createdAt - b.createdAt);
+}
+
+/** Open user conversations asked by `agentId`. */
+export function conversationsFrom(state: EntitiesState, agentId: string): Conversation[] {
+  return userConversations(state).filter((c) => c.fromId === agentId);
+}
+
+/** Open user conversations whose asker is not an agent we list (a script, a shell). */
+export function orphanConversations(state: EntitiesState): Conversation[] {
+  return userConversations(state).filter((c) => !state.agents[c.fromId]);
+}
+
+/** True when the agent waits for the person: questions, or a question to the user it is blocked on. */
+export function needsPerson(agent: Agent, state: EntitiesState): boolean {
+  if (agent.status === "waiting" && (agent.questions?.length ?? 0) > 0) return true;
+  return userConversations(state).some((c) => c.fromId === agent.id);
+}
+
+const STATUS_ORDER: Record<AgentStatus, number> = { waiting: 0, starting: 1, running: 2, failed: 3, stopped: 4, done: 5 };
+
+export interface AgentFilter {
+  statuses: AgentStatus[];
+  words: string[];
+}
+
+const STATUSES = Object.keys(STATUS_ORDER) as AgentStatus[];
+
+/** `/` filter text: words that name a status (or `is:status`) filter by status, any other word by text. */
+export function parseFilter(text: string): AgentFilter {
+  const statuses: AgentStatus[] = [];
+  const words: string[] = [];
+  for (const raw of text.toLowerCase().split(/\s+/).filter(Boolean)) {
+    const w = raw.replace(/^(is|status):/, "");
+    if ((STATUSES as string[]).includes(w)) statuses.push(w as AgentStatus);
+    else words.push(raw);
+  }
+  return { statuses, words };
+}
+
+function matches(agent: Agent, f: AgentFilter): boolean {
+  if (f.statuses.length && !f.statuses.includes(agent.status)) return false;
+  if (!f.words.length) return true;
+  const hay = `${agent.name} ${agent.provider} ${agent.status} ${agent.prompt ?? ""} ${agent.command ?? ""} ${agent.branch ?? ""}`.toLowerCase();
+  return f.words.every((w) => hay.includes(w));
+}
+
+/** The list as shown: those needing the person first, then by status, newest first within. */
+export function visibleAgents(state: EntitiesState, filterText: string): Agent[] {
+  const f = parseFilter(filterText);
+  const needs = new Set(userConversations(state).map((c) => c.fromId));
+  const rank = (a: Agent) => (needs.has(a.id) || (a.status === "waiting" && (a.questions?.length ?? 0) > 0) ? -1 : STATUS_ORDER[a.status]);
+  return Object.values(state.agents)
+    .filter((a) => matches(a, f))
+    .sort((a, b) => rank(a) - rank(b) || b.createdAt - a.createdAt || a.name.localeCompare(b.name));
+}
+
+/** Ids (agents with questions, open user conversations) that call for the person now. */
+export function attentionKeys(state: EntitiesState): Set<string> {
+  const keys = new Set<string>();
+  for (const a of Object.values(state.agents)) {
+    if (a.status === "waiting" && (a.questions?.length ?? 0) > 0) keys.add(`agent:${a.id}:${a.session}`);
+  }
+  for (const c of userConversations(state)) keys.add(`conversation:${c.id}`);
+  return keys;
+}

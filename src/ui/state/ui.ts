@@ -1,0 +1,146 @@
+import type { Conversation, Question } from "../../protocol/entities.ts";
+import { FOLLOW, type Scroll } from "./scroll.ts";
+import { formReducer, type FormAction, type FormState } from "./form.ts";
+
+export type View = "agents" | "diff" | "phases";
+export type Pane = "list" | "output";
+
+export type Modal =
+  | { kind: "none" }
+  | { kind: "help"; top: number }
+  /** Answers for one agent's questions and/or open user conversations, sent together. */
+  | { kind: "questions"; agentId: string | null; title: string; questions: Question[]; conversations: Conversation[]; form: FormState; busy: boolean }
+  | { kind: "new"; form: FormState; busy: boolean }
+  | { kind: "stop"; agentId: string; name: string; busy: boolean }
+  | { kind: "resume"; agentId: string; name: string; form: FormState; busy: boolean };
+
+export interface DiffState {
+  agentId: string;
+  title: string;
+  lines: string[] | null;
+  error: string | null;
+  top: number;
+}
+
+export interface StatusMessage {
+  text: string;
+  kind: "error" | "info";
+}
+
+export interface UiState {
+  view: View;
+  pane: Pane;
+  selectedId: string | null;
+  filter: { text: string; editing: boolean };
+  raw: boolean;
+  scroll: Scroll;
+  modal: Modal;
+  diff: DiffState | null;
+  status: StatusMessage | null;
+}
+
+export type UiAction =
+  | { type: "select"; id: string | null }
+  | { type: "move"; delta: number; ids: readonly string[] }
+  | { type: "pane"; pane: Pane }
+  | { type: "cyclePane" }
+  | { type: "view"; view: View }
+  | { type: "toggleRaw" }
+  | { type: "scroll"; scroll: Scroll }
+  | { type: "filterStart" }
+  | { type: "filterInput"; text: string }
+  | { type: "filterBackspace" }
+  | { type: "filterDone"; keep: boolean }
+  | { type: "open"; modal: Exclude<Modal, { kind: "none" }> }
+  | { type: "close" }
+  | { type: "form"; action: FormAction }
+  | { type: "busy"; busy: boolean }
+  | { type: "helpScroll"; delta: number; max: number }
+  | { type: "diffOpen"; agentId: string; title: string }
+  | { type: "diffLoaded"; agentId: string; lines: string[] }
+  | { type: "diffFailed"; agentId: string; error: string }
+  | { type: "diffScroll"; top: number }
+  | { type: "status"; status: StatusMessage | null };
+
+export const initialUi: UiState = {
+  view: "agents",
+  pane: "list",
+  selectedId: null,
+  filter: { text: "", editing: false },
+  raw: false,
+  scroll: FOLLOW,
+  modal: { kind: "none" },
+  diff: null,
+  status: null,
+};
+
+function select(state: UiState, id: string | null): UiState {
+  if (id === state.selectedId) return state;
+  // A newly selected agent opens at the end of its output, following.
+  return { ...state, selectedId: id, scroll: FOLLOW };
+}
+
+export function uiReducer(state: UiState, action: UiAction): UiState {
+  switch (action.type) {
+    case "select":
+      return select(state, action.id);
+    case "move": {
+      const { ids, delta } = action;
+      if (!ids.length) return select(state, null);
+      const cur = state.selectedId === null ? -1 : ids.indexOf(state.selectedId);
+      const next = cur === -1 ? 0 : Math.max(0, Math.min(ids.length - 1, cur + delta));
+      return select(state, ids[next]!);
+    }
+    case "pane":
+      return { ...state, pane: action.pane };
+    case "cyclePane":
+      return { ...state, pane: state.pane === "list" ? "output" : "list" };
+    case "view":
+      return { ...state, view: action.view };
+    case "toggleRaw":
+      return { ...state, raw: !state.raw, scroll: FOLLOW };
+    case "scroll":
+      return { ...state, scroll: action.scroll };
+    case "filterStart":
+      return { ...state, filter: { text: state.filter.text, editing: true } };
+    case "filterInput":
+      return { ...state, filter: { text: state.filter.text + action.text.replace(/[\r\n]/g, ""), editing: true } };
+    case "filterBackspace":
+      return { ...state, filter: { text: state.filter.text.slice(0, -1), editing: true } };
+    case "filterDone":
+      return { ...state, filter: { text: action.keep ? state.filter.text : "", editing: false } };
+    case "open":
+      return { ...state, modal: action.modal };
+    case "close":
+      return { ...state, modal: { kind: "none" } };
+    case "form": {
+      const m = state.modal;
+      if (m.kind !== "questions" && m.kind !== "new" && m.kind !== "resume") return state;
+      const form = formReducer(m.form, action.action);
+      return form === m.form ? state : { ...state, modal: { ...m, form } };
+    }
+    case "helpScroll": {
+      const m = state.modal;
+      if (m.kind !== "help") return state;
+      return { ...state, modal: { kind: "help", top: Math.max(0, Math.min(action.max, m.top + action.delta)) } };
+    }
+    case "busy": {
+      const m = state.modal;
+      if (m.kind === "none" || m.kind === "help") return state;
+      return { ...state, modal: { ...m, busy: action.busy } };
+    }
+    case "diffOpen":
+      return { ...state, view: "diff", diff: { agentId: action.agentId, title: action.title, lines: null, error: null, top: 0 } };
+    case "diffLoaded":
+      if (state.diff?.agentId !== action.agentId) return state;
+      return { ...state, diff: { ...state.diff, lines: action.lines, error: null } };
+    case "diffFailed":
+      if (state.diff?.agentId !== action.agentId) return state;
+      return { ...state, diff: { ...state.diff, error: action.error } };
+    case "diffScroll":
+      if (!state.diff) return state;
+      return { ...state, diff: { ...state.diff, top: Math.max(0, action.top) } };
+    case "status":
+      return { ...state, status: action.status };
+  }
+}
