@@ -1,5 +1,5 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { TroupeError } from "../errors.ts";
 import type { Agent, Question } from "../protocol/entities.ts";
 import type { OutputChunk } from "../protocol/output.ts";
@@ -11,7 +11,7 @@ import type { Logger } from "../daemon/log.ts";
 import type { Workspace } from "../workspace.ts";
 import type { Provider, ProviderCommand } from "../../providers/types.ts";
 import { getProvider } from "../../providers/index.ts";
-import { createWorktree } from "../git/worktree.ts";
+import { createWorktree, removeWorktree } from "../git/worktree.ts";
 import { answersPrompt, buildAgentPrompt, incomingQuestionPrompt } from "../prompts/agent.ts";
 import { toAgent } from "../store/agents.ts";
 import { agentEnv } from "./env.ts";
@@ -147,6 +147,7 @@ export class AgentService {
   private async startSession(rec: AgentRecord, session: number, cmd: ProviderCommand, token: string): Promise<Agent> {
     const { store, bus, ws } = this.d;
     clearSignalFile(rec.signalFile);
+    mkdirSync(dirname(rec.signalFile), { recursive: true });
     const files = sessionFiles(agentPaths(ws.stateDir, rec.name, rec.worktree).logsDir, session);
     const sess = store.sessions.insert({ agentId: rec.id, session, ...files });
     store.agents.update(rec.id, { session, status: "starting" });
@@ -215,6 +216,24 @@ export class AgentService {
       }, KILL_GRACE_MS).unref();
     }
     return toAgent(updated);
+  }
+
+  /** Removes a finished agent: its worktree (the branch stays, with its commits), its logs, its records. */
+  async remove(ref: string): Promise<void> {
+    const rec = this.find(ref);
+    if (rec.status === "running" || rec.status === "starting") throw new TroupeError("invalid_state", `${rec.name} is ${rec.status}; stop it first`);
+    if (rec.worktree) {
+      try {
+        await removeWorktree(this.d.ws.root, rec.worktree);
+      } catch (err) {
+        this.d.log.warn(`removing worktree ${rec.worktree}`, err);
+      }
+    }
+    const paths = agentPaths(this.d.ws.stateDir, rec.name, rec.worktree);
+    rmSync(paths.logsDir, { recursive: true, force: true });
+    rmSync(join(this.d.ws.stateDir, "agents", rec.name), { recursive: true, force: true });
+    this.d.store.agents.delete(rec.id);
+    this.d.bus.publish({ type: "agent:removed", agentId: rec.id });
   }
 
   /** An idle agent that is asked a question is resumed to answer it. */

@@ -43,6 +43,12 @@ ${W}`,
     load: () => import("./stop.ts"),
   },
   {
+    name: "rm",
+    summary: "remove a finished agent: its worktree, logs and records (its branch stays)",
+    usage: `troupe rm AGENT [AGENT ...]\n${W}`,
+    load: () => import("./rm.ts"),
+  },
+  {
     name: "resume",
     summary: "resume an agent's session with answers or a message",
     usage: `troupe resume AGENT [--answer QID=TEXT ...] [--message TEXT] [--json]\n${W}`,

@@ -42,6 +42,9 @@ export class TroupeClient {
   async stop(ref: string): Promise<Agent> {
     return (await request(this.opts, "POST", `/v1/agents/${enc(ref)}/stop`, AgentResponseSchema, {})).agent;
   }
+  async remove(ref: string): Promise<void> {
+    await request(this.opts, "DELETE", `/v1/agents/${enc(ref)}`, OkSchema);
+  }
   async resume(ref: string, req: ResumeRequest): Promise<Agent> {
     return (await request(this.opts, "POST", `/v1/agents/${enc(ref)}/resume`, AgentResponseSchema, req)).agent;
   }

@@ -9,7 +9,7 @@ export interface HttpOptions {
   autostart?: () => Promise<void>;
 }
 
-type Method = "GET" | "POST";
+type Method = "GET" | "POST" | "DELETE";
 
 /** The request never reached a daemon (no socket, or nobody listening): safe to retry, even a POST. */
 function notDelivered(err: unknown): boolean {

@@ -36,6 +36,10 @@ export function buildRouter(d: RouteDeps): Router {
     return json({ agent: await d.agents.spawn(body) }, 201);
   });
   r.on("GET", "/v1/agents/:ref", ({ params }) => json({ agent: toAgent(d.agents.find(params.ref!)) }));
+  r.on("DELETE", "/v1/agents/:ref", async ({ params }) => {
+    await d.agents.remove(params.ref!);
+    return json({ ok: true });
+  });
   r.on("POST", "/v1/agents/:ref/stop", ({ params }) => json({ agent: d.agents.stopAgent(params.ref!) }));
   r.on("POST", "/v1/agents/:ref/resume", async ({ req, params }) => {
     const body = await readJson(req, ResumeRequestSchema);

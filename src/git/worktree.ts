@@ -23,12 +23,13 @@ export function worktreePath(root: string, name: string): string {
 export async function createWorktree(root: string, name: string, baseRef = "HEAD"): Promise<Worktree> {
   if (!isGitRepo(root)) throw new TroupeError("not_git", `${root} is not a git repository; use --no-worktree to run there`);
   const git = simpleGit(root);
-  let baseCommit: string;
+  let baseCommit = "";
   try {
     baseCommit = (await git.revparse(["--verify", "--quiet", `${baseRef}^{commit}`])).trim();
   } catch {
-    throw new TroupeError("bad_request", `no commit at '${baseRef}' (a new repository needs a first commit)`);
+    // reported below
   }
+  if (!baseCommit) throw new TroupeError("bad_request", `no commit at '${baseRef}' (a new repository needs a first commit)`);
   const branch = `troupe/${name}`;
   const path = worktreePath(root, name);
   mkdirSync(join(root, ".troupe", "worktrees"), { recursive: true });

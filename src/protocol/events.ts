@@ -6,6 +6,7 @@ import { OutputChunkSchema } from "./output.ts";
 export const DaemonEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("agent:created"), agent: AgentSchema }),
   z.object({ type: z.literal("agent:updated"), agent: AgentSchema }),
+  z.object({ type: z.literal("agent:removed"), agentId: z.string() }),
   z.object({ type: z.literal("agent:output"), chunk: OutputChunkSchema }),
   z.object({ type: z.literal("conversation:created"), conversation: ConversationSchema }),
   z.object({ type: z.literal("conversation:updated"), conversation: ConversationSchema }),

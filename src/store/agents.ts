@@ -184,6 +184,11 @@ export class AgentRepo {
     return (this.db.query(`${SELECT} ORDER BY a.created_at, a.id`).all() as JoinedRow[]).map((r) => fromRow(r, r.live_pid));
   }
 
+  /** Forgets the agent, its sessions and its output (cascade). */
+  delete(id: string): void {
+    this.db.query("DELETE FROM agents WHERE id = ?").run(id);
+  }
+
   setTokenHash(id: string, hash: string): void {
     this.db.query("UPDATE agents SET token_hash = ? WHERE id = ?").run(hash, id);
   }

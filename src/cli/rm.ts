@@ -1,0 +1,13 @@
+import { TroupeError } from "../errors.ts";
+import { connect } from "./context.ts";
+import { parse, printJson } from "./command.ts";
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {});
+  if (!positionals.length) throw new TroupeError("usage", "rm takes one or more AGENTs (id or name)");
+  const { client } = await connect(values.workspace);
+  for (const ref of positionals) await client.remove(ref);
+  if (values.json) printJson({ removed: positionals });
+  else process.stdout.write(`removed ${positionals.join(", ")}\n`);
+  return 0;
+}

@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { Sandbox, waitFor } from "../support/sandbox.ts";
+
+let sb: Sandbox;
+afterEach(async () => {
+  await sb?.close();
+});
+
+interface AgentJson {
+  name: string;
+  status: string;
+}
+
+describe("agent output", () => {
+  test("logs shows stored output, rendered and raw; stdout and stderr both kept", async () => {
+    sb = new Sandbox();
+    await sb.json(["spawn", "--no-worktree", "--name", "talker", "--command", "echo hello; echo oops >&2; printf 'no newline'; troupe signal done", "--json"]);
+    await waitFor("talker done", async () => (await sb.json<AgentJson[]>(["ls", "--json"]))[0]?.status === "done");
+    const rendered = await sb.run(["logs", "talker"]);
+    expect(rendered.code).toBe(0);
+    const lines = rendered.stdout.split("\n");
+    expect(lines).toContain("hello");
+    expect(lines).toContain("oops");
+    expect(rendered.stdout).toContain("no newline");
+    const raw = await sb.run(["logs", "talker", "--raw"]);
+    expect(raw.stdout).toContain("hello\n");
+    const session2 = await sb.run(["logs", "talker", "--session", "2"]);
+    expect(session2.stdout).toBe("");
+  });
+
+  test("logs -f follows live output until the agent ends", async () => {
+    sb = new Sandbox();
+    await sb.json(["spawn", "--no-worktree", "--name", "ticker", "--command", "for i in 1 2 3 4 5; do echo tick $i; sleep 0.2; done; troupe signal done", "--json"]);
+    const follow = sb.start(["logs", "ticker", "-f", "--raw"]);
+    const code = await follow.exited;
+    const out = await new Response(follow.stdout).text();
+    expect(code).toBe(0);
+    expect(out.split("\n").filter((l) => l.startsWith("tick"))).toEqual(["tick 1", "tick 2", "tick 3", "tick 4", "tick 5"]);
+  });
+
+  test("stop ends the agent's whole process group and marks it stopped", async () => {
+    sb = new Sandbox();
+    await sb.json(["spawn", "--no-worktree", "--name", "sleeper", "--command", "sleep 60 & sleep 60; wait", "--json"]);
+    const before = await sb.json<{ pid: number }[]>(["ls", "--json"]);
+    const pid = before[0]!.pid;
+    const r = await sb.run(["stop", "sleeper"]);
+    expect(r.stdout).toBe("sleeper stopped\n");
+    await waitFor("the group to be gone", () => Bun.spawnSync(["pgrep", "-g", String(pid)]).exitCode !== 0);
+    const after = await sb.json<AgentJson[]>(["ls", "--json"]);
+    expect(after[0]).toMatchObject({ status: "stopped", pid: null });
+  });
+});

@@ -1,0 +1,120 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Sandbox, waitFor } from "../support/sandbox.ts";
+
+interface AgentJson {
+  id: string;
+  name: string;
+  status: string;
+  cwd: string;
+  worktree: string | null;
+  branch: string | null;
+  baseRef: string | null;
+  result: string | null;
+  error: string | null;
+}
+
+let sb: Sandbox;
+afterEach(async () => {
+  await sb?.close();
+});
+
+async function until(name: string, statuses = ["done", "failed", "waiting"]): Promise<AgentJson> {
+  return waitFor(`${name} to end`, async () => {
+    const a = (await sb.json<AgentJson[]>(["ls", "--json"])).find((x) => x.name === name);
+    return a && statuses.includes(a.status) ? a : undefined;
+  });
+}
+
+describe("worktrees", () => {
+  test("each agent works on its own branch in its own worktree, with its input files, and .troupe/ is never committed", async () => {
+    sb = new Sandbox();
+    const cmd = `test -f .troupe/input/prompt.md && test -f .troupe/input/manifest.json && echo one > one.txt && git add -A && git commit -qm "agent work" && troupe signal done --result "$(git rev-parse --abbrev-ref HEAD)"`;
+    const a = await sb.json<AgentJson>(["spawn", "--name", "wt-one", "--command", cmd, "--json"]);
+    const b = await sb.json<AgentJson>(["spawn", "--name", "wt-two", "--command", cmd, "--json"]);
+    expect(a.worktree).toBe(join(sb.dir, ".troupe", "worktrees", "wt-one"));
+    expect(a.cwd).toBe(a.worktree!);
+    expect(a.branch).toBe("troupe/wt-one");
+    expect(a.baseRef).toBe("HEAD");
+    expect(b.worktree).not.toBe(a.worktree);
+    const doneA = await until("wt-one");
+    expect(doneA).toMatchObject({ status: "done", result: "troupe/wt-one" });
+    await until("wt-two");
+    const files = sb.git("show", "--name-only", "--format=", "troupe/wt-one").trim().split("\n");
+    expect(files).toEqual(["one.txt"]);
+    const manifest = JSON.parse(readFileSync(join(a.worktree!, ".troupe", "input", "manifest.json"), "utf8"));
+    expect(manifest).toMatchObject({ id: a.id, name: "wt-one", branch: "troupe/wt-one" });
+    // the workspace itself is untouched
+    expect(sb.git("status", "--porcelain")).toBe("");
+    expect(existsSync(join(sb.dir, "one.txt"))).toBe(false);
+  });
+
+  test("--base makes the worktree from another ref", async () => {
+    sb = new Sandbox();
+    sb.git("checkout", "-q", "-b", "feature");
+    Bun.write(join(sb.dir, "feature.txt"), "f\n");
+    await Bun.sleep(0);
+    sb.git("add", ".");
+    sb.git("commit", "-qm", "feature");
+    sb.git("checkout", "-q", "main");
+    await sb.json(["spawn", "--name", "on-feature", "--base", "feature", "--command", `troupe signal done --result "$(cat feature.txt)"`, "--json"]);
+    expect(await until("on-feature")).toMatchObject({ status: "done", result: "f", baseRef: "feature" });
+    const bad = await sb.run(["spawn", "--base", "no-such-ref", "--command", "true"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe("troupe: no commit at 'no-such-ref' (a new repository needs a first commit)\n");
+  });
+
+  test("rm removes a finished agent's worktree and records but keeps its branch; running agents are refused", async () => {
+    sb = new Sandbox();
+    const a = await sb.json<AgentJson>(["spawn", "--name", "gone", "--command", "echo x > x.txt && git add x.txt && git commit -qm x && troupe signal done", "--json"]);
+    await until("gone");
+    const running = await sb.json<AgentJson>(["spawn", "--name", "busy", "--command", "sleep 30", "--json"]);
+    const refused = await sb.run(["rm", running.name]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe("troupe: busy is running; stop it first\n");
+    expect((await sb.run(["rm", "gone"])).code).toBe(0);
+    expect(existsSync(a.worktree!)).toBe(false);
+    expect(sb.git("branch", "--list", "troupe/gone").trim()).toBe("troupe/gone");
+    expect(sb.git("worktree", "list").includes("gone")).toBe(false);
+    expect((await sb.json<AgentJson[]>(["ls", "--json"])).map((x) => x.name)).toEqual(["busy"]);
+  });
+
+  test("a workspace that is not a git repository needs --no-worktree, and says so", async () => {
+    sb = new Sandbox({ git: false });
+    const r = await sb.run(["spawn", "--command", "true"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`troupe: ${sb.dir} is not a git repository; use --no-worktree to run there\n`);
+    await sb.json(["spawn", "--no-worktree", "--name", "plain", "--command", `troupe signal done --result "$(pwd)"`, "--json"]);
+    expect(await until("plain")).toMatchObject({ status: "done", result: sb.dir, worktree: null });
+  });
+
+  test("agents that share the workspace folder get their own signal files", async () => {
+    sb = new Sandbox();
+    const cmd = (r: string) => `troupe signal done --result ${r}; echo "$TROUPE_SIGNAL_FILE"`;
+    await sb.json(["spawn", "--no-worktree", "--name", "s-one", "--command", cmd("one"), "--json"]);
+    await sb.json(["spawn", "--no-worktree", "--name", "s-two", "--command", cmd("two"), "--json"]);
+    expect((await until("s-one")).result).toBe("one");
+    expect((await until("s-two")).result).toBe("two");
+  });
+});
+
+describe("failure without a signal", () => {
+  test("an agent that exits without signalling is failed with a clear error; a malformed signal file too", async () => {
+    sb = new Sandbox();
+    await sb.json(["spawn", "--no-worktree", "--name", "quiet", "--command", "exit 4", "--json"]);
+    expect(await until("quiet")).toMatchObject({ status: "failed", error: "exited with code 4 without a signal (the agent must end with 'troupe signal')" });
+    await sb.json(["spawn", "--no-worktree", "--name", "garbled", "--command", `printf '{"status":' > "$TROUPE_SIGNAL_FILE"`, "--json"]);
+    expect(await until("garbled")).toMatchObject({ status: "failed", error: "malformed signal file: not JSON" });
+    await sb.json(["spawn", "--no-worktree", "--name", "asker", "--command", `troupe signal questions --question "which db?" --question "which port?"`, "--json"]);
+    const w = await until("asker");
+    expect(w.status).toBe("waiting");
+    expect((w as unknown as { questions: unknown }).questions).toEqual([
+      { id: "q1", question: "which db?" },
+      { id: "q2", question: "which port?" },
+    ]);
+    const resume = await sb.run(["resume", "asker", "--answer", "q1=postgres"]);
+    expect(resume.code).toBe(1);
+    expect(resume.stderr).toBe("troupe: the generic provider cannot resume a session\n");
+  });
+});
