@@ -6,8 +6,7 @@ import { Banner } from "./components/Banner.tsx";
 import { ConfirmDialog } from "./components/ConfirmDialog.tsx";
 import { FilterBar } from "./components/FilterBar.tsx";
 import { Header } from "./components/Header.tsx";
-import { HelpOverlay, helpLines } from "./components/HelpOverlay.tsx";
-import { dialogInner } from "./components/Dialog.tsx";
+import { HelpOverlay, helpScrollMax } from "./components/HelpOverlay.tsx";
 import { NewAgentDialog } from "./components/NewAgentDialog.tsx";
 import { QuestionsDialog } from "./components/QuestionsDialog.tsx";
 import { ResumeDialog } from "./components/ResumeDialog.tsx";
@@ -35,6 +34,8 @@ export interface AppProps {
   /** Pins the size (tests, benchmark); otherwise the terminal's, redrawn on resize. */
   size?: Size;
   initial?: Partial<UiState>;
+  /** Told when the person quits, before the app unmounts. */
+  onQuit?: () => void;
 }
 
 const STATUS_MS = 8000;
@@ -58,7 +59,7 @@ function outputEmpty(agent: Agent | null, buf: AgentOutput | null): string {
   return "no output yet";
 }
 
-export function App({ deps, feed, size, initial }: AppProps) {
+export function App({ deps, feed, size, initial, onQuit }: AppProps) {
   const { exit } = useApp();
   const term = useTerminalSize(size);
   const { entities, connection } = useFeed(feed);
@@ -92,7 +93,6 @@ export function App({ deps, feed, size, initial }: AppProps) {
   const selIndex = selectedId ? ids.indexOf(selectedId) : 0;
   topRef.current = listTop(topRef.current, Math.max(0, selIndex), ids.length, lay.list.height - 1);
 
-  const dialog = dialogInner(lay.main.width, lay.main.height);
   const env: KeyEnv = {
     ui,
     dispatch,
@@ -104,8 +104,11 @@ export function App({ deps, feed, size, initial }: AppProps) {
     output: src,
     viewport,
     diffRows: diffRows(lay.main.height),
-    helpMax: Math.max(0, helpLines().length - dialog.height),
-    quit: () => exit(),
+    helpMax: helpScrollMax(lay.main.width, lay.main.height),
+    quit: () => {
+      onQuit?.();
+      exit();
+    },
   };
   useInput((input, key) => handleKey(env, input, key));
 

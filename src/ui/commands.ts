@@ -134,7 +134,10 @@ function runCommand(env: KeyEnv, context: KeyContext, cmd: Command): void {
     case "pageDown":
     case "home":
     case "end":
-      if (context === "diff") scrollDiff(env, cmd);
+      if (context === "help") {
+        const delta = cmd === "pageUp" ? -10 : cmd === "pageDown" ? 10 : cmd === "home" ? -env.helpMax : env.helpMax;
+        dispatch({ type: "helpScroll", delta, max: env.helpMax });
+      } else if (context === "diff") scrollDiff(env, cmd);
       else scrollOutput(env, cmd);
       return;
     case "focusOutput":

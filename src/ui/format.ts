@@ -34,18 +34,18 @@ export interface RowColumns {
 
 const PREFIX = 6; // "› ● ! "
 
-/** Column widths of an agent row at `width`: optional columns drop out as the list narrows. */
+/** Column widths of an agent row at `width`: cost stays longest, then the name, provider and prompt drop out. */
 export function rowColumns(width: number): RowColumns {
   const elapsed = 4;
   const status = 8;
   let rest = width - PREFIX - status - 1 - elapsed - 1;
+  const cost = rest >= 8 + 1 + 7 ? 7 : 0;
+  rest -= cost ? cost + 1 : 0;
   const name = Math.max(4, Math.min(16, rest - 1));
   rest -= name + 1;
-  const cost = rest >= 7 + 8 ? 7 : 0;
-  rest -= cost ? cost + 1 : 0;
-  const provider = rest >= 8 + 10 ? 8 : 0;
+  const provider = rest >= 8 + 1 + 12 ? 8 : 0;
   rest -= provider ? provider + 1 : 0;
-  return { name, status, provider, elapsed, cost, what: Math.max(0, rest) };
+  return { name, status, provider, elapsed, cost, what: rest >= 6 ? rest : 0 };
 }
 
 export interface RowCells {

@@ -60,7 +60,7 @@ const named = (n: NamedKey, label: string, shift?: boolean): KeySpec => ({ label
 
 const MAIN: KeyContext[] = ["list", "output"];
 const SCREENS: KeyContext[] = ["list", "output", "diff", "phases"];
-const SCROLLERS: KeyContext[] = ["list", "output", "diff"];
+const SCROLLERS: KeyContext[] = ["list", "output", "diff", "help"];
 
 /** Every key the dashboard knows; the handlers and the `?` overlay both read this table. */
 export const KEYS: readonly Binding[] = [

@@ -10,6 +10,14 @@ export interface HelpOverlayProps {
   top: number;
 }
 
+/** How far the help can scroll in a dialog of this size (0 when it all shows). */
+export function helpScrollMax(width: number, height: number): number {
+  const inner = dialogInner(width, height);
+  const n = helpLines().length;
+  if (inner.width >= 110 && Math.ceil(n / 2) <= inner.height) return 0;
+  return Math.max(0, n - inner.height);
+}
+
 /** Lines of the help text: section titles and key rows. */
 export function helpLines(): { text: string; title: boolean }[] {
   const keyWidth = 16;
@@ -27,7 +35,7 @@ export function HelpOverlay({ width, height, top }: HelpOverlayProps) {
   const inner = dialogInner(width, height);
   const lines = helpLines();
   // Two columns when wide enough for all of it to fit, else one (cut, with a note).
-  const twoCols = inner.width >= 110 && lines.length > inner.height;
+  const twoCols = inner.width >= 110 && lines.length > inner.height && Math.ceil(lines.length / 2) <= inner.height;
   const colWidth = twoCols ? Math.floor((inner.width - 2) / 2) : inner.width;
   const perCol = twoCols ? Math.ceil(lines.length / 2) : lines.length;
   const shown = twoCols ? lines : lines.slice(Math.min(top, Math.max(0, lines.length - inner.height)));

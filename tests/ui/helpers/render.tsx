@@ -100,7 +100,7 @@ export async function renderApp(client: FakeClient, opts: RenderAppOptions = {})
   let exited = false;
   const tree = (columns: number, rows: number): ReactElement => (
     <ThemeContext.Provider value={theme}>
-      <App deps={deps} feed={feed} size={{ columns, rows }} initial={opts.initial} />
+      <App deps={deps} feed={feed} size={{ columns, rows }} initial={opts.initial} onQuit={() => (exited = true)} />
     </ThemeContext.Provider>
   );
   let columns = opts.columns ?? 120;

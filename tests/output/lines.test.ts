@@ -1,0 +1,90 @@
+import { describe, expect, test } from "bun:test";
+import { formatLine, renderChunksWith, renderEvent, summarizeInput, wrapLines, type LineParser } from "../../src/output/lines.ts";
+import type { OutputChunk } from "../../src/protocol/output.ts";
+
+const chunk = (id: number, data: string, over: Partial<OutputChunk> = {}): OutputChunk => ({
+  id,
+  agentId: "a1",
+  session: 1,
+  stream: "stdout",
+  data,
+  createdAt: 0,
+  ...over,
+});
+
+const parse: LineParser = (line) => {
+  if (line.startsWith("T ")) return [{ kind: "text", text: line.slice(2) }];
+  if (line.startsWith("U ")) return [{ kind: "tool_use", name: "Bash", input: JSON.stringify({ command: line.slice(2) }) }];
+  if (line.startsWith("R ")) return [{ kind: "tool_result", output: line.slice(2).replace(/\|/g, "\n"), isError: false }];
+  if (line.startsWith("E ")) return [{ kind: "error", message: line.slice(2) }];
+  return [{ kind: "raw", line }];
+};
+
+describe("renderEvent", () => {
+  test("a tool call is one compact line showing its telling field", () => {
+    expect(renderEvent({ kind: "tool_use", name: "Read", input: '{"file_path":"src/a.ts","limit":5}' })).toEqual([{ text: "▸ Read(src/a.ts)", kind: "tool" }]);
+  });
+  test("a tool result is summarised: first line and how many more", () => {
+    expect(renderEvent({ kind: "tool_result", output: "one\ntwo\nthree", isError: false })).toEqual([{ text: "  ⎿ one (+2 lines)", kind: "result" }]);
+    expect(renderEvent({ kind: "tool_result", output: "nope", isError: true })[0]).toEqual({ text: "  ⎿ error: nope", kind: "error" });
+  });
+  test("errors are marked", () => {
+    expect(renderEvent({ kind: "error", message: "rate limited\nmore" })).toEqual([{ text: "✗ rate limited", kind: "error" }]);
+  });
+  test("a result shows cost and tokens", () => {
+    const [l] = renderEvent({ kind: "result", isError: false, costUsd: 0.25, inputTokens: 1500, outputTokens: 20 });
+    expect(l).toEqual({ text: "✓ result · $0.25 · 1.5k in / 20 out", kind: "meta" });
+  });
+  test("multi-line text becomes one line per line", () => {
+    expect(renderEvent({ kind: "text", text: "a\nb" }).map((l) => l.text)).toEqual(["a", "b"]);
+  });
+});
+
+describe("renderChunksWith", () => {
+  const chunks = [chunk(1, "T hello\nU ls -la\nR a|b|c\n"), chunk(2, "E boom\n", { stream: "stderr" }), chunk(3, "T again\n", { session: 2 })];
+
+  test("renders through the parser, with a heading where a new session starts", () => {
+    const lines = renderChunksWith(parse, chunks, { raw: false });
+    expect(lines).toEqual([
+      { text: "hello", kind: "text" },
+      { text: "▸ Bash(ls -la)", kind: "tool" },
+      { text: "  ⎿ a (+2 lines)", kind: "result" },
+      { text: "✗ boom", kind: "error" },
+      { text: "── session 2 ──", kind: "meta" },
+      { text: "again", kind: "text" },
+    ]);
+  });
+
+  test("raw mode gives the lines as written", () => {
+    const lines = renderChunksWith(parse, chunks, { raw: true }).filter((l) => l.kind === "raw");
+    expect(lines.map((l) => l.text)).toEqual(["T hello", "U ls -la", "R a|b|c", "E boom", "T again"]);
+  });
+
+  test("with a width, text wraps and tool lines are cut", () => {
+    const lines = renderChunksWith(parse, [chunk(1, "T one two three four\nU a very long command line here\n")], { raw: false, width: 10 });
+    expect(lines.map((l) => l.text)).toEqual(["one two", "three four", "▸ Bash(a …"]);
+  });
+
+  test("a chunk with no trailing newline loses no line", () => {
+    expect(renderChunksWith(parse, [chunk(1, "x\ny")], { raw: true }).map((l) => l.text)).toEqual(["x", "y"]);
+  });
+});
+
+test("wrapLines keeps each row's kind", () => {
+  expect(wrapLines([{ text: "aaaa bbbb", kind: "error" }], 4)).toEqual([
+    { text: "aaaa", kind: "error" },
+    { text: "bbbb", kind: "error" },
+  ]);
+});
+
+test("summarizeInput falls back to compact JSON, then to the text", () => {
+  expect(summarizeInput('{"x":1}')).toBe('({"x":1})');
+  expect(summarizeInput("not json")).toBe("(not json)");
+  expect(summarizeInput("{}")).toBe("");
+});
+
+test("formatLine colours by kind only when asked", () => {
+  expect(formatLine({ text: "e", kind: "error" }, { color: false })).toBe("e");
+  expect(formatLine({ text: "e", kind: "error" }, { color: true })).toBe("\x1b[31me\x1b[39m");
+  expect(formatLine({ text: "t", kind: "text" }, { color: true })).toBe("t");
+});

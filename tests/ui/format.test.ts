@@ -1,0 +1,56 @@
+import { describe, expect, test } from "bun:test";
+import { displayWidth } from "../../src/output/text.ts";
+import { formatElapsed, listTop, rowCells, rowColumns } from "../../src/ui/format.ts";
+import { layout } from "../../src/ui/layout.ts";
+import { makeAgent } from "./helpers/fake-client.ts";
+
+describe("agent rows", () => {
+  test("columns drop out as the list narrows, never exceeding the width", () => {
+    for (const w of [30, 40, 50, 64, 80, 120]) {
+      const c = rowColumns(w);
+      const used = 6 + c.name + 1 + c.status + 1 + c.elapsed + (c.cost ? c.cost + 1 : 0) + (c.provider ? c.provider + 1 : 0) + (c.what ? c.what + 1 : 0);
+      expect(used).toBeLessThanOrEqual(w + 1);
+    }
+    expect(rowColumns(40).provider).toBe(0);
+    expect(rowColumns(80).what).toBeGreaterThan(10);
+  });
+
+  test("long names and prompts are cut to their columns", () => {
+    const a = makeAgent({ name: "a-very-long-agent-name-indeed", prompt: "do\nthe thing that is long ".repeat(5), costUsd: 1.5 });
+    const cols = rowColumns(80);
+    const c = rowCells(a, cols, a.createdAt + 90_000);
+    expect(displayWidth(c.name)).toBe(cols.name);
+    expect(c.name.endsWith("…")).toBe(true);
+    expect(c.what).not.toContain("\n");
+    expect(displayWidth(c.what)).toBe(cols.what);
+    expect(c.elapsed.trim()).toBe("1m");
+    expect(c.cost.trim()).toBe("$1.50");
+  });
+
+  test("elapsed time reads short", () => {
+    expect(formatElapsed(5_000)).toBe("5s");
+    expect(formatElapsed(125_000)).toBe("2m");
+    expect(formatElapsed(3 * 3600_000)).toBe("3h");
+    expect(formatElapsed(50 * 3600_000)).toBe("2d");
+  });
+
+  test("the list window moves only as far as the selection needs", () => {
+    expect(listTop(0, 3, 100, 10)).toBe(0);
+    expect(listTop(0, 12, 100, 10)).toBe(3);
+    expect(listTop(3, 5, 100, 10)).toBe(3);
+    expect(listTop(3, 1, 100, 10)).toBe(1);
+    expect(listTop(50, 99, 100, 10)).toBe(90);
+  });
+});
+
+describe("layout", () => {
+  test("side by side when wide, stacked below 100 columns, always inside the terminal", () => {
+    const wide = layout(160, 40, 0, 10);
+    expect(wide.stacked).toBe(false);
+    expect(wide.list.width + 1 + wide.output.width).toBe(160);
+    const narrow = layout(80, 24, 0, 30);
+    expect(narrow.stacked).toBe(true);
+    expect(narrow.list.height + narrow.output.height).toBe(22);
+    expect(narrow.output.height).toBeGreaterThanOrEqual(12);
+  });
+});

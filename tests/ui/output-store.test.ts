@@ -1,0 +1,68 @@
+import { describe, expect, test } from "bun:test";
+import { OutputStore } from "../../src/ui/output-store.ts";
+import { FakeClient, makeAgent } from "./helpers/fake-client.ts";
+import { defaultParser, waitFor } from "./helpers/render.tsx";
+
+const texts = (store: OutputStore, id: string, raw = false) => {
+  const src = store.get(id)!.source(raw);
+  const out: string[] = [];
+  for (let i = src.base; i < src.end; i++) out.push(src.at(i).text);
+  return out;
+};
+
+describe("OutputStore", () => {
+  test("loads history in pages, then appends live chunks once, in order", async () => {
+    const a = makeAgent();
+    const client = new FakeClient([a]);
+    for (let i = 0; i < 5; i++) client.write(a.id, `h${i}\n`, { silent: true });
+    const store = new OutputStore(client, () => defaultParser, { pageSize: 2 });
+    const buf = store.ensure(a.id, a.provider);
+    // A chunk that arrives while history loads is queued, and one already in history is not doubled.
+    store.onChunk(client.write(a.id, "live\n", { silent: true }));
+    await waitFor(() => buf.state === "ready", () => "history loaded");
+    expect(texts(store, a.id)).toEqual(["h0", "h1", "h2", "h3", "h4", "live"]);
+    expect(client.callsOf("output").length).toBeGreaterThanOrEqual(3);
+    store.onChunk(client.chunks.at(-1)!);
+    expect(texts(store, a.id)).toHaveLength(6);
+    store.dispose();
+  });
+
+  test("keeps at most its cap of lines, however long the output", async () => {
+    const a = makeAgent();
+    const client = new FakeClient([a]);
+    const store = new OutputStore(client, () => defaultParser, { cap: 100 });
+    const buf = store.ensure(a.id, a.provider);
+    await waitFor(() => buf.state === "ready", () => "ready");
+    for (let i = 0; i < 1000; i++) store.onChunk(client.write(a.id, `line ${i}\n`, { silent: true }));
+    const src = buf.source(false);
+    expect(src.end).toBe(1000);
+    expect(src.end - src.base).toBeLessThanOrEqual(150);
+    expect(src.at(src.end - 1).text).toBe("line 999");
+    expect(buf.total).toBe(1000);
+    store.dispose();
+  });
+
+  test("output of agents not on screen is not kept; the least recently shown is dropped", async () => {
+    const agents = [makeAgent(), makeAgent(), makeAgent()];
+    const client = new FakeClient(agents);
+    const store = new OutputStore(client, () => defaultParser, { keep: 1 });
+    store.onChunk(client.write(agents[0]!.id, "x\n", { silent: true }));
+    expect(store.get(agents[0]!.id)).toBeUndefined();
+    for (const a of agents) store.ensure(a.id, a.provider);
+    expect(store.get(agents[0]!.id)).toBeUndefined();
+    expect(store.get(agents[2]!.id)).toBeDefined();
+    store.dispose();
+  });
+
+  test("raw and rendered views of the same lines", async () => {
+    const a = makeAgent();
+    const client = new FakeClient([a]);
+    client.write(a.id, '{"text":"hi"}\n\x1b[31mred\x1b[0m\n', { silent: true });
+    const store = new OutputStore(client, () => defaultParser);
+    const buf = store.ensure(a.id, a.provider);
+    await waitFor(() => buf.state === "ready", () => "ready");
+    expect(texts(store, a.id)).toEqual(["hi", "red"]);
+    expect(texts(store, a.id, true)).toEqual(['{"text":"hi"}', "red"]);
+    store.dispose();
+  });
+});

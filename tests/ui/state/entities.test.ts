@@ -1,0 +1,96 @@
+import { describe, expect, test } from "bun:test";
+import {
+  attentionKeys,
+  entitiesReducer,
+  initialEntities,
+  needsPerson,
+  orphanConversations,
+  parseFilter,
+  visibleAgents,
+} from "../../../src/ui/state/entities.ts";
+import { makeAgent, makeConversation } from "../helpers/fake-client.ts";
+
+describe("entitiesReducer", () => {
+  test("a snapshot loads agents and open conversations only", () => {
+    const a = makeAgent();
+    const open = makeConversation({ fromId: a.id });
+    const done = makeConversation({ status: "answered" });
+    const s = entitiesReducer(initialEntities, { type: "snapshot", agents: [a], conversations: [open, done] });
+    expect(s.loaded).toBe(true);
+    expect(Object.keys(s.agents)).toEqual([a.id]);
+    expect(Object.keys(s.conversations)).toEqual([open.id]);
+  });
+
+  test("an older version never replaces a newer one, from events or snapshots", () => {
+    const a = makeAgent({ status: "running", updatedAt: 100 });
+    let s = entitiesReducer(initialEntities, { type: "snapshot", agents: [a], conversations: [] });
+    s = entitiesReducer(s, { type: "events", events: [{ type: "agent:updated", agent: { ...a, status: "done", updatedAt: 200 } }] });
+    s = entitiesReducer(s, { type: "events", events: [{ type: "agent:updated", agent: { ...a, status: "running", updatedAt: 150 } }] });
+    expect(s.agents[a.id]!.status).toBe("done");
+    s = entitiesReducer(s, { type: "snapshot", agents: [{ ...a, updatedAt: 120 }], conversations: [] });
+    expect(s.agents[a.id]!.status).toBe("done");
+  });
+
+  test("created, removed, and conversation settled", () => {
+    const a = makeAgent();
+    const c = makeConversation({ fromId: a.id });
+    let s = entitiesReducer(initialEntities, {
+      type: "events",
+      events: [
+        { type: "agent:created", agent: a },
+        { type: "conversation:created", conversation: c },
+      ],
+    });
+    expect(needsPerson(s.agents[a.id]!, s)).toBe(true);
+    s = entitiesReducer(s, { type: "events", events: [{ type: "conversation:updated", conversation: { ...c, status: "answered", answer: "yes" } }] });
+    expect(s.conversations[c.id]).toBeUndefined();
+    expect(needsPerson(s.agents[a.id]!, s)).toBe(false);
+    s = entitiesReducer(s, { type: "events", events: [{ type: "agent:removed", agentId: a.id }] });
+    expect(s.agents[a.id]).toBeUndefined();
+  });
+
+  test("a batch with nothing new keeps the same state object (no re-render)", () => {
+    const a = makeAgent();
+    const s = entitiesReducer(initialEntities, { type: "snapshot", agents: [a], conversations: [] });
+    expect(entitiesReducer(s, { type: "events", events: [{ type: "agent:updated", agent: { ...a, updatedAt: a.updatedAt - 1 } }] })).toBe(s);
+    expect(entitiesReducer(s, { type: "events", events: [{ type: "resync", reason: "slow" }] })).toBe(s);
+  });
+});
+
+describe("visibleAgents", () => {
+  const now = Date.now();
+  const run = makeAgent({ name: "runner", status: "running", createdAt: now - 10 });
+  const done = makeAgent({ name: "finisher", status: "done", createdAt: now - 5, prompt: "write the docs" });
+  const wait = makeAgent({ name: "asker", status: "waiting", questions: [{ id: "q", question: "?" }], createdAt: now - 20 });
+  const talker = makeAgent({ name: "talker", status: "running", createdAt: now - 30 });
+  const state = entitiesReducer(initialEntities, {
+    type: "snapshot",
+    agents: [run, done, wait, talker],
+    conversations: [makeConversation({ fromId: talker.id, fromName: "talker" })],
+  });
+
+  test("those needing the person come first", () => {
+    const names = visibleAgents(state, "").map((a) => a.name);
+    expect(names.slice(0, 2).sort()).toEqual(["asker", "talker"]);
+    expect(names.slice(2)).toEqual(["runner", "finisher"]);
+  });
+
+  test("filters by status word and by text", () => {
+    expect(visibleAgents(state, "done").map((a) => a.name)).toEqual(["finisher"]);
+    expect(visibleAgents(state, "is:running").map((a) => a.name).sort()).toEqual(["runner", "talker"]);
+    expect(visibleAgents(state, "docs").map((a) => a.name)).toEqual(["finisher"]);
+    expect(visibleAgents(state, "running runner").map((a) => a.name)).toEqual(["runner"]);
+    expect(parseFilter("Waiting foo")).toEqual({ statuses: ["waiting"], words: ["foo"] });
+  });
+
+  test("attention keys name what waits for the person", () => {
+    const keys = attentionKeys(state);
+    expect(keys.has(`agent:${wait.id}:1`)).toBe(true);
+    expect([...keys].filter((k) => k.startsWith("conversation:"))).toHaveLength(1);
+  });
+
+  test("a conversation from no listed agent is an orphan", () => {
+    const s = entitiesReducer(state, { type: "events", events: [{ type: "conversation:created", conversation: makeConversation({ fromId: "script" }) }] });
+    expect(orphanConversations(s)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, test } from "bun:test";
+import { FOLLOW } from "../../../src/ui/state/scroll.ts";
+import { initialUi, uiReducer, type UiAction, type UiState } from "../../../src/ui/state/ui.ts";
+import { makeForm, textField } from "../../../src/ui/state/form.ts";
+
+const run = (s: UiState, ...a: UiAction[]) => a.reduce(uiReducer, s);
+
+describe("uiReducer", () => {
+  test("moving selects within the list, clamped at both ends", () => {
+    const ids = ["a", "b", "c"];
+    let s = run(initialUi, { type: "move", delta: 1, ids });
+    expect(s.selectedId).toBe("a");
+    s = run(s, { type: "move", delta: 1, ids }, { type: "move", delta: 5, ids });
+    expect(s.selectedId).toBe("c");
+    s = run(s, { type: "move", delta: -9, ids });
+    expect(s.selectedId).toBe("a");
+  });
+
+  test("selecting another agent follows its output from the end", () => {
+    let s = run(initialUi, { type: "select", id: "a" }, { type: "scroll", scroll: { follow: false, line: 3, row: 0 } });
+    expect(s.scroll.follow).toBe(false);
+    s = run(s, { type: "select", id: "b" });
+    expect(s.scroll).toEqual(FOLLOW);
+  });
+
+  test("filter: typing, backspace, keep or clear", () => {
+    let s = run(initialUi, { type: "filterStart" }, { type: "filterInput", text: "wai" }, { type: "filterInput", text: "tx" }, { type: "filterBackspace" });
+    expect(s.filter).toEqual({ text: "wait", editing: true });
+    expect(run(s, { type: "filterDone", keep: true }).filter).toEqual({ text: "wait", editing: false });
+    expect(run(s, { type: "filterDone", keep: false }).filter).toEqual({ text: "", editing: false });
+  });
+
+  test("form actions reach the open dialog's form, busy marks it", () => {
+    let s = run(initialUi, { type: "open", modal: { kind: "resume", agentId: "a", name: "a", form: makeForm([textField("message", "M")]), busy: false } });
+    s = run(s, { type: "form", action: { type: "insert", text: "go" } }, { type: "busy", busy: true });
+    expect(s.modal.kind === "resume" && s.modal.form.fields[0]!.kind === "text" && s.modal.form.fields[0]!.value).toBe("go");
+    expect(s.modal.kind === "resume" && s.modal.busy).toBe(true);
+    expect(run(s, { type: "close" }).modal.kind).toBe("none");
+  });
+
+  test("a diff result for another agent is ignored", () => {
+    let s = run(initialUi, { type: "diffOpen", agentId: "a", title: "t" });
+    s = run(s, { type: "diffLoaded", agentId: "b", lines: ["x"] });
+    expect(s.diff!.lines).toBeNull();
+    s = run(s, { type: "diffLoaded", agentId: "a", lines: ["y"] }, { type: "diffScroll", top: -3 });
+    expect(s.diff).toMatchObject({ lines: ["y"], top: 0 });
+    expect(s.view).toBe("diff");
+  });
+
+  test("help scrolls within its bounds", () => {
+    let s = run(initialUi, { type: "open", modal: { kind: "help", top: 0 } }, { type: "helpScroll", delta: -1, max: 5 });
+    expect(s.modal).toEqual({ kind: "help", top: 0 });
+    s = run(s, { type: "helpScroll", delta: 9, max: 5 });
+    expect(s.modal).toEqual({ kind: "help", top: 5 });
+  });
+});
