@@ -1,0 +1,248 @@
+import type { OutputEvent, Stream } from "../src/protocol/output.ts";
+import type { CommandInput, ErrorPattern, PermissionMode, Provider, ProviderCommand } from "./types.ts";
+
+/**
+ * Claude Code, `claude -p --output-format stream-json --verbose` (checked against 2.1.197).
+ * Every line of stdout is one JSON object: `system` (init, api_retry), `assistant` and `user`
+ * messages (one content block per line), `rate_limit_event` and a final `result`. API failures
+ * do not go to stderr: they arrive as a synthetic assistant message with an `error` field and a
+ * `result` with `is_error: true` (exit code 1). stderr only carries start-up refusals.
+ */
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+
+const SUMMARY_MAX = 200;
+const OUTPUT_MAX = 2000;
+
+function oneLine(s: string, max = SUMMARY_MAX): string {
+  const flat = s.replace(/\s*\n\s*/g, " ⏎ ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function compactJson(v: unknown): string {
+  try {
+    return JSON.stringify(v) ?? "";
+  } catch {
+    return String(v);
+  }
+}
+
+/** The one thing a person wants to see of a tool call: the command, the file, the pattern. */
+export function summarizeToolInput(name: string, input: unknown): string {
+  if (!isObject(input)) return oneLine(typeof input === "string" ? input : compactJson(input));
+  const pick = (...keys: string[]) => keys.map((k) => str(input[k])).find((v) => v !== undefined && v !== "");
+  const withPath = (main: string | undefined) => {
+    const path = pick("path");
+    return main && path ? `${main} in ${path}` : main;
+  };
+  let summary: string | undefined;
+  switch (name) {
+    case "Bash":
+      summary = pick("command");
+      break;
+    case "Read":
+    case "Write":
+    case "Edit":
+    case "MultiEdit":
+    case "NotebookEdit":
+      summary = pick("file_path", "notebook_path");
+      break;
+    case "Glob":
+    case "Grep":
+      summary = withPath(pick("pattern"));
+      break;
+    case "WebFetch":
+      summary = pick("url");
+      break;
+    case "WebSearch":
+      summary = pick("query");
+      break;
+    case "Task":
+    case "Agent":
+      summary = pick("description", "prompt");
+      break;
+    case "TodoWrite":
+      summary = Array.isArray(input.todos) ? `${input.todos.length} todos` : undefined;
+      break;
+  }
+  summary ??= pick("command", "file_path", "path", "pattern", "url", "query", "description");
+  return oneLine(summary ?? compactJson(input));
+}
+
+/** Tool output as display text: text parts joined, images named, long output cut. */
+export function summarizeToolOutput(content: unknown): string {
+  let text: string;
+  if (typeof content === "string") text = content;
+  else if (Array.isArray(content)) {
+    text = content
+      .map((part) => {
+        if (!isObject(part)) return "";
+        if (part.type === "text") return str(part.text) ?? "";
+        return `[${str(part.type) ?? "content"}]`;
+      })
+      .join("\n");
+  } else text = content === undefined ? "" : compactJson(content);
+  return text.length > OUTPUT_MAX ? `${text.slice(0, OUTPUT_MAX)}… (${text.length - OUTPUT_MAX} more chars)` : text;
+}
+
+function contentBlocks(message: unknown): Json[] {
+  const content = isObject(message) ? message.content : undefined;
+  return Array.isArray(content) ? content.filter(isObject) : [];
+}
+
+function systemEvents(event: Json): OutputEvent[] | null {
+  if (event.subtype !== "init") return null;
+  const sessionId = str(event.session_id);
+  if (!sessionId) return null;
+  const model = str(event.model);
+  return [model ? { kind: "session", sessionId, model } : { kind: "session", sessionId }];
+}
+
+function assistantEvents(event: Json): OutputEvent[] {
+  const blocks = contentBlocks(event.message);
+  // An API failure comes back as a synthetic assistant message whose text is the error.
+  if (str(event.error)) {
+    const message = blocks.map((b) => str(b.text) ?? "").join("\n").trim() || str(event.error)!;
+    return [{ kind: "error", message }];
+  }
+  const out: OutputEvent[] = [];
+  for (const block of blocks) {
+    if (block.type === "text") {
+      const text = str(block.text);
+      if (text) out.push({ kind: "text", text });
+    } else if (block.type === "tool_use") {
+      const name = str(block.name) ?? "tool";
+      out.push({ kind: "tool_use", id: str(block.id), name, input: summarizeToolInput(name, block.input) });
+    }
+    // thinking blocks are not shown
+  }
+  return out;
+}
+
+function userEvents(event: Json): OutputEvent[] {
+  return contentBlocks(event.message)
+    .filter((b) => b.type === "tool_result")
+    .map((b) => ({ kind: "tool_result", id: str(b.tool_use_id), output: summarizeToolOutput(b.content), isError: b.is_error === true }));
+}
+
+function resultEvents(event: Json): OutputEvent[] {
+  const usage = isObject(event.usage) ? event.usage : {};
+  const input = num(usage.input_tokens);
+  // Anthropic counts cached prompt tokens apart from input_tokens; the total is what was read.
+  const inputTokens = input === undefined ? undefined : input + (num(usage.cache_creation_input_tokens) ?? 0) + (num(usage.cache_read_input_tokens) ?? 0);
+  const errors = Array.isArray(event.errors) ? event.errors.filter((e): e is string => typeof e === "string") : [];
+  const text = str(event.result) ?? (errors.length ? errors.join("\n") : undefined);
+  const result: OutputEvent = {
+    kind: "result",
+    isError: event.is_error === true || (str(event.subtype)?.startsWith("error") ?? false),
+    ...(text !== undefined && { text }),
+    ...(num(event.total_cost_usd) !== undefined && { costUsd: num(event.total_cost_usd) }),
+    ...(inputTokens !== undefined && { inputTokens }),
+    ...(num(usage.output_tokens) !== undefined && { outputTokens: num(usage.output_tokens) }),
+  };
+  return [...errors.map((message): OutputEvent => ({ kind: "error", message })), result];
+}
+
+function rateLimitEvents(event: Json): OutputEvent[] {
+  const info = isObject(event.rate_limit_info) ? event.rate_limit_info : {};
+  if (info.status !== "rejected") return [];
+  const resets = num(info.resetsAt);
+  const when = resets ? `, resets ${new Date(resets * 1000).toISOString()}` : "";
+  return [{ kind: "error", message: `usage limit reached (${str(info.rateLimitType) ?? "unknown"})${when}` }];
+}
+
+function stdoutEvents(event: Json): OutputEvent[] | null {
+  switch (event.type) {
+    case "system":
+      return systemEvents(event);
+    case "assistant":
+      return assistantEvents(event);
+    case "user":
+      return userEvents(event);
+    case "result":
+      return resultEvents(event);
+    case "rate_limit_event":
+      return rateLimitEvents(event);
+    default:
+      return null;
+  }
+}
+
+/** Matched against stderr, error events and result text; the first match wins, so order matters. */
+export const claudeErrorPatterns: ErrorPattern[] = [
+  // "Server is temporarily limiting requests (not your usage limit)" is a transient 429.
+  { failure: "network", pattern: /not your usage limit|Unable to connect to API|ConnectionRefused|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|socket connection was closed|fetch failed|\boverloaded(_error)?\b|API Error: 5\d\d/i },
+  { failure: "usage_limit", pattern: /You've hit your [\w -]*limit|usage limit|out of (extra )?usage|Credit balance is too low|Request rejected \(429\)/i },
+  { failure: "auth", pattern: /Invalid API key|Not logged in|Please run \/login|OAuth token (has )?(expired|revoked)|authentication_(failed|error)|invalid x-api-key|API Error: 40[13]\b/i },
+  { failure: "timeout", pattern: /Request timed out|ETIMEDOUT|\btimed out\b/i },
+  { failure: "crash", pattern: /cannot be used with root\/sudo privileges|No conversation found with session ID|requires --verbose|Input must be provided|error: unknown option/i },
+];
+
+export function parseClaudeLine(line: string, stream: Stream): OutputEvent[] {
+  if (stream === "stderr") {
+    const text = line.trim();
+    return text && claudeErrorPatterns.some((p) => p.pattern.test(text)) ? [{ kind: "error", message: text }] : [{ kind: "raw", line }];
+  }
+  try {
+    const value: unknown = JSON.parse(line);
+    const events = isObject(value) ? stdoutEvents(value) : null;
+    return events ?? [{ kind: "raw", line }];
+  } catch {
+    return [{ kind: "raw", line }];
+  }
+}
+
+function permissionArgs(mode: PermissionMode): string[] {
+  switch (mode) {
+    case "skip":
+      return ["--dangerously-skip-permissions"];
+    case "edits":
+      return ["--permission-mode", "acceptEdits"];
+    case "plan":
+      return ["--permission-mode", "plan"];
+  }
+}
+
+/**
+ * Claude Code refuses --dangerously-skip-permissions as root unless told it is in a sandbox,
+ * and an agent in its own worktree is the sandbox troupe means.
+ */
+export function claudeExtraEnv(mode: PermissionMode, uid: number | undefined, env: Readonly<Record<string, string>>): Record<string, string> | undefined {
+  return mode === "skip" && uid === 0 && env.IS_SANDBOX === undefined ? { IS_SANDBOX: "1" } : undefined;
+}
+
+function command(input: CommandInput, resume: string[]): ProviderCommand {
+  const argv = [
+    "claude",
+    "-p",
+    "--output-format",
+    "stream-json",
+    "--verbose",
+    ...(input.model ? ["--model", input.model] : []),
+    ...permissionArgs(input.permissions),
+    // --allowedTools takes many values; the `--` below ends them and keeps a prompt starting with "-" a prompt.
+    ...(input.allowedTools?.length ? ["--allowedTools", ...input.allowedTools] : []),
+    ...resume,
+    "--",
+    input.prompt,
+  ];
+  const env = claudeExtraEnv(input.permissions, process.getuid?.(), input.env);
+  return env ? { argv, env } : { argv };
+}
+
+export const claude: Provider = {
+  name: "claude",
+  displayName: "Claude Code",
+  binary: "claude",
+  install: "npm install -g @anthropic-ai/claude-code",
+  versionArgs: ["--version"],
+  accountEnv: "CLAUDE_CONFIG_DIR",
+  buildSpawn: (input) => command(input, []),
+  buildResume: (input) => command(input, ["--resume", input.sessionId]),
+  parseLine: parseClaudeLine,
+  errorPatterns: claudeErrorPatterns,
+};
