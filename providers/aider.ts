@@ -1,0 +1,89 @@
+import type { OutputEvent, Stream } from "../src/protocol/output.ts";
+import type { CommandInput, PermissionMode, Provider, ProviderCommand } from "./types.ts";
+
+/**
+ * Aider, `aider --message <prompt>` (documented behaviour; not installed here). Aider has no
+ * structured output: every stdout line is text. It has no session ids either: its chat
+ * history file is the session, so troupe keeps it in the worktree's `.troupe/` and names
+ * that file as the session id, which `--restore-chat-history` then reloads.
+ */
+export const AIDER_CHAT_HISTORY = ".troupe/aider/chat.history.md";
+const AIDER_INPUT_HISTORY = ".troupe/aider/input.history";
+
+function permissionArgs(mode: PermissionMode): string[] {
+  switch (mode) {
+    case "skip":
+      return [];
+    case "edits":
+      // Aider's only non-edit action is running the shell commands it suggests.
+      return ["--no-suggest-shell-commands"];
+    case "plan":
+      return ["--chat-mode", "ask"];
+  }
+}
+
+function args(input: CommandInput): string[] {
+  return [
+    // `=` so a prompt starting with "-" stays the option's value.
+    `--message=${input.prompt}`,
+    "--yes-always",
+    "--no-pretty",
+    "--no-fancy-input",
+    "--no-check-update",
+    "--no-show-release-notes",
+    // Neither touch .gitignore nor scatter history files over the worktree.
+    "--no-gitignore",
+    "--chat-history-file",
+    AIDER_CHAT_HISTORY,
+    "--input-history-file",
+    AIDER_INPUT_HISTORY,
+    ...permissionArgs(input.permissions),
+    ...(input.model ? ["--model", input.model] : []),
+  ];
+}
+
+function buildSpawn(input: CommandInput): ProviderCommand {
+  return { argv: ["aider", ...args(input)] };
+}
+
+function buildResume(input: CommandInput & { sessionId: string }): ProviderCommand {
+  return { argv: ["aider", ...args(input), "--restore-chat-history"] };
+}
+
+const BANNER = /^Aider v\d/;
+
+function parseLine(line: string, stream: Stream): OutputEvent[] {
+  if (stream === "stderr") return [{ kind: "raw", line }];
+  const text: OutputEvent = { kind: "text", text: line };
+  // The start banner is the one line every run prints: it marks the (file-based) session.
+  return BANNER.test(line) ? [text, { kind: "session", sessionId: AIDER_CHAT_HISTORY }] : [text];
+}
+
+export const aider: Provider = {
+  name: "aider",
+  displayName: "Aider",
+  binary: "aider",
+  install: "python -m pip install aider-install && aider-install",
+  versionArgs: ["--version"],
+  // Aider reads API keys from the environment and .aider.conf.yml; it has no config-dir variable.
+  accountEnv: null,
+  buildSpawn,
+  buildResume,
+  parseLine,
+  errorPatterns: [
+    {
+      failure: "auth",
+      pattern: /AuthenticationError|invalid x-api-key|Incorrect API key|API key not valid|invalid api key|Missing .*API_KEY|No API key/i,
+    },
+    {
+      failure: "usage_limit",
+      pattern: /RateLimitError|rate limit|insufficient_quota|exceeded your current quota|credit balance is too low|usage limit/i,
+    },
+    { failure: "timeout", pattern: /\bTimeout\b|timed out/i },
+    {
+      failure: "network",
+      pattern: /APIConnectionError|ServiceUnavailableError|InternalServerError|Connection error|Name or service not known|Temporary failure in name resolution/i,
+    },
+    { failure: "crash", pattern: /Traceback \(most recent call last\)/ },
+  ],
+};

@@ -1,0 +1,175 @@
+import type { OutputEvent, Stream } from "../src/protocol/output.ts";
+import { num, obj, parseJsonLine, raw, str, stringify, type JsonObject } from "./json-line.ts";
+import type { CommandInput, PermissionMode, Provider, ProviderCommand } from "./types.ts";
+
+/**
+ * OpenAI Codex CLI, `codex exec --json` (checked against codex-cli 0.169). This version has
+ * no `--full-auto`; exec never asks for approval, so the sandbox is the permission knob.
+ * `exec resume` takes no `--sandbox`, but exec-level flags given before `resume` apply to it.
+ */
+function permissionArgs(mode: PermissionMode): string[] {
+  switch (mode) {
+    case "skip":
+      return ["--dangerously-bypass-approvals-and-sandbox"];
+    case "edits":
+      return ["--sandbox", "workspace-write"];
+    case "plan":
+      return ["--sandbox", "read-only"];
+  }
+}
+
+/** Flags shared by spawn and resume; `--skip-git-repo-check` because `--no-worktree` may run outside a repo. */
+function execArgs(input: CommandInput): string[] {
+  return [
+    "exec",
+    "--json",
+    "--skip-git-repo-check",
+    ...permissionArgs(input.permissions),
+    ...(input.model ? ["--model", input.model] : []),
+  ];
+}
+
+function buildSpawn(input: CommandInput): ProviderCommand {
+  // `--` so a prompt starting with "-" is not read as a flag.
+  return { argv: ["codex", ...execArgs(input), "--", input.prompt] };
+}
+
+function buildResume(input: CommandInput & { sessionId: string }): ProviderCommand {
+  return { argv: ["codex", ...execArgs(input), "resume", "--", input.sessionId, input.prompt] };
+}
+
+function itemEvents(type: string, item: JsonObject): OutputEvent[] | null {
+  const id = str(item.id);
+  const kind = str(item.type);
+  const started = type === "item.started";
+  const completed = type === "item.completed";
+  switch (kind) {
+    case "agent_message":
+    case "reasoning": {
+      const text = str(item.text);
+      return completed && text ? [{ kind: "text", text }] : [];
+    }
+    case "command_execution": {
+      if (started) return [{ kind: "tool_use", id, name: "shell", input: stringify(item.command) }];
+      if (!completed) return [];
+      const exit = num(item.exit_code);
+      const isError = str(item.status) === "failed" || (exit !== undefined && exit !== 0);
+      return [{ kind: "tool_result", id, output: stringify(item.aggregated_output), isError }];
+    }
+    case "file_change": {
+      // Codex reports a patch only once it is applied, so one line carries both halves.
+      if (!completed) return [];
+      const changes = Array.isArray(item.changes) ? item.changes : [];
+      const input = changes
+        .map((c) => `${str(obj(c)?.kind) ?? "update"} ${str(obj(c)?.path) ?? "?"}`)
+        .join("\n");
+      const isError = str(item.status) === "failed";
+      return [
+        { kind: "tool_use", id, name: "apply_patch", input },
+        { kind: "tool_result", id, output: str(item.status) ?? "", isError },
+      ];
+    }
+    case "mcp_tool_call": {
+      const name = `${str(item.server) ?? "mcp"}.${str(item.tool) ?? "?"}`;
+      if (started) return [{ kind: "tool_use", id, name, input: stringify(item.arguments) }];
+      if (!completed) return [];
+      const error = str(obj(item.error)?.message);
+      const output = error ?? stringify(obj(item.result)?.content ?? item.result);
+      return [{ kind: "tool_result", id, output, isError: error !== undefined || str(item.status) === "failed" }];
+    }
+    case "web_search":
+      return started || completed ? [{ kind: "tool_use", id, name: "web_search", input: stringify(item.query) }] : [];
+    case "todo_list": {
+      const items = Array.isArray(item.items) ? item.items : [];
+      const text = items
+        .map((t) => `${obj(t)?.completed === true ? "[x]" : "[ ]"} ${str(obj(t)?.text) ?? ""}`)
+        .join("\n");
+      return text ? [{ kind: "text", text }] : [];
+    }
+    case "error": {
+      const message = str(item.message);
+      return message ? [{ kind: "error", message }] : null;
+    }
+    default:
+      return null;
+  }
+}
+
+function parseEvent(event: JsonObject): OutputEvent[] | null {
+  const type = str(event.type);
+  switch (type) {
+    case "thread.started": {
+      const sessionId = str(event.thread_id);
+      return sessionId ? [{ kind: "session", sessionId }] : null;
+    }
+    case "turn.started":
+      return [];
+    case "item.started":
+    case "item.updated":
+    case "item.completed": {
+      const item = obj(event.item);
+      return item ? itemEvents(type, item) : null;
+    }
+    case "turn.completed": {
+      const usage = obj(event.usage);
+      return [
+        {
+          kind: "result",
+          isError: false,
+          inputTokens: num(usage?.input_tokens),
+          outputTokens: num(usage?.output_tokens),
+        },
+      ];
+    }
+    case "turn.failed": {
+      const message = str(obj(event.error)?.message) ?? "turn failed";
+      return [
+        { kind: "error", message },
+        { kind: "result", isError: true, text: message },
+      ];
+    }
+    case "error": {
+      const message = str(event.message);
+      return message ? [{ kind: "error", message }] : null;
+    }
+    default:
+      return null;
+  }
+}
+
+function parseLine(line: string, stream: Stream): OutputEvent[] {
+  // stderr holds tracing logs and warnings, never the JSONL protocol.
+  if (stream === "stderr") return raw(line);
+  return parseJsonLine(line, parseEvent);
+}
+
+export const codex: Provider = {
+  name: "codex",
+  displayName: "Codex CLI",
+  binary: "codex",
+  install: "npm install -g @openai/codex",
+  versionArgs: ["--version"],
+  accountEnv: "CODEX_HOME",
+  buildSpawn,
+  buildResume,
+  parseLine,
+  errorPatterns: [
+    {
+      failure: "auth",
+      pattern:
+        /401 Unauthorized|invalid_api_key|Incorrect API key|Missing bearer|not logged in|codex login|refresh token|token_expired|Missing environment variable: `?OPENAI_API_KEY/i,
+    },
+    {
+      failure: "usage_limit",
+      pattern:
+        /usage limit|usage_limit_reached|429 Too Many Requests|insufficient_quota|quota exceeded|exceeded your current quota|rate limit/i,
+    },
+    { failure: "timeout", pattern: /idle timeout|timed out waiting|request timed out/i },
+    {
+      failure: "network",
+      pattern:
+        /stream disconnected|error sending request|failed to lookup address|Name does not resolve|Connection refused|Reconnecting\.\.\.|waiting for network|experiencing high demand|503 Service Unavailable|502 Bad Gateway/i,
+    },
+    { failure: "crash", pattern: /panicked at|stack overflow|SIGSEGV|SIGABRT/ },
+  ],
+};

@@ -1,0 +1,119 @@
+import type { OutputEvent, Stream } from "../src/protocol/output.ts";
+import { num, obj, parseJsonLine, raw, str, stringify, type JsonObject } from "./json-line.ts";
+import type { CommandInput, PermissionMode, Provider, ProviderCommand } from "./types.ts";
+
+/**
+ * Google Gemini CLI, `gemini -p ... --output-format stream-json` (checked against 0.61).
+ * Headless runs refuse an untrusted folder (exit 55), and a fresh worktree is never trusted,
+ * hence `--skip-trust`. `--resume` takes "latest", an index or the session UUID.
+ */
+function approvalMode(mode: PermissionMode): string {
+  switch (mode) {
+    case "skip":
+      return "yolo";
+    case "edits":
+      return "auto_edit";
+    case "plan":
+      return "plan";
+  }
+}
+
+function args(input: CommandInput): string[] {
+  return [
+    "--output-format",
+    "stream-json",
+    "--skip-trust",
+    "--approval-mode",
+    approvalMode(input.permissions),
+    ...(input.model ? ["--model", input.model] : []),
+    // `--prompt=...` keeps a prompt that starts with "-" from being read as a flag.
+    `--prompt=${input.prompt}`,
+  ];
+}
+
+function buildSpawn(input: CommandInput): ProviderCommand {
+  return { argv: ["gemini", ...args(input)] };
+}
+
+function buildResume(input: CommandInput & { sessionId: string }): ProviderCommand {
+  return { argv: ["gemini", "--resume", input.sessionId, ...args(input)] };
+}
+
+function parseEvent(event: JsonObject): OutputEvent[] | null {
+  switch (str(event.type)) {
+    case "init": {
+      const sessionId = str(event.session_id);
+      return sessionId ? [{ kind: "session", sessionId, model: str(event.model) }] : null;
+    }
+    case "message": {
+      // The CLI echoes the user's prompt first; only the assistant's words are output.
+      if (str(event.role) !== "assistant") return [];
+      const text = str(event.content);
+      return text !== undefined ? [{ kind: "text", text }] : null;
+    }
+    case "tool_use": {
+      const name = str(event.tool_name);
+      if (!name) return null;
+      return [{ kind: "tool_use", id: str(event.tool_id), name, input: stringify(event.parameters) }];
+    }
+    case "tool_result": {
+      const error = str(obj(event.error)?.message);
+      const isError = str(event.status) !== "success";
+      return [{ kind: "tool_result", id: str(event.tool_id), output: str(event.output) ?? error ?? "", isError }];
+    }
+    case "error": {
+      const message = str(event.message);
+      return message ? [{ kind: "error", message }] : null;
+    }
+    case "result": {
+      const stats = obj(event.stats);
+      const error = str(obj(event.error)?.message);
+      const isError = str(event.status) !== "success";
+      const result: OutputEvent = {
+        kind: "result",
+        isError,
+        text: error,
+        inputTokens: num(stats?.input_tokens),
+        outputTokens: num(stats?.output_tokens),
+      };
+      return error ? [{ kind: "error", message: error }, result] : [result];
+    }
+    default:
+      return null;
+  }
+}
+
+function parseLine(line: string, stream: Stream): OutputEvent[] {
+  if (stream === "stderr") return raw(line);
+  return parseJsonLine(line, parseEvent);
+}
+
+export const gemini: Provider = {
+  name: "gemini",
+  displayName: "Gemini CLI",
+  binary: "gemini",
+  install: "npm install -g @google/gemini-cli",
+  versionArgs: ["--version"],
+  // The CLI keeps settings, OAuth credentials and sessions in $GEMINI_CLI_HOME/.gemini.
+  accountEnv: "GEMINI_CLI_HOME",
+  buildSpawn,
+  buildResume,
+  parseLine,
+  errorPatterns: [
+    {
+      failure: "auth",
+      pattern:
+        /Invalid auth method selected|API key not valid|API_KEY_INVALID|PERMISSION_DENIED|UNAUTHENTICATED|status 401|status 403|Please set an Auth method|GEMINI_API_KEY environment variable not found|Failed to login/i,
+    },
+    {
+      failure: "usage_limit",
+      pattern: /RESOURCE_EXHAUSTED|status 429|Quota exceeded|quota limit|exhausted your (daily )?quota|usage limit|rate limit/i,
+    },
+    { failure: "timeout", pattern: /DEADLINE_EXCEEDED|timed out|ETIMEDOUT/i },
+    {
+      failure: "network",
+      pattern: /fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|getaddrinfo|Service Unavailable|status 503|status 500|socket hang up/i,
+    },
+    { failure: "crash", pattern: /FATAL ERROR|JavaScript heap out of memory|Segmentation fault|Maximum call stack/i },
+  ],
+};

@@ -1,0 +1,34 @@
+import { TroupeError } from "../src/errors.ts";
+import type { OutputEvent, Stream } from "../src/protocol/output.ts";
+import type { CommandInput, Provider, ProviderCommand } from "./types.ts";
+
+/**
+ * Any command at all, run through `sh -c`: stdout lines are text, stderr lines are kept raw.
+ * The prompt, if any, is handed over as $TROUPE_PROMPT for commands that want it.
+ */
+function buildSpawn(input: CommandInput): ProviderCommand {
+  if (!input.command?.trim()) {
+    throw new TroupeError("usage", "the generic provider runs a shell command: give one with --command");
+  }
+  return {
+    argv: ["sh", "-c", input.command],
+    ...(input.prompt ? { env: { TROUPE_PROMPT: input.prompt } } : {}),
+  };
+}
+
+function parseLine(line: string, stream: Stream): OutputEvent[] {
+  return stream === "stdout" ? [{ kind: "text", text: line }] : [{ kind: "raw", line }];
+}
+
+export const generic: Provider = {
+  name: "generic",
+  displayName: "Shell command",
+  binary: null,
+  install: "nothing to install: give any shell command with --command",
+  versionArgs: [],
+  accountEnv: null,
+  buildSpawn,
+  buildResume: null,
+  parseLine,
+  errorPatterns: [],
+};

@@ -1,0 +1,79 @@
+import { aider } from "./aider.ts";
+import { claude } from "./claude.ts";
+import { codex } from "./codex.ts";
+import { gemini } from "./gemini.ts";
+import { generic } from "./generic.ts";
+import { opencode } from "./opencode.ts";
+import type { Provider } from "./types.ts";
+
+export type { CommandInput, ErrorPattern, FailureClass, PermissionMode, Provider, ProviderCommand } from "./types.ts";
+
+/** Every provider troupe knows, in the order a person is shown them. */
+export const PROVIDERS: readonly Provider[] = [claude, codex, gemini, aider, opencode, generic];
+
+export function getProvider(name: string): Provider | undefined {
+  return PROVIDERS.find((p) => p.name === name);
+}
+
+export interface Detection {
+  name: string;
+  installed: boolean;
+  version?: string;
+  path?: string;
+  install: string;
+}
+
+export interface DetectOptions {
+  /** PATH to search instead of the process's own. */
+  path?: string;
+  /** How long the version command may take before it is given up on. */
+  timeoutMs?: number;
+}
+
+const VERSION_TIMEOUT_MS = 5_000;
+
+/**
+ * Whether a provider's CLI is on PATH and which version it reports. Never throws: a CLI that
+ * hangs, crashes or prints nothing is still "installed", just without a version.
+ */
+export async function detectProvider(p: Provider, opts: DetectOptions = {}): Promise<Detection> {
+  const base = { name: p.name, install: p.install };
+  // The generic provider runs whatever it is given: there is nothing to look for.
+  if (p.binary === null) return { ...base, installed: true };
+  const PATH = opts.path ?? process.env.PATH ?? "";
+  const path = Bun.which(p.binary, { PATH }) ?? undefined;
+  if (!path) return { ...base, installed: false };
+  const version = await readVersion(path, p.versionArgs, PATH, opts.timeoutMs ?? VERSION_TIMEOUT_MS);
+  return { ...base, installed: true, path, ...(version ? { version } : {}) };
+}
+
+/** Detects every provider concurrently. */
+export function detectProviders(opts: DetectOptions = {}, providers: readonly Provider[] = PROVIDERS): Promise<Detection[]> {
+  return Promise.all(providers.map((p) => detectProvider(p, opts)));
+}
+
+async function readVersion(path: string, args: string[], PATH: string, timeoutMs: number): Promise<string | undefined> {
+  if (args.length === 0) return undefined;
+  try {
+    const proc = Bun.spawn([path, ...args], {
+      env: { ...process.env, PATH, NO_COLOR: "1" },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const timer = setTimeout(() => proc.kill("SIGKILL"), timeoutMs);
+    const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+    clearTimeout(timer);
+    if ((await proc.exited) !== 0) return undefined;
+    return parseVersion(out) ?? parseVersion(err);
+  } catch {
+    return undefined;
+  }
+}
+
+/** "codex-cli 0.169.0", "aider 0.86.1", "0.61.0", "2.1.197 (Claude Code)" → the version number. */
+export function parseVersion(text: string): string | undefined {
+  const firstLine = text.split("\n").find((l) => l.trim() !== "")?.trim();
+  if (!firstLine) return undefined;
+  return firstLine.match(/\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?/)?.[0] ?? firstLine.slice(0, 40);
+}

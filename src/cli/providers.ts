@@ -1,0 +1,20 @@
+import { PROVIDERS, detectProviders } from "../../providers/index.ts";
+import { parse, printJson } from "./command.ts";
+import { table } from "./format.ts";
+
+/** `troupe providers [--json]`: which agent CLIs troupe knows and which are installed; no daemon needed. */
+export async function run(args: string[]): Promise<number> {
+  const { values } = parse(args, {}, false);
+  const found = await detectProviders();
+  if (values.json) {
+    printJson(found.map((d) => ({ ...d, displayName: PROVIDERS.find((p) => p.name === d.name)?.displayName ?? d.name })));
+    return 0;
+  }
+  process.stdout.write(
+    table(
+      ["NAME", "INSTALLED", "VERSION", "INSTALL"],
+      found.map((d) => [d.name, d.installed ? "yes" : "no", d.version ?? "-", d.installed ? "" : d.install]),
+    ),
+  );
+  return 0;
+}
