@@ -1,0 +1,419 @@
+/**
+ * Re-records tests/fixtures/{codex,gemini}/ from the real CLIs installed as dev dependencies,
+ * offline: each case runs in a fresh temp HOME (no login), either against the real endpoints
+ * (which fail without network) or against fake-model-servers.ts on 127.0.0.1.
+ *
+ *   bun scripts/record-provider-fixtures.ts [codex] [gemini]
+ *
+ * Each case writes <case>.stdout.jsonl, <case>.stderr.txt and <case>.meta.json (argv, exit
+ * code, whether it was killed at its deadline, the requests the fake server saw).
+ */
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { codex } from "../providers/codex.ts";
+import { gemini } from "../providers/gemini.ts";
+import type { CommandInput, Provider, ProviderCommand } from "../providers/types.ts";
+import { startFakeGemini, startFakeOpenAI, type FakeFailure, type FakeServer } from "./fake-model-servers.ts";
+
+const ROOT = resolve(import.meta.dir, "..");
+const BIN = join(ROOT, "node_modules", ".bin");
+
+interface RunResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number | null;
+  timedOut: boolean;
+}
+
+async function run(argv: string[], cwd: string, env: Record<string, string>, deadlineMs: number): Promise<RunResult> {
+  const proc = Bun.spawn(argv, { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  let timedOut = false;
+  let hardKill: Timer | undefined;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    proc.kill("SIGTERM");
+    hardKill = setTimeout(() => proc.kill("SIGKILL"), 5_000);
+  }, deadlineMs);
+  const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  const exitCode = await proc.exited;
+  clearTimeout(timer);
+  clearTimeout(hardKill);
+  return { stdout, stderr, exitCode: timedOut ? null : exitCode, timedOut };
+}
+
+function gitRepo(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "README.md"), "# demo\n");
+  for (const args of [["init", "-q"], ["add", "."], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"]]) {
+    Bun.spawnSync(["git", ...args], { cwd: dir });
+  }
+  return dir;
+}
+
+/** The CLI from node_modules/.bin in place of the bare name a provider builds. */
+function local(cmd: ProviderCommand): string[] {
+  const [bin, ...rest] = cmd.argv;
+  return [join(BIN, bin!), ...rest];
+}
+
+interface Case {
+  name: string;
+  description: string;
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  deadlineMs: number;
+  server?: FakeServer;
+}
+
+class Recorder {
+  readonly tmp = mkdtempSync(join(tmpdir(), "troupe-rec-"));
+  constructor(readonly provider: Provider) {
+    mkdirSync(this.dir, { recursive: true });
+  }
+  get dir(): string {
+    return join(ROOT, "tests", "fixtures", this.provider.name);
+  }
+  home(name: string): string {
+    const dir = join(this.tmp, name, "home");
+    mkdirSync(dir, { recursive: true });
+    return dir;
+  }
+  /** TMPDIR inside the case too: gemini drops error reports there. */
+  baseEnv(home: string): Record<string, string> {
+    return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, TMPDIR: home, TERM: "dumb", LANG: "C.UTF-8" };
+  }
+  async record(c: Case): Promise<RunResult> {
+    const result = await run(c.argv, c.cwd, c.env, c.deadlineMs);
+    c.server?.stop();
+    const hide = (s: string) => s.split(this.tmp).join("$TMP").split(ROOT).join("$ROOT");
+    writeFileSync(join(this.dir, `${c.name}.stdout.jsonl`), result.stdout);
+    writeFileSync(join(this.dir, `${c.name}.stderr.txt`), result.stderr);
+    const meta = {
+      case: c.name,
+      description: c.description,
+      argv: c.argv.map(hide),
+      env: Object.keys(c.env).filter((k) => !["PATH", "TMPDIR", "TERM", "LANG"].includes(k)),
+      exitCode: result.exitCode,
+      killedAtDeadlineMs: result.timedOut ? c.deadlineMs : undefined,
+      fakeServerRequests: c.server?.requests,
+      recordedWith: versionOf(this.provider),
+    };
+    writeFileSync(join(this.dir, `${c.name}.meta.json`), `${JSON.stringify(meta, null, 2)}\n`);
+    const end = result.exitCode ?? `killed after ${c.deadlineMs}ms`;
+    process.stderr.write(`${this.provider.name}/${c.name}: exit ${end}\n`);
+    return result;
+  }
+  cleanup(): void {
+    rmSync(this.tmp, { recursive: true, force: true });
+  }
+}
+
+function versionOf(p: Provider): string {
+  const out = Bun.spawnSync([join(BIN, p.binary!), ...p.versionArgs], { env: { PATH: process.env.PATH ?? "" } });
+  return out.stdout.toString().trim();
+}
+
+function sessionIdFrom(p: Provider, stdout: string): string | undefined {
+  for (const line of stdout.split("\n")) {
+    for (const e of p.parseLine(line, "stdout")) if (e.kind === "session") return e.sessionId;
+  }
+  return undefined;
+}
+
+function input(prompt: string, cwd: string, extra: Partial<CommandInput> = {}): CommandInput {
+  return { prompt, cwd, permissions: "skip", env: {}, ...extra };
+}
+
+// ---------- codex ----------
+
+function codexConfig(codexHome: string, baseUrl: string): void {
+  mkdirSync(codexHome, { recursive: true });
+  writeFileSync(
+    join(codexHome, "config.toml"),
+    `model = "gpt-5.5"
+model_provider = "fake"
+
+[model_providers.fake]
+name = "fake"
+base_url = "${baseUrl}"
+wire_api = "responses"
+env_key = "OPENAI_API_KEY"
+request_max_retries = 0
+stream_max_retries = 0
+supports_websockets = false
+`,
+  );
+}
+
+const OPENAI_401 = {
+  status: 401,
+  body: {
+    error: {
+      message: "Incorrect API key provided: test. You can find your API key at https://platform.openai.com/account/api-keys.",
+      type: "invalid_request_error",
+      param: null,
+      code: "invalid_api_key",
+    },
+  },
+};
+
+const OPENAI_429 = {
+  status: 429,
+  body: {
+    error: {
+      message: "You exceeded your current quota, please check your plan and billing details.",
+      type: "insufficient_quota",
+      param: null,
+      code: "insufficient_quota",
+    },
+  },
+};
+
+async function recordCodex(): Promise<void> {
+  const r = new Recorder(codex);
+  const prompt = "Run `echo hello from the tool` and tell me what it printed.";
+  const answer = "The command printed: hello from the tool. Done.";
+  const repo = gitRepo(join(r.tmp, "repo"));
+
+  // A real successful run (one shell tool call, then a text answer), then its resume.
+  async function successThenResume(): Promise<void> {
+    const home = r.home("success");
+    const codexHome = join(home, "codex-account");
+    let server = startFakeOpenAI({ command: "echo hello from the tool", answer });
+    codexConfig(codexHome, server.url);
+    const env = { ...r.baseEnv(home), CODEX_HOME: codexHome, OPENAI_API_KEY: "test" };
+    const ok = await r.record({
+      name: "success",
+      description: "codex exec against a fake Responses API: exec_command tool call, then an answer",
+      argv: local(codex.buildSpawn(input(prompt, repo))),
+      cwd: repo,
+      env,
+      deadlineMs: 60_000,
+      server,
+    });
+    const sessionId = sessionIdFrom(codex, ok.stdout);
+    if (!sessionId) throw new Error("codex success run printed no thread id");
+    server = startFakeOpenAI({ command: "echo resumed", answer: "Resumed: the command printed resumed." });
+    codexConfig(codexHome, server.url);
+    await r.record({
+      name: "resume",
+      description: "codex exec resume <thread id> of the success case, in plan (read-only) mode",
+      argv: local(codex.buildResume!({ ...input("Run it again.", repo, { permissions: "plan" }), sessionId })),
+      cwd: repo,
+      env,
+      deadlineMs: 60_000,
+      server,
+    });
+  }
+
+  async function httpError(name: string, failure: FakeFailure, description: string): Promise<void> {
+    const h = r.home(name);
+    const server = startFakeOpenAI({ command: "true", answer: "", fail: failure });
+    codexConfig(join(h, "codex-account"), server.url);
+    await r.record({
+      name,
+      description,
+      argv: local(codex.buildSpawn(input(prompt, repo))),
+      cwd: repo,
+      env: { ...r.baseEnv(h), CODEX_HOME: join(h, "codex-account"), OPENAI_API_KEY: "test" },
+      deadlineMs: 60_000,
+      server,
+    });
+  }
+
+  // No login, no network: codex keeps reconnecting forever, so the run is cut at a deadline.
+  async function offline(name: string, apiKey: string | undefined): Promise<void> {
+    const h = r.home(name);
+    await r.record({
+      name,
+      description: `default OpenAI endpoint without network${apiKey ? ", OPENAI_API_KEY=test" : ", no login and no API key"}`,
+      argv: local(codex.buildSpawn(input(prompt, repo))),
+      cwd: repo,
+      env: { ...r.baseEnv(h), ...(apiKey ? { OPENAI_API_KEY: apiKey } : {}) },
+      deadlineMs: 20_000,
+    });
+  }
+
+  // What happens without --skip-git-repo-check outside a repo (troupe always passes it).
+  async function notGit(): Promise<void> {
+    const h = r.home("not-git");
+    const plain = join(r.tmp, "not-git", "plain");
+    mkdirSync(plain, { recursive: true });
+    await r.record({
+      name: "not-git",
+      description: "codex exec --json outside a git repository, without --skip-git-repo-check",
+      argv: [join(BIN, "codex"), "exec", "--json", "--", prompt],
+      cwd: plain,
+      env: { ...r.baseEnv(h), OPENAI_API_KEY: "test" },
+      deadlineMs: 20_000,
+    });
+  }
+
+  try {
+    await Promise.all([
+      successThenResume(),
+      httpError("auth-401", OPENAI_401, "the fake API answers 401 invalid_api_key"),
+      httpError("quota-429", OPENAI_429, "the fake API answers 429 insufficient_quota"),
+      offline("offline-no-login", undefined),
+      offline("offline-api-key", "test"),
+      notGit(),
+    ]);
+  } finally {
+    r.cleanup();
+  }
+}
+
+// ---------- gemini ----------
+
+function geminiSettings(home: string): void {
+  mkdirSync(join(home, ".gemini"), { recursive: true });
+  writeFileSync(join(home, ".gemini", "settings.json"), `${JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } } })}\n`);
+}
+
+const GEMINI_400 = {
+  status: 400,
+  body: {
+    error: {
+      code: 400,
+      message: "API key not valid. Please pass a valid API key.",
+      status: "INVALID_ARGUMENT",
+      details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "API_KEY_INVALID", domain: "googleapis.com" }],
+    },
+  },
+};
+
+const GEMINI_429 = {
+  status: 429,
+  body: {
+    error: {
+      code: 429,
+      message:
+        "You exceeded your current quota, please check your plan and billing details. Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 0",
+      status: "RESOURCE_EXHAUSTED",
+      details: [
+        {
+          "@type": "type.googleapis.com/google.rpc.QuotaFailure",
+          violations: [
+            {
+              quotaMetric: "generativelanguage.googleapis.com/generate_content_free_tier_requests",
+              quotaId: "GenerateRequestsPerDayPerProjectPerModel-FreeTier",
+            },
+          ],
+        },
+        { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "86400s" },
+      ],
+    },
+  },
+};
+
+async function recordGemini(): Promise<void> {
+  const r = new Recorder(gemini);
+  const prompt = "List the files in this folder and tell me what is there.";
+  const tool = { name: "list_directory", args: { dir_path: "." } };
+  const repo = gitRepo(join(r.tmp, "repo"));
+
+  // A real successful run (list_directory, then a streamed answer), then its resume.
+  async function successThenResume(): Promise<void> {
+    const home = r.home("success");
+    const account = join(home, "gemini-account");
+    geminiSettings(account);
+    const env = (url: string) => ({ ...r.baseEnv(home), GEMINI_CLI_HOME: account, GEMINI_API_KEY: "test", GOOGLE_GEMINI_BASE_URL: url });
+    let server = startFakeGemini({ tool, answer: "The folder holds README.md and nothing else. Done." });
+    const ok = await r.record({
+      name: "success",
+      description: "gemini -p against a fake Gemini API: list_directory tool call, then a streamed answer",
+      argv: local(gemini.buildSpawn(input(prompt, repo))),
+      cwd: repo,
+      env: env(server.url),
+      deadlineMs: 90_000,
+      server,
+    });
+    const sessionId = sessionIdFrom(gemini, ok.stdout);
+    if (!sessionId) throw new Error("gemini success run printed no session id");
+    server = startFakeGemini({ tool, answer: "Still just README.md. Done." });
+    await r.record({
+      name: "resume",
+      description: "gemini --resume <session id> of the success case, in plan mode",
+      argv: local(gemini.buildResume!({ ...input("Look again.", repo, { permissions: "plan" }), sessionId })),
+      cwd: repo,
+      env: env(server.url),
+      deadlineMs: 90_000,
+      server,
+    });
+  }
+
+  async function httpError(name: string, failure: FakeFailure, description: string): Promise<void> {
+    const h = r.home(name);
+    geminiSettings(h);
+    const server = startFakeGemini({ tool, answer: "", fail: failure });
+    await r.record({
+      name,
+      description,
+      argv: local(gemini.buildSpawn(input(prompt, repo))),
+      cwd: repo,
+      env: { ...r.baseEnv(h), GEMINI_API_KEY: "test", GOOGLE_GEMINI_BASE_URL: server.url },
+      deadlineMs: 120_000,
+      server,
+    });
+  }
+
+  async function noAuth(): Promise<void> {
+    const h = r.home("no-auth");
+    await r.record({
+      name: "no-auth",
+      description: "fresh HOME: no login, no API key, no auth method chosen",
+      argv: local(gemini.buildSpawn(input(prompt, repo))),
+      cwd: repo,
+      env: r.baseEnv(h),
+      deadlineMs: 60_000,
+    });
+  }
+
+  // Gemini retries a failed fetch with backoff for minutes before it gives up on its own.
+  async function offline(): Promise<void> {
+    const h = r.home("offline");
+    await r.record({
+      name: "offline",
+      description: "fresh HOME, GEMINI_API_KEY=test (auth picked from the variable), real endpoint without network",
+      argv: local(gemini.buildSpawn(input(prompt, repo))),
+      cwd: repo,
+      env: { ...r.baseEnv(h), GEMINI_API_KEY: "test" },
+      deadlineMs: 420_000,
+    });
+  }
+
+  async function untrusted(): Promise<void> {
+    const h = r.home("untrusted");
+    geminiSettings(h);
+    await r.record({
+      name: "untrusted",
+      description: "headless run without --skip-trust in a folder never trusted (troupe always passes it)",
+      argv: [join(BIN, "gemini"), "--output-format", "stream-json", `--prompt=${prompt}`],
+      cwd: repo,
+      env: { ...r.baseEnv(h), GEMINI_API_KEY: "test" },
+      deadlineMs: 60_000,
+    });
+  }
+
+  try {
+    await Promise.all([
+      successThenResume(),
+      httpError("auth-400", GEMINI_400, "the fake API answers 400 API_KEY_INVALID"),
+      httpError("quota-429", GEMINI_429, "the fake API answers 429 RESOURCE_EXHAUSTED (per-day quota)"),
+      noAuth(),
+      offline(),
+      untrusted(),
+    ]);
+  } finally {
+    r.cleanup();
+  }
+}
+
+const wanted = process.argv.slice(2);
+const all = wanted.length === 0;
+await Promise.all([
+  all || wanted.includes("codex") ? recordCodex() : undefined,
+  all || wanted.includes("gemini") ? recordGemini() : undefined,
+]);
