@@ -41,7 +41,8 @@ export function rowColumns(width: number): RowColumns {
   let rest = width - PREFIX - status - 1 - elapsed - 1;
   const cost = rest >= 8 + 1 + 7 ? 7 : 0;
   rest -= cost ? cost + 1 : 0;
-  const name = Math.max(4, Math.min(16, rest - 1));
+  // The name gives up a few columns so that what the agent works on still shows.
+  const name = rest - 17 >= 10 ? 16 : Math.max(8, Math.min(16, rest - 1 - 10));
   rest -= name + 1;
   const provider = rest >= 8 + 1 + 12 ? 8 : 0;
   rest -= provider ? provider + 1 : 0;

@@ -19,7 +19,7 @@ export function layout(columns: number, rows: number, extraRows: number, agentCo
   const mainHeight = Math.max(3, rows - 2 - extraRows);
   const main = { width: columns, height: mainHeight };
   if (columns >= STACK_BELOW) {
-    const listWidth = Math.max(40, Math.min(64, Math.floor(columns * 0.42)));
+    const listWidth = Math.max(40, Math.min(72, Math.floor(columns * 0.45)));
     return {
       stacked: false,
       main,

@@ -1,0 +1,222 @@
+/**
+ * The dashboard as a person uses it: the compiled binary in a real terminal (tmux), against a
+ * real daemon with real agents (shell commands). Keys go in with send-keys, the screen comes
+ * back with capture-pane; every wait is a poll with a deadline.
+ */
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { BIN, Sandbox, waitFor } from "../support/sandbox.ts";
+
+const HAVE_TMUX = Bun.spawnSync(["sh", "-c", "command -v tmux"]).exitCode === 0;
+
+/** One tmux server of our own (its socket in the sandbox), one window running a shell. */
+class Terminal {
+  readonly sock: string;
+  constructor(private readonly sb: Sandbox, cols = 120, rows = 36) {
+    this.sock = join(sb.runtime, "tmux.sock");
+    this.tmux("new-session", "-d", "-s", "t", "-x", String(cols), "-y", String(rows), "sh");
+    this.tmux("set-option", "-t", "t", "status", "off");
+  }
+
+  tmux(...args: string[]): string {
+    const r = Bun.spawnSync(["tmux", "-S", this.sock, ...args], { env: { ...this.sb.env, TERM: "xterm-256color" }, cwd: this.sb.dir });
+    if (r.exitCode !== 0) throw new Error(`tmux ${args.join(" ")}: ${r.stderr.toString()}`);
+    return r.stdout.toString();
+  }
+
+  screen(): string {
+    return this.tmux("capture-pane", "-p", "-t", "t");
+  }
+
+  /** tmux key names (Enter, Escape, Tab, C-j, PageUp...) or plain letters. */
+  keys(...keys: string[]): void {
+    this.tmux("send-keys", "-t", "t", ...keys);
+  }
+
+  type(text: string): void {
+    this.tmux("send-keys", "-t", "t", "-l", text);
+  }
+
+  format(f: string): string {
+    return this.tmux("display-message", "-p", "-t", "t", f).trim();
+  }
+
+  resize(cols: number, rows: number): void {
+    this.tmux("resize-window", "-t", "t", "-x", String(cols), "-y", String(rows));
+  }
+
+  async waitFor(text: string | RegExp, ms = 15_000): Promise<string> {
+    let last = "";
+    try {
+      return await waitFor(
+        `${String(text)} on screen`,
+        () => {
+          last = this.screen();
+          return (typeof text === "string" ? last.includes(text) : text.test(last)) ? last : undefined;
+        },
+        ms,
+      );
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\n--- screen ---\n${last}`);
+    }
+  }
+
+  async waitForNot(text: string | RegExp, ms = 15_000): Promise<string> {
+    return waitFor(`${String(text)} gone`, () => {
+      const s = this.screen();
+      return (typeof text === "string" ? s.includes(text) : text.test(s)) ? undefined : s;
+    }, ms);
+  }
+
+  /** Starts the dashboard in the shell and waits for its first frame. */
+  async openDashboard(): Promise<void> {
+    this.type(`${BIN}`);
+    this.keys("Enter");
+    await this.waitFor(/Agents \(\d+/);
+  }
+
+  close(): void {
+    try {
+      this.tmux("kill-server");
+    } catch {
+      // already gone
+    }
+  }
+}
+
+interface AgentJson {
+  id: string;
+  name: string;
+  status: string;
+  result: string | null;
+  questions: { id: string; question: string }[] | null;
+}
+
+let sb: Sandbox;
+let term: Terminal;
+
+async function spawn(name: string, command: string): Promise<AgentJson> {
+  return sb.json<AgentJson>(["spawn", "--no-worktree", "--name", name, "--command", command, "--json"]);
+}
+
+async function agent(name: string): Promise<AgentJson> {
+  return sb.json<AgentJson>(["ls", "--json"]).then((all) => (all as unknown as AgentJson[]).find((a) => a.name === name)!);
+}
+
+const statusIs = (name: string, status: string) => () => agent(name).then((a) => a?.status === status && a);
+
+describe.skipIf(!HAVE_TMUX)("dashboard in a terminal", () => {
+  beforeEach(() => {
+    sb = new Sandbox();
+    term = new Terminal(sb);
+  });
+  afterEach(async () => {
+    term.close();
+    await sb.close();
+  });
+
+  test("lists agents with their statuses and streams output into the pane", async () => {
+    await spawn("sleepy", "sleep 600");
+    await spawn("quick", "echo quick was here; troupe signal done --result ok");
+    await waitFor("quick done", statusIs("quick", "done"));
+    await term.openDashboard();
+    let s = await term.waitFor("sleepy");
+    expect(s).toContain("quick");
+    expect(s).toMatch(/sleepy\s+running/);
+    expect(s).toMatch(/quick\s+done/);
+    // A new agent appears at once and its output streams in while it runs.
+    await spawn("ticker", 'for i in $(seq 1 25); do echo "tick $i"; sleep 0.1; done; troupe signal done');
+    await term.waitFor("ticker");
+    // The newest running agent sorts above sleepy, which stays selected: one up.
+    term.keys("k");
+    await term.waitFor("Output · ticker");
+    await term.waitFor("tick 3");
+    s = await term.waitFor("tick 25");
+    await term.waitFor(/ticker\s+done/);
+    expect(s).toContain("tick 24");
+  });
+
+  test("an agent's questions are answered through the a dialog: it runs again and ends with the answer", async () => {
+    // First session asks; the resumed session (its prompt holds the answers) ends with them as its result.
+    const cmd = [
+      'if [ -z "$TROUPE_RESUMED" ] && [ ! -f asked ]; then touch asked; troupe signal questions --question "Which colour?"; exit 0; fi',
+      'p="$(cat 2>/dev/null || true)"; a="$(printf "%s" "$p" | sed -n "s/^A: //p" | head -1)"',
+      'echo "resumed with: $a"; sleep 1; troupe signal done --result "colour=$a"',
+    ].join("\n");
+    await spawn("asker", cmd);
+    await waitFor("asker waiting", statusIs("asker", "waiting"));
+    await term.openDashboard();
+    await term.waitFor(/asker\s+waiting/);
+    term.keys("a");
+    await term.waitFor("Which colour?");
+    term.type("teal");
+    term.keys("Enter");
+    await term.waitFor("answered asker");
+    await waitFor("asker running again or done", async () => {
+      const a = await agent("asker");
+      return a.status === "running" || a.status === "done" ? a : undefined;
+    });
+    await term.waitFor(/asker\s+(running|done)/);
+    const done = await waitFor("asker done", statusIs("asker", "done"));
+    expect(done.result).toBe("colour=teal");
+    await term.waitFor(/asker\s+done/);
+  });
+
+  test("a user conversation asked with troupe ask --user is answered from the dashboard", async () => {
+    await spawn("carol", 'a=$(troupe ask "deploy to prod?" --user) && troupe signal done --result "got:$a"');
+    await term.openDashboard();
+    await term.waitFor("1 need you");
+    await term.waitFor(/carol/);
+    term.keys("a");
+    await term.waitFor("carol asks: deploy to prod?");
+    term.type("yes, ship it");
+    term.keys("Enter");
+    const done = await waitFor("carol done", statusIs("carol", "done"));
+    expect(done.result).toBe("got:yes, ship it");
+    await term.waitForNot("need you");
+  });
+
+  test("quitting leaves agents running and the terminal as it was; 80x24 stays usable", async () => {
+    await spawn("sleepy", "sleep 600");
+    await spawn("chatty", 'for i in $(seq 1 200); do echo "a rather long line of output number $i that will need wrapping in a narrow pane"; done; sleep 600');
+    await term.openDashboard();
+    await term.waitFor("chatty");
+    expect(term.format("#{alternate_on}")).toBe("1");
+
+    term.resize(80, 24);
+    const narrow = await waitFor("an 80-column frame", () => {
+      const s = term.screen();
+      const lines = s.replace(/\n$/, "").split("\n");
+      return lines.length <= 24 && s.includes("Agents (2)") && s.includes("Output") && lines.every((l) => Bun.stringWidth(l) <= 80) ? s : undefined;
+    });
+    const rows = narrow.split("\n");
+    expect(rows.findIndex((l) => l.includes("Output"))).toBeGreaterThan(rows.findIndex((l) => l.includes("Agents (2)")));
+    term.keys("?");
+    await term.waitFor("quit the dashboard");
+    term.keys("Escape");
+    await term.waitForNot("quit the dashboard");
+
+    term.keys("q");
+    const after = await term.waitFor("dashboard closed");
+    expect(after).toContain("2 agents keep running");
+    await waitFor("primary screen and cursor back", () => term.format("#{alternate_on} #{cursor_flag}") === "0 1");
+    // The shell reads a line again (not raw): what is typed echoes and runs.
+    term.type("echo back-$((40+2))");
+    term.keys("Enter");
+    await term.waitFor("back-42");
+    expect((await agent("sleepy")).status).toBe("running");
+    expect((await agent("chatty")).status).toBe("running");
+  });
+
+  test("the daemon going away shows a banner, and the dashboard comes back with it", async () => {
+    await spawn("sleepy", "sleep 600");
+    await term.openDashboard();
+    await term.waitFor("sleepy");
+    await sb.run(["daemon", "stop"]);
+    await term.waitFor("daemon not reachable");
+    expect(term.screen()).toContain("sleepy");
+    await sb.run(["daemon", "start"]);
+    await term.waitForNot("daemon not reachable");
+    await term.waitFor(/sleepy\s+running/);
+  });
+});
