@@ -6,7 +6,7 @@ import type { SessionRecord } from "../store/sessions.ts";
 import type { Logger } from "../daemon/log.ts";
 
 /** Largest piece stored as one chunk; a longer run of output becomes several chunks. */
-const READ_BYTES = 256 * 1024;
+const READ_BYTES = 64 * 1024;
 const SWEEP_MS = 500;
 const NEWLINE = 0x0a;
 

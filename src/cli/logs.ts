@@ -63,8 +63,8 @@ async function printHistory(client: TroupeClient, id: string, session: number | 
   let after = from();
   for (;;) {
     const chunks = await client.output(id, { after, session, limit: PAGE });
+    if (chunks.length === 0) return;
     print(chunks);
-    if (chunks.length < PAGE) return;
     after = chunks[chunks.length - 1]!.id;
   }
 }

@@ -9,11 +9,9 @@ import type { Router } from "./router.ts";
 /** HTTP/1.1 on the Unix socket; every failure becomes `{error: {code, message}}`, never a crash. */
 export function serve(socket: string, router: Router, agents: AgentRepo, log: Logger) {
   rmSync(socket, { force: true }); // a stale socket of a dead daemon; the lock says we are the only one
-  const server = Bun.serve({
+  const options = {
     unix: socket,
-    async fetch(req, srv) {
-      // long polls and event streams stay open (the default idle timeout would cut them at 10 s)
-      srv.timeout(req, 0);
+    async fetch(req: Request) {
       const url = new URL(req.url);
       try {
         const m = router.match(req.method, url.pathname);
@@ -30,11 +28,15 @@ export function serve(socket: string, router: Router, agents: AgentRepo, log: Lo
         return errorResponse("internal", errorMessage(err));
       }
     },
-    error(err) {
+    error(err: Error) {
       log.error("server error", err);
       return json({ error: { code: "internal", message: errorMessage(err) } }, 500);
     },
-  });
+  };
+  // Long polls and event streams stay open: the default idle timeout (10 s) would cut them.
+  // Bun's types omit idleTimeout for Unix sockets, but it applies there (a streamed response
+  // with `server.timeout(req, 0)` is still cut), so it is set through a widened type.
+  const server = Bun.serve({ ...options, idleTimeout: 0 } as typeof options);
   chmodSync(socket, 0o600);
   return server;
 }

@@ -1,7 +1,9 @@
 import type { Published } from "./bus.ts";
 
-/** Events a subscriber may have queued before it is considered too slow. */
+/** Events a subscriber may have queued before it is considered too slow... */
 export const SSE_QUEUE_LIMIT = 1000;
+/** ...or bytes: a thousand large output chunks must not pin hundreds of MB for one slow reader. */
+export const SSE_QUEUE_BYTES = 8 * 1024 * 1024;
 export const HEARTBEAT_MS = 15_000;
 
 function frame(p: Published): string {
@@ -10,13 +12,14 @@ function frame(p: Published): string {
 }
 
 /**
- * One subscriber's stream. Overflow policy: when more than SSE_QUEUE_LIMIT frames wait
- * (the client reads too slowly), the backlog is dropped and replaced by one `resync` event;
+ * One subscriber's stream. Overflow policy: when more than SSE_QUEUE_LIMIT frames or
+ * SSE_QUEUE_BYTES wait (the client reads too slowly), the backlog is dropped and replaced by one `resync` event;
  * the client then refetches state. The daemon never blocks on, or buffers without bound for,
  * a slow client.
  */
 export function sseStream(initial: Published[], subscribe: (l: (p: Published) => void) => () => void): ReadableStream<string> {
   const queue: string[] = initial.map(frame);
+  let queuedBytes = 0;
   let wake: (() => void) | null = null;
   let closed = false;
   let unsubscribe = () => {};
@@ -24,11 +27,15 @@ export function sseStream(initial: Published[], subscribe: (l: (p: Published) =>
 
   const push = (s: string) => {
     if (closed) return;
-    if (queue.length >= SSE_QUEUE_LIMIT) {
+    if (queue.length >= SSE_QUEUE_LIMIT || queuedBytes + s.length > SSE_QUEUE_BYTES) {
+      const reason = queue.length >= SSE_QUEUE_LIMIT ? `more than ${SSE_QUEUE_LIMIT} events queued` : `more than ${SSE_QUEUE_BYTES} bytes queued`;
       queue.length = 0;
-      queue.push(frame({ id: null, event: { type: "resync", reason: `more than ${SSE_QUEUE_LIMIT} events queued` } }));
+      const r = frame({ id: null, event: { type: "resync", reason } });
+      queue.push(r);
+      queuedBytes = r.length;
     } else {
       queue.push(s);
+      queuedBytes += s.length;
     }
     wake?.();
   };
@@ -51,6 +58,7 @@ export function sseStream(initial: Published[], subscribe: (l: (p: Published) =>
       wake = null;
       if (closed) return controller.close();
       controller.enqueue(queue.splice(0, queue.length).join(""));
+      queuedBytes = 0;
     },
     cancel: cleanup,
   });

@@ -1,6 +1,9 @@
 import type { Database } from "bun:sqlite";
 import type { OutputChunk, Stream } from "../protocol/output.ts";
 
+/** Keeps one response (and the memory to build it) small however much an agent wrote. */
+export const MAX_PAGE_BYTES = 4 * 1024 * 1024;
+
 interface Row {
   id: number;
   agent_id: string;
@@ -36,13 +39,23 @@ export class ChunkRepo {
     })();
   }
 
+  /**
+   * A page of chunks with id > `after`, oldest first: at most `limit` chunks and about
+   * MAX_PAGE_BYTES of data (always at least one chunk). An empty page is the end.
+   */
   list(agentId: string, q: { after?: number; session?: number; limit?: number }): OutputChunk[] {
     const limit = Math.min(q.limit ?? 10_000, 10_000);
-    const rows = q.session === undefined
-      ? this.db.query("SELECT * FROM agent_log_chunks WHERE agent_id = ? AND id > ? ORDER BY id LIMIT ?").all(agentId, q.after ?? 0, limit)
-      : this.db
-          .query("SELECT * FROM agent_log_chunks WHERE agent_id = ? AND session = ? AND id > ? ORDER BY id LIMIT ?")
-          .all(agentId, q.session, q.after ?? 0, limit);
-    return (rows as Row[]).map(fromRow);
+    const stmt = q.session === undefined
+      ? this.db.query("SELECT * FROM agent_log_chunks WHERE agent_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3")
+      : this.db.query("SELECT * FROM agent_log_chunks WHERE agent_id = ?1 AND session = ?4 AND id > ?2 ORDER BY id LIMIT ?3");
+    const params = q.session === undefined ? [agentId, q.after ?? 0, limit] : [agentId, q.after ?? 0, limit, q.session];
+    const out: OutputChunk[] = [];
+    let bytes = 0;
+    for (const row of stmt.iterate(...params) as IterableIterator<Row>) {
+      out.push(fromRow(row));
+      bytes += row.data.length;
+      if (bytes >= MAX_PAGE_BYTES) break;
+    }
+    return out;
   }
 }

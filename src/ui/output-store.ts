@@ -136,7 +136,7 @@ export class OutputStore {
       const chunks = await this.client.output(buf.agentId, { after: buf.lastChunkId, limit: this.pageSize });
       if (this.buffers.get(buf.agentId) !== buf) return; // dropped meanwhile
       for (const c of chunks) buf.append(c);
-      if (chunks.length < this.pageSize) return;
+      if (chunks.length === 0) return; // a page is capped by bytes too: only an empty one is the end
       this.publisher.changed();
     }
   }
