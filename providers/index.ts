@@ -54,20 +54,39 @@ export function detectProviders(opts: DetectOptions = {}, providers: readonly Pr
 
 async function readVersion(path: string, args: string[], PATH: string, timeoutMs: number): Promise<string | undefined> {
   if (args.length === 0) return undefined;
+  let timer: Timer | undefined;
   try {
+    // Its own process group, so a CLI whose children hold the pipes open can be stopped whole.
     const proc = Bun.spawn([path, ...args], {
       env: { ...process.env, PATH, NO_COLOR: "1" },
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",
+      detached: true,
     });
-    const timer = setTimeout(() => proc.kill("SIGKILL"), timeoutMs);
-    const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-    clearTimeout(timer);
-    if ((await proc.exited) !== 0) return undefined;
-    return parseVersion(out) ?? parseVersion(err);
+    const output = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const timedOut = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => {
+        killGroup(proc.pid);
+        resolve(undefined);
+      }, timeoutMs);
+    });
+    const done = await Promise.race([output, timedOut]);
+    if (!done) return undefined;
+    const [out, err, code] = done;
+    return code === 0 ? (parseVersion(out) ?? parseVersion(err)) : undefined;
   } catch {
     return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // already gone
   }
 }
 

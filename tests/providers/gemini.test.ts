@@ -1,0 +1,126 @@
+import { describe, expect, test } from "bun:test";
+import { gemini } from "../../providers/gemini.ts";
+import { baseInput, classify, expectEveryLineParses, fixtureCases, loadFixture, ofKind } from "./fixture-helpers.ts";
+
+const CASES = fixtureCases("gemini");
+
+describe("gemini parseLine over every recorded fixture", () => {
+  test("the fixtures are there", () => {
+    expect(CASES).toEqual(
+      expect.arrayContaining(["success", "resume", "auth-400", "quota-429", "no-auth", "offline", "untrusted"]),
+    );
+  });
+
+  for (const name of CASES) {
+    test(`${name}: every line gives valid events; only the echoed user message gives none`, () => {
+      const f = loadFixture(gemini, name);
+      expectEveryLineParses(gemini, f, (events, line) => {
+        if (events.length === 0) expect(JSON.parse(line)).toMatchObject({ type: "message", role: "user" });
+      });
+    });
+  }
+});
+
+describe("gemini success and resume", () => {
+  const success = loadFixture(gemini, "success");
+
+  test("session id, tool use and result, streamed text, usage", () => {
+    const [session] = ofKind(success.events, "session");
+    expect(session).toMatchObject({ model: "auto" });
+    expect(session?.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    const [use] = ofKind(success.events, "tool_use");
+    expect(use).toMatchObject({ name: "list_directory", input: '{"dir_path":"."}' });
+    const [result] = ofKind(success.events, "tool_result");
+    expect(result).toMatchObject({ id: use!.id, isError: false });
+    expect(ofKind(success.events, "text").map((t) => t.text).join("")).toBe("The folder holds README.md and nothing else. Done.");
+    expect(ofKind(success.events, "result")).toEqual([{ kind: "result", isError: false, text: undefined, inputTokens: 2700, outputTokens: 60 }]);
+    expect(classify(gemini, success)).toBeUndefined();
+  });
+
+  test("resume keeps the session id it was given", () => {
+    const resume = loadFixture(gemini, "resume");
+    const id = ofKind(success.events, "session")[0]!.sessionId;
+    expect(resume.meta.argv).toContain(id);
+    expect(ofKind(resume.events, "session")[0]?.sessionId).toBe(id);
+    expect(ofKind(resume.events, "result")[0]?.isError).toBe(false);
+  });
+});
+
+describe("gemini errors", () => {
+  test("400 API_KEY_INVALID: error result, classified auth", () => {
+    const f = loadFixture(gemini, "auth-400");
+    expect(ofKind(f.events, "error")[0]?.message).toContain("API key not valid");
+    expect(ofKind(f.events, "result")[0]).toMatchObject({ isError: true });
+    expect(classify(gemini, f)).toBe("auth");
+  });
+
+  test("429 RESOURCE_EXHAUSTED: classified usage_limit", () => {
+    const f = loadFixture(gemini, "quota-429");
+    expect(ofKind(f.events, "result")[0]?.text).toContain("exceeded your current quota");
+    expect(classify(gemini, f)).toBe("usage_limit");
+  });
+
+  test("no auth method: message on stderr only, classified auth", () => {
+    const f = loadFixture(gemini, "no-auth");
+    expect(f.stdout).toEqual([]);
+    expect(f.meta.exitCode).toBe(41);
+    expect(classify(gemini, f)).toBe("auth");
+  });
+
+  test("offline: gives up after its retries with an error result, classified network", () => {
+    const f = loadFixture(gemini, "offline");
+    expect(ofKind(f.events, "result")[0]?.text).toContain("fetch failed");
+    expect(classify(gemini, f)).toBe("network");
+  });
+
+  test("untrusted folder: exit 55, not a retryable class", () => {
+    const f = loadFixture(gemini, "untrusted");
+    expect(f.meta.exitCode).toBe(55);
+    expect(f.stderr.join("\n")).toContain("--skip-trust");
+    expect(classify(gemini, f)).toBeUndefined();
+  });
+});
+
+describe("gemini parser edge cases", () => {
+  test("malformed and unknown lines become raw, never throw", () => {
+    for (const line of ["", "oops", '{"type":"future"}', '{"type":"init"}', '{"type":"tool_use"}', "{bad json"]) {
+      expect(gemini.parseLine(line, "stdout")).toEqual([{ kind: "raw", line }]);
+    }
+  });
+
+  test("a failed tool and a warning", () => {
+    const p = (o: unknown) => gemini.parseLine(JSON.stringify(o), "stdout");
+    expect(p({ type: "tool_result", tool_id: "t1", status: "error", error: { type: "x", message: "no such file" } })).toEqual([
+      { kind: "tool_result", id: "t1", output: "no such file", isError: true },
+    ]);
+    expect(p({ type: "error", severity: "warning", message: "Loop detected, stopping execution" })).toEqual([
+      { kind: "error", message: "Loop detected, stopping execution" },
+    ]);
+  });
+});
+
+describe("gemini commands", () => {
+  test("spawn: stream-json, trust skipped, approval mode per permission, prompt as --prompt=", () => {
+    expect(gemini.buildSpawn({ ...baseInput, permissions: "skip" }).argv).toEqual([
+      "gemini", "--output-format", "stream-json", "--skip-trust", "--approval-mode", "yolo", "--prompt=fix the bug",
+    ]);
+    expect(gemini.buildSpawn({ ...baseInput, permissions: "edits", model: "gemini-2.5-pro" }).argv).toEqual([
+      "gemini", "--output-format", "stream-json", "--skip-trust", "--approval-mode", "auto_edit", "--model", "gemini-2.5-pro", "--prompt=fix the bug",
+    ]);
+    expect(gemini.buildSpawn({ ...baseInput, permissions: "plan", prompt: "-x" }).argv.slice(-3)).toEqual(["--approval-mode", "plan", "--prompt=-x"]);
+  });
+
+  test("resume: --resume ID before the same flags", () => {
+    expect(gemini.buildResume!({ ...baseInput, permissions: "skip", sessionId: "abc" }).argv.slice(0, 3)).toEqual(["gemini", "--resume", "abc"]);
+  });
+
+  test("the success fixture ran exactly the built command", () => {
+    const f = loadFixture(gemini, "success");
+    const prompt = f.meta.argv.at(-1)!.replace(/^--prompt=/, "");
+    expect(f.meta.argv.slice(1)).toEqual(gemini.buildSpawn({ ...baseInput, prompt, permissions: "skip" }).argv.slice(1));
+  });
+
+  test("account variable", () => {
+    expect(gemini.accountEnv).toBe("GEMINI_CLI_HOME");
+  });
+});

@@ -1,0 +1,47 @@
+import { describe, expect, test } from "bun:test";
+import { generic } from "../../providers/generic.ts";
+import { TroupeError } from "../../src/errors.ts";
+import { baseInput } from "./fixture-helpers.ts";
+
+describe("generic provider", () => {
+  test("runs the command through sh -c, the prompt in $TROUPE_PROMPT", () => {
+    expect(generic.buildSpawn({ ...baseInput, permissions: "skip", command: "make test | tee out" })).toEqual({
+      argv: ["sh", "-c", "make test | tee out"],
+      env: { TROUPE_PROMPT: "fix the bug" },
+    });
+    expect(generic.buildSpawn({ ...baseInput, prompt: "", permissions: "skip", command: "true" })).toEqual({ argv: ["sh", "-c", "true"] });
+  });
+
+  test("without a command it is a usage error", () => {
+    expect(() => generic.buildSpawn({ ...baseInput, permissions: "skip" })).toThrow(TroupeError);
+    expect(() => generic.buildSpawn({ ...baseInput, permissions: "skip", command: "  " })).toThrow(/--command/);
+  });
+
+  test("stdout lines are text, stderr lines raw, even JSON", () => {
+    expect(generic.parseLine('{"type":"result"}', "stdout")).toEqual([{ kind: "text", text: '{"type":"result"}' }]);
+    expect(generic.parseLine("", "stdout")).toEqual([{ kind: "text", text: "" }]);
+    expect(generic.parseLine("warning: x", "stderr")).toEqual([{ kind: "raw", line: "warning: x" }]);
+  });
+
+  test("a real shell run parses line by line", async () => {
+    const cmd = generic.buildSpawn({ ...baseInput, permissions: "skip", command: 'echo "one"; echo two >&2; echo "$TROUPE_PROMPT"' });
+    const proc = Bun.spawn(cmd.argv, { env: { PATH: process.env.PATH ?? "", ...cmd.env }, stdout: "pipe", stderr: "pipe" });
+    const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+    expect(await proc.exited).toBe(0);
+    const events = [
+      ...out.trimEnd().split("\n").flatMap((l) => generic.parseLine(l, "stdout")),
+      ...err.trimEnd().split("\n").flatMap((l) => generic.parseLine(l, "stderr")),
+    ];
+    expect(events).toEqual([
+      { kind: "text", text: "one" },
+      { kind: "text", text: "fix the bug" },
+      { kind: "raw", line: "two" },
+    ]);
+  });
+
+  test("no binary, no resume, no account", () => {
+    expect(generic.binary).toBeNull();
+    expect(generic.buildResume).toBeNull();
+    expect(generic.accountEnv).toBeNull();
+  });
+});

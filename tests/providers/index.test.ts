@@ -1,0 +1,110 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PROVIDERS, detectProvider, detectProviders, getProvider, parseVersion } from "../../providers/index.ts";
+import { OutputEventSchema } from "../../src/protocol/output.ts";
+
+const bin = mkdtempSync(join(tmpdir(), "troupe-detect-"));
+const slowBin = mkdtempSync(join(tmpdir(), "troupe-detect-slow-"));
+afterAll(() => {
+  rmSync(bin, { recursive: true, force: true });
+  rmSync(slowBin, { recursive: true, force: true });
+});
+
+function fakeBinary(name: string, script: string, dir = bin): void {
+  const path = join(dir, name);
+  // The version command runs with the searched PATH (only `bin` here), so tools come from the system.
+  writeFileSync(path, `#!/bin/sh\nPATH=/usr/bin:/bin\n${script}\n`);
+  chmodSync(path, 0o755);
+}
+
+describe("the registry", () => {
+  test("every provider, each name once, found by name", () => {
+    const names = PROVIDERS.map((p) => p.name);
+    expect(names).toEqual(["claude", "codex", "gemini", "aider", "opencode", "generic"]);
+    for (const p of PROVIDERS) expect(getProvider(p.name)).toBe(p);
+    expect(getProvider("nope")).toBeUndefined();
+  });
+
+  test("every provider keeps the contract's promises", () => {
+    const input = { prompt: "p", cwd: "/w", env: {}, command: "true" };
+    for (const p of PROVIDERS) {
+      expect(p.install.length).toBeGreaterThan(0);
+      for (const permissions of ["skip", "edits", "plan"] as const) {
+        const cmd = p.buildSpawn({ ...input, permissions });
+        expect(cmd.argv.length).toBeGreaterThan(0);
+        if (p.binary) expect(cmd.argv[0]).toBe(p.binary);
+        if (p.buildResume) expect(p.buildResume({ ...input, permissions, sessionId: "s1" }).argv[0]).toBe(p.binary!);
+      }
+      for (const line of ["", "garbage", "{", '{"type":1}', "[]", "\u0000\u001b[31m"]) {
+        for (const stream of ["stdout", "stderr"] as const) {
+          const events = p.parseLine(line, stream);
+          for (const e of events) expect(OutputEventSchema.safeParse(e).success).toBe(true);
+        }
+      }
+    }
+  });
+});
+
+describe("detectProvider", () => {
+  const codex = getProvider("codex")!;
+  const gemini = getProvider("gemini")!;
+
+  test("a binary on PATH reports installed, its path and version", async () => {
+    fakeBinary("codex", 'echo "codex-cli 9.8.7"');
+    const d = await detectProvider(codex, { path: bin });
+    expect(d).toEqual({ name: "codex", installed: true, path: join(bin, "codex"), version: "9.8.7", install: codex.install });
+  });
+
+  test("a missing binary reports not installed with the install hint", async () => {
+    const d = await detectProvider(gemini, { path: bin });
+    expect(d).toEqual({ name: "gemini", installed: false, install: "npm install -g @google/gemini-cli" });
+  });
+
+  test("a version command that hangs or fails still counts as installed, without a version", async () => {
+    fakeBinary("aider", "sleep 30");
+    fakeBinary("opencode", "echo broken >&2; exit 3");
+    const started = Date.now();
+    const [hung, failed] = await Promise.all([
+      detectProvider(getProvider("aider")!, { path: bin, timeoutMs: 300 }),
+      detectProvider(getProvider("opencode")!, { path: bin }),
+    ]);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    for (const d of [hung, failed]) {
+      expect(d.installed).toBe(true);
+      expect(d.version).toBeUndefined();
+    }
+  });
+
+  test("generic needs nothing installed", async () => {
+    expect(await detectProvider(getProvider("generic")!, { path: bin })).toEqual({
+      name: "generic",
+      installed: true,
+      install: getProvider("generic")!.install,
+    });
+  });
+
+  test("detectProviders covers every provider, concurrently", async () => {
+    for (const name of ["claude", "codex", "gemini", "aider", "opencode"]) {
+      fakeBinary(name, `sleep 0.5; echo '${name} 1.2.3'`, slowBin);
+    }
+    const started = Date.now();
+    const all = await detectProviders({ path: slowBin, timeoutMs: 4_000 });
+    expect(Date.now() - started).toBeLessThan(2_000); // five half-second lookups, side by side
+    expect(all.map((d) => d.name)).toEqual(PROVIDERS.map((p) => p.name));
+    for (const d of all) expect(d).toMatchObject(d.name === "generic" ? { installed: true } : { installed: true, version: "1.2.3" });
+  });
+});
+
+describe("parseVersion", () => {
+  test("the shapes real CLIs print", () => {
+    expect(parseVersion("codex-cli 0.169.0\n")).toBe("0.169.0");
+    expect(parseVersion("0.61.0")).toBe("0.61.0");
+    expect(parseVersion("2.1.197 (Claude Code)")).toBe("2.1.197");
+    expect(parseVersion("aider 0.86.2.dev3")).toBe("0.86.2");
+    expect(parseVersion("opencode 1.0.0-beta.3")).toBe("1.0.0-beta.3");
+    expect(parseVersion("\n\nweird")).toBe("weird");
+    expect(parseVersion("")).toBeUndefined();
+  });
+});
