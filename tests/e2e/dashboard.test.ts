@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { BIN, Sandbox, waitFor } from "../support/sandbox.ts";
 
+const TEST_MS = 60_000;
 const HAVE_TMUX = Bun.spawnSync(["sh", "-c", "command -v tmux"]).exitCode === 0;
 
 /** One tmux server of our own (its socket in the sandbox), one window running a shell. */
@@ -134,13 +135,14 @@ describe.skipIf(!HAVE_TMUX)("dashboard in a terminal", () => {
     s = await term.waitFor("tick 25");
     await term.waitFor(/ticker\s+done/);
     expect(s).toContain("tick 24");
-  });
+  }, TEST_MS);
 
   test("an agent's questions are answered through the a dialog: it runs again and ends with the answer", async () => {
-    // First session asks; the resumed session (its prompt holds the answers) ends with them as its result.
+    // First session asks; the resumed session gets the answers in its prompt ($TROUPE_PROMPT for a
+    // shell-command agent) and ends with them as its result.
     const cmd = [
-      'if [ -z "$TROUPE_RESUMED" ] && [ ! -f asked ]; then touch asked; troupe signal questions --question "Which colour?"; exit 0; fi',
-      'p="$(cat 2>/dev/null || true)"; a="$(printf "%s" "$p" | sed -n "s/^A: //p" | head -1)"',
+      'if [ ! -f asked ]; then touch asked; troupe signal questions --question "Which colour?"; exit 0; fi',
+      'a="$(printf "%s\\n" "$TROUPE_PROMPT" | sed -n "s/^A: //p" | head -1)"',
       'echo "resumed with: $a"; sleep 1; troupe signal done --result "colour=$a"',
     ].join("\n");
     await spawn("asker", cmd);
@@ -160,12 +162,12 @@ describe.skipIf(!HAVE_TMUX)("dashboard in a terminal", () => {
     const done = await waitFor("asker done", statusIs("asker", "done"));
     expect(done.result).toBe("colour=teal");
     await term.waitFor(/asker\s+done/);
-  });
+  }, TEST_MS);
 
   test("a user conversation asked with troupe ask --user is answered from the dashboard", async () => {
     await spawn("carol", 'a=$(troupe ask "deploy to prod?" --user) && troupe signal done --result "got:$a"');
     await term.openDashboard();
-    await term.waitFor("1 need you");
+    await term.waitFor("1 needs you");
     await term.waitFor(/carol/);
     term.keys("a");
     await term.waitFor("carol asks: deploy to prod?");
@@ -173,8 +175,8 @@ describe.skipIf(!HAVE_TMUX)("dashboard in a terminal", () => {
     term.keys("Enter");
     const done = await waitFor("carol done", statusIs("carol", "done"));
     expect(done.result).toBe("got:yes, ship it");
-    await term.waitForNot("need you");
-  });
+    await term.waitForNot("needs you");
+  }, TEST_MS);
 
   test("quitting leaves agents running and the terminal as it was; 80x24 stays usable", async () => {
     await spawn("sleepy", "sleep 600");
@@ -192,9 +194,11 @@ describe.skipIf(!HAVE_TMUX)("dashboard in a terminal", () => {
     const rows = narrow.split("\n");
     expect(rows.findIndex((l) => l.includes("Output"))).toBeGreaterThan(rows.findIndex((l) => l.includes("Agents (2)")));
     term.keys("?");
-    await term.waitFor("quit the dashboard");
+    await term.waitFor("select the agent above");
+    term.keys("End");
+    await term.waitFor("y/enter");
     term.keys("Escape");
-    await term.waitForNot("quit the dashboard");
+    await term.waitForNot("y/enter");
 
     term.keys("q");
     const after = await term.waitFor("dashboard closed");
@@ -206,7 +210,7 @@ describe.skipIf(!HAVE_TMUX)("dashboard in a terminal", () => {
     await term.waitFor("back-42");
     expect((await agent("sleepy")).status).toBe("running");
     expect((await agent("chatty")).status).toBe("running");
-  });
+  }, TEST_MS);
 
   test("the daemon going away shows a banner, and the dashboard comes back with it", async () => {
     await spawn("sleepy", "sleep 600");
@@ -218,5 +222,5 @@ describe.skipIf(!HAVE_TMUX)("dashboard in a terminal", () => {
     await sb.run(["daemon", "start"]);
     await term.waitForNot("daemon not reachable");
     await term.waitFor(/sleepy\s+running/);
-  });
+  }, TEST_MS);
 });

@@ -25,7 +25,7 @@ describe("agents list and output", () => {
     expect(rows[askRow]).toContain("!");
     expect(rows[askRow]).toContain("waiting");
     expect(f).toContain("$0.42");
-    expect(f).toContain("1 need you");
+    expect(f).toContain("1 needs you");
   });
 
   test("output streams into the pane and follows; scrolling up pauses, G follows again", async () => {
@@ -142,14 +142,14 @@ describe("answering", () => {
     await screen.waitFor("talker");
     const c = makeConversation({ fromId: a.id, fromName: "talker", question: "May I delete tmp/?" });
     client.addConversation(c);
-    await screen.waitFor("1 need you");
+    await screen.waitFor("1 needs you");
     await screen.press("a");
     await screen.waitFor("talker asks: May I delete tmp/?");
     await screen.type("yes, go ahead");
     await screen.press(KEY.enter);
     await waitFor(() => client.callsOf("answer").length === 1, () => "answer called");
     expect(client.callsOf("answer")[0]).toEqual([c.id, "yes, go ahead"]);
-    await screen.waitForNot("need you");
+    await screen.waitForNot("needs you");
   });
 
   test("a conversation from outside any agent can still be answered", async () => {

@@ -14,7 +14,7 @@ export interface HeaderProps {
 export function Header({ workspace, total, running, needYou, view, width }: HeaderProps) {
   const theme = useTheme();
   const right = `${view} · ? help `;
-  const facts = `${total} agents · ${running} running${needYou ? ` · ${needYou} need you` : ""}`;
+  const facts = `${total} ${total === 1 ? "agent" : "agents"} · ${running} running${needYou ? ` · ${needYou} need${needYou === 1 ? "s" : ""} you` : ""}`;
   const left = ` troupe · ${workspace} · `;
   const room = Math.max(0, width - right.length);
   const leftText = fit(left + facts, room);
