@@ -1,0 +1,167 @@
+/**
+ * The real Claude Code CLI (from npm) under troupe, offline: a scripted Messages API server on
+ * 127.0.0.1 plays the model, the CLI runs real tool calls in its worktree, and ends its runs
+ * with `troupe signal` through its Bash tool.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { ROOT, Sandbox, waitFor } from "../support/sandbox.ts";
+import {
+  bash,
+  claudeEnv,
+  findInHistory,
+  lastToolResult,
+  startFakeAnthropic,
+  text,
+  turnIndex,
+  type FakeAnthropic,
+  type ScriptRequest,
+  type Turn,
+} from "../support/fake-anthropic.ts";
+
+interface AgentJson {
+  id: string;
+  name: string;
+  status: string;
+  result: string | null;
+  error: string | null;
+  questions: { id: string; question: string }[] | null;
+  providerSessionId: string | null;
+  session: number;
+  costUsd: number | null;
+  branch: string | null;
+}
+
+/** Each agent's own script, told apart by the name troupe puts in its prompt. */
+const scripts = new Map<string, (req: ScriptRequest) => Turn>();
+let server: FakeAnthropic;
+let home: string;
+let sb: Sandbox;
+
+beforeAll(() => {
+  server = startFakeAnthropic((req) => {
+    const who = findInHistory(req, /You are agent "([a-z0-9-]+)"/)?.[1];
+    const script = who ? scripts.get(who) : undefined;
+    return script ? script(req) : [text(`no script for ${who}`)];
+  });
+  home = mkdtempSync(join(tmpdir(), "troupe-claude-home-"));
+});
+afterAll(() => {
+  server.stop();
+  rmSync(home, { recursive: true, force: true });
+});
+afterEach(async () => {
+  scripts.clear();
+  await sb?.close();
+});
+
+function claudeSandbox(): Sandbox {
+  sb = new Sandbox();
+  const env = claudeEnv(server.url, home, { PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH}` });
+  Object.assign(sb.env, env);
+  return sb;
+}
+
+async function ended(name: string, timeoutMs = 60_000): Promise<AgentJson> {
+  return waitFor(
+    `${name} to end`,
+    async () => {
+      const a = (await sb.json<AgentJson[]>(["ls", "--json"])).find((x) => x.name === name);
+      return a && ["done", "failed", "waiting"].includes(a.status) ? a : undefined;
+    },
+    timeoutMs,
+  );
+}
+
+describe("Claude Code under troupe", () => {
+  test("edits a file in its worktree, commits, and ends with troupe signal done", async () => {
+    claudeSandbox();
+    scripts.set("coder", (req) =>
+      [
+        [bash(`echo hello > hello.txt && git add hello.txt && git commit -qm "add hello" && echo committed`)],
+        [bash(`troupe signal done --result "committed hello.txt"`)],
+      ][turnIndex(req)] ?? [text("All done.")],
+    );
+    await sb.json(["spawn", "--provider", "claude", "--name", "coder", "--prompt", "Add hello.txt and commit it.", "--json"]);
+    const a = await ended("coder");
+    expect(a).toMatchObject({ status: "done", result: "committed hello.txt", branch: "troupe/coder" });
+    expect(a.providerSessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(a.costUsd).toBeGreaterThan(0);
+    expect(sb.git("show", "--name-only", "--format=%s", "troupe/coder").trim().split("\n")).toEqual(["add hello", "", "hello.txt"]);
+    const logs = (await sb.run(["logs", "coder"])).stdout;
+    expect(logs).toContain("git commit");
+    expect(logs).toContain("troupe signal done");
+    const raw = (await sb.run(["logs", "coder", "--raw"])).stdout;
+    expect(raw).toContain('"type":"result"');
+  }, 90_000);
+
+  test("signals questions, is resumed with the answer in the same session, and ends with it", async () => {
+    claudeSandbox();
+    scripts.set("asker", (req) => {
+      const answer = findInHistory(req, /A: (\w+)/)?.[1];
+      if (!answer) return [[bash(`troupe signal questions --question "Which colour should the button be?"`)]][turnIndex(req)] ?? [text("Waiting for an answer.")];
+      return [[bash(`troupe signal done --result "button is ${answer}"`)]][turnIndex(req)] ?? [text("Done.")];
+    });
+    await sb.json(["spawn", "--provider", "claude", "--name", "asker", "--prompt", "Style the button.", "--json"]);
+    const waiting = await ended("asker");
+    expect(waiting).toMatchObject({ status: "waiting", questions: [{ id: "q1", question: "Which colour should the button be?" }] });
+    const r = await sb.run(["resume", "asker", "--answer", "q1=teal"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("asker resumed (session 2)\n");
+    await waitFor("asker running again", async () => (await sb.json<AgentJson[]>(["ls", "--json"]))[0]!.session === 2);
+    const done = await ended("asker");
+    expect(done).toMatchObject({ status: "done", result: "button is teal", session: 2, providerSessionId: waiting.providerSessionId, questions: null });
+    // the resumed run sent the first session's history to the model
+    const resumed = server.mainRequests().filter((q) => JSON.stringify(q.messages).includes("A: teal"));
+    expect(resumed.length).toBeGreaterThan(0);
+    expect(JSON.stringify(resumed[0]!.messages)).toContain("Which colour should the button be?");
+  }, 120_000);
+
+  test("two Claude agents talk through troupe ask / listen / answer", async () => {
+    claudeSandbox();
+    scripts.set("beta", (req) => {
+      const step = turnIndex(req);
+      if (step === 0) return [bash("troupe listen --timeout 60000")];
+      if (step === 1) {
+        const id = /"conversationId":"([^"]+)"/.exec(lastToolResult(req)?.text ?? "")?.[1] ?? "missing";
+        return [bash(`troupe answer swordfish --conversation ${id}`)];
+      }
+      if (step === 2) return [bash(`troupe signal done --result answered`)];
+      return [text("Answered.")];
+    });
+    scripts.set("alpha", (req) => {
+      const step = turnIndex(req);
+      if (step === 0) return [bash(`troupe ask "What is the secret word?" --to beta --timeout 60000`)];
+      if (step === 1) return [bash(`troupe signal done --result "beta said: ${lastToolResult(req)?.text.trim()}"`)];
+      return [text("Asked.")];
+    });
+    await sb.json(["spawn", "--provider", "claude", "--name", "beta", "--prompt", "Answer questions from other agents.", "--json"]);
+    await sb.json(["spawn", "--provider", "claude", "--name", "alpha", "--prompt", "Ask beta for the secret word.", "--json"]);
+    const alpha = await ended("alpha");
+    const beta = await ended("beta");
+    expect(beta).toMatchObject({ status: "done", result: "answered" });
+    expect(alpha).toMatchObject({ status: "done", result: "beta said: swordfish" });
+    const convs = await sb.json<{ fromName: string; toName: string; answer: string; status: string }[]>(["conversations", "--json"]);
+    expect(convs).toEqual([expect.objectContaining({ fromName: "alpha", toName: "beta", answer: "swordfish", status: "answered" })]);
+  }, 120_000);
+
+  test("a question to an agent that is done resumes it to answer", async () => {
+    claudeSandbox();
+    scripts.set("idle", (req) => {
+      const asked = findInHistory(req, /\(conversation (cv_[0-9a-f]+)\)/)?.[1];
+      if (!asked) return [[bash(`troupe signal done --result "first task done"`)]][turnIndex(req)] ?? [text("Done.")];
+      return [[bash(`troupe answer "it uses sqlite" --conversation ${asked}`)], [bash("troupe signal done --result answered")]][turnIndex(req)] ?? [text("Answered.")];
+    });
+    await sb.json(["spawn", "--provider", "claude", "--name", "idle", "--prompt", "Do the first task.", "--json"]);
+    expect(await ended("idle")).toMatchObject({ status: "done", session: 1 });
+    const ask = await sb.run(["ask", "Which database does it use?", "--to", "idle", "--timeout", "60000"]);
+    expect(ask).toMatchObject({ code: 0, stdout: "it uses sqlite\n" });
+    const after = await waitFor("idle to end its second session", async () => {
+      const a = (await sb.json<AgentJson[]>(["ls", "--json"]))[0]!;
+      return a.session === 2 && a.status === "done" ? a : undefined;
+    });
+    expect(after.result).toBe("answered");
+  }, 120_000);
+});
