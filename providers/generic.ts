@@ -4,7 +4,8 @@ import type { CommandInput, Provider, ProviderCommand } from "./types.ts";
 
 /**
  * Any command at all, run through `sh -c`: stdout lines are text, stderr lines are kept raw.
- * The prompt, if any, is handed over as $TROUPE_PROMPT for commands that want it.
+ * The prompt, if any, is handed over as $TROUPE_PROMPT for commands that want it. A resume runs
+ * the same command again with the resume prompt (answers, message) in $TROUPE_PROMPT.
  */
 function buildSpawn(input: CommandInput): ProviderCommand {
   if (!input.command?.trim()) {
@@ -28,7 +29,8 @@ export const generic: Provider = {
   versionArgs: [],
   accountEnv: null,
   buildSpawn,
-  buildResume: null,
+  buildResume: buildSpawn,
+  resumesWithoutSession: true,
   parseLine,
   errorPatterns: [],
 };

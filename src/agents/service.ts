@@ -187,7 +187,7 @@ export class AgentService {
   async resumeWith(rec: AgentRecord, prompt: string): Promise<Agent> {
     const provider = this.provider(rec.provider);
     if (!provider.buildResume) throw new TroupeError("invalid_state", `the ${provider.name} provider cannot resume a session`);
-    if (!rec.providerSessionId) throw new TroupeError("invalid_state", `${rec.name} reported no session id to resume`);
+    if (!rec.providerSessionId && !provider.resumesWithoutSession) throw new TroupeError("invalid_state", `${rec.name} reported no session id to resume`);
     const token = newToken();
     this.d.store.agents.setTokenHash(rec.id, hashToken(token));
     this.d.store.agents.update(rec.id, { questions: null, result: null, error: null, exitCode: null });
@@ -195,8 +195,9 @@ export class AgentService {
       prompt,
       cwd: rec.cwd,
       model: rec.model ?? undefined,
-      sessionId: rec.providerSessionId,
+      sessionId: rec.providerSessionId ?? "",
       permissions: rec.permissions,
+      command: rec.command ?? undefined,
       env: rec.env,
     });
     return this.startSession(rec, rec.session + 1, cmd, token);
@@ -241,7 +242,7 @@ export class AgentService {
     const rec = this.d.store.agents.get(agentId);
     if (!rec || rec.status !== "done") return;
     const provider = getProvider(rec.provider);
-    if (!provider?.buildResume || !rec.providerSessionId) return;
+    if (!provider?.buildResume || (!rec.providerSessionId && !provider.resumesWithoutSession)) return;
     await this.resumeWith(rec, incomingQuestionPrompt(conv));
   }
 

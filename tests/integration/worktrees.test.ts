@@ -100,21 +100,35 @@ describe("worktrees", () => {
 });
 
 describe("failure without a signal", () => {
-  test("an agent that exits without signalling is failed with a clear error; a malformed signal file too", async () => {
+  test("an agent that exits without signalling is failed with a clear error, a malformed signal file too; questions are answered by resuming", async () => {
     sb = new Sandbox();
     await sb.json(["spawn", "--no-worktree", "--name", "quiet", "--command", "exit 4", "--json"]);
     expect(await until("quiet")).toMatchObject({ status: "failed", error: "exited with code 4 without a signal (the agent must end with 'troupe signal')" });
     await sb.json(["spawn", "--no-worktree", "--name", "garbled", "--command", `printf '{"status":' > "$TROUPE_SIGNAL_FILE"`, "--json"]);
     expect(await until("garbled")).toMatchObject({ status: "failed", error: "malformed signal file: not JSON" });
-    await sb.json(["spawn", "--no-worktree", "--name", "asker", "--command", `troupe signal questions --question "which db?" --question "which port?"`, "--json"]);
+    const asker = `if printf '%s' "$TROUPE_PROMPT" | grep -q '^A: '; then troupe signal done --result "$(printf '%s\\n' "$TROUPE_PROMPT" | sed -n 's/^A: //p' | paste -sd, -)"; else troupe signal questions --question "which db?" --question "which port?"; fi`;
+    await sb.json(["spawn", "--no-worktree", "--name", "asker", "--command", asker, "--json"]);
     const w = await until("asker");
     expect(w.status).toBe("waiting");
     expect((w as unknown as { questions: unknown }).questions).toEqual([
       { id: "q1", question: "which db?" },
       { id: "q2", question: "which port?" },
     ]);
-    const resume = await sb.run(["resume", "asker", "--answer", "q1=postgres"]);
-    expect(resume.code).toBe(1);
-    expect(resume.stderr).toBe("troupe: the generic provider cannot resume a session\n");
+    const unknown = await sb.run(["resume", "asker", "--answer", "q9=x"]);
+    expect(unknown.stderr).toBe("troupe: asker asked no question 'q9'\n");
+    const bad = await sb.run(["resume", "asker", "--answer", "novalue"]);
+    expect(bad.code).toBe(2);
+    const resume = await sb.run(["resume", "asker", "--answer", "q1=postgres", "--answer", "q2=5432"]);
+    expect(resume).toMatchObject({ code: 0, stdout: "asker resumed (session 2)\n" });
+    const done = await waitFor("asker done", async () => {
+      const a = (await sb.json<AgentJson[]>(["ls", "--json"])).find((x) => x.name === "asker");
+      return a?.status === "done" ? a : undefined;
+    });
+    expect(done.result).toBe("postgres,5432");
+    const again = await sb.run(["resume", "quiet", "--message", "try again"]);
+    expect(again).toMatchObject({ code: 0 });
+    await sb.json(["spawn", "--no-worktree", "--name", "busy", "--command", "sleep 30", "--json"]);
+    const refused = await sb.run(["resume", "busy", "--message", "x"]);
+    expect(refused).toMatchObject({ code: 1, stderr: "troupe: busy is running; only a waiting, done or failed agent can be resumed\n" });
   });
 });

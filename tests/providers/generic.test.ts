@@ -39,9 +39,11 @@ describe("generic provider", () => {
     ]);
   });
 
-  test("no binary, no resume, no account", () => {
+  test("no binary, no account; a resume runs the command again with the resume prompt and needs no session id", () => {
     expect(generic.binary).toBeNull();
-    expect(generic.buildResume).toBeNull();
     expect(generic.accountEnv).toBeNull();
+    expect(generic.resumesWithoutSession).toBe(true);
+    const cmd = generic.buildResume!({ command: "./agent.sh", prompt: "Q: port?\nA: 80", sessionId: "", cwd: "/w", permissions: "skip", env: {} });
+    expect(cmd).toEqual({ argv: ["sh", "-c", "./agent.sh"], env: { TROUPE_PROMPT: "Q: port?\nA: 80" } });
   });
 });
