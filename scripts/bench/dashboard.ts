@@ -3,7 +3,7 @@
  * Prints keypress→frame latency (select next agent; p50/p99), frames per second while streaming,
  * and the dashboard's memory (RSS) at start and as output grows. Never fails on time.
  *
- *   bun scripts/bench/dashboard.ts            # against a real daemon on a temp workspace (shell-command agents)
+ *   npm run build && bun scripts/bench/dashboard.ts   # against a real daemon (dist/troupe) on a temp workspace, shell-command agents
  *   bun scripts/bench/dashboard.ts --fake     # against an in-process fake daemon (no processes, no socket)
  *
  * The dashboard runs in this process, rendering with the production options into a fake
@@ -25,6 +25,8 @@ import { visibleAgents } from "../../src/ui/state/entities.ts";
 
 const AGENTS = 100;
 const LINES = Number(process.env.BENCH_LINES ?? 100_000);
+/** Lines a second the streamer writes (0: as fast as it can, a burst). */
+const RATE = Number(process.env.BENCH_RATE ?? 5_000);
 const LOAD_WAIT_MS = Number(process.env.BENCH_LOAD_WAIT_MS ?? 120_000);
 const MAX_FPS = Number(process.env.BENCH_MAX_FPS ?? 60);
 const COLS = 160;
@@ -82,6 +84,11 @@ const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 const memory = () => {
   Bun.gc(true);
   const m = process.memoryUsage();
+  if (process.env.BENCH_DEBUG) {
+    const { heapStats } = require("bun:jsc") as typeof import("bun:jsc");
+    const h = heapStats();
+    console.error(`debug: heapSize ${mb(h.heapSize)} capacity ${mb(h.heapCapacity)} extra ${mb(h.extraMemorySize)} external ${mb(m.external)} arrayBuffers ${mb(m.arrayBuffers)} objects ${h.objectCount}`);
+  }
   return { rss: m.rss, heap: m.heapUsed };
 };
 const fmtMem = (m: { rss: number; heap: number }) => `RSS ${mb(m.rss)}, JS heap ${mb(m.heap)}`;
@@ -117,12 +124,14 @@ async function fakeTarget(): Promise<Target> {
     async stream() {
       // The daemon stores whole lines per chunk as it reads them: 100 lines a chunk, one event each.
       const per = 100;
+      const start = performance.now();
       for (let i = 0; i < LINES; i += per) {
         let data = "";
         for (let j = i; j < Math.min(LINES, i + per); j++) data += `line ${j} of the streaming agent: some text to make it look like output\n`;
         client.write(streamer.id, data);
         if ((i / per) % 10 === 0) client.update(streamer.id, { lastActivityAt: Date.now() });
-        await Bun.sleep(1);
+        const due = RATE > 0 ? start + ((i + per) / RATE) * 1000 : 0;
+        await Bun.sleep(Math.max(1, due - performance.now()));
       }
     },
     async close() {},
@@ -140,12 +149,19 @@ async function realTarget(): Promise<Target> {
   const { ensureDaemon } = await import("../../src/client/connect.ts");
   const { parserFor } = await import("../../src/output/render.ts");
   const ws = resolveWorkspace({ workspace: dir });
+  // The daemon is the compiled binary (build it first): started from this script, it would run the script.
+  const bin = join(import.meta.dir, "../../dist/troupe");
+  const started = Bun.spawnSync([bin, "daemon", "start", "--workspace", dir], { env: process.env });
+  if (started.exitCode !== 0) throw new Error(`could not start the daemon (${bin}; npm run build first?): ${started.stderr.toString()}`);
   const client = await ensureDaemon(ws);
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   const gate = join(dir, "go");
   // The streamer waits for a file so that the dashboard is up before its output starts.
-  const streamCmd = `while [ ! -e ${gate} ]; do sleep 0.05; done; i=0; while [ $i -lt ${LINES} ]; do echo "line $i of the streaming agent: some text to make it look like output"; i=$((i+1)); done`;
+  // 500 lines, then a pause that holds the rate; then it stays running, as a live agent does.
+  const batch = 500;
+  const pause = RATE > 0 ? (batch / RATE).toFixed(3) : "0";
+  const streamCmd = `while [ ! -e ${gate} ]; do sleep 0.05; done; i=0; while [ $i -lt ${LINES} ]; do j=0; while [ $j -lt ${batch} ]; do echo "line $((i+j)) of the streaming agent: some text to make it look like output"; j=$((j+1)); done; i=$((i+${batch})); sleep ${pause}; done; sleep 600`;
   for (let i = AGENTS - 1; i >= 1; i--) {
     await client.spawn({ provider: "generic", command: "sleep 600", name: `agent-${String(i).padStart(3, "0")}`, worktree: false, env });
   }
@@ -155,11 +171,8 @@ async function realTarget(): Promise<Target> {
     parserFor,
     async stream() {
       await Bun.write(gate, "");
-      for (;;) {
-        const a = await client.agent(streamer.id);
-        if (a.status !== "running" && a.status !== "starting") break;
-        await Bun.sleep(100);
-      }
+      // Done when the dashboard has been sent every line.
+      while (streamedLines() < LINES) await Bun.sleep(50);
     },
     async close() {
       for (const a of await client.listAgents()) if (a.status === "running" || a.status === "starting") await client.stop(a.id).catch(() => undefined);
@@ -208,8 +221,16 @@ await waitUntil(() => firstFrameAt > 0, 60_000);
 const firstFrameMs = firstFrameAt - t0;
 const rssStart = memory();
 
+/** The agent a press of j (+1) or k (-1) selects now, by the list as the dashboard sorts it. */
+function nextName(delta: number): string {
+  const names = visibleAgents(feed.getView().entities, "").map((a) => a.name);
+  const cur = names.indexOf(selectedName);
+  return names[Math.max(0, Math.min(names.length - 1, cur + delta))]!;
+}
+
 /** Presses a key and waits for the frame that shows `name` selected; returns ms or NaN. */
 async function press(key: string, name: string): Promise<number> {
+  selectedName = name;
   stdout.mark();
   const start = performance.now();
   stdin.press(key);
@@ -220,6 +241,7 @@ async function press(key: string, name: string): Promise<number> {
 
 // Keypresses while the streamer is streaming: down the list and back up, a person's pace.
 const latencies: number[] = [];
+let selectedName = visibleAgents(feed.getView().entities, "")[0]!.name;
 const rss: { lines: number; mem: { rss: number; heap: number } }[] = [];
 // In list order (the streamer, newest, first), as the dashboard sorts them.
 const sel = visibleAgents(feed.getView().entities, "").map((a) => a.name);
@@ -244,7 +266,7 @@ while (!done) {
   const next = pos + dir;
   if (next < 0 || next >= Math.min(sel.length, 40)) dir = -dir;
   pos += dir;
-  const ms = await press(dir > 0 ? "j" : "k", sel[pos]!);
+  const ms = await press(dir > 0 ? "j" : "k", nextName(dir));
   if (!Number.isNaN(ms)) latencies.push(ms);
   await Bun.sleep(50);
   const n = streamedLines();
@@ -258,12 +280,12 @@ const framesDuring = frames - framesAtStart;
 // Back to the streamer, whose history now loads from the store (the whole 100,000 lines).
 while (pos > 1) {
   pos--;
-  await press("k", sel[pos]!);
+  await press("k", nextName(-1));
 }
 const streamerId = streamerOf().id;
 const loadStart = performance.now();
 pos = 0;
-await press("k", sel[0]!);
+await press("k", "agent-000");
 await waitUntil(() => {
   const b = feed.output.get(streamerId);
   return b?.state === "ready" && b.total >= LINES;
@@ -272,8 +294,8 @@ const loadMs = performance.now() - loadStart;
 const rssEnd = memory();
 const idle: number[] = [];
 for (let i = 0; i < 40; i++) {
-  const target2 = i % 2 === 0 ? 1 : 0;
-  const ms = await press(target2 === 1 ? "j" : "k", sel[target2]!);
+  const delta = i % 2 === 0 ? 1 : -1;
+  const ms = await press(delta > 0 ? "j" : "k", nextName(delta));
   if (!Number.isNaN(ms)) idle.push(ms);
   await Bun.sleep(50);
 }
@@ -286,7 +308,7 @@ feed.stop();
 await target.close();
 
 
-console.log(`dashboard benchmark (${fake ? "fake in-process daemon" : "real daemon, shell-command agents"}): ${AGENTS} agents, one streaming ${LINES.toLocaleString("en")} lines, ${COLS}x${ROWS}`);
+console.log(`dashboard benchmark (${fake ? "fake in-process daemon" : "real daemon, shell-command agents"}): ${AGENTS} agents, one streaming ${LINES.toLocaleString("en")} lines ${RATE > 0 ? `at ~${RATE.toLocaleString("en")} lines/s` : "as fast as it can"}, ${COLS}x${ROWS}, Ink maxFps ${MAX_FPS}`);
 console.log(`  first frame with ${AGENTS} agents:          ${firstFrameMs.toFixed(0)} ms`);
 console.log(`  keypress → frame, while streaming:      p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms (n=${latencies.length})`);
 console.log(`  keypress → frame, idle:                 p50 ${pct(idle, 50).toFixed(1)} ms, p99 ${pct(idle, 99).toFixed(1)} ms (n=${idle.length})`);

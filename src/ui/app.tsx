@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useReducer, useRef } from "react";
 import { Box, useApp, useInput } from "ink";
-import type { Agent } from "../protocol/entities.ts";
 import { handleKey, keyContext, type KeyEnv } from "./commands.ts";
 import { Banner } from "./components/Banner.tsx";
 import { ConfirmDialog } from "./components/ConfirmDialog.tsx";
@@ -13,15 +12,12 @@ import { ResumeDialog } from "./components/ResumeDialog.tsx";
 import { StatusBar } from "./components/StatusBar.tsx";
 import type { Feed } from "./feed.ts";
 import { listTop } from "./format.ts";
-import { useAgentOutput } from "./hooks/useAgentOutput.ts";
 import { useFeed } from "./hooks/useFeed.ts";
 import { useNow } from "./hooks/useNow.ts";
 import { useTerminalSize, type Size } from "./hooks/useTerminalSize.ts";
 import { hintLine } from "./keys.ts";
 import { layout } from "./layout.ts";
-import type { AgentOutput } from "./output-store.ts";
 import { needsPerson, visibleAgents } from "./state/entities.ts";
-import { visibleWindow } from "./state/scroll.ts";
 import { initialUi, uiReducer, type UiState } from "./state/ui.ts";
 import type { DashboardDeps } from "./types.ts";
 import { AgentsView } from "./views/AgentsView.tsx";
@@ -40,25 +36,6 @@ export interface AppProps {
 
 const STATUS_MS = 8000;
 
-function outputTitle(agent: Agent | null, buf: AgentOutput | null, ui: UiState, below: number): string {
-  if (!agent) return "Output";
-  const parts = [`Output · ${agent.name}`];
-  if (agent.session > 1) parts.push(`session ${agent.session}`);
-  if (buf?.state === "loading") parts.push("loading…");
-  parts.push(ui.scroll.follow ? "following" : `paused${below ? ` · ${below} more below` : ""} (G follows)`);
-  if (ui.raw) parts.push("raw");
-  if (buf && buf.rendered.base > 0) parts.push(`last ${(buf.rendered.end - buf.rendered.base).toLocaleString("en")} lines`);
-  return parts.join(" · ");
-}
-
-function outputEmpty(agent: Agent | null, buf: AgentOutput | null): string {
-  if (!agent) return "select an agent";
-  if (!buf || buf.state === "loading") return "loading output…";
-  if (buf.state === "error") return `could not load output: ${buf.error}`;
-  if (agent.status === "waiting") return "no output yet · it waits for you: press a";
-  return "no output yet";
-}
-
 export function App({ deps, feed, size, initial, onQuit }: AppProps) {
   const { exit } = useApp();
   const term = useTerminalSize(size);
@@ -74,7 +51,6 @@ export function App({ deps, feed, size, initial, onQuit }: AppProps) {
     if (selectedId !== ui.selectedId) dispatch({ type: "select", id: selectedId });
   }, [selectedId, ui.selectedId]);
   const selected = selectedId ? (entities.agents[selectedId] ?? null) : null;
-  const buf = useAgentOutput(feed.output, selected);
 
   useEffect(() => {
     if (!ui.status) return;
@@ -86,8 +62,6 @@ export function App({ deps, feed, size, initial, onQuit }: AppProps) {
   const extra = (banner ? 1 : 0) + (ui.filter.editing ? 1 : 0);
   const lay = layout(term.columns, term.rows, extra, visible.length);
   const viewport = { width: lay.output.width, height: Math.max(0, lay.output.height - 1) };
-  const src = buf ? buf.source(ui.raw) : null;
-  const win = src && ui.view === "agents" && ui.modal.kind === "none" ? visibleWindow(src, viewport, ui.scroll) : { rows: [], below: 0 };
 
   const topRef = useRef(0);
   const selIndex = selectedId ? ids.indexOf(selectedId) : 0;
@@ -101,7 +75,7 @@ export function App({ deps, feed, size, initial, onQuit }: AppProps) {
     deps,
     ids,
     selected,
-    output: src,
+    output: () => (selected ? (feed.output.get(selected.id)?.source(ui.raw) ?? null) : null),
     viewport,
     diffRows: diffRows(lay.main.height),
     helpMax: helpScrollMax(lay.main.width, lay.main.height),
@@ -153,9 +127,10 @@ export function App({ deps, feed, size, initial, onQuit }: AppProps) {
         now={now}
         pane={ui.pane}
         filter={ui.filter.text}
-        outputTitle={outputTitle(selected, buf, ui, win.below)}
-        outputRows={win.rows}
-        outputEmpty={outputEmpty(selected, buf)}
+        store={feed.output}
+        selected={selected}
+        raw={ui.raw}
+        scroll={ui.scroll}
       />
     );
   })();

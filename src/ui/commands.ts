@@ -20,7 +20,8 @@ export interface KeyEnv {
   /** Ids of the list as shown, in order. */
   ids: readonly string[];
   selected: Agent | null;
-  output: LineSource | null;
+  /** The selected agent's output, read when a key needs it. */
+  output: () => LineSource | null;
   viewport: Viewport;
   diffRows: number;
   helpMax: number;
@@ -95,7 +96,7 @@ function status(env: KeyEnv, text: string, kind: "error" | "info" = "info"): voi
 }
 
 function scrollOutput(env: KeyEnv, how: "up" | "down" | "pageUp" | "pageDown" | "home" | "end"): void {
-  const src = env.output;
+  const src = env.output();
   if (!src) return;
   const vp = env.viewport;
   const page = Math.max(1, vp.height - 1);

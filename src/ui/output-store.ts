@@ -6,7 +6,7 @@ import { Publisher } from "./publisher.ts";
 import type { DashboardClient } from "./types.ts";
 
 /** Lines kept per agent and view: older ones drop off, so memory stays flat however long the output. */
-export const DEFAULT_CAP = 10_000;
+export const DEFAULT_CAP = 5_000;
 
 class Ring implements LineSource {
   base = 0;
@@ -21,7 +21,7 @@ class Ring implements LineSource {
   push(l: RenderedLine): void {
     this.lines.push(l);
     // Trim in batches: splicing on every line would make appends O(cap).
-    if (this.lines.length > this.cap + (this.cap >> 1)) {
+    if (this.lines.length > this.cap + (this.cap >> 2)) {
       const drop = this.lines.length - this.cap;
       this.lines.splice(0, drop);
       this.base += drop;
@@ -93,7 +93,7 @@ export class OutputStore {
   ) {
     this.cap = opts.cap ?? DEFAULT_CAP;
     this.keep = opts.keep ?? 6;
-    this.pageSize = opts.pageSize ?? 2000;
+    this.pageSize = opts.pageSize ?? 200;
     this.publisher = new Publisher(opts.hz ?? 30);
   }
 

@@ -70,7 +70,9 @@ export async function runDashboard({ client, workspace, env }: RunOptions): Prom
     <ThemeContext.Provider value={themeFromEnv()}>
       <App deps={deps} feed={feed} />
     </ThemeContext.Provider>,
-    { alternateScreen: true, exitOnCtrlC: false, patchConsole: true, maxFps: 30, incrementalRendering: true },
+    // interactive: Ink treats any CI=true environment as non-interactive and draws nothing
+    // until exit; the dashboard only runs on a terminal (checked before), so it always is.
+    { alternateScreen: true, exitOnCtrlC: false, patchConsole: true, maxFps: 30, incrementalRendering: true, interactive: true },
   );
   let code = 0;
   try {

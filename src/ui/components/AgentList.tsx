@@ -1,3 +1,4 @@
+import { memo, useMemo } from "react";
 import { Box, Text } from "ink";
 import type { Agent } from "../../protocol/entities.ts";
 import { rowColumns } from "../format.ts";
@@ -19,8 +20,8 @@ export interface AgentListProps {
   loaded: boolean;
 }
 
-export function AgentList({ agents, selectedId, top, needs, now, width, height, focused, filter, total, loaded }: AgentListProps) {
-  const cols = rowColumns(width);
+export const AgentList = memo(function AgentList({ agents, selectedId, top, needs, now, width, height, focused, filter, total, loaded }: AgentListProps) {
+  const cols = useMemo(() => rowColumns(width), [width]);
   const rows = Math.max(0, height - 1);
   const shown = agents.slice(top, top + rows);
   const count = filter ? `${agents.length}/${total}` : `${total}`;
@@ -38,4 +39,4 @@ export function AgentList({ agents, selectedId, top, needs, now, width, height, 
       ) : null}
     </Box>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { Text } from "ink";
 import type { Agent } from "../../protocol/entities.ts";
 import { rowCells, type RowColumns } from "../format.ts";
@@ -13,7 +14,8 @@ export interface AgentRowProps {
   focused: boolean;
 }
 
-export function AgentRow({ agent, cols, now, selected, needsPerson, focused }: AgentRowProps) {
+/** One agent on one line; memoised, so moving the selection redraws two rows, not the list. */
+export const AgentRow = memo(function AgentRow({ agent, cols, now, selected, needsPerson, focused }: AgentRowProps) {
   const theme = useTheme();
   const c = rowCells(agent, cols, now);
   const mark = selected ? selectionMark(theme) : " ";
@@ -26,4 +28,4 @@ export function AgentRow({ agent, cols, now, selected, needsPerson, focused }: A
       {cols.what ? <Text color={tint(theme, "gray")}> {c.what}</Text> : ""}
     </Text>
   );
-}
+});

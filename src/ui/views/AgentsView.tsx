@@ -1,9 +1,10 @@
 import { Box, Text } from "ink";
 import type { Agent } from "../../protocol/entities.ts";
 import { AgentList } from "../components/AgentList.tsx";
-import { OutputPane } from "../components/OutputPane.tsx";
 import type { Layout } from "../layout.ts";
-import type { Row } from "../state/scroll.ts";
+import type { OutputStore } from "../output-store.ts";
+import type { Scroll } from "../state/scroll.ts";
+import { OutputView } from "./OutputView.tsx";
 import { useTheme } from "../theme.ts";
 
 export interface AgentsViewProps {
@@ -17,9 +18,10 @@ export interface AgentsViewProps {
   now: number;
   pane: "list" | "output";
   filter: string;
-  outputTitle: string;
-  outputRows: readonly Row[];
-  outputEmpty: string;
+  store: OutputStore;
+  selected: Agent | null;
+  raw: boolean;
+  scroll: Scroll;
 }
 
 /** The home view: the agents beside (or, when narrow, above) the selected agent's output. */
@@ -42,7 +44,7 @@ export function AgentsView(p: AgentsViewProps) {
     />
   );
   const output = (
-    <OutputPane title={p.outputTitle} rows={p.outputRows} width={l.output.width} height={l.output.height} focused={p.pane === "output"} empty={p.outputEmpty} />
+    <OutputView store={p.store} agent={p.selected} raw={p.raw} scroll={p.scroll} width={l.output.width} height={l.output.height} focused={p.pane === "output"} />
   );
   if (l.stacked) {
     return (
