@@ -1,80 +1,76 @@
 /**
- * Output ingest. For each N: N fake agents
- *  1. flood: write JSONL as fast as they can. Prints total store ingest throughput (MB/s, from the
- *     first spawn to the last chunk a subscriber saw) and the daemon's RSS (start, max, end);
- *  2. paced: write one stamped line every 20 ms. Prints output-event latency from the write to a
- *     subscriber (p50/p99): the delay a person watching sees, not queueing behind a flood.
+ * Output ingest. For each N, N agents (the generic provider, so the agent itself costs nothing):
+ *  1. flood: each `cat`s a prepared JSONL file as fast as the pipe goes. Prints total store
+ *     ingest throughput (MB/s, from the first spawn until every agent's output is stored and it
+ *     has ended), the daemon's CPU time per 100 MB, and its RSS (start, max, end);
+ *  2. paced: each `cat`s a FIFO this script writes one stamped line to every 20 ms. Prints the
+ *     output-event latency from the write to a subscriber of the event stream (p50/p99).
+ * Writers are `cat`, not interpreters, so what is measured is the daemon, not 50 runtimes starting.
  * Usage: bun scripts/bench/ingest.ts [totalMB=100] [N...=1 10 50]
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 import { TroupeClient } from "../../src/client/client.ts";
 
 const BIN = resolve(import.meta.dir, "../../dist/troupe");
-const WRITER = resolve(import.meta.dir, "ingest-writer.ts");
 const totalMB = Number(process.argv[2] ?? 100);
 const counts = process.argv.slice(3).map(Number);
 const Ns = counts.length ? counts : [1, 10, 50];
 const PACE_MS = 20;
 const PACED_LINES = 100;
-const WARMUP_MS = 300;
+const PAD = "x".repeat(180);
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
-const rssMB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
-const stamp = (data: string) => {
-  const at = data.lastIndexOf('{"t":');
-  return at === -1 ? null : Number(data.slice(at + 5, data.indexOf(",", at)));
+const proc = (pid: number) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+  return { cpu: (Number(f[11]) + Number(f[12])) / 100, rss };
 };
+const now = () => performance.timeOrigin + performance.now();
 
-/** Spawns n writers and follows events until every one has ended (its output is then all stored). */
-async function phase(client: TroupeClient, env: Record<string, string>, n: number, args: string) {
+/** Spawns n agents running `command(i)`, calls `drive` once they are spawned, and waits until all have ended. */
+async function phase(client: TroupeClient, env: Record<string, string>, n: number, command: (i: number) => string, drive: () => Promise<void>) {
   const abort = new AbortController();
   const events = await client.openEvents(null, abort.signal);
-  const latencies: { at: number; ms: number }[] = [];
+  const latencies: number[] = [];
   const ids = new Set<string>();
   const ended = new Set<string>();
   let lastAt = 0;
   let resyncs = 0;
   let spawned = false;
+  const allEnded = () => spawned && [...ids].every((id) => ended.has(id));
   const seen = (async () => {
     for await (const { event } of events) {
-      if (event.type === "resync") {
-        // the subscriber fell behind and events were dropped: read the state instead
-        resyncs++;
-        for (const a of await client.listAgents()) if (["done", "failed"].includes(a.status) && !ended.has(a.id)) {
-          ended.add(a.id);
-          lastAt = performance.now();
-        }
-      }
       if (event.type === "agent:output") {
-        const t = stamp(event.chunk.data);
-        if (t !== null) latencies.push({ at: t, ms: performance.timeOrigin + performance.now() - t });
-      }
-      if (event.type === "agent:updated" && ["done", "failed"].includes(event.agent.status)) {
+        const d = event.chunk.data;
+        const at = d.lastIndexOf('{"t":');
+        if (at !== -1) latencies.push(now() - Number(d.slice(at + 5, d.indexOf(",", at))));
+      } else if (event.type === "agent:updated" && ["done", "failed"].includes(event.agent.status)) {
         ended.add(event.agent.id);
         lastAt = performance.now();
+      } else if (event.type === "resync") {
+        // this subscriber fell behind and events were dropped: read the state instead
+        resyncs++;
+        for (const a of await client.listAgents()) if (["done", "failed"].includes(a.status)) ended.add(a.id);
+        lastAt = performance.now();
       }
-      if (spawned && [...ids].every((id) => ended.has(id))) break;
+      if (allEnded()) break;
     }
   })();
   const t0 = performance.now();
   const base = (await client.listAgents()).length;
   for (let i = 0; i < n; i++) {
-    const a = await client.spawn({ provider: "generic", command: `'${process.execPath}' '${WRITER}' ${args} && troupe signal done`, worktree: false, env, name: `w${base + i}` });
+    const a = await client.spawn({ provider: "generic", command: `${command(i)} && troupe signal done`, worktree: false, env, name: `w${base + i}` });
     ids.add(a.id);
   }
   spawned = true;
-  // lines written while N bun writers are still starting on this machine measure start-up contention
-  const spawnedAt = performance.timeOrigin + performance.now();
+  await drive();
   await seen;
   abort.abort();
-  let bytes = 0;
-  for (const id of ids) {
-    const a = await client.agent(id);
-    bytes += statSync(join(env.TROUPE_WORKSPACE!, ".troupe", "logs", a.name, "1.out")).size;
-  }
-  return { bytes, seconds: (lastAt - t0) / 1000, latencies: latencies.filter((l) => l.at > spawnedAt + WARMUP_MS).map((l) => l.ms), resyncs };
+  return { seconds: (lastAt - t0) / 1000, latencies, resyncs, ids };
 }
 
 console.log(`machine: ${navigator.hardwareConcurrency} cores, bun ${Bun.version}; flood ${totalMB} MB of JSONL per N, then ${PACED_LINES} lines every ${PACE_MS} ms per agent`);
@@ -87,17 +83,41 @@ for (const n of Ns) {
     await Bun.spawn([BIN, "daemon", "start"], { env, stdout: "ignore" }).exited;
     const client = new TroupeClient({ socket });
     const pid = (await client.health()).pid;
-    const rss: number[] = [rssMB(pid)];
-    const sampler = setInterval(() => rss.push(rssMB(pid)), 100);
+
     const perAgent = Math.floor((totalMB * 1024 * 1024) / n);
-    const flood = await phase(client, env, n, `flood ${perAgent}`);
+    const lines: string[] = [];
+    for (let size = 0, i = 0; size < perAgent; i++) {
+      const l = `{"t":0,"i":${i},"pad":"${PAD}"}\n`;
+      lines.push(l);
+      size += l.length;
+    }
+    const flood = join(dir, "flood.jsonl");
+    writeFileSync(flood, lines.join(""));
+    const before = proc(pid);
+    const rss = [before.rss];
+    const sampler = setInterval(() => rss.push(proc(pid).rss), 100);
+    const f = await phase(client, env, n, () => `cat '${flood}'`, async () => {});
     clearInterval(sampler);
-    rss.push(rssMB(pid));
-    const paced = await phase(client, env, n, `paced ${PACE_MS} ${PACED_LINES}`);
-    const mb = flood.bytes / 1024 / 1024;
+    const after = proc(pid);
+    rss.push(after.rss);
+    let bytes = 0;
+    for (const id of f.ids) bytes += statSync(join(dir, ".troupe", "logs", (await client.agent(id)).name, "1.out")).size;
+    const mb = bytes / 1024 / 1024;
+
+    const fifos = Array.from({ length: n }, (_, i) => join(dir, `pace-${i}.fifo`));
+    for (const p of fifos) Bun.spawnSync(["mkfifo", p]);
+    const p = await phase(client, env, n, (i) => `cat '${fifos[i]}'`, async () => {
+      const fds = await Promise.all(fifos.map((path) => open(path, "w")));
+      for (let k = 0; k < PACED_LINES; k++) {
+        for (const fd of fds) writeSync(fd.fd, `{"t":${now()},"i":${k},"pad":"${PAD}"}\n`);
+        await Bun.sleep(PACE_MS);
+      }
+      await Promise.all(fds.map((fd) => fd.close()));
+    });
     console.log(
-      `N=${String(n).padStart(2)}: ingest ${(mb / flood.seconds).toFixed(1)} MB/s (${mb.toFixed(0)} MB in ${flood.seconds.toFixed(2)} s${flood.resyncs ? `, subscriber resynced ${flood.resyncs}x` : ""}); ` +
-        `latency write→subscriber p50 ${pct(paced.latencies, 50).toFixed(1)} ms, p99 ${pct(paced.latencies, 99).toFixed(1)} ms (${paced.latencies.length} chunks); ` +
+      `N=${String(n).padStart(2)}: ingest ${(mb / f.seconds).toFixed(1)} MB/s (${mb.toFixed(0)} MB in ${f.seconds.toFixed(2)} s${f.resyncs ? `, subscriber resynced ${f.resyncs}x` : ""}), ` +
+        `daemon CPU ${(((after.cpu - before.cpu) / mb) * 100).toFixed(2)} s per 100 MB; ` +
+        `latency write→subscriber p50 ${pct(p.latencies, 50).toFixed(1)} ms, p99 ${pct(p.latencies, 99).toFixed(1)} ms (${p.latencies.length} events); ` +
         `daemon RSS start ${rss[0]!.toFixed(0)} MB, max ${Math.max(...rss).toFixed(0)} MB, end ${rss[rss.length - 1]!.toFixed(0)} MB`,
     );
   } finally {

@@ -4,17 +4,19 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { completionPatch } from "../../src/agents/completion.ts";
 import { readSignalFile, writeSignalFile } from "../../src/agents/signal-file.ts";
+import type { Signal } from "../../src/protocol/signal.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "troupe-signal-"));
 
 describe("signal file", () => {
   test("round-trips every kind of signal", () => {
     const path = join(dir, "a", "signal.json");
-    for (const s of [
+    const signals: Signal[] = [
       { status: "done", result: "ok" },
       { status: "questions", questions: [{ id: "q1", question: "which db?" }] },
       { status: "error", error: "no network" },
-    ] as const) {
+    ];
+    for (const s of signals) {
       writeSignalFile(path, s);
       expect(readSignalFile(path)).toEqual({ kind: "ok", signal: s });
     }

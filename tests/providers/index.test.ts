@@ -35,7 +35,7 @@ describe("the registry", () => {
         const cmd = p.buildSpawn({ ...input, permissions });
         expect(cmd.argv.length).toBeGreaterThan(0);
         if (p.binary) expect(cmd.argv[0]).toBe(p.binary);
-        if (p.buildResume) expect(p.buildResume({ ...input, permissions, sessionId: "s1" }).argv[0]).toBe(p.binary!);
+        if (p.buildResume && p.binary) expect(p.buildResume({ ...input, permissions, sessionId: "s1" }).argv[0]).toBe(p.binary);
       }
       for (const line of ["", "garbage", "{", '{"type":1}', "[]", "\u0000\u001b[31m"]) {
         for (const stream of ["stdout", "stderr"] as const) {
