@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useReducer, useRef } from "react";
 import { Box, useApp, useInput } from "ink";
-import { handleKey, keyContext, type KeyEnv } from "./commands.ts";
+import { handleKey, keyContext, splitKeys, type KeyEnv } from "./commands.ts";
 import { Banner } from "./components/Banner.tsx";
 import { ConfirmDialog } from "./components/ConfirmDialog.tsx";
 import { FilterBar } from "./components/FilterBar.tsx";
@@ -84,7 +84,20 @@ export function App({ deps, feed, size, initial, onQuit }: AppProps) {
       exit();
     },
   };
-  useInput((input, key) => handleKey(env, input, key));
+  // Each key runs against the state its predecessor left: keys that arrived together go one per tick.
+  const handlerRef = useRef(env);
+  handlerRef.current = env;
+  useInput((input, key) => {
+    const keys = splitKeys(keyContext(handlerRef.current.ui), input, key);
+    if (!keys) return handleKey(handlerRef.current, input, key);
+    const step = () => {
+      const ch = keys.shift();
+      if (ch === undefined) return;
+      handleKey(handlerRef.current, ch, { ...key, shift: /[A-Z]/.test(ch) });
+      if (keys.length) setImmediate(step);
+    };
+    step();
+  });
 
   const agents = Object.values(entities.agents);
   const running = agents.filter((a) => a.status === "running" || a.status === "starting").length;

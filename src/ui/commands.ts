@@ -65,14 +65,17 @@ function fieldEdit(input: string, key: Key): FormAction | null {
 }
 
 /** The one keypress handler: resolves the key through the table, then runs the command. */
+/**
+ * Keys typed faster than one read (key repeat, typing before the first frame) arrive as one
+ * input: outside text fields each character is its own command. Null when `input` is one key.
+ */
+export function splitKeys(context: KeyContext, input: string, key: Key): string[] | null {
+  if (context === "field" || context === "filter" || key.ctrl || key.meta) return null;
+  return input.length > 1 && /^[\x20-\x7e]+$/.test(input) ? [...input] : null;
+}
+
 export function handleKey(env: KeyEnv, input: string, key: Key): void {
   const context = keyContext(env.ui);
-  // Keys typed faster than one read (key repeat, typing before the first frame) arrive together:
-  // outside text, each character is its own command.
-  if (context !== "field" && context !== "filter" && input.length > 1 && /^[\x20-\x7e]+$/.test(input) && !key.ctrl && !key.meta) {
-    for (const ch of input) handleKey(env, ch, { ...key, shift: /[A-Z]/.test(ch) });
-    return;
-  }
   const cmd = resolveKey(context, input, key);
   if (cmd) {
     runCommand(env, context, cmd);

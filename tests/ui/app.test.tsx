@@ -283,3 +283,15 @@ describe("terminal", () => {
     await waitFor(() => screen!.exited(), () => "exit");
   });
 });
+
+describe("keys typed together", () => {
+  test("each runs against the state the previous one left", async () => {
+    const a = makeAgent({ name: "top", createdAt: 3 });
+    const b = waiting("asker", ["Which one?"]);
+    const c = makeAgent({ name: "bottom", createdAt: 1 });
+    screen = await renderApp(new FakeClient([a, b, c]));
+    await screen.waitFor("bottom");
+    await screen.press("jjkka"); // one read: down, down, up, up, answer (asker sorts first)
+    await screen.waitFor("Which one?");
+  });
+});
