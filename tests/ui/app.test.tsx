@@ -242,7 +242,7 @@ describe("actions", () => {
 
 describe("terminal", () => {
   test("usable at 80x24: panes stack and every line fits", async () => {
-    const agents = Array.from({ length: 30 }, (_, i) => makeAgent({ name: `agent-number-${i}`, prompt: "a long prompt ".repeat(10) }));
+    const agents = Array.from({ length: 30 }, (_, i) => makeAgent({ name: `agent-number-${i}`, prompt: "a long prompt ".repeat(10), createdAt: Date.now() - 60_000 - i }));
     const client = new FakeClient(agents);
     client.write(agents[0]!.id, `${"wide output ".repeat(20)}\n`, { silent: true });
     screen = await renderApp(client, { columns: 140, rows: 40 });
