@@ -1,9 +1,9 @@
 import { render } from "ink";
 import type { TroupeClient } from "../client/client.ts";
-import type { Agent } from "../protocol/entities.ts";
 import { parserFor } from "../output/render.ts";
 import type { Workspace } from "../workspace.ts";
 import { App } from "./app.tsx";
+import { closingNote } from "./closing-note.ts";
 import { loadDiff } from "./diff-source.ts";
 import { Feed } from "./feed.ts";
 import { listProviders } from "./providers.ts";
@@ -21,15 +21,6 @@ export interface RunOptions {
 function shortPath(p: string): string {
   const home = process.env.HOME;
   return home && p.startsWith(home) ? `~${p.slice(home.length)}` : p;
-}
-
-/** What the person reads after quitting: nothing was stopped. */
-export function closingNote(agents: readonly Agent[]): string {
-  const running = agents.filter((a) => a.status === "running" || a.status === "starting").length;
-  const waiting = agents.filter((a) => a.status === "waiting").length;
-  const facts = [`${running} ${running === 1 ? "agent keeps" : "agents keep"} running`];
-  if (waiting) facts.push(`${waiting} ${waiting === 1 ? "waits" : "wait"} for you`);
-  return `troupe: dashboard closed; ${facts.join(", ")}. \`troupe\` opens it again, \`troupe ls\` lists them.`;
 }
 
 /** Mounts the dashboard full screen until the person quits; returns the exit code. */

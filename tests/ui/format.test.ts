@@ -54,3 +54,10 @@ describe("layout", () => {
     expect(narrow.output.height).toBeGreaterThanOrEqual(12);
   });
 });
+
+test("the note after quitting says what keeps running", async () => {
+  const { closingNote } = await import("../../src/ui/closing-note.ts");
+  const note = closingNote([makeAgent({ status: "running" }), makeAgent({ status: "waiting" }), makeAgent({ status: "done" })]);
+  expect(note).toContain("1 agent keeps running");
+  expect(note).toContain("1 waits for you");
+});

@@ -1,0 +1,10 @@
+import type { Agent } from "../protocol/entities.ts";
+
+/** What the person reads after quitting: nothing was stopped. */
+export function closingNote(agents: readonly Agent[]): string {
+  const running = agents.filter((a) => a.status === "running" || a.status === "starting").length;
+  const waiting = agents.filter((a) => a.status === "waiting").length;
+  const facts = [`${running} ${running === 1 ? "agent keeps" : "agents keep"} running`];
+  if (waiting) facts.push(`${waiting} ${waiting === 1 ? "waits" : "wait"} for you`);
+  return `troupe: dashboard closed; ${facts.join(", ")}. \`troupe\` opens it again, \`troupe ls\` lists them.`;
+}
