@@ -6,6 +6,9 @@
  *   npm run build && bun scripts/bench/dashboard.ts   # against a real daemon (dist/troupe) on a temp workspace, shell-command agents
  *   bun scripts/bench/dashboard.ts --fake     # against an in-process fake daemon (no processes, no socket)
  *
+ * Knobs: BENCH_RATE (streamer lines/s, default 5000; 0 = as fast as the shell can), BENCH_LINES,
+ * BENCH_MAX_FPS (Ink's cap, default 60 as in the dashboard), BENCH_DEBUG=1 (JSC heap details).
+ *
  * The dashboard runs in this process, rendering with the production options into a fake
  * 160x50 terminal; the keys go in through its stdin as a terminal would send them.
  */

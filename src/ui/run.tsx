@@ -63,7 +63,9 @@ export async function runDashboard({ client, workspace, env }: RunOptions): Prom
     </ThemeContext.Provider>,
     // interactive: Ink treats any CI=true environment as non-interactive and draws nothing
     // until exit; the dashboard only runs on a terminal (checked before), so it always is.
-    { alternateScreen: true, exitOnCtrlC: false, patchConsole: true, maxFps: 30, incrementalRendering: true, interactive: true },
+    // maxFps 60: streaming output already reaches Ink at most 30 times a second (the feed batches
+    // it); the higher cap only lets a keypress draw without queueing behind a streaming frame.
+    { alternateScreen: true, exitOnCtrlC: false, patchConsole: true, maxFps: 60, incrementalRendering: true, interactive: true },
   );
   let code = 0;
   try {
