@@ -1,8 +1,8 @@
 import type { OutputChunk } from "../protocol/output.ts";
-import type { AgentPatch, AgentRecord } from "../store/agents.ts";
+import type { AgentPatch, OutputContext } from "../store/agents.ts";
 import type { Provider } from "../../providers/types.ts";
 
-type Known = Pick<AgentRecord, "providerSessionId" | "costUsd" | "inputTokens" | "outputTokens">;
+type Known = Omit<OutputContext, "provider">;
 
 const add = (a: number | null | undefined, b: number) => (a ?? 0) + b;
 

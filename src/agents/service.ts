@@ -23,6 +23,7 @@ import { Tailer } from "./tailer.ts";
 import { Supervisor } from "./supervisor.ts";
 import { clearSignalFile, readSignalFile } from "./signal-file.ts";
 import { completionPatch } from "./completion.ts";
+import { describeFailure, diagnose } from "./failure.ts";
 import { isProcessAlive, signalGroup } from "./process.ts";
 import { outputMetadata } from "./metadata.ts";
 
@@ -247,20 +248,20 @@ export class AgentService {
   }
 
   private onChunk(chunk: OutputChunk): void {
-    this.d.bus.publish({ type: "agent:output", chunk });
-    const rec = this.d.store.agents.get(chunk.agentId);
-    if (!rec) return;
-    const patch: AgentPatch = outputMetadata(getProvider(rec.provider), chunk, rec);
+    const { store, bus } = this.d;
+    bus.publish({ type: "agent:output", chunk });
+    const ctx = store.agents.outputContext(chunk.agentId);
+    if (!ctx) return;
+    const patch: AgentPatch = outputMetadata(getProvider(ctx.provider), chunk, ctx);
     const now = Date.now();
-    const last = this.lastActivity.get(rec.id) ?? 0;
     if (Object.keys(patch).length) {
-      const updated = this.d.store.agents.update(rec.id, { ...patch, lastActivityAt: now });
-      this.d.bus.publish({ type: "agent:updated", agent: toAgent(updated) });
-      this.lastActivity.set(rec.id, now);
-    } else if (now - last > 2_000) {
+      const updated = store.agents.update(chunk.agentId, { ...patch, lastActivityAt: now });
+      bus.publish({ type: "agent:updated", agent: toAgent(updated) });
+      this.lastActivity.set(chunk.agentId, now);
+    } else if (now - (this.lastActivity.get(chunk.agentId) ?? 0) > 2_000) {
       // activity alone is not worth an event; the next update carries it
-      this.d.store.agents.update(rec.id, { lastActivityAt: now });
-      this.lastActivity.set(rec.id, now);
+      store.agents.update(chunk.agentId, { lastActivityAt: now });
+      this.lastActivity.set(chunk.agentId, now);
     }
   }
 
@@ -275,7 +276,13 @@ export class AgentService {
       if (!store.sessions.end(agentId, session, exitCode)) return null;
       if (rec.session !== session) return null;
       if (rec.status === "stopped") return store.agents.update(agentId, { exitCode });
-      return store.agents.update(agentId, completionPatch(readSignalFile(rec.signalFile), exitCode));
+      const patch = completionPatch(readSignalFile(rec.signalFile), exitCode);
+      if (patch.status === "failed" && readSignalFile(rec.signalFile).kind !== "ok") {
+        const provider = getProvider(rec.provider);
+        const why = provider ? diagnose(provider, store.chunks.tail(agentId, session)) : null;
+        if (why) patch.error = `${describeFailure(why)}; ${patch.error}`;
+      }
+      return store.agents.update(agentId, patch);
     })();
     if (!updated) return;
     log.info(`${rec.name} session ${session} ended (exit ${exitCode}): ${updated.status}`);

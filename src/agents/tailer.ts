@@ -8,6 +8,14 @@ import type { Logger } from "../daemon/log.ts";
 /** Largest piece stored as one chunk; a longer run of output becomes several chunks. */
 const READ_BYTES = 64 * 1024;
 const SWEEP_MS = 500;
+/**
+ * chokidar reports at most one change per file per 50 ms and drops the rest (no trailing
+ * event), so after each event the file is read again every FOLLOW_MS until FOLLOW_FOR_MS
+ * pass with nothing new: output written inside the throttle window is seen within ~15 ms,
+ * not at the next sweep.
+ */
+const FOLLOW_MS = 15;
+const FOLLOW_FOR_MS = 60;
 const NEWLINE = 0x0a;
 
 interface Tracked {
@@ -16,6 +24,8 @@ interface Tracked {
   stream: Stream;
   path: string;
   offset: number;
+  followUntil: number;
+  follow: ReturnType<typeof setTimeout> | null;
 }
 
 /**
@@ -25,6 +35,7 @@ interface Tracked {
  */
 export class Tailer {
   private readonly files = new Map<string, Tracked>();
+  private readonly buf = Buffer.allocUnsafe(READ_BYTES);
   private watcher: FSWatcher | null = null;
   private sweep: ReturnType<typeof setInterval> | null = null;
 
@@ -38,7 +49,9 @@ export class Tailer {
     this.watcher = watch(logsRoot, { ignoreInitial: true, depth: 3, persistent: true });
     const onFs = (path: string) => {
       const t = this.files.get(path);
-      if (t) this.read(t, false);
+      if (!t) return;
+      this.read(t, false);
+      this.follow(t);
     };
     this.watcher.on("change", onFs).on("add", onFs).on("error", (e) => this.log.warn("watcher error", e));
     // inotify can coalesce or miss events (and a watcher may not cover a file yet): a slow sweep is the net.
@@ -52,12 +65,24 @@ export class Tailer {
     await this.watcher?.close();
   }
 
+  private follow(t: Tracked): void {
+    t.followUntil = Date.now() + FOLLOW_FOR_MS;
+    if (t.follow) return;
+    const tick = () => {
+      t.follow = null;
+      if (this.files.get(t.path) !== t) return;
+      if (this.read(t, false)) t.followUntil = Date.now() + FOLLOW_FOR_MS;
+      if (Date.now() < t.followUntil) t.follow = setTimeout(tick, FOLLOW_MS);
+    };
+    t.follow = setTimeout(tick, FOLLOW_MS);
+  }
+
   add(s: SessionRecord): void {
     for (const [stream, path, offset] of [
       ["stdout", s.stdoutPath, s.stdoutOffset],
       ["stderr", s.stderrPath, s.stderrOffset],
     ] as const) {
-      const t: Tracked = { agentId: s.agentId, session: s.session, stream, path, offset };
+      const t: Tracked = { agentId: s.agentId, session: s.session, stream, path, offset, followUntil: 0, follow: null };
       this.files.set(path, t);
       this.read(t, false);
     }
@@ -66,28 +91,33 @@ export class Tailer {
   /** Reads a session to the end of its files, partial last lines included, and stops following it. */
   finish(s: SessionRecord): void {
     for (const path of [s.stdoutPath, s.stderrPath]) {
-      const t = this.files.get(path) ?? {
+      const t: Tracked = this.files.get(path) ?? {
         agentId: s.agentId,
         session: s.session,
         stream: path === s.stdoutPath ? "stdout" : "stderr",
         path,
         offset: path === s.stdoutPath ? s.stdoutOffset : s.stderrOffset,
+        followUntil: 0,
+        follow: null,
       };
       this.read(t, true);
+      if (t.follow) clearTimeout(t.follow);
       this.files.delete(path);
     }
   }
 
-  private read(t: Tracked, final: boolean): void {
+  /** Stores what is new in the file; true when there was something. */
+  private read(t: Tracked, final: boolean): boolean {
+    const start = t.offset;
     let fd: number;
     try {
       fd = openSync(t.path, "r");
     } catch {
-      return; // not created yet
+      return false; // not created yet
     }
     try {
       const size = fstatSync(fd).size;
-      const buf = Buffer.allocUnsafe(READ_BYTES);
+      const buf = this.buf;
       while (t.offset < size) {
         const n = readSync(fd, buf, 0, Math.min(READ_BYTES, size - t.offset), t.offset);
         if (n <= 0) break;
@@ -110,5 +140,6 @@ export class Tailer {
     } finally {
       closeSync(fd);
     }
+    return t.offset !== start;
   }
 }

@@ -113,6 +113,14 @@ export interface NewAgent {
   env: Record<string, string>;
 }
 
+export interface OutputContext {
+  provider: string;
+  providerSessionId: string | null;
+  costUsd: number | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+}
+
 export type AgentPatch = Partial<{
   status: AgentStatus;
   session: number;
@@ -182,6 +190,16 @@ export class AgentRepo {
 
   list(): AgentRecord[] {
     return (this.db.query(`${SELECT} ORDER BY a.created_at, a.id`).all() as JoinedRow[]).map((r) => fromRow(r, r.live_pid));
+  }
+
+  /** The few fields output parsing needs, without decoding the whole row (called per chunk). */
+  outputContext(id: string): OutputContext | null {
+    return this.db
+      .query(
+        `SELECT provider, provider_session_id AS providerSessionId, cost_usd AS costUsd,
+           input_tokens AS inputTokens, output_tokens AS outputTokens FROM agents WHERE id = ?`,
+      )
+      .get(id) as OutputContext | null;
   }
 
   /** Forgets the agent, its sessions and its output (cascade). */

@@ -39,6 +39,19 @@ export class ChunkRepo {
     })();
   }
 
+  /** The last chunks of one session, oldest first, about `maxBytes` of them. */
+  tail(agentId: string, session: number, maxBytes = 64 * 1024): OutputChunk[] {
+    const out: OutputChunk[] = [];
+    let bytes = 0;
+    const stmt = this.db.query("SELECT * FROM agent_log_chunks WHERE agent_id = ? AND session = ? ORDER BY id DESC");
+    for (const row of stmt.iterate(agentId, session) as IterableIterator<Row>) {
+      out.push(fromRow(row));
+      bytes += row.data.length;
+      if (bytes >= maxBytes) break;
+    }
+    return out.reverse();
+  }
+
   /**
    * A page of chunks with id > `after`, oldest first: at most `limit` chunks and about
    * MAX_PAGE_BYTES of data (always at least one chunk). An empty page is the end.

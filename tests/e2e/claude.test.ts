@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { ROOT, Sandbox, waitFor } from "../support/sandbox.ts";
 import {
+  apiError,
   bash,
   claudeEnv,
   findInHistory,
@@ -164,4 +165,15 @@ describe("Claude Code under troupe", () => {
     });
     expect(after.result).toBe("answered");
   }, 120_000);
+
+  test("a run the API refuses fails with the reason, not only a missing signal", async () => {
+    claudeSandbox();
+    sb.env.CLAUDE_CODE_MAX_RETRIES = "0";
+    scripts.set("locked", () => apiError(401, "authentication_error", "invalid x-api-key"));
+    await sb.json(["spawn", "--provider", "claude", "--name", "locked", "--prompt", "Anything.", "--json"]);
+    const a = await ended("locked");
+    expect(a.status).toBe("failed");
+    expect(a.error).toStartWith("not logged in or bad credentials (auth): ");
+    expect(a.error).toEndWith("without a signal (the agent must end with 'troupe signal')");
+  }, 90_000);
 });
