@@ -26,6 +26,7 @@ import { completionPatch } from "./completion.ts";
 import { describeFailure, diagnose } from "./failure.ts";
 import { isProcessAlive, signalGroup } from "./process.ts";
 import { outputMetadata } from "./metadata.ts";
+import { providerConfig } from "../workspace-config.ts";
 
 type Spawn = z.output<typeof SpawnRequestSchema>;
 type Resume = z.output<typeof ResumeRequestSchema>;
@@ -91,6 +92,7 @@ export class AgentService {
     if (provider.binary !== null && !Bun.which(provider.binary, { PATH: req.env.PATH ?? process.env.PATH ?? "" })) {
       throw new TroupeError("spawn_failed", `${provider.binary} is not installed: ${provider.install}`);
     }
+    const config = providerConfig(this.d.ws.stateDir, provider.name);
     const { agents } = this.d.store;
     if (req.name && agents.nameTaken(req.name)) throw new TroupeError("conflict", `an agent named '${req.name}' exists`);
     const name = req.name ?? uniqueName((n) => agents.nameTaken(n));
@@ -105,12 +107,12 @@ export class AgentService {
       provider: provider.name,
       prompt,
       command: req.command ?? null,
-      model: req.model ?? null,
+      model: req.model ?? config.model ?? null,
       cwd: wt?.path ?? this.d.ws.root,
       worktree: wt?.path ?? null,
       branch: wt?.branch ?? null,
       baseRef: wt ? wt.baseRef : null,
-      permissions: req.permissions,
+      permissions: req.permissions ?? config.permissions ?? "skip",
       tokenHash: hashToken(token),
       signalFile: paths.signalFile,
       env: req.env,
@@ -122,6 +124,7 @@ export class AgentService {
       cwd: rec.cwd,
       model: rec.model ?? undefined,
       permissions: rec.permissions,
+      allowedTools: config.allowedTools,
       command: rec.command ?? undefined,
       env: rec.env,
     });
@@ -198,6 +201,7 @@ export class AgentService {
       model: rec.model ?? undefined,
       sessionId: rec.providerSessionId ?? "",
       permissions: rec.permissions,
+      allowedTools: providerConfig(this.d.ws.stateDir, provider.name).allowedTools,
       command: rec.command ?? undefined,
       env: rec.env,
     });

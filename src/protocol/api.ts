@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AgentSchema, ConversationSchema } from "./entities.ts";
 import { OutputChunkSchema } from "./output.ts";
+import { PermissionModeSchema } from "./config.ts";
 
 /** Largest request body the daemon reads; a prompt file bigger than this is a mistake. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -21,8 +22,8 @@ export const SpawnRequestSchema = z.object({
   model: z.string().min(1).optional(),
   baseRef: z.string().min(1).optional(),
   worktree: z.boolean().default(true),
-  /** skip: act without asking (headless default); edits: edit files only; plan: read-only. */
-  permissions: z.enum(["skip", "edits", "plan"]).default("skip"),
+  /** skip: act without asking (headless default); edits: edit files only; plan: read-only. Unset: the workspace config's, else skip. */
+  permissions: PermissionModeSchema.optional(),
   /** The spawning client's environment: agents get it, not the daemon's. */
   env: Env.default({}),
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PermissionModeSchema } from "./config.ts";
 
 export const AgentStatusSchema = z.enum(["starting", "running", "waiting", "done", "failed", "stopped"]);
 export type AgentStatus = z.infer<typeof AgentStatusSchema>;
@@ -20,6 +21,7 @@ export const AgentSchema = z.object({
   prompt: z.string().nullable(),
   command: z.string().nullable(),
   model: z.string().nullable(),
+  permissions: PermissionModeSchema,
   cwd: z.string(),
   worktree: z.string().nullable(),
   branch: z.string().nullable(),

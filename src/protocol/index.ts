@@ -3,3 +3,4 @@ export * from "./signal.ts";
 export * from "./output.ts";
 export * from "./events.ts";
 export * from "./api.ts";
+export * from "./config.ts";

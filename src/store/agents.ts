@@ -37,7 +37,6 @@ interface AgentRow {
 
 /** What the daemon keeps of an agent beyond what clients see. */
 export interface AgentRecord extends Agent {
-  permissions: PermissionMode;
   signalFile: string;
   env: Record<string, string>;
   pid: number | null;
@@ -92,7 +91,7 @@ function fromRow(r: AgentRow, pid: number | null): AgentRecord {
 
 /** The public view: no token, no environment. */
 export function toAgent(rec: AgentRecord): Agent {
-  const { permissions: _p, signalFile: _s, env: _e, ...agent } = rec;
+  const { signalFile: _s, env: _e, ...agent } = rec;
   return agent;
 }
 

@@ -19,6 +19,7 @@ export function makeAgent(over: Partial<Agent> = {}): Agent {
     prompt: null,
     command: `echo ${n}`,
     model: null,
+    permissions: "skip",
     cwd: "/tmp/ws",
     worktree: null,
     branch: null,

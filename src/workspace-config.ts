@@ -1,0 +1,35 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { TroupeError } from "./errors.ts";
+import { WorkspaceConfigSchema, type ProviderConfig, type WorkspaceConfig } from "./protocol/config.ts";
+
+export function configPath(stateDir: string): string {
+  return join(stateDir, "config.json");
+}
+
+/** The workspace config; none is an empty one, a broken one is a clear error (never a silent default). */
+export function readWorkspaceConfig(stateDir: string): WorkspaceConfig {
+  const path = configPath(stateDir);
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return { providers: {} };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new TroupeError("bad_request", `${path} is not valid JSON`);
+  }
+  const parsed = WorkspaceConfigSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new TroupeError("bad_request", `${path}: ${issue?.path.join(".") || "config"}: ${issue?.message}`);
+  }
+  return parsed.data;
+}
+
+export function providerConfig(stateDir: string, provider: string): ProviderConfig {
+  return readWorkspaceConfig(stateDir).providers[provider] ?? {};
+}
