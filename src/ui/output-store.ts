@@ -64,6 +64,12 @@ export class AgentOutput {
     return true;
   }
 
+  /** Counts a history chunk that is not shown (older than what is kept) without rendering it. */
+  skip(chunk: OutputChunk): void {
+    this.lastChunkId = Math.max(this.lastChunkId, chunk.id);
+    this.total += chunkLines(chunk).length;
+  }
+
   source(raw: boolean): LineSource {
     return raw ? this.raw : this.rendered;
   }
@@ -119,7 +125,7 @@ export class OutputStore {
 
   private async load(buf: AgentOutput): Promise<void> {
     try {
-      await this.fetchAfter(buf);
+      await this.fetchHistory(buf);
       if (this.buffers.get(buf.agentId) !== buf) return;
       for (const c of buf.queued) buf.append(c);
       buf.queued = [];
@@ -129,6 +135,32 @@ export class OutputStore {
       buf.error = errorMessage(err);
     }
     if (!this.disposed) this.publisher.flush();
+  }
+
+  /**
+   * The whole history passes by, but only the chunks holding the last `cap` lines are rendered:
+   * opening an agent with 100,000 lines parses 5,000 of them.
+   */
+  private async fetchHistory(buf: AgentOutput): Promise<void> {
+    const kept: OutputChunk[] = [];
+    let keptLines = 0;
+    let after = 0;
+    for (;;) {
+      const chunks = await this.client.output(buf.agentId, { after, limit: this.pageSize });
+      if (this.buffers.get(buf.agentId) !== buf) return; // dropped meanwhile
+      for (const c of chunks) {
+        kept.push(c);
+        keptLines += chunkLines(c).length;
+        while (kept.length > 1 && keptLines - chunkLines(kept[0]!).length >= this.cap) {
+          const dropped = kept.shift()!;
+          keptLines -= chunkLines(dropped).length;
+          buf.skip(dropped);
+        }
+      }
+      if (chunks.length) after = chunks[chunks.length - 1]!.id;
+      if (chunks.length < this.pageSize) break;
+    }
+    for (const c of kept) buf.append(c);
   }
 
   private async fetchAfter(buf: AgentOutput): Promise<void> {

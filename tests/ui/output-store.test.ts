@@ -66,3 +66,24 @@ describe("OutputStore", () => {
     store.dispose();
   });
 });
+
+test("opening a long history renders only the lines it keeps, and counts the rest", async () => {
+  const a = makeAgent();
+  const client = new FakeClient([a]);
+  for (let i = 0; i < 100; i++) client.write(a.id, Array.from({ length: 10 }, (_, j) => `l${i * 10 + j}\n`).join(""), { silent: true });
+  let parsed = 0;
+  const store = new OutputStore(client, () => (line, stream) => {
+    parsed++;
+    return defaultParser(line, stream);
+  }, { cap: 50, pageSize: 7 });
+  const buf = store.ensure(a.id, a.provider);
+  await waitFor(() => buf.state === "ready", () => "ready");
+  expect(buf.total).toBe(1000);
+  expect(parsed).toBeLessThanOrEqual(60);
+  const src = buf.source(false);
+  expect(src.at(src.end - 1).text).toBe("l999");
+  expect(src.end - src.base).toBeGreaterThanOrEqual(50);
+  store.onChunk(client.write(a.id, "l1000\n", { silent: true }));
+  expect(src.at(src.end - 1).text).toBe("l1000");
+  store.dispose();
+});
