@@ -157,8 +157,9 @@ export class OutputStore {
           buf.skip(dropped);
         }
       }
-      if (chunks.length) after = chunks[chunks.length - 1]!.id;
-      if (chunks.length < this.pageSize) break;
+      // Pages are capped by bytes as well as by count: only an empty page is the end.
+      if (!chunks.length) break;
+      after = chunks[chunks.length - 1]!.id;
     }
     for (const c of kept) buf.append(c);
   }

@@ -87,3 +87,14 @@ test("opening a long history renders only the lines it keeps, and counts the res
   expect(src.at(src.end - 1).text).toBe("l1000");
   store.dispose();
 });
+
+test("a page cut short by its size is not mistaken for the end", async () => {
+  const a = makeAgent();
+  const client = new FakeClient([a]);
+  for (let i = 0; i < 5; i++) client.write(a.id, `${String(i).repeat(40_000)}\n`, { silent: true });
+  const store = new OutputStore(client, () => defaultParser, { pageSize: 200 });
+  const buf = store.ensure(a.id, a.provider);
+  await waitFor(() => buf.state === "ready", () => "ready");
+  expect(buf.total).toBe(5);
+  store.dispose();
+});

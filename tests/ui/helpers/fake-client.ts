@@ -121,7 +121,15 @@ export class FakeClient implements DashboardClient {
     this.check("output", [ref, q]);
     const after = q.after ?? 0;
     const all = this.chunks.filter((c) => c.agentId === ref && c.id > after);
-    return q.limit ? all.slice(0, q.limit) : all;
+    // Like the daemon's store: at most `limit` chunks and about 64 KiB a page; an empty page is the end.
+    const page: OutputChunk[] = [];
+    let bytes = 0;
+    for (const c of all.slice(0, q.limit ?? 10_000)) {
+      page.push(c);
+      bytes += c.data.length;
+      if (bytes >= 64 * 1024) break;
+    }
+    return page;
   }
   async spawn(req: SpawnRequest): Promise<Agent> {
     this.check("spawn", [req]);
