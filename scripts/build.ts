@@ -22,6 +22,8 @@ const result = await Bun.build({
   minify: true,
   // precompiled bytecode: parsing the bundle at every start cost ~50 ms of each `troupe ask`
   bytecode: true,
+  // the dashboard (Ink, React) and each command load as their own chunks, only when used
+  splitting: true,
   plugins: [stubDevtools],
 });
 if (!result.success) {

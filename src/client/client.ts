@@ -1,23 +1,16 @@
-import {
-  AgentResponseSchema,
-  AgentsResponseSchema,
-  ConversationResponseSchema,
-  ConversationsResponseSchema,
-  HealthSchema,
-  ListenResponseSchema,
-  OkSchema,
-  OutputResponseSchema,
-  type AskRequest,
-  type ResumeRequest,
-  type SpawnRequest,
-} from "../protocol/api.ts";
+import { HealthSchema, OkSchema } from "../protocol/api-base.ts";
+import type { AskRequest, ResumeRequest, SpawnRequest } from "../protocol/api.ts";
 import type { Agent, Conversation } from "../protocol/entities.ts";
 import type { OutputChunk } from "../protocol/output.ts";
 import type { Signal } from "../protocol/signal.ts";
 import { request, type HttpOptions } from "./http.ts";
-import { openSubscription, subscribe, type EventMessage } from "./sse.ts";
+import type { EventMessage } from "./sse.ts";
 
 const enc = encodeURIComponent;
+
+// Loaded on first use: building zod schemas is most of a cold `troupe answer`, which needs only these.
+const agentsApi = () => import("../protocol/api-agents.ts");
+const conversationsApi = () => import("../protocol/api-conversations.ts");
 
 /** The typed API of one workspace's daemon; the only way cli/ and ui/ reach it. */
 export class TroupeClient {
@@ -31,22 +24,22 @@ export class TroupeClient {
   }
 
   async listAgents(): Promise<Agent[]> {
-    return (await request(this.opts, "GET", "/v1/agents", AgentsResponseSchema)).agents;
+    return (await request(this.opts, "GET", "/v1/agents", (await agentsApi()).AgentsResponseSchema)).agents;
   }
   async agent(ref: string): Promise<Agent> {
-    return (await request(this.opts, "GET", `/v1/agents/${enc(ref)}`, AgentResponseSchema)).agent;
+    return (await request(this.opts, "GET", `/v1/agents/${enc(ref)}`, (await agentsApi()).AgentResponseSchema)).agent;
   }
   async spawn(req: SpawnRequest): Promise<Agent> {
-    return (await request(this.opts, "POST", "/v1/agents", AgentResponseSchema, req)).agent;
+    return (await request(this.opts, "POST", "/v1/agents", (await agentsApi()).AgentResponseSchema, req)).agent;
   }
   async stop(ref: string): Promise<Agent> {
-    return (await request(this.opts, "POST", `/v1/agents/${enc(ref)}/stop`, AgentResponseSchema, {})).agent;
+    return (await request(this.opts, "POST", `/v1/agents/${enc(ref)}/stop`, (await agentsApi()).AgentResponseSchema, {})).agent;
   }
   async remove(ref: string): Promise<void> {
     await request(this.opts, "DELETE", `/v1/agents/${enc(ref)}`, OkSchema);
   }
   async resume(ref: string, req: ResumeRequest): Promise<Agent> {
-    return (await request(this.opts, "POST", `/v1/agents/${enc(ref)}/resume`, AgentResponseSchema, req)).agent;
+    return (await request(this.opts, "POST", `/v1/agents/${enc(ref)}/resume`, (await agentsApi()).AgentResponseSchema, req)).agent;
   }
   /** Stored output chunks with id > `after`, oldest first. */
   async output(ref: string, q: { after?: number; session?: number; limit?: number } = {}): Promise<OutputChunk[]> {
@@ -55,7 +48,7 @@ export class TroupeClient {
     if (q.session !== undefined) params.set("session", String(q.session));
     if (q.limit !== undefined) params.set("limit", String(q.limit));
     const path = `/v1/agents/${enc(ref)}/output?${params}`;
-    return (await request(this.opts, "GET", path, OutputResponseSchema)).chunks;
+    return (await request(this.opts, "GET", path, (await agentsApi()).OutputResponseSchema)).chunks;
   }
 
   /** Tells the daemon the calling agent wrote its signal file. */
@@ -64,30 +57,32 @@ export class TroupeClient {
   }
 
   async ask(req: AskRequest): Promise<Conversation> {
-    return (await request(this.opts, "POST", "/v1/conversations", ConversationResponseSchema, req)).conversation;
+    return (await request(this.opts, "POST", "/v1/conversations", (await conversationsApi()).ConversationResponseSchema, req)).conversation;
   }
   /** The conversation; with `waitMs`, held until it is answered or expired, or the wait ends. */
   async conversation(id: string, waitMs?: number, signal?: AbortSignal): Promise<Conversation> {
     const q = waitMs === undefined ? "" : `?wait=${waitMs}`;
-    return (await request(this.opts, "GET", `/v1/conversations/${enc(id)}${q}`, ConversationResponseSchema, undefined, signal)).conversation;
+    return (await request(this.opts, "GET", `/v1/conversations/${enc(id)}${q}`, (await conversationsApi()).ConversationResponseSchema, undefined, signal)).conversation;
   }
   async conversations(q: { pending?: boolean } = {}): Promise<Conversation[]> {
     const path = q.pending ? "/v1/conversations?pending=1" : "/v1/conversations";
-    return (await request(this.opts, "GET", path, ConversationsResponseSchema)).conversations;
+    return (await request(this.opts, "GET", path, (await conversationsApi()).ConversationsResponseSchema)).conversations;
   }
   async answer(id: string, answer: string): Promise<Conversation> {
-    return (await request(this.opts, "POST", `/v1/conversations/${enc(id)}/answer`, ConversationResponseSchema, { answer })).conversation;
+    return (await request(this.opts, "POST", `/v1/conversations/${enc(id)}/answer`, (await conversationsApi()).ConversationResponseSchema, { answer })).conversation;
   }
   /** Claims the oldest pending conversation addressed to the caller, waiting up to `waitMs`. */
   async listen(waitMs: number, signal?: AbortSignal): Promise<Conversation | null> {
-    return (await request(this.opts, "GET", `/v1/listen?wait=${waitMs}`, ListenResponseSchema, undefined, signal)).conversation;
+    return (await request(this.opts, "GET", `/v1/listen?wait=${waitMs}`, (await conversationsApi()).ListenResponseSchema, undefined, signal)).conversation;
   }
 
-  events(since: number | null, signal?: AbortSignal): AsyncGenerator<EventMessage> {
-    return subscribe(this.opts, since, signal);
+  async *events(since: number | null, signal?: AbortSignal): AsyncGenerator<EventMessage> {
+    const { subscribe } = await import("./sse.ts");
+    yield* subscribe(this.opts, since, signal);
   }
   /** Like events(), but resolves only once the daemon has registered the subscription. */
-  openEvents(since: number | null, signal?: AbortSignal): Promise<AsyncGenerator<EventMessage>> {
+  async openEvents(since: number | null, signal?: AbortSignal): Promise<AsyncGenerator<EventMessage>> {
+    const { openSubscription } = await import("./sse.ts");
     return openSubscription(this.opts, since, signal);
   }
 }

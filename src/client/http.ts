@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { ErrorBodySchema } from "../protocol/api.ts";
+import { ErrorBodySchema } from "../protocol/api-base.ts";
 import { TroupeError, isErrorCode } from "../errors.ts";
 
 export interface HttpOptions {

@@ -19,6 +19,8 @@ const isOpen = (c: Conversation) => c.status === "pending" || c.status === "deli
 /** Questions between agents and the person: asked, handed out once, answered once, or expired. */
 export class ConversationService {
   private expiryTimer: ReturnType<typeof setTimeout> | null = null;
+  /** When the timer fires; asks with a later deadline need not touch it (no store scan per ask). */
+  private expiryAt: number | null = null;
 
   constructor(
     private readonly store: Store,
@@ -64,7 +66,7 @@ export class ConversationService {
       expiresAt: req.timeoutMs ? Date.now() + req.timeoutMs : null,
     });
     this.bus.publish({ type: "conversation:created", conversation: conv });
-    this.scheduleExpiry();
+    if (conv.expiresAt !== null && (this.expiryAt === null || conv.expiresAt < this.expiryAt)) this.armExpiry(conv.expiresAt);
     if (toId !== USER) this.agents.wakeForQuestion(toId, conv).catch((err) => this.log.warn(`could not wake ${toName}`, err));
     return conv;
   }
@@ -127,9 +129,19 @@ export class ConversationService {
   }
 
   private scheduleExpiry(): void {
-    if (this.expiryTimer) clearTimeout(this.expiryTimer);
     const next = this.store.conversations.nextExpiry();
-    if (next === null) return;
-    this.expiryTimer = setTimeout(() => this.expire(), Math.max(0, Math.min(next - Date.now(), 2 ** 31 - 1)));
+    if (next === null) {
+      if (this.expiryTimer) clearTimeout(this.expiryTimer);
+      this.expiryTimer = null;
+      this.expiryAt = null;
+      return;
+    }
+    this.armExpiry(next);
+  }
+
+  private armExpiry(at: number): void {
+    if (this.expiryTimer) clearTimeout(this.expiryTimer);
+    this.expiryAt = at;
+    this.expiryTimer = setTimeout(() => this.expire(), Math.max(0, Math.min(at - Date.now(), 2 ** 31 - 1)));
   }
 }

@@ -4,6 +4,7 @@ import { TroupeError } from "../errors.ts";
 import { excludeStateDir, type Workspace } from "../workspace.ts";
 import { selfBinDir, selfCommand } from "../self.ts";
 import { createStore } from "../store/index.ts";
+import { checkpointPeriodically } from "../store/db.ts";
 import { AgentService } from "../agents/service.ts";
 import { ProcessLock } from "./lock.ts";
 import { Logger } from "./log.ts";
@@ -59,6 +60,7 @@ export function runDaemon(ws: Workspace): RunningDaemon | null {
     server.stop(true);
     conversations.stop();
     void agents.stop().finally(() => {
+      stopCheckpoints();
       store.close();
       lock.release();
       resolveStopped();
@@ -68,6 +70,7 @@ export function runDaemon(ws: Workspace): RunningDaemon | null {
   agents.start();
   conversations.start();
   store.events.prune();
+  const stopCheckpoints = checkpointPeriodically(store.db);
   const server = serve(ws.socket, router, store.agents, log);
   log.info(`daemon ${process.pid} serving ${ws.root} on ${ws.socket}`);
   process.on("SIGTERM", shutdown);

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { MAX_BODY_BYTES } from "../protocol/api.ts";
+import { MAX_BODY_BYTES } from "../protocol/api-base.ts";
 import { TroupeError, httpStatus, type ErrorCode } from "../errors.ts";
 
 export function json(body: unknown, status = 200): Response {

@@ -83,6 +83,8 @@ export const MIGRATIONS: readonly string[] = [
     created_at INTEGER NOT NULL
   );
   `,
+  // 2: deadlines are found without scanning every conversation ever asked
+  `CREATE INDEX conversations_expiry ON conversations(status, expires_at);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
