@@ -3,7 +3,7 @@ import { closeSync, mkdirSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TroupeError } from "../errors.ts";
 import type { ProviderCommand } from "../../providers/types.ts";
-import { processStartTime } from "./process.ts";
+import { processStartTime } from "../process-info.ts";
 
 export interface SessionFiles {
   stdoutPath: string;

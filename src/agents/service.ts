@@ -24,7 +24,7 @@ import { Supervisor } from "./supervisor.ts";
 import { clearSignalFile, readSignalFile } from "./signal-file.ts";
 import { completionPatch } from "./completion.ts";
 import { describeFailure, diagnose } from "./failure.ts";
-import { isProcessAlive, signalGroup } from "./process.ts";
+import { isProcessAlive, signalGroup } from "../process-info.ts";
 import { outputMetadata } from "./metadata.ts";
 import { providerConfig } from "../workspace-config.ts";
 

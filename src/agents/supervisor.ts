@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { ChildProcess } from "node:child_process";
-import { isProcessAlive } from "./process.ts";
+import { isProcessAlive } from "../process-info.ts";
 
 const POLL_MS = 250;
 

@@ -9,10 +9,12 @@ export async function run(args: string[]): Promise<number> {
   const action = positionals[0];
   switch (action) {
     case "run": {
-      const { runDaemon } = await import("../daemon/daemon.ts");
+      const { runDaemon, lockHolder } = await import("../daemon/daemon.ts");
       const d = runDaemon(ws);
       if (!d) {
-        process.stderr.write(`troupe: a daemon already serves ${ws.root}\n`);
+        const h = lockHolder(ws);
+        const where = h && h.socket && h.socket !== ws.socket ? ` (pid ${h.pid}, on another socket: ${h.socket}; set TROUPE_SOCKET to it)` : "";
+        process.stderr.write(`troupe: a daemon already serves ${ws.root}${where}\n`);
         return 0;
       }
       await d.stopped;

@@ -26,6 +26,16 @@ function binDir(ws: Workspace): string {
   return dir;
 }
 
+export function lockPath(ws: Workspace): string {
+  return join(ws.stateDir, "daemon.lock");
+}
+
+/** Who holds the workspace: a daemon that may listen on another socket than the one asked for. */
+export function lockHolder(ws: Workspace): { pid: number; socket: string } | null {
+  const h = ProcessLock.holder(lockPath(ws));
+  return h ? { pid: h.pid, socket: h.note } : null;
+}
+
 export interface RunningDaemon {
   stopped: Promise<void>;
 }
@@ -36,7 +46,7 @@ export interface RunningDaemon {
  */
 export function runDaemon(ws: Workspace): RunningDaemon | null {
   mkdirSync(ws.stateDir, { recursive: true });
-  const lock = ProcessLock.tryAcquire(join(ws.stateDir, "daemon.lock"));
+  const lock = ProcessLock.tryAcquire(lockPath(ws), ws.socket);
   if (!lock) return null;
   excludeStateDir(ws.root);
   const log = new Logger(join(ws.stateDir, "daemon.log"));

@@ -48,3 +48,12 @@ test("daemon start / status / stop report what they did", async () => {
   expect((await sb.run(["daemon", "stop"])).stdout).toMatch(/^daemon \d+ stopped; agents keep running/);
   expect((await sb.run(["daemon", "stop"])).stdout).toBe("no daemon running\n");
 });
+
+test("a client on another socket than the workspace's daemon is told where that daemon listens", async () => {
+  sb = new Sandbox();
+  await sb.run(["daemon", "start"]);
+  const other = `${sb.runtime}/other.sock`;
+  const r = await sb.run(["ls"], { env: { TROUPE_SOCKET: other } });
+  expect(r.code).toBe(1);
+  expect(r.stderr).toBe(`troupe: a daemon already serves ${sb.dir} on another socket (${sb.socket}); set TROUPE_SOCKET to it or stop it\n`);
+}, 30_000);
