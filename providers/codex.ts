@@ -1,5 +1,5 @@
-import type { OutputEvent, Stream } from "../src/protocol/output.ts";
-import { num, obj, parseJsonLine, raw, str, stringify, type JsonObject } from "./json-line.ts";
+import type { OutputEvent } from "../src/protocol/output.ts";
+import { jsonlStdout, num, obj, str, stringify, type JsonObject } from "./json-line.ts";
 import type { CommandInput, PermissionMode, Provider, ProviderCommand } from "./types.ts";
 
 /**
@@ -137,11 +137,8 @@ function parseEvent(event: JsonObject): OutputEvent[] | null {
   }
 }
 
-function parseLine(line: string, stream: Stream): OutputEvent[] {
-  // stderr holds tracing logs and warnings, never the JSONL protocol.
-  if (stream === "stderr") return raw(line);
-  return parseJsonLine(line, parseEvent);
-}
+// stderr holds tracing logs and warnings, never the JSONL protocol.
+const parseLine = jsonlStdout(parseEvent);
 
 export const codex: Provider = {
   name: "codex",

@@ -1,4 +1,4 @@
-import type { OutputEvent } from "../src/protocol/output.ts";
+import type { OutputEvent, Stream } from "../src/protocol/output.ts";
 
 /** A JSON object decoded from one output line, or null when the line is not one. */
 export type JsonObject = Record<string, unknown>;
@@ -57,4 +57,9 @@ export function parseJsonLine(line: string, parse: (event: JsonObject) => Output
   } catch {
     return raw(line);
   }
+}
+
+/** A provider's parseLine for CLIs whose stdout is JSONL and whose stderr is only logs. */
+export function jsonlStdout(parse: (event: JsonObject) => OutputEvent[] | null): (line: string, stream: Stream) => OutputEvent[] {
+  return (line, stream) => (stream === "stderr" ? raw(line) : parseJsonLine(line, parse));
 }

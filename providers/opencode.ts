@@ -1,5 +1,5 @@
-import type { OutputEvent, Stream } from "../src/protocol/output.ts";
-import { num, obj, parseJsonLine, raw, str, stringify, type JsonObject } from "./json-line.ts";
+import type { OutputEvent } from "../src/protocol/output.ts";
+import { jsonlStdout, num, obj, str, stringify, type JsonObject } from "./json-line.ts";
 import type { CommandInput, PermissionMode, Provider, ProviderCommand } from "./types.ts";
 
 /**
@@ -96,10 +96,7 @@ function parseEvent(event: JsonObject): OutputEvent[] | null {
   }
 }
 
-function parseLine(line: string, stream: Stream): OutputEvent[] {
-  if (stream === "stderr") return raw(line);
-  return parseJsonLine(line, parseEvent);
-}
+const parseLine = jsonlStdout(parseEvent);
 
 export const opencode: Provider = {
   name: "opencode",

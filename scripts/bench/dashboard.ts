@@ -168,7 +168,7 @@ async function realTarget(): Promise<Target> {
   for (let i = AGENTS - 1; i >= 1; i--) {
     await client.spawn({ provider: "generic", command: "sleep 600", name: `agent-${String(i).padStart(3, "0")}`, worktree: false, env });
   }
-  const streamer = await client.spawn({ provider: "generic", command: streamCmd, name: "agent-000", worktree: false, env });
+  await client.spawn({ provider: "generic", command: streamCmd, name: "agent-000", worktree: false, env });
   return {
     client,
     parserFor,
