@@ -291,7 +291,9 @@ pos = 0;
 await press("k", "agent-000");
 await waitUntil(() => {
   const b = feed.output.get(streamerId);
-  return b?.state === "ready" && b.total >= LINES;
+  if (b?.state !== "ready") return false;
+  const src = b.source(false);
+  return src.end > src.base && src.at(src.end - 1).text.startsWith(`line ${LINES - 1} `);
 }, LOAD_WAIT_MS);
 const loadMs = performance.now() - loadStart;
 const rssEnd = memory();
@@ -316,7 +318,7 @@ console.log(`  first frame with ${AGENTS} agents:          ${firstFrameMs.toFixe
 console.log(`  keypress → frame, while streaming:      p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms (n=${latencies.length})`);
 console.log(`  keypress → frame, idle:                 p50 ${pct(idle, 50).toFixed(1)} ms, p99 ${pct(idle, 99).toFixed(1)} ms (n=${idle.length})`);
 console.log(`  frames while streaming:                 ${(framesDuring / streamSecs).toFixed(1)} /s over ${streamSecs.toFixed(1)} s`);
-console.log(`  streamer history reloaded in:           ${loadMs.toFixed(0)} ms (${heldTotal.toLocaleString("en")} lines seen, ${heldKept} kept)`);
+console.log(`  streamer history reloaded in:           ${loadMs.toFixed(0)} ms (read from the end: ${heldTotal.toLocaleString("en")} lines loaded, ${heldKept} kept)`);
 console.log(`  Ink render time per frame:              p50 ${pct(renderTimes, 50).toFixed(1)} ms, p99 ${pct(renderTimes, 99).toFixed(1)} ms (n=${renderTimes.length})`);
 console.log(`  memory at start:                        ${fmtMem(rssStart)}`);
 for (const s of rss) console.log(`  memory after ${s.lines.toLocaleString("en").padStart(7)} lines streamed:     ${fmtMem(s.mem)}`);

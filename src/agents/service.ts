@@ -283,7 +283,7 @@ export class AgentService {
       const patch = completionPatch(readSignalFile(rec.signalFile), exitCode);
       if (patch.status === "failed" && readSignalFile(rec.signalFile).kind !== "ok") {
         const provider = getProvider(rec.provider);
-        const why = provider ? diagnose(provider, store.chunks.tail(agentId, session)) : null;
+        const why = provider ? diagnose(provider, store.chunks.list(agentId, { before: Number.MAX_SAFE_INTEGER, session, limit: 16 })) : null;
         if (why) patch.error = `${describeFailure(why)}; ${patch.error}`;
       }
       return store.agents.update(agentId, patch);

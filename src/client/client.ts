@@ -41,10 +41,11 @@ export class TroupeClient {
   async resume(ref: string, req: ResumeRequest): Promise<Agent> {
     return (await request(this.opts, "POST", `/v1/agents/${enc(ref)}/resume`, (await agentsApi()).AgentResponseSchema, req)).agent;
   }
-  /** Stored output chunks with id > `after`, oldest first. */
-  async output(ref: string, q: { after?: number; session?: number; limit?: number } = {}): Promise<OutputChunk[]> {
+  /** Stored output chunks, oldest first: those after chunk id `after`, or the newest before `before`. */
+  async output(ref: string, q: { after?: number; before?: number; session?: number; limit?: number } = {}): Promise<OutputChunk[]> {
     const params = new URLSearchParams();
     if (q.after !== undefined) params.set("after", String(q.after));
+    if (q.before !== undefined) params.set("before", String(q.before));
     if (q.session !== undefined) params.set("session", String(q.session));
     if (q.limit !== undefined) params.set("limit", String(q.limit));
     const path = `/v1/agents/${enc(ref)}/output?${params}`;

@@ -47,7 +47,9 @@ export function buildRouter(d: RouteDeps): Router {
   });
   r.on("GET", "/v1/agents/:ref/output", ({ params, url }) => {
     const rec = d.agents.find(params.ref!);
-    const chunks = d.store.chunks.list(rec.id, { after: intParam(url, "after"), session: intParam(url, "session"), limit: intParam(url, "limit") });
+    const q = { after: intParam(url, "after"), before: intParam(url, "before"), session: intParam(url, "session"), limit: intParam(url, "limit") };
+    if (q.after !== undefined && q.before !== undefined) throw new TroupeError("bad_request", "give after or before, not both");
+    const chunks = d.store.chunks.list(rec.id, q);
     return json({ chunks });
   });
 

@@ -39,29 +39,18 @@ export class ChunkRepo {
     })();
   }
 
-  /** The last chunks of one session, oldest first, about `maxBytes` of them. */
-  tail(agentId: string, session: number, maxBytes = 64 * 1024): OutputChunk[] {
-    const out: OutputChunk[] = [];
-    let bytes = 0;
-    const stmt = this.db.query("SELECT * FROM agent_log_chunks WHERE agent_id = ? AND session = ? ORDER BY id DESC");
-    for (const row of stmt.iterate(agentId, session) as IterableIterator<Row>) {
-      out.push(fromRow(row));
-      bytes += row.data.length;
-      if (bytes >= maxBytes) break;
-    }
-    return out.reverse();
-  }
-
   /**
-   * A page of chunks with id > `after`, oldest first: at most `limit` chunks and about
-   * MAX_PAGE_BYTES of data (always at least one chunk). An empty page is the end.
+   * A page of chunks, oldest first: with `after`, those with a greater id; with `before`, the
+   * newest ones with a smaller id (so a reader can start at the end). At most `limit` chunks and
+   * about MAX_PAGE_BYTES of data (always at least one chunk). An empty page is the end.
    */
-  list(agentId: string, q: { after?: number; session?: number; limit?: number }): OutputChunk[] {
+  list(agentId: string, q: { after?: number; before?: number; session?: number; limit?: number }): OutputChunk[] {
     const limit = Math.min(q.limit ?? 10_000, 10_000);
-    const stmt = q.session === undefined
-      ? this.db.query("SELECT * FROM agent_log_chunks WHERE agent_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3")
-      : this.db.query("SELECT * FROM agent_log_chunks WHERE agent_id = ?1 AND session = ?4 AND id > ?2 ORDER BY id LIMIT ?3");
-    const params = q.session === undefined ? [agentId, q.after ?? 0, limit] : [agentId, q.after ?? 0, limit, q.session];
+    const backwards = q.before !== undefined;
+    const where = `agent_id = ?1 AND id ${backwards ? "<" : ">"} ?2${q.session === undefined ? "" : " AND session = ?4"}`;
+    const stmt = this.db.query(`SELECT * FROM agent_log_chunks WHERE ${where} ORDER BY id ${backwards ? "DESC" : "ASC"} LIMIT ?3`);
+    const bound = backwards ? q.before! : (q.after ?? 0);
+    const params = q.session === undefined ? [agentId, bound, limit] : [agentId, bound, limit, q.session];
     const out: OutputChunk[] = [];
     let bytes = 0;
     for (const row of stmt.iterate(...params) as IterableIterator<Row>) {
@@ -69,6 +58,6 @@ export class ChunkRepo {
       bytes += row.data.length;
       if (bytes >= MAX_PAGE_BYTES) break;
     }
-    return out;
+    return backwards ? out.reverse() : out;
   }
 }

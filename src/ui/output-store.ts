@@ -138,28 +138,26 @@ export class OutputStore {
   }
 
   /**
-   * The whole history passes by, but only the chunks holding the last `cap` lines are rendered:
-   * opening an agent with 100,000 lines parses 5,000 of them.
+   * History is read from the end backwards, a page at a time, until it holds the last `cap`
+   * lines: opening an agent with a million lines reads a few pages, not all of them.
    */
   private async fetchHistory(buf: AgentOutput): Promise<void> {
     const kept: OutputChunk[] = [];
     let keptLines = 0;
-    let after = 0;
-    for (;;) {
-      const chunks = await this.client.output(buf.agentId, { after, limit: this.pageSize });
+    let before = Number.MAX_SAFE_INTEGER;
+    while (keptLines < this.cap) {
+      const chunks = await this.client.output(buf.agentId, { before, limit: this.pageSize });
       if (this.buffers.get(buf.agentId) !== buf) return; // dropped meanwhile
-      for (const c of chunks) {
-        kept.push(c);
-        keptLines += chunkLines(c).length;
-        while (kept.length > 1 && keptLines - chunkLines(kept[0]!).length >= this.cap) {
-          const dropped = kept.shift()!;
-          keptLines -= chunkLines(dropped).length;
-          buf.skip(dropped);
-        }
-      }
-      // Pages are capped by bytes as well as by count: only an empty page is the end.
       if (!chunks.length) break;
-      after = chunks[chunks.length - 1]!.id;
+      kept.unshift(...chunks);
+      for (const c of chunks) keptLines += chunkLines(c).length;
+      before = chunks[0]!.id;
+    }
+    // a page may hold far more lines than are kept: render only the chunks that show
+    while (kept.length > 1 && keptLines - chunkLines(kept[0]!).length >= this.cap) {
+      const dropped = kept.shift()!;
+      keptLines -= chunkLines(dropped).length;
+      buf.skip(dropped);
     }
     for (const c of kept) buf.append(c);
   }

@@ -26,6 +26,18 @@ describe("agent output", () => {
     expect(raw.stdout).toContain("hello\n");
     const session2 = await sb.run(["logs", "talker", "--session", "2"]);
     expect(session2.stdout).toBe("");
+    // the API pages forwards with `after` and backwards from the end with `before`
+    const page = async (q: string) => {
+      const res = await fetch(`http://troupe/v1/agents/talker/output?${q}`, { unix: sb.socket });
+      return { status: res.status, body: (await res.json()) as { chunks?: { id: number; data: string }[] } };
+    };
+    const all = (await page("after=0")).body.chunks!;
+    expect(all.length).toBeGreaterThan(1);
+    const last = (await page(`before=${Number.MAX_SAFE_INTEGER}&limit=1`)).body.chunks!;
+    expect(last).toEqual([all[all.length - 1]!]);
+    const earlier = (await page(`before=${all[all.length - 1]!.id}&limit=100`)).body.chunks!;
+    expect(earlier).toEqual(all.slice(0, -1));
+    expect((await page("after=1&before=5")).status).toBe(400);
   });
 
   test("logs -f follows live output until the agent ends", async () => {

@@ -67,10 +67,16 @@ describe("OutputStore", () => {
   });
 });
 
-test("opening a long history renders only the lines it keeps, and counts the rest", async () => {
+test("opening a long history reads it from the end, only the pages holding the lines it keeps", async () => {
   const a = makeAgent();
   const client = new FakeClient([a]);
   for (let i = 0; i < 100; i++) client.write(a.id, Array.from({ length: 10 }, (_, j) => `l${i * 10 + j}\n`).join(""), { silent: true });
+  const output = client.output.bind(client);
+  let pages = 0;
+  client.output = (ref, q) => {
+    pages++;
+    return output(ref, q);
+  };
   let parsed = 0;
   const store = new OutputStore(client, () => (line, stream) => {
     parsed++;
@@ -78,8 +84,9 @@ test("opening a long history renders only the lines it keeps, and counts the res
   }, { cap: 50, pageSize: 7 });
   const buf = store.ensure(a.id, a.provider);
   await waitFor(() => buf.state === "ready", () => "ready");
-  expect(buf.total).toBe(1000);
-  expect(parsed).toBeLessThanOrEqual(60);
+  expect(pages).toBe(1); // 7 chunks of 10 lines cover the 50 kept
+  expect(buf.total).toBe(70);
+  expect(parsed).toBeLessThanOrEqual(60); // the chunks holding the 50 kept lines, not the whole page
   const src = buf.source(false);
   expect(src.at(src.end - 1).text).toBe("l999");
   expect(src.end - src.base).toBeGreaterThanOrEqual(50);

@@ -117,11 +117,13 @@ export class FakeClient implements DashboardClient {
     this.check("conversations", [q]);
     return [...this.conversationsById.values()].filter((c) => !q.pending || c.status === "pending" || c.status === "delivered");
   }
-  async output(ref: string, q: { after?: number; session?: number; limit?: number } = {}): Promise<OutputChunk[]> {
+  async output(ref: string, q: { after?: number; before?: number; session?: number; limit?: number } = {}): Promise<OutputChunk[]> {
     this.check("output", [ref, q]);
-    const after = q.after ?? 0;
-    const all = this.chunks.filter((c) => c.agentId === ref && c.id > after);
-    // Like the daemon's store: at most `limit` chunks and about 64 KiB a page; an empty page is the end.
+    const mine = this.chunks.filter((c) => c.agentId === ref);
+    // Like the daemon's store: at most `limit` chunks and about 64 KiB a page, oldest first;
+    // with `before`, the newest ones below it. An empty page is the end.
+    const backwards = q.before !== undefined;
+    const all = backwards ? mine.filter((c) => c.id < q.before!).reverse() : mine.filter((c) => c.id > (q.after ?? 0));
     const page: OutputChunk[] = [];
     let bytes = 0;
     for (const c of all.slice(0, q.limit ?? 10_000)) {
@@ -129,7 +131,7 @@ export class FakeClient implements DashboardClient {
       bytes += c.data.length;
       if (bytes >= 64 * 1024) break;
     }
-    return page;
+    return backwards ? page.reverse() : page;
   }
   async spawn(req: SpawnRequest): Promise<Agent> {
     this.check("spawn", [req]);
