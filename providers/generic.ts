@@ -9,7 +9,7 @@ import type { CommandInput, Provider, ProviderCommand } from "./types.ts";
  */
 function buildSpawn(input: CommandInput): ProviderCommand {
   if (!input.command?.trim()) {
-    throw new TroupeError("usage", "the generic provider runs a shell command: give one with --command");
+    throw new TroupeError("bad_request", "the generic provider runs a shell command: give one with --command");
   }
   return {
     argv: ["sh", "-c", input.command],

@@ -18,6 +18,7 @@ export type ErrorCode =
   | "provider_unknown"
   | "spawn_failed"
   | "usage"
+  | "method_not_allowed"
   | "internal";
 
 export class TroupeError extends Error {
@@ -38,7 +39,8 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   agent_not_found: 404,
   conversation_not_found: 404,
   no_agent: 404,
-  provider_unknown: 404,
+  provider_unknown: 400,
+  method_not_allowed: 405,
   conflict: 409,
   already_answered: 409,
   invalid_state: 409,

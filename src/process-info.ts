@@ -2,20 +2,15 @@ import { readFileSync } from "node:fs";
 
 /** The kernel's start time of `pid` (clock ticks since boot), to tell it from a reused pid. */
 export function processStartTime(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // fields after the command name, which may itself hold spaces and parentheses
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return fields[19] ?? null;
-  } catch {
-    return null;
-  }
+  return statFields(pid)?.[19] ?? null;
 }
 
-function procState(pid: number): string | null {
+/** The fields of /proc/<pid>/stat after the command name (state first), or null. */
+function statFields(pid: number): string[] | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0] ?? null;
+    // the command name may itself hold spaces and parentheses
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   } catch {
     return null;
   }
@@ -28,13 +23,20 @@ export function isProcessAlive(pid: number, startTime: string | null): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "EPERM";
   }
-  const state = procState(pid);
-  if (state === "Z" || state === "X") return false;
-  if (startTime !== null) {
-    const now = processStartTime(pid);
-    if (now !== null && now !== startTime) return false;
+  const fields = statFields(pid);
+  if (!fields) return true; // no /proc: kill(0) is all we know
+  if (fields[0] === "Z" || fields[0] === "X") return false;
+  return startTime === null || fields[19] === startTime;
+}
+
+/** Whether any process of the group `pid` leads is still alive. */
+export function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
   }
-  return true;
 }
 
 /** Signals the whole process group an agent leads (it was started with setsid). */

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { TroupeError } from "./errors.ts";
+import { describeIssue } from "./protocol/issue.ts";
 import { WorkspaceConfigSchema, type ProviderConfig, type WorkspaceConfig } from "./protocol/config.ts";
 
 export function configPath(stateDir: string): string {
@@ -24,8 +25,7 @@ export function readWorkspaceConfig(stateDir: string): WorkspaceConfig {
   }
   const parsed = WorkspaceConfigSchema.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new TroupeError("bad_request", `${path}: ${issue?.path.join(".") || "config"}: ${issue?.message}`);
+    throw new TroupeError("bad_request", `${path}: ${describeIssue(parsed.error, "config")}`);
   }
   return parsed.data;
 }

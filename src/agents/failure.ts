@@ -1,6 +1,7 @@
 import type { OutputChunk } from "../protocol/output.ts";
 import type { FailureClass, Provider } from "../../providers/types.ts";
-import { chunkLines } from "../output/render.ts";
+import { chunkLines } from "../output/lines.ts";
+import { parserFor } from "../output/render.ts";
 
 export interface Diagnosis {
   failure: FailureClass;
@@ -15,10 +16,11 @@ const MAX_EVIDENCE = 200;
  * and stderr, checked against its error patterns (in their order). Pure; null when nothing matches.
  */
 export function diagnose(provider: Provider, chunks: readonly OutputChunk[]): Diagnosis | null {
+  const parse = parserFor(provider.name);
   const candidates: string[] = [];
   for (const chunk of chunks) {
     for (const line of chunkLines(chunk)) {
-      for (const ev of provider.parseLine(line, chunk.stream)) {
+      for (const ev of parse(line, chunk.stream)) {
         if (ev.kind === "error") candidates.push(ev.message);
         else if (ev.kind === "result" && ev.isError && ev.text) candidates.push(ev.text);
         else if (ev.kind === "raw" && chunk.stream === "stderr") candidates.push(ev.line);

@@ -1,18 +1,17 @@
 import type { OutputChunk } from "../protocol/output.ts";
 import type { AgentPatch, OutputContext } from "../store/agents.ts";
-import type { Provider } from "../../providers/types.ts";
+import { chunkLines, type LineParser } from "../output/lines.ts";
 
 type Known = Omit<OutputContext, "provider">;
 
 const add = (a: number | null | undefined, b: number) => (a ?? 0) + b;
 
 /** What an output chunk tells about its agent: provider session id, and cost and tokens summed over runs. */
-export function outputMetadata(provider: Provider | undefined, chunk: OutputChunk, rec: Known): AgentPatch {
-  if (!provider) return {};
+export function outputMetadata(parse: LineParser, chunk: OutputChunk, rec: Known): AgentPatch {
   const patch: AgentPatch = {};
-  for (const line of chunk.data.split("\n")) {
+  for (const line of chunkLines(chunk)) {
     if (!line) continue;
-    for (const ev of provider.parseLine(line, chunk.stream)) {
+    for (const ev of parse(line, chunk.stream)) {
       if (ev.kind === "session" && ev.sessionId !== rec.providerSessionId) patch.providerSessionId = ev.sessionId;
       if (ev.kind === "result") {
         if (ev.costUsd !== undefined) patch.costUsd = add(patch.costUsd ?? rec.costUsd, ev.costUsd);

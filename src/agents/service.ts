@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { TroupeError } from "../errors.ts";
+import { TroupeError, errorMessage } from "../errors.ts";
 import type { Agent, Question } from "../protocol/entities.ts";
 import type { OutputChunk } from "../protocol/output.ts";
 import type { SpawnRequestSchema, ResumeRequestSchema } from "../protocol/api.ts";
@@ -11,7 +11,7 @@ import type { Logger } from "../daemon/log.ts";
 import type { Workspace } from "../workspace.ts";
 import type { Provider, ProviderCommand } from "../../providers/types.ts";
 import { getProvider } from "../../providers/index.ts";
-import { createWorktree, removeWorktree } from "../git/worktree.ts";
+import { createWorktree, removeWorktree, troupeBranches } from "../git/worktree.ts";
 import { answersPrompt, buildAgentPrompt, incomingQuestionPrompt } from "../prompts/agent.ts";
 import { toAgent } from "../store/agents.ts";
 import { agentEnv } from "./env.ts";
@@ -20,12 +20,13 @@ import { uniqueName } from "./names.ts";
 import { agentPaths } from "./paths.ts";
 import { hashToken, newId, newToken } from "./tokens.ts";
 import { Tailer } from "./tailer.ts";
-import { Supervisor } from "./supervisor.ts";
+import { Supervisor, readExitFile } from "./supervisor.ts";
 import { clearSignalFile, readSignalFile } from "./signal-file.ts";
 import { completionPatch } from "./completion.ts";
 import { describeFailure, diagnose } from "./failure.ts";
-import { isProcessAlive, signalGroup } from "../process-info.ts";
+import { groupAlive, isProcessAlive, signalGroup } from "../process-info.ts";
 import { outputMetadata } from "./metadata.ts";
+import { parserFor } from "../output/render.ts";
 import { providerConfig } from "../workspace-config.ts";
 
 type Spawn = z.output<typeof SpawnRequestSchema>;
@@ -63,7 +64,7 @@ export class AgentService {
         this.supervisor.track({ agentId: s.agentId, session: s.session, pid: s.pid, pidStart: s.pidStart, exitPath: s.exitPath, child: null });
         this.d.log.info(`adopted ${s.agentId} session ${s.session} (pid ${s.pid})`);
       } else {
-        this.onExit(s.agentId, s.session, null);
+        this.onExit(s.agentId, s.session, readExitFile(s.exitPath));
       }
     }
   }
@@ -87,48 +88,71 @@ export class AgentService {
 
   async spawn(req: Spawn): Promise<Agent> {
     const provider = this.provider(req.provider);
-    if (provider.binary === null && !req.command) throw new TroupeError("bad_request", `the ${provider.name} provider needs a command`);
+    if (provider.binary === null && !req.command?.trim()) throw new TroupeError("bad_request", `the ${provider.name} provider needs a command`);
     if (provider.binary !== null && !req.prompt?.trim()) throw new TroupeError("bad_request", "a prompt is needed");
     if (provider.binary !== null && !Bun.which(provider.binary, { PATH: req.env.PATH ?? process.env.PATH ?? "" })) {
-      throw new TroupeError("spawn_failed", `${provider.binary} is not installed: ${provider.install}`);
+      throw new TroupeError("bad_request", `${provider.binary} is not installed: ${provider.install}`);
     }
     const config = providerConfig(this.d.ws.stateDir, provider.name);
     const { agents } = this.d.store;
-    if (req.name && agents.nameTaken(req.name)) throw new TroupeError("conflict", `an agent named '${req.name}' exists`);
-    const name = req.name ?? uniqueName((n) => agents.nameTaken(n));
-    const wt = req.worktree ? await createWorktree(this.d.ws.root, name, req.baseRef) : null;
-    const paths = agentPaths(this.d.ws.stateDir, name, wt?.path ?? null);
+    // a removed agent's branch stays, so its name stays taken for worktrees
+    const branches = req.worktree ? await troupeBranches(this.d.ws.root) : new Set<string>();
+    const taken = (n: string) => agents.nameTaken(n) || branches.has(n);
+    if (req.name && taken(req.name)) throw new TroupeError("conflict", `the name '${req.name}' is taken (an agent or a troupe/${req.name} branch)`);
+    const name = req.name ?? uniqueName(taken);
     const id = newId("ag");
     const token = newToken();
     const prompt = req.prompt ?? null;
+    const model = req.model ?? config.model ?? null;
+    const permissions = req.permissions ?? config.permissions ?? "skip";
+    const wt = req.worktree ? await createWorktree(this.d.ws.root, name, req.baseRef) : null;
+    const cwd = wt?.path ?? this.d.ws.root;
+    const paths = agentPaths(this.d.ws.stateDir, name, wt?.path ?? null);
+    // built before the agent is recorded: a provider that refuses the input leaves nothing behind
+    let cmd: ProviderCommand;
+    try {
+      cmd = provider.buildSpawn({
+        prompt: buildAgentPrompt({ id, name, prompt: prompt ?? "", inputDir: paths.inputDir }),
+        cwd,
+        model: model ?? undefined,
+        permissions,
+        allowedTools: config.allowedTools,
+        command: req.command,
+        env: req.env,
+      });
+    } catch (err) {
+      if (wt) await removeWorktree(this.d.ws.root, wt.path).catch(() => {});
+      throw err;
+    }
     const rec = agents.insert({
       id,
       name,
       provider: provider.name,
       prompt,
       command: req.command ?? null,
-      model: req.model ?? config.model ?? null,
-      cwd: wt?.path ?? this.d.ws.root,
+      model,
+      cwd,
       worktree: wt?.path ?? null,
       branch: wt?.branch ?? null,
       baseRef: wt ? wt.baseRef : null,
-      permissions: req.permissions ?? config.permissions ?? "skip",
+      permissions,
       tokenHash: hashToken(token),
       signalFile: paths.signalFile,
       env: req.env,
     });
-    this.writeInput(rec, paths.inputDir, wt?.baseCommit ?? null);
     this.d.bus.publish({ type: "agent:created", agent: toAgent(rec) });
-    const cmd = provider.buildSpawn({
-      prompt: buildAgentPrompt({ id, name, prompt: prompt ?? "" }),
-      cwd: rec.cwd,
-      model: rec.model ?? undefined,
-      permissions: rec.permissions,
-      allowedTools: config.allowedTools,
-      command: rec.command ?? undefined,
-      env: rec.env,
-    });
-    return this.startSession(rec, 1, cmd, token);
+    try {
+      this.writeInput(rec, paths.inputDir, wt?.baseCommit ?? null);
+    } catch (err) {
+      this.fail(rec.id, `could not write the agent's input: ${errorMessage(err)}`);
+      throw err;
+    }
+    return this.startSession(rec, 1, cmd, token, {});
+  }
+
+  private fail(id: string, error: string): void {
+    const failed = this.d.store.agents.update(id, { status: "failed", error });
+    this.d.bus.publish({ type: "agent:updated", agent: toAgent(failed) });
   }
 
   private writeInput(rec: AgentRecord, dir: string, baseCommit: string | null): void {
@@ -148,28 +172,39 @@ export class AgentService {
     writeFileSync(join(dir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   }
 
-  private async startSession(rec: AgentRecord, session: number, cmd: ProviderCommand, token: string): Promise<Agent> {
+  /**
+   * Launches one session. `onLaunch` (what a resume clears: questions, result...) is applied only
+   * once the process runs, so a launch that fails leaves the agent as it was, questions included.
+   */
+  private async startSession(rec: AgentRecord, session: number, cmd: ProviderCommand, token: string, onLaunch: AgentPatch): Promise<Agent> {
     const { store, bus, ws } = this.d;
+    const files = sessionFiles(agentPaths(ws.stateDir, rec.name, rec.worktree).logsDir, session);
+    const env = agentEnv(rec.env, { id: rec.id, name: rec.name, token, signalFile: rec.signalFile, workspace: ws.root, socket: ws.socket }, this.d.binDir);
     clearSignalFile(rec.signalFile);
     mkdirSync(dirname(rec.signalFile), { recursive: true });
-    const files = sessionFiles(agentPaths(ws.stateDir, rec.name, rec.worktree).logsDir, session);
     const sess = store.sessions.insert({ agentId: rec.id, session, ...files });
+    const previous = { status: rec.status, session: rec.session };
     store.agents.update(rec.id, { session, status: "starting" });
-    const env = agentEnv(rec.env, { id: rec.id, name: rec.name, token, signalFile: rec.signalFile, workspace: ws.root, socket: ws.socket }, this.d.binDir);
+    let launched;
     try {
-      const launched = await launchSession(cmd, rec.cwd, env, files);
-      store.sessions.setPid(rec.id, session, launched.pid, launched.pidStart);
-      this.tailer.add({ ...sess, pid: launched.pid });
-      const updated = store.agents.update(rec.id, { status: "running", lastActivityAt: Date.now() });
-      bus.publish({ type: "agent:updated", agent: toAgent(updated) });
-      this.supervisor.track({ agentId: rec.id, session, pid: launched.pid, pidStart: launched.pidStart, exitPath: files.exitPath, child: launched.child });
-      return toAgent(store.agents.get(rec.id)!);
+      launched = await launchSession(cmd, rec.cwd, env, files);
     } catch (err) {
       store.sessions.end(rec.id, session, null);
-      const failed = store.agents.update(rec.id, { status: "failed", error: (err as Error).message });
-      bus.publish({ type: "agent:updated", agent: toAgent(failed) });
+      if (session === 1) this.fail(rec.id, errorMessage(err));
+      else bus.publish({ type: "agent:updated", agent: toAgent(store.agents.update(rec.id, previous)) });
       throw err;
     }
+    store.sessions.setPid(rec.id, session, launched.pid, launched.pidStart);
+    this.tailer.add({ ...sess, pid: launched.pid });
+    this.supervisor.track({ agentId: rec.id, session, pid: launched.pid, pidStart: launched.pidStart, exitPath: files.exitPath, child: launched.child });
+    if (store.agents.get(rec.id)?.status === "stopped") {
+      // stopped while it was being launched: it never gets to run
+      this.killGroup(launched.pid);
+      return toAgent(store.agents.get(rec.id)!);
+    }
+    const updated = store.agents.update(rec.id, { ...onLaunch, status: "running", lastActivityAt: Date.now() });
+    bus.publish({ type: "agent:updated", agent: toAgent(updated) });
+    return toAgent(updated);
   }
 
   async resume(ref: string, req: Resume): Promise<Agent> {
@@ -193,8 +228,6 @@ export class AgentService {
     if (!provider.buildResume) throw new TroupeError("invalid_state", `the ${provider.name} provider cannot resume a session`);
     if (!rec.providerSessionId && !provider.resumesWithoutSession) throw new TroupeError("invalid_state", `${rec.name} reported no session id to resume`);
     const token = newToken();
-    this.d.store.agents.setTokenHash(rec.id, hashToken(token));
-    this.d.store.agents.update(rec.id, { questions: null, result: null, error: null, exitCode: null });
     const cmd = provider.buildResume({
       prompt,
       cwd: rec.cwd,
@@ -205,7 +238,8 @@ export class AgentService {
       command: rec.command ?? undefined,
       env: rec.env,
     });
-    return this.startSession(rec, rec.session + 1, cmd, token);
+    this.d.store.agents.setTokenHash(rec.id, hashToken(token));
+    return this.startSession(rec, rec.session + 1, cmd, token, { questions: null, result: null, error: null, exitCode: null });
   }
 
   stopAgent(ref: string): Agent {
@@ -214,20 +248,22 @@ export class AgentService {
     const updated = this.d.store.agents.update(rec.id, { status: "stopped" });
     this.d.bus.publish({ type: "agent:updated", agent: toAgent(updated) });
     const sess = this.d.store.sessions.get(rec.id, rec.session);
-    if (sess?.pid && sess.endedAt === null) {
-      const { pid, pidStart } = sess;
-      signalGroup(pid, "SIGTERM");
-      setTimeout(() => {
-        if (isProcessAlive(pid, pidStart)) signalGroup(pid, "SIGKILL");
-      }, KILL_GRACE_MS).unref();
-    }
+    if (sess?.pid && sess.endedAt === null) this.killGroup(sess.pid);
     return toAgent(updated);
+  }
+
+  /** SIGTERM to the agent's process group, SIGKILL to whatever of the group is left after a grace. */
+  private killGroup(pid: number): void {
+    signalGroup(pid, "SIGTERM");
+    // the wrapper shell dies at once; the CLI under it may not: check the group, not the pid
+    setTimeout(() => groupAlive(pid) && signalGroup(pid, "SIGKILL"), KILL_GRACE_MS).unref();
   }
 
   /** Removes a finished agent: its worktree (the branch stays, with its commits), its logs, its records. */
   async remove(ref: string): Promise<void> {
     const rec = this.find(ref);
     if (rec.status === "running" || rec.status === "starting") throw new TroupeError("invalid_state", `${rec.name} is ${rec.status}; stop it first`);
+    if (this.supervisor.isLive(rec.id)) throw new TroupeError("invalid_state", `${rec.name} is still shutting down; try again in a few seconds`);
     if (rec.worktree) {
       try {
         await removeWorktree(this.d.ws.root, rec.worktree);
@@ -242,12 +278,18 @@ export class AgentService {
     this.d.bus.publish({ type: "agent:removed", agentId: rec.id });
   }
 
-  /** An idle agent that is asked a question is resumed to answer it. */
+  /**
+   * An idle agent that is asked a question is resumed to answer it. The conversation is handed
+   * to it (delivered) as it wakes, so an agent that ends without answering is not woken again.
+   */
   async wakeForQuestion(agentId: string, conv: { id: string; fromName: string; question: string }): Promise<void> {
     const rec = this.d.store.agents.get(agentId);
     if (!rec || rec.status !== "done") return;
     const provider = getProvider(rec.provider);
     if (!provider?.buildResume || (!rec.providerSessionId && !provider.resumesWithoutSession)) return;
+    const claimed = this.d.store.conversations.claim(conv.id);
+    if (!claimed) return;
+    this.d.bus.publish({ type: "conversation:updated", conversation: claimed });
     await this.resumeWith(rec, incomingQuestionPrompt(conv));
   }
 
@@ -256,7 +298,7 @@ export class AgentService {
     bus.publish({ type: "agent:output", chunk });
     const ctx = store.agents.outputContext(chunk.agentId);
     if (!ctx) return;
-    const patch: AgentPatch = outputMetadata(getProvider(ctx.provider), chunk, ctx);
+    const patch: AgentPatch = outputMetadata(parserFor(ctx.provider), chunk, ctx);
     const now = Date.now();
     if (Object.keys(patch).length) {
       const updated = store.agents.update(chunk.agentId, { ...patch, lastActivityAt: now });
@@ -280,8 +322,9 @@ export class AgentService {
       if (!store.sessions.end(agentId, session, exitCode)) return null;
       if (rec.session !== session) return null;
       if (rec.status === "stopped") return store.agents.update(agentId, { exitCode });
-      const patch = completionPatch(readSignalFile(rec.signalFile), exitCode);
-      if (patch.status === "failed" && readSignalFile(rec.signalFile).kind !== "ok") {
+      const signal = readSignalFile(rec.signalFile);
+      const patch = completionPatch(signal, exitCode);
+      if (patch.status === "failed" && signal.kind !== "ok") {
         const provider = getProvider(rec.provider);
         const why = provider ? diagnose(provider, store.chunks.list(agentId, { before: Number.MAX_SAFE_INTEGER, session, limit: 16 })) : null;
         if (why) patch.error = `${describeFailure(why)}; ${patch.error}`;

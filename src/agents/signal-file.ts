@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { SignalSchema, type Signal } from "../protocol/signal.ts";
+import { describeIssue } from "../protocol/issue.ts";
 
 /** Written to a temp file beside it and renamed: a reader never sees half a signal. */
 export function writeSignalFile(path: string, signal: Signal): void {
@@ -27,8 +28,7 @@ export function readSignalFile(path: string): SignalRead {
   }
   const parsed = SignalSchema.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return { kind: "malformed", reason: `${issue?.path.join(".") || "signal"}: ${issue?.message}` };
+    return { kind: "malformed", reason: describeIssue(parsed.error, "signal") };
   }
   return { kind: "ok", signal: parsed.data };
 }

@@ -45,6 +45,8 @@ export class Supervisor {
       const exit = code ?? (signal ? 128 : null);
       this.report(l, readExitFile(l.exitPath) ?? exit);
     });
+    // it may have ended before the handler was attached
+    if (l.child && l.child.exitCode !== null) this.report(l, readExitFile(l.exitPath) ?? l.child.exitCode);
   }
 
   isLive(agentId: string): boolean {
@@ -57,10 +59,10 @@ export class Supervisor {
     this.onExit(l.agentId, l.session, exitCode);
   }
 
+  /** Adopted processes are polled; children too, as a net under their exit event. */
   private poll(): void {
     for (const l of this.live.values()) {
-      if (l.child) continue;
-      if (!isProcessAlive(l.pid, l.pidStart)) this.report(l, readExitFile(l.exitPath));
+      if (!isProcessAlive(l.pid, l.pidStart)) this.report(l, readExitFile(l.exitPath) ?? l.child?.exitCode ?? null);
     }
   }
 }

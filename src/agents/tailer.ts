@@ -7,6 +7,10 @@ import type { Logger } from "../daemon/log.ts";
 
 /** Largest piece stored as one chunk; a longer run of output becomes several chunks. */
 const READ_BYTES = 64 * 1024;
+/** A line longer than a chunk is read whole up to this; past it, it is split (at a UTF-8 boundary). */
+const MAX_LINE_BYTES = 8 * 1024 * 1024;
+/** Most bytes one read call stores before yielding, so a large backlog does not stall the daemon. */
+const MAX_READ_PER_CALL = 4 * 1024 * 1024;
 const SWEEP_MS = 500;
 /**
  * chokidar reports at most one change per file per 50 ms and drops the rest (no trailing
@@ -62,6 +66,7 @@ export class Tailer {
 
   async stop(): Promise<void> {
     if (this.sweep) clearInterval(this.sweep);
+    for (const t of this.files.values()) if (t.follow) clearTimeout(t.follow);
     await this.watcher?.close();
   }
 
@@ -117,22 +122,15 @@ export class Tailer {
     }
     try {
       const size = fstatSync(fd).size;
-      const buf = this.buf;
       while (t.offset < size) {
-        const n = readSync(fd, buf, 0, Math.min(READ_BYTES, size - t.offset), t.offset);
-        if (n <= 0) break;
-        let end = n;
-        if (!final || t.offset + n < size) {
-          const nl = buf.lastIndexOf(NEWLINE, n - 1);
-          if (nl === -1) {
-            if (n < READ_BYTES) break; // a partial line: wait for the rest
-          } else {
-            end = nl + 1;
-          }
+        if (!final && t.offset - start >= MAX_READ_PER_CALL) {
+          this.follow(t); // the rest on the next turn of the event loop
+          break;
         }
-        const data = buf.toString("utf8", 0, end);
-        const chunk = this.chunks.append({ agentId: t.agentId, session: t.session, stream: t.stream, data, offset: t.offset + end });
-        t.offset += end;
+        const piece = this.nextPiece(fd, t.offset, size, final);
+        if (!piece) break; // a partial line: wait for the rest
+        const chunk = this.chunks.append({ agentId: t.agentId, session: t.session, stream: t.stream, data: piece.data, offset: t.offset + piece.bytes });
+        t.offset += piece.bytes;
         this.onChunk(chunk);
       }
     } catch (err) {
@@ -141,5 +139,29 @@ export class Tailer {
       closeSync(fd);
     }
     return t.offset !== start;
+  }
+
+  /**
+   * The next piece to store from `offset`: whole lines up to READ_BYTES; a single longer line
+   * whole, up to MAX_LINE_BYTES; at the end of a session, whatever is left.
+   */
+  private nextPiece(fd: number, offset: number, size: number, final: boolean): { data: string; bytes: number } | null {
+    const n = readSync(fd, this.buf, 0, Math.min(READ_BYTES, size - offset), offset);
+    if (n <= 0) return null;
+    if (final && offset + n >= size) return { data: this.buf.toString("utf8", 0, n), bytes: n };
+    const nl = this.buf.lastIndexOf(NEWLINE, n - 1);
+    if (nl !== -1) return { data: this.buf.toString("utf8", 0, nl + 1), bytes: nl + 1 };
+    if (n < READ_BYTES) return null;
+    // one line longer than a chunk: find its end
+    const big = Buffer.allocUnsafe(Math.min(MAX_LINE_BYTES, size - offset));
+    const m = readSync(fd, big, 0, big.length, offset);
+    const end = big.indexOf(NEWLINE);
+    if (end !== -1 && end < m) return { data: big.toString("utf8", 0, end + 1), bytes: end + 1 };
+    if (m < MAX_LINE_BYTES && !final) return null;
+    // longer than any line we hold whole: split it, never inside a UTF-8 character
+    let cut = m;
+    while (cut > 0 && (big[cut - 1]! & 0xc0) === 0x80) cut--;
+    if (cut > 0 && big[cut - 1]! >= 0xc0) cut--;
+    return { data: big.toString("utf8", 0, cut), bytes: cut };
   }
 }

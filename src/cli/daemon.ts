@@ -1,5 +1,6 @@
 import { TroupeError } from "../errors.ts";
 import { resolveWorkspace } from "../workspace.ts";
+import { readLockFile } from "../lock-file.ts";
 import { clientFor, ensureDaemon } from "../client/connect.ts";
 import { parse, printJson } from "./command.ts";
 
@@ -9,10 +10,10 @@ export async function run(args: string[]): Promise<number> {
   const action = positionals[0];
   switch (action) {
     case "run": {
-      const { runDaemon, lockHolder } = await import("../daemon/daemon.ts");
+      const { runDaemon } = await import("../daemon/daemon.ts");
       const d = runDaemon(ws);
       if (!d) {
-        const h = lockHolder(ws);
+        const h = readLockFile(ws.stateDir);
         const where = h && h.socket && h.socket !== ws.socket ? ` (pid ${h.pid}, on another socket: ${h.socket}; set TROUPE_SOCKET to it)` : "";
         process.stderr.write(`troupe: a daemon already serves ${ws.root}${where}\n`);
         return 0;

@@ -1,4 +1,5 @@
 import { TroupeError } from "../errors.ts";
+import { IDLE_STATUSES } from "../protocol/entities.ts";
 import type { OutputChunk } from "../protocol/output.ts";
 import type { TroupeClient } from "../client/client.ts";
 import { colorEnabled, formatLine, parserFor, renderChunksWith } from "../output/render.ts";
@@ -6,7 +7,7 @@ import { connect } from "./context.ts";
 import { parse, parseIntFlag } from "./command.ts";
 
 const PAGE = 5000;
-const ENDED = new Set(["waiting", "done", "failed", "stopped"]);
+const ENDED = new Set<string>(IDLE_STATUSES);
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {

@@ -1,9 +1,10 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, openSync, closeSync, readFileSync } from "node:fs";
+import { mkdirSync, openSync, closeSync } from "node:fs";
 import { join } from "node:path";
 import { TroupeError } from "../errors.ts";
 import { selfCommand } from "../self.ts";
 import { isProcessAlive } from "../process-info.ts";
+import { readLockFile } from "../lock-file.ts";
 import type { Workspace } from "../workspace.ts";
 import { TroupeClient } from "./client.ts";
 
@@ -39,16 +40,6 @@ async function isUp(client: TroupeClient): Promise<boolean> {
   }
 }
 
-/** The pid and socket the lock holder wrote into `.troupe/daemon.lock` (read without loading the daemon). */
-function readLock(ws: Workspace): { pid: number; socket: string } | null {
-  try {
-    const [pid, socket] = readFileSync(join(ws.stateDir, "daemon.lock"), "utf8").split("\n");
-    return pid && socket ? { pid: Number(pid), socket } : null;
-  } catch {
-    return null;
-  }
-}
-
 /** Waits until a daemon answers, starting one if none does; like tmux, the first client starts it. */
 export async function ensureDaemon(ws: Workspace, client = clientFor(ws)): Promise<TroupeClient> {
   if (await isUp(client)) return client;
@@ -59,7 +50,7 @@ export async function ensureDaemon(ws: Workspace, client = clientFor(ws)): Promi
     await Bun.sleep(delay);
     if (await isUp(client)) return client;
     delay = Math.min(delay * 2, 100);
-    const held = readLock(ws);
+    const held = readLockFile(ws.stateDir);
     if (held && held.socket !== ws.socket && isProcessAlive(held.pid, null)) {
       throw new TroupeError("daemon_unavailable", `a daemon already serves ${ws.root} on another socket (${held.socket}); set TROUPE_SOCKET to it or stop it`);
     }

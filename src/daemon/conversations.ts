@@ -46,6 +46,7 @@ export class ConversationService {
     } else if (req.to) {
       const target = this.agents.find(req.to);
       if (caller.kind === "agent" && target.id === caller.agent.id) throw new TroupeError("bad_request", "an agent cannot ask itself");
+      if (target.status === "stopped") throw new TroupeError("invalid_state", `${target.name} is stopped; it cannot answer`);
       toId = target.id;
       toName = target.name;
     } else {

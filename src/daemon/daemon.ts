@@ -7,6 +7,7 @@ import { createStore } from "../store/index.ts";
 import { checkpointPeriodically } from "../store/db.ts";
 import { AgentService } from "../agents/service.ts";
 import { ProcessLock } from "./lock.ts";
+import { formatLockFile, lockFilePath } from "../lock-file.ts";
 import { Logger } from "./log.ts";
 import { EventBus } from "./bus.ts";
 import { ConversationService } from "./conversations.ts";
@@ -26,16 +27,6 @@ function binDir(ws: Workspace): string {
   return dir;
 }
 
-export function lockPath(ws: Workspace): string {
-  return join(ws.stateDir, "daemon.lock");
-}
-
-/** Who holds the workspace: a daemon that may listen on another socket than the one asked for. */
-export function lockHolder(ws: Workspace): { pid: number; socket: string } | null {
-  const h = ProcessLock.holder(lockPath(ws));
-  return h ? { pid: h.pid, socket: h.note } : null;
-}
-
 export interface RunningDaemon {
   stopped: Promise<void>;
 }
@@ -45,8 +36,10 @@ export interface RunningDaemon {
  * daemon holds the workspace lock (that one serves; this one has nothing to do).
  */
 export function runDaemon(ws: Workspace): RunningDaemon | null {
-  mkdirSync(ws.stateDir, { recursive: true });
-  const lock = ProcessLock.tryAcquire(lockPath(ws), ws.socket);
+  // the store holds each spawning client's environment (API keys among it): this user only
+  mkdirSync(ws.stateDir, { recursive: true, mode: 0o700 });
+  chmodSync(ws.stateDir, 0o700);
+  const lock = ProcessLock.tryAcquire(lockFilePath(ws.stateDir), formatLockFile(process.pid, ws.socket));
   if (!lock) return null;
   excludeStateDir(ws.root);
   const log = new Logger(join(ws.stateDir, "daemon.log"));
@@ -67,13 +60,26 @@ export function runDaemon(ws: Workspace): RunningDaemon | null {
     if (stopping) return;
     stopping = true;
     log.info("daemon stopping (agents keep running)");
-    server.stop(true);
-    conversations.stop();
-    void agents.stop().finally(() => {
-      stopCheckpoints();
-      store.close();
-      lock.release();
-      resolveStopped();
+    clearInterval(pruner);
+    const steps = [() => server.stop(true), () => conversations.stop(), stopCheckpoints];
+    for (const step of steps) {
+      try {
+        step();
+      } catch (err) {
+        log.error("stopping", err);
+      }
+    }
+    const finish = () => {
+      try {
+        store.close();
+      } finally {
+        lock.release();
+        resolveStopped();
+      }
+    };
+    agents.stop().then(finish, (err) => {
+      log.error("stopping agents' watchers", err);
+      finish();
     });
   };
   const router = buildRouter({ store, agents, conversations, bus, workspace: ws.root, startedAt: Date.now(), shutdown });
@@ -81,6 +87,8 @@ export function runDaemon(ws: Workspace): RunningDaemon | null {
   conversations.start();
   store.events.prune();
   const stopCheckpoints = checkpointPeriodically(store.db);
+  // every agent:updated is logged whole; keep the log bounded while the daemon runs for weeks
+  const pruner = setInterval(() => store.events.prune(), 60_000);
   const server = serve(ws.socket, router, store.agents, log);
   log.info(`daemon ${process.pid} serving ${ws.root} on ${ws.socket}`);
   process.on("SIGTERM", shutdown);

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { MAX_BODY_BYTES } from "../protocol/api-base.ts";
 import { TroupeError, httpStatus, type ErrorCode } from "../errors.ts";
+import { describeIssue } from "../protocol/issue.ts";
 
 export function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
@@ -35,9 +36,7 @@ export async function readJson<S extends z.ZodType>(req: Request, schema: S): Pr
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
-    throw new TroupeError("bad_request", `${where}${issue?.message ?? "invalid request"}`);
+    throw new TroupeError("bad_request", describeIssue(parsed.error, "request"));
   }
   return parsed.data;
 }

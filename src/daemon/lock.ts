@@ -1,5 +1,5 @@
 import { dlopen, FFIType } from "bun:ffi";
-import { closeSync, openSync, readFileSync, writeFileSync, ftruncateSync } from "node:fs";
+import { closeSync, openSync, writeFileSync, ftruncateSync } from "node:fs";
 
 const LOCK_EX = 2;
 const LOCK_NB = 4;
@@ -20,27 +20,18 @@ function flockFn(): (fd: number, op: number) => number {
 export class ProcessLock {
   private constructor(private readonly fd: number) {}
 
-  /** The lock, or null when another live process holds it. `note` is written into the file for others to read. */
-  static tryAcquire(path: string, note = ""): ProcessLock | null {
+  /** The lock, or null when another live process holds it; `content` is written into the file for others to read. */
+  static tryAcquire(path: string, content: string): ProcessLock | null {
     const fd = openSync(path, "a+", 0o600);
     if (flockFn()(fd, LOCK_EX | LOCK_NB) !== 0) {
       closeSync(fd);
       return null;
     }
     ftruncateSync(fd, 0);
-    writeFileSync(fd, `${process.pid}\n${note}\n`);
+    writeFileSync(fd, content);
     return new ProcessLock(fd);
   }
 
-  /** What the holder wrote: its pid and note, if the file reads as such. */
-  static holder(path: string): { pid: number; note: string } | null {
-    try {
-      const [pid, note = ""] = readFileSync(path, "utf8").split("\n");
-      return pid && /^\d+$/.test(pid) ? { pid: Number(pid), note } : null;
-    } catch {
-      return null;
-    }
-  }
 
   release(): void {
     closeSync(this.fd);

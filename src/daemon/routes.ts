@@ -6,7 +6,7 @@ import type { Store } from "../store/index.ts";
 import type { AgentService } from "../agents/service.ts";
 import { readSignalFile } from "../agents/signal-file.ts";
 import type { ConversationService } from "./conversations.ts";
-import type { EventBus } from "./bus.ts";
+import type { EventBus, Published } from "./bus.ts";
 import { sseStream } from "./sse.ts";
 import { intParam, json, readJson } from "./http.ts";
 import { Router } from "./router.ts";
@@ -20,6 +20,9 @@ export interface RouteDeps {
   startedAt: number;
   shutdown: () => void;
 }
+
+/** Most events replayed to a reconnecting subscriber; further behind, it gets a resync. */
+const REPLAY_LIMIT = 5000;
 
 export function buildRouter(d: RouteDeps): Router {
   const r = new Router();
@@ -82,7 +85,11 @@ export function buildRouter(d: RouteDeps): Router {
 
   r.on("GET", "/v1/events", ({ url }) => {
     const since = intParam(url, "since");
-    const backlog = since === undefined ? [] : d.store.events.since(since);
+    let backlog: Published[] = since === undefined ? [] : d.store.events.since(since, REPLAY_LIMIT);
+    // more missed than we replay, or some already pruned: the client must refetch instead
+    if (since !== undefined && (backlog.length === REPLAY_LIMIT || since + 1 < d.store.events.firstId())) {
+      backlog = [{ id: null, event: { type: "resync", reason: "too many events missed to replay" } }];
+    }
     const stream = sseStream(backlog, (l) => d.bus.subscribe(l));
     return new Response(stream, {
       headers: { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" },

@@ -17,7 +17,7 @@ export function serve(socket: string, router: Router, agents: AgentRepo, log: Lo
         const m = router.match(req.method, url.pathname);
         if (!m) return errorResponse("not_found", `no route ${req.method} ${url.pathname}`);
         if ("allowed" in m) {
-          const res = errorResponse("bad_request", `${req.method} not allowed on ${url.pathname} (use ${m.allowed.join(", ")})`);
+          const res = errorResponse("method_not_allowed", `${req.method} not allowed on ${url.pathname} (use ${m.allowed.join(", ")})`);
           return new Response(res.body, { status: 405, headers: { "content-type": "application/json", allow: m.allowed.join(", ") } });
         }
         const caller = identify(req, agents);

@@ -6,9 +6,17 @@ export const SSE_QUEUE_LIMIT = 1000;
 export const SSE_QUEUE_BYTES = 8 * 1024 * 1024;
 export const HEARTBEAT_MS = 15_000;
 
+/** Each event is serialized once, however many subscribers send it. */
+const frames = new WeakMap<Published, string>();
+
 function frame(p: Published): string {
-  const id = p.id === null ? "" : `id: ${p.id}\n`;
-  return `${id}event: ${p.event.type}\ndata: ${JSON.stringify(p.event)}\n\n`;
+  let f = frames.get(p);
+  if (f === undefined) {
+    const id = p.id === null ? "" : `id: ${p.id}\n`;
+    f = `${id}event: ${p.event.type}\ndata: ${JSON.stringify(p.event)}\n\n`;
+    frames.set(p, f);
+  }
+  return f;
 }
 
 /**

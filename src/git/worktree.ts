@@ -41,6 +41,13 @@ export async function createWorktree(root: string, name: string, baseRef = "HEAD
   return { path, branch, baseRef, baseCommit };
 }
 
+/** Names that have a `troupe/<name>` branch (kept after their agent was removed). */
+export async function troupeBranches(root: string): Promise<Set<string>> {
+  if (!isGitRepo(root)) return new Set();
+  const out = await simpleGit(root).raw(["for-each-ref", "--format=%(refname:strip=3)", "refs/heads/troupe/"]);
+  return new Set(out.split("\n").filter(Boolean));
+}
+
 /** Removes the worktree (its branch stays, holding the agent's commits). */
 export async function removeWorktree(root: string, path: string): Promise<void> {
   await simpleGit(root).raw(["worktree", "remove", "--force", path]);

@@ -2,13 +2,15 @@ export interface PromptContext {
   id: string;
   name: string;
   prompt: string;
+  /** Where its prompt.md and manifest.json are: `.troupe/input` in a worktree, a per-agent folder otherwise. */
+  inputDir: string;
 }
 
 /** The protocol every agent follows, appended to its task so it knows how to end and how to talk. */
-export function troupeInstructions(c: Pick<PromptContext, "id" | "name">): string {
+export function troupeInstructions(c: Pick<PromptContext, "id" | "name" | "inputDir">): string {
   return `## Working under troupe
 
-You are agent "${c.name}" (id ${c.id}), one of several coding agents run by troupe. Your input is in .troupe/input/ (prompt.md, manifest.json). Never commit anything under .troupe/.
+You are agent "${c.name}" (id ${c.id}), one of several coding agents run by troupe. Your input is in ${c.inputDir} (prompt.md, manifest.json). Never commit anything under .troupe/.
 
 End your run with exactly one of these shell commands, as your last action:
 - \`troupe signal done --result "<short summary of what you did>"\`

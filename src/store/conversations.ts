@@ -74,6 +74,12 @@ export class ConversationRepo {
     return row ? fromRow(row) : null;
   }
 
+  /** Hands one given pending conversation over (delivered); null when it was not pending. */
+  claim(id: string): Conversation | null {
+    const row = this.db.query("UPDATE conversations SET status = 'delivered' WHERE id = ? AND status = 'pending' RETURNING *").get(id) as Row | null;
+    return row ? fromRow(row) : null;
+  }
+
   /** Gives a claimed conversation back when the listener left before receiving it. */
   unclaim(id: string): void {
     this.db.query("UPDATE conversations SET status = 'pending' WHERE id = ? AND status = 'delivered'").run(id);

@@ -22,8 +22,9 @@ export class EventRepo {
     return out;
   }
 
-  lastId(): number {
-    return (this.db.query("SELECT COALESCE(MAX(id), 0) AS id FROM events").get() as { id: number }).id;
+  /** The oldest id still kept (0 when none): a `since` below it means events were pruned. */
+  firstId(): number {
+    return (this.db.query("SELECT COALESCE(MIN(id), 0) AS id FROM events").get() as { id: number }).id;
   }
 
   /** Keeps the newest `keep` events; older ones are covered by a full refetch. */

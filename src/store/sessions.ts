@@ -1,5 +1,4 @@
 import type { Database } from "bun:sqlite";
-import type { Stream } from "../protocol/output.ts";
 
 /** One run of an agent's process: where its output goes and how far the daemon has read it. */
 export interface SessionRecord {
@@ -72,11 +71,6 @@ export class SessionRepo {
   /** Sessions whose end the daemon has not yet processed. */
   open(): SessionRecord[] {
     return (this.db.query("SELECT * FROM agent_sessions WHERE ended_at IS NULL ORDER BY started_at").all() as Row[]).map(fromRow);
-  }
-
-  setOffset(agentId: string, session: number, stream: Stream, offset: number): void {
-    const col = stream === "stdout" ? "stdout_offset" : "stderr_offset";
-    this.db.query(`UPDATE agent_sessions SET ${col} = ? WHERE agent_id = ? AND session = ?`).run(offset, agentId, session);
   }
 
   /** True for the one caller that ended it: an end is processed exactly once. */

@@ -12,7 +12,7 @@ describe("generic provider", () => {
     expect(generic.buildSpawn({ ...baseInput, prompt: "", permissions: "skip", command: "true" })).toEqual({ argv: ["sh", "-c", "true"] });
   });
 
-  test("without a command it is a usage error", () => {
+  test("without a command it is a clear error", () => {
     expect(() => generic.buildSpawn({ ...baseInput, permissions: "skip" })).toThrow(TroupeError);
     expect(() => generic.buildSpawn({ ...baseInput, permissions: "skip", command: "  " })).toThrow(/--command/);
   });

@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { Sandbox, waitFor } from "../support/sandbox.ts";
+
+let sb: Sandbox;
+afterEach(async () => {
+  await sb?.close();
+});
+
+interface AgentJson {
+  name: string;
+  status: string;
+  session: number;
+  result: string | null;
+}
+interface ConvJson {
+  id: string;
+  status: string;
+}
+
+const agent = async (name: string) => (await sb.json<AgentJson[]>(["ls", "--json"])).find((a) => a.name === name);
+
+describe("edges a long-running workspace meets", () => {
+  test("a removed agent's name stays taken while its branch lives; a blank command registers nothing", async () => {
+    sb = new Sandbox();
+    await sb.json(["spawn", "--name", "gone", "--command", "troupe signal done", "--json"]);
+    await waitFor("gone done", async () => (await agent("gone"))?.status === "done");
+    expect((await sb.run(["rm", "gone"])).code).toBe(0);
+    const again = await sb.run(["spawn", "--name", "gone", "--command", "true"]);
+    expect(again).toMatchObject({ code: 1, stderr: "troupe: the name 'gone' is taken (an agent or a troupe/gone branch)\n" });
+    const blank = await sb.run(["spawn", "--command", " "]);
+    expect(blank).toMatchObject({ code: 1, stderr: "troupe: the generic provider needs a command\n" });
+    expect(await sb.json<AgentJson[]>(["ls", "--json"])).toEqual([]);
+  });
+
+  test("a done agent asked a question is woken once, even if it ends without answering", async () => {
+    sb = new Sandbox();
+    await sb.json(["spawn", "--no-worktree", "--name", "sleepy", "--command", `troupe signal done --result "run with: \${TROUPE_PROMPT:-nothing}"`, "--json"]);
+    await waitFor("sleepy done", async () => (await agent("sleepy"))?.status === "done");
+    const ask = sb.start(["ask", "are you there?", "--to", "sleepy", "--timeout", "4000"]);
+    const woken = await waitFor("sleepy woken and done again", async () => {
+      const a = await agent("sleepy");
+      return a?.session === 2 && a.status === "done" ? a : undefined;
+    });
+    expect(woken.result).toContain("are you there?");
+    expect(await ask.exited).toBe(3); // never answered: the asker times out
+    expect((await agent("sleepy"))?.session).toBe(2);
+    expect((await sb.json<ConvJson[]>(["conversations", "--json"])).map((c) => c.status)).toEqual(["expired"]);
+  });
+
+  test("a stopped agent is not asked; a line longer than a chunk is stored whole", async () => {
+    sb = new Sandbox();
+    await sb.json(["spawn", "--no-worktree", "--name", "halted", "--command", "sleep 30", "--json"]);
+    await sb.run(["stop", "halted"]);
+    const r = await sb.run(["ask", "hello?", "--to", "halted"]);
+    expect(r).toMatchObject({ code: 1, stderr: "troupe: halted is stopped; it cannot answer\n" });
+    // 200 KB on one line, with two-byte characters across every 64 KB boundary
+    await sb.json(["spawn", "--no-worktree", "--name", "wide", "--command", `yes é | head -n 100000 | tr -d '\\n'; echo; troupe signal done`, "--json"]);
+    await waitFor("wide done", async () => (await agent("wide"))?.status === "done");
+    const raw = (await sb.run(["logs", "wide", "--raw"])).stdout.split("\n");
+    expect(raw[0]).toBe("é".repeat(100_000));
+  });
+});
