@@ -67,6 +67,10 @@ export async function runDashboard({ client, workspace, env }: RunOptions): Prom
     // it); the higher cap only lets a keypress draw without queueing behind a streaming frame.
     { alternateScreen: true, exitOnCtrlC: false, patchConsole: true, maxFps: 60, incrementalRendering: true, interactive: true },
   );
+  // Asking each agent CLI for its version takes seconds (several are Node programs): do it
+  // once the first frame is up, so the new-agent dialog opens with the answer ready.
+  const prefetch = setTimeout(() => void listProviders().catch(() => {}), 300);
+  prefetch.unref();
   let code = 0;
   try {
     await instance.waitUntilExit();
@@ -75,6 +79,7 @@ export async function runDashboard({ client, workspace, env }: RunOptions): Prom
     process.stderr.write(`troupe: the dashboard stopped: ${err instanceof Error ? err.message : String(err)}\n`);
     code = 1;
   } finally {
+    clearTimeout(prefetch);
     feed.stop();
     process.off("uncaughtException", crash);
     process.off("unhandledRejection", crash);
