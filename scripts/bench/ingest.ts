@@ -2,7 +2,9 @@
  * Output ingest. For each N, N agents (the generic provider, so the agent itself costs nothing):
  *  1. flood: each `cat`s a prepared JSONL file as fast as the pipe goes. Prints total store
  *     ingest throughput (MB/s, from the first spawn until every agent's output is stored and it
- *     has ended), the daemon's CPU time per 100 MB, and its RSS (start, max, end);
+ *     has ended), the daemon's CPU time per 100 MB, and its RSS (start, max, end). Output events
+ *     are still emitted, but this subscriber asks for lifecycle events only (?output=none), so
+ *     it does not measure itself parsing 100 MB;
  *  2. paced: each `cat`s a FIFO this script writes one stamped line to every 20 ms. Prints the
  *     output-event latency from the write to a subscriber of the event stream (p50/p99).
  * Writers are `cat`, not interpreters, so what is measured is the daemon, not 50 runtimes starting.
@@ -32,9 +34,10 @@ const proc = (pid: number) => {
 const now = () => performance.timeOrigin + performance.now();
 
 /** Spawns n agents running `command(i)`, calls `drive` once they are spawned, and waits until all have ended. */
-async function phase(client: TroupeClient, env: Record<string, string>, n: number, command: (i: number) => string, drive: () => Promise<void>) {
+async function phase(client: TroupeClient, env: Record<string, string>, n: number, command: (i: number) => string, drive: () => Promise<void>, withOutput: boolean) {
   const abort = new AbortController();
-  const events = await client.openEvents(null, abort.signal);
+  // the flood only needs to know when agents end: a subscriber parsing 100 MB would measure itself
+  const events = await client.openEvents(null, abort.signal, withOutput ? {} : { output: [] });
   const latencies: number[] = [];
   const ids = new Set<string>();
   const ended = new Set<string>();
@@ -67,10 +70,11 @@ async function phase(client: TroupeClient, env: Record<string, string>, n: numbe
     ids.add(a.id);
   }
   spawned = true;
+  const spawnedAt = performance.now();
   await drive();
   await seen;
   abort.abort();
-  return { seconds: (lastAt - t0) / 1000, latencies, resyncs, ids };
+  return { seconds: (lastAt - t0) / 1000, spawnMs: (spawnedAt - t0) / n, latencies, resyncs, ids };
 }
 
 console.log(`machine: ${navigator.hardwareConcurrency} cores, bun ${Bun.version}; flood ${totalMB} MB of JSONL per N, then ${PACED_LINES} lines every ${PACE_MS} ms per agent`);
@@ -96,7 +100,7 @@ for (const n of Ns) {
     const before = proc(pid);
     const rss = [before.rss];
     const sampler = setInterval(() => rss.push(proc(pid).rss), 100);
-    const f = await phase(client, env, n, () => `cat '${flood}'`, async () => {});
+    const f = await phase(client, env, n, () => `cat '${flood}'`, async () => {}, false);
     clearInterval(sampler);
     const after = proc(pid);
     rss.push(after.rss);
@@ -113,9 +117,10 @@ for (const n of Ns) {
         await Bun.sleep(PACE_MS);
       }
       await Promise.all(fds.map((fd) => fd.close()));
-    });
+    }, true);
     console.log(
-      `N=${String(n).padStart(2)}: ingest ${(mb / f.seconds).toFixed(1)} MB/s (${mb.toFixed(0)} MB in ${f.seconds.toFixed(2)} s${f.resyncs ? `, subscriber resynced ${f.resyncs}x` : ""}), ` +
+      `N=${String(n).padStart(2)}: ingest ${(mb / f.seconds).toFixed(1)} MB/s (${mb.toFixed(0)} MB stored in ${f.seconds.toFixed(2)} s from the first spawn, ` +
+        `spawns ${f.spawnMs.toFixed(0)} ms each meanwhile${f.resyncs ? `; subscriber resynced ${f.resyncs}x` : ""}), ` +
         `daemon CPU ${(((after.cpu - before.cpu) / mb) * 100).toFixed(2)} s per 100 MB; ` +
         `latency write→subscriber p50 ${pct(p.latencies, 50).toFixed(1)} ms, p99 ${pct(p.latencies, 99).toFixed(1)} ms (${p.latencies.length} events); ` +
         `daemon RSS start ${rss[0]!.toFixed(0)} MB, max ${Math.max(...rss).toFixed(0)} MB, end ${rss[rss.length - 1]!.toFixed(0)} MB`,

@@ -38,7 +38,7 @@ export async function run(args: string[]): Promise<number> {
 
   const abort = new AbortController();
   // Subscribe before reading history, so nothing written in between is missed (ids dedupe).
-  const events = values.follow ? await client.openEvents(null, abort.signal) : null;
+  const events = values.follow ? await client.openEvents(null, abort.signal, { output: [agent.id] }) : null;
   const history = () => printHistory(client, agent.id, session, print, () => lastId);
   await history();
   if (!events) return 0;

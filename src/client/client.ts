@@ -4,7 +4,7 @@ import type { Agent, Conversation } from "../protocol/entities.ts";
 import type { OutputChunk } from "../protocol/output.ts";
 import type { Signal } from "../protocol/signal.ts";
 import { request, type HttpOptions } from "./http.ts";
-import type { EventMessage } from "./sse.ts";
+import type { EventFilter, EventMessage } from "./sse.ts";
 
 const enc = encodeURIComponent;
 
@@ -77,13 +77,13 @@ export class TroupeClient {
     return (await request(this.opts, "GET", `/v1/listen?wait=${waitMs}`, (await conversationsApi()).ListenResponseSchema, undefined, signal)).conversation;
   }
 
-  async *events(since: number | null, signal?: AbortSignal): AsyncGenerator<EventMessage> {
+  async *events(since: number | null, signal?: AbortSignal, filter?: EventFilter): AsyncGenerator<EventMessage> {
     const { subscribe } = await import("./sse.ts");
-    yield* subscribe(this.opts, since, signal);
+    yield* subscribe(this.opts, since, signal, filter);
   }
   /** Like events(), but resolves only once the daemon has registered the subscription. */
-  async openEvents(since: number | null, signal?: AbortSignal): Promise<AsyncGenerator<EventMessage>> {
+  async openEvents(since: number | null, signal?: AbortSignal, filter?: EventFilter): Promise<AsyncGenerator<EventMessage>> {
     const { openSubscription } = await import("./sse.ts");
-    return openSubscription(this.opts, since, signal);
+    return openSubscription(this.opts, since, signal, filter);
   }
 }

@@ -2,6 +2,11 @@ import { DaemonEventSchema, type DaemonEvent } from "../protocol/events.ts";
 import { TroupeError } from "../errors.ts";
 import type { HttpOptions } from "./http.ts";
 
+/** `output`: the agents whose output events to receive ([] for none); all when absent. */
+export interface EventFilter {
+  output?: string[];
+}
+
 export interface EventMessage {
   id: number | null;
   event: DaemonEvent;
@@ -26,10 +31,13 @@ export function parseSseBlock(block: string): { id: string | null; data: string 
  * Opens the daemon's event stream from `since` (an event id, replayed from the log). Resolves once
  * the daemon has registered the subscription, so a read made after it cannot miss an event.
  */
-export async function openSubscription(opts: HttpOptions, since: number | null, signal?: AbortSignal): Promise<AsyncGenerator<EventMessage>> {
+export async function openSubscription(opts: HttpOptions, since: number | null, signal?: AbortSignal, filter: EventFilter = {}): Promise<AsyncGenerator<EventMessage>> {
   const headers: Record<string, string> = { accept: "text/event-stream" };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  const query = since === null ? "" : `?since=${since}`;
+  const params = new URLSearchParams();
+  if (since !== null) params.set("since", String(since));
+  if (filter.output !== undefined) params.set("output", filter.output.length ? filter.output.join(",") : "none");
+  const query = params.size ? `?${params}` : "";
   let res: Response;
   try {
     res = await fetch(`http://troupe/v1/events${query}`, { headers, unix: opts.socket, signal });
@@ -63,10 +71,10 @@ async function* readEvents(body: ReadableStream<Uint8Array>, signal?: AbortSigna
 }
 
 /** The event stream as one generator (connects on first read). */
-export async function* subscribe(opts: HttpOptions, since: number | null, signal?: AbortSignal): AsyncGenerator<EventMessage> {
+export async function* subscribe(opts: HttpOptions, since: number | null, signal?: AbortSignal, filter: EventFilter = {}): AsyncGenerator<EventMessage> {
   let stream: AsyncGenerator<EventMessage>;
   try {
-    stream = await openSubscription(opts, since, signal);
+    stream = await openSubscription(opts, since, signal, filter);
   } catch (err) {
     if (signal?.aborted) return;
     throw err;

@@ -90,7 +90,11 @@ export function buildRouter(d: RouteDeps): Router {
     if (since !== undefined && (backlog.length === REPLAY_LIMIT || since + 1 < d.store.events.firstId())) {
       backlog = [{ id: null, event: { type: "resync", reason: "too many events missed to replay" } }];
     }
-    const stream = sseStream(backlog, (l) => d.bus.subscribe(l));
+    // ?output=none drops output events, ?output=ID,ID keeps those agents' only (lifecycle events always flow)
+    const output = url.searchParams.get("output");
+    const wanted = output === null ? null : new Set(output === "none" ? [] : output.split(","));
+    const keep = (p: Published) => wanted === null || p.event.type !== "agent:output" || wanted.has(p.event.chunk.agentId);
+    const stream = sseStream(backlog, (l) => d.bus.subscribe((p) => keep(p) && l(p)));
     return new Response(stream, {
       headers: { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" },
     });

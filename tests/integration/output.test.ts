@@ -62,3 +62,36 @@ describe("agent output", () => {
     expect(after[0]).toMatchObject({ status: "stopped", pid: null });
   });
 });
+
+test("an event subscriber can ask for one agent's output, or none", async () => {
+  sb = new Sandbox();
+  await sb.run(["daemon", "start"]);
+  const read = async (q: string) => {
+    const abort = new AbortController();
+    const res = await fetch(`http://troupe/v1/events${q}`, { unix: sb.socket, signal: abort.signal });
+    const reader = res.body!.getReader();
+    let text = "";
+    const done = (async () => {
+      for (;;) {
+        const { value, done: end } = await reader.read();
+        if (end) return;
+        text += new TextDecoder().decode(value);
+        if (text.includes('"status":"done"') && text.split('"status":"done"').length > 2) return;
+      }
+    })();
+    return { stop: async () => { await Promise.race([done, Bun.sleep(10_000)]); abort.abort(); return text; } };
+  };
+  const all = await read("");
+  const none = await read("?output=none");
+  const a = await sb.json<{ id: string }>(["spawn", "--no-worktree", "--name", "one", "--command", "while [ ! -f go ]; do sleep 0.02; done; printf 'x%sy\\n' one; troupe signal done", "--json"]);
+  const onlyA = await read(`?output=${a.id}`);
+  await Bun.write(`${sb.dir}/go`, "");
+  await sb.json(["spawn", "--no-worktree", "--name", "two", "--command", "printf 'x%sy\\n' two; troupe signal done", "--json"]);
+  const [t1, t2, t3] = await Promise.all([all.stop(), none.stop(), onlyA.stop()]);
+  // (the command lines themselves travel in lifecycle events; what they print does not)
+  expect(t1).toContain("xtwoy");
+  expect(t2).not.toContain("event: agent:output");
+  expect(t2).toContain("event: agent:updated");
+  expect(t3).toContain("xoney");
+  expect(t3).not.toContain("xtwoy");
+});
