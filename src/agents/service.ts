@@ -2,7 +2,6 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { TroupeError, errorMessage } from "../errors.ts";
 import type { Agent, Question } from "../protocol/entities.ts";
-import type { OutputChunk } from "../protocol/output.ts";
 import type { SpawnRequestSchema, ResumeRequestSchema } from "../protocol/api.ts";
 import type { z } from "zod";
 import type { Store, AgentRecord, AgentPatch } from "../store/index.ts";
@@ -19,14 +18,9 @@ import { launchSession, sessionFiles } from "./launch.ts";
 import { uniqueName } from "./names.ts";
 import { agentPaths } from "./paths.ts";
 import { hashToken, newId, newToken } from "./tokens.ts";
-import { Tailer } from "./tailer.ts";
-import { Supervisor, readExitFile } from "./supervisor.ts";
-import { clearSignalFile, readSignalFile } from "./signal-file.ts";
-import { completionPatch } from "./completion.ts";
-import { describeFailure, diagnose } from "./failure.ts";
-import { groupAlive, isProcessAlive, signalGroup } from "../process-info.ts";
-import { outputMetadata } from "./metadata.ts";
-import { parserFor } from "../output/render.ts";
+import { clearSignalFile } from "./signal-file.ts";
+import { SessionWatcher } from "./watcher.ts";
+import { groupAlive, signalGroup } from "../process-info.ts";
 import { providerConfig } from "../workspace-config.ts";
 
 type Spawn = z.output<typeof SpawnRequestSchema>;
@@ -45,33 +39,24 @@ export interface ServiceDeps {
 
 /** Spawns, resumes, stops and completes agents; the daemon's routes call only this. */
 export class AgentService {
-  readonly tailer: Tailer;
-  readonly supervisor: Supervisor;
-  private readonly lastActivity = new Map<string, number>();
+  private readonly watcher: SessionWatcher;
 
   constructor(private readonly d: ServiceDeps) {
-    this.tailer = new Tailer(d.store.chunks, (c) => this.onChunk(c), d.log);
-    this.supervisor = new Supervisor((id, session, code) => this.onExit(id, session, code));
+    this.watcher = new SessionWatcher(d, (rec) => this.onDone(rec));
   }
 
-  /** Picks up every session an earlier daemon left open: follows live ones, completes dead ones once. */
   start(): void {
-    this.tailer.start(join(this.d.ws.stateDir, "logs"));
-    this.supervisor.start();
-    for (const s of this.d.store.sessions.open()) {
-      if (s.pid !== null && isProcessAlive(s.pid, s.pidStart)) {
-        this.tailer.add(s);
-        this.supervisor.track({ agentId: s.agentId, session: s.session, pid: s.pid, pidStart: s.pidStart, exitPath: s.exitPath, child: null });
-        this.d.log.info(`adopted ${s.agentId} session ${s.session} (pid ${s.pid})`);
-      } else {
-        this.onExit(s.agentId, s.session, readExitFile(s.exitPath));
-      }
-    }
+    this.watcher.start();
   }
 
-  async stop(): Promise<void> {
-    this.supervisor.stop();
-    await this.tailer.stop();
+  stop(): Promise<void> {
+    return this.watcher.stop();
+  }
+
+  /** A session ended with its agent done: a question that waited for it wakes it. */
+  private onDone(rec: AgentRecord): void {
+    const next = this.d.store.conversations.list({ pending: true }).find((c) => c.toId === rec.id && c.status === "pending");
+    if (next) this.wakeForQuestion(rec.id, next).catch((err) => this.d.log.warn(`could not wake ${rec.name}`, err));
   }
 
   find(ref: string): AgentRecord {
@@ -195,8 +180,7 @@ export class AgentService {
       throw err;
     }
     store.sessions.setPid(rec.id, session, launched.pid, launched.pidStart);
-    this.tailer.add({ ...sess, pid: launched.pid });
-    this.supervisor.track({ agentId: rec.id, session, pid: launched.pid, pidStart: launched.pidStart, exitPath: files.exitPath, child: launched.child });
+    this.watcher.follow(sess, launched.pid, launched.pidStart, launched.child);
     if (store.agents.get(rec.id)?.status === "stopped") {
       // stopped while it was being launched: it never gets to run
       this.killGroup(launched.pid);
@@ -263,7 +247,7 @@ export class AgentService {
   async remove(ref: string): Promise<void> {
     const rec = this.find(ref);
     if (rec.status === "running" || rec.status === "starting") throw new TroupeError("invalid_state", `${rec.name} is ${rec.status}; stop it first`);
-    if (this.supervisor.isLive(rec.id)) throw new TroupeError("invalid_state", `${rec.name} is still shutting down; try again in a few seconds`);
+    if (this.watcher.isLive(rec.id)) throw new TroupeError("invalid_state", `${rec.name} is still shutting down; try again in a few seconds`);
     if (rec.worktree) {
       try {
         await removeWorktree(this.d.ws.root, rec.worktree);
@@ -291,52 +275,5 @@ export class AgentService {
     if (!claimed) return;
     this.d.bus.publish({ type: "conversation:updated", conversation: claimed });
     await this.resumeWith(rec, incomingQuestionPrompt(conv));
-  }
-
-  private onChunk(chunk: OutputChunk): void {
-    const { store, bus } = this.d;
-    bus.publish({ type: "agent:output", chunk });
-    const ctx = store.agents.outputContext(chunk.agentId);
-    if (!ctx) return;
-    const patch: AgentPatch = outputMetadata(parserFor(ctx.provider), chunk, ctx);
-    const now = Date.now();
-    if (Object.keys(patch).length) {
-      const updated = store.agents.update(chunk.agentId, { ...patch, lastActivityAt: now });
-      bus.publish({ type: "agent:updated", agent: toAgent(updated) });
-      this.lastActivity.set(chunk.agentId, now);
-    } else if (now - (this.lastActivity.get(chunk.agentId) ?? 0) > 2_000) {
-      // activity alone is not worth an event; the next update carries it
-      store.agents.update(chunk.agentId, { lastActivityAt: now });
-      this.lastActivity.set(chunk.agentId, now);
-    }
-  }
-
-  private onExit(agentId: string, session: number, exitCode: number | null): void {
-    const { store, bus, log } = this.d;
-    const sess = store.sessions.get(agentId, session);
-    if (!sess) return;
-    this.tailer.finish(sess);
-    const rec = store.agents.get(agentId);
-    if (!rec) return;
-    const updated = store.db.transaction(() => {
-      if (!store.sessions.end(agentId, session, exitCode)) return null;
-      if (rec.session !== session) return null;
-      if (rec.status === "stopped") return store.agents.update(agentId, { exitCode });
-      const signal = readSignalFile(rec.signalFile);
-      const patch = completionPatch(signal, exitCode);
-      if (patch.status === "failed" && signal.kind !== "ok") {
-        const provider = getProvider(rec.provider);
-        const why = provider ? diagnose(provider, store.chunks.list(agentId, { before: Number.MAX_SAFE_INTEGER, session, limit: 16 })) : null;
-        if (why) patch.error = `${describeFailure(why)}; ${patch.error}`;
-      }
-      return store.agents.update(agentId, patch);
-    })();
-    if (!updated) return;
-    log.info(`${rec.name} session ${session} ended (exit ${exitCode}): ${updated.status}`);
-    bus.publish({ type: "agent:updated", agent: toAgent(updated) });
-    if (updated.status === "done") {
-      const next = store.conversations.list({ pending: true }).find((c) => c.toId === agentId && c.status === "pending");
-      if (next) this.wakeForQuestion(agentId, next).catch((err) => log.warn(`could not wake ${rec.name}`, err));
-    }
   }
 }

@@ -1,0 +1,114 @@
+import type { ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import type { OutputChunk } from "../protocol/output.ts";
+import type { AgentPatch, AgentRecord, SessionRecord } from "../store/index.ts";
+import { toAgent } from "../store/agents.ts";
+import { parserFor } from "../output/render.ts";
+import { getProvider } from "../../providers/index.ts";
+import { isProcessAlive } from "../process-info.ts";
+import type { ServiceDeps } from "./service.ts";
+import { Tailer } from "./tailer.ts";
+import { Supervisor, readExitFile } from "./supervisor.ts";
+import { readSignalFile } from "./signal-file.ts";
+import { completionPatch } from "./completion.ts";
+import { describeFailure, diagnose } from "./failure.ts";
+import { outputMetadata } from "./metadata.ts";
+
+/** How often a chunk without news may still touch an agent's last-activity time. */
+const ACTIVITY_EVERY_MS = 2_000;
+/** Output chunks read back to tell why a run failed. */
+const DIAGNOSE_CHUNKS = 16;
+
+/**
+ * Watches running sessions: stores their output as it comes (through the tailer) and
+ * completes each exactly once when its process ends (through the supervisor), from the
+ * signal file. Also picks up, at start, whatever an earlier daemon left running.
+ */
+export class SessionWatcher {
+  private readonly tailer: Tailer;
+  private readonly supervisor: Supervisor;
+  private readonly lastActivity = new Map<string, number>();
+
+  constructor(
+    private readonly d: ServiceDeps,
+    /** Called after a session ended with its agent `done`. */
+    private readonly onDone: (rec: AgentRecord) => void,
+  ) {
+    this.tailer = new Tailer(d.store.chunks, (c) => this.onChunk(c), d.log);
+    this.supervisor = new Supervisor((id, session, code) => this.onExit(id, session, code));
+  }
+
+  /** Follows live sessions an earlier daemon left open; completes the dead ones, once. */
+  start(): void {
+    this.tailer.start(join(this.d.ws.stateDir, "logs"));
+    this.supervisor.start();
+    for (const s of this.d.store.sessions.open()) {
+      if (s.pid !== null && isProcessAlive(s.pid, s.pidStart)) {
+        this.follow(s, s.pid, s.pidStart, null);
+        this.d.log.info(`adopted ${s.agentId} session ${s.session} (pid ${s.pid})`);
+      } else {
+        this.onExit(s.agentId, s.session, readExitFile(s.exitPath));
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.supervisor.stop();
+    await this.tailer.stop();
+  }
+
+  /** Starts tailing a session's output and watching its process. */
+  follow(s: SessionRecord, pid: number, pidStart: string | null, child: ChildProcess | null): void {
+    this.tailer.add({ ...s, pid });
+    this.supervisor.track({ agentId: s.agentId, session: s.session, pid, pidStart, exitPath: s.exitPath, child });
+  }
+
+  isLive(agentId: string): boolean {
+    return this.supervisor.isLive(agentId);
+  }
+
+  private onChunk(chunk: OutputChunk): void {
+    const { store, bus } = this.d;
+    bus.publish({ type: "agent:output", chunk });
+    const ctx = store.agents.outputContext(chunk.agentId);
+    if (!ctx) return;
+    const patch: AgentPatch = outputMetadata(parserFor(ctx.provider), chunk, ctx);
+    const now = Date.now();
+    if (Object.keys(patch).length) {
+      const updated = store.agents.update(chunk.agentId, { ...patch, lastActivityAt: now });
+      bus.publish({ type: "agent:updated", agent: toAgent(updated) });
+      this.lastActivity.set(chunk.agentId, now);
+    } else if (now - (this.lastActivity.get(chunk.agentId) ?? 0) > ACTIVITY_EVERY_MS) {
+      // activity alone is not worth an event; the next update carries it
+      store.agents.update(chunk.agentId, { lastActivityAt: now });
+      this.lastActivity.set(chunk.agentId, now);
+    }
+  }
+
+  private onExit(agentId: string, session: number, exitCode: number | null): void {
+    const { store, bus, log } = this.d;
+    const sess = store.sessions.get(agentId, session);
+    if (!sess) return;
+    this.tailer.finish(sess);
+    const rec = store.agents.get(agentId);
+    if (!rec) return;
+    const updated = store.db.transaction(() => {
+      if (!store.sessions.end(agentId, session, exitCode)) return null;
+      if (rec.session !== session) return null;
+      if (rec.status === "stopped") return store.agents.update(agentId, { exitCode });
+      const signal = readSignalFile(rec.signalFile);
+      const patch = completionPatch(signal, exitCode);
+      if (patch.status === "failed" && signal.kind !== "ok") {
+        const provider = getProvider(rec.provider);
+        const tail = store.chunks.list(agentId, { before: Number.MAX_SAFE_INTEGER, session, limit: DIAGNOSE_CHUNKS });
+        const why = provider ? diagnose(provider, tail) : null;
+        if (why) patch.error = `${describeFailure(why)}; ${patch.error}`;
+      }
+      return store.agents.update(agentId, patch);
+    })();
+    if (!updated) return;
+    log.info(`${rec.name} session ${session} ended (exit ${exitCode}): ${updated.status}`);
+    bus.publish({ type: "agent:updated", agent: toAgent(updated) });
+    if (updated.status === "done") this.onDone(updated);
+  }
+}
