@@ -27,6 +27,8 @@ type Spawn = z.output<typeof SpawnRequestSchema>;
 type Resume = z.output<typeof ResumeRequestSchema>;
 
 const KILL_GRACE_MS = 5_000;
+/** How long a stopping daemon waits for spawns and resumes under way. */
+const LAUNCH_WAIT_MS = 10_000;
 
 export interface ServiceDeps {
   ws: Workspace;
@@ -40,6 +42,7 @@ export interface ServiceDeps {
 /** Spawns, resumes, stops and completes agents; the daemon's routes call only this. */
 export class AgentService {
   private readonly watcher: SessionWatcher;
+  private readonly launching = new Set<Promise<unknown>>();
 
   constructor(private readonly d: ServiceDeps) {
     this.watcher = new SessionWatcher(d, (rec) => this.onDone(rec));
@@ -49,8 +52,16 @@ export class AgentService {
     this.watcher.start();
   }
 
-  stop(): Promise<void> {
-    return this.watcher.stop();
+  /** Lets launches under way finish (a process must not start unrecorded), then stops watching. */
+  async stop(): Promise<void> {
+    await Promise.race([Promise.allSettled(this.launching), Bun.sleep(LAUNCH_WAIT_MS)]);
+    await this.watcher.stop();
+  }
+
+  /** Runs `launch` as one tracked launch, so that stop() can wait for it. */
+  private tracked<T>(launch: Promise<T>): Promise<T> {
+    this.launching.add(launch);
+    return launch.finally(() => this.launching.delete(launch));
   }
 
   /** A session ended with its agent done: a question that waited for it wakes it. */
@@ -71,7 +82,11 @@ export class AgentService {
     return p;
   }
 
-  async spawn(req: Spawn): Promise<Agent> {
+  spawn(req: Spawn): Promise<Agent> {
+    return this.tracked(this.spawnNow(req));
+  }
+
+  private async spawnNow(req: Spawn): Promise<Agent> {
     const provider = this.provider(req.provider);
     if (provider.binary === null && !req.command?.trim()) throw new TroupeError("bad_request", `the ${provider.name} provider needs a command`);
     if (provider.binary !== null && !req.prompt?.trim()) throw new TroupeError("bad_request", "a prompt is needed");
@@ -207,7 +222,11 @@ export class AgentService {
   }
 
   /** A new session of the same provider session, same folder, told `prompt`. */
-  async resumeWith(rec: AgentRecord, prompt: string): Promise<Agent> {
+  resumeWith(rec: AgentRecord, prompt: string): Promise<Agent> {
+    return this.tracked(this.resumeNow(rec, prompt));
+  }
+
+  private async resumeNow(rec: AgentRecord, prompt: string): Promise<Agent> {
     const provider = this.provider(rec.provider);
     if (!provider.buildResume) throw new TroupeError("invalid_state", `the ${provider.name} provider cannot resume a session`);
     if (!rec.providerSessionId && !provider.resumesWithoutSession) throw new TroupeError("invalid_state", `${rec.name} reported no session id to resume`);
