@@ -11,6 +11,9 @@ import { restoreTerminal } from "./terminal.ts";
 import { ThemeContext, themeFromEnv } from "./theme.ts";
 import type { DashboardDeps } from "./types.ts";
 
+const RSS_BUDGET_BYTES = 140 * 1024 * 1024;
+const MEMORY_CHECK_MS = 2_000;
+
 export interface RunOptions {
   client: TroupeClient;
   workspace: Workspace;
@@ -67,6 +70,13 @@ export async function runDashboard({ client, workspace, env }: RunOptions): Prom
     // it); the higher cap only lets a keypress draw without queueing behind a streaming frame.
     { alternateScreen: true, exitOnCtrlC: false, patchConsole: true, maxFps: 60, incrementalRendering: true, interactive: true },
   );
+  // JSC collects lazily: while output streams, freed frames pile up to 230+ MB of RSS before it
+  // does (the live heap stays ~45 MB). A full collection when RSS passes the budget keeps the
+  // dashboard near 150 MB on a shared box, at one ~20 ms pause every few seconds at most.
+  const memoryGuard = setInterval(() => {
+    if (process.memoryUsage.rss() > RSS_BUDGET_BYTES) Bun.gc(true);
+  }, MEMORY_CHECK_MS);
+  memoryGuard.unref();
   // Asking each agent CLI for its version takes seconds (several are Node programs): do it
   // once the first frame is up, so the new-agent dialog opens with the answer ready.
   const prefetch = setTimeout(() => void listProviders().catch(() => {}), 300);
@@ -80,6 +90,7 @@ export async function runDashboard({ client, workspace, env }: RunOptions): Prom
     code = 1;
   } finally {
     clearTimeout(prefetch);
+    clearInterval(memoryGuard);
     feed.stop();
     process.off("uncaughtException", crash);
     process.off("unhandledRejection", crash);
