@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Sandbox } from "../support/sandbox.ts";
+import { Sandbox, waitFor } from "../support/sandbox.ts";
 
 let sb: Sandbox;
 afterEach(async () => {
@@ -21,9 +21,12 @@ test("ten clients starting at the same instant leave exactly one daemon", async 
   expect(serving).toHaveLength(1);
   const pid = await sb.daemonPid();
   expect(serving[0]).toContain(`daemon ${pid} serving`);
-  // every process that lost the race exited: only the winner is left
-  const ps = Bun.spawnSync(["pgrep", "-f", `daemon run --workspace ${sb.dir}$`]).stdout.toString().trim().split("\n").filter(Boolean);
-  expect(ps).toEqual([String(pid)]);
+  // every process that lost the race exits (some may still be starting when the clients return)
+  const daemons = () => Bun.spawnSync(["pgrep", "-f", `daemon run --workspace ${sb.dir}$`]).stdout.toString().trim().split("\n").filter(Boolean);
+  await waitFor("the losing daemons to exit", () => daemons().length === 1);
+  expect(daemons()).toEqual([String(pid)]);
+  const log2 = readFileSync(join(sb.dir, ".troupe", "daemon.log"), "utf8");
+  expect(log2.split("\n").filter((l) => l.includes(" serving "))).toHaveLength(1);
 });
 
 test("the daemon keeps .troupe/ out of git through .git/info/exclude, not .gitignore", async () => {
