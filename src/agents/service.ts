@@ -52,6 +52,11 @@ export class AgentService {
     this.watcher.start();
   }
 
+  /** This troupe by absolute path, for prompts (a login shell may drop it from PATH). */
+  private troupeCommand(): string {
+    return join(this.d.binDir, "troupe");
+  }
+
   /** Lets launches under way finish (a process must not start unrecorded), then stops watching. */
   async stop(): Promise<void> {
     await Promise.race([Promise.allSettled(this.launching), Bun.sleep(LAUNCH_WAIT_MS)]);
@@ -112,7 +117,7 @@ export class AgentService {
     let cmd: ProviderCommand;
     try {
       cmd = provider.buildSpawn({
-        prompt: buildAgentPrompt({ id, name, prompt: prompt ?? "", inputDir: paths.inputDir }),
+        prompt: buildAgentPrompt({ id, name, prompt: prompt ?? "", inputDir: paths.inputDir, troupe: this.troupeCommand() }),
         cwd,
         model: model ?? undefined,
         permissions,
@@ -218,7 +223,7 @@ export class AgentService {
     if (!req.answers.length && !req.message) throw new TroupeError("bad_request", "give answers (--answer QID=TEXT) or a --message");
     const answered = req.answers.map((a) => ({ question: questions.find((q: Question) => q.id === a.id)!.question, answer: a.answer }));
     if (req.env) this.d.store.agents.update(rec.id, { env: req.env });
-    return this.resumeWith(this.find(rec.id), answersPrompt(answered, req.message));
+    return this.resumeWith(this.find(rec.id), answersPrompt(this.troupeCommand(), answered, req.message));
   }
 
   /** A new session of the same provider session, same folder, told `prompt`. */
@@ -293,6 +298,6 @@ export class AgentService {
     const claimed = this.d.store.conversations.claim(conv.id);
     if (!claimed) return;
     this.d.bus.publish({ type: "conversation:updated", conversation: claimed });
-    await this.resumeWith(rec, incomingQuestionPrompt(conv));
+    await this.resumeWith(rec, incomingQuestionPrompt(this.troupeCommand(), conv));
   }
 }
