@@ -257,7 +257,13 @@ export class AgentService {
     this.d.bus.publish({ type: "agent:updated", agent: toAgent(updated) });
     const sess = this.d.store.sessions.get(rec.id, rec.session);
     if (sess?.pid && sess.endedAt === null) this.killGroup(sess.pid);
+    this.expireQuestionsTo(rec.id);
     return toAgent(updated);
+  }
+
+  /** A stopped or removed agent will not answer: whoever asked it stops waiting (exit 3). */
+  private expireQuestionsTo(agentId: string): void {
+    for (const c of this.d.store.conversations.expireTo(agentId)) this.d.bus.publish({ type: "conversation:updated", conversation: c });
   }
 
   /** SIGTERM to the agent's process group, SIGKILL to whatever of the group is left after a grace. */
@@ -282,6 +288,7 @@ export class AgentService {
     const paths = agentPaths(this.d.ws.stateDir, rec.name, rec.worktree);
     rmSync(paths.logsDir, { recursive: true, force: true });
     rmSync(join(this.d.ws.stateDir, "agents", rec.name), { recursive: true, force: true });
+    this.expireQuestionsTo(rec.id);
     this.d.store.agents.delete(rec.id);
     this.d.bus.publish({ type: "agent:removed", agentId: rec.id });
   }

@@ -29,7 +29,10 @@ export async function run(args: string[]): Promise<number> {
       process.stdout.write(`${c.answer ?? ""}\n`);
       return 0;
     }
-    if (c.status === "expired") throw new TroupeError("timeout", `no answer from ${c.toName} within ${timeoutMs} ms (conversation ${c.id} expired)`);
+    if (c.status === "expired") {
+      const why = timeoutMs === undefined ? `${c.toName} can no longer answer` : `no answer from ${c.toName} within ${timeoutMs} ms`;
+      throw new TroupeError("timeout", `${why} (conversation ${c.id} expired)`);
+    }
     if (Date.now() > deadline) throw new TroupeError("timeout", `no answer from ${c.toName} within ${timeoutMs} ms`);
   }
 }

@@ -96,6 +96,15 @@ export class ConversationRepo {
     return row ? fromRow(row) : null;
   }
 
+  /** Expires every open conversation addressed to `toId` (it can no longer answer) and returns them. */
+  expireTo(toId: string): Conversation[] {
+    return (
+      this.db
+        .query("UPDATE conversations SET status = 'expired' WHERE to_id = ? AND status IN ('pending', 'delivered') RETURNING *")
+        .all(toId) as Row[]
+    ).map(fromRow);
+  }
+
   /** Marks every open conversation past its deadline expired and returns them. */
   expireDue(now = Date.now()): Conversation[] {
     return (

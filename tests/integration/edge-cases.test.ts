@@ -47,8 +47,14 @@ describe("edges a long-running workspace meets", () => {
     expect((await sb.json<ConvJson[]>(["conversations", "--json"])).map((c) => c.status)).toEqual(["expired"]);
   });
 
-  test("a stopped agent is not asked; a line longer than a chunk is stored whole", async () => {
+  test("a stopped agent is not asked, and whoever was waiting on it stops waiting; a line longer than a chunk is stored whole", async () => {
     sb = new Sandbox();
+    await sb.json(["spawn", "--no-worktree", "--name", "mute", "--command", "sleep 30", "--json"]);
+    const waiting = sb.start(["ask", "still there?", "--to", "mute"]);
+    await waitFor("the question", async () => (await sb.json<ConvJson[]>(["conversations", "--pending", "--json"])).length === 1);
+    await sb.run(["stop", "mute"]);
+    expect(await waiting.exited).toBe(3);
+    expect(await new Response(waiting.stderr).text()).toMatch(/^troupe: mute can no longer answer \(conversation cv_[0-9a-f]+ expired\)\n$/);
     await sb.json(["spawn", "--no-worktree", "--name", "halted", "--command", "sleep 30", "--json"]);
     await sb.run(["stop", "halted"]);
     const r = await sb.run(["ask", "hello?", "--to", "halted"]);
