@@ -188,7 +188,9 @@ export class AgentService {
     clearSignalFile(rec.signalFile);
     mkdirSync(dirname(rec.signalFile), { recursive: true });
     const sess = store.sessions.insert({ agentId: rec.id, session, ...files });
-    const previous = { status: rec.status, session: rec.session };
+    // on a failed launch the agent keeps its status (and questions); the session number stays
+    // used, so the next try gets a fresh one
+    const previous = { status: rec.status };
     store.agents.update(rec.id, { session, status: "starting" });
     let launched;
     try {
