@@ -1,6 +1,7 @@
 /**
  * Conversation latency of the compiled binary:
- *  - API round trip: ask (POST) → answer (POST) → the waiting GET returns, over the Unix socket;
+ *  - API round trip: ask (POST) → answer (POST) → the waiting GET returns, over the Unix socket,
+ *    through the typed client (zod on every reply) and with bare fetch (the daemon's share);
  *  - process pair: wall time of a whole `troupe ask` + `troupe answer` exchange, and of a cold
  *    `troupe answer` process alone (the start-up cost an agent pays per call).
  * Usage: bun scripts/bench/ask.ts [roundTrips=1000] [processRuns=20]
@@ -38,6 +39,21 @@ try {
     if (i >= 50) api.push(performance.now() - t0);
   }
 
+  // the same exchange with bare fetch: what the daemon and the socket cost without the client's parsing
+  const raw: number[] = [];
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`http://troupe${path}`, { method, unix: env.TROUPE_SOCKET!, body: body === undefined ? undefined : JSON.stringify(body), headers: { "content-type": "application/json" } });
+    return (await res.json()) as { conversation: { id: string; answer: string | null } };
+  };
+  for (let i = 0; i < roundTrips + 50; i++) {
+    const t0 = performance.now();
+    const { conversation } = await call("POST", "/v1/conversations", { question: `r${i}`, user: true });
+    const waiting = call("GET", `/v1/conversations/${conversation.id}?wait=5000`);
+    await call("POST", `/v1/conversations/${conversation.id}/answer`, { answer: `b${i}` });
+    if ((await waiting).conversation.answer !== `b${i}`) throw new Error("wrong answer");
+    if (i >= 50) raw.push(performance.now() - t0);
+  }
+
   // cold processes: `troupe ask --user` waiting, `troupe answer` from another process
   const pair: number[] = [];
   const answerOnly: number[] = [];
@@ -69,7 +85,8 @@ try {
 
   const mem = Bun.spawnSync(["ps", "-o", "rss=", "-p", String((await client.health()).pid)]).stdout.toString().trim();
   console.log(`machine: ${navigator.hardwareConcurrency} cores, bun ${Bun.version}`);
-  console.log(`API ask→answer round trip over ${roundTrips}: p50 ${fmt(pct(api, 50))}, p99 ${fmt(pct(api, 99))}, max ${fmt(Math.max(...api))}`);
+  console.log(`API ask→answer round trip over ${roundTrips} (typed client): p50 ${fmt(pct(api, 50))}, p99 ${fmt(pct(api, 99))}, max ${fmt(Math.max(...api))}`);
+  console.log(`API ask→answer round trip over ${roundTrips} (bare fetch):   p50 ${fmt(pct(raw, 50))}, p99 ${fmt(pct(raw, 99))}, max ${fmt(Math.max(...raw))}`);
   console.log(`cold 'troupe answer' process (median of ${processRuns}): ${fmt(pct(answerOnly, 50))} (p90 ${fmt(pct(answerOnly, 90))})`);
   console.log(`whole 'troupe ask' + 'troupe answer' pair (median of ${processRuns}): ${fmt(pct(pair, 50))}`);
   console.log(`baseline 'troupe --version' process (median of ${processRuns}): ${fmt(pct(version, 50))}; answer/version ratio ${(pct(answerOnly, 50) / pct(version, 50)).toFixed(2)}`);

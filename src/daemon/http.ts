@@ -12,8 +12,10 @@ export function errorResponse(code: ErrorCode, message: string): Response {
 }
 
 async function readText(req: Request): Promise<string> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw new TroupeError("payload_too_large", `request body over ${MAX_BODY_BYTES} bytes`);
+  const length = req.headers.get("content-length");
+  if (Number(length ?? "0") > MAX_BODY_BYTES) throw new TroupeError("payload_too_large", `request body over ${MAX_BODY_BYTES} bytes`);
+  // a declared length within the limit is read in one native call; only a chunked body is counted as it comes
+  if (length !== null) return req.text();
   if (!req.body) return "";
   const chunks: Uint8Array[] = [];
   let total = 0;
