@@ -18,12 +18,12 @@ export function ago(ms: number, now = Date.now()): string {
 export function oneLine(text: string | null, max = 60): string {
   if (!text) return "";
   const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
 }
 
 export function agentRows(agents: Agent[]): string {
   return table(
-    ["ID", "NAME", "PROVIDER", "STATUS", "PID", "AGE", "DETAIL"],
+    ["ID", "NAME", "PROVIDER", "STATUS", "PID", "AGE", "COST", "DETAIL"],
     agents.map((a) => [
       a.id,
       a.name,
@@ -31,6 +31,7 @@ export function agentRows(agents: Agent[]): string {
       a.status,
       a.pid === null ? "-" : String(a.pid),
       ago(a.createdAt),
+      a.costUsd === null ? "-" : `$${a.costUsd.toFixed(2)}`,
       oneLine(a.error ?? (a.questions ? a.questions.map((q) => q.question).join(" | ") : null) ?? a.result ?? a.prompt ?? a.command),
     ]),
   );

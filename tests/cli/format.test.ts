@@ -1,0 +1,22 @@
+import { expect, test } from "bun:test";
+import { agentRows, ago, oneLine } from "../../src/cli/format.ts";
+import { makeAgent } from "../ui/helpers/fake-client.ts";
+
+test("troupe ls shows one aligned row per agent: what it needs, its cost, and why it failed", () => {
+  const now = Date.now();
+  const rows = agentRows([
+    makeAgent({ id: "ag_1", name: "brave-otter", status: "waiting", pid: null, createdAt: now - 90_000, questions: [{ id: "q1", question: "Which\ndatabase?" }] }),
+    makeAgent({ id: "ag_2", name: "calm-yak", status: "failed", pid: null, createdAt: now - 5_000, costUsd: 0.0512, error: "usage limit reached (usage_limit): You've hit your session limit" }),
+  ]).split("\n");
+  expect(rows[0]).toBe("ID    NAME         PROVIDER  STATUS   PID  AGE    COST   DETAIL");
+  expect(rows[1]).toBe("ag_1  brave-otter  generic   waiting  -    1m30s  -      Which database?");
+  expect(rows[2]).toStartWith("ag_2  calm-yak     generic   failed   -    5s     $0.05  usage limit reached (usage_limit): You've hit your session…");
+});
+
+test("durations and one-line text", () => {
+  const now = 1_000_000_000;
+  expect([ago(now - 59_000, now), ago(now - 3_600_000, now), ago(now - 90_000_000, now)]).toEqual(["59s", "1h00m", "1d"]);
+  expect(oneLine("a\n  b\tc", 10)).toBe("a b c");
+  expect(oneLine("x".repeat(20), 10)).toBe(`${"x".repeat(9)}…`);
+  expect(oneLine(null)).toBe("");
+});
