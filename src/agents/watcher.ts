@@ -80,7 +80,7 @@ export class SessionWatcher {
       this.lastActivity.set(chunk.agentId, now);
     } else if (now - (this.lastActivity.get(chunk.agentId) ?? 0) > ACTIVITY_EVERY_MS) {
       // activity alone is not worth an event; the next update carries it
-      store.agents.update(chunk.agentId, { lastActivityAt: now });
+      store.agents.touch(chunk.agentId, now);
       this.lastActivity.set(chunk.agentId, now);
     }
   }

@@ -19,12 +19,12 @@ export async function run(args: string[]): Promise<number> {
   const targets = [values.to, values.task, values.phase, values.user || undefined].filter((t) => t !== undefined);
   if (targets.length !== 1) throw new TroupeError("usage", "ask needs exactly one of --to AGENT, --task ID, --phase ID, --user");
   const timeoutMs = parseIntFlag("timeout", values.timeout);
-  const { ws, client } = await connect(values.workspace);
+  const { client } = await connect(values.workspace);
   const conv = await client.ask({ question, to: values.to, task: values.task, phase: values.phase, user: values.user, timeoutMs });
   // The daemon expires the question at its deadline; keep reconnecting until it says so.
   const deadline = conv.expiresAt === null ? Number.POSITIVE_INFINITY : conv.expiresAt + 10_000;
   for (;;) {
-    const c = await withReconnect(ws, client, deadline, () => client.conversation(conv.id, POLL_WINDOW_MS));
+    const c = await withReconnect(deadline, () => client.conversation(conv.id, POLL_WINDOW_MS));
     if (c.status === "answered") {
       process.stdout.write(`${c.answer ?? ""}\n`);
       return 0;

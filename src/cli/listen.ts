@@ -8,11 +8,11 @@ const POLL_WINDOW_MS = 30_000;
 export async function run(args: string[]): Promise<number> {
   const { values } = parse(args, { timeout: { type: "string" } }, false);
   const timeoutMs = parseIntFlag("timeout", values.timeout);
-  const { ws, client } = await connect(values.workspace);
+  const { client } = await connect(values.workspace);
   const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
   for (;;) {
     const wait = Math.max(0, Math.min(deadline - Date.now(), POLL_WINDOW_MS));
-    const c = await withReconnect(ws, client, deadline, () => client.listen(wait));
+    const c = await withReconnect(deadline, () => client.listen(wait));
     if (c) {
       printJson({
         conversationId: c.id,

@@ -2,7 +2,6 @@ import { HealthSchema, OkSchema } from "../protocol/api-base.ts";
 import type { AskRequest, ResumeRequest, SpawnRequest } from "../protocol/api.ts";
 import type { Agent, Conversation } from "../protocol/entities.ts";
 import type { OutputChunk } from "../protocol/output.ts";
-import type { Signal } from "../protocol/signal.ts";
 import { request, type HttpOptions } from "./http.ts";
 import type { EventFilter, EventMessage } from "./sse.ts";
 
@@ -53,7 +52,7 @@ export class TroupeClient {
   }
 
   /** Tells the daemon the calling agent wrote its signal file. */
-  signal(signalFile: string, _signal?: Signal) {
+  signal(signalFile: string) {
     return request(this.opts, "POST", "/v1/signal", OkSchema, { signalFile });
   }
 

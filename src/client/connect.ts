@@ -58,19 +58,17 @@ export async function ensureDaemon(ws: Workspace, client = clientFor(ws)): Promi
   throw new TroupeError("daemon_unavailable", `the daemon did not start; see ${join(ws.stateDir, "daemon.log")}`);
 }
 
-/** Runs `fn`, and when the daemon went away meanwhile, brings one back and tries again until `deadline`. */
-export async function withReconnect<T>(ws: Workspace, client: TroupeClient, deadline: number, fn: () => Promise<T>): Promise<T> {
+/**
+ * Runs `fn`, and when the daemon went away meanwhile (the connection broke mid-request), tries
+ * again until `deadline`; the client's autostart brings a daemon back on the next request.
+ */
+export async function withReconnect<T>(deadline: number, fn: () => Promise<T>): Promise<T> {
   for (;;) {
     try {
       return await fn();
     } catch (err) {
       if (!(err instanceof TroupeError && err.code === "daemon_unavailable") || Date.now() >= deadline) throw err;
       await Bun.sleep(100);
-      try {
-        await ensureDaemon(ws, client);
-      } catch {
-        // keep trying until the deadline; the next fn() call reports the failure
-      }
     }
   }
 }

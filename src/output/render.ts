@@ -1,6 +1,5 @@
-import type { OutputChunk } from "../protocol/output.ts";
 import { getProvider } from "../../providers/index.ts";
-import { renderChunksWith, type LineParser, type RenderOptions, type RenderedLine } from "./lines.ts";
+import type { LineParser } from "./lines.ts";
 
 export * from "./lines.ts";
 
@@ -17,10 +16,5 @@ export function parserFor(providerName: string): LineParser {
       return [{ kind: "raw", line }]; // the contract says never throws; a display must not die if one does
     }
   };
-}
-
-/** `troupe logs` and the dashboard: chunks of an agent of `providerName` to display lines. */
-export function renderChunks(providerName: string, chunks: readonly OutputChunk[], opts: RenderOptions): RenderedLine[] {
-  return renderChunksWith(parserFor(providerName), chunks, opts);
 }
 

@@ -201,6 +201,11 @@ export class AgentRepo {
       .get(id) as OutputContext | null;
   }
 
+  /** Records activity without reading the agent back (called as output streams). */
+  touch(id: string, at: number): void {
+    this.db.query("UPDATE agents SET last_activity_at = ?, updated_at = ? WHERE id = ?").run(at, Date.now(), id);
+  }
+
   /** Forgets the agent, its sessions and its output (cascade). */
   delete(id: string): void {
     this.db.query("DELETE FROM agents WHERE id = ?").run(id);
