@@ -1,11 +1,8 @@
 import type { OutputEvent, Stream } from "../src/protocol/output.ts";
 
-/**
- * How an agent may act without asking. Headless agents cannot answer a permission prompt,
- * so the default is "skip"; "edits" lets them edit files but asks for the rest (and so
- * fails tools that need more), "plan" is read-only.
- */
-export type PermissionMode = "skip" | "edits" | "plan";
+import type { PermissionMode } from "../src/protocol/config.ts";
+
+export type { PermissionMode };
 
 export interface CommandInput {
   prompt: string;

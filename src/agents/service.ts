@@ -5,8 +5,8 @@ import type { Agent, Question } from "../protocol/entities.ts";
 import type { SpawnRequestSchema, ResumeRequestSchema } from "../protocol/api.ts";
 import type { z } from "zod";
 import type { Store, AgentRecord, AgentPatch } from "../store/index.ts";
-import type { EventBus } from "../daemon/bus.ts";
-import type { Logger } from "../daemon/log.ts";
+import type { EventBus } from "../events/bus.ts";
+import type { Logger } from "../events/log.ts";
 import type { Workspace } from "../workspace.ts";
 import type { Provider, ProviderCommand } from "../../providers/types.ts";
 import { getProvider } from "../../providers/index.ts";
@@ -22,6 +22,7 @@ import { clearSignalFile } from "./signal-file.ts";
 import { SessionWatcher } from "./watcher.ts";
 import { groupAlive, signalGroup } from "../process-info.ts";
 import { providerConfig } from "../workspace-config.ts";
+import { isLive, isResumable, statusesWhere } from "../protocol/status.ts";
 
 type Spawn = z.output<typeof SpawnRequestSchema>;
 type Resume = z.output<typeof ResumeRequestSchema>;
@@ -215,8 +216,8 @@ export class AgentService {
 
   async resume(ref: string, req: Resume): Promise<Agent> {
     const rec = this.find(ref);
-    if (!["waiting", "done", "failed"].includes(rec.status)) {
-      throw new TroupeError("invalid_state", `${rec.name} is ${rec.status}; only a waiting, done or failed agent can be resumed`);
+    if (!isResumable(rec.status)) {
+      throw new TroupeError("invalid_state", `${rec.name} is ${rec.status}; only a ${statusesWhere("resumable").join(", ")} agent can be resumed`);
     }
     const questions = rec.questions ?? [];
     for (const a of req.answers) {
@@ -278,7 +279,7 @@ export class AgentService {
   /** Removes a finished agent: its worktree (the branch stays, with its commits), its logs, its records. */
   async remove(ref: string): Promise<void> {
     const rec = this.find(ref);
-    if (rec.status === "running" || rec.status === "starting") throw new TroupeError("invalid_state", `${rec.name} is ${rec.status}; stop it first`);
+    if (isLive(rec.status)) throw new TroupeError("invalid_state", `${rec.name} is ${rec.status}; stop it first`);
     if (this.watcher.isLive(rec.id)) throw new TroupeError("invalid_state", `${rec.name} is still shutting down; try again in a few seconds`);
     if (rec.worktree) {
       try {

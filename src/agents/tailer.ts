@@ -3,7 +3,7 @@ import { watch, type FSWatcher } from "chokidar";
 import type { OutputChunk, Stream } from "../protocol/output.ts";
 import type { ChunkRepo } from "../store/chunks.ts";
 import type { SessionRecord } from "../store/sessions.ts";
-import type { Logger } from "../daemon/log.ts";
+import type { Logger } from "../events/log.ts";
 
 /** Largest piece stored as one chunk; a longer run of output becomes several chunks. */
 const READ_BYTES = 64 * 1024;

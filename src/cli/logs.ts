@@ -1,5 +1,5 @@
 import { TroupeError } from "../errors.ts";
-import { IDLE_STATUSES } from "../protocol/entities.ts";
+import { STATUS } from "../protocol/status.ts";
 import type { OutputChunk } from "../protocol/output.ts";
 import type { TroupeClient } from "../client/client.ts";
 import { colorEnabled, formatLine, parserFor, renderChunksWith } from "../output/render.ts";
@@ -7,7 +7,6 @@ import { connect } from "./context.ts";
 import { parse, parseIntFlag } from "./command.ts";
 
 const PAGE = 5000;
-const ENDED = new Set<string>(IDLE_STATUSES);
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
@@ -42,7 +41,7 @@ export async function run(args: string[]): Promise<number> {
   const history = () => printHistory(client, agent.id, session, print, () => lastId);
   await history();
   if (!events) return 0;
-  const isEnded = async () => ENDED.has((await client.agent(agent.id)).status);
+  const isEnded = async () => STATUS[(await client.agent(agent.id)).status].ended;
   if (await isEnded()) {
     await history();
     abort.abort();
@@ -51,7 +50,7 @@ export async function run(args: string[]): Promise<number> {
   for await (const { event: ev } of events) {
     if (ev.type === "agent:output" && ev.chunk.agentId === agent.id) print([ev.chunk]);
     else if (ev.type === "resync") await history();
-    else if (ev.type === "agent:updated" && ev.agent.id === agent.id && ENDED.has(ev.agent.status)) {
+    else if (ev.type === "agent:updated" && ev.agent.id === agent.id && STATUS[ev.agent.status].ended) {
       await history();
       break;
     }

@@ -6,7 +6,7 @@ import type { Store } from "../store/index.ts";
 import type { AgentService } from "../agents/service.ts";
 import { readSignalFile } from "../agents/signal-file.ts";
 import type { ConversationService } from "./conversations.ts";
-import type { EventBus, Published } from "./bus.ts";
+import type { EventBus, Published } from "../events/bus.ts";
 import { sseStream } from "./sse.ts";
 import { intParam, json, readJson } from "./http.ts";
 import { Router } from "./router.ts";

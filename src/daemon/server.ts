@@ -3,7 +3,7 @@ import { TroupeError, errorMessage } from "../errors.ts";
 import type { AgentRepo } from "../store/agents.ts";
 import { identify } from "./auth.ts";
 import { errorResponse, json } from "./http.ts";
-import type { Logger } from "./log.ts";
+import type { Logger } from "../events/log.ts";
 import type { Router } from "./router.ts";
 
 /** HTTP/1.1 on the Unix socket; every failure becomes `{error: {code, message}}`, never a crash. */

@@ -1,4 +1,4 @@
-import type { Published } from "./bus.ts";
+import type { Published } from "../events/bus.ts";
 
 /** Events a subscriber may have queued before it is considered too slow... */
 export const SSE_QUEUE_LIMIT = 1000;

@@ -1,6 +1,12 @@
 import { z } from "zod";
 
+/**
+ * How an agent may act without asking. Headless agents cannot answer a permission prompt,
+ * so the default is "skip"; "edits" lets them edit files but asks for the rest (and so
+ * fails tools that need more), "plan" is read-only.
+ */
 export const PermissionModeSchema = z.enum(["skip", "edits", "plan"]);
+export type PermissionMode = z.infer<typeof PermissionModeSchema>;
 
 /** Per-provider defaults a spawn falls back to when it does not say. */
 export const ProviderConfigSchema = z

@@ -1,11 +1,10 @@
 import { z } from "zod";
 import { PermissionModeSchema } from "./config.ts";
 
-export const AgentStatusSchema = z.enum(["starting", "running", "waiting", "done", "failed", "stopped"]);
-export type AgentStatus = z.infer<typeof AgentStatusSchema>;
+import { AGENT_STATUSES } from "./status.ts";
 
-/** Statuses in which the agent has no live process of ours. */
-export const IDLE_STATUSES: readonly AgentStatus[] = ["waiting", "done", "failed", "stopped"];
+export const AgentStatusSchema = z.enum(AGENT_STATUSES);
+export type { AgentStatus } from "./status.ts";
 
 export const QuestionSchema = z.object({
   id: z.string().min(1),

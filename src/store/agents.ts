@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { z } from "zod";
 import { QuestionSchema, type Agent, type AgentStatus, type Question } from "../protocol/entities.ts";
-import type { PermissionMode } from "../../providers/types.ts";
+import type { PermissionMode } from "../protocol/config.ts";
 
 interface AgentRow {
   id: string;

@@ -23,6 +23,7 @@ import type { DashboardDeps } from "./types.ts";
 import { AgentsView } from "./views/AgentsView.tsx";
 import { DiffView, diffRows } from "./views/DiffView.tsx";
 import { PhasesView } from "./views/PhasesView.tsx";
+import { isLive } from "../protocol/status.ts";
 
 export interface AppProps {
   deps: DashboardDeps;
@@ -100,7 +101,7 @@ export function App({ deps, feed, size, initial, onQuit }: AppProps) {
   });
 
   const agents = Object.values(entities.agents);
-  const running = agents.filter((a) => a.status === "running" || a.status === "starting").length;
+  const running = agents.filter((a) => isLive(a.status)).length;
   const m = ui.modal;
   const main = (() => {
     const { width, height } = lay.main;

@@ -10,6 +10,7 @@ import { FOLLOW, scrollBy, scrollHome, type LineSource, type Viewport } from "./
 import type { UiAction, UiState } from "./state/ui.ts";
 import type { EntitiesState } from "./state/entities.ts";
 import type { DashboardDeps } from "./types.ts";
+import { isLive } from "../protocol/status.ts";
 
 export interface KeyEnv {
   ui: UiState;
@@ -182,7 +183,7 @@ function runCommand(env: KeyEnv, context: KeyContext, cmd: Command): void {
       return;
     case "stop":
       if (!selected) return status(env, "no agent selected");
-      if (selected.status !== "starting" && selected.status !== "running") return status(env, `${selected.name} is ${selected.status}, not running`);
+      if (!isLive(selected.status)) return status(env, `${selected.name} is ${selected.status}, not running`);
       dispatch({ type: "open", modal: { kind: "stop", agentId: selected.id, name: selected.name, busy: false } });
       return;
     case "resume":

@@ -1,6 +1,7 @@
 import type { Agent } from "../protocol/entities.ts";
 import { formatCost } from "../output/lines.ts";
 import { fit, sanitize } from "../output/text.ts";
+import { STATUS, isLive } from "../protocol/status.ts";
 
 /** 45s, 12m, 3h, 2d. */
 export function formatElapsed(ms: number): string {
@@ -13,7 +14,7 @@ export function formatElapsed(ms: number): string {
 
 /** How long the agent has been going, or went. */
 export function agentElapsed(a: Agent, now: number): number {
-  const live = a.status === "starting" || a.status === "running" || a.status === "waiting";
+  const live = isLive(a.status) || STATUS[a.status].needsPerson;
   return (live ? now : a.updatedAt) - a.createdAt;
 }
 

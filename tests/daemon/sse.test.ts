@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { sseStream, SSE_QUEUE_LIMIT } from "../../src/daemon/sse.ts";
-import type { Published } from "../../src/daemon/bus.ts";
+import type { Published } from "../../src/events/bus.ts";
 import { parseSseBlock } from "../../src/client/sse.ts";
 
 const output = (i: number): Published => ({
