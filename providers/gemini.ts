@@ -49,7 +49,9 @@ function parseEvent(event: JsonObject): OutputEvent[] | null {
       // The CLI echoes the user's prompt first; only the assistant's words are output.
       if (str(event.role) !== "assistant") return [];
       const text = str(event.content);
-      return text !== undefined ? [{ kind: "text", text }] : null;
+      if (text === undefined) return null;
+      // `delta: true` marks one streamed piece (a word or so) of the message.
+      return [event.delta === true ? { kind: "text", text, delta: true } : { kind: "text", text }];
     }
     case "tool_use": {
       const name = str(event.tool_name);

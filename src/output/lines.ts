@@ -137,20 +137,6 @@ export function wrapRow(l: RenderedLine, width: number): string[] {
   return wrapText(l.text, width);
 }
 
-/** Pure: a provider's output chunks (oldest first) to display lines. */
-export function renderChunksWith(parse: LineParser, chunks: readonly OutputChunk[], opts: RenderOptions): RenderedLine[] {
-  const lines: RenderedLine[] = [];
-  let session: number | null = null;
-  for (const chunk of chunks) {
-    if (chunk.session !== session) {
-      if (session !== null || chunk.session > 1) lines.push(sessionLine(chunk.session));
-      session = chunk.session;
-    }
-    for (const line of chunkLines(chunk)) lines.push(...renderLine(parse, line, chunk.stream, opts.raw));
-  }
-  return opts.width === undefined ? lines : wrapLines(lines, opts.width);
-}
-
 const SGR: Record<LineKind, [string, string]> = {
   text: ["", ""],
   tool: ["\x1b[36m", "\x1b[39m"],

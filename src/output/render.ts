@@ -2,6 +2,7 @@ import { getProvider } from "../../providers/index.ts";
 import type { LineParser } from "./lines.ts";
 
 export * from "./lines.ts";
+export * from "./renderer.ts";
 
 const rawParser: LineParser = (line) => [{ kind: "raw", line }];
 

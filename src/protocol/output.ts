@@ -3,7 +3,11 @@ import { z } from "zod";
 /** What a provider parser turns an output line into; the dashboard and `troupe logs` render these. */
 export const OutputEventSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("session"), sessionId: z.string(), model: z.string().optional() }),
-  z.object({ kind: z.literal("text"), text: z.string() }),
+  /**
+   * Assistant text. `delta` marks one streamed piece of a message (Gemini CLI sends a word at a
+   * time): consecutive deltas are one paragraph, joined as they are, not one line each.
+   */
+  z.object({ kind: z.literal("text"), text: z.string(), delta: z.boolean().optional() }),
   z.object({ kind: z.literal("tool_use"), id: z.string().optional(), name: z.string(), input: z.string() }),
   z.object({ kind: z.literal("tool_result"), id: z.string().optional(), output: z.string(), isError: z.boolean() }),
   z.object({

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { formatLine, renderChunksWith, renderEvent, summarizeInput, wrapLines, type LineParser } from "../../src/output/lines.ts";
+import { formatLine, renderEvent, summarizeInput, wrapLines, type LineParser } from "../../src/output/lines.ts";
+import { renderChunksWith } from "../../src/output/renderer.ts";
 import type { OutputChunk } from "../../src/protocol/output.ts";
 
 const chunk = (id: number, data: string, over: Partial<OutputChunk> = {}): OutputChunk => ({
