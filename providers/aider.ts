@@ -1,4 +1,5 @@
 import type { OutputEvent, Stream } from "../src/protocol/output.ts";
+import { fitsInArgument } from "./prompt-arg.ts";
 import type { CommandInput, PermissionMode, Provider, ProviderCommand } from "./types.ts";
 
 /**
@@ -22,10 +23,21 @@ function permissionArgs(mode: PermissionMode): string[] {
   }
 }
 
-function args(input: CommandInput): string[] {
+/**
+ * `=` so a prompt starting with "-" stays the option's value. A long one goes on stdin, which
+ * `--message-file` reads through /dev/stdin.
+ */
+function message(prompt: string): ProviderCommand {
+  return fitsInArgument(prompt) ? { argv: [`--message=${prompt}`] } : { argv: ["--message-file=/dev/stdin"], stdin: prompt };
+}
+
+function command(input: CommandInput, chatHistory: string, resume: string[]): ProviderCommand {
+  const msg = message(input.prompt);
+  return { ...msg, argv: ["aider", ...msg.argv, ...args(input, chatHistory), ...resume] };
+}
+
+function args(input: CommandInput, chatHistory: string): string[] {
   return [
-    // `=` so a prompt starting with "-" stays the option's value.
-    `--message=${input.prompt}`,
     "--yes-always",
     "--no-pretty",
     "--no-fancy-input",
@@ -34,7 +46,7 @@ function args(input: CommandInput): string[] {
     // Neither touch .gitignore nor scatter history files over the worktree.
     "--no-gitignore",
     "--chat-history-file",
-    AIDER_CHAT_HISTORY,
+    chatHistory,
     "--input-history-file",
     AIDER_INPUT_HISTORY,
     ...permissionArgs(input.permissions),
@@ -43,11 +55,12 @@ function args(input: CommandInput): string[] {
 }
 
 function buildSpawn(input: CommandInput): ProviderCommand {
-  return { argv: ["aider", ...args(input)] };
+  return command(input, AIDER_CHAT_HISTORY, []);
 }
 
+/** The session id is the chat history file the spawn reported; a resume reloads it. */
 function buildResume(input: CommandInput & { sessionId: string }): ProviderCommand {
-  return { argv: ["aider", ...args(input), "--restore-chat-history"] };
+  return command(input, input.sessionId, ["--restore-chat-history"]);
 }
 
 const BANNER = /^Aider v\d/;

@@ -1,4 +1,5 @@
 import type { OutputEvent, Stream } from "../src/protocol/output.ts";
+import { fitsInArgument } from "./prompt-arg.ts";
 import type { CommandInput, ErrorPattern, PermissionMode, Provider, ProviderCommand } from "./types.ts";
 
 /**
@@ -216,6 +217,8 @@ export function claudeExtraEnv(mode: PermissionMode, uid: number | undefined, en
 }
 
 function command(input: CommandInput, resume: string[]): ProviderCommand {
+  // `-p` without a prompt argument reads the prompt from stdin (checked with 2.1.197).
+  const inArgv = fitsInArgument(input.prompt);
   const argv = [
     "claude",
     "-p",
@@ -227,11 +230,10 @@ function command(input: CommandInput, resume: string[]): ProviderCommand {
     // --allowedTools takes many values; the `--` below ends them and keeps a prompt starting with "-" a prompt.
     ...(input.allowedTools?.length ? ["--allowedTools", ...input.allowedTools] : []),
     ...resume,
-    "--",
-    input.prompt,
+    ...(inArgv ? ["--", input.prompt] : []),
   ];
   const env = claudeExtraEnv(input.permissions, process.getuid?.(), input.env);
-  return env ? { argv, env } : { argv };
+  return { argv, ...(env && { env }), ...(!inArgv && { stdin: input.prompt }) };
 }
 
 export const claude: Provider = {

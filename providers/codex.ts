@@ -1,5 +1,6 @@
 import type { OutputEvent } from "../src/protocol/output.ts";
 import { jsonlStdout, num, obj, str, stringify, type JsonObject } from "./json-line.ts";
+import { fitsInArgument } from "./prompt-arg.ts";
 import type { CommandInput, PermissionMode, Provider, ProviderCommand } from "./types.ts";
 
 /**
@@ -29,13 +30,18 @@ function execArgs(input: CommandInput): string[] {
   ];
 }
 
+/** The prompt argument, or `-`, which makes both `exec` and `exec resume` read it from stdin. */
+function withPrompt(argv: string[], prompt: string): ProviderCommand {
+  return fitsInArgument(prompt) ? { argv: [...argv, prompt] } : { argv: [...argv, "-"], stdin: prompt };
+}
+
 function buildSpawn(input: CommandInput): ProviderCommand {
   // `--` so a prompt starting with "-" is not read as a flag.
-  return { argv: ["codex", ...execArgs(input), "--", input.prompt] };
+  return withPrompt(["codex", ...execArgs(input), "--"], input.prompt);
 }
 
 function buildResume(input: CommandInput & { sessionId: string }): ProviderCommand {
-  return { argv: ["codex", ...execArgs(input), "resume", "--", input.sessionId, input.prompt] };
+  return withPrompt(["codex", ...execArgs(input), "resume", "--", input.sessionId], input.prompt);
 }
 
 function itemEvents(type: string, item: JsonObject): OutputEvent[] | null {

@@ -1,5 +1,6 @@
 import type { OutputEvent } from "../src/protocol/output.ts";
 import { jsonlStdout, num, obj, str, stringify, type JsonObject } from "./json-line.ts";
+import { fitsInArgument } from "./prompt-arg.ts";
 import type { CommandInput, PermissionMode, Provider, ProviderCommand } from "./types.ts";
 
 /**
@@ -18,7 +19,7 @@ function approvalMode(mode: PermissionMode): string {
   }
 }
 
-function args(input: CommandInput): string[] {
+function args(input: CommandInput, promptArg: boolean): string[] {
   return [
     "--output-format",
     "stream-json",
@@ -27,17 +28,21 @@ function args(input: CommandInput): string[] {
     approvalMode(input.permissions),
     ...(input.model ? ["--model", input.model] : []),
     // `--prompt=...` keeps a prompt that starts with "-" from being read as a flag.
-    `--prompt=${input.prompt}`,
+    ...(promptArg ? [`--prompt=${input.prompt}`] : []),
   ];
 }
 
-function buildSpawn(input: CommandInput): ProviderCommand {
-  return { argv: ["gemini", ...args(input)] };
+/**
+ * A long prompt goes on stdin alone: gemini runs headless when stdin is not a terminal and takes
+ * what it reads there as the prompt (up to 8 MiB; checked with 0.61, spawn and resume).
+ */
+function command(input: CommandInput, resume: string[]): ProviderCommand {
+  const inArgv = fitsInArgument(input.prompt);
+  return { argv: ["gemini", ...resume, ...args(input, inArgv)], ...(!inArgv && { stdin: input.prompt }) };
 }
 
-function buildResume(input: CommandInput & { sessionId: string }): ProviderCommand {
-  return { argv: ["gemini", "--resume", input.sessionId, ...args(input)] };
-}
+const buildSpawn = (input: CommandInput): ProviderCommand => command(input, []);
+const buildResume = (input: CommandInput & { sessionId: string }): ProviderCommand => command(input, ["--resume", input.sessionId]);
 
 function parseEvent(event: JsonObject): OutputEvent[] | null {
   switch (str(event.type)) {

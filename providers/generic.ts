@@ -1,5 +1,6 @@
 import { TroupeError } from "../src/errors.ts";
 import type { OutputEvent, Stream } from "../src/protocol/output.ts";
+import { fitsInArgument, PROMPT_ARG_MAX_BYTES } from "./prompt-arg.ts";
 import type { CommandInput, Provider, ProviderCommand } from "./types.ts";
 
 /**
@@ -10,6 +11,13 @@ import type { CommandInput, Provider, ProviderCommand } from "./types.ts";
 function buildSpawn(input: CommandInput): ProviderCommand {
   if (!input.command?.trim()) {
     throw new TroupeError("bad_request", "the generic provider runs a shell command: give one with --command");
+  }
+  // An environment variable has the kernel's argument limit, and the command's stdin is its own.
+  if (!fitsInArgument(input.prompt)) {
+    throw new TroupeError(
+      "bad_request",
+      `the prompt is too long for the generic provider: it goes in $TROUPE_PROMPT, which holds at most ${PROMPT_ARG_MAX_BYTES / 1024} KiB and no NUL byte; let the command read a file instead`,
+    );
   }
   return {
     argv: ["sh", "-c", input.command],
@@ -31,6 +39,7 @@ export const generic: Provider = {
   buildSpawn,
   buildResume: buildSpawn,
   resumesWithoutSession: true,
+  ignoresPermissions: true,
   parseLine,
   errorPatterns: [],
 };

@@ -3,13 +3,18 @@ import { claude } from "./claude.ts";
 import { codex } from "./codex.ts";
 import { gemini } from "./gemini.ts";
 import { generic } from "./generic.ts";
+import { PROVIDER_NAMES, type ProviderName } from "./names.ts";
 import { opencode } from "./opencode.ts";
 import type { Provider } from "./types.ts";
 
 export type { CommandInput, ErrorPattern, FailureClass, PermissionMode, Provider, ProviderCommand } from "./types.ts";
+export { PROVIDER_NAMES, type ProviderName } from "./names.ts";
+
+// A name without a module, or a module without a name, does not compile.
+const BY_NAME: Record<ProviderName, Provider> = { claude, codex, gemini, aider, opencode, generic };
 
 /** Every provider troupe knows, in the order a person is shown them. */
-export const PROVIDERS: readonly Provider[] = [claude, codex, gemini, aider, opencode, generic];
+export const PROVIDERS: readonly Provider[] = PROVIDER_NAMES.map((name) => BY_NAME[name]);
 
 export function getProvider(name: string): Provider | undefined {
   return PROVIDERS.find((p) => p.name === name);

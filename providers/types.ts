@@ -48,6 +48,8 @@ export interface Provider {
   buildSpawn(input: CommandInput): ProviderCommand;
   /** Null when the CLI cannot resume a session. */
   buildResume: ((input: CommandInput & { sessionId: string }) => ProviderCommand) | null;
+  /** True when no permission mode restricts what runs: the generic provider runs the person's own command. */
+  ignoresPermissions?: boolean;
   /** True when a resume needs no session id from the CLI's output (sessionId is then ""). */
   resumesWithoutSession?: boolean;
   /** Pure: one complete output line (no newline) to zero or more events. Never throws. */

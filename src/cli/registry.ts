@@ -1,5 +1,8 @@
+import { PROVIDER_NAMES } from "../../providers/names.ts";
 import type { CommandSpec } from "./command.ts";
 
+// Only the names: the provider modules load in the commands that use them.
+const PROVIDER_LIST = `${PROVIDER_NAMES.slice(0, -1).join(", ")} or ${PROVIDER_NAMES.at(-1)}`;
 const W = "  --workspace DIR   the workspace (default: git toplevel of the current folder, or $TROUPE_WORKSPACE)";
 
 /** Every subcommand; main.ts imports only the one that runs, so `troupe ask` never loads React. */
@@ -8,7 +11,7 @@ export const COMMANDS: CommandSpec[] = [
     name: "spawn",
     summary: "start an agent",
     usage: `troupe spawn (--provider NAME --prompt TEXT | --command 'SHELL COMMAND') [options]
-  --provider NAME     claude, codex, gemini, aider, opencode or generic (default: generic with --command)
+  --provider NAME     ${PROVIDER_LIST} (default: generic with --command)
   --prompt TEXT       the task; --prompt-file F reads it from a file
   --command CMD       a shell command to run as the agent (generic provider)
   --name NAME         a name (default: an unused adjective-animal)

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { AIDER_CHAT_HISTORY, aider } from "../../providers/aider.ts";
-import { baseInput } from "./fixture-helpers.ts";
+import { baseInput, failureOf } from "./fixture-helpers.ts";
 
 // Aider is not installed here: these lines follow its documented `--no-pretty` output.
 const DOCUMENTED = [
@@ -26,14 +26,13 @@ describe("aider parseLine", () => {
     expect(aider.parseLine("Traceback (most recent call last):", "stderr")).toEqual([{ kind: "raw", line: "Traceback (most recent call last):" }]);
   });
 
-  test("error patterns (litellm's exception names)", () => {
-    const classify = (text: string) => aider.errorPatterns.find((p) => p.pattern.test(text))?.failure;
-    expect(classify("litellm.AuthenticationError: AnthropicException - invalid x-api-key")).toBe("auth");
-    expect(classify("litellm.RateLimitError: RateLimitError: OpenAIException - You exceeded your current quota")).toBe("usage_limit");
-    expect(classify("litellm.APIConnectionError: Connection error.")).toBe("network");
-    expect(classify("litellm.Timeout: Connection timed out after 600 seconds")).toBe("timeout");
-    expect(classify("Traceback (most recent call last):")).toBe("crash");
-    expect(classify("Applied edit to src/range.ts")).toBeUndefined();
+  test("error patterns, as diagnose() applies them to stderr (litellm's exception names)", () => {
+    expect(failureOf(aider, "litellm.AuthenticationError: AnthropicException - invalid x-api-key")).toBe("auth");
+    expect(failureOf(aider, "litellm.RateLimitError: RateLimitError: OpenAIException - You exceeded your current quota")).toBe("usage_limit");
+    expect(failureOf(aider, "litellm.APIConnectionError: Connection error.")).toBe("network");
+    expect(failureOf(aider, "litellm.Timeout: Connection timed out after 600 seconds")).toBe("timeout");
+    expect(failureOf(aider, "Traceback (most recent call last):")).toBe("crash");
+    expect(failureOf(aider, "Applied edit to src/range.ts")).toBeUndefined();
   });
 });
 
@@ -56,10 +55,18 @@ describe("aider commands", () => {
     expect(plan.slice(plan.indexOf("--chat-mode"), plan.indexOf("--chat-mode") + 2)).toEqual(["--chat-mode", "ask"]);
   });
 
-  test("resume restores the chat history", () => {
+  test("resume restores the chat history the session id names", () => {
     const argv = aider.buildResume!({ ...baseInput, permissions: "skip", sessionId: AIDER_CHAT_HISTORY }).argv;
     expect(argv).toContain("--restore-chat-history");
     expect(argv).toContain("--message=fix the bug");
+    expect(argv.slice(argv.indexOf("--chat-history-file"), argv.indexOf("--chat-history-file") + 2)).toEqual(["--chat-history-file", AIDER_CHAT_HISTORY]);
+  });
+
+  test("a long prompt goes on stdin, read as the message file", () => {
+    const prompt = "p".repeat(200 * 1024);
+    const cmd = aider.buildSpawn({ ...baseInput, permissions: "skip", prompt });
+    expect(cmd.argv.slice(0, 2)).toEqual(["aider", "--message-file=/dev/stdin"]);
+    expect(cmd.stdin).toBe(prompt);
   });
 
   test("no account variable", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { codex } from "../../providers/codex.ts";
-import { baseInput, classify, expectEveryLineParses, fixtureCases, loadFixture, ofKind } from "./fixture-helpers.ts";
+import { baseInput, fixtureCases, loadFixture, ofKind } from "./fixture-helpers.ts";
 
 const CASES = fixtureCases("codex");
 const KNOWN_SILENT = ["turn.started", "item.started", "item.updated"];
@@ -12,14 +12,13 @@ describe("codex parseLine over every recorded fixture", () => {
     );
   });
 
-  for (const name of CASES) {
-    test(`${name}: every line gives valid events; only known events give none`, () => {
-      const f = loadFixture(codex, name);
-      expectEveryLineParses(codex, f, (events, line) => {
-        if (events.length === 0) expect(KNOWN_SILENT).toContain(JSON.parse(line).type);
-      });
-    });
-  }
+  test("only events codex is known to send before their end give nothing", () => {
+    for (const name of CASES) {
+      for (const line of loadFixture(codex, name).stdout) {
+        if (codex.parseLine(line, "stdout").length === 0) expect(KNOWN_SILENT).toContain(JSON.parse(line).type);
+      }
+    }
+  });
 
   test("stderr lines are kept raw", () => {
     const f = loadFixture(codex, "offline-no-login");
@@ -43,7 +42,6 @@ describe("codex success and resume", () => {
     const [result] = ofKind(success.events, "result");
     expect(result).toMatchObject({ isError: false, inputTokens: 2400, outputTokens: 48 });
     expect(ofKind(success.events, "raw").length).toBe(success.stderr.length);
-    expect(classify(codex, success)).toBeUndefined();
   });
 
   test("resume continues the same thread in the sandbox it was asked for", () => {
@@ -57,26 +55,23 @@ describe("codex success and resume", () => {
 });
 
 describe("codex errors", () => {
-  test("401: error event, failed result, classified auth", () => {
+  test("401: error event, failed result", () => {
     const f = loadFixture(codex, "auth-401");
     expect(ofKind(f.events, "error")[0]?.message).toContain("401 Unauthorized");
     expect(ofKind(f.events, "result")).toEqual([expect.objectContaining({ isError: true })]);
-    expect(classify(codex, f)).toBe("auth");
     expect(f.meta.exitCode).toBe(1);
   });
 
-  test("429 insufficient_quota: classified usage_limit", () => {
+  test("429 insufficient_quota", () => {
     const f = loadFixture(codex, "quota-429");
     expect(ofKind(f.events, "result")[0]?.text).toContain("Quota exceeded");
-    expect(classify(codex, f)).toBe("usage_limit");
   });
 
   for (const name of ["offline-no-login", "offline-api-key"]) {
-    test(`${name}: reconnect errors, classified network, no result (codex waits forever)`, () => {
+    test(`${name}: reconnect errors, no result (codex waits forever)`, () => {
       const f = loadFixture(codex, name);
       expect(ofKind(f.events, "error").some((e) => e.message.includes("Reconnecting"))).toBe(true);
       expect(ofKind(f.events, "result")).toEqual([]);
-      expect(classify(codex, f)).toBe("network");
       expect(f.meta.killedAtDeadlineMs).toBeGreaterThan(0);
     });
   }
@@ -85,13 +80,12 @@ describe("codex errors", () => {
     const f = loadFixture(codex, "not-git");
     expect(f.stdout).toEqual([]);
     expect(f.stderr.join("\n")).toContain("--skip-git-repo-check was not specified");
-    expect(classify(codex, f)).toBeUndefined();
   });
 });
 
 describe("codex parser edge cases", () => {
-  test("malformed and unknown lines become raw, never throw", () => {
-    for (const line of ["", "not json", "{", "[1,2]", '{"type":"something.new"}', '{"type":"item.completed"}', '{"type":"item.completed","item":{"type":"future"}}', "null"]) {
+  test("unknown events become raw", () => {
+    for (const line of ['{"type":"something.new"}', '{"type":"item.completed"}', '{"type":"item.completed","item":{"type":"future"}}']) {
       expect(codex.parseLine(line, "stdout")).toEqual([{ kind: "raw", line }]);
     }
   });
@@ -136,6 +130,16 @@ describe("codex commands", () => {
     expect(codex.buildResume!({ ...baseInput, permissions: "plan", sessionId: "abc" }).argv).toEqual([
       "codex", "exec", "--json", "--skip-git-repo-check", "--sandbox", "read-only", "resume", "--", "abc", "fix the bug",
     ]);
+  });
+
+  test("a long prompt goes on stdin: - in place of the prompt, on spawn and resume", () => {
+    const prompt = "p".repeat(200 * 1024);
+    const spawn = codex.buildSpawn({ ...baseInput, permissions: "skip", prompt });
+    expect(spawn.argv.slice(-2)).toEqual(["--", "-"]);
+    expect(spawn.stdin).toBe(prompt);
+    const resume = codex.buildResume!({ ...baseInput, permissions: "skip", prompt, sessionId: "abc" });
+    expect(resume.argv.slice(-4)).toEqual(["resume", "--", "abc", "-"]);
+    expect(resume.stdin).toBe(prompt);
   });
 
   test("the success fixture ran exactly the built command", () => {

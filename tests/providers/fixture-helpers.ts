@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FailureClass, Provider } from "../../providers/types.ts";
-import { OutputEventSchema, type OutputEvent, type Stream } from "../../src/protocol/output.ts";
+import { diagnose } from "../../src/agents/failure.ts";
+import type { OutputChunk, OutputEvent, Stream } from "../../src/protocol/output.ts";
 
 export const FIXTURES = join(import.meta.dir, "..", "fixtures");
 
@@ -17,49 +18,42 @@ export function lines(text: string): string[] {
   return text.split("\n").filter((l) => l !== "");
 }
 
+/** The recorded cases of a provider (`<case>.meta.json`); none for a CLI not recorded here. */
 export function fixtureCases(provider: string): string[] {
-  return readdirSync(join(FIXTURES, provider))
+  const dir = join(FIXTURES, provider);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
     .filter((f) => f.endsWith(".meta.json"))
     .map((f) => f.replace(".meta.json", ""))
     .sort();
 }
 
+function read(provider: string, name: string, ext: string): string {
+  const path = join(FIXTURES, provider, `${name}.${ext}`);
+  return existsSync(path) ? readFileSync(path, "utf8") : "";
+}
+
 export function loadFixture(p: Provider, name: string): Fixture {
-  const read = (ext: string) => readFileSync(join(FIXTURES, p.name, `${name}.${ext}`), "utf8");
-  const stdout = lines(read("stdout.jsonl"));
-  const stderr = lines(read("stderr.txt"));
+  const stdout = lines(read(p.name, name, "stdout.jsonl"));
+  const stderr = lines(read(p.name, name, "stderr.txt"));
   const parse = (ls: string[], stream: Stream) => ls.flatMap((l) => p.parseLine(l, stream));
-  return { name, stdout, stderr, events: [...parse(stdout, "stdout"), ...parse(stderr, "stderr")], meta: JSON.parse(read("meta.json")) };
+  return { name, stdout, stderr, events: [...parse(stdout, "stdout"), ...parse(stderr, "stderr")], meta: JSON.parse(read(p.name, name, "meta.json")) };
 }
 
-/** Every line yields schema-valid events and a line the parser leaves empty is valid JSON it knows. */
-export function expectEveryLineParses(p: Provider, f: Fixture, check: (events: OutputEvent[], line: string) => void): void {
-  for (const [ls, stream] of [[f.stdout, "stdout"], [f.stderr, "stderr"]] as const) {
-    for (const line of ls) {
-      const events = p.parseLine(line, stream);
-      for (const e of events) {
-        const parsed = OutputEventSchema.safeParse(e);
-        if (!parsed.success) throw new Error(`invalid event from ${JSON.stringify(line)}: ${parsed.error.message}`);
-      }
-      check(events, line);
-    }
-  }
-}
-
-/**
- * The failure class the lifecycle would see: the first pattern (in the provider's order)
- * matching an error event, an error result or a stderr line.
- */
-export function classify(p: Provider, f: Fixture): FailureClass | undefined {
-  const texts = [
-    ...f.events.flatMap((e) => (e.kind === "error" ? [e.message] : e.kind === "result" && e.isError && e.text ? [e.text] : [])),
-    ...f.stderr,
+/** A recorded run as the daemon stores it: its stdout, then its stderr. */
+export function fixtureChunks(provider: string, name: string): OutputChunk[] {
+  return [
+    { id: 1, agentId: "ag", session: 1, stream: "stdout", data: read(provider, name, "stdout.jsonl"), createdAt: 0 },
+    { id: 2, agentId: "ag", session: 1, stream: "stderr", data: read(provider, name, "stderr.txt"), createdAt: 0 },
   ];
-  for (const { failure, pattern } of p.errorPatterns) if (texts.some((t) => pattern.test(t))) return failure;
-  return undefined;
 }
 
 export const ofKind = <K extends OutputEvent["kind"]>(events: OutputEvent[], kind: K) =>
   events.filter((e): e is Extract<OutputEvent, { kind: K }> => e.kind === kind);
 
 export const baseInput = { prompt: "fix the bug", cwd: "/repo", env: {} } as const;
+
+/** What diagnose() makes of one line of stderr: how a provider's error patterns are tested. */
+export function failureOf(p: Provider, stderrLine: string): FailureClass | undefined {
+  return diagnose(p, [{ id: 1, agentId: "ag", session: 1, stream: "stderr", data: `${stderrLine}\n`, createdAt: 0 }])?.failure;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { gemini } from "../../providers/gemini.ts";
-import { baseInput, classify, expectEveryLineParses, fixtureCases, loadFixture, ofKind } from "./fixture-helpers.ts";
+import { baseInput, fixtureCases, loadFixture, ofKind } from "./fixture-helpers.ts";
 
 const CASES = fixtureCases("gemini");
 
@@ -11,14 +11,13 @@ describe("gemini parseLine over every recorded fixture", () => {
     );
   });
 
-  for (const name of CASES) {
-    test(`${name}: every line gives valid events; only the echoed user message gives none`, () => {
-      const f = loadFixture(gemini, name);
-      expectEveryLineParses(gemini, f, (events, line) => {
-        if (events.length === 0) expect(JSON.parse(line)).toMatchObject({ type: "message", role: "user" });
-      });
-    });
-  }
+  test("only the echoed user message gives nothing", () => {
+    for (const name of CASES) {
+      for (const line of loadFixture(gemini, name).stdout) {
+        if (gemini.parseLine(line, "stdout").length === 0) expect(JSON.parse(line)).toMatchObject({ type: "message", role: "user" });
+      }
+    }
+  });
 });
 
 describe("gemini success and resume", () => {
@@ -32,9 +31,10 @@ describe("gemini success and resume", () => {
     expect(use).toMatchObject({ name: "list_directory", input: '{"dir_path":"."}' });
     const [result] = ofKind(success.events, "tool_result");
     expect(result).toMatchObject({ id: use!.id, isError: false });
-    expect(ofKind(success.events, "text").map((t) => t.text).join("")).toBe("The folder holds README.md and nothing else. Done.");
+    const text = ofKind(success.events, "text");
+    expect(text.map((t) => t.text).join("")).toBe("The folder holds README.md and nothing else. Done.");
+    expect(text.every((t) => t.delta === true)).toBe(true);
     expect(ofKind(success.events, "result")).toEqual([{ kind: "result", isError: false, text: undefined, inputTokens: 2700, outputTokens: 60 }]);
-    expect(classify(gemini, success)).toBeUndefined();
   });
 
   test("resume keeps the session id it was given", () => {
@@ -47,43 +47,38 @@ describe("gemini success and resume", () => {
 });
 
 describe("gemini errors", () => {
-  test("400 API_KEY_INVALID: error result, classified auth", () => {
+  test("400 API_KEY_INVALID: error result", () => {
     const f = loadFixture(gemini, "auth-400");
     expect(ofKind(f.events, "error")[0]?.message).toContain("API key not valid");
     expect(ofKind(f.events, "result")[0]).toMatchObject({ isError: true });
-    expect(classify(gemini, f)).toBe("auth");
   });
 
-  test("429 RESOURCE_EXHAUSTED: classified usage_limit", () => {
+  test("429 RESOURCE_EXHAUSTED", () => {
     const f = loadFixture(gemini, "quota-429");
     expect(ofKind(f.events, "result")[0]?.text).toContain("exceeded your current quota");
-    expect(classify(gemini, f)).toBe("usage_limit");
   });
 
-  test("no auth method: message on stderr only, classified auth", () => {
+  test("no auth method: message on stderr only", () => {
     const f = loadFixture(gemini, "no-auth");
     expect(f.stdout).toEqual([]);
     expect(f.meta.exitCode).toBe(41);
-    expect(classify(gemini, f)).toBe("auth");
   });
 
-  test("offline: gives up after its retries with an error result, classified network", () => {
+  test("offline: gives up after its retries with an error result", () => {
     const f = loadFixture(gemini, "offline");
     expect(ofKind(f.events, "result")[0]?.text).toContain("fetch failed");
-    expect(classify(gemini, f)).toBe("network");
   });
 
   test("untrusted folder: exit 55, not a retryable class", () => {
     const f = loadFixture(gemini, "untrusted");
     expect(f.meta.exitCode).toBe(55);
     expect(f.stderr.join("\n")).toContain("--skip-trust");
-    expect(classify(gemini, f)).toBeUndefined();
   });
 });
 
 describe("gemini parser edge cases", () => {
-  test("malformed and unknown lines become raw, never throw", () => {
-    for (const line of ["", "oops", '{"type":"future"}', '{"type":"init"}', '{"type":"tool_use"}', "{bad json"]) {
+  test("unknown and incomplete events become raw", () => {
+    for (const line of ['{"type":"future"}', '{"type":"init"}', '{"type":"tool_use"}']) {
       expect(gemini.parseLine(line, "stdout")).toEqual([{ kind: "raw", line }]);
     }
   });
@@ -112,6 +107,13 @@ describe("gemini commands", () => {
 
   test("resume: --resume ID before the same flags", () => {
     expect(gemini.buildResume!({ ...baseInput, permissions: "skip", sessionId: "abc" }).argv.slice(0, 3)).toEqual(["gemini", "--resume", "abc"]);
+  });
+
+  test("a long prompt goes on stdin alone, with no --prompt", () => {
+    const prompt = "p".repeat(200 * 1024);
+    const cmd = gemini.buildResume!({ ...baseInput, permissions: "skip", prompt, sessionId: "abc" });
+    expect(cmd.argv).toEqual(["gemini", "--resume", "abc", "--output-format", "stream-json", "--skip-trust", "--approval-mode", "yolo"]);
+    expect(cmd.stdin).toBe(prompt);
   });
 
   test("the success fixture ran exactly the built command", () => {

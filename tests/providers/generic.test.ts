@@ -17,6 +17,12 @@ describe("generic provider", () => {
     expect(() => generic.buildSpawn({ ...baseInput, permissions: "skip", command: "  " })).toThrow(/--command/);
   });
 
+  test("a prompt $TROUPE_PROMPT cannot hold is refused before anything runs", () => {
+    const build = () => generic.buildSpawn({ ...baseInput, permissions: "skip", command: "true", prompt: "p".repeat(200 * 1024) });
+    expect(build).toThrow(TroupeError);
+    expect(build).toThrow(/too long for the generic provider.*64 KiB/);
+  });
+
   test("stdout lines are text, stderr lines raw, even JSON", () => {
     expect(generic.parseLine('{"type":"result"}', "stdout")).toEqual([{ kind: "text", text: '{"type":"result"}' }]);
     expect(generic.parseLine("", "stdout")).toEqual([{ kind: "text", text: "" }]);

@@ -3,7 +3,6 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PROVIDERS, detectProvider, detectProviders, getProvider, parseVersion } from "../../providers/index.ts";
-import { OutputEventSchema } from "../../src/protocol/output.ts";
 
 const bin = mkdtempSync(join(tmpdir(), "troupe-detect-"));
 const slowBin = mkdtempSync(join(tmpdir(), "troupe-detect-slow-"));
@@ -18,34 +17,6 @@ function fakeBinary(name: string, script: string, dir = bin): void {
   writeFileSync(path, `#!/bin/sh\nPATH=/usr/bin:/bin\n${script}\n`);
   chmodSync(path, 0o755);
 }
-
-describe("the registry", () => {
-  test("every provider, each name once, found by name", () => {
-    const names = PROVIDERS.map((p) => p.name);
-    expect(names).toEqual(["claude", "codex", "gemini", "aider", "opencode", "generic"]);
-    for (const p of PROVIDERS) expect(getProvider(p.name)).toBe(p);
-    expect(getProvider("nope")).toBeUndefined();
-  });
-
-  test("every provider keeps the contract's promises", () => {
-    const input = { prompt: "p", cwd: "/w", env: {}, command: "true" };
-    for (const p of PROVIDERS) {
-      expect(p.install.length).toBeGreaterThan(0);
-      for (const permissions of ["skip", "edits", "plan"] as const) {
-        const cmd = p.buildSpawn({ ...input, permissions });
-        expect(cmd.argv.length).toBeGreaterThan(0);
-        if (p.binary) expect(cmd.argv[0]).toBe(p.binary);
-        if (p.buildResume && p.binary) expect(p.buildResume({ ...input, permissions, sessionId: "s1" }).argv[0]).toBe(p.binary);
-      }
-      for (const line of ["", "garbage", "{", '{"type":1}', "[]", "\u0000\u001b[31m"]) {
-        for (const stream of ["stdout", "stderr"] as const) {
-          const events = p.parseLine(line, stream);
-          for (const e of events) expect(OutputEventSchema.safeParse(e).success).toBe(true);
-        }
-      }
-    }
-  });
-});
 
 describe("detectProvider", () => {
   const codex = getProvider("codex")!;

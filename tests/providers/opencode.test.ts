@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { opencode } from "../../providers/opencode.ts";
 import { OutputEventSchema } from "../../src/protocol/output.ts";
-import { baseInput } from "./fixture-helpers.ts";
+import { baseInput, failureOf } from "./fixture-helpers.ts";
 
 // opencode is not installed here: these lines follow `opencode run --format json` as its source
 // (packages/opencode/src/cli/cmd/run.ts) and docs describe it, not a recording.
@@ -53,19 +53,18 @@ describe("opencode parseLine", () => {
     expect(events.filter((e) => e.kind === "error")).toEqual([{ kind: "error", message: "invalid x-api-key" }]);
   });
 
-  test("malformed, unknown and stderr lines become raw", () => {
-    for (const line of ["", "INFO  service=default version=1.0", '{"type":"future"}', '{"type":"tool_use"}', "{oops"]) {
+  test("log lines, unknown events and stderr lines become raw", () => {
+    for (const line of ["INFO  service=default version=1.0", '{"type":"future"}', '{"type":"tool_use"}']) {
       expect(opencode.parseLine(line, "stdout")).toEqual([{ kind: "raw", line }]);
     }
     expect(opencode.parseLine(DOCUMENTED[0]!, "stderr")).toEqual([{ kind: "raw", line: DOCUMENTED[0]! }]);
   });
 
-  test("error patterns", () => {
-    const classify = (text: string) => opencode.errorPatterns.find((p) => p.pattern.test(text))?.failure;
-    expect(classify("ProviderAuthError: invalid x-api-key")).toBe("auth");
-    expect(classify("AI_APICallError: 429 rate limit exceeded")).toBe("usage_limit");
-    expect(classify("Unable to connect. Is the computer able to access the url?")).toBe("network");
-    expect(classify("Only README.md.")).toBeUndefined();
+  test("error patterns, as diagnose() applies them to stderr", () => {
+    expect(failureOf(opencode, "ProviderAuthError: invalid x-api-key")).toBe("auth");
+    expect(failureOf(opencode, "AI_APICallError: 429 rate limit exceeded")).toBe("usage_limit");
+    expect(failureOf(opencode, "Unable to connect. Is the computer able to access the url?")).toBe("network");
+    expect(failureOf(opencode, "Only README.md.")).toBeUndefined();
   });
 });
 

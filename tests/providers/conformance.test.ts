@@ -1,0 +1,200 @@
+/**
+ * The contract every provider in the registry keeps, run against each of them (Hono's shared
+ * runtime cases are the model): a new provider gets these tests by being registered. Its own
+ * test file keeps only what is specific to that CLI.
+ */
+import { describe, expect, test } from "bun:test";
+import { PROVIDER_NAMES, PROVIDERS, getProvider } from "../../providers/index.ts";
+import { PROMPT_ARG_MAX_BYTES } from "../../providers/prompt-arg.ts";
+import type { CommandInput, FailureClass, Provider, ProviderCommand } from "../../providers/types.ts";
+import { diagnose, describeFailure } from "../../src/agents/failure.ts";
+import { TroupeError } from "../../src/errors.ts";
+import { OutputEventSchema, type Stream } from "../../src/protocol/output.ts";
+import { baseInput, fixtureCases, fixtureChunks, loadFixture } from "./fixture-helpers.ts";
+import { NOT_JSON_OBJECTS, WRONG_SHAPES, mutations } from "./hostile-lines.ts";
+
+/**
+ * The class the product's own diagnose() gives each recorded run (null: no failure it knows).
+ * Every fixture must be listed: recording a new case means saying what it should be.
+ */
+const EXPECTED_FAILURE: Record<string, Record<string, FailureClass | null>> = {
+  claude: {
+    success: null,
+    resume: null,
+    "auth-401": "auth",
+    "not-logged-in": "auth",
+    "usage-limit": "usage_limit",
+    "usage-limit-weekly": "usage_limit",
+    "rate-limit-429": "usage_limit",
+    "credit-low": "usage_limit",
+    "no-server": "network",
+    "overloaded-529": "network",
+    timeout: "timeout",
+    "resume-missing": "crash",
+    "root-no-sandbox": "crash",
+  },
+  codex: {
+    success: null,
+    resume: null,
+    "auth-401": "auth",
+    "quota-429": "usage_limit",
+    "offline-no-login": "network",
+    "offline-api-key": "network",
+    // "not inside a trusted directory": a setup mistake, not a class the lifecycle retries.
+    "not-git": null,
+  },
+  gemini: {
+    success: null,
+    resume: null,
+    "auth-400": "auth",
+    "no-auth": "auth",
+    "quota-429": "usage_limit",
+    offline: "network",
+    // "folder not trusted" (exit 55): a setup mistake, not a class the lifecycle retries.
+    untrusted: null,
+  },
+};
+
+const STREAMS: readonly Stream[] = ["stdout", "stderr"];
+const PERMISSIONS = ["skip", "edits", "plan"] as const;
+const LONG = 200 * 1024;
+
+/** Every recorded line of every provider: to each parser but its own, JSON of the wrong shape. */
+const ALL_RECORDED = PROVIDERS.flatMap((p) => fixtureCases(p.name).flatMap((name) => {
+  const f = loadFixture(p, name);
+  return [...f.stdout, ...f.stderr];
+}));
+
+function expectValidEvents(p: Provider, line: string, stream: Stream): ReturnType<Provider["parseLine"]> {
+  let events: ReturnType<Provider["parseLine"]> = [];
+  expect(() => (events = p.parseLine(line, stream)), `${p.name} on ${JSON.stringify(line.slice(0, 80))}`).not.toThrow();
+  expect(Array.isArray(events)).toBe(true);
+  for (const e of events) {
+    const parsed = OutputEventSchema.safeParse(e);
+    if (!parsed.success) throw new Error(`${p.name}: invalid event from ${JSON.stringify(line.slice(0, 80))}: ${parsed.error.message}`);
+  }
+  return events;
+}
+
+function input(p: Provider, over: Partial<CommandInput> = {}): CommandInput {
+  return { ...baseInput, permissions: "skip", command: p.binary === null ? "./agent.sh" : undefined, ...over };
+}
+
+const resumeOf = (p: Provider, over: Partial<CommandInput> = {}) =>
+  p.buildResume!({ ...input(p, over), sessionId: p.resumesWithoutSession ? "" : "sess-1234" });
+
+/** How the command hands the CLI its prompt; a prompt in argv must be unmistakably a value. */
+function promptRoute(cmd: ProviderCommand, prompt: string): "stdin" | "env" | "after --" | "--option=" {
+  const routes: Array<"stdin" | "env" | "after --" | "--option="> = [];
+  if (cmd.stdin === prompt) routes.push("stdin");
+  if (Object.values(cmd.env ?? {}).includes(prompt)) routes.push("env");
+  const at = cmd.argv.indexOf(prompt);
+  if (at !== -1) {
+    expect(cmd.argv.slice(0, at), "a prompt argument comes after --").toContain("--");
+    routes.push("after --");
+  }
+  if (cmd.argv.some((a) => a.startsWith("--") && a.endsWith(`=${prompt}`) && !a.slice(2, -prompt.length - 1).includes("="))) routes.push("--option=");
+  expect(routes, "the prompt reaches the CLI exactly one way").toHaveLength(1);
+  return routes[0]!;
+}
+
+/** The largest single argument or environment string the command would hand the kernel. */
+function largestString(cmd: ProviderCommand): number {
+  const strings = [...cmd.argv, ...Object.entries(cmd.env ?? {}).map(([k, v]) => `${k}=${v}`)];
+  return Math.max(...strings.map((s) => Buffer.byteLength(s)));
+}
+
+test("the registry: one list of names, each a provider of that name, once", () => {
+  expect(PROVIDERS.map((p) => p.name)).toEqual([...PROVIDER_NAMES]);
+  for (const p of PROVIDERS) expect(getProvider(p.name)).toBe(p);
+  expect(getProvider("nope")).toBeUndefined();
+  // Failure expectations name only providers and cases that exist.
+  for (const [name, cases] of Object.entries(EXPECTED_FAILURE)) expect(Object.keys(cases).sort()).toEqual(fixtureCases(name));
+});
+
+for (const p of PROVIDERS) {
+  describe(`${p.name} keeps the provider contract`, () => {
+    test("facts a person is shown", () => {
+      expect(p.displayName.length).toBeGreaterThan(0);
+      expect(p.install.length).toBeGreaterThan(0);
+      if (p.binary !== null) expect(p.versionArgs.length).toBeGreaterThan(0);
+    });
+
+    test("the parser never throws and gives valid events on every recorded line, its own or another CLI's", () => {
+      for (const line of ALL_RECORDED) for (const stream of STREAMS) expectValidEvents(p, line, stream);
+    });
+
+    test("a line that is not a JSON object is kept, never dropped, whatever it holds", () => {
+      for (const line of NOT_JSON_OBJECTS) for (const stream of STREAMS) expect(expectValidEvents(p, line, stream).length).toBeGreaterThan(0);
+    });
+
+    test("JSON of the wrong shape never throws: every field of every recorded line replaced by another type", () => {
+      const samples = new Map<string, string>();
+      for (const line of ALL_RECORDED) {
+        const key = line.match(/"type":"[^"]*"(?:,[^,]*"(?:subtype|role)":"[^"]*")?/)?.[0];
+        if (key && !samples.has(key)) samples.set(key, line);
+      }
+      let n = 0;
+      for (const line of [...WRONG_SHAPES, ...[...samples.values()].flatMap(mutations)]) {
+        expectValidEvents(p, line, "stdout");
+        n++;
+      }
+      expect(n).toBeGreaterThan(1_000);
+    });
+
+    test("a prompt starting with - stays a prompt, on spawn and on resume", () => {
+      for (const prompt of ["-", "--help", "-rf --version", "-- -x"]) {
+        expect(promptRoute(p.buildSpawn(input(p, { prompt })), prompt)).toBeDefined();
+        if (p.buildResume) expect(promptRoute(resumeOf(p, { prompt }), prompt)).toBeDefined();
+      }
+    });
+
+    test(`a ${LONG / 1024} KB prompt (or one with a NUL) never goes on the command line`, () => {
+      for (const prompt of [`-${"p".repeat(LONG)}`, `${"é".repeat(LONG / 2)}`, "a\0b"]) {
+        const build = [() => p.buildSpawn(input(p, { prompt })), ...(p.buildResume ? [() => resumeOf(p, { prompt })] : [])];
+        for (const b of build) {
+          let cmd: ProviderCommand;
+          try {
+            cmd = b();
+          } catch (err) {
+            // A CLI that can take it neither from stdin nor from a file refuses before anything runs.
+            expect(err).toBeInstanceOf(TroupeError);
+            expect((err as TroupeError).code).toBe("bad_request");
+            expect((err as Error).message).toContain("too long");
+            continue;
+          }
+          expect(largestString(cmd)).toBeLessThan(PROMPT_ARG_MAX_BYTES);
+          expect(promptRoute(cmd, prompt)).toBe("stdin");
+        }
+      }
+    });
+
+    test(p.ignoresPermissions ? "permission modes change nothing (it says so)" : "each permission mode gives a different command", () => {
+      const shown = PERMISSIONS.map((permissions) => {
+        const cmd = p.buildSpawn(input(p, { permissions }));
+        return JSON.stringify({ argv: cmd.argv, env: cmd.env });
+      });
+      expect(new Set(shown).size).toBe(p.ignoresPermissions ? 1 : PERMISSIONS.length);
+      if (p.buildResume && !p.ignoresPermissions) {
+        expect(new Set(PERMISSIONS.map((permissions) => JSON.stringify(resumeOf(p, { permissions })))).size).toBe(PERMISSIONS.length);
+      }
+    });
+
+    test.skipIf(!p.buildResume)("resume carries the session id and runs the same CLI", () => {
+      const cmd = resumeOf(p);
+      if (p.binary) expect(cmd.argv[0]).toBe(p.binary);
+      if (!p.resumesWithoutSession) expect(cmd.argv.some((a) => a === "sess-1234" || a.endsWith("=sess-1234"))).toBe(true);
+      expect(p.buildSpawn(input(p)).argv).not.toContain("sess-1234");
+    });
+
+    const cases = fixtureCases(p.name);
+    for (const name of cases) {
+      const want = EXPECTED_FAILURE[p.name]?.[name];
+      test(`recorded run ${name}: diagnose() says ${want ?? "no failure"}`, () => {
+        const d = diagnose(p, fixtureChunks(p.name, name));
+        expect(d?.failure ?? null).toBe(want ?? null);
+        if (d) expect(describeFailure(d)).toContain(`(${d.failure}): `);
+      });
+    }
+  });
+}
