@@ -2,51 +2,54 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { TroupeError, errorMessage } from "../errors.ts";
 import type { Agent, Question } from "../protocol/entities.ts";
+import type { OutputChunk } from "../protocol/output.ts";
 import type { SpawnRequestSchema, ResumeRequestSchema } from "../protocol/api.ts";
 import type { z } from "zod";
-import type { Store, AgentRecord, AgentPatch } from "../store/index.ts";
-import type { EventBus } from "../events/bus.ts";
-import type { Logger } from "../events/log.ts";
-import type { Workspace } from "../workspace.ts";
+import type { AgentRecord, AgentPatch } from "../store/index.ts";
 import type { Provider, ProviderCommand } from "../../providers/types.ts";
 import { getProvider } from "../../providers/index.ts";
 import { createWorktree, removeWorktree, troupeBranches } from "../git/worktree.ts";
-import { answersPrompt, buildAgentPrompt, incomingQuestionPrompt } from "../prompts/agent.ts";
+import { answersPrompt, buildAgentPrompt } from "../prompts/agent.ts";
 import { toAgent } from "../store/agents.ts";
 import { agentEnv } from "./env.ts";
 import { launchSession, sessionFiles } from "./launch.ts";
 import { uniqueName } from "./names.ts";
 import { agentPaths } from "./paths.ts";
 import { hashToken, newId, newToken } from "./tokens.ts";
-import { clearSignalFile } from "./signal-file.ts";
+import { clearSignalFile, readSignalFile } from "./signal-file.ts";
 import { SessionWatcher } from "./watcher.ts";
+import type { AgentDeps } from "./deps.ts";
+import type { Caller } from "./caller.ts";
 import { groupAlive, signalGroup } from "../process-info.ts";
 import { providerConfig } from "../workspace-config.ts";
 import { isLive, isResumable, statusesWhere } from "../protocol/status.ts";
 
-type Spawn = z.output<typeof SpawnRequestSchema>;
-type Resume = z.output<typeof ResumeRequestSchema>;
+export type SpawnOptions = z.output<typeof SpawnRequestSchema>;
+export type ResumeOptions = z.output<typeof ResumeRequestSchema>;
+
+/** A page of stored output: after a chunk id (oldest first), or the newest before one. */
+export interface OutputQuery {
+  after?: number;
+  before?: number;
+  session?: number;
+  limit?: number;
+}
 
 const KILL_GRACE_MS = 5_000;
 /** How long a stopping daemon waits for spawns and resumes under way. */
 const LAUNCH_WAIT_MS = 10_000;
 
-export interface ServiceDeps {
-  ws: Workspace;
-  store: Store;
-  bus: EventBus;
-  log: Logger;
-  /** Put first on every agent's PATH: the folder holding this troupe. */
-  binDir: string;
-}
-
-/** Spawns, resumes, stops and completes agents; the daemon's routes call only this. */
+/**
+ * Spawns, resumes, stops and completes agents, and answers every question about them. Adapters
+ * (HTTP routes, MCP) call only its public methods; each session's end is published on the bus
+ * as `agent:ended` for whoever follows agents (conversations, the work model).
+ */
 export class AgentService {
   private readonly watcher: SessionWatcher;
   private readonly launching = new Set<Promise<unknown>>();
 
-  constructor(private readonly d: ServiceDeps) {
-    this.watcher = new SessionWatcher(d, (rec) => this.onDone(rec));
+  constructor(private readonly d: AgentDeps) {
+    this.watcher = new SessionWatcher(d);
   }
 
   start(): void {
@@ -54,32 +57,61 @@ export class AgentService {
   }
 
   /** This troupe by absolute path, for prompts (a login shell may drop it from PATH). */
-  private troupeCommand(): string {
+  troupeCommand(): string {
     return join(this.d.binDir, "troupe");
   }
 
   /** Lets launches under way finish (a process must not start unrecorded), then stops watching. */
-  async stop(): Promise<void> {
+  async shutdown(): Promise<void> {
     await Promise.race([Promise.allSettled(this.launching), Bun.sleep(LAUNCH_WAIT_MS)]);
     await this.watcher.stop();
   }
 
-  /** Runs `launch` as one tracked launch, so that stop() can wait for it. */
+  /** Runs `launch` as one tracked launch, so that shutdown() can wait for it. */
   private tracked<T>(launch: Promise<T>): Promise<T> {
     this.launching.add(launch);
     return launch.finally(() => this.launching.delete(launch));
   }
 
-  /** A session ended with its agent done: a question that waited for it wakes it. */
-  private onDone(rec: AgentRecord): void {
-    const next = this.d.store.conversations.list({ pending: true }).find((c) => c.toId === rec.id && c.status === "pending");
-    if (next) this.wakeForQuestion(rec.id, next).catch((err) => this.d.log.warn(`could not wake ${rec.name}`, err));
+  /** The caller a token proves (an agent's, per session); no token is the person. */
+  identify(token: string | null): Caller {
+    if (token === null) return { kind: "user" };
+    const agent = this.d.store.agents.byTokenHash(hashToken(token));
+    if (!agent) throw new TroupeError("unauthorized", "unknown agent token");
+    return { kind: "agent", agent };
   }
 
-  find(ref: string): AgentRecord {
+  list(): Agent[] {
+    return this.d.store.agents.list().map(toAgent);
+  }
+
+  /** By id or by name. */
+  get(ref: string): Agent {
+    return toAgent(this.find(ref));
+  }
+
+  private find(ref: string): AgentRecord {
     const rec = this.d.store.agents.find(ref);
     if (!rec) throw new TroupeError("agent_not_found", `no agent '${ref}'`);
     return rec;
+  }
+
+  /** A page of the agent's stored output; an empty page is the end. */
+  output(ref: string, q: OutputQuery): OutputChunk[] {
+    const rec = this.find(ref);
+    if (q.after !== undefined && q.before !== undefined) throw new TroupeError("bad_request", "give after or before, not both");
+    return this.d.store.chunks.list(rec.id, q);
+  }
+
+  /**
+   * An agent says it wrote its signal file: checked now, so a malformed one is reported to the
+   * agent while it can still fix it (the session's end reads it again, authoritatively).
+   */
+  signal(caller: Caller, signalFile: string): void {
+    if (caller.kind !== "agent") throw new TroupeError("forbidden", "only an agent can signal (no TROUPE_AGENT_TOKEN)");
+    if (signalFile !== caller.agent.signalFile) throw new TroupeError("forbidden", "that is not this agent's signal file");
+    const read = readSignalFile(signalFile);
+    if (read.kind !== "ok") throw new TroupeError("bad_request", `signal file ${read.kind === "missing" ? "missing" : `malformed: ${read.reason}`}`);
   }
 
   private provider(name: string): Provider {
@@ -88,11 +120,11 @@ export class AgentService {
     return p;
   }
 
-  spawn(req: Spawn): Promise<Agent> {
+  spawn(req: SpawnOptions): Promise<Agent> {
     return this.tracked(this.spawnNow(req));
   }
 
-  private async spawnNow(req: Spawn): Promise<Agent> {
+  private async spawnNow(req: SpawnOptions): Promise<Agent> {
     const provider = this.provider(req.provider);
     if (provider.binary === null && !req.command?.trim()) throw new TroupeError("bad_request", `the ${provider.name} provider needs a command`);
     if (provider.binary !== null && !req.prompt?.trim()) throw new TroupeError("bad_request", "a prompt is needed");
@@ -127,7 +159,7 @@ export class AgentService {
         env: req.env,
       });
     } catch (err) {
-      if (wt) await removeWorktree(this.d.ws.root, wt.path).catch(() => {});
+      if (wt) await removeWorktree(this.d.ws.root, wt.path).catch((e) => this.d.log.warn(`removing worktree ${wt.path} of a refused spawn`, e));
       throw err;
     }
     const rec = agents.insert({
@@ -214,11 +246,9 @@ export class AgentService {
     return toAgent(updated);
   }
 
-  async resume(ref: string, req: Resume): Promise<Agent> {
-    const rec = this.find(ref);
-    if (!isResumable(rec.status)) {
-      throw new TroupeError("invalid_state", `${rec.name} is ${rec.status}; only a ${statusesWhere("resumable").join(", ")} agent can be resumed`);
-    }
+  /** Answers to the agent's questions and/or a message, as a new session. */
+  async resume(ref: string, req: ResumeOptions): Promise<Agent> {
+    const rec = this.resumable(ref);
     const questions = rec.questions ?? [];
     for (const a of req.answers) {
       if (!questions.some((q) => q.id === a.id)) throw new TroupeError("bad_request", `${rec.name} asked no question '${a.id}'`);
@@ -226,12 +256,28 @@ export class AgentService {
     if (!req.answers.length && !req.message) throw new TroupeError("bad_request", "give answers (--answer QID=TEXT) or a --message");
     const answered = req.answers.map((a) => ({ question: questions.find((q: Question) => q.id === a.id)!.question, answer: a.answer }));
     if (req.env) this.d.store.agents.update(rec.id, { env: req.env });
-    return this.resumeWith(this.find(rec.id), answersPrompt(this.troupeCommand(), answered, req.message));
+    return this.resumeWith(rec.id, answersPrompt(this.troupeCommand(), answered, req.message));
   }
 
-  /** A new session of the same provider session, same folder, told `prompt`. */
-  resumeWith(rec: AgentRecord, prompt: string): Promise<Agent> {
-    return this.tracked(this.resumeNow(rec, prompt));
+  /** Whether the agent could be resumed now: its status allows it and its provider can. */
+  canResume(ref: string): boolean {
+    const rec = this.d.store.agents.find(ref);
+    if (!rec || !isResumable(rec.status)) return false;
+    const provider = getProvider(rec.provider);
+    return !!provider?.buildResume && (!!rec.providerSessionId || !!provider.resumesWithoutSession);
+  }
+
+  /** A new session of the same provider session, same folder, told `prompt` (a resumable agent only). */
+  resumeWith(ref: string, prompt: string): Promise<Agent> {
+    return this.tracked(this.resumeNow(this.resumable(ref), prompt));
+  }
+
+  private resumable(ref: string): AgentRecord {
+    const rec = this.find(ref);
+    if (!isResumable(rec.status)) {
+      throw new TroupeError("invalid_state", `${rec.name} is ${rec.status}; only a ${statusesWhere("resumable").join(", ")} agent can be resumed`);
+    }
+    return rec;
   }
 
   private async resumeNow(rec: AgentRecord, prompt: string): Promise<Agent> {
@@ -253,20 +299,15 @@ export class AgentService {
     return this.startSession(rec, rec.session + 1, cmd, token, { questions: null, result: null, error: null, exitCode: null });
   }
 
-  stopAgent(ref: string): Agent {
+  /** `stopped` at once; its process group gets SIGTERM, then SIGKILL. */
+  stop(ref: string): Agent {
     const rec = this.find(ref);
     if (rec.status === "stopped") return toAgent(rec);
     const updated = this.d.store.agents.update(rec.id, { status: "stopped" });
     this.d.bus.publish({ type: "agent:updated", agent: toAgent(updated) });
     const sess = this.d.store.sessions.get(rec.id, rec.session);
     if (sess?.pid && sess.endedAt === null) this.killGroup(sess.pid);
-    this.expireQuestionsTo(rec.id);
     return toAgent(updated);
-  }
-
-  /** A stopped or removed agent will not answer: whoever asked it stops waiting (exit 3). */
-  private expireQuestionsTo(agentId: string): void {
-    for (const c of this.d.store.conversations.expireTo(agentId)) this.d.bus.publish({ type: "conversation:updated", conversation: c });
   }
 
   /** SIGTERM to the agent's process group, SIGKILL to whatever of the group is left after a grace. */
@@ -291,23 +332,7 @@ export class AgentService {
     const paths = agentPaths(this.d.ws.stateDir, rec.name, rec.worktree);
     rmSync(paths.logsDir, { recursive: true, force: true });
     rmSync(join(this.d.ws.stateDir, "agents", rec.name), { recursive: true, force: true });
-    this.expireQuestionsTo(rec.id);
     this.d.store.agents.delete(rec.id);
     this.d.bus.publish({ type: "agent:removed", agentId: rec.id });
-  }
-
-  /**
-   * An idle agent that is asked a question is resumed to answer it. The conversation is handed
-   * to it (delivered) as it wakes, so an agent that ends without answering is not woken again.
-   */
-  async wakeForQuestion(agentId: string, conv: { id: string; fromName: string; question: string }): Promise<void> {
-    const rec = this.d.store.agents.get(agentId);
-    if (!rec || rec.status !== "done") return;
-    const provider = getProvider(rec.provider);
-    if (!provider?.buildResume || (!rec.providerSessionId && !provider.resumesWithoutSession)) return;
-    const claimed = this.d.store.conversations.claim(conv.id);
-    if (!claimed) return;
-    this.d.bus.publish({ type: "conversation:updated", conversation: claimed });
-    await this.resumeWith(rec, incomingQuestionPrompt(this.troupeCommand(), conv));
   }
 }

@@ -1,12 +1,12 @@
 import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import type { OutputChunk } from "../protocol/output.ts";
-import type { AgentPatch, AgentRecord, SessionRecord } from "../store/index.ts";
+import type { AgentPatch, SessionRecord } from "../store/index.ts";
 import { toAgent } from "../store/agents.ts";
 import { parserFor } from "../output/render.ts";
 import { getProvider } from "../../providers/index.ts";
 import { isProcessAlive } from "../process-info.ts";
-import type { ServiceDeps } from "./service.ts";
+import type { AgentDeps } from "./deps.ts";
 import { Tailer } from "./tailer.ts";
 import { Supervisor, readExitFile } from "./supervisor.ts";
 import { readSignalFile } from "./signal-file.ts";
@@ -22,18 +22,15 @@ const DIAGNOSE_CHUNKS = 16;
 /**
  * Watches running sessions: stores their output as it comes (through the tailer) and
  * completes each exactly once when its process ends (through the supervisor), from the
- * signal file. Also picks up, at start, whatever an earlier daemon left running.
+ * signal file, then publishes `agent:ended`. Also picks up, at start, whatever an earlier
+ * daemon left running.
  */
 export class SessionWatcher {
   private readonly tailer: Tailer;
   private readonly supervisor: Supervisor;
   private readonly lastActivity = new Map<string, number>();
 
-  constructor(
-    private readonly d: ServiceDeps,
-    /** Called after a session ended with its agent `done`. */
-    private readonly onDone: (rec: AgentRecord) => void,
-  ) {
+  constructor(private readonly d: AgentDeps) {
     this.tailer = new Tailer(d.store.chunks, (c) => this.onChunk(c), d.log);
     this.supervisor = new Supervisor((id, session, code) => this.onExit(id, session, code));
   }
@@ -108,7 +105,8 @@ export class SessionWatcher {
     })();
     if (!updated) return;
     log.info(`${rec.name} session ${session} ended (exit ${exitCode}): ${updated.status}`);
-    bus.publish({ type: "agent:updated", agent: toAgent(updated) });
-    if (updated.status === "done") this.onDone(updated);
+    const agent = toAgent(updated);
+    bus.publish({ type: "agent:updated", agent });
+    bus.publish({ type: "agent:ended", agent, session, exitCode });
   }
 }

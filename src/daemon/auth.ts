@@ -1,17 +1,12 @@
 import { TroupeError } from "../errors.ts";
-import type { AgentRecord } from "../store/agents.ts";
-import type { AgentRepo } from "../store/agents.ts";
-import { hashToken } from "../agents/tokens.ts";
+import type { Caller } from "../agents/caller.ts";
+import type { Services } from "../services/services.ts";
 
-/** Who sent a request: an agent proves itself with its token; no token is the person. */
-export type Caller = { kind: "user" } | { kind: "agent"; agent: AgentRecord };
-
-export function identify(req: Request, agents: AgentRepo): Caller {
+/** Who sent a request: an agent proves itself with `Authorization: Bearer <token>`; no header is the person. */
+export function identify(req: Request, services: Pick<Services, "identify">): Caller {
   const header = req.headers.get("authorization");
-  if (!header) return { kind: "user" };
+  if (!header) return services.identify(null);
   const m = /^Bearer (\S+)$/.exec(header);
   if (!m) throw new TroupeError("unauthorized", "malformed Authorization header");
-  const agent = agents.byTokenHash(hashToken(m[1]!));
-  if (!agent) throw new TroupeError("unauthorized", "unknown agent token");
-  return { kind: "agent", agent };
+  return services.identify(m[1]!);
 }

@@ -5,13 +5,11 @@ import { excludeStateDir, type Workspace } from "../workspace.ts";
 import { selfBinDir, selfCommand } from "../self.ts";
 import { createStore } from "../store/index.ts";
 import { checkpointPeriodically } from "../store/db.ts";
-import { AgentService } from "../agents/service.ts";
 import { ProcessLock } from "./lock.ts";
 import { formatLockFile, lockFilePath } from "../lock-file.ts";
 import { Logger } from "../events/log.ts";
-import { EventBus } from "../events/bus.ts";
-import { ConversationService } from "./conversations.ts";
-import { buildRouter } from "./routes.ts";
+import { createServices } from "../services/create.ts";
+import { buildRouter } from "./routes/index.ts";
 import { serve } from "./server.ts";
 
 /** Outside a compiled binary, agents still need a `troupe` on PATH: a shim that runs this one. */
@@ -45,14 +43,12 @@ export function runDaemon(ws: Workspace): RunningDaemon | null {
   const log = new Logger(join(ws.stateDir, "daemon.log"));
   let store;
   try {
-    store = createStore(join(ws.stateDir, "troupe.db"));
+    store = createStore(join(ws.stateDir, "troupe.db"), log);
   } catch (err) {
     lock.release();
     throw err instanceof TroupeError ? err : new TroupeError("internal", `cannot open the store: ${(err as Error).message}`, { cause: err });
   }
-  const bus = new EventBus(store.events);
-  const agents = new AgentService({ ws, store, bus, log, binDir: binDir(ws) });
-  const conversations = new ConversationService(store, bus, agents, log);
+  const core = createServices({ ws, store, log, binDir: binDir(ws), stopDaemon: () => shutdown() });
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((r) => (resolveStopped = r));
   let stopping = false;
@@ -61,7 +57,7 @@ export function runDaemon(ws: Workspace): RunningDaemon | null {
     stopping = true;
     log.info("daemon stopping (agents keep running)");
     clearInterval(pruner);
-    const steps = [() => server.stop(true), () => conversations.stop(), stopCheckpoints];
+    const steps = [() => server.stop(true), stopCheckpoints];
     for (const step of steps) {
       try {
         step();
@@ -77,19 +73,18 @@ export function runDaemon(ws: Workspace): RunningDaemon | null {
         resolveStopped();
       }
     };
-    agents.stop().then(finish, (err) => {
+    core.shutdown().then(finish, (err) => {
       log.error("stopping agents' watchers", err);
       finish();
     });
   };
-  const router = buildRouter({ store, agents, conversations, bus, workspace: ws.root, startedAt: Date.now(), shutdown });
-  agents.start();
-  conversations.start();
+  const router = buildRouter(core.services);
+  core.start();
   store.events.prune();
   const stopCheckpoints = checkpointPeriodically(store.db);
   // every agent:updated is logged whole; keep the log bounded while the daemon runs for weeks
   const pruner = setInterval(() => store.events.prune(), 60_000);
-  const server = serve(ws.socket, router, store.agents, log);
+  const server = serve(ws.socket, router, core.services, log);
   log.info(`daemon ${process.pid} serving ${ws.root} on ${ws.socket}`);
   process.on("SIGTERM", shutdown);
   process.on("SIGINT", shutdown);

@@ -1,4 +1,4 @@
-import type { Caller } from "./auth.ts";
+import type { Caller } from "../agents/caller.ts";
 
 export interface RouteContext {
   req: Request;

@@ -1,13 +1,13 @@
 import { chmodSync, rmSync } from "node:fs";
 import { TroupeError, errorMessage } from "../errors.ts";
-import type { AgentRepo } from "../store/agents.ts";
+import type { Services } from "../services/services.ts";
 import { identify } from "./auth.ts";
 import { errorResponse, json } from "./http.ts";
 import type { Logger } from "../events/log.ts";
 import type { Router } from "./router.ts";
 
 /** HTTP/1.1 on the Unix socket; every failure becomes `{error: {code, message}}`, never a crash. */
-export function serve(socket: string, router: Router, agents: AgentRepo, log: Logger) {
+export function serve(socket: string, router: Router, services: Pick<Services, "identify">, log: Logger) {
   rmSync(socket, { force: true }); // a stale socket of a dead daemon; the lock says we are the only one
   const options = {
     unix: socket,
@@ -20,7 +20,7 @@ export function serve(socket: string, router: Router, agents: AgentRepo, log: Lo
           const res = errorResponse("method_not_allowed", `${req.method} not allowed on ${url.pathname} (use ${m.allowed.join(", ")})`);
           return new Response(res.body, { status: 405, headers: { "content-type": "application/json", allow: m.allowed.join(", ") } });
         }
-        const caller = identify(req, agents);
+        const caller = identify(req, services);
         return await m.handler({ req, url, params: m.params, caller });
       } catch (err) {
         if (err instanceof TroupeError) return errorResponse(err.code, err.message);

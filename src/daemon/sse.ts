@@ -1,4 +1,4 @@
-import type { Published } from "../events/bus.ts";
+import type { WirePublished } from "../events/bus.ts";
 
 /** Events a subscriber may have queued before it is considered too slow... */
 export const SSE_QUEUE_LIMIT = 1000;
@@ -7,9 +7,9 @@ export const SSE_QUEUE_BYTES = 8 * 1024 * 1024;
 export const HEARTBEAT_MS = 15_000;
 
 /** Each event is serialized once, however many subscribers send it. */
-const frames = new WeakMap<Published, string>();
+const frames = new WeakMap<WirePublished, string>();
 
-function frame(p: Published): string {
+function frame(p: WirePublished): string {
   let f = frames.get(p);
   if (f === undefined) {
     const id = p.id === null ? "" : `id: ${p.id}\n`;
@@ -25,7 +25,7 @@ function frame(p: Published): string {
  * the client then refetches state. The daemon never blocks on, or buffers without bound for,
  * a slow client.
  */
-export function sseStream(initial: Published[], subscribe: (l: (p: Published) => void) => () => void): ReadableStream<string> {
+export function sseStream(initial: WirePublished[], subscribe: (l: (p: WirePublished) => void) => () => void): ReadableStream<string> {
   const queue: string[] = initial.map(frame);
   let queuedBytes = 0;
   let wake: (() => void) | null = null;

@@ -1,25 +1,71 @@
 import type { DaemonEvent } from "../protocol/events.ts";
+import type { Agent } from "../protocol/entities.ts";
 import type { EventRepo } from "../store/events.ts";
+import type { Logger } from "./log.ts";
 
-export interface Published {
+/**
+ * Events between services inside the daemon: never persisted, never sent to subscribers
+ * (clients learn the same from `agent:updated`). `agent:ended`: a session of the agent ended
+ * and was completed once; `agent.status` says how (done, waiting, failed, stopped).
+ */
+export type InternalEvent = { type: "agent:ended"; agent: Agent; session: number; exitCode: number | null };
+
+export type BusEvent = DaemonEvent | InternalEvent;
+
+export interface Published<E extends BusEvent = BusEvent> {
   /** Durable events get an id from the event log; output events are identified by their chunk. */
   id: number | null;
-  event: DaemonEvent;
+  event: E;
 }
+
+/** What subscribers of the event stream may see. */
+export type WirePublished = Published<DaemonEvent>;
+
+export const isWire = (p: Published): p is WirePublished => p.event.type !== "agent:ended";
 
 type Listener = (p: Published) => void;
 
-/** The one place events are emitted: persisted first (lifecycle), then fanned out synchronously. */
+/** Lifecycle events are kept for replay; output lives in its chunks, the rest is momentary. */
+const isDurable = (e: BusEvent): e is Exclude<DaemonEvent, { type: "agent:output" | "resync" }> =>
+  e.type !== "agent:output" && e.type !== "resync" && e.type !== "agent:ended";
+
+/**
+ * The one place events are emitted: persisted first (lifecycle), then fanned out synchronously.
+ * A listener that publishes does not interleave: its event is delivered to every listener after
+ * the one being delivered, so all listeners see events in the same order (the order of their ids).
+ */
 export class EventBus {
   private readonly listeners = new Set<Listener>();
+  private readonly queue: Published[] = [];
+  private delivering = false;
 
-  constructor(private readonly log: EventRepo) {}
+  constructor(
+    private readonly repo: EventRepo,
+    private readonly log: Logger,
+  ) {}
 
-  publish(event: DaemonEvent): Published {
-    const id = event.type === "agent:output" || event.type === "resync" ? null : this.log.append(event);
-    const p = { id, event };
-    for (const l of this.listeners) l(p);
+  publish(event: BusEvent): Published {
+    const p: Published = { id: isDurable(event) ? this.repo.append(event) : null, event };
+    this.queue.push(p);
+    if (this.delivering) return p;
+    this.delivering = true;
+    try {
+      for (let next = this.queue.shift(); next; next = this.queue.shift()) this.deliver(next);
+    } finally {
+      this.delivering = false;
+    }
     return p;
+  }
+
+  /** A listener that throws is logged and skipped; the others still get the event. */
+  private deliver(p: Published): void {
+    for (const l of this.listeners) {
+      try {
+        l(p);
+      } catch (err) {
+        this.log.error(`a listener of ${p.event.type} threw`, err);
+      }
+    }
   }
 
   subscribe(l: Listener): () => void {

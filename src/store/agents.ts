@@ -45,17 +45,31 @@ export interface AgentRecord extends Agent {
 const Questions = z.array(QuestionSchema);
 const Env = z.record(z.string(), z.string());
 
-function parseJson<T>(schema: z.ZodType<T>, text: string | null, fallback: T): T {
-  if (text === null) return fallback;
-  try {
-    const r = schema.safeParse(JSON.parse(text));
-    return r.success ? r.data : fallback;
-  } catch {
-    return fallback;
-  }
+/** Where the store reports damage it works around (the daemon's log). */
+export interface StoreWarnings {
+  warn(msg: string, extra?: unknown): void;
 }
 
-function fromRow(r: AgentRow, pid: number | null): AgentRecord {
+/**
+ * A JSON column that does not hold what it should (edited by hand, a bug) reads as `fallback`,
+ * so one damaged row cannot take the agent list down, but the damage is reported.
+ */
+function parseJson<T>(schema: z.ZodType<T>, text: string | null, fallback: T, where: string, w: StoreWarnings): T {
+  if (text === null) return fallback;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    w.warn(`${where} is not JSON; read as ${JSON.stringify(fallback)}`, err);
+    return fallback;
+  }
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  w.warn(`${where} is malformed (${r.error.issues[0]?.message ?? "invalid"}); read as ${JSON.stringify(fallback)}`);
+  return fallback;
+}
+
+function fromRow(r: AgentRow, pid: number | null, w: StoreWarnings): AgentRecord {
   return {
     id: r.id,
     name: r.name,
@@ -73,7 +87,7 @@ function fromRow(r: AgentRow, pid: number | null): AgentRecord {
     providerSessionId: r.provider_session_id,
     result: r.result,
     error: r.error,
-    questions: r.questions_json === null ? null : parseJson<Question[]>(Questions, r.questions_json, []),
+    questions: r.questions_json === null ? null : parseJson<Question[]>(Questions, r.questions_json, [], `agent ${r.name}'s questions`, w),
     exitCode: r.exit_code,
     costUsd: r.cost_usd,
     inputTokens: r.input_tokens,
@@ -85,7 +99,7 @@ function fromRow(r: AgentRow, pid: number | null): AgentRecord {
     lastActivityAt: r.last_activity_at,
     permissions: r.permissions,
     signalFile: r.signal_file,
-    env: parseJson(Env, r.env_json, {}),
+    env: parseJson(Env, r.env_json, {}, `agent ${r.name}'s environment`, w),
   };
 }
 
@@ -156,7 +170,10 @@ const SELECT = `SELECT a.*, s.pid AS live_pid FROM agents a
 type JoinedRow = AgentRow & { live_pid: number | null };
 
 export class AgentRepo {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly w: StoreWarnings,
+  ) {}
 
   insert(a: NewAgent): AgentRecord {
     const now = Date.now();
@@ -173,22 +190,22 @@ export class AgentRepo {
 
   get(id: string): AgentRecord | null {
     const row = this.db.query(`${SELECT} WHERE a.id = ?`).get(id) as JoinedRow | null;
-    return row ? fromRow(row, row.live_pid) : null;
+    return row ? fromRow(row, row.live_pid, this.w) : null;
   }
 
   /** By id, or by name. */
   find(ref: string): AgentRecord | null {
     const row = this.db.query(`${SELECT} WHERE a.id = ? OR a.name = ?`).get(ref, ref) as JoinedRow | null;
-    return row ? fromRow(row, row.live_pid) : null;
+    return row ? fromRow(row, row.live_pid, this.w) : null;
   }
 
   byTokenHash(hash: string): AgentRecord | null {
     const row = this.db.query(`${SELECT} WHERE a.token_hash = ?`).get(hash) as JoinedRow | null;
-    return row ? fromRow(row, row.live_pid) : null;
+    return row ? fromRow(row, row.live_pid, this.w) : null;
   }
 
   list(): AgentRecord[] {
-    return (this.db.query(`${SELECT} ORDER BY a.created_at, a.id`).all() as JoinedRow[]).map((r) => fromRow(r, r.live_pid));
+    return (this.db.query(`${SELECT} ORDER BY a.created_at, a.id`).all() as JoinedRow[]).map((r) => fromRow(r, r.live_pid, this.w));
   }
 
   /** The few fields output parsing needs, without decoding the whole row (called per chunk). */

@@ -1,9 +1,13 @@
 import type { Database } from "bun:sqlite";
 import { DaemonEventSchema, type DaemonEvent } from "../protocol/events.ts";
+import type { StoreWarnings } from "./agents.ts";
 
 /** The durable event log: lifecycle events, replayable by id after a reconnect (output lives in chunks). */
 export class EventRepo {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly w: StoreWarnings,
+  ) {}
 
   append(event: DaemonEvent): number {
     const row = this.db
@@ -16,8 +20,17 @@ export class EventRepo {
     const rows = this.db.query("SELECT id, payload FROM events WHERE id > ? ORDER BY id LIMIT ?").all(id, limit) as { id: number; payload: string }[];
     const out: { id: number; event: DaemonEvent }[] = [];
     for (const r of rows) {
-      const parsed = DaemonEventSchema.safeParse(JSON.parse(r.payload));
+      // a damaged or unknown event is skipped (reported): the subscriber's next refetch covers it
+      let payload: unknown;
+      try {
+        payload = JSON.parse(r.payload);
+      } catch (err) {
+        this.w.warn(`event ${r.id} is not JSON; not replayed`, err);
+        continue;
+      }
+      const parsed = DaemonEventSchema.safeParse(payload);
       if (parsed.success) out.push({ id: r.id, event: parsed.data });
+      else this.w.warn(`event ${r.id} is malformed (${parsed.error.issues[0]?.message ?? "invalid"}); not replayed`);
     }
     return out;
   }

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { openStore } from "./db.ts";
-import { AgentRepo } from "./agents.ts";
+import { AgentRepo, type StoreWarnings } from "./agents.ts";
 import { SessionRepo } from "./sessions.ts";
 import { ChunkRepo } from "./chunks.ts";
 import { ConversationRepo } from "./conversations.ts";
@@ -16,19 +16,20 @@ export interface Store {
   close(): void;
 }
 
-export function createStore(path: string): Store {
+/** `warnings` hears of damaged rows the store reads around. */
+export function createStore(path: string, warnings: StoreWarnings): Store {
   const db = openStore(path);
   return {
     db,
-    agents: new AgentRepo(db),
+    agents: new AgentRepo(db, warnings),
     sessions: new SessionRepo(db),
     chunks: new ChunkRepo(db),
     conversations: new ConversationRepo(db),
-    events: new EventRepo(db),
+    events: new EventRepo(db, warnings),
     close: () => db.close(),
   };
 }
 
-export type { AgentRecord, AgentPatch, NewAgent } from "./agents.ts";
+export type { AgentRecord, AgentPatch, NewAgent, StoreWarnings } from "./agents.ts";
 export type { SessionRecord } from "./sessions.ts";
 export { openStore, migrate, schemaVersion } from "./db.ts";

@@ -1,16 +1,16 @@
 import { describe, expect, test } from "bun:test";
 import { sseStream, SSE_QUEUE_LIMIT } from "../../src/daemon/sse.ts";
-import type { Published } from "../../src/events/bus.ts";
+import type { WirePublished } from "../../src/events/bus.ts";
 import { parseSseBlock } from "../../src/client/sse.ts";
 
-const output = (i: number): Published => ({
+const output = (i: number): WirePublished => ({
   id: null,
   event: { type: "agent:output", chunk: { id: i, agentId: "a", session: 1, stream: "stdout", data: `${i}\n`, createdAt: 0 } },
 });
 
 describe("SSE subscriber queue", () => {
   test("a subscriber that reads delivers every event in order", async () => {
-    let emit!: (p: Published) => void;
+    let emit!: (p: WirePublished) => void;
     const stream = sseStream([], (l) => ((emit = l), () => {}));
     for (let i = 1; i <= 10; i++) emit(output(i));
     const reader = stream.getReader();
@@ -21,7 +21,7 @@ describe("SSE subscriber queue", () => {
   });
 
   test("a subscriber that falls more than the limit behind gets one resync instead of an unbounded backlog", async () => {
-    let emit!: (p: Published) => void;
+    let emit!: (p: WirePublished) => void;
     let unsubscribed = false;
     const stream = sseStream([], (l) => ((emit = l), () => (unsubscribed = true)));
     for (let i = 1; i <= SSE_QUEUE_LIMIT + 5; i++) emit(output(i));

@@ -4,19 +4,21 @@ import type { AskRequestSchema } from "../protocol/api.ts";
 import type { z } from "zod";
 import type { Store } from "../store/index.ts";
 import type { EventBus } from "../events/bus.ts";
-import type { Logger } from "../events/log.ts";
-import type { AgentService } from "../agents/service.ts";
 import { newId } from "../agents/tokens.ts";
-import type { Caller } from "./auth.ts";
+import type { Caller } from "../agents/caller.ts";
 
-type Ask = z.output<typeof AskRequestSchema>;
+export type AskOptions = z.output<typeof AskRequestSchema>;
 
 /** The longest a single request may be held open; clients wait longer by asking again. */
 export const MAX_WAIT_MS = 60_000;
 
 const isOpen = (c: Conversation) => c.status === "pending" || c.status === "delivered";
 
-/** Questions between agents and the person: asked, handed out once, answered once, or expired. */
+/**
+ * Questions between agents and the person: asked, handed out once, answered once, or expired.
+ * It knows agents only through the store and the bus: waking an idle agent for a question is
+ * `AgentFollower`'s business (src/conversations/follow-agents.ts).
+ */
 export class ConversationService {
   private expiryTimer: ReturnType<typeof setTimeout> | null = null;
   /** When the timer fires; asks with a later deadline need not touch it (no store scan per ask). */
@@ -25,26 +27,25 @@ export class ConversationService {
   constructor(
     private readonly store: Store,
     private readonly bus: EventBus,
-    private readonly agents: AgentService,
-    private readonly log: Logger,
   ) {}
 
   start(): void {
     this.expire();
   }
 
-  stop(): void {
+  shutdown(): void {
     if (this.expiryTimer) clearTimeout(this.expiryTimer);
   }
 
-  ask(caller: Caller, req: Ask): Conversation {
+  ask(caller: Caller, req: AskOptions): Conversation {
     let toId: string;
     let toName: string;
     if (req.user) {
       toId = USER;
       toName = USER;
     } else if (req.to) {
-      const target = this.agents.find(req.to);
+      const target = this.store.agents.find(req.to);
+      if (!target) throw new TroupeError("agent_not_found", `no agent '${req.to}'`);
       if (caller.kind === "agent" && target.id === caller.agent.id) throw new TroupeError("bad_request", "an agent cannot ask itself");
       if (target.status === "stopped") throw new TroupeError("invalid_state", `${target.name} is stopped; it cannot answer`);
       toId = target.id;
@@ -68,8 +69,11 @@ export class ConversationService {
     });
     this.bus.publish({ type: "conversation:created", conversation: conv });
     if (conv.expiresAt !== null && (this.expiryAt === null || conv.expiresAt < this.expiryAt)) this.armExpiry(conv.expiresAt);
-    if (toId !== USER) this.agents.wakeForQuestion(toId, conv).catch((err) => this.log.warn(`could not wake ${toName}`, err));
     return conv;
+  }
+
+  list(q: { pending?: boolean } = {}): Conversation[] {
+    return this.store.conversations.list(q);
   }
 
   get(id: string): Conversation {
@@ -122,6 +126,18 @@ export class ConversationService {
     if (!answered) throw new TroupeError("already_answered", `conversation ${id} was already answered`);
     this.bus.publish({ type: "conversation:updated", conversation: answered });
     return answered;
+  }
+
+  /** Hands one pending conversation to its addressee as it is woken for it; null when it was not pending. */
+  deliver(id: string): Conversation | null {
+    const claimed = this.store.conversations.claim(id);
+    if (claimed) this.bus.publish({ type: "conversation:updated", conversation: claimed });
+    return claimed;
+  }
+
+  /** A stopped or removed agent will not answer: whoever asked it stops waiting (exit 3). */
+  expireTo(agentId: string): void {
+    for (const c of this.store.conversations.expireTo(agentId)) this.bus.publish({ type: "conversation:updated", conversation: c });
   }
 
   private expire(): void {

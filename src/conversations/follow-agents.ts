@@ -1,0 +1,72 @@
+import { USER, type Agent, type Conversation } from "../protocol/entities.ts";
+import type { Store } from "../store/index.ts";
+import type { EventBus, Published } from "../events/bus.ts";
+import type { Logger } from "../events/log.ts";
+import { incomingQuestionPrompt } from "../prompts/agent.ts";
+import type { ConversationService } from "./service.ts";
+
+/** The part of the agent service conversations use: its public resume API. */
+export interface AgentResumer {
+  canResume(ref: string): boolean;
+  resumeWith(ref: string, prompt: string): Promise<Agent>;
+  /** This troupe by absolute path, for the prompt. */
+  troupeCommand(): string;
+}
+
+export interface FollowerDeps {
+  store: Store;
+  bus: EventBus;
+  log: Logger;
+  conversations: ConversationService;
+  agents: AgentResumer;
+}
+
+/**
+ * What conversations do as agents come and go, driven by bus events only:
+ * - a question to a `done` agent resumes it with the question (at once when asked, or when
+ *   the agent's session ends `done` with a question waiting); the conversation is delivered
+ *   as it wakes, so an agent that ends without answering is not woken for it again;
+ * - questions to a stopped or removed agent expire (it will not answer).
+ */
+export class AgentFollower {
+  private off: (() => void) | null = null;
+
+  constructor(private readonly d: FollowerDeps) {}
+
+  start(): void {
+    this.off = this.d.bus.subscribe((p) => this.on(p));
+  }
+
+  shutdown(): void {
+    this.off?.();
+  }
+
+  private on({ event: e }: Published): void {
+    switch (e.type) {
+      case "agent:ended":
+        if (e.agent.status === "done") {
+          const next = this.d.store.conversations.list({ pending: true }).find((c) => c.toId === e.agent.id && c.status === "pending");
+          if (next) this.wake(e.agent.id, next);
+        }
+        return;
+      case "conversation:created":
+        if (e.conversation.toId !== USER) this.wake(e.conversation.toId, e.conversation);
+        return;
+      case "agent:updated":
+        if (e.agent.status === "stopped") this.d.conversations.expireTo(e.agent.id);
+        return;
+      case "agent:removed":
+        this.d.conversations.expireTo(e.agentId);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private wake(agentId: string, conv: Conversation): void {
+    const { store, agents, conversations, log } = this.d;
+    if (store.agents.get(agentId)?.status !== "done" || !agents.canResume(agentId)) return;
+    if (!conversations.deliver(conv.id)) return;
+    agents.resumeWith(agentId, incomingQuestionPrompt(agents.troupeCommand(), conv)).catch((err) => log.warn(`could not wake ${conv.toName} for ${conv.id}`, err));
+  }
+}

@@ -1,0 +1,19 @@
+import type { Services } from "../../services/services.ts";
+import { Router } from "../router.ts";
+import { agentRoutes } from "./agents.ts";
+import { conversationRoutes } from "./conversations.ts";
+import { daemonRoutes } from "./daemon.ts";
+import { eventRoutes } from "./events.ts";
+
+/**
+ * The HTTP adapter over the services: each route validates its input (zod), calls one
+ * service method and maps the result to JSON. Rules belong in the services, not here.
+ */
+export function buildRouter(s: Services): Router {
+  const r = new Router();
+  daemonRoutes(r, s);
+  agentRoutes(r, s);
+  conversationRoutes(r, s);
+  eventRoutes(r, s);
+  return r;
+}

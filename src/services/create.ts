@@ -1,0 +1,64 @@
+import { AgentService } from "../agents/service.ts";
+import { AgentFollower } from "../conversations/follow-agents.ts";
+import { ConversationService } from "../conversations/service.ts";
+import { EventBus } from "../events/bus.ts";
+import { EventFeed } from "../events/feed.ts";
+import type { Logger } from "../events/log.ts";
+import type { Store } from "../store/index.ts";
+import type { Workspace } from "../workspace.ts";
+import { VERSION } from "../self.ts";
+import type { Services } from "./services.ts";
+
+export interface ServiceHost {
+  ws: Workspace;
+  store: Store;
+  log: Logger;
+  /** Put first on every agent's PATH: the folder holding this troupe. */
+  binDir: string;
+  /** Stops the daemon (called once the stop request has been answered). */
+  stopDaemon: () => void;
+}
+
+export interface RunningServices {
+  services: Services;
+  bus: EventBus;
+  /** Adopts sessions an earlier daemon left, starts expiry timers and event followers. */
+  start(): void;
+  /** Waits for launches under way, then stops watching; agents keep running. */
+  shutdown(): Promise<void>;
+}
+
+/** Builds the services once per daemon, wired to one bus. */
+export function createServices(h: ServiceHost): RunningServices {
+  const startedAt = Date.now();
+  const bus = new EventBus(h.store.events, h.log);
+  const agents = new AgentService({ ws: h.ws, store: h.store, bus, log: h.log, binDir: h.binDir });
+  const conversations = new ConversationService(h.store, bus);
+  const follower = new AgentFollower({ store: h.store, bus, log: h.log, conversations, agents });
+  const services: Services = {
+    identify: (token) => agents.identify(token),
+    daemon: {
+      health: () => ({ ok: true, pid: process.pid, version: VERSION, workspace: h.ws.root, startedAt }),
+      // later, so that the stop request is answered first
+      stop: () => void setTimeout(h.stopDaemon, 10),
+    },
+    agents,
+    conversations,
+    events: new EventFeed(h.store.events, bus),
+  };
+  return {
+    services,
+    bus,
+    start() {
+      // followers first: sessions completed at start publish agent:ended
+      follower.start();
+      agents.start();
+      conversations.start();
+    },
+    async shutdown() {
+      conversations.shutdown();
+      follower.shutdown();
+      await agents.shutdown();
+    },
+  };
+}
