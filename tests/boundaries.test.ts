@@ -1,0 +1,145 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { Glob } from "bun";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
+
+/**
+ * The layer matrix: which modules each module may import (itself and `errors` always). A module
+ * is a folder under src/ (src/daemon/routes counts apart from the rest of the daemon), a file at
+ * the top of src/, or providers/. Type-only and dynamic imports count like any other: a layer
+ * that knows another's types depends on it. A module missing here fails the test: place it.
+ */
+const LAYERS: Record<string, readonly string[]> = {
+  // the entry point and the people's side: the daemon only through the client
+  main: ["cli", "self"],
+  cli: ["client", "protocol", "output", "providers", "workspace", "lock-file"],
+  ui: ["client", "protocol", "output", "providers", "workspace"],
+  mcp: ["client", "protocol"],
+  client: ["protocol", "lock-file", "process-info", "self", "workspace", "runtime"],
+  // the daemon: its routes are an adapter over the services; the rest hosts them
+  "daemon/routes": ["daemon", "services", "protocol"],
+  daemon: ["daemon/routes", "services", "store", "events", "protocol", "runtime", "lock-file", "self", "workspace"],
+  // the services, and the one API over them
+  services: ["agents", "conversations", "work", "permissions", "events", "store", "protocol", "self", "workspace"],
+  conversations: ["agents", "events", "store", "prompts", "protocol"],
+  agents: ["events", "store", "git", "providers", "runtime", "protocol", "output", "prompts", "process-info", "workspace", "workspace-config"],
+  work: ["agents", "conversations", "events", "store", "git", "providers", "runtime", "protocol"],
+  permissions: ["agents", "events", "store", "providers", "runtime", "protocol"],
+  // below the services
+  events: ["store", "protocol"],
+  store: ["protocol", "runtime"],
+  git: ["runtime"],
+  output: ["providers", "protocol"],
+  prompts: [],
+  providers: ["protocol"],
+  runtime: [],
+  "workspace-config": ["protocol"],
+  workspace: [],
+  "lock-file": [],
+  "process-info": [],
+  self: [],
+  protocol: [],
+  errors: [],
+};
+
+/** Imports that cross the matrix on purpose, each with its reason. */
+const EXCEPTIONS: { from: string; to: string; why: string }[] = [
+  { from: "src/cli/daemon.ts", to: "src/daemon/daemon.ts", why: "`troupe daemon run` is the daemon process (loaded lazily)" },
+  { from: "src/cli/dashboard.ts", to: "src/ui/run.tsx", why: "the dashboard command mounts the UI (loaded lazily)" },
+  { from: "src/cli/signal.ts", to: "src/agents/signal-file.ts", why: "an agent writes its own signal file, no daemon needed; the file format belongs in protocol" },
+];
+
+const ALWAYS = ["errors"];
+
+/** The module a path (relative to the root, no leading ./) belongs to, or null outside src/ and providers/. */
+function moduleOf(path: string): string | null {
+  const parts = path.split("/");
+  if (parts[0] === "providers") return "providers";
+  if (parts[0] !== "src" || parts.length < 2) return null;
+  if (parts.length === 2) return parts[1]!.replace(/\.tsx?$/, "");
+  if (parts[1] === "daemon" && parts[2] === "routes" && parts.length > 3) return "daemon/routes";
+  return parts[1]!;
+}
+
+const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)["']([^"']+)["']/g;
+
+/** Every relative import of `file` (static, type-only, re-export, dynamic), resolved to a root-relative path. */
+function importsOf(root: string, file: string): string[] {
+  const text = readFileSync(join(root, file), "utf8");
+  return [...text.matchAll(IMPORT)]
+    .map((m) => m[1]!)
+    .filter((spec) => spec.startsWith("."))
+    .map((spec) => relative(root, resolve(root, dirname(file), spec)));
+}
+
+/** Each import that the matrix does not allow, as `from → to (from-module → to-module)`. */
+function violations(root: string): string[] {
+  const out: string[] = [];
+  for (const file of new Glob("{src,providers}/**/*.{ts,tsx}").scanSync({ cwd: root })) {
+    const from = moduleOf(file);
+    if (from === null) continue;
+    const allowed = LAYERS[from];
+    if (!allowed) {
+      out.push(`${file}: module '${from}' is not in the layer matrix`);
+      continue;
+    }
+    for (const target of importsOf(root, file)) {
+      const to = moduleOf(target);
+      if (to === null || to === from || ALWAYS.includes(to) || allowed.includes(to)) continue;
+      if (EXCEPTIONS.some((e) => e.from === file && e.to === target)) continue;
+      out.push(`${file} → ${target} (${from} → ${to})`);
+    }
+  }
+  return out;
+}
+
+const root = join(import.meta.dir, "..");
+const probe = mkdtempSync(join(tmpdir(), "troupe-layers-"));
+afterAll(() => rmSync(probe, { recursive: true, force: true }));
+
+function probeFile(path: string, text: string): void {
+  mkdirSync(dirname(join(probe, path)), { recursive: true });
+  writeFileSync(join(probe, path), text);
+}
+
+describe("layer boundaries", () => {
+  test("every import in src/ and providers/ follows the layer matrix", () => {
+    expect(violations(root)).toEqual([]);
+  });
+
+  test("every exception still exists (a stale one would hide nothing and mislead)", () => {
+    for (const e of EXCEPTIONS) expect(importsOf(root, e.from)).toContain(e.to);
+  });
+
+  test("the check fails on a violating import: static, type-only, re-export or dynamic", () => {
+    probeFile("src/daemon/daemon.ts", "export const x = 1;\n");
+    probeFile("src/store/agents.ts", "export const y = 1;\n");
+    probeFile("providers/claude.ts", "export const z = 1;\n");
+    probeFile("src/agents/a.ts", 'import { x } from "../daemon/daemon.ts";\n');
+    probeFile("src/agents/b.ts", 'import type { x } from "../daemon/daemon.ts";\n');
+    probeFile("src/ui/c.ts", 'export { y } from "../store/agents.ts";\n');
+    probeFile("src/cli/d.ts", 'const m = await import(\n  "../daemon/daemon.ts"\n);\n');
+    probeFile("src/store/e.ts", 'import { z } from "../../providers/claude.ts";\n');
+    probeFile("src/daemon/routes/f.ts", 'import { y } from "../../store/agents.ts";\n');
+    probeFile("src/newthing/g.ts", "export const g = 1;\n");
+    probeFile("src/agents/ok.ts", 'import { y } from "../store/agents.ts";\nimport { z } from "../../providers/claude.ts";\n');
+    expect(violations(probe).sort()).toEqual([
+      "src/agents/a.ts → src/daemon/daemon.ts (agents → daemon)",
+      "src/agents/b.ts → src/daemon/daemon.ts (agents → daemon)",
+      "src/cli/d.ts → src/daemon/daemon.ts (cli → daemon)",
+      "src/daemon/routes/f.ts → src/store/agents.ts (daemon/routes → store)",
+      "src/newthing/g.ts: module 'newthing' is not in the layer matrix",
+      "src/store/e.ts → providers/claude.ts (store → providers)",
+      "src/ui/c.ts → src/store/agents.ts (ui → store)",
+    ]);
+  });
+
+  test("no command but the dashboard loads Ink or React, and it only lazily", () => {
+    const pkg = /^\s*import\s+(?!type\s)[^"';]*?from\s+"(ink|react|ink-[^"]*|react-[^"]*)"/m;
+    for (const f of new Glob("src/{cli,client,protocol,output,services,daemon,agents,conversations,events,store}/**/*.ts").scanSync({ cwd: root })) {
+      expect(`${f}: ${pkg.exec(readFileSync(join(root, f), "utf8"))?.[1] ?? "none"}`).toBe(`${f}: none`);
+    }
+    expect(readFileSync(join(root, "src/cli/dashboard.ts"), "utf8")).toContain('await import("../ui/run.tsx")');
+  });
+});
