@@ -47,6 +47,23 @@ describe("edges a long-running workspace meets", () => {
     expect((await sb.json<ConvJson[]>(["conversations", "--json"])).map((c) => c.status)).toEqual(["expired"]);
   });
 
+  test("a question asked while an agent runs wakes it once that run ends done (agent:ended)", async () => {
+    sb = new Sandbox();
+    const cmd = `while [ ! -f go ]; do sleep 0.05; done; troupe signal done --result "run with: \${TROUPE_PROMPT:-nothing}"`;
+    await sb.json(["spawn", "--no-worktree", "--name", "busy", "--command", cmd, "--json"]);
+    await waitFor("busy running", async () => (await agent("busy"))?.status === "running");
+    const ask = sb.start(["ask", "when you are free?", "--to", "busy", "--timeout", "4000"]);
+    await waitFor("the question", async () => (await sb.json<ConvJson[]>(["conversations", "--pending", "--json"]))[0]?.status === "pending");
+    expect((await agent("busy"))?.session).toBe(1);
+    await Bun.write(`${sb.dir}/go`, "");
+    const woken = await waitFor("busy woken and done again", async () => {
+      const a = await agent("busy");
+      return a?.session === 2 && a.status === "done" ? a : undefined;
+    });
+    expect(woken.result).toContain("when you are free?");
+    expect(await ask.exited).toBe(3);
+  });
+
   test("a stopped agent is not asked, and whoever was waiting on it stops waiting; a line longer than a chunk is stored whole", async () => {
     sb = new Sandbox();
     await sb.json(["spawn", "--no-worktree", "--name", "mute", "--command", "sleep 30", "--json"]);

@@ -1,0 +1,29 @@
+import { afterAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createStore } from "../../src/store/index.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "troupe-store-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+test("a damaged JSON column reads as its default and is reported, never silently", () => {
+  const warnings: string[] = [];
+  const store = createStore(join(dir, "troupe.db"), { warn: (msg) => void warnings.push(msg) });
+  store.agents.insert({
+    id: "ag_1", name: "brave-otter", provider: "generic", prompt: null, command: "true", model: null, cwd: dir,
+    worktree: null, branch: null, baseRef: null, permissions: "skip", tokenHash: "h", signalFile: join(dir, "s.json"), env: { A: "1" },
+  });
+  store.db.query("UPDATE agents SET env_json = '{not json', questions_json = '[{\"id\": 3}]' WHERE id = 'ag_1'").run();
+  const rec = store.agents.get("ag_1")!;
+  expect(rec.env).toEqual({});
+  expect(rec.questions).toEqual([]);
+  expect(warnings).toEqual([
+    expect.stringMatching(/^agent brave-otter's questions is malformed \(.+\); read as \[\]$/),
+    "agent brave-otter's environment is not JSON; read as {}",
+  ]);
+  store.db.query("INSERT INTO events (type, payload, created_at) VALUES ('agent:removed', 'oops', 0)").run();
+  expect(store.events.since(0)).toEqual([]);
+  expect(warnings.at(-1)).toMatch(/^event \d+ is not JSON; not replayed$/);
+  store.close();
+});
