@@ -35,6 +35,9 @@ export interface OutputQuery {
   limit?: number;
 }
 
+/** "a, b or c", as the messages have always said it. */
+const oneOf = (xs: string[]) => (xs.length < 2 ? xs.join("") : `${xs.slice(0, -1).join(", ")} or ${xs.at(-1)}`);
+
 const KILL_GRACE_MS = 5_000;
 /** How long a stopping daemon waits for spawns and resumes under way. */
 const LAUNCH_WAIT_MS = 10_000;
@@ -275,7 +278,7 @@ export class AgentService {
   private resumable(ref: string): AgentRecord {
     const rec = this.find(ref);
     if (!isResumable(rec.status)) {
-      throw new TroupeError("invalid_state", `${rec.name} is ${rec.status}; only a ${statusesWhere("resumable").join(", ")} agent can be resumed`);
+      throw new TroupeError("invalid_state", `${rec.name} is ${rec.status}; only a ${oneOf(statusesWhere("resumable"))} agent can be resumed`);
     }
     return rec;
   }

@@ -21,19 +21,7 @@ import {
   type ScriptRequest,
   type Turn,
 } from "../support/fake-anthropic.ts";
-
-interface AgentJson {
-  id: string;
-  name: string;
-  status: string;
-  result: string | null;
-  error: string | null;
-  questions: { id: string; question: string }[] | null;
-  providerSessionId: string | null;
-  session: number;
-  costUsd: number | null;
-  branch: string | null;
-}
+import type { Agent } from "../../src/protocol/entities.ts";
 
 /** Each agent's own script, told apart by the name troupe puts in its prompt. */
 const scripts = new Map<string, (req: ScriptRequest) => Turn>();
@@ -65,11 +53,11 @@ function claudeSandbox(): Sandbox {
   return sb;
 }
 
-async function ended(name: string, timeoutMs = 60_000): Promise<AgentJson> {
+async function ended(name: string, timeoutMs = 60_000): Promise<Agent> {
   return waitFor(
     `${name} to end`,
     async () => {
-      const a = (await sb.json<AgentJson[]>(["ls", "--json"])).find((x) => x.name === name);
+      const a = (await sb.json<Agent[]>(["ls", "--json"])).find((x) => x.name === name);
       return a && ["done", "failed", "waiting"].includes(a.status) ? a : undefined;
     },
     timeoutMs,
@@ -111,7 +99,7 @@ describe("Claude Code under troupe", () => {
     const r = await sb.run(["resume", "asker", "--answer", "q1=teal"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("asker resumed (session 2)\n");
-    await waitFor("asker running again", async () => (await sb.json<AgentJson[]>(["ls", "--json"]))[0]!.session === 2);
+    await waitFor("asker running again", async () => (await sb.json<Agent[]>(["ls", "--json"]))[0]!.session === 2);
     const done = await ended("asker");
     expect(done).toMatchObject({ status: "done", result: "button is teal", session: 2, providerSessionId: waiting.providerSessionId, questions: null });
     // the resumed run sent the first session's history to the model
@@ -160,7 +148,7 @@ describe("Claude Code under troupe", () => {
     const ask = await sb.run(["ask", "Which database does it use?", "--to", "idle", "--timeout", "60000"]);
     expect(ask).toMatchObject({ code: 0, stdout: "it uses sqlite\n" });
     const after = await waitFor("idle to end its second session", async () => {
-      const a = (await sb.json<AgentJson[]>(["ls", "--json"]))[0]!;
+      const a = (await sb.json<Agent[]>(["ls", "--json"]))[0]!;
       return a.session === 2 && a.status === "done" ? a : undefined;
     });
     expect(after.result).toBe("answered");

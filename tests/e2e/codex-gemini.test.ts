@@ -9,16 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BIN, ROOT, Sandbox, waitFor } from "../support/sandbox.ts";
 import { startFakeGemini, startFakeOpenAI, type FakeServer } from "../../scripts/fake-model-servers.ts";
-
-interface AgentJson {
-  name: string;
-  status: string;
-  result: string | null;
-  error: string | null;
-  providerSessionId: string | null;
-  costUsd: number | null;
-  inputTokens: number | null;
-}
+import type { Agent } from "../../src/protocol/entities.ts";
 
 let sb: Sandbox;
 let server: FakeServer | undefined;
@@ -35,11 +26,11 @@ function cliSandbox(env: Record<string, string>): Sandbox {
   return sb;
 }
 
-async function ended(name: string): Promise<AgentJson> {
+async function ended(name: string): Promise<Agent> {
   return waitFor(
     `${name} to end`,
     async () => {
-      const a = (await sb.json<AgentJson[]>(["ls", "--json"])).find((x) => x.name === name);
+      const a = (await sb.json<Agent[]>(["ls", "--json"])).find((x) => x.name === name);
       return a && ["done", "failed", "waiting"].includes(a.status) ? a : undefined;
     },
     90_000,

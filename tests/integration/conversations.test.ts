@@ -1,20 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { Sandbox, waitFor } from "../support/sandbox.ts";
-
-interface AgentJson {
-  id: string;
-  name: string;
-  status: string;
-  result: string | null;
-  error: string | null;
-}
-interface ConvJson {
-  id: string;
-  fromName: string;
-  toId: string;
-  status: string;
-  answer: string | null;
-}
+import type { Agent, Conversation } from "../../src/protocol/entities.ts";
 
 const LISTEN_AND_ANSWER = (answer: string) =>
   `q=$(troupe listen --timeout 20000) && id=$(printf '%s' "$q" | sed -n 's/.*"conversationId":"\\([^"]*\\)".*/\\1/p') && troupe answer '${answer}' --conversation "$id" && troupe signal done --result answered`;
@@ -24,8 +10,8 @@ afterEach(async () => {
   await sb?.close();
 });
 
-async function agentNamed(name: string): Promise<AgentJson | undefined> {
-  const agents = await sb.json<AgentJson[]>(["ls", "--json"]);
+async function agentNamed(name: string): Promise<Agent | undefined> {
+  const agents = await sb.json<Agent[]>(["ls", "--json"]);
   return agents.find((a) => a.name === name);
 }
 
@@ -42,14 +28,14 @@ describe("conversations between agents", () => {
       "--json",
     ]);
     const done = await waitFor("both agents done", async () => {
-      const agents = await sb.json<AgentJson[]>(["ls", "--json"]);
+      const agents = await sb.json<Agent[]>(["ls", "--json"]);
       return agents.length === 2 && agents.every((a) => a.status === "done" || a.status === "failed") ? agents : undefined;
     });
     const alice = done.find((a) => a.name === "alice")!;
     const bob = done.find((a) => a.name === "bob")!;
     expect(bob).toMatchObject({ status: "done", result: "answered" });
     expect(alice).toMatchObject({ status: "done", result: "forty-two" });
-    const convs = await sb.json<ConvJson[]>(["conversations", "--json"]);
+    const convs = await sb.json<Conversation[]>(["conversations", "--json"]);
     expect(convs).toHaveLength(1);
     expect(convs[0]).toMatchObject({ fromName: "alice", toId: bob.id, status: "answered", answer: "forty-two" });
   });
@@ -57,7 +43,7 @@ describe("conversations between agents", () => {
   test("a --user question is answered with troupe answer and the asking agent gets it", async () => {
     sb = new Sandbox();
     await sb.json(["spawn", "--no-worktree", "--name", "carol", "--command", `a=$(troupe ask 'deploy to prod?' --user) && troupe signal done --result "got:$a"`, "--json"]);
-    const conv = await waitFor("a pending user conversation", async () => (await sb.json<ConvJson[]>(["conversations", "--pending", "--json"]))[0]);
+    const conv = await waitFor("a pending user conversation", async () => (await sb.json<Conversation[]>(["conversations", "--pending", "--json"]))[0]);
     expect(conv).toMatchObject({ fromName: "carol", toId: "user", status: "pending" });
     const r = await sb.run(["answer", "yes, go", "--conversation", conv.id]);
     expect(r.code).toBe(0);
@@ -80,7 +66,7 @@ describe("conversations between agents", () => {
     const r = await sb.run(["ask", "anyone there?", "--user", "--timeout", "300"]);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain("no answer");
-    const convs = await sb.json<ConvJson[]>(["conversations", "--json"]);
+    const convs = await sb.json<Conversation[]>(["conversations", "--json"]);
     expect(convs.map((c) => c.status)).toEqual(["expired"]);
     const late = await sb.run(["answer", "too late", "--conversation", convs[0]!.id]);
     expect(late.code).toBe(1);

@@ -1,16 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
 import { Sandbox, waitFor } from "../support/sandbox.ts";
-
-interface ConvJson {
-  id: string;
-  status: string;
-}
-interface AgentJson {
-  name: string;
-  status: string;
-  result: string | null;
-  pid: number | null;
-}
+import type { Agent, Conversation } from "../../src/protocol/entities.ts";
 
 let sb: Sandbox;
 afterEach(async () => {
@@ -20,7 +10,7 @@ afterEach(async () => {
 test("a question asked before kill -9 of the daemon is answered after it, and the asker gets the answer", async () => {
   sb = new Sandbox();
   await sb.json(["spawn", "--no-worktree", "--name", "dora", "--command", `a=$(troupe ask 'which branch?' --user) && troupe signal done --result "$a"`, "--json"]);
-  const conv = await waitFor("the question", async () => (await sb.json<ConvJson[]>(["conversations", "--pending", "--json"]))[0]);
+  const conv = await waitFor("the question", async () => (await sb.json<Conversation[]>(["conversations", "--pending", "--json"]))[0]);
   const oldPid = await sb.daemonPid();
   expect(oldPid).toBeNumber();
   process.kill(oldPid!, "SIGKILL");
@@ -32,7 +22,7 @@ test("a question asked before kill -9 of the daemon is answered after it, and th
   const newPid = await sb.daemonPid();
   expect(newPid).not.toBe(oldPid);
   const dora = await waitFor("dora done", async () => {
-    const a = (await sb.json<AgentJson[]>(["ls", "--json"])).find((x) => x.name === "dora");
+    const a = (await sb.json<Agent[]>(["ls", "--json"])).find((x) => x.name === "dora");
     return a && a.status !== "running" ? a : undefined;
   });
   expect(dora).toMatchObject({ status: "done", result: "main" });
@@ -41,7 +31,7 @@ test("a question asked before kill -9 of the daemon is answered after it, and th
 test("stopping the daemon stops no agent; a new daemon completes an agent that ended meanwhile, once", async () => {
   sb = new Sandbox();
   await sb.json(["spawn", "--no-worktree", "--name", "ed", "--command", "while [ ! -f go ]; do sleep 0.05; done; troupe signal done --result finished", "--json"]);
-  const before = (await sb.json<AgentJson[]>(["ls", "--json"]))[0]!;
+  const before = (await sb.json<Agent[]>(["ls", "--json"]))[0]!;
   expect(before.status).toBe("running");
   expect((await sb.run(["daemon", "stop"])).code).toBe(0);
   process.kill(before.pid!, 0); // still alive
@@ -55,7 +45,7 @@ test("stopping the daemon stops no agent; a new daemon completes an agent that e
     }
   });
   const after = await waitFor("ed done", async () => {
-    const a = (await sb.json<AgentJson[]>(["ls", "--json"]))[0];
+    const a = (await sb.json<Agent[]>(["ls", "--json"]))[0];
     return a?.status === "done" ? a : undefined;
   });
   expect(after.result).toBe("finished");

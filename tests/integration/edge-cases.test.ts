@@ -1,23 +1,13 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { Sandbox, waitFor } from "../support/sandbox.ts";
+import type { Agent, Conversation } from "../../src/protocol/entities.ts";
 
 let sb: Sandbox;
 afterEach(async () => {
   await sb?.close();
 });
 
-interface AgentJson {
-  name: string;
-  status: string;
-  session: number;
-  result: string | null;
-}
-interface ConvJson {
-  id: string;
-  status: string;
-}
-
-const agent = async (name: string) => (await sb.json<AgentJson[]>(["ls", "--json"])).find((a) => a.name === name);
+const agent = async (name: string) => (await sb.json<Agent[]>(["ls", "--json"])).find((a) => a.name === name);
 
 describe("edges a long-running workspace meets", () => {
   test("a removed agent's name stays taken while its branch lives; a blank command registers nothing", async () => {
@@ -29,7 +19,7 @@ describe("edges a long-running workspace meets", () => {
     expect(again).toMatchObject({ code: 1, stderr: "troupe: the name 'gone' is taken (an agent or a troupe/gone branch)\n" });
     const blank = await sb.run(["spawn", "--command", " "]);
     expect(blank).toMatchObject({ code: 1, stderr: "troupe: the generic provider needs a command\n" });
-    expect(await sb.json<AgentJson[]>(["ls", "--json"])).toEqual([]);
+    expect(await sb.json<Agent[]>(["ls", "--json"])).toEqual([]);
   });
 
   test("a done agent asked a question is woken once, even if it ends without answering", async () => {
@@ -44,7 +34,7 @@ describe("edges a long-running workspace meets", () => {
     expect(woken.result).toContain("are you there?");
     expect(await ask.exited).toBe(3); // never answered: the asker times out
     expect((await agent("sleepy"))?.session).toBe(2);
-    expect((await sb.json<ConvJson[]>(["conversations", "--json"])).map((c) => c.status)).toEqual(["expired"]);
+    expect((await sb.json<Conversation[]>(["conversations", "--json"])).map((c) => c.status)).toEqual(["expired"]);
   });
 
   test("a question asked while an agent runs wakes it once that run ends done (agent:ended)", async () => {
@@ -53,7 +43,7 @@ describe("edges a long-running workspace meets", () => {
     await sb.json(["spawn", "--no-worktree", "--name", "busy", "--command", cmd, "--json"]);
     await waitFor("busy running", async () => (await agent("busy"))?.status === "running");
     const ask = sb.start(["ask", "when you are free?", "--to", "busy", "--timeout", "4000"]);
-    await waitFor("the question", async () => (await sb.json<ConvJson[]>(["conversations", "--pending", "--json"]))[0]?.status === "pending");
+    await waitFor("the question", async () => (await sb.json<Conversation[]>(["conversations", "--pending", "--json"]))[0]?.status === "pending");
     expect((await agent("busy"))?.session).toBe(1);
     await Bun.write(`${sb.dir}/go`, "");
     const woken = await waitFor("busy woken and done again", async () => {
@@ -68,7 +58,7 @@ describe("edges a long-running workspace meets", () => {
     sb = new Sandbox();
     await sb.json(["spawn", "--no-worktree", "--name", "mute", "--command", "sleep 30", "--json"]);
     const waiting = sb.start(["ask", "still there?", "--to", "mute"]);
-    await waitFor("the question", async () => (await sb.json<ConvJson[]>(["conversations", "--pending", "--json"])).length === 1);
+    await waitFor("the question", async () => (await sb.json<Conversation[]>(["conversations", "--pending", "--json"])).length === 1);
     await sb.run(["stop", "mute"]);
     expect(await waiting.exited).toBe(3);
     expect(await new Response(waiting.stderr).text()).toMatch(/^troupe: mute can no longer answer \(conversation cv_[0-9a-f]+ expired\)\n$/);

@@ -1,21 +1,17 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { Sandbox, waitFor } from "../support/sandbox.ts";
+import type { Agent } from "../../src/protocol/entities.ts";
 
 let sb: Sandbox;
 afterEach(async () => {
   await sb?.close();
 });
 
-interface AgentJson {
-  name: string;
-  status: string;
-}
-
 describe("agent output", () => {
   test("logs shows stored output, rendered and raw; stdout and stderr both kept", async () => {
     sb = new Sandbox();
     await sb.json(["spawn", "--no-worktree", "--name", "talker", "--command", "echo hello; echo oops >&2; printf 'no newline'; troupe signal done", "--json"]);
-    await waitFor("talker done", async () => (await sb.json<AgentJson[]>(["ls", "--json"]))[0]?.status === "done");
+    await waitFor("talker done", async () => (await sb.json<Agent[]>(["ls", "--json"]))[0]?.status === "done");
     const rendered = await sb.run(["logs", "talker"]);
     expect(rendered.code).toBe(0);
     const lines = rendered.stdout.split("\n");
@@ -58,7 +54,7 @@ describe("agent output", () => {
     const r = await sb.run(["stop", "sleeper"]);
     expect(r.stdout).toBe("sleeper stopped\n");
     await waitFor("the group to be gone", () => Bun.spawnSync(["pgrep", "-g", String(pid)]).exitCode !== 0);
-    const after = await sb.json<AgentJson[]>(["ls", "--json"]);
+    const after = await sb.json<Agent[]>(["ls", "--json"]);
     expect(after[0]).toMatchObject({ status: "stopped", pid: null });
   });
 });

@@ -1,16 +1,13 @@
 import { afterEach, expect, test } from "bun:test";
+import { statSync } from "node:fs";
+import { join } from "node:path";
 import { Sandbox, waitFor } from "../support/sandbox.ts";
+import type { Agent } from "../../src/protocol/entities.ts";
 
 let sb: Sandbox;
 afterEach(async () => {
   await sb?.close();
 });
-
-interface AgentJson {
-  name: string;
-  status: string;
-  result: string | null;
-}
 
 const LINES = 4000;
 
@@ -22,16 +19,26 @@ test("kill -9 of the daemon while 5 agents stream: every byte is stored exactly 
   const names = ["s1", "s2", "s3", "s4", "s5"];
   for (const n of names) await sb.json(["spawn", "--no-worktree", "--name", n, "--command", cmd(n), "--json"]);
   const first = await sb.daemonPid();
-  await Bun.sleep(500); // mid-stream: each agent takes ~1.5 s
+  const written = (n: string) => statSync(join(sb.dir, ".troupe", "logs", n, "1.out"), { throwIfNoEntry: false })?.size ?? 0;
+  // mid-stream: every agent has output stored and is still running
+  const stored = async (n: string) => {
+    const res = await fetch(`http://troupe/v1/agents/${n}/output?limit=1`, { unix: sb.socket });
+    return ((await res.json()) as { chunks: unknown[] }).chunks.length > 0;
+  };
+  await waitFor("every agent streaming", async () => {
+    const all = await sb.json<Agent[]>(["ls", "--json"]);
+    return all.every((a) => a.status === "running") && (await Promise.all(names.map(stored))).every(Boolean);
+  });
+  const atKill = new Map(names.map((n) => [n, written(n)]));
   process.kill(first!, "SIGKILL");
-  await Bun.sleep(300); // agents keep writing with no daemon
+  await waitFor("agents writing with no daemon", () => names.every((n) => written(n) > atKill.get(n)!));
   expect((await sb.run(["daemon", "start"])).code).toBe(0);
   expect(await sb.daemonPid()).not.toBe(first);
 
   const agents = await waitFor(
     "all agents to end",
     async () => {
-      const all = await sb.json<AgentJson[]>(["ls", "--json"]);
+      const all = await sb.json<Agent[]>(["ls", "--json"]);
       return all.every((a) => a.status !== "running" && a.status !== "starting") ? all : undefined;
     },
     30_000,

@@ -1,16 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
 import { Sandbox, waitFor } from "../support/sandbox.ts";
-
-interface ConvJson {
-  id: string;
-  toName: string;
-  status: string;
-}
-interface AgentJson {
-  name: string;
-  status: string;
-  result: string | null;
-}
+import type { Agent, Conversation } from "../../src/protocol/entities.ts";
 
 let sb: Sandbox;
 afterEach(async () => {
@@ -21,7 +11,7 @@ test("an agent cannot answer a conversation addressed to another, and a forged t
   sb = new Sandbox();
   await sb.json(["spawn", "--no-worktree", "--name", "bob", "--command", "sleep 30", "--json"]);
   const asker = sb.start(["ask", "only bob may answer", "--to", "bob", "--timeout", "20000"]);
-  const conv = await waitFor("the conversation", async () => (await sb.json<ConvJson[]>(["conversations", "--pending", "--json"]))[0]);
+  const conv = await waitFor("the conversation", async () => (await sb.json<Conversation[]>(["conversations", "--pending", "--json"]))[0]);
   expect(conv.toName).toBe("bob");
 
   await sb.json([
@@ -34,7 +24,7 @@ test("an agent cannot answer a conversation addressed to another, and a forged t
     "--json",
   ]);
   const eve = await waitFor("eve done", async () => {
-    const a = (await sb.json<AgentJson[]>(["ls", "--json"])).find((x) => x.name === "eve");
+    const a = (await sb.json<Agent[]>(["ls", "--json"])).find((x) => x.name === "eve");
     return a?.status === "done" ? a : undefined;
   });
   expect(eve.result).toBe(`troupe: conversation ${conv.id} is addressed to bob, not to eve`);
@@ -47,7 +37,7 @@ test("an agent cannot answer a conversation addressed to another, and a forged t
   expect(signal.code).toBe(1);
 
   // still pending: nobody but bob (or the person) answered
-  expect((await sb.json<ConvJson[]>(["conversations", "--pending", "--json"])).map((c) => c.id)).toEqual([conv.id]);
+  expect((await sb.json<Conversation[]>(["conversations", "--pending", "--json"])).map((c) => c.id)).toEqual([conv.id]);
   const user = await sb.run(["answer", "the person overrides", "--conversation", conv.id]);
   expect(user.code).toBe(0);
   expect(await asker.exited).toBe(0);

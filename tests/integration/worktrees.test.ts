@@ -2,27 +2,16 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Sandbox, waitFor } from "../support/sandbox.ts";
-
-interface AgentJson {
-  id: string;
-  name: string;
-  status: string;
-  cwd: string;
-  worktree: string | null;
-  branch: string | null;
-  baseRef: string | null;
-  result: string | null;
-  error: string | null;
-}
+import type { Agent } from "../../src/protocol/entities.ts";
 
 let sb: Sandbox;
 afterEach(async () => {
   await sb?.close();
 });
 
-async function until(name: string, statuses = ["done", "failed", "waiting"]): Promise<AgentJson> {
+async function until(name: string, statuses = ["done", "failed", "waiting"]): Promise<Agent> {
   return waitFor(`${name} to end`, async () => {
-    const a = (await sb.json<AgentJson[]>(["ls", "--json"])).find((x) => x.name === name);
+    const a = (await sb.json<Agent[]>(["ls", "--json"])).find((x) => x.name === name);
     return a && statuses.includes(a.status) ? a : undefined;
   });
 }
@@ -31,8 +20,8 @@ describe("worktrees", () => {
   test("each agent works on its own branch in its own worktree, with its input files, and .troupe/ is never committed", async () => {
     sb = new Sandbox();
     const cmd = `test -f .troupe/input/prompt.md && test -f .troupe/input/manifest.json && echo one > one.txt && git add -A && git commit -qm "agent work" && troupe signal done --result "$(git rev-parse --abbrev-ref HEAD)"`;
-    const a = await sb.json<AgentJson>(["spawn", "--name", "wt-one", "--command", cmd, "--json"]);
-    const b = await sb.json<AgentJson>(["spawn", "--name", "wt-two", "--command", cmd, "--json"]);
+    const a = await sb.json<Agent>(["spawn", "--name", "wt-one", "--command", cmd, "--json"]);
+    const b = await sb.json<Agent>(["spawn", "--name", "wt-two", "--command", cmd, "--json"]);
     expect(a.worktree).toBe(join(sb.dir, ".troupe", "worktrees", "wt-one"));
     expect(a.cwd).toBe(a.worktree!);
     expect(a.branch).toBe("troupe/wt-one");
@@ -53,8 +42,7 @@ describe("worktrees", () => {
   test("--base makes the worktree from another ref", async () => {
     sb = new Sandbox();
     sb.git("checkout", "-q", "-b", "feature");
-    Bun.write(join(sb.dir, "feature.txt"), "f\n");
-    await Bun.sleep(0);
+    await Bun.write(join(sb.dir, "feature.txt"), "f\n");
     sb.git("add", ".");
     sb.git("commit", "-qm", "feature");
     sb.git("checkout", "-q", "main");
@@ -67,9 +55,9 @@ describe("worktrees", () => {
 
   test("rm removes a finished agent's worktree and records but keeps its branch; running agents are refused", async () => {
     sb = new Sandbox();
-    const a = await sb.json<AgentJson>(["spawn", "--name", "gone", "--command", "echo x > x.txt && git add x.txt && git commit -qm x && troupe signal done", "--json"]);
+    const a = await sb.json<Agent>(["spawn", "--name", "gone", "--command", "echo x > x.txt && git add x.txt && git commit -qm x && troupe signal done", "--json"]);
     await until("gone");
-    const running = await sb.json<AgentJson>(["spawn", "--name", "busy", "--command", "sleep 30", "--json"]);
+    const running = await sb.json<Agent>(["spawn", "--name", "busy", "--command", "sleep 30", "--json"]);
     const refused = await sb.run(["rm", running.name]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe("troupe: busy is running; stop it first\n");
@@ -77,7 +65,7 @@ describe("worktrees", () => {
     expect(existsSync(a.worktree!)).toBe(false);
     expect(sb.git("branch", "--list", "troupe/gone").trim()).toBe("troupe/gone");
     expect(sb.git("worktree", "list").includes("gone")).toBe(false);
-    expect((await sb.json<AgentJson[]>(["ls", "--json"])).map((x) => x.name)).toEqual(["busy"]);
+    expect((await sb.json<Agent[]>(["ls", "--json"])).map((x) => x.name)).toEqual(["busy"]);
   });
 
   test("a workspace that is not a git repository needs --no-worktree, and says so", async () => {
@@ -121,7 +109,7 @@ describe("failure without a signal", () => {
     const resume = await sb.run(["resume", "asker", "--answer", "q1=postgres", "--answer", "q2=5432"]);
     expect(resume).toMatchObject({ code: 0, stdout: "asker resumed (session 2)\n" });
     const done = await waitFor("asker done", async () => {
-      const a = (await sb.json<AgentJson[]>(["ls", "--json"])).find((x) => x.name === "asker");
+      const a = (await sb.json<Agent[]>(["ls", "--json"])).find((x) => x.name === "asker");
       return a?.status === "done" ? a : undefined;
     });
     expect(done.result).toBe("postgres,5432");
