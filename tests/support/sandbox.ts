@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync, existsSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
+import { isLive, type AgentStatus } from "../../src/protocol/status.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const BIN = join(ROOT, "dist", "troupe");
@@ -20,7 +21,8 @@ export interface RunResult {
 
 /**
  * A temp git repository with one commit, its own short socket path, and a runner for the
- * compiled binary. `close()` stops its daemon and every agent it started.
+ * compiled binary (needed only once something runs). `close()` stops its daemon and every
+ * agent it started. The one workspace fixture: unit tests that need a repo use it too.
  */
 export class Sandbox {
   readonly dir: string;
@@ -29,7 +31,6 @@ export class Sandbox {
   readonly env: Record<string, string>;
 
   constructor(opts: { git?: boolean } = {}) {
-    if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run 'npm run build' first`);
     this.dir = realpathSync(mkdtempSync(join(tmpdir(), "troupe-ws-")));
     // a socket path must stay short: its own folder right under /tmp
     this.runtime = mkdtempSync("/tmp/tr-");
@@ -53,9 +54,18 @@ export class Sandbox {
     return r.stdout.toString();
   }
 
+  /** Whether the binary ran here, so a daemon may need stopping (a git-only sandbox needs no build). */
+  private ran = false;
+
+  private bin(): string {
+    this.ran = true;
+    if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run 'npm run build' first`);
+    return BIN;
+  }
+
   /** Runs `troupe ARGS` to completion. */
   async run(args: string[], opts: { env?: Record<string, string>; cwd?: string } = {}): Promise<RunResult> {
-    const p = Bun.spawn([BIN, ...args], { cwd: opts.cwd ?? this.dir, env: { ...this.env, ...opts.env }, stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawn([this.bin(), ...args], { cwd: opts.cwd ?? this.dir, env: { ...this.env, ...opts.env }, stdout: "pipe", stderr: "pipe" });
     const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
     return { code, stdout, stderr };
   }
@@ -69,7 +79,7 @@ export class Sandbox {
 
   /** Starts `troupe ARGS` and leaves it running. */
   start(args: string[], opts: { env?: Record<string, string> } = {}) {
-    return Bun.spawn([BIN, ...args], { cwd: this.dir, env: { ...this.env, ...opts.env }, stdout: "pipe", stderr: "pipe" });
+    return Bun.spawn([this.bin(), ...args], { cwd: this.dir, env: { ...this.env, ...opts.env }, stdout: "pipe", stderr: "pipe" });
   }
 
   async daemonPid(): Promise<number | null> {
@@ -79,15 +89,20 @@ export class Sandbox {
   }
 
   async close(): Promise<void> {
+    // a daemon may have been started another way (the dashboard in tmux): its socket tells
+    if (this.ran || existsSync(this.socket)) await this.stopAll();
+    rmSync(this.runtime, { recursive: true, force: true });
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private async stopAll(): Promise<void> {
     try {
-      const agents = await this.json<{ id: string; status: string }[]>(["ls", "--json"]);
-      for (const a of agents) if (a.status === "running" || a.status === "starting") await this.run(["stop", a.id]);
+      const agents = await this.json<{ id: string; status: AgentStatus }[]>(["ls", "--json"]);
+      for (const a of agents) if (isLive(a.status)) await this.run(["stop", a.id]);
     } catch {
       // the daemon may be gone already
     }
     await this.run(["daemon", "stop"]);
-    rmSync(this.runtime, { recursive: true, force: true });
-    rmSync(this.dir, { recursive: true, force: true });
   }
 }
 
