@@ -1,5 +1,5 @@
 import { TroupeError } from "../errors.ts";
-import type { Caller } from "../agents/caller.ts";
+import type { Caller } from "../services/services.ts";
 import type { Services } from "../services/services.ts";
 
 /** Who sent a request: an agent proves itself with `Authorization: Bearer <token>`; no header is the person. */

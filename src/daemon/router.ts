@@ -1,4 +1,4 @@
-import type { Caller } from "../agents/caller.ts";
+import type { Caller } from "../services/services.ts";
 
 export interface RouteContext {
   req: Request;

@@ -6,6 +6,8 @@ import type { OutputQuery, ResumeOptions, SpawnOptions } from "../agents/service
 import type { AskOptions } from "../conversations/service.ts";
 import type { Feed, FeedQuery } from "../events/feed.ts";
 
+export type { Caller };
+
 /**
  * The daemon's one service API. Every adapter (the HTTP routes in src/daemon/routes/, an MCP
  * server next) resolves its Caller with `identify` and calls these methods: the rules live

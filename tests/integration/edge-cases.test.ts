@@ -9,6 +9,7 @@ afterEach(async () => {
 
 const agent = async (name: string) => (await sb.json<Agent[]>(["ls", "--json"])).find((a) => a.name === name);
 
+// the wake tests wait out a 4 s question by design: more than bun's default 5 s under load
 describe("edges a long-running workspace meets", () => {
   test("a removed agent's name stays taken while its branch lives; a blank command registers nothing", async () => {
     sb = new Sandbox();
@@ -35,7 +36,7 @@ describe("edges a long-running workspace meets", () => {
     expect(await ask.exited).toBe(3); // never answered: the asker times out
     expect((await agent("sleepy"))?.session).toBe(2);
     expect((await sb.json<Conversation[]>(["conversations", "--json"])).map((c) => c.status)).toEqual(["expired"]);
-  });
+  }, 20_000);
 
   test("a question asked while an agent runs wakes it once that run ends done (agent:ended)", async () => {
     sb = new Sandbox();
@@ -52,7 +53,7 @@ describe("edges a long-running workspace meets", () => {
     });
     expect(woken.result).toContain("when you are free?");
     expect(await ask.exited).toBe(3);
-  });
+  }, 20_000);
 
   test("a stopped agent is not asked, and whoever was waiting on it stops waiting; a line longer than a chunk is stored whole", async () => {
     sb = new Sandbox();
