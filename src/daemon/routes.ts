@@ -1,7 +1,7 @@
 import { AnswerRequestSchema, AskRequestSchema, ResumeRequestSchema, SignalRequestSchema, SpawnRequestSchema } from "../protocol/api.ts";
 import { TroupeError } from "../errors.ts";
 import { toAgent } from "../store/agents.ts";
-import { VERSION } from "../self.ts";
+import { BUILD_VERSION } from "../self.ts";
 import type { Store } from "../store/index.ts";
 import type { AgentService } from "../agents/service.ts";
 import { readSignalFile } from "../agents/signal-file.ts";
@@ -27,7 +27,7 @@ const REPLAY_LIMIT = 5000;
 export function buildRouter(d: RouteDeps): Router {
   const r = new Router();
 
-  r.on("GET", "/v1/health", () => json({ ok: true, pid: process.pid, version: VERSION, workspace: d.workspace, startedAt: d.startedAt }));
+  r.on("GET", "/v1/health", () => json({ ok: true, pid: process.pid, version: BUILD_VERSION, workspace: d.workspace, startedAt: d.startedAt }));
   r.on("POST", "/v1/daemon/stop", () => {
     setTimeout(d.shutdown, 10);
     return json({ ok: true });

@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Database } from "../runtime/sqlite.ts";
 import { DaemonEventSchema, type DaemonEvent } from "../protocol/events.ts";
 
 /** The durable event log: lifecycle events, replayable by id after a reconnect (output lives in chunks). */

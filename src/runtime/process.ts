@@ -1,0 +1,12 @@
+import { processRuntime } from "./bun/process.ts";
+
+// The one line that picks the process adapter (see contract.ts); sleep is portable.
+export { stringWidth } from "./bun/process.ts";
+
+export const which = (bin: string, PATH: string): string | null => processRuntime.which(bin, PATH);
+export const gc = (): void => processRuntime.gc();
+export const mainScript = (): string => processRuntime.mainScript();
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
