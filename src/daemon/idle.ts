@@ -18,6 +18,7 @@ export class IdleExit {
   private readonly holds: IdleHold[] = [];
   private lastActivity = Date.now();
   private timer: ReturnType<typeof setTimeout> | null = null;
+  private wasHeld = false;
 
   /** `idleMs` 0 never exits. */
   constructor(
@@ -47,11 +48,12 @@ export class IdleExit {
   }
 
   private check(): void {
-    const held = this.holds.find((h) => h.busy());
-    if (held) {
-      // quiet time counts from when the last hold ended, not from before it
+    const held = this.holds.some((h) => h.busy());
+    if (held || this.wasHeld) {
+      // quiet time counts from when the last hold was seen ended, never from before it
+      this.wasHeld = held;
       this.lastActivity = Date.now();
-      this.arm(Math.min(this.idleMs, HOLD_RECHECK_MS));
+      this.arm(held ? Math.min(this.idleMs, HOLD_RECHECK_MS) : this.idleMs);
       return;
     }
     const quiet = Date.now() - this.lastActivity;

@@ -114,6 +114,22 @@ export function serve(socket: string, router: Router, agents: AgentRepo, log: Lo
       return errorResponse("internal", errorMessage(err));
     }
   }
+  // Connected clients, counted here (Bun's own count misses a stream waiting for its next event):
+  // a request until it is answered, an event stream until the client goes away.
+  let active = 0;
+  async function counted(req: Request): Promise<Response> {
+    active++;
+    let streaming = false;
+    try {
+      const res = await handle(req);
+      streaming = res.headers.get("content-type") === "text/event-stream";
+      return res;
+    } finally {
+      if (!streaming) active--;
+      else if (req.signal.aborted) active--;
+      else req.signal.addEventListener("abort", () => active--, { once: true });
+    }
+  }
   const error = (err: Error): Response => {
     log.error("server error", err);
     return json({ error: { code: "internal", message: errorMessage(err) } }, 500);
@@ -122,7 +138,7 @@ export function serve(socket: string, router: Router, agents: AgentRepo, log: Lo
   let server: UnixServer;
   const listen = () => {
     rmSync(socket, { force: true }); // a stale socket of a dead daemon; the lock says we are the only one
-    server = serveUnix({ socket, fetch: handle, error });
+    server = serveUnix({ socket, fetch: counted, error });
     chmodSync(socket, 0o600);
   };
   listen();
@@ -150,7 +166,7 @@ export function serve(socket: string, router: Router, agents: AgentRepo, log: Lo
   watchSocket();
 
   return {
-    activeRequests: () => server.activeRequests(),
+    activeRequests: () => active,
     stop: () => {
       watcher?.close();
       server.stop(true);

@@ -42,8 +42,6 @@ export interface UnixServeOptions {
 }
 
 export interface UnixServer {
-  /** Requests in flight, streamed responses (SSE) included until they end. */
-  activeRequests(): number;
   /** Stops listening; with `closeActive`, also cuts requests in flight. */
   stop(closeActive: boolean): void;
 }

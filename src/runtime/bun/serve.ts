@@ -6,7 +6,6 @@ export const serveUnix: ServeUnix = (opts) => {
   // response is cut by it even after `server.timeout(req, 0)`: off, through a widened type.
   const server = Bun.serve({ ...options, idleTimeout: 0 } as typeof options);
   return {
-    activeRequests: () => server.pendingRequests,
     stop: (closeActive) => void server.stop(closeActive),
   };
 };
