@@ -4,7 +4,7 @@ export interface IdleHold {
   busy(): boolean;
 }
 
-/** How often a held daemon looks again: the exit comes at most this late after the last hold ends. */
+/** How often a held daemon looks again: the exit comes idleMs to idleMs + this after the last hold ends. */
 const HOLD_RECHECK_MS = 60_000;
 
 /**
