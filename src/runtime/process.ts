@@ -1,8 +1,7 @@
-import { processRuntime } from "./bun/process.ts";
+// The one import that picks the process adapter (see contract.ts); sleep is portable.
+import { processRuntime, stringWidth } from "./bun/process.ts";
 
-// The one line that picks the process adapter (see contract.ts); sleep is portable.
-export { stringWidth } from "./bun/process.ts";
-
+export { stringWidth };
 export const which = (bin: string, PATH: string): string | null => processRuntime.which(bin, PATH);
 export const gc = (): void => processRuntime.gc();
 export const mainScript = (): string => processRuntime.mainScript();
