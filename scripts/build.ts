@@ -1,33 +1,18 @@
 /**
- * Builds the single executable dist/troupe. Ink's reconciler imports `react-devtools-core`
- * (an optional peer we do not ship); a compiled binary fails at start unless that import
- * resolves, so the plugin resolves it to an empty module.
+ * Builds the single executable dist/troupe through the runtime's compile step
+ * (src/runtime/compile.ts). The build time is baked in: a client compares it with the
+ * daemon's to tell a newer build from an older one (src/version.ts).
  */
-import type { BunPlugin } from "bun";
-
-const stubDevtools: BunPlugin = {
-  name: "stub-react-devtools-core",
-  setup(build) {
-    build.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: "react-devtools-core", namespace: "stub" }));
-    build.onLoad({ filter: /.*/, namespace: "stub" }, () => ({ contents: "export default {};", loader: "js" }));
-  },
-};
+import { compileBinary } from "../src/runtime/compile.ts";
 
 const outfile = process.argv[2] ?? "dist/troupe";
-const result = await Bun.build({
-  entrypoints: ["src/main.ts"],
-  compile: { outfile },
-  format: "esm",
-  target: "bun",
-  minify: true,
-  // precompiled bytecode: parsing the bundle at every start cost ~50 ms of each `troupe ask`
-  bytecode: true,
-  // the dashboard (Ink, React) and each command load as their own chunks, only when used
-  splitting: true,
-  plugins: [stubDevtools],
+const result = await compileBinary({
+  entry: "src/main.ts",
+  outfile,
+  define: { TROUPE_BUILD_STAMP: JSON.stringify(String(Date.now())) },
 });
-if (!result.success) {
-  for (const log of result.logs) console.error(log);
+if (!result.ok) {
+  for (const e of result.errors) process.stderr.write(`${e}\n`);
   process.exit(1);
 }
-console.log(`built ${outfile}`);
+process.stdout.write(`built ${outfile}\n`);

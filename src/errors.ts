@@ -19,6 +19,9 @@ export type ErrorCode =
   | "spawn_failed"
   | "usage"
   | "method_not_allowed"
+  | "daemon_outdated"
+  | "client_outdated"
+  | "workspace_missing"
   | "internal";
 
 export class TroupeError extends Error {
@@ -45,6 +48,9 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   already_answered: 409,
   invalid_state: 409,
   not_git: 409,
+  daemon_outdated: 409,
+  client_outdated: 409,
+  workspace_missing: 410,
   payload_too_large: 413,
   timeout: 408,
   spawn_failed: 500,

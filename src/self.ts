@@ -1,14 +1,15 @@
 import { dirname } from "node:path";
+import { mainScript } from "./runtime/process.ts";
 
-/** True inside the executable built by `Bun.build({compile})`. */
+/** True inside the executable built by the runtime's compile step (src/runtime/compile.ts). */
 export function isCompiled(): boolean {
   return import.meta.url.includes("$bunfs") || (process.argv[1] ?? "").startsWith("/$bunfs/");
 }
 
-/** The argv that runs this same troupe again: the binary, or bun plus the entry script. */
+/** The argv that runs this same troupe again: the binary, or the runtime plus the entry script. */
 export function selfCommand(): string[] {
   if (isCompiled()) return [process.execPath];
-  return [process.execPath, Bun.main];
+  return [process.execPath, mainScript()];
 }
 
 /** The folder to put first on an agent's PATH so that `troupe` there is this troupe. */
@@ -17,3 +18,36 @@ export function selfBinDir(): string | null {
 }
 
 export const VERSION = "0.1.0";
+
+// Replaced by scripts/build.ts with the build time; absent when running from source.
+declare const TROUPE_BUILD_STAMP: string | undefined;
+
+/**
+ * This build, as every request names it to the daemon (`0.1.0+<build time in ms>`): two builds
+ * of one version still differ, so a daemon left running by an older binary is recognised.
+ * TROUPE_TEST_BUILD_VERSION stands in for a second build in tests.
+ */
+export const BUILD_VERSION =
+  process.env.TROUPE_TEST_BUILD_VERSION || (typeof TROUPE_BUILD_STAMP === "string" ? `${VERSION}+${TROUPE_BUILD_STAMP}` : VERSION);
+
+/** The request header that carries the client's BUILD_VERSION. */
+export const VERSION_HEADER = "troupe-version";
+
+/**
+ * Orders two build versions: semver first, then the build stamp. A side without a stamp (a
+ * run from source) is neither newer nor older than a build of the same version.
+ */
+export function compareVersions(a: string, b: string): -1 | 0 | 1 {
+  const [av = "", as] = a.split("+");
+  const [bv = "", bs] = b.split("+");
+  const ap = av.split(".").map(Number);
+  const bp = bv.split(".").map(Number);
+  for (let i = 0; i < Math.max(ap.length, bp.length); i++) {
+    const x = ap[i] ?? 0;
+    const y = bp[i] ?? 0;
+    if (Number.isNaN(x) || Number.isNaN(y)) return 0; // not a version we can order: do not act on it
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  if (as === undefined || bs === undefined || !/^\d+$/.test(as) || !/^\d+$/.test(bs) || as === bs) return 0;
+  return Number(as) < Number(bs) ? -1 : 1;
+}

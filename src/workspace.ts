@@ -1,7 +1,10 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, chmodSync, statSync, readFileSync, appendFileSync } from "node:fs";
+import { existsSync, mkdirSync, chmodSync, lstatSync, statSync, readFileSync, appendFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { tmpdir, userInfo } from "node:os";
+import { homedir, tmpdir } from "node:os";
+import { TroupeError } from "./errors.ts";
+import { isProcessAlive } from "./process-info.ts";
+import { readLockFile } from "./lock-file.ts";
 
 /** Where one workspace keeps its state and where its daemon listens. */
 export interface Workspace {
@@ -9,6 +12,8 @@ export interface Workspace {
   /** `<root>/.troupe`: store, logs, daemon log, lock. */
   stateDir: string;
   socket: string;
+  /** TROUPE_SOCKET named it: a daemon elsewhere is an error, not a socket to follow. */
+  socketExplicit: boolean;
 }
 
 /** The git toplevel above `dir` (walking up for `.git`, no git process), else `dir` itself. */
@@ -22,16 +27,43 @@ export function findWorkspaceRoot(dir: string): string {
   }
 }
 
-/** A short per-user folder for sockets: a Unix socket path must stay under ~107 bytes. */
-export function runtimeDir(): string {
-  const uid = typeof process.getuid === "function" ? process.getuid() : userInfo().username;
-  const base = process.env.XDG_RUNTIME_DIR && existsSync(process.env.XDG_RUNTIME_DIR)
-    ? join(process.env.XDG_RUNTIME_DIR, "troupe")
-    : join(tmpdir(), `troupe-${uid}`);
-  mkdirSync(base, { recursive: true, mode: 0o700 });
+/** Why `dir` cannot hold this user's sockets, or null when it is (now) a 0700 folder of theirs. */
+function claimRuntimeDir(dir: string): string | null {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") return (err as Error).message;
+  }
+  // lstat: a symlink planted by someone else must not be followed
+  const st = lstatSync(dir);
+  if (!st.isDirectory()) return `${dir} is not a folder`;
+  const uid = process.getuid?.();
+  if (uid !== undefined && st.uid !== uid) return `${dir} belongs to uid ${st.uid}, not to you (uid ${uid})`;
   // mkdir honours umask and leaves an existing folder alone: enforce 0700 either way.
-  if ((statSync(base).mode & 0o777) !== 0o700) chmodSync(base, 0o700);
-  return base;
+  if ((st.mode & 0o777) !== 0o700) chmodSync(dir, 0o700);
+  return null;
+}
+
+let warned = false;
+
+/**
+ * A short per-user folder for sockets (a Unix socket path must stay under ~107 bytes):
+ * `$XDG_RUNTIME_DIR/troupe`, else `/tmp/troupe-<uid>`. A folder another user created first
+ * there (it could watch or replace our sockets) is refused with a warning, and
+ * `~/.troupe-run` serves instead.
+ */
+export function runtimeDir(): string {
+  const uid = process.getuid?.() ?? "user";
+  const xdg = process.env.XDG_RUNTIME_DIR;
+  const preferred = xdg && existsSync(xdg) ? join(xdg, "troupe") : join(tmpdir(), `troupe-${uid}`);
+  const refused = claimRuntimeDir(preferred);
+  if (refused === null) return preferred;
+  const fallback = join(homedir(), ".troupe-run");
+  const alsoRefused = claimRuntimeDir(fallback);
+  if (alsoRefused !== null) throw new TroupeError("internal", `no safe folder for troupe's sockets: ${refused}; ${alsoRefused}; set TROUPE_SOCKET`);
+  if (!warned) process.stderr.write(`troupe: not using ${preferred} for sockets (${refused}); using ${fallback}\n`);
+  warned = true;
+  return fallback;
 }
 
 export function socketPathFor(root: string): string {
@@ -39,14 +71,20 @@ export function socketPathFor(root: string): string {
   return join(runtimeDir(), `${hash}.sock`);
 }
 
+/**
+ * The workspace and its daemon's socket: TROUPE_SOCKET, else the socket the running daemon
+ * wrote in its lock file (it may have been started with another TROUPE_SOCKET), else the
+ * default path for this workspace.
+ */
 export function resolveWorkspace(opts: { workspace?: string; cwd?: string } = {}): Workspace {
   const explicit = opts.workspace ?? process.env.TROUPE_WORKSPACE;
   const root = explicit ? resolve(explicit) : findWorkspaceRoot(opts.cwd ?? process.cwd());
-  return {
-    root,
-    stateDir: join(root, ".troupe"),
-    socket: process.env.TROUPE_SOCKET ?? socketPathFor(root),
-  };
+  const stateDir = join(root, ".troupe");
+  const envSocket = process.env.TROUPE_SOCKET;
+  if (envSocket) return { root, stateDir, socket: envSocket, socketExplicit: true };
+  const held = readLockFile(stateDir);
+  const socket = held && isProcessAlive(held.pid, null) ? held.socket : socketPathFor(root);
+  return { root, stateDir, socket, socketExplicit: false };
 }
 
 /** Keep `.troupe/` out of git through `.git/info/exclude`, never the user's .gitignore. */

@@ -14,12 +14,12 @@ const LAYERS: Record<string, readonly string[]> = {
   // the entry point and the people's side: the daemon only through the client
   main: ["cli", "self"],
   cli: ["client", "protocol", "output", "providers", "workspace", "lock-file"],
-  ui: ["client", "protocol", "output", "providers", "workspace"],
+  ui: ["client", "protocol", "output", "providers", "workspace", "runtime"],
   mcp: ["client", "protocol"],
   client: ["protocol", "lock-file", "process-info", "self", "workspace", "runtime"],
   // the daemon: its routes are an adapter over the services; the rest hosts them
   "daemon/routes": ["daemon", "services", "protocol"],
-  daemon: ["daemon/routes", "services", "store", "events", "protocol", "runtime", "lock-file", "self", "workspace"],
+  daemon: ["daemon/routes", "services", "store", "events", "protocol", "runtime", "lock-file", "self", "workspace", "workspace-config"],
   // the services, and the one API over them
   services: ["agents", "conversations", "work", "permissions", "events", "store", "protocol", "self", "workspace"],
   conversations: ["agents", "events", "store", "prompts", "protocol"],
@@ -30,15 +30,15 @@ const LAYERS: Record<string, readonly string[]> = {
   events: ["store", "protocol"],
   store: ["protocol", "runtime"],
   git: ["runtime"],
-  output: ["providers", "protocol"],
+  output: ["providers", "protocol", "runtime"],
   prompts: [],
   providers: ["protocol"],
   runtime: [],
   "workspace-config": ["protocol"],
-  workspace: [],
+  workspace: ["process-info", "lock-file"],
   "lock-file": [],
   "process-info": [],
-  self: [],
+  self: ["runtime"],
   protocol: [],
   errors: [],
 };

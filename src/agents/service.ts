@@ -8,6 +8,7 @@ import type { z } from "zod";
 import type { AgentRecord, AgentPatch } from "../store/index.ts";
 import type { Provider, ProviderCommand } from "../../providers/types.ts";
 import { getProvider } from "../../providers/index.ts";
+import { sleep, which } from "../runtime/process.ts";
 import { createWorktree, removeWorktree, troupeBranches } from "../git/worktree.ts";
 import { answersPrompt, buildAgentPrompt } from "../prompts/agent.ts";
 import { toAgent } from "../store/agents.ts";
@@ -66,7 +67,7 @@ export class AgentService {
 
   /** Lets launches under way finish (a process must not start unrecorded), then stops watching. */
   async shutdown(): Promise<void> {
-    await Promise.race([Promise.allSettled(this.launching), Bun.sleep(LAUNCH_WAIT_MS)]);
+    await Promise.race([Promise.allSettled(this.launching), sleep(LAUNCH_WAIT_MS)]);
     await this.watcher.stop();
   }
 
@@ -131,7 +132,7 @@ export class AgentService {
     const provider = this.provider(req.provider);
     if (provider.binary === null && !req.command?.trim()) throw new TroupeError("bad_request", `the ${provider.name} provider needs a command`);
     if (provider.binary !== null && !req.prompt?.trim()) throw new TroupeError("bad_request", "a prompt is needed");
-    if (provider.binary !== null && !Bun.which(provider.binary, { PATH: req.env.PATH ?? process.env.PATH ?? "" })) {
+    if (provider.binary !== null && !which(provider.binary, req.env.PATH ?? process.env.PATH ?? "")) {
       throw new TroupeError("bad_request", `${provider.binary} is not installed: ${provider.install}`);
     }
     const config = providerConfig(this.d.ws.stateDir, provider.name);

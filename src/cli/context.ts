@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ensureDaemon } from "../client/connect.ts";
-import { TroupeClient } from "../client/client.ts";
+import { autostartingClient } from "../client/connect.ts";
+import type { TroupeClient } from "../client/client.ts";
 import { resolveWorkspace, type Workspace } from "../workspace.ts";
 
 // A command parses a handful of replies and exits: zod's compiled fast path (generated with
@@ -13,12 +13,7 @@ z.config({ jitless: true });
  */
 export async function connect(workspace: string | undefined): Promise<{ ws: Workspace; client: TroupeClient }> {
   const ws = resolveWorkspace({ workspace });
-  const client = new TroupeClient({
-    socket: ws.socket,
-    token: process.env.TROUPE_AGENT_TOKEN || undefined,
-    autostart: async () => void (await ensureDaemon(ws)),
-  });
-  return { ws, client };
+  return { ws, client: autostartingClient(ws) };
 }
 
 /** The environment an agent spawned from here inherits. */

@@ -1,8 +1,22 @@
 import { TroupeError } from "../errors.ts";
-import { resolveWorkspace } from "../workspace.ts";
+import { resolveWorkspace, type Workspace } from "../workspace.ts";
 import { readLockFile } from "../lock-file.ts";
-import { clientFor, ensureDaemon } from "../client/connect.ts";
+import { clientFor, ensureDaemon, waitForExit } from "../client/connect.ts";
 import { parse, printJson } from "./command.ts";
+
+/** Stops the workspace's daemon and waits until it has let go of the lock; its pid, or null when none ran. */
+async function stopDaemon(ws: Workspace): Promise<number | null> {
+  const client = clientFor(ws);
+  try {
+    const { pid } = await client.health();
+    await client.stopDaemon();
+    await waitForExit(ws);
+    return pid;
+  } catch (err) {
+    if (err instanceof TroupeError && err.code === "daemon_unavailable") return null;
+    throw err;
+  }
+}
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {});
@@ -28,33 +42,24 @@ export async function run(args: string[]): Promise<number> {
       return 0;
     }
     case "stop": {
-      const client = clientFor(ws);
-      try {
-        const h = await client.health();
-        await client.stopDaemon();
-        const deadline = Date.now() + 5_000;
-        while (Date.now() < deadline) {
-          try {
-            await client.health();
-            await Bun.sleep(20);
-          } catch {
-            break;
-          }
-        }
-        if (values.json) printJson({ stopped: true, pid: h.pid });
-        else process.stdout.write(`daemon ${h.pid} stopped; agents keep running\n`);
-      } catch (err) {
-        if (!(err instanceof TroupeError && err.code === "daemon_unavailable")) throw err;
-        if (values.json) printJson({ stopped: false });
-        else process.stdout.write("no daemon running\n");
-      }
+      const pid = await stopDaemon(ws);
+      if (values.json) printJson(pid === null ? { stopped: false } : { stopped: true, pid });
+      else process.stdout.write(pid === null ? "no daemon running\n" : `daemon ${pid} stopped; agents keep running\n`);
+      return 0;
+    }
+    case "restart": {
+      // by hand what a newer client does by itself: the new daemon is this troupe's build and adopts every agent
+      const old = await stopDaemon(ws);
+      const h = await (await ensureDaemon(ws)).health();
+      if (values.json) printJson({ ...h, previousPid: old });
+      else process.stdout.write(old === null ? `daemon ${h.pid} started (none was running)\n` : `daemon ${old} restarted as ${h.pid} (troupe ${h.version}); agents keep running\n`);
       return 0;
     }
     case "status": {
       try {
         const h = await clientFor(ws).health();
         if (values.json) printJson({ running: true, ...h, socket: ws.socket });
-        else process.stdout.write(`daemon ${h.pid} serves ${h.workspace} on ${ws.socket}\n`);
+        else process.stdout.write(`daemon ${h.pid} (troupe ${h.version}) serves ${h.workspace} on ${ws.socket}\n`);
         return 0;
       } catch (err) {
         if (!(err instanceof TroupeError && err.code === "daemon_unavailable")) throw err;
@@ -64,6 +69,6 @@ export async function run(args: string[]): Promise<number> {
       }
     }
     default:
-      throw new TroupeError("usage", action ? `unknown daemon action '${action}'` : "daemon needs an action: run, start, stop or status");
+      throw new TroupeError("usage", action ? `unknown daemon action '${action}'` : "daemon needs an action: run, start, stop, restart or status");
   }
 }

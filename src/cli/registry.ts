@@ -101,7 +101,7 @@ troupe signal error --error TEXT`,
   },
   {
     name: "daemon",
-    summary: "run, start, stop or inspect the workspace daemon",
+    summary: "run, start, stop, restart or inspect the workspace daemon",
     usage: `troupe daemon (run | start | stop | status) [--json]
   run      in the foreground (what 'start' runs, detached)
 ${W}`,

@@ -1,10 +1,11 @@
-import { spawn } from "node:child_process";
-import { mkdirSync, openSync, closeSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { TroupeError } from "../errors.ts";
+import { sleep } from "../runtime/process.ts";
 import { selfCommand } from "../self.ts";
 import { isProcessAlive } from "../process-info.ts";
-import { readLockFile } from "../lock-file.ts";
+import { lockFilePath, readLockFile } from "../lock-file.ts";
 import type { Workspace } from "../workspace.ts";
 import { TroupeClient } from "./client.ts";
 
@@ -15,8 +16,24 @@ export function clientFor(ws: Workspace): TroupeClient {
   return new TroupeClient({ socket: ws.socket, token: process.env.TROUPE_AGENT_TOKEN || undefined });
 }
 
+/** A client that starts the daemon when none answers, and restarts one left by an older build. */
+export function autostartingClient(ws: Workspace): TroupeClient {
+  const client = clientFor(ws);
+  client.opts.autostart = async (why) => {
+    if (why === "outdated") await waitForExit(ws);
+    await ensureDaemon(ws, client);
+  };
+  return client;
+}
+
+/** Refuses to bring back a deleted workspace: an agent still asking from inside it must not recreate it. */
+function assertWorkspace(ws: Workspace): void {
+  if (!existsSync(ws.root)) throw new TroupeError("workspace_missing", `the workspace folder ${ws.root} no longer exists`);
+}
+
 /** Starts `troupe daemon run` detached, its output to the daemon log; the lock decides who stays. */
-export function startDetachedDaemon(ws: Workspace): void {
+export function startDetachedDaemon(ws: Workspace): ChildProcess {
+  assertWorkspace(ws);
   mkdirSync(ws.stateDir, { recursive: true });
   const log = openSync(join(ws.stateDir, "daemon.log"), "a");
   const [cmd, ...args] = selfCommand();
@@ -28,6 +45,7 @@ export function startDetachedDaemon(ws: Workspace): void {
   });
   child.unref();
   closeSync(log);
+  return child;
 }
 
 async function isUp(client: TroupeClient): Promise<boolean> {
@@ -40,22 +58,65 @@ async function isUp(client: TroupeClient): Promise<boolean> {
   }
 }
 
-/** Waits until a daemon answers, starting one if none does; like tmux, the first client starts it. */
-export async function ensureDaemon(ws: Workspace, client = clientFor(ws)): Promise<TroupeClient> {
-  if (await isUp(client)) return client;
-  startDetachedDaemon(ws);
+/** The live process holding the workspace lock, with the socket it wrote there. */
+function lockHolder(ws: Workspace): { pid: number; socket: string } | null {
+  const held = readLockFile(ws.stateDir);
+  return held && isProcessAlive(held.pid, null) ? held : null;
+}
+
+/** Waits for the daemon holding the lock (one stepping aside for a newer build) to be gone. */
+export async function waitForExit(ws: Workspace): Promise<void> {
+  const deadline = Date.now() + START_DEADLINE_MS;
+  const held = lockHolder(ws);
+  while (held && isProcessAlive(held.pid, null)) {
+    if (Date.now() > deadline) throw new TroupeError("daemon_unavailable", `daemon ${held.pid} did not stop within ${START_DEADLINE_MS / 1000} s`);
+    await sleep(20);
+  }
+}
+
+/** What a client found when no daemon answered in time: the message names it. */
+function whyUnreachable(ws: Workspace): string {
+  const held = lockHolder(ws);
+  if (!held) return `the daemon did not start; see ${join(ws.stateDir, "daemon.log")}`;
+  if (!existsSync(held.socket)) return `daemon ${held.pid} holds ${lockFilePath(ws.stateDir)} but its socket ${held.socket} is missing; stop it (kill ${held.pid}) and try again`;
+  return `daemon ${held.pid} holds ${lockFilePath(ws.stateDir)} but does not answer on ${held.socket}; see ${join(ws.stateDir, "daemon.log")}`;
+}
+
+/**
+ * Waits until a daemon answers, starting one if none does; like tmux, the first client starts it.
+ * `client` (when given) follows the socket the daemon turns out to be on.
+ */
+export async function ensureDaemon(ws: Workspace, client?: TroupeClient): Promise<TroupeClient> {
+  const probe = clientFor(ws); // never autostarts: this is the autostart
+  const done = () => client ?? probe;
+  if (await isUp(probe)) return done();
+  let child = startDetachedDaemon(ws);
+  let childExited = false;
+  child.once("exit", () => (childExited = true));
   const deadline = Date.now() + START_DEADLINE_MS;
   let delay = 5;
   while (Date.now() < deadline) {
-    await Bun.sleep(delay);
-    if (await isUp(client)) return client;
+    await sleep(delay);
+    if (await isUp(probe)) return done();
     delay = Math.min(delay * 2, 100);
-    const held = readLockFile(ws.stateDir);
-    if (held && held.socket !== ws.socket && isProcessAlive(held.pid, null)) {
-      throw new TroupeError("daemon_unavailable", `a daemon already serves ${ws.root} on another socket (${held.socket}); set TROUPE_SOCKET to it or stop it`);
+    const held = lockHolder(ws);
+    if (held && held.socket !== probe.opts.socket) {
+      if (ws.socketExplicit) {
+        throw new TroupeError("daemon_unavailable", `a daemon already serves ${ws.root} on another socket (${held.socket}); set TROUPE_SOCKET to it or stop it`);
+      }
+      // started meanwhile with another TROUPE_SOCKET (by an agent, a script): that is the workspace's daemon
+      ws.socket = probe.opts.socket = held.socket;
+      if (client) client.opts.socket = held.socket;
+      continue;
+    }
+    if (!held && childExited) {
+      // ours lost the lock to a daemon that was still going away: start another
+      child = startDetachedDaemon(ws);
+      childExited = false;
+      child.once("exit", () => (childExited = true));
     }
   }
-  throw new TroupeError("daemon_unavailable", `the daemon did not start; see ${join(ws.stateDir, "daemon.log")}`);
+  throw new TroupeError("daemon_unavailable", whyUnreachable(ws));
 }
 
 /**
@@ -68,7 +129,7 @@ export async function withReconnect<T>(deadline: number, fn: () => Promise<T>): 
       return await fn();
     } catch (err) {
       if (!(err instanceof TroupeError && err.code === "daemon_unavailable") || Date.now() >= deadline) throw err;
-      await Bun.sleep(100);
+      await sleep(100);
     }
   }
 }

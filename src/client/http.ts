@@ -1,12 +1,25 @@
 import type { z } from "zod";
 import { ErrorBodySchema } from "../protocol/api-base.ts";
 import { TroupeError, isErrorCode } from "../errors.ts";
+import { unixFetch } from "../runtime/serve.ts";
+import { BUILD_VERSION, VERSION_HEADER } from "../self.ts";
 
 export interface HttpOptions {
+  /** May change once: a client follows the socket the workspace's daemon wrote in its lock file. */
   socket: string;
   token?: string;
-  /** Called once when no daemon listens, before the request is tried again (starts one). */
-  autostart?: () => Promise<void>;
+  /**
+   * Called once when no daemon listens (`absent`), or when the daemon is of an older build and
+   * is stepping aside (`outdated`), before the request is sent again: starts a daemon.
+   */
+  autostart?: (why: "absent" | "outdated") => Promise<void>;
+}
+
+/** Every request names this client's build, so that daemon and client find out which one is stale. */
+export function baseHeaders(opts: HttpOptions, accept: string): Record<string, string> {
+  const headers: Record<string, string> = { accept, [VERSION_HEADER]: BUILD_VERSION };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  return headers;
 }
 
 type Method = "GET" | "POST" | "DELETE";
@@ -15,6 +28,16 @@ type Method = "GET" | "POST" | "DELETE";
 function notDelivered(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code ?? "";
   return ["ECONNREFUSED", "ENOENT", "ConnectionRefused", "FailedToOpenSocket"].includes(code);
+}
+
+/** The error code of a reply, read from a clone so the reply itself stays readable. */
+async function peekCode(res: Response): Promise<string | undefined> {
+  try {
+    const parsed = ErrorBodySchema.safeParse(JSON.parse(await res.clone().text()));
+    return parsed.success ? parsed.data.error.code : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** One JSON request over the daemon's Unix socket, validated on the way back. */
@@ -26,18 +49,22 @@ export async function request<S extends z.ZodType>(
   body?: unknown,
   signal?: AbortSignal,
 ): Promise<z.infer<S>> {
-  const headers: Record<string, string> = { accept: "application/json" };
-  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  const headers = baseHeaders(opts, "application/json");
   if (body !== undefined) headers["content-type"] = "application/json";
   const send = () =>
-    fetch(`http://troupe${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), unix: opts.socket, signal });
+    unixFetch(opts.socket, `http://troupe${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
   let res: Response;
   try {
     try {
       res = await send();
     } catch (err) {
       if (!opts.autostart || !notDelivered(err) || signal?.aborted) throw err;
-      await opts.autostart();
+      await opts.autostart("absent");
+      res = await send();
+    }
+    if (res.status === 409 && opts.autostart && (await peekCode(res)) === "daemon_outdated") {
+      // the old daemon stops itself on seeing this build; its agents are adopted by the next one
+      await opts.autostart("outdated");
       res = await send();
     }
   } catch (err) {

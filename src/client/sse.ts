@@ -1,6 +1,8 @@
 import { DaemonEventSchema, type DaemonEvent } from "../protocol/events.ts";
-import { TroupeError } from "../errors.ts";
-import type { HttpOptions } from "./http.ts";
+import { TroupeError, isErrorCode } from "../errors.ts";
+import { ErrorBodySchema } from "../protocol/api-base.ts";
+import { unixFetch } from "../runtime/serve.ts";
+import { baseHeaders, type HttpOptions } from "./http.ts";
 
 /** `output`: the agents whose output events to receive ([] for none); all when absent. */
 export interface EventFilter {
@@ -32,17 +34,21 @@ export function parseSseBlock(block: string): { id: string | null; data: string 
  * the daemon has registered the subscription, so a read made after it cannot miss an event.
  */
 export async function openSubscription(opts: HttpOptions, since: number | null, signal?: AbortSignal, filter: EventFilter = {}): Promise<AsyncGenerator<EventMessage>> {
-  const headers: Record<string, string> = { accept: "text/event-stream" };
-  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  const headers = baseHeaders(opts, "text/event-stream");
   const params = new URLSearchParams();
   if (since !== null) params.set("since", String(since));
   if (filter.output !== undefined) params.set("output", filter.output.length ? filter.output.join(",") : "none");
   const query = params.size ? `?${params}` : "";
   let res: Response;
   try {
-    res = await fetch(`http://troupe/v1/events${query}`, { headers, unix: opts.socket, signal });
+    res = await unixFetch(opts.socket, `http://troupe/v1/events${query}`, { headers, signal });
   } catch (err) {
     throw new TroupeError("daemon_unavailable", `no daemon answers on ${opts.socket}`, { cause: err });
+  }
+  if (res.status === 409) {
+    // a build mismatch: the caller must see which side is stale, not a stream that keeps failing
+    const parsed = ErrorBodySchema.safeParse(await res.json().catch(() => null));
+    if (parsed.success && isErrorCode(parsed.data.error.code)) throw new TroupeError(parsed.data.error.code, parsed.data.error.message);
   }
   if (!res.ok || !res.body) throw new TroupeError("daemon_unavailable", `event stream refused (${res.status})`);
   return readEvents(res.body, signal);

@@ -11,6 +11,9 @@ import { Logger } from "../events/log.ts";
 import { createServices } from "../services/create.ts";
 import { buildRouter } from "./routes/index.ts";
 import { serve } from "./server.ts";
+import { idleExitMs, watchWorkspace } from "./lifecycle.ts";
+import { IdleExit } from "./idle.ts";
+import { isLive } from "../protocol/status.ts";
 
 /** Outside a compiled binary, agents still need a `troupe` on PATH: a shim that runs this one. */
 function binDir(ws: Workspace): string {
@@ -34,6 +37,8 @@ export interface RunningDaemon {
  * daemon holds the workspace lock (that one serves; this one has nothing to do).
  */
 export function runDaemon(ws: Workspace): RunningDaemon | null {
+  // a daemon never brings back a deleted workspace (an agent still asking from inside it)
+  if (!existsSync(ws.root)) throw new TroupeError("workspace_missing", `the workspace folder ${ws.root} no longer exists`);
   // the store holds each spawning client's environment (API keys among it): this user only
   mkdirSync(ws.stateDir, { recursive: true, mode: 0o700 });
   chmodSync(ws.stateDir, 0o700);
@@ -57,7 +62,7 @@ export function runDaemon(ws: Workspace): RunningDaemon | null {
     stopping = true;
     log.info("daemon stopping (agents keep running)");
     clearInterval(pruner);
-    const steps = [() => server.stop(true), stopCheckpoints];
+    const steps = [() => idle.stop(), () => unwatchWorkspace(), () => server.stop(), stopCheckpoints];
     for (const step of steps) {
       try {
         step();
@@ -84,7 +89,28 @@ export function runDaemon(ws: Workspace): RunningDaemon | null {
   const stopCheckpoints = checkpointPeriodically(store.db);
   // every agent:updated is logged whole; keep the log bounded while the daemon runs for weeks
   const pruner = setInterval(() => store.events.prune(), 60_000);
-  const server = serve(ws.socket, router, core.services, log);
+  const idle = new IdleExit(idleExitMs(ws.stateDir, log), (why) => {
+    log.info(`daemon exits: ${why}`);
+    shutdown();
+  });
+  let steppingAside = false;
+  const server = serve(ws.socket, router, core.services, log, {
+    onRequest: () => idle.touch(),
+    onNewerClient: (version) => {
+      if (steppingAside) return;
+      steppingAside = true;
+      log.info(`a client of a newer troupe (${version}) asked; stopping so that it starts its own daemon (agents keep running)`);
+      setTimeout(shutdown, 10);
+    },
+  });
+  idle.hold("live agents", () => store.sessions.open().length > 0 || store.agents.list().some((a) => isLive(a.status)));
+  idle.hold("conversation deadlines", () => store.conversations.nextExpiry() !== null);
+  idle.hold("connected clients", () => server.activeRequests() > 0);
+  idle.start();
+  const unwatchWorkspace = watchWorkspace(ws, () => {
+    log.info(`the workspace ${ws.root} (or its .troupe folder) was deleted; daemon exits`);
+    shutdown();
+  }, log);
   log.info(`daemon ${process.pid} serving ${ws.root} on ${ws.socket}`);
   process.on("SIGTERM", shutdown);
   process.on("SIGINT", shutdown);

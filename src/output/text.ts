@@ -1,4 +1,5 @@
 /** Terminal text helpers shared by the dashboard and `troupe logs`: pure, no Ink. */
+import { stringWidth } from "../runtime/process.ts";
 
 // CSI, OSC (BEL or ST terminated) and two-byte escapes: what programs print to colour or move the cursor.
 const ANSI = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
@@ -25,7 +26,7 @@ function expandTabs(s: string): string {
 
 /** Columns a string takes in a terminal (wide characters count two). */
 export function displayWidth(s: string): number {
-  return PRINTABLE_ASCII.test(s) ? s.length : Bun.stringWidth(s);
+  return PRINTABLE_ASCII.test(s) ? s.length : stringWidth(s);
 }
 
 const segmenter = new Intl.Segmenter();
@@ -42,7 +43,7 @@ export function truncate(s: string, width: number): string {
   let out = "";
   let used = 0;
   for (const g of graphemes(s)) {
-    const w = Bun.stringWidth(g);
+    const w = stringWidth(g);
     if (used + w > width - 1) break;
     out += g;
     used += w;
@@ -85,7 +86,7 @@ function wrapWide(s: string, width: number): string[] {
   let used = 0;
   let lastSpace = -1; // index in `row` after the last space
   for (const g of graphemes(s)) {
-    const w = Bun.stringWidth(g);
+    const w = stringWidth(g);
     if (used + w > width) {
       if (lastSpace > 0 && g !== " ") {
         rows.push(row.slice(0, lastSpace).trimEnd());

@@ -21,6 +21,13 @@ export const ProviderConfigSchema = z
 export const WorkspaceConfigSchema = z
   .object({
     providers: z.record(z.string(), ProviderConfigSchema).default({}),
+    daemon: z
+      .object({
+        /** Minutes with no live agent, pending deadline or connected client before the daemon exits; 0 never. */
+        idleExitMinutes: z.number().nonnegative().optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type WorkspaceConfig = z.infer<typeof WorkspaceConfigSchema>;

@@ -6,7 +6,7 @@ import { EventFeed } from "../events/feed.ts";
 import type { Logger } from "../events/log.ts";
 import type { Store } from "../store/index.ts";
 import type { Workspace } from "../workspace.ts";
-import { VERSION } from "../self.ts";
+import { BUILD_VERSION } from "../self.ts";
 import type { Services } from "./services.ts";
 
 export interface ServiceHost {
@@ -38,7 +38,7 @@ export function createServices(h: ServiceHost): RunningServices {
   const services: Services = {
     identify: (token) => agents.identify(token),
     daemon: {
-      health: () => ({ ok: true, pid: process.pid, version: VERSION, workspace: h.ws.root, startedAt }),
+      health: () => ({ ok: true, pid: process.pid, version: BUILD_VERSION, workspace: h.ws.root, startedAt }),
       // later, so that the stop request is answered first
       stop: () => void setTimeout(h.stopDaemon, 10),
     },

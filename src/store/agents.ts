@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Database } from "../runtime/sqlite.ts";
 import { z } from "zod";
 import { QuestionSchema, type Agent, type AgentStatus, type Question } from "../protocol/entities.ts";
 import type { PermissionMode } from "../protocol/config.ts";

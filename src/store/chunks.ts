@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Database } from "../runtime/sqlite.ts";
 import type { OutputChunk, Stream } from "../protocol/output.ts";
 
 /** Keeps one response (and the memory to build it) small however much an agent wrote. */

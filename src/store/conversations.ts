@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Database } from "../runtime/sqlite.ts";
 import type { Conversation, ConversationStatus } from "../protocol/entities.ts";
 
 interface Row {

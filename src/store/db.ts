@@ -1,4 +1,4 @@
-import { Database } from "bun:sqlite";
+import { openDatabase, type Database } from "../runtime/sqlite.ts";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { TroupeError } from "../errors.ts";
@@ -7,7 +7,7 @@ import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.ts";
 /** Opens (creating if needed) the workspace store in WAL mode and brings its schema up to date. */
 export function openStore(path: string): Database {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path, { create: true, strict: true });
+  const db = openDatabase(path);
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = NORMAL");
   db.exec("PRAGMA foreign_keys = ON");

@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Database } from "../runtime/sqlite.ts";
 import { DaemonEventSchema, type DaemonEvent } from "../protocol/events.ts";
 import type { StoreWarnings } from "./agents.ts";
 

@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Database } from "../runtime/sqlite.ts";
 import { openStore } from "./db.ts";
 import { AgentRepo, type StoreWarnings } from "./agents.ts";
 import { SessionRepo } from "./sessions.ts";

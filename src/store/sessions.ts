@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Database } from "../runtime/sqlite.ts";
 
 /** One run of an agent's process: where its output goes and how far the daemon has read it. */
 export interface SessionRecord {

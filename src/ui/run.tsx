@@ -10,6 +10,7 @@ import { listProviders } from "./providers.ts";
 import { restoreTerminal } from "./terminal.ts";
 import { ThemeContext, themeFromEnv } from "./theme.ts";
 import type { DashboardDeps } from "./types.ts";
+import { gc } from "../runtime/process.ts";
 
 const RSS_BUDGET_BYTES = 140 * 1024 * 1024;
 const MEMORY_CHECK_MS = 2_000;
@@ -74,7 +75,7 @@ export async function runDashboard({ client, workspace, env }: RunOptions): Prom
   // does (the live heap stays ~45 MB). A full collection when RSS passes the budget keeps the
   // dashboard near 150 MB on a shared box, at one ~20 ms pause every few seconds at most.
   const memoryGuard = setInterval(() => {
-    if (process.memoryUsage.rss() > RSS_BUDGET_BYTES) Bun.gc(true);
+    if (process.memoryUsage.rss() > RSS_BUDGET_BYTES) gc();
   }, MEMORY_CHECK_MS);
   memoryGuard.unref();
   // Asking each agent CLI for its version takes seconds (several are Node programs): do it

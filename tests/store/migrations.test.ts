@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
+import { openDatabase, type Database } from "../../src/runtime/sqlite.ts";
 import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
@@ -26,7 +26,7 @@ describe("store migrations", () => {
     const fresh = openStore(":memory:");
     // a store left at every earlier version by an older troupe, then opened by this one
     for (let stop = 0; stop < SCHEMA_VERSION; stop++) {
-      const old = new Database(":memory:");
+      const old = openDatabase(":memory:");
       for (let v = 0; v < stop; v++) {
         old.exec(MIGRATIONS[v]!);
         old.exec(`PRAGMA user_version = ${v + 1}`);
@@ -41,7 +41,7 @@ describe("store migrations", () => {
 
   test("a store from a newer troupe is refused with a clear message", () => {
     const path = join(mkdtempSync(join(tmpdir(), "troupe-db-")), "t.db");
-    const db = new Database(path);
+    const db = openDatabase(path);
     db.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
     let err: unknown;

@@ -1,0 +1,2 @@
+// The one line that picks the build adapter (see contract.ts); only scripts/build.ts loads it.
+export { compileBinary } from "./bun/compile.ts";

@@ -1,0 +1,83 @@
+/**
+ * What troupe needs from the JavaScript runtime, and nothing more. Everything else in src/ is
+ * portable (node:fs, node:child_process, fetch, web streams). Each adapter folder (bun/ today,
+ * deno/ next) implements every type here; the facade modules beside this file (sqlite.ts,
+ * serve.ts, ...) are the only places that name an adapter, as Hono's `hono/bun` and
+ * `hono/deno` sit over one runtime-free core. tests/runtime/ holds the contract's own tests,
+ * which every adapter must pass.
+ */
+
+// ---- sqlite: the subset of a synchronous SQLite binding that src/store uses
+
+export type SqlValue = string | number | bigint | boolean | null | Uint8Array;
+
+export interface Statement {
+  /** The first row, or null. */
+  get(...params: SqlValue[]): unknown;
+  all(...params: SqlValue[]): unknown[];
+  run(...params: SqlValue[]): { changes: number };
+  /** Rows one at a time: a reader may stop early without materialising the rest. */
+  iterate(...params: SqlValue[]): IterableIterator<unknown>;
+}
+
+export interface Database {
+  /** A prepared statement, cached by its SQL text (the store prepares in hot paths). */
+  query(sql: string): Statement;
+  exec(sql: string): void;
+  /** `fn` wrapped in BEGIN/COMMIT (ROLLBACK when it throws). */
+  transaction<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R;
+  close(): void;
+}
+
+/** Opens (creating) a database with `?N` and `?` parameters bound strictly. */
+export type OpenDatabase = (path: string) => Database;
+
+// ---- HTTP/1.1 server on a Unix socket, and a client of one
+
+export interface UnixServeOptions {
+  socket: string;
+  fetch(req: Request): Promise<Response> | Response;
+  /** Called when `fetch` throws outside its own handling; must answer. */
+  error(err: Error): Response;
+}
+
+export interface UnixServer {
+  /** Stops listening; with `closeActive`, also cuts requests in flight. */
+  stop(closeActive: boolean): void;
+}
+
+/** Listens on `socket` (the file must not exist); the connection idle timeout is off. */
+export type ServeUnix = (opts: UnixServeOptions) => UnixServer;
+
+/** `fetch` over a Unix socket (the URL's host is ignored). */
+export type UnixFetch = (socket: string, url: string, init?: RequestInit) => Promise<Response>;
+
+// ---- an exclusive advisory lock the kernel drops when its holder dies
+
+/** flock(fd, LOCK_EX | LOCK_NB): true when this process now holds the lock. */
+export type TryLockFd = (fd: number) => boolean;
+
+// ---- process and text helpers
+
+export interface ProcessRuntime {
+  /** The absolute path of `bin` on `PATH`, or null. */
+  which(bin: string, PATH: string): string | null;
+  /** A full, synchronous garbage collection (the dashboard's RSS guard). */
+  gc(): void;
+  /** The entry script when running from source (`bun src/main.ts`), to start this troupe again. */
+  mainScript(): string;
+}
+
+/** Terminal columns of a string (East Asian wide characters and emoji count two). */
+export type StringWidth = (s: string) => number;
+
+// ---- the single-binary build (used by scripts/build.ts, never at run time)
+
+export interface CompileOptions {
+  entry: string;
+  outfile: string;
+  /** Global identifiers replaced at build time (values are JS source). */
+  define: Record<string, string>;
+}
+
+export type CompileBinary = (opts: CompileOptions) => Promise<{ ok: true } | { ok: false; errors: string[] }>;

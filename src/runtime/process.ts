@@ -1,0 +1,11 @@
+// The one import that picks the process adapter (see contract.ts); sleep is portable.
+import { processRuntime, stringWidth } from "./bun/process.ts";
+
+export { stringWidth };
+export const which = (bin: string, PATH: string): string | null => processRuntime.which(bin, PATH);
+export const gc = (): void => processRuntime.gc();
+export const mainScript = (): string => processRuntime.mainScript();
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

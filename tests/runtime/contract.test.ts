@@ -1,0 +1,85 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { openDatabase } from "../../src/runtime/sqlite.ts";
+import { serveUnix, unixFetch } from "../../src/runtime/serve.ts";
+import { tryLockFd } from "../../src/runtime/flock.ts";
+import { gc, mainScript, sleep, stringWidth, which } from "../../src/runtime/process.ts";
+
+// The runtime contract (src/runtime/contract.ts) as tests: every adapter must pass these.
+const dir = mkdtempSync("/tmp/tr-rt-");
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("runtime adapter", () => {
+  test("sqlite: numbered and positional parameters, get/all/run/iterate, transactions roll back on a throw", () => {
+    const db = openDatabase(join(dir, "t.db"));
+    db.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)");
+    expect(db.query("INSERT INTO t (v) VALUES (?)").run("a").changes).toBe(1);
+    db.query("INSERT INTO t (v) VALUES (?1), (?1 || ?2)").run("b", "c");
+    expect(db.query("SELECT v FROM t WHERE id = ?").get(2)).toEqual({ v: "b" });
+    expect(db.query("SELECT v FROM t WHERE id = ?").get(99)).toBeNull();
+    expect(db.query("SELECT v FROM t ORDER BY id").all()).toEqual([{ v: "a" }, { v: "b" }, { v: "bc" }]);
+    const seen: unknown[] = [];
+    for (const row of db.query("SELECT id FROM t ORDER BY id").iterate()) {
+      seen.push(row);
+      if (seen.length === 2) break;
+    }
+    expect(seen).toEqual([{ id: 1 }, { id: 2 }]);
+    const failing = db.transaction((v: string) => {
+      db.query("INSERT INTO t (v) VALUES (?)").run(v);
+      throw new Error("no");
+    });
+    expect(() => failing("d")).toThrow("no");
+    expect(db.query("SELECT COUNT(*) AS n FROM t").get()).toEqual({ n: 3 });
+    db.close();
+  });
+
+  test("serve: HTTP on a Unix socket, streamed responses, and a request's signal aborted when its client goes away", async () => {
+    const socket = join(dir, "s.sock");
+    let gone!: () => void;
+    const clientGone = new Promise<void>((r) => (gone = r));
+    const server = serveUnix({
+      socket,
+      fetch: (req) => {
+        if (new URL(req.url).pathname !== "/stream") return Response.json({ method: req.method });
+        req.signal.addEventListener("abort", () => gone());
+        return new Response(new ReadableStream({ start: (c) => c.enqueue("a") }), { headers: { "content-type": "text/event-stream" } });
+      },
+      error: () => new Response("error", { status: 500 }),
+    });
+    try {
+      expect(await (await unixFetch(socket, "http://x/plain", { method: "POST", body: "x" })).json()).toEqual({ method: "POST" });
+      const abort = new AbortController();
+      const stream = await unixFetch(socket, "http://x/stream", { signal: abort.signal });
+      const reader = stream.body!.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toBe("a");
+      abort.abort();
+      await clientGone;
+    } finally {
+      server.stop(true);
+    }
+  });
+
+  test("flock: a second open of the lock file cannot take it while the first holds it", () => {
+    const path = join(dir, "lock");
+    const a = openSync(path, "a+");
+    const b = openSync(path, "a+");
+    expect(tryLockFd(a)).toBe(true);
+    expect(tryLockFd(b)).toBe(false);
+    closeSync(a);
+    expect(tryLockFd(b)).toBe(true);
+    closeSync(b);
+  });
+
+  test("process: which, sleep, gc, the entry script, terminal width", async () => {
+    expect(which("sh", process.env.PATH ?? "")).toMatch(/\/sh$/);
+    expect(which("no-such-binary-troupe", process.env.PATH ?? "")).toBeNull();
+    const t0 = Date.now();
+    await sleep(20);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(15);
+    gc();
+    expect(mainScript()).toBeString();
+    expect(stringWidth("ab")).toBe(2);
+    expect(stringWidth("日本")).toBe(4);
+  });
+});
