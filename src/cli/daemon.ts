@@ -3,6 +3,7 @@ import { resolveWorkspace } from "../workspace.ts";
 import { readLockFile } from "../lock-file.ts";
 import { clientFor, ensureDaemon } from "../client/connect.ts";
 import { parse, printJson } from "./command.ts";
+import { stderr, stdout } from "./streams.ts";
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {});
@@ -15,7 +16,7 @@ export async function run(args: string[]): Promise<number> {
       if (!d) {
         const h = readLockFile(ws.stateDir);
         const where = h && h.socket && h.socket !== ws.socket ? ` (pid ${h.pid}, on another socket: ${h.socket}; set TROUPE_SOCKET to it)` : "";
-        process.stderr.write(`troupe: a daemon already serves ${ws.root}${where}\n`);
+        stderr.write(`troupe: a daemon already serves ${ws.root}${where}\n`);
         return 0;
       }
       await d.stopped;
@@ -24,7 +25,7 @@ export async function run(args: string[]): Promise<number> {
     case "start": {
       const h = await (await ensureDaemon(ws)).health();
       if (values.json) printJson(h);
-      else process.stdout.write(`daemon ${h.pid} serves ${h.workspace}\n`);
+      else stdout.write(`daemon ${h.pid} serves ${h.workspace}\n`);
       return 0;
     }
     case "stop": {
@@ -42,11 +43,11 @@ export async function run(args: string[]): Promise<number> {
           }
         }
         if (values.json) printJson({ stopped: true, pid: h.pid });
-        else process.stdout.write(`daemon ${h.pid} stopped; agents keep running\n`);
+        else stdout.write(`daemon ${h.pid} stopped; agents keep running\n`);
       } catch (err) {
         if (!(err instanceof TroupeError && err.code === "daemon_unavailable")) throw err;
         if (values.json) printJson({ stopped: false });
-        else process.stdout.write("no daemon running\n");
+        else stdout.write("no daemon running\n");
       }
       return 0;
     }
@@ -54,12 +55,12 @@ export async function run(args: string[]): Promise<number> {
       try {
         const h = await clientFor(ws).health();
         if (values.json) printJson({ running: true, ...h, socket: ws.socket });
-        else process.stdout.write(`daemon ${h.pid} serves ${h.workspace} on ${ws.socket}\n`);
+        else stdout.write(`daemon ${h.pid} serves ${h.workspace} on ${ws.socket}\n`);
         return 0;
       } catch (err) {
         if (!(err instanceof TroupeError && err.code === "daemon_unavailable")) throw err;
         if (values.json) printJson({ running: false, workspace: ws.root, socket: ws.socket });
-        else process.stdout.write(`no daemon serves ${ws.root}\n`);
+        else stdout.write(`no daemon serves ${ws.root}\n`);
         return 1;
       }
     }
