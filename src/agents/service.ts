@@ -15,6 +15,7 @@ import { answersPrompt, buildAgentPrompt, incomingQuestionPrompt } from "../prom
 import { toAgent } from "../store/agents.ts";
 import { agentEnv } from "./env.ts";
 import { launchSession, sessionFiles } from "./launch.ts";
+import { assertWithinArgLimit } from "./arg-limit.ts";
 import { uniqueName } from "./names.ts";
 import { agentPaths } from "./paths.ts";
 import { hashToken, newId, newToken } from "./tokens.ts";
@@ -126,6 +127,7 @@ export class AgentService {
         command: req.command,
         env: req.env,
       });
+      assertWithinArgLimit(cmd.argv, { ...req.env, ...cmd.env });
     } catch (err) {
       if (wt) await removeWorktree(this.d.ws.root, wt.path).catch(() => {});
       throw err;
@@ -249,6 +251,7 @@ export class AgentService {
       command: rec.command ?? undefined,
       env: rec.env,
     });
+    assertWithinArgLimit(cmd.argv, { ...rec.env, ...cmd.env });
     this.d.store.agents.setTokenHash(rec.id, hashToken(token));
     return this.startSession(rec, rec.session + 1, cmd, token, { questions: null, result: null, error: null, exitCode: null });
   }
