@@ -42,14 +42,14 @@ describe("output piped to a slow reader arrives whole", () => {
       return agents.find((a) => a.id === bigId)?.status === "done";
     }, 30_000);
     bigBytes = (await sb.run(["logs", bigId, "--raw"])).stdout.length;
-  });
+  }, 60_000);
 
   test("logs --raw | (sleep 1; wc -c) counts every byte", async () => {
     expect(bigBytes).toBeGreaterThan(400_000);
     const r = await piped(["logs", bigId, "--raw"], "(sleep 1; wc -c)");
     expect(r.exit).toBe(0);
     expect(Number(r.stdout.trim())).toBe(bigBytes);
-  });
+  }, 60_000);
 
   test("ls --json with 200 agents parses after a slow reader", async () => {
     for (let i = 0; i < 200; i += 20) {
@@ -60,7 +60,7 @@ describe("output piped to a slow reader arrives whole", () => {
     expect(r.stdout.length).toBeGreaterThan(65_536);
     const agents = JSON.parse(r.stdout) as unknown[];
     expect(agents.length).toBeGreaterThanOrEqual(201);
-  });
+  }, 60_000);
 
   test("a reader that closes early (| head -c 10) ends troupe quietly", async () => {
     for (const args of [["logs", bigId, "--raw"], ["ls", "--json"], ["logs", bigId, "--raw", "-f"]]) {
@@ -69,7 +69,7 @@ describe("output piped to a slow reader arrives whole", () => {
       expect(r.stderr).toBe("");
       expect(r.exit).toBe(0);
     }
-  });
+  }, 60_000);
 
   test("logs -f of a running agent survives a slow reader and ends with the agent", async () => {
     const cmd = "i=0; while [ $i -lt 3000 ]; do printf 'follow %05d %s\\n' $i 0123456789012345678901234567890123456789012345678901234567890123456789; i=$((i+1)); done; sleep 1; troupe signal done";
@@ -80,5 +80,5 @@ describe("output piped to a slow reader arrives whole", () => {
     expect(lines.length).toBe(3000);
     expect(lines[2999]).toStartWith("follow 02999 ");
     expect(r.stdout).toBe((await sb.run(["logs", id, "--raw"])).stdout);
-  });
+  }, 60_000);
 });

@@ -74,7 +74,7 @@ describe("a hostile signal file fails its agent with a clear reason; the daemon 
       expect(a.error).toMatch(h.reason);
       // still serving
       expect((await within(["daemon", "status", "--json"])).code).toBe(0);
-    });
+    }, 60_000);
   }
 
   test("a daemon killed while they ran starts again and completes them at its start", async () => {
@@ -108,5 +108,5 @@ describe("a hostile signal file fails its agent with a clear reason; the daemon 
       expect(a.status).toBe("failed");
       expect(a.error).toMatch(h.reason);
     }
-  });
+  }, 60_000);
 });
