@@ -1,6 +1,7 @@
 import { COMMANDS, findCommand } from "./cli/registry.ts";
 import { EXIT, reportError } from "./cli/exit.ts";
 import { VERSION } from "./self.ts";
+import { flushAll, stderr, stdout } from "./cli/streams.ts";
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -18,11 +19,11 @@ ${rows}
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   if (first === "--version" || first === "-v" || first === "version") {
-    process.stdout.write(`troupe ${VERSION}\n`);
+    stdout.write(`troupe ${VERSION}\n`);
     return EXIT.ok;
   }
   if (first === "--help" || first === "-h" || first === "help") {
-    process.stdout.write(help());
+    stdout.write(help());
     return EXIT.ok;
   }
   if (first === undefined || first.startsWith("--workspace") || first === "dashboard") {
@@ -31,11 +32,11 @@ async function main(argv: string[]): Promise<number> {
   }
   const spec = findCommand(first);
   if (!spec) {
-    process.stderr.write(`troupe: unknown command '${first}'\nusage: troupe --help\n`);
+    stderr.write(`troupe: unknown command '${first}'\nusage: troupe --help\n`);
     return EXIT.usage;
   }
   if (rest.includes("--help") || rest.includes("-h")) {
-    process.stdout.write(`usage: ${spec.usage}\n`);
+    stdout.write(`usage: ${spec.usage}\n`);
     return EXIT.ok;
   }
   try {
@@ -46,4 +47,10 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-process.exit(await main(process.argv.slice(2)));
+// A reader that stopped reading (`troupe ls | head -1`) got what it wanted: end quietly, at once
+// (a `logs -f` would otherwise follow forever into a closed pipe).
+stdout.onReaderGone(() => process.exit(EXIT.ok));
+const code = await main(process.argv.slice(2));
+// exiting with output still queued would cut it short for a slow reader
+await flushAll();
+process.exit(code);

@@ -25,6 +25,8 @@ export function completionPatch(read: SignalRead, exitCode: number | null): Agen
     }
     case "malformed":
       return { ...base, status: "failed", error: `malformed signal file: ${read.reason}`, questions: null };
+    case "unreadable":
+      return { ...base, status: "failed", error: `signal file refused: ${read.reason}`, questions: null };
     default:
       return assertNever(read);
   }

@@ -46,20 +46,28 @@ export function launchSession(cmd: ProviderCommand, cwd: string, env: Record<str
   }
   const script = '"$@"; code=$?; printf "%s" "$code" > "$0.tmp" && mv "$0.tmp" "$0"; exit $code';
   return new Promise((resolve, reject) => {
-    const child = spawn("/bin/sh", ["-c", script, files.exitPath, ...cmd.argv], {
-      cwd,
-      env: { ...env, ...cmd.env },
-      detached: true,
-      stdio: [stdin, out, err],
-    });
     const close = () => {
       closeSync(out);
       closeSync(err);
       if (typeof stdin === "number") closeSync(stdin);
     };
+    let child: ChildProcess;
+    try {
+      // Bun throws some failures (E2BIG) here rather than emitting them
+      child = spawn("/bin/sh", ["-c", script, files.exitPath, ...cmd.argv], {
+        cwd,
+        env: { ...env, ...cmd.env },
+        detached: true,
+        stdio: [stdin, out, err],
+      });
+    } catch (e) {
+      close();
+      reject(launchError(bin, e as NodeJS.ErrnoException));
+      return;
+    }
     child.once("error", (e) => {
       close();
-      reject(new TroupeError("spawn_failed", `could not start ${bin}: ${e.message}`, { cause: e }));
+      reject(launchError(bin, e));
     });
     child.once("spawn", () => {
       close();
@@ -68,4 +76,11 @@ export function launchSession(cmd: ProviderCommand, cwd: string, env: Record<str
       resolve({ pid, pidStart: processStartTime(pid), child });
     });
   });
+}
+
+function launchError(bin: string, e: NodeJS.ErrnoException): TroupeError {
+  if (e.code === "E2BIG") {
+    return new TroupeError("bad_request", `could not start ${bin}: the command line and environment are too long for the kernel (E2BIG); pass long text through a file`, { cause: e });
+  }
+  return new TroupeError("spawn_failed", `could not start ${bin}: ${e.message}`, { cause: e });
 }

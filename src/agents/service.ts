@@ -14,6 +14,7 @@ import { answersPrompt, buildAgentPrompt } from "../prompts/agent.ts";
 import { toAgent } from "../store/agents.ts";
 import { agentEnv } from "./env.ts";
 import { launchSession, sessionFiles } from "./launch.ts";
+import { assertWithinArgLimit } from "./arg-limit.ts";
 import { uniqueName } from "./names.ts";
 import { agentPaths } from "./paths.ts";
 import { hashToken, newId, newToken } from "./tokens.ts";
@@ -115,7 +116,7 @@ export class AgentService {
     if (caller.kind !== "agent") throw new TroupeError("forbidden", "only an agent can signal (no TROUPE_AGENT_TOKEN)");
     if (signalFile !== caller.agent.signalFile) throw new TroupeError("forbidden", "that is not this agent's signal file");
     const read = readSignalFile(signalFile);
-    if (read.kind !== "ok") throw new TroupeError("bad_request", `signal file ${read.kind === "missing" ? "missing" : `malformed: ${read.reason}`}`);
+    if (read.kind !== "ok") throw new TroupeError("bad_request", `signal file ${read.kind === "missing" ? "missing" : `${read.kind}: ${read.reason}`}`);
   }
 
   private provider(name: string): Provider {
@@ -162,6 +163,7 @@ export class AgentService {
         command: req.command,
         env: req.env,
       });
+      assertWithinArgLimit(cmd.argv, { ...req.env, ...cmd.env });
     } catch (err) {
       if (wt) await removeWorktree(this.d.ws.root, wt.path).catch((e) => this.d.log.warn(`removing worktree ${wt.path} of a refused spawn`, e));
       throw err;
@@ -299,6 +301,7 @@ export class AgentService {
       command: rec.command ?? undefined,
       env: rec.env,
     });
+    assertWithinArgLimit(cmd.argv, { ...rec.env, ...cmd.env });
     this.d.store.agents.setTokenHash(rec.id, hashToken(token));
     return this.startSession(rec, rec.session + 1, cmd, token, { questions: null, result: null, error: null, exitCode: null });
   }

@@ -2,6 +2,7 @@ import { TroupeError } from "../errors.ts";
 import { withReconnect } from "../client/connect.ts";
 import { connect } from "./context.ts";
 import { parse, parseIntFlag } from "./command.ts";
+import { stdout } from "./streams.ts";
 
 /** How long one wait request is held by the daemon before the client asks again. */
 const POLL_WINDOW_MS = 30_000;
@@ -26,7 +27,7 @@ export async function run(args: string[]): Promise<number> {
   for (;;) {
     const c = await withReconnect(deadline, () => client.conversation(conv.id, POLL_WINDOW_MS));
     if (c.status === "answered") {
-      process.stdout.write(`${c.answer ?? ""}\n`);
+      stdout.write(`${c.answer ?? ""}\n`);
       return 0;
     }
     if (c.status === "expired") {

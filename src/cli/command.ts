@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { TroupeError } from "../errors.ts";
+import { stdout } from "./streams.ts";
 
 /** One subcommand: its usage text (shown by `--help`) and its body, loaded lazily by main.ts. */
 export interface CommandSpec {
@@ -34,6 +35,6 @@ export function parseIntFlag(name: string, value: string | undefined): number | 
   return Number(value);
 }
 
-export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value)}\n`);
+export function printJson(value: unknown): Promise<void> {
+  return stdout.write(`${JSON.stringify(value)}\n`);
 }

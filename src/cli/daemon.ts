@@ -3,6 +3,7 @@ import { resolveWorkspace, type Workspace } from "../workspace.ts";
 import { readLockFile } from "../lock-file.ts";
 import { clientFor, ensureDaemon, waitForExit } from "../client/connect.ts";
 import { parse, printJson } from "./command.ts";
+import { stderr, stdout } from "./streams.ts";
 
 /** Stops the workspace's daemon and waits until it has let go of the lock; its pid, or null when none ran. */
 async function stopDaemon(ws: Workspace): Promise<number | null> {
@@ -29,7 +30,7 @@ export async function run(args: string[]): Promise<number> {
       if (!d) {
         const h = readLockFile(ws.stateDir);
         const where = h && h.socket && h.socket !== ws.socket ? ` (pid ${h.pid}, on another socket: ${h.socket}; set TROUPE_SOCKET to it)` : "";
-        process.stderr.write(`troupe: a daemon already serves ${ws.root}${where}\n`);
+        stderr.write(`troupe: a daemon already serves ${ws.root}${where}\n`);
         return 0;
       }
       await d.stopped;
@@ -38,13 +39,13 @@ export async function run(args: string[]): Promise<number> {
     case "start": {
       const h = await (await ensureDaemon(ws)).health();
       if (values.json) printJson(h);
-      else process.stdout.write(`daemon ${h.pid} serves ${h.workspace}\n`);
+      else stdout.write(`daemon ${h.pid} serves ${h.workspace}\n`);
       return 0;
     }
     case "stop": {
       const pid = await stopDaemon(ws);
       if (values.json) printJson(pid === null ? { stopped: false } : { stopped: true, pid });
-      else process.stdout.write(pid === null ? "no daemon running\n" : `daemon ${pid} stopped; agents keep running\n`);
+      else stdout.write(pid === null ? "no daemon running\n" : `daemon ${pid} stopped; agents keep running\n`);
       return 0;
     }
     case "restart": {
@@ -52,19 +53,19 @@ export async function run(args: string[]): Promise<number> {
       const old = await stopDaemon(ws);
       const h = await (await ensureDaemon(ws)).health();
       if (values.json) printJson({ ...h, previousPid: old });
-      else process.stdout.write(old === null ? `daemon ${h.pid} started (none was running)\n` : `daemon ${old} restarted as ${h.pid} (troupe ${h.version}); agents keep running\n`);
+      else stdout.write(old === null ? `daemon ${h.pid} started (none was running)\n` : `daemon ${old} restarted as ${h.pid} (troupe ${h.version}); agents keep running\n`);
       return 0;
     }
     case "status": {
       try {
         const h = await clientFor(ws).health();
         if (values.json) printJson({ running: true, ...h, socket: ws.socket });
-        else process.stdout.write(`daemon ${h.pid} (troupe ${h.version}) serves ${h.workspace} on ${ws.socket}\n`);
+        else stdout.write(`daemon ${h.pid} (troupe ${h.version}) serves ${h.workspace} on ${ws.socket}\n`);
         return 0;
       } catch (err) {
         if (!(err instanceof TroupeError && err.code === "daemon_unavailable")) throw err;
         if (values.json) printJson({ running: false, workspace: ws.root, socket: ws.socket });
-        else process.stdout.write(`no daemon serves ${ws.root}\n`);
+        else stdout.write(`no daemon serves ${ws.root}\n`);
         return 1;
       }
     }

@@ -1,6 +1,7 @@
 import { parse } from "./command.ts";
 import { EXIT, reportError } from "./exit.ts";
 import { clientEnv, connect } from "./context.ts";
+import { stderr, stdout } from "./streams.ts";
 
 const USAGE = `troupe [--workspace DIR]
   opens the dashboard: every agent, its live output, its questions; q quits (agents keep running)
@@ -12,11 +13,11 @@ export async function run(args: string[]): Promise<number> {
   try {
     const { values } = parse(args, {}, false);
     if (values.help) {
-      process.stdout.write(`usage: ${USAGE}\n`);
+      stdout.write(`usage: ${USAGE}\n`);
       return EXIT.ok;
     }
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
-      process.stderr.write("troupe: the dashboard needs a terminal; for scripts use troupe ls, troupe logs, troupe answer\n");
+      stderr.write("troupe: the dashboard needs a terminal; for scripts use troupe ls, troupe logs, troupe answer\n");
       return EXIT.usage;
     }
     const { ws, client } = await connect(values.workspace);

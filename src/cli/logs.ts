@@ -5,6 +5,7 @@ import type { TroupeClient } from "../client/client.ts";
 import { colorEnabled, formatLine, parserFor, renderChunksWith } from "../output/render.ts";
 import { connect } from "./context.ts";
 import { parse, parseIntFlag } from "./command.ts";
+import { stdout } from "./streams.ts";
 
 const PAGE = 5000;
 
@@ -23,16 +24,17 @@ export async function run(args: string[]): Promise<number> {
   const color = colorEnabled();
   let lastSession: number | null = null;
   let lastId = 0;
-  const print = (chunks: OutputChunk[]) => {
+  // awaited: a slow reader slows the reading down instead of piling output up in memory
+  const print = async (chunks: OutputChunk[]) => {
     const mine = chunks.filter((c) => c.id > lastId && (session === undefined || c.session === session));
     if (!mine.length) return;
     // carry the session across batches so a heading shows only where a session starts
     const lines = renderChunksWith(parse_, mine, { raw: Boolean(values.raw) }).filter(
       (l, i) => !(i === 0 && l.kind === "meta" && mine[0]!.session === lastSession),
     );
-    if (lines.length) process.stdout.write(`${lines.map((l) => formatLine(l, { color })).join("\n")}\n`);
     lastId = mine[mine.length - 1]!.id;
     lastSession = mine[mine.length - 1]!.session;
+    if (lines.length) await stdout.write(`${lines.map((l) => formatLine(l, { color })).join("\n")}\n`);
   };
 
   const abort = new AbortController();
@@ -48,7 +50,7 @@ export async function run(args: string[]): Promise<number> {
     return 0;
   }
   for await (const { event: ev } of events) {
-    if (ev.type === "agent:output" && ev.chunk.agentId === agent.id) print([ev.chunk]);
+    if (ev.type === "agent:output" && ev.chunk.agentId === agent.id) await print([ev.chunk]);
     else if (ev.type === "resync") await history();
     else if (ev.type === "agent:updated" && ev.agent.id === agent.id && STATUS[ev.agent.status].ended) {
       await history();
@@ -59,12 +61,12 @@ export async function run(args: string[]): Promise<number> {
   return 0;
 }
 
-async function printHistory(client: TroupeClient, id: string, session: number | undefined, print: (c: OutputChunk[]) => void, from: () => number) {
+async function printHistory(client: TroupeClient, id: string, session: number | undefined, print: (c: OutputChunk[]) => Promise<void>, from: () => number) {
   let after = from();
   for (;;) {
     const chunks = await client.output(id, { after, session, limit: PAGE });
     if (chunks.length === 0) return;
-    print(chunks);
+    await print(chunks);
     after = chunks[chunks.length - 1]!.id;
   }
 }

@@ -1,13 +1,14 @@
 import { connect } from "./context.ts";
 import { parse, printJson } from "./command.ts";
 import { agentRows } from "./format.ts";
+import { stdout } from "./streams.ts";
 
 export async function run(args: string[]): Promise<number> {
   const { values } = parse(args, {}, false);
   const { client } = await connect(values.workspace);
   const agents = await client.listAgents();
   if (values.json) printJson(agents);
-  else if (agents.length === 0) process.stdout.write("no agents; start one with 'troupe spawn'\n");
-  else process.stdout.write(agentRows(agents));
+  else if (agents.length === 0) stdout.write("no agents; start one with 'troupe spawn'\n");
+  else stdout.write(agentRows(agents));
   return 0;
 }

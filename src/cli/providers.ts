@@ -1,6 +1,7 @@
 import { PROVIDERS, detectProviders } from "../../providers/index.ts";
 import { parse, printJson } from "./command.ts";
 import { table } from "./format.ts";
+import { stdout } from "./streams.ts";
 
 /** `troupe providers [--json]`: which agent CLIs troupe knows and which are installed; no daemon needed. */
 export async function run(args: string[]): Promise<number> {
@@ -10,7 +11,7 @@ export async function run(args: string[]): Promise<number> {
     printJson(found.map((d) => ({ ...d, displayName: PROVIDERS.find((p) => p.name === d.name)?.displayName ?? d.name })));
     return 0;
   }
-  process.stdout.write(
+  stdout.write(
     table(
       ["NAME", "INSTALLED", "VERSION", "INSTALL"],
       found.map((d) => [d.name, d.installed ? "yes" : "no", d.version ?? "-", d.installed ? "" : d.install]),

@@ -1,6 +1,7 @@
 import { TroupeError } from "../errors.ts";
 import { clientEnv, connect } from "./context.ts";
 import { parse, printJson } from "./command.ts";
+import { stdout } from "./streams.ts";
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, { answer: { type: "string", multiple: true }, message: { type: "string" } });
@@ -14,6 +15,6 @@ export async function run(args: string[]): Promise<number> {
   const { client } = await connect(values.workspace);
   const agent = await client.resume(ref, { answers, message: values.message, env: clientEnv() });
   if (values.json) printJson(agent);
-  else process.stdout.write(`${agent.name} resumed (session ${agent.session})\n`);
+  else stdout.write(`${agent.name} resumed (session ${agent.session})\n`);
   return 0;
 }

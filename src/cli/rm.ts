@@ -1,6 +1,7 @@
 import { TroupeError } from "../errors.ts";
 import { connect } from "./context.ts";
 import { parse, printJson } from "./command.ts";
+import { stdout } from "./streams.ts";
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {});
@@ -8,6 +9,6 @@ export async function run(args: string[]): Promise<number> {
   const { client } = await connect(values.workspace);
   for (const ref of positionals) await client.remove(ref);
   if (values.json) printJson({ removed: positionals });
-  else process.stdout.write(`removed ${positionals.join(", ")}\n`);
+  else stdout.write(`removed ${positionals.join(", ")}\n`);
   return 0;
 }

@@ -4,6 +4,7 @@ import { writeSignalFile } from "../agents/signal-file.ts";
 import { resolveWorkspace } from "../workspace.ts";
 import { clientFor } from "../client/connect.ts";
 import { parse } from "./command.ts";
+import { stdout } from "./streams.ts";
 
 function build(kind: string | undefined, v: { result?: string; question?: string[]; error?: string }): Signal {
   switch (kind) {
@@ -39,6 +40,6 @@ export async function run(args: string[]): Promise<number> {
   } catch (err) {
     if (!(err instanceof TroupeError && err.code === "daemon_unavailable")) throw err;
   }
-  process.stdout.write(`signalled ${signal.status}\n`);
+  stdout.write(`signalled ${signal.status}\n`);
   return 0;
 }

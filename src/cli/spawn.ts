@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { TroupeError } from "../errors.ts";
 import { clientEnv, connect } from "./context.ts";
 import { parse, printJson } from "./command.ts";
+import { stdout } from "./streams.ts";
 
 const PERMISSIONS = ["skip", "edits", "plan"] as const;
 
@@ -50,6 +51,6 @@ export async function run(args: string[]): Promise<number> {
     permissions: permissions as (typeof PERMISSIONS)[number] | undefined,
   });
   if (values.json) printJson(agent);
-  else process.stdout.write(`${agent.name} (${agent.id}) ${agent.status}${agent.worktree ? ` in ${agent.worktree}` : ""}\n`);
+  else stdout.write(`${agent.name} (${agent.id}) ${agent.status}${agent.worktree ? ` in ${agent.worktree}` : ""}\n`);
   return 0;
 }

@@ -1,6 +1,7 @@
 import { TroupeError } from "../errors.ts";
 import { connect } from "./context.ts";
 import { parse, printJson } from "./command.ts";
+import { stdout } from "./streams.ts";
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {});
@@ -9,6 +10,6 @@ export async function run(args: string[]): Promise<number> {
   const { client } = await connect(values.workspace);
   const agent = await client.stop(ref);
   if (values.json) printJson(agent);
-  else process.stdout.write(`${agent.name} stopped\n`);
+  else stdout.write(`${agent.name} stopped\n`);
   return 0;
 }

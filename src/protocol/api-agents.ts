@@ -3,16 +3,24 @@ import { AgentSchema } from "./entities.ts";
 import { OutputChunkSchema } from "./output.ts";
 import { PermissionModeSchema } from "./config.ts";
 
-const Env = z.record(z.string(), z.string());
+const NUL_MESSAGE = "must not contain a NUL byte (a process's arguments and environment cannot hold one)";
+/** Text that reaches a process's argv or environment: the kernel ends a string at NUL, and spawn refuses it. */
+export const ProcessTextSchema = z.string().refine((s) => !s.includes("\0"), NUL_MESSAGE);
+/** An environment; a bad entry is named by its variable (a NUL in the name itself shown as \0). */
+const Env = z.record(z.string(), z.string()).superRefine((env, ctx) => {
+  for (const [key, value] of Object.entries(env)) {
+    if (key.includes("\0") || value.includes("\0")) ctx.addIssue({ code: "custom", path: [key.replaceAll("\0", "\\0")], message: NUL_MESSAGE });
+  }
+});
 const Name = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "lowercase letters, digits and dashes, at most 63");
 
 export const SpawnRequestSchema = z.object({
   provider: z.string().min(1).default("generic"),
-  command: z.string().min(1).optional(),
-  prompt: z.string().optional(),
+  command: ProcessTextSchema.min(1).optional(),
+  prompt: ProcessTextSchema.optional(),
   name: Name.optional(),
-  model: z.string().min(1).optional(),
-  baseRef: z.string().min(1).optional(),
+  model: ProcessTextSchema.min(1).optional(),
+  baseRef: ProcessTextSchema.min(1).optional(),
   worktree: z.boolean().default(true),
   /** skip: act without asking (headless default); edits: edit files only; plan: read-only. Unset: the workspace config's, else skip. */
   permissions: PermissionModeSchema.optional(),
@@ -21,10 +29,10 @@ export const SpawnRequestSchema = z.object({
 });
 export type SpawnRequest = z.input<typeof SpawnRequestSchema>;
 
-export const AnswerItemSchema = z.object({ id: z.string().min(1), answer: z.string() });
+export const AnswerItemSchema = z.object({ id: z.string().min(1), answer: ProcessTextSchema });
 export const ResumeRequestSchema = z.object({
   answers: z.array(AnswerItemSchema).default([]),
-  message: z.string().min(1).optional(),
+  message: ProcessTextSchema.min(1).optional(),
   env: Env.optional(),
 });
 export type ResumeRequest = z.input<typeof ResumeRequestSchema>;
