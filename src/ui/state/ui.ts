@@ -31,7 +31,8 @@ export interface UiState {
   view: View;
   pane: Pane;
   selectedId: string | null;
-  filter: { text: string; editing: boolean };
+  /** `replace`: the kept filter shows, and the first character typed starts a new one (as in less). */
+  filter: { text: string; editing: boolean; replace: boolean };
   raw: boolean;
   scroll: Scroll;
   modal: Modal;
@@ -66,7 +67,7 @@ export const initialUi: UiState = {
   view: "agents",
   pane: "list",
   selectedId: null,
-  filter: { text: "", editing: false },
+  filter: { text: "", editing: false, replace: false },
   raw: false,
   scroll: FOLLOW,
   modal: { kind: "none" },
@@ -102,13 +103,15 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case "scroll":
       return { ...state, scroll: action.scroll };
     case "filterStart":
-      return { ...state, filter: { text: state.filter.text, editing: true } };
-    case "filterInput":
-      return { ...state, filter: { text: state.filter.text + action.text.replace(/[\r\n]/g, ""), editing: true } };
+      return { ...state, filter: { text: state.filter.text, editing: true, replace: state.filter.text !== "" } };
+    case "filterInput": {
+      const text = action.text.replace(/\r\n?|\n/g, " ");
+      return { ...state, filter: { text: (state.filter.replace ? "" : state.filter.text) + text, editing: true, replace: false } };
+    }
     case "filterBackspace":
-      return { ...state, filter: { text: state.filter.text.slice(0, -1), editing: true } };
+      return { ...state, filter: { text: state.filter.text.slice(0, -1), editing: true, replace: false } };
     case "filterDone":
-      return { ...state, filter: { text: action.keep ? state.filter.text : "", editing: false } };
+      return { ...state, filter: { text: action.keep ? state.filter.text : "", editing: false, replace: false } };
     case "open":
       return { ...state, modal: action.modal };
     case "close":
