@@ -3,14 +3,8 @@ import { agentActions, down, up } from "./common.ts";
 import { cyclePane, outputPaging } from "./output.ts";
 import type { Controller, KeyEnv } from "./types.ts";
 
-/** Moves from the selection as shown (which may be the first row when none was chosen yet). */
-function move(env: KeyEnv, delta: number): void {
-  const { ids, selectedId } = env.screen;
-  if (!ids.length) return;
-  const cur = selectedId === null ? -1 : ids.indexOf(selectedId);
-  const next = cur === -1 ? 0 : Math.max(0, Math.min(ids.length - 1, cur + delta));
-  env.dispatch({ type: "select", id: ids[next]! });
-}
+/** Moves from the selection as shown (the first row when none was chosen yet). */
+const move = (env: KeyEnv, delta: number) => env.dispatch({ type: "move", delta, ids: env.screen.ids, from: env.screen.selectedId });
 
 /** The agents list focused: arrows and j/k select. */
 export const listController: Controller = {

@@ -42,7 +42,8 @@ export interface UiState {
 
 export type UiAction =
   | { type: "select"; id: string | null }
-  | { type: "move"; delta: number; ids: readonly string[] }
+  /** `from`: the selection as shown, when it differs from the one kept (the first row until one is chosen). */
+  | { type: "move"; delta: number; ids: readonly string[]; from?: string | null }
   | { type: "pane"; pane: Pane }
   | { type: "cyclePane" }
   | { type: "view"; view: View }
@@ -88,7 +89,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case "move": {
       const { ids, delta } = action;
       if (!ids.length) return select(state, null);
-      const cur = state.selectedId === null ? -1 : ids.indexOf(state.selectedId);
+      const from = action.from !== undefined ? action.from : state.selectedId;
+      const cur = from === null ? -1 : ids.indexOf(from);
       const next = cur === -1 ? 0 : Math.max(0, Math.min(ids.length - 1, cur + delta));
       return select(state, ids[next]!);
     }
