@@ -23,7 +23,8 @@ export function useDashboard(deps: DashboardDeps, feed: Feed, term: Size, quit: 
   const [store] = useState(() => createUiStore(initial));
   const ui = useSyncExternalStore(store.subscribe, store.get);
   const view = useFeed(feed);
-  const screen = useMemo(() => deriveScreen(ui, view, term), [ui, view, term.columns, term.rows]); // eslint-disable-line react-hooks/exhaustive-deps
+  const { columns, rows } = term; // the size object is new at every render; its numbers are what matter
+  const screen = useMemo(() => deriveScreen(ui, view, { columns, rows }), [ui, view, columns, rows]);
 
   // The selection as shown becomes the selection kept (the first row until one is chosen).
   useEffect(() => {
