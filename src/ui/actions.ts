@@ -1,5 +1,6 @@
 import type { SpawnRequest } from "../protocol/api.ts";
 import type { Agent, Conversation } from "../protocol/entities.ts";
+import { STATUS } from "../protocol/status.ts";
 import { conversationsFrom, orphanConversations, type EntitiesState } from "./state/entities.ts";
 import { choiceField, formValues, makeForm, textField, type ChoiceOption, type FormState } from "./state/form.ts";
 import type { Modal } from "./state/ui.ts";
@@ -15,7 +16,7 @@ type QuestionsModal = Extract<Modal, { kind: "questions" }>;
  * With nothing there, the open user conversations no listed agent asked. Null when nothing waits.
  */
 export function questionsModal(agent: Agent | null, entities: EntitiesState): QuestionsModal | null {
-  const questions = agent?.status === "waiting" ? (agent.questions ?? []) : [];
+  const questions = agent && STATUS[agent.status].needsPerson ? (agent.questions ?? []) : [];
   let conversations: Conversation[] = agent ? conversationsFrom(entities, agent.id) : [];
   let title = agent ? `Questions from ${agent.name}` : "Questions for you";
   if (!questions.length && !conversations.length) {

@@ -151,7 +151,9 @@ describe.skipIf(!HAVE_TMUX)("dashboard in a terminal", () => {
     await term.waitFor(/asker\s+waiting/);
     term.keys("a");
     await term.waitFor("Which colour?");
+    // Typed, then Enter once the text shows: the path of a person typing.
     term.type("teal");
+    await term.waitFor("> teal");
     term.keys("Enter");
     await term.waitFor("answered asker");
     await waitFor("asker running again or done", async () => {
@@ -171,8 +173,8 @@ describe.skipIf(!HAVE_TMUX)("dashboard in a terminal", () => {
     await term.waitFor(/carol/);
     term.keys("a");
     await term.waitFor("carol asks: deploy to prod?");
-    term.type("yes, ship it");
-    term.keys("Enter");
+    // Text and Enter in one send-keys, one write: as keys arrive over a slow SSH link or from a paste.
+    term.keys("yes, ship it", "Enter");
     const done = await waitFor("carol done", statusIs("carol", "done"));
     expect(done.result).toBe("got:yes, ship it");
     await term.waitForNot("needs you");

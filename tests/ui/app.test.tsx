@@ -295,3 +295,104 @@ describe("keys typed together", () => {
     await screen.waitFor("Which one?");
   });
 });
+
+describe("input arriving in one read (a slow SSH link, a paste, tmux send-keys)", () => {
+  test("text and enter in one chunk submit the answer", async () => {
+    const a = makeAgent({ name: "talker", status: "running" });
+    const c = makeConversation({ fromId: a.id, fromName: "talker", question: "Ship it?" });
+    const client = new FakeClient([a], [c]);
+    screen = await renderApp(client);
+    await screen.press("a");
+    await screen.waitFor("talker asks: Ship it?");
+    await screen.press("yes, ship it\r");
+    await waitFor(() => client.callsOf("answer").length === 1, () => `answer called; screen:\n${screen!.frame()}`);
+    expect(client.callsOf("answer")[0]).toEqual([c.id, "yes, ship it"]);
+  });
+
+  test("enter inside a chunk moves on, the rest goes to the next field, a final enter submits", async () => {
+    const a = waiting("asker", ["One?", "Two?"]);
+    const client = new FakeClient([a]);
+    screen = await renderApp(client);
+    await screen.press("a");
+    await screen.waitFor("Two?");
+    await screen.press("first\rsecond\r");
+    await waitFor(() => client.callsOf("resume").length === 1, () => `resume called; screen:\n${screen!.frame()}`);
+    expect(client.callsOf("resume")[0]![1]).toEqual({ answers: [{ id: "q1", answer: "first" }, { id: "q2", answer: "second" }] });
+  });
+
+  test("what follows a key that opens or closes a dialog is dropped", async () => {
+    const a = makeAgent({ name: "worker", status: "running" });
+    const client = new FakeClient([a]);
+    screen = await renderApp(client);
+    await screen.waitFor("worker");
+    await screen.press("sy"); // s opens the stop dialog; the y typed ahead must not confirm it
+    await screen.waitFor("Stop worker?");
+    await screen.press("y\rq");
+    await waitFor(() => client.callsOf("stop").length === 1, () => "stop called");
+    await screen.waitFor("stopped worker");
+    expect(screen.exited()).toBe(false);
+  });
+
+  test("a paste keeps its newlines in a multi-line field and becomes one line in a single-line one", async () => {
+    const a = waiting("asker", ["Plan?"]);
+    const client = new FakeClient([a]);
+    screen = await renderApp(client);
+    await screen.press("a");
+    await screen.waitFor("Plan?");
+    await screen.press(`${KEY.pasteStart}step one\r\nstep two\r${KEY.pasteEnd}`);
+    await screen.waitFor("step two");
+    await screen.press(KEY.enter);
+    await waitFor(() => client.callsOf("resume").length === 1, () => `resume called; screen:\n${screen!.frame()}`);
+    expect(client.callsOf("resume")[0]![1]).toEqual({ answers: [{ id: "q1", answer: "step one\nstep two" }] });
+
+    await screen.press("n");
+    await screen.waitFor("Claude Code 2.1.0");
+    await screen.press(KEY.tab);
+    await screen.press(`${KEY.pasteStart}do\nit${KEY.pasteEnd}`, KEY.tab);
+    await screen.press(`${KEY.pasteStart}my\nname${KEY.pasteEnd}`, KEY.enter);
+    await waitFor(() => client.callsOf("spawn").length === 1, () => `spawn called; screen:\n${screen!.frame()}`);
+    expect(client.callsOf("spawn")[0]![0]).toMatchObject({ provider: "claude", prompt: "do\nit", name: "my name" });
+  });
+});
+
+describe("keys that cannot act now", () => {
+  test("the hint line leaves out stop for an agent that is not running, and a press says why", async () => {
+    const run = makeAgent({ name: "runner", status: "running", createdAt: 2 });
+    const done = makeAgent({ name: "finisher", status: "done", createdAt: 1 });
+    screen = await renderApp(new FakeClient([run, done]));
+    await screen.waitFor("finisher");
+    expect(screen.frame()).toContain("s stop");
+    expect(screen.frame()).not.toContain("a answer");
+    await screen.press("j");
+    await screen.waitForNot("s stop");
+    await screen.press("s");
+    await screen.waitFor("finisher is done, not running");
+  });
+
+  test("/ with a filter kept: the first character typed starts a new filter", async () => {
+    const client = new FakeClient([makeAgent({ name: "alpha", status: "done" }), makeAgent({ name: "beta", status: "running" })]);
+    screen = await renderApp(client);
+    await screen.press("/");
+    await screen.type("done");
+    await screen.press(KEY.enter);
+    await screen.waitFor("filter: done");
+    await screen.press("/");
+    await screen.type("beta");
+    await screen.press(KEY.enter);
+    await screen.waitFor("filter: beta");
+    expect(screen.frame()).toContain("Agents (1/2)");
+  });
+
+  test("↓ and ↑ move through the new-agent form; a choice keeps them for its options", async () => {
+    const client = new FakeClient([]);
+    screen = await renderApp(client);
+    await screen.press("n");
+    await screen.waitFor("Claude Code 2.1.0");
+    await screen.press(KEY.down);
+    await screen.waitFor("Shell command"); // on the choice, ↓ picks the next option
+    await screen.press(KEY.tab, "echo hi", KEY.down, "runner", KEY.up, KEY.up);
+    await screen.press(KEY.tab, KEY.down, KEY.enter);
+    await waitFor(() => client.callsOf("spawn").length === 1, () => `spawn called; screen:\n${screen!.frame()}`);
+    expect(client.callsOf("spawn")[0]![0]).toMatchObject({ provider: "generic", command: "echo hi", name: "runner" });
+  });
+});

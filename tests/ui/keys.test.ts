@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Key } from "ink";
-import { HELP_SECTIONS, KEYS, helpRows, hintLine, resolveKey, type KeyContext } from "../../src/ui/keys.ts";
+import { CONTROLLERS, HELP_SECTIONS, helpRows, hintLine, resolveKey } from "../../src/ui/controllers/index.ts";
+import type { KeyContext } from "../../src/ui/keys.ts";
 
 const none: Key = {
   upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
@@ -54,7 +55,7 @@ describe("key table", () => {
     const contexts: KeyContext[] = ["list", "output", "diff", "phases", "field", "filter", "confirm", "help"];
     for (const ctx of contexts) {
       const seen = new Map<string, string>();
-      for (const b of KEYS.filter((b) => b.contexts.includes(ctx))) {
+      for (const b of CONTROLLERS[ctx].bindings) {
         for (const spec of b.keys) {
           const id = `${spec.named ?? ""}|${spec.input ?? ""}|${spec.ctrl ?? ""}|${spec.shift ?? ""}`;
           const prev = seen.get(id);
@@ -66,11 +67,9 @@ describe("key table", () => {
   });
 
   test("the help overlay and the hint line come from the same table", () => {
-    const all = HELP_SECTIONS.flatMap((s) => helpRows(s.context));
-    for (const b of KEYS) {
-      if (b.contexts.some((c) => ["list", "output", "field", "filter", "confirm"].includes(c))) {
-        expect(all.some((r) => r.help === b.help)).toBe(true);
-      }
+    const all = HELP_SECTIONS.flatMap((s) => helpRows(s.contexts));
+    for (const ctx of ["list", "output", "field", "filter", "confirm"] as const) {
+      for (const b of CONTROLLERS[ctx].bindings) expect(all.some((r) => r.help === b.help)).toBe(true);
     }
     expect(hintLine("list")).toContain("a answer");
     expect(hintLine("list")).toContain("q quit");

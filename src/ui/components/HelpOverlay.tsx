@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import { fit, truncate } from "../../output/text.ts";
-import { HELP_SECTIONS, helpRows } from "../keys.ts";
+import { HELP_SECTIONS, helpRows } from "../controllers/index.ts";
 import { Dialog, dialogInner } from "./Dialog.tsx";
 
 export interface HelpOverlayProps {
@@ -25,12 +25,12 @@ export function helpLines(): { text: string; title: boolean }[] {
   for (const s of HELP_SECTIONS) {
     if (lines.length) lines.push({ text: "", title: false });
     lines.push({ text: s.title, title: true });
-    for (const r of helpRows(s.context)) lines.push({ text: `${fit(r.keys, keyWidth)} ${r.help}`, title: false });
+    for (const r of helpRows(s.contexts)) lines.push({ text: `${fit(r.keys, keyWidth)} ${r.help}`, title: false });
   }
   return lines;
 }
 
-/** The key table, as the handlers use it. */
+/** The controllers' bindings, as the key handler uses them. */
 export function HelpOverlay({ width, height, top }: HelpOverlayProps) {
   const inner = dialogInner(width, height);
   const lines = helpLines();

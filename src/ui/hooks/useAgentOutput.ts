@@ -1,9 +1,21 @@
-import { useSyncExternalStore } from "react";
+import { useEffect, useSyncExternalStore } from "react";
 import type { Agent } from "../../protocol/entities.ts";
 import type { AgentOutput, OutputStore } from "../output-store.ts";
 
-/** The selected agent's output buffer (loading its history the first time), re-rendering as it grows. */
+/**
+ * The selected agent's output buffer, re-rendering as it grows. Loading its history is an
+ * effect, never a side effect of rendering: render only reads what the store holds.
+ */
 export function useAgentOutput(store: OutputStore, agent: Agent | null): AgentOutput | null {
   useSyncExternalStore(store.publisher.subscribe, store.publisher.getVersion);
-  return agent ? store.ensure(agent.id, agent.provider) : null;
+  const id = agent?.id ?? null;
+  const provider = agent?.provider ?? null;
+  useEffect(() => {
+    if (id === null || provider === null) return;
+    const had = store.get(id);
+    store.ensure(id, provider);
+    if (!had) store.publisher.flush(); // draw its "loading" state now
+
+  }, [store, id, provider]);
+  return id !== null ? (store.get(id) ?? null) : null;
 }

@@ -2,6 +2,10 @@ import type { Agent, AgentStatus, Conversation } from "../../protocol/entities.t
 import { USER } from "../../protocol/entities.ts";
 import type { DaemonEvent } from "../../protocol/events.ts";
 import { assertNever } from "../../errors.ts";
+import { STATUS } from "../../protocol/status.ts";
+
+/** The agent asked the person questions (its status needs the person, and it has some). */
+export const hasQuestions = (a: Agent): boolean => STATUS[a.status].needsPerson && (a.questions?.length ?? 0) > 0;
 
 /** What the daemon told us: agents and the conversations the person may need to answer. */
 export interface EntitiesState {
@@ -111,7 +115,7 @@ export function orphanConversations(state: EntitiesState): Conversation[] {
 
 /** True when the agent waits for the person: questions, or a question to the user it is blocked on. */
 export function needsPerson(agent: Agent, state: EntitiesState): boolean {
-  if (agent.status === "waiting" && (agent.questions?.length ?? 0) > 0) return true;
+  if (hasQuestions(agent)) return true;
   return userConversations(state).some((c) => c.fromId === agent.id);
 }
 
@@ -147,7 +151,7 @@ function matches(agent: Agent, f: AgentFilter): boolean {
 export function visibleAgents(state: EntitiesState, filterText: string): Agent[] {
   const f = parseFilter(filterText);
   const needs = new Set(userConversations(state).map((c) => c.fromId));
-  const rank = (a: Agent) => (needs.has(a.id) || (a.status === "waiting" && (a.questions?.length ?? 0) > 0) ? -1 : STATUS_ORDER[a.status]);
+  const rank = (a: Agent) => (needs.has(a.id) || hasQuestions(a) ? -1 : STATUS_ORDER[a.status]);
   return Object.values(state.agents)
     .filter((a) => matches(a, f))
     .sort((a, b) => rank(a) - rank(b) || b.createdAt - a.createdAt || a.name.localeCompare(b.name));
@@ -157,7 +161,7 @@ export function visibleAgents(state: EntitiesState, filterText: string): Agent[]
 export function attentionKeys(state: EntitiesState): Set<string> {
   const keys = new Set<string>();
   for (const a of Object.values(state.agents)) {
-    if (a.status === "waiting" && (a.questions?.length ?? 0) > 0) keys.add(`agent:${a.id}:${a.session}`);
+    if (hasQuestions(a)) keys.add(`agent:${a.id}:${a.session}`);
   }
   for (const c of userConversations(state)) keys.add(`conversation:${c.id}`);
   return keys;

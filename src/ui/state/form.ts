@@ -110,21 +110,25 @@ function editText(f: TextField, action: FormAction): TextField {
       return { ...f, cursor: lineStart(v, c) };
     case "end":
       return { ...f, cursor: lineEnd(v, c) };
-    case "up": {
-      const start = lineStart(v, c);
-      if (start === 0) return f;
-      const prevStart = lineStart(v, start - 1);
-      return { ...f, cursor: Math.min(prevStart + (c - start), start - 1) };
-    }
-    case "down": {
-      const end = lineEnd(v, c);
-      if (end === v.length) return f;
-      const nextStart = end + 1;
-      return { ...f, cursor: Math.min(nextStart + (c - lineStart(v, c)), lineEnd(v, nextStart)) };
-    }
     default:
       return f;
   }
+}
+
+/** Where ↑/↓ put the cursor in a multi-line field, or null when there is no line that way (the form moves to another field). */
+function verticalMove(f: TextField, dir: "up" | "down"): number | null {
+  const { value: v, cursor: c } = f;
+  if (!f.multiline) return null;
+  const start = lineStart(v, c);
+  if (dir === "up") {
+    if (start === 0) return null;
+    const prevStart = lineStart(v, start - 1);
+    return Math.min(prevStart + (c - start), start - 1);
+  }
+  const end = lineEnd(v, c);
+  if (end === v.length) return null;
+  const nextStart = end + 1;
+  return Math.min(nextStart + (c - start), lineEnd(v, nextStart));
 }
 
 function editChoice(f: ChoiceField, action: FormAction): ChoiceField {
@@ -162,6 +166,18 @@ function editField(f: Field, action: FormAction): Field {
 export function formReducer(state: FormState, action: FormAction): FormState {
   const n = state.fields.length;
   switch (action.type) {
+    case "up":
+    case "down": {
+      // ↑/↓ move between lines of a multi-line field and leave it from its first/last line, as
+      // tab/shift+tab do from a single-line field or a toggle; a choice keeps them for its options.
+      const f = state.fields[state.active];
+      if (f?.kind === "choice") break;
+      const cursor = f?.kind === "text" ? verticalMove(f, action.type) : null;
+      if (f?.kind !== "text" || cursor === null) return formReducer(state, { type: action.type === "up" ? "prev" : "next" });
+      const fields = state.fields.slice();
+      fields[state.active] = { ...f, cursor };
+      return { ...state, fields };
+    }
     case "next":
       return { ...state, active: (state.active + 1) % n };
     case "prev":
@@ -175,16 +191,16 @@ export function formReducer(state: FormState, action: FormAction): FormState {
         ...state,
         fields: state.fields.map((f) => (f.kind === "choice" && f.id === action.id ? { ...choiceField(f.id, f.label, action.options) } : f)),
       };
-    default: {
-      const f = state.fields[state.active];
-      if (!f) return state;
-      const next = editField(f, action);
-      if (next === f) return state;
-      const fields = state.fields.slice();
-      fields[state.active] = next;
-      return { ...state, fields, error: null };
-    }
+    default:
+      break;
   }
+  const f = state.fields[state.active];
+  if (!f) return state;
+  const next = editField(f, action);
+  if (next === f) return state;
+  const fields = state.fields.slice();
+  fields[state.active] = next;
+  return { ...state, fields, error: null };
 }
 
 /** Field values by id: text as typed, a choice's value, a toggle's boolean. */

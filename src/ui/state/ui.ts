@@ -31,7 +31,8 @@ export interface UiState {
   view: View;
   pane: Pane;
   selectedId: string | null;
-  filter: { text: string; editing: boolean };
+  /** `replace`: the kept filter shows, and the first character typed starts a new one (as in less). */
+  filter: { text: string; editing: boolean; replace: boolean };
   raw: boolean;
   scroll: Scroll;
   modal: Modal;
@@ -41,7 +42,8 @@ export interface UiState {
 
 export type UiAction =
   | { type: "select"; id: string | null }
-  | { type: "move"; delta: number; ids: readonly string[] }
+  /** `from`: the selection as shown, when it differs from the one kept (the first row until one is chosen). */
+  | { type: "move"; delta: number; ids: readonly string[]; from?: string | null }
   | { type: "pane"; pane: Pane }
   | { type: "cyclePane" }
   | { type: "view"; view: View }
@@ -66,7 +68,7 @@ export const initialUi: UiState = {
   view: "agents",
   pane: "list",
   selectedId: null,
-  filter: { text: "", editing: false },
+  filter: { text: "", editing: false, replace: false },
   raw: false,
   scroll: FOLLOW,
   modal: { kind: "none" },
@@ -87,7 +89,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case "move": {
       const { ids, delta } = action;
       if (!ids.length) return select(state, null);
-      const cur = state.selectedId === null ? -1 : ids.indexOf(state.selectedId);
+      const from = action.from !== undefined ? action.from : state.selectedId;
+      const cur = from === null ? -1 : ids.indexOf(from);
       const next = cur === -1 ? 0 : Math.max(0, Math.min(ids.length - 1, cur + delta));
       return select(state, ids[next]!);
     }
@@ -102,13 +105,15 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case "scroll":
       return { ...state, scroll: action.scroll };
     case "filterStart":
-      return { ...state, filter: { text: state.filter.text, editing: true } };
-    case "filterInput":
-      return { ...state, filter: { text: state.filter.text + action.text.replace(/[\r\n]/g, ""), editing: true } };
+      return { ...state, filter: { text: state.filter.text, editing: true, replace: state.filter.text !== "" } };
+    case "filterInput": {
+      const text = action.text.replace(/\r\n?|\n/g, " ");
+      return { ...state, filter: { text: (state.filter.replace ? "" : state.filter.text) + text, editing: true, replace: false } };
+    }
     case "filterBackspace":
-      return { ...state, filter: { text: state.filter.text.slice(0, -1), editing: true } };
+      return { ...state, filter: { text: state.filter.text.slice(0, -1), editing: true, replace: false } };
     case "filterDone":
-      return { ...state, filter: { text: action.keep ? state.filter.text : "", editing: false } };
+      return { ...state, filter: { text: action.keep ? state.filter.text : "", editing: false, replace: false } };
     case "open":
       return { ...state, modal: action.modal };
     case "close":

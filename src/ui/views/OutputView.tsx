@@ -1,5 +1,6 @@
 import { memo } from "react";
 import type { Agent } from "../../protocol/entities.ts";
+import { STATUS } from "../../protocol/status.ts";
 import { OutputPane } from "../components/OutputPane.tsx";
 import { useAgentOutput } from "../hooks/useAgentOutput.ts";
 import type { AgentOutput, OutputStore } from "../output-store.ts";
@@ -30,7 +31,7 @@ function emptyText(agent: Agent | null, buf: AgentOutput | null): string {
   if (!agent) return "select an agent";
   if (!buf || buf.state === "loading") return "loading output…";
   if (buf.state === "error") return `could not load output: ${buf.error}`;
-  if (agent.status === "waiting") return "no output yet · it waits for you: press a";
+  if (STATUS[agent.status].needsPerson) return "no output yet · it waits for you: press a";
   return "no output yet";
 }
 

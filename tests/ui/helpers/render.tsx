@@ -26,6 +26,8 @@ export const KEY = {
   ctrlC: "\x03",
   ctrlJ: "\n",
   ctrlS: "\x13",
+  pasteStart: "\x1b[200~",
+  pasteEnd: "\x1b[201~",
 } as const;
 
 const DEADLINE_MS = 3000;

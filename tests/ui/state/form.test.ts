@@ -64,4 +64,30 @@ describe("form", () => {
     s = run(s, { type: "toggle" });
     expect(s.error).toBeNull();
   });
+
+  test("↑/↓ move between the lines of a multi-line field, and to the other fields from its ends, single-line fields and toggles", () => {
+    const fields = () => [
+      textField("one", "One"),
+      textField("many", "Many", { multiline: true }),
+      { kind: "toggle" as const, id: "t", label: "T", value: true },
+      choiceField("c", "C", [{ value: "x", label: "X" }, { value: "y", label: "Y" }]),
+    ];
+    let s = run(makeForm(fields()), { type: "down" });
+    expect(s.active).toBe(1);
+    s = run(s, { type: "insert", text: "ab\ncd" }, { type: "up" });
+    expect(s.active).toBe(1);
+    expect((s.fields[1] as { cursor: number }).cursor).toBe(2);
+    s = run(s, { type: "up" });
+    expect(s.active).toBe(0);
+    s = run(s, { type: "down" }, { type: "down" }, { type: "down" });
+    expect(s.active).toBe(2);
+    s = run(s, { type: "down" });
+    expect(s.active).toBe(3);
+    s = run(s, { type: "down" });
+    expect(s.active).toBe(3);
+    expect(formValues(s).c).toBe("y");
+    s = run(s, { type: "prev" }, { type: "up" });
+    expect(s.active).toBe(1);
+    expect(formValues(s)).toMatchObject({ many: "ab\ncd", t: true });
+  });
 });

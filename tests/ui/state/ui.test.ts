@@ -25,9 +25,20 @@ describe("uiReducer", () => {
 
   test("filter: typing, backspace, keep or clear", () => {
     let s = run(initialUi, { type: "filterStart" }, { type: "filterInput", text: "wai" }, { type: "filterInput", text: "tx" }, { type: "filterBackspace" });
-    expect(s.filter).toEqual({ text: "wait", editing: true });
-    expect(run(s, { type: "filterDone", keep: true }).filter).toEqual({ text: "wait", editing: false });
-    expect(run(s, { type: "filterDone", keep: false }).filter).toEqual({ text: "", editing: false });
+    expect(s.filter).toEqual({ text: "wait", editing: true, replace: false });
+    expect(run(s, { type: "filterDone", keep: true }).filter).toEqual({ text: "wait", editing: false, replace: false });
+    expect(run(s, { type: "filterDone", keep: false }).filter).toEqual({ text: "", editing: false, replace: false });
+  });
+
+  test("filter: reopened with one kept, the first character typed starts a new one; backspace edits the old", () => {
+    const kept = run(initialUi, { type: "filterStart" }, { type: "filterInput", text: "done" }, { type: "filterDone", keep: true });
+    let s = run(kept, { type: "filterStart" });
+    expect(s.filter.text).toBe("done");
+    s = run(s, { type: "filterInput", text: "r" }, { type: "filterInput", text: "un" });
+    expect(s.filter.text).toBe("run");
+    s = run(kept, { type: "filterStart" }, { type: "filterBackspace" }, { type: "filterInput", text: "e" });
+    expect(s.filter.text).toBe("done");
+    expect(run(kept, { type: "filterStart" }, { type: "filterInput", text: "a\nb" }).filter.text).toBe("a b");
   });
 
   test("form actions reach the open dialog's form, busy marks it", () => {

@@ -1,0 +1,111 @@
+import type { Agent } from "../../protocol/entities.ts";
+import { errorMessage } from "../../errors.ts";
+import { FormError, newAgentForm, providerOptions, questionsModal, resumeForm, resumeMessage, spawnRequest, submitQuestions } from "../actions.ts";
+import type { Modal } from "../state/ui.ts";
+import { say, type KeyEnv } from "./types.ts";
+
+/** The dialogs that hold a form. */
+export type FormModal = Extract<Modal, { kind: "questions" | "new" | "resume" }>;
+
+export function formModal(env: KeyEnv): FormModal | null {
+  const m = env.ui.modal;
+  return m.kind === "questions" || m.kind === "new" || m.kind === "resume" ? m : null;
+}
+
+/** Why `a` has nothing to open for the selected agent, or null. */
+export function nothingToAnswer(env: KeyEnv): string | null {
+  if (questionsModal(env.selected, env.entities)) return null;
+  return env.selected ? `${env.selected.name} has no questions for you` : "nothing waits for an answer";
+}
+
+export function openAnswer(env: KeyEnv): void {
+  const modal = questionsModal(env.selected, env.entities);
+  if (modal) env.dispatch({ type: "open", modal });
+}
+
+export function openNewAgent(env: KeyEnv): void {
+  env.dispatch({ type: "open", modal: { kind: "new", form: newAgentForm(null), busy: false } });
+  env.deps.listProviders().then(
+    (choices) => env.dispatch({ type: "form", action: { type: "setOptions", id: "provider", options: providerOptions(choices) } }),
+    (err: unknown) => say(env, `could not list providers: ${errorMessage(err)}`, "error"),
+  );
+}
+
+export function openStop(env: KeyEnv, agent: Agent): void {
+  env.dispatch({ type: "open", modal: { kind: "stop", agentId: agent.id, name: agent.name, busy: false } });
+}
+
+export function openResume(env: KeyEnv, agent: Agent): void {
+  env.dispatch({ type: "open", modal: { kind: "resume", agentId: agent.id, name: agent.name, form: resumeForm(), busy: false } });
+}
+
+function failed(env: KeyEnv, err: unknown): void {
+  env.dispatch({ type: "busy", busy: false });
+  const msg = errorMessage(err);
+  env.dispatch({ type: "form", action: { type: "error", message: msg } });
+  // A mistake in what was typed shows in the dialog only; a refusal also in the status bar.
+  if (!(err instanceof FormError)) say(env, msg, "error");
+}
+
+/** Sends the open form: answers, a new agent or a resume message. The dialog closes once the daemon took it. */
+export function submitForm(env: KeyEnv): void {
+  const { dispatch, deps, feed } = env;
+  const m = formModal(env);
+  if (!m || m.busy) return;
+  const done = (text: string) => {
+    dispatch({ type: "close" });
+    say(env, text);
+  };
+  try {
+    switch (m.kind) {
+      case "questions": {
+        const p = submitQuestions(deps.client, m);
+        dispatch({ type: "busy", busy: true });
+        p.then((r) => {
+          if (r.agent) feed.upsertAgent(r.agent);
+          for (const c of r.conversations) feed.upsertConversation(c);
+          done(r.agent ? `answered ${r.agent.name}; it resumes` : "answered");
+        }, (err: unknown) => failed(env, err));
+        return;
+      }
+      case "new": {
+        const req = spawnRequest(m.form, deps.env);
+        dispatch({ type: "busy", busy: true });
+        deps.client.spawn(req).then((a) => {
+          feed.upsertAgent(a);
+          dispatch({ type: "select", id: a.id });
+          done(`started ${a.name}`);
+        }, (err: unknown) => failed(env, err));
+        return;
+      }
+      case "resume": {
+        const message = resumeMessage(m.form);
+        dispatch({ type: "busy", busy: true });
+        deps.client.resume(m.agentId, { message }).then((a) => {
+          feed.upsertAgent(a);
+          done(`resumed ${a.name}`);
+        }, (err: unknown) => failed(env, err));
+        return;
+      }
+    }
+  } catch (err) {
+    failed(env, err);
+  }
+}
+
+export function confirmStop(env: KeyEnv): void {
+  const m = env.ui.modal;
+  if (m.kind !== "stop" || m.busy) return;
+  env.dispatch({ type: "busy", busy: true });
+  env.deps.client.stop(m.agentId).then(
+    (a) => {
+      env.feed.upsertAgent(a);
+      env.dispatch({ type: "close" });
+      say(env, `stopped ${a.name}`);
+    },
+    (err: unknown) => {
+      env.dispatch({ type: "close" });
+      say(env, errorMessage(err), "error");
+    },
+  );
+}

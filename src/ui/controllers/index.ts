@@ -1,0 +1,93 @@
+import { keysLabel, specMatches, type KeyContext, type KeyInput } from "../keys.ts";
+import type { UiState } from "../state/ui.ts";
+import { confirmController } from "./confirm.ts";
+import { diffController } from "./diff.ts";
+import { fieldController } from "./field.ts";
+import { filterController } from "./filter.ts";
+import { helpController } from "./help.ts";
+import { listController } from "./list.ts";
+import { outputController } from "./output.ts";
+import { phasesController } from "./phases.ts";
+import type { Binding, Controller, KeyEnv } from "./types.ts";
+
+export type { Binding, Controller, KeyEnv, Outcome } from "./types.ts";
+
+/** One controller per key context: a new view is one more file and one more row here. */
+export const CONTROLLERS: Readonly<Record<KeyContext, Controller>> = {
+  list: listController,
+  output: outputController,
+  diff: diffController,
+  phases: phasesController,
+  field: fieldController,
+  filter: filterController,
+  confirm: confirmController,
+  help: helpController,
+};
+
+/** Where the keyboard is, from what is on screen. */
+export function keyContext(ui: UiState): KeyContext {
+  switch (ui.modal.kind) {
+    case "help":
+      return "help";
+    case "stop":
+      return "confirm";
+    case "questions":
+    case "new":
+    case "resume":
+      return "field";
+    case "none":
+      break;
+  }
+  if (ui.filter.editing) return "filter";
+  if (ui.view === "diff") return "diff";
+  if (ui.view === "phases") return "phases";
+  return ui.pane;
+}
+
+export function findBinding(context: KeyContext, input: string, key: KeyInput): Binding | null {
+  return CONTROLLERS[context].bindings.find((b) => b.keys.some((k) => specMatches(k, input, key))) ?? null;
+}
+
+/** The command a keypress means in `context`, or null (a text field then takes it as typing). */
+export function resolveKey(context: KeyContext, input: string, key: KeyInput): string | null {
+  return findBinding(context, input, key)?.command ?? null;
+}
+
+/** Sections of the help overlay, each the bindings of one or more contexts. */
+export const HELP_SECTIONS: readonly { title: string; contexts: readonly KeyContext[] }[] = [
+  { title: "Agents and output", contexts: ["list", "output"] },
+  { title: "Text fields", contexts: ["field"] },
+  { title: "Filter", contexts: ["filter"] },
+  { title: "Confirm", contexts: ["confirm"] },
+];
+
+const rowId = (b: Binding) => `${b.command}:${keysLabel(b.keys)}`;
+
+/**
+ * The bindings of several contexts, each once: one missing from the first goes in before the
+ * binding that follows it in its own context, so related keys stay together.
+ */
+function merged(contexts: readonly KeyContext[]): Binding[] {
+  const out: Binding[] = [];
+  for (const c of contexts) {
+    const own = CONTROLLERS[c].bindings;
+    own.forEach((b, i) => {
+      if (out.some((o) => rowId(o) === rowId(b))) return;
+      const next = own.slice(i + 1).find((n) => out.some((o) => rowId(o) === rowId(n)));
+      const at = next ? out.findIndex((o) => rowId(o) === rowId(next)) : out.length;
+      out.splice(at, 0, b);
+    });
+  }
+  return out;
+}
+
+export function helpRows(contexts: readonly KeyContext[]): { keys: string; help: string }[] {
+  return merged(contexts).map((b) => ({ keys: keysLabel(b.keys), help: b.help }));
+}
+
+/** "a answer · n new · …" for the status bar, from the same table; with `env`, only the keys that can act now. */
+export function hintLine(context: KeyContext, env?: KeyEnv): string {
+  return CONTROLLERS[context].bindings.filter((b) => b.hint && !(env && b.disabled?.(env)))
+    .map((b) => `${b.keys[0]!.label} ${b.hint}`)
+    .join(" · ");
+}

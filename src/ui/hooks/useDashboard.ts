@@ -1,0 +1,58 @@
+import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import type { KeyEnv } from "../controllers/index.ts";
+import type { Feed, FeedView } from "../feed.ts";
+import { deriveScreen, type Screen } from "../screen.ts";
+import { createUiStore } from "../state/ui-store.ts";
+import type { UiState } from "../state/ui.ts";
+import type { DashboardDeps } from "../types.ts";
+import { useFeed } from "./useFeed.ts";
+import type { Size } from "./useTerminalSize.ts";
+
+const STATUS_MS = 8000;
+
+export interface Dashboard {
+  ui: UiState;
+  view: FeedView;
+  screen: Screen;
+  /** A key handler's view of the dashboard as it is at this moment (not as last drawn). */
+  envNow: () => KeyEnv;
+}
+
+/** The dashboard's state: the UI store, the feed, what derives from both, and the env keys run in. */
+export function useDashboard(deps: DashboardDeps, feed: Feed, term: Size, quit: () => void, initial?: Partial<UiState>): Dashboard {
+  const [store] = useState(() => createUiStore(initial));
+  const ui = useSyncExternalStore(store.subscribe, store.get);
+  const view = useFeed(feed);
+  const { columns, rows } = term; // the size object is new at every render; its numbers are what matter
+  const screen = useMemo(() => deriveScreen(ui, view, { columns, rows }), [ui, view, columns, rows]);
+
+  // The selection as shown becomes the selection kept (the first row until one is chosen).
+  useEffect(() => {
+    if (screen.selectedId !== ui.selectedId) store.dispatch({ type: "select", id: screen.selectedId });
+  }, [screen.selectedId, ui.selectedId, store]);
+
+  // A status message fades after a while.
+  useEffect(() => {
+    if (!ui.status) return;
+    const t = setTimeout(() => store.dispatch({ type: "status", status: null }), STATUS_MS);
+    return () => clearTimeout(t);
+  }, [ui.status, store]);
+
+  const envNow = (): KeyEnv => {
+    const u = store.get();
+    const v = feed.getView();
+    const s = u === ui && v === view ? screen : deriveScreen(u, v, term);
+    return {
+      ui: u,
+      screen: s,
+      entities: v.entities,
+      dispatch: store.dispatch,
+      feed,
+      deps,
+      selected: s.selected,
+      output: () => (s.selected ? (feed.output.get(s.selected.id)?.source(u.raw) ?? null) : null),
+      quit,
+    };
+  };
+  return { ui, view, screen, envNow };
+}

@@ -1,0 +1,58 @@
+import type { Agent } from "../protocol/entities.ts";
+import { isLive } from "../protocol/status.ts";
+import { helpScrollMax } from "./components/HelpOverlay.tsx";
+import type { FeedView } from "./feed.ts";
+import type { Size } from "./hooks/useTerminalSize.ts";
+import { layout, type Layout } from "./layout.ts";
+import { needsPerson, visibleAgents, type EntitiesState } from "./state/entities.ts";
+import type { Viewport } from "./state/scroll.ts";
+import type { UiState } from "./state/ui.ts";
+import { diffRows } from "./views/DiffView.tsx";
+
+/** Everything the dashboard derives from its state, the feed and the terminal size: one pure function. */
+export interface Screen {
+  /** The list as shown, in order, and its ids. */
+  visible: Agent[];
+  ids: string[];
+  /** Agents waiting for the person. */
+  needs: Set<string>;
+  /** The selection as shown: the one chosen, or the first when that one is filtered out or gone. */
+  selectedId: string | null;
+  selected: Agent | null;
+  total: number;
+  running: number;
+  banner: string | null;
+  layout: Layout;
+  /** The output pane's rows for text (its title takes one). */
+  viewport: Viewport;
+  diffRows: number;
+  helpMax: number;
+}
+
+export function deriveScreen(ui: UiState, view: FeedView, term: Size): Screen {
+  const { entities, connection } = view;
+  const visible = visibleAgents(entities, ui.filter.text);
+  const ids = visible.map((a) => a.id);
+  const agents = Object.values(entities.agents);
+  const selectedId = ui.selectedId !== null && ids.includes(ui.selectedId) ? ui.selectedId : (ids[0] ?? null);
+  const banner = connection.state === "down" ? `daemon not reachable (${connection.error}); retrying, agents keep running` : null;
+  const lay = layout(term.columns, term.rows, (banner ? 1 : 0) + (ui.filter.editing ? 1 : 0), visible.length);
+  return {
+    visible,
+    ids,
+    needs: needsOf(entities),
+    selectedId,
+    selected: selectedId ? (entities.agents[selectedId] ?? null) : null,
+    total: agents.length,
+    running: agents.filter((a) => isLive(a.status)).length,
+    banner,
+    layout: lay,
+    viewport: { width: lay.output.width, height: Math.max(0, lay.output.height - 1) },
+    diffRows: diffRows(lay.main.height),
+    helpMax: helpScrollMax(lay.main.width, lay.main.height),
+  };
+}
+
+function needsOf(entities: EntitiesState): Set<string> {
+  return new Set(Object.values(entities.agents).filter((a) => needsPerson(a, entities)).map((a) => a.id));
+}

@@ -1,0 +1,76 @@
+import { useRef } from "react";
+import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
+import { HelpOverlay } from "../components/HelpOverlay.tsx";
+import { NewAgentDialog } from "../components/NewAgentDialog.tsx";
+import { QuestionsDialog } from "../components/QuestionsDialog.tsx";
+import { ResumeDialog } from "../components/ResumeDialog.tsx";
+import type { FeedView } from "../feed.ts";
+import { listTop } from "../format.ts";
+import { useNow } from "../hooks/useNow.ts";
+import type { OutputStore } from "../output-store.ts";
+import type { Screen } from "../screen.ts";
+import type { UiState } from "../state/ui.ts";
+import { AgentsView } from "./AgentsView.tsx";
+import { DiffView } from "./DiffView.tsx";
+import { PhasesView } from "./PhasesView.tsx";
+
+export interface MainViewProps {
+  ui: UiState;
+  view: FeedView;
+  screen: Screen;
+  store: OutputStore;
+}
+
+/** What fills the space between the header and the bottom lines: a dialog, or the current view. */
+export function MainView({ ui, view, screen, store }: MainViewProps) {
+  const now = useNow(1000);
+  const { layout: lay } = screen;
+  const { width, height } = lay.main;
+  // The list's first row, kept across renders so the selection moves within the window.
+  const topRef = useRef(0);
+  const selIndex = screen.selectedId ? screen.ids.indexOf(screen.selectedId) : 0;
+  topRef.current = listTop(topRef.current, Math.max(0, selIndex), screen.ids.length, lay.list.height - 1);
+  const m = ui.modal;
+  switch (m.kind) {
+    case "help":
+      return <HelpOverlay width={width} height={height} top={m.top} />;
+    case "questions":
+      return <QuestionsDialog modal={m} width={width} height={height} />;
+    case "new":
+      return <NewAgentDialog modal={m} width={width} height={height} />;
+    case "resume":
+      return <ResumeDialog modal={m} width={width} height={height} />;
+    case "stop":
+      return (
+        <ConfirmDialog
+          title={`Stop ${m.name}?`}
+          question={`Stop ${m.name} and its whole process group? Its worktree and output stay; r resumes it later.`}
+          busy={m.busy}
+          width={width}
+          height={height}
+        />
+      );
+    case "none":
+      break;
+  }
+  if (ui.view === "diff" && ui.diff) return <DiffView diff={ui.diff} width={width} height={height} />;
+  if (ui.view === "phases") return <PhasesView width={width} height={height} />;
+  return (
+    <AgentsView
+      layout={lay}
+      agents={screen.visible}
+      total={screen.total}
+      loaded={view.entities.loaded}
+      selectedId={screen.selectedId}
+      listTop={topRef.current}
+      needs={screen.needs}
+      now={now}
+      pane={ui.pane}
+      filter={ui.filter.text}
+      store={store}
+      selected={screen.selected}
+      raw={ui.raw}
+      scroll={ui.scroll}
+    />
+  );
+}
