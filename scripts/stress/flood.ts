@@ -69,12 +69,10 @@ try {
   const rssTimer = setInterval(() => (maxRss = Math.max(maxRss, rssMB(pid))), 100);
   const t0 = performance.now();
   const agent = await client.spawn({ provider: "generic", command: `yes '${line}' | head -c ${bytes}; troupe signal done`, worktree: false, env, name: "flood" });
-  let writtenAt = 0;
   const out = join(dir, ".troupe", "logs", agent.name, "1.out");
   const watchAgent = (async () => {
     for (;;) {
       const a = await client.agent(agent.id);
-      if (!writtenAt && a.status !== "running") writtenAt = performance.now();
       if (a.status === "done" || a.status === "failed") break;
       await Bun.sleep(50);
     }
@@ -95,6 +93,6 @@ try {
   console.log(`store: troupe.db ${mb(db.apparent)} + WAL ${mb(wal.apparent)}; raw 1.out ${mb(raw.apparent)} apparent, ${mb(raw.allocated)} on disk`);
 } finally {
   await Bun.spawn([BIN, "daemon", "stop"], { env, stdout: "ignore" }).exited;
-  if (!process.env.KEEP) rmSync(dir, { recursive: true, force: true }); else console.log(dir);
+  rmSync(dir, { recursive: true, force: true });
   rmSync(runtime, { recursive: true, force: true });
 }

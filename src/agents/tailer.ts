@@ -21,8 +21,12 @@ const PASS_MS = 8;
 const FILE_PASS_BYTES = 256 * 1024;
 /** Most output dropped under the cap in one pass (a bounded transaction, like a read pass). */
 const DROP_PER_PASS = 8 * 1024 * 1024;
-/** Free store pages beyond this go back to the file system, this many per pass; fewer are left for new output to reuse. */
-const KEEP_FREE_BYTES = 64 * 1024 * 1024;
+/**
+ * Once a drop leaves more free pages than this, they all go back to the file system, this many
+ * per pass. Fewer are left for new output to reuse: a steady flood at the cap frees a few MiB at a
+ * time and refills them at once, and giving them back only to grow the file again is wasted work.
+ */
+const KEEP_FREE_BYTES = 16 * 1024 * 1024;
 const VACUUM_PAGES_PER_PASS = 256;
 const BLOCK = 4096;
 /**
@@ -344,10 +348,10 @@ export class Tailer {
       const slack = Math.min(this.cap / 8, 4 * 1024 * 1024);
       const left = stored > this.cap ? this.chunks.dropOldest(agentId, stored - this.cap + slack, DROP_PER_PASS, this.cap) : stored;
       if (left <= this.cap) this.overCap.delete(agentId);
-      if (left < stored) this.vacuum = true;
+      if (left < stored && this.chunks.freeBytes() > KEEP_FREE_BYTES) this.vacuum = true;
       return;
     }
-    this.vacuum = this.chunks.releaseFreePages(KEEP_FREE_BYTES, VACUUM_PAGES_PER_PASS);
+    this.vacuum = this.chunks.releaseFreePages(VACUUM_PAGES_PER_PASS) > 0;
   }
 
   /**

@@ -144,20 +144,17 @@ export class ChunkRepo {
     })();
   }
 
-  /**
-   * Gives up to `pages` free pages back to the file system when more than `above` bytes are
-   * free (below that, new output reuses them sooner than giving them back would pay). Returns
-   * whether free pages above the threshold remain.
-   */
-  releaseFreePages(above: number, pages: number): boolean {
-    const free = () => {
-      const { freelist_count } = this.db.query("PRAGMA freelist_count").get() as { freelist_count: number };
-      const { page_size } = this.db.query("PRAGMA page_size").get() as { page_size: number };
-      return freelist_count * page_size;
-    };
-    if (free() <= above) return false;
+  /** Bytes in free pages: space the file holds that new rows will reuse, or that can go back. */
+  freeBytes(): number {
+    const { freelist_count } = this.db.query("PRAGMA freelist_count").get() as { freelist_count: number };
+    const { page_size } = this.db.query("PRAGMA page_size").get() as { page_size: number };
+    return freelist_count * page_size;
+  }
+
+  /** Gives up to `pages` free pages back to the file system (the store is in incremental auto-vacuum); returns the free bytes left. */
+  releaseFreePages(pages: number): number {
     this.db.exec(`PRAGMA incremental_vacuum(${Math.floor(pages)})`);
-    return free() > above;
+    return this.freeBytes();
   }
 
   /** Copies what the WAL holds into the database (PASSIVE: never waits); see the tailer's CHECKPOINT_BYTES. */
