@@ -136,8 +136,7 @@ export class Tailer {
       ["stdout", s.stdoutPath, s.stdoutOffset],
       ["stderr", s.stderrPath, s.stderrOffset],
     ] as const) {
-      const t = this.track(s, stream, path, offset);
-      this.wake(t);
+      this.wake(this.files.get(path) ?? this.track(s, stream, path, offset));
     }
   }
 
