@@ -5,7 +5,7 @@ import { DEFAULT_OUTPUT_CAP } from "../protocol/config.ts";
 import type { ChunkRepo, Piece } from "../store/chunks.ts";
 import type { SessionRecord } from "../store/sessions.ts";
 import type { Logger } from "../events/log.ts";
-import { releaseRange } from "./release-space.ts";
+import { punchHole } from "../runtime/punch-hole.ts";
 
 /** Largest piece stored as one chunk; a longer run of output becomes several chunks. */
 const READ_BYTES = 64 * 1024;
@@ -316,7 +316,11 @@ export class Tailer {
     t.finishing?.resolve();
   }
 
-  /** Frees the stored part of a raw file once it holds more than the cap (see releaseRange). */
+  /**
+   * Frees the stored part of a raw file once it holds more than the cap, as a hole: the agent's
+   * O_APPEND writes and the stored offsets are untouched, and nothing written meanwhile is lost
+   * (truncating could lose what the agent wrote between the last read and the truncate).
+   */
   private releaseStored(t: Tracked): void {
     if (!this.canRelease || t.offset - t.released < this.cap) return;
     const to = Math.floor(t.offset / BLOCK) * BLOCK;
@@ -328,7 +332,7 @@ export class Tailer {
     }
     let ok: boolean;
     try {
-      ok = releaseRange(fd, t.released, to);
+      ok = punchHole(fd, t.released, to);
     } finally {
       closeSync(fd);
     }

@@ -37,7 +37,7 @@ test("a raw file an agent still appends to gives back what is stored; nothing is
   dir = mkdtempSync(join(tmpdir(), "troupe-tailer-"));
   const logs = join(dir, "logs", "flood");
   mkdirSync(logs, { recursive: true });
-  store = createStore(join(dir, "troupe.db"));
+  store = createStore(join(dir, "troupe.db"), { warn: () => {} });
   store.db.exec(AGENT_SQL);
   const s = session(logs);
   // the agent's side: an O_APPEND descriptor held open throughout, as launch.ts gives it
@@ -84,7 +84,7 @@ test("a store written by the schema before the cap is migrated; an agent over th
   }
   old.close();
 
-  store = createStore(path);
+  store = createStore(path, { warn: () => {} });
   const pragma = (name: string) => Object.values(store!.db.query(`PRAGMA ${name}`).get() as Record<string, number>)[0]!;
   expect(pragma("auto_vacuum")).toBe(2);
   expect(store.chunks.usage("a1")).toEqual({ stored: 40 * MiB, dropped: 0 });

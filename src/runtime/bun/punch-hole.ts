@@ -1,4 +1,5 @@
 import { dlopen, FFIType } from "bun:ffi";
+import type { PunchHole } from "../contract.ts";
 
 const FALLOC_FL_KEEP_SIZE = 0x01;
 const FALLOC_FL_PUNCH_HOLE = 0x02;
@@ -19,15 +20,9 @@ function fallocateFn(): Fallocate | null {
   return fallocate;
 }
 
-/**
- * Frees the disk blocks of bytes [from, to) of a file an agent is still appending to, leaving a
- * hole: the size and every offset stay as they were, so a writer's O_APPEND writes and the byte
- * offsets in the store are untouched, and nothing written meanwhile can be lost (truncating
- * could lose what the agent wrote between the last read and the truncate). Safe to repeat.
- * False where the system or file system cannot (then the file keeps its bytes until the session ends).
- */
-export function releaseRange(fd: number, from: number, to: number): boolean {
+/** fallocate(PUNCH_HOLE | KEEP_SIZE) through libc; Linux only (elsewhere false). */
+export const punchHole: PunchHole = (fd, from, to) => {
   const fn = fallocateFn();
   if (!fn || to <= from) return false;
   return fn(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, from, to - from) === 0;
-}
+};
