@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { TroupeError } from "./errors.ts";
 import { describeIssue } from "./protocol/issue.ts";
-import { WorkspaceConfigSchema, type ProviderConfig, type WorkspaceConfig } from "./protocol/config.ts";
+import { DEFAULT_OUTPUT_CAP, WorkspaceConfigSchema, type ProviderConfig, type WorkspaceConfig } from "./protocol/config.ts";
 
 export function configPath(stateDir: string): string {
   return join(stateDir, "config.json");
@@ -32,4 +32,9 @@ export function readWorkspaceConfig(stateDir: string): WorkspaceConfig {
 
 export function providerConfig(stateDir: string, provider: string): ProviderConfig {
   return readWorkspaceConfig(stateDir).providers[provider] ?? {};
+}
+
+/** Stored output per agent: the config's `output.maxPerAgent`, or 256 MiB. */
+export function outputCap(stateDir: string): number {
+  return readWorkspaceConfig(stateDir).output?.maxPerAgent ?? DEFAULT_OUTPUT_CAP;
 }

@@ -1,22 +1,46 @@
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, ftruncateSync, openSync, readSync } from "node:fs";
 import { watch, type FSWatcher } from "chokidar";
 import type { OutputChunk, Stream } from "../protocol/output.ts";
-import type { ChunkRepo } from "../store/chunks.ts";
+import { DEFAULT_OUTPUT_CAP } from "../protocol/config.ts";
+import type { ChunkRepo, Piece } from "../store/chunks.ts";
 import type { SessionRecord } from "../store/sessions.ts";
 import type { Logger } from "../events/log.ts";
+import { punchHole } from "../runtime/punch-hole.ts";
 
 /** Largest piece stored as one chunk; a longer run of output becomes several chunks. */
 const READ_BYTES = 64 * 1024;
 /** A line longer than a chunk is read whole up to this; past it, it is split (at a UTF-8 boundary). */
 const MAX_LINE_BYTES = 8 * 1024 * 1024;
-/** Most bytes one read call stores before yielding, so a large backlog does not stall the daemon. */
-const MAX_READ_PER_CALL = 4 * 1024 * 1024;
+/**
+ * One pass stores at most this much, in one transaction, then gives the event loop back
+ * (setImmediate) so requests are answered between passes however much output waits.
+ */
+const PASS_BYTES = 1024 * 1024;
+const PASS_MS = 8;
+/** Most one file gives a pass, so a flooding agent leaves room for the others' output. */
+const FILE_PASS_BYTES = 256 * 1024;
+/** Most output dropped under the cap in one pass (a bounded transaction, like a read pass). */
+const DROP_PER_PASS = 8 * 1024 * 1024;
+/**
+ * Once a drop leaves more free pages than this, they all go back to the file system, this many
+ * per pass. Fewer are left for new output to reuse: a steady flood at the cap frees a few MiB at a
+ * time and refills them at once, and giving them back only to grow the file again is wasted work.
+ */
+const KEEP_FREE_BYTES = 16 * 1024 * 1024;
+const VACUUM_PAGES_PER_PASS = 256;
+const BLOCK = 4096;
+/**
+ * A checkpoint copies the WAL into the database on this thread; the daemon's timer does it
+ * every 500 ms, which during a flood meant copying tens of MiB in one go while requests waited.
+ * The tailer checkpoints after every few MiB it stores instead, in a turn of its own.
+ */
+const CHECKPOINT_BYTES = 4 * 1024 * 1024;
 const SWEEP_MS = 500;
 /**
  * chokidar reports at most one change per file per 50 ms and drops the rest (no trailing
- * event), so after each event the file is read again every FOLLOW_MS until FOLLOW_FOR_MS
- * pass with nothing new: output written inside the throttle window is seen within ~15 ms,
- * not at the next sweep.
+ * event), so a file that had news is read again every FOLLOW_MS until FOLLOW_FOR_MS pass with
+ * nothing new: output written inside the throttle window is seen within ~15 ms, not at the next
+ * sweep. Quiet files cost no timer.
  */
 const FOLLOW_MS = 15;
 const FOLLOW_FOR_MS = 60;
@@ -27,118 +51,310 @@ interface Tracked {
   session: number;
   stream: Stream;
   path: string;
+  /** Bytes stored so far (the store's offset). */
   offset: number;
+  /** Bytes before this are stored and their blocks freed (a hole). */
+  released: number;
   followUntil: number;
-  follow: ReturnType<typeof setTimeout> | null;
+  /** Set once the session ended: read to the very end, partial last line included, then resolve. */
+  finishing: { promise: Promise<void>; resolve: () => void } | null;
+}
+
+export interface TailerOptions {
+  /** Stored output per agent (read again at each session start); past it the oldest is dropped. */
+  capBytes?: () => number;
 }
 
 /**
  * Follows agents' output files from byte offsets kept in the store. Only whole lines are stored
- * (a partial line waits for its newline, or for the end of the session); each chunk and the
- * offset it reaches are committed together, so after a crash nothing is stored twice or skipped.
+ * (a partial line waits for its newline, or for the end of the session); chunks and the offsets
+ * they reach are committed together, so after a crash nothing is stored twice or skipped.
+ *
+ * Reading is a queue of files with news, worked through in bounded passes, one per turn of the
+ * event loop, round-robin across files: ingest never holds the loop for long, and one flooding
+ * agent neither starves the API nor the other agents. Each agent's stored output is capped
+ * (oldest chunks dropped, a marker in their place), and what is stored is released from the raw
+ * files once they pass the cap.
  */
 export class Tailer {
   private readonly files = new Map<string, Tracked>();
+  private readonly pending = new Set<Tracked>();
+  private readonly following = new Set<Tracked>();
+  private readonly overCap = new Set<string>();
   private readonly buf = Buffer.allocUnsafe(READ_BYTES);
+  private readonly capFn: () => number;
+  private cap = DEFAULT_OUTPUT_CAP;
+  private vacuum = false;
+  /** Bytes stored since this tailer's last checkpoint. */
+  private unsynced = 0;
+  private maintainNext = false;
+  private scheduled = false;
+  private stopped = false;
+  private canRelease = true;
   private watcher: FSWatcher | null = null;
   private sweep: ReturnType<typeof setInterval> | null = null;
+  private followTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     private readonly chunks: ChunkRepo,
     private readonly onChunk: (chunk: OutputChunk) => void,
     private readonly log: Logger,
-  ) {}
+    opts: TailerOptions = {},
+  ) {
+    this.capFn = opts.capBytes ?? (() => DEFAULT_OUTPUT_CAP);
+  }
 
   start(logsRoot: string): void {
+    this.refreshCap();
     this.watcher = watch(logsRoot, { ignoreInitial: true, depth: 3, persistent: true });
     const onFs = (path: string) => {
       const t = this.files.get(path);
       if (!t) return;
-      this.read(t, false);
-      this.follow(t);
+      this.wake(t);
+      this.followFor(t);
     };
     this.watcher.on("change", onFs).on("add", onFs).on("error", (e) => this.log.warn("watcher error", e));
     // inotify can coalesce or miss events (and a watcher may not cover a file yet): a slow sweep is the net.
     this.sweep = setInterval(() => {
-      for (const t of this.files.values()) this.read(t, false);
+      for (const t of this.files.values()) this.wake(t);
     }, SWEEP_MS);
+    // a store from before the cap (or a lowered cap): bring every agent under it, a pass at a time
+    for (const id of this.chunks.agentsOver(this.cap)) this.overCap.add(id);
+    this.schedule();
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.sweep) clearInterval(this.sweep);
-    for (const t of this.files.values()) if (t.follow) clearTimeout(t.follow);
+    if (this.followTimer) clearTimeout(this.followTimer);
     await this.watcher?.close();
   }
 
-  private follow(t: Tracked): void {
-    t.followUntil = Date.now() + FOLLOW_FOR_MS;
-    if (t.follow) return;
-    const tick = () => {
-      t.follow = null;
-      if (this.files.get(t.path) !== t) return;
-      if (this.read(t, false)) t.followUntil = Date.now() + FOLLOW_FOR_MS;
-      if (Date.now() < t.followUntil) t.follow = setTimeout(tick, FOLLOW_MS);
-    };
-    t.follow = setTimeout(tick, FOLLOW_MS);
-  }
-
   add(s: SessionRecord): void {
+    this.refreshCap();
     for (const [stream, path, offset] of [
       ["stdout", s.stdoutPath, s.stdoutOffset],
       ["stderr", s.stderrPath, s.stderrOffset],
     ] as const) {
-      const t: Tracked = { agentId: s.agentId, session: s.session, stream, path, offset, followUntil: 0, follow: null };
-      this.files.set(path, t);
-      this.read(t, false);
+      this.wake(this.files.get(path) ?? this.track(s, stream, path, offset));
     }
   }
 
-  /** Reads a session to the end of its files, partial last lines included, and stops following it. */
-  finish(s: SessionRecord): void {
-    for (const path of [s.stdoutPath, s.stderrPath]) {
-      const t: Tracked = this.files.get(path) ?? {
-        agentId: s.agentId,
-        session: s.session,
-        stream: path === s.stdoutPath ? "stdout" : "stderr",
-        path,
-        offset: path === s.stdoutPath ? s.stdoutOffset : s.stderrOffset,
-        followUntil: 0,
-        follow: null,
-      };
-      this.read(t, true);
-      if (t.follow) clearTimeout(t.follow);
-      this.files.delete(path);
+  /**
+   * Stores the rest of a session's files, partial last lines included, over as many passes as it
+   * takes, and stops following them. Resolves once all of it is stored (never while the tailer is
+   * stopped first: the session then stays open in the store, and the next daemon finishes it).
+   */
+  finish(s: SessionRecord): Promise<void> {
+    const stored = this.chunks.offsets(s.agentId, s.session);
+    const done = (
+      [
+        ["stdout", s.stdoutPath, stored?.stdout ?? s.stdoutOffset],
+        ["stderr", s.stderrPath, stored?.stderr ?? s.stderrOffset],
+      ] as const
+    ).map(([stream, path, offset]) => {
+      const t = this.files.get(path) ?? this.track(s, stream, path, offset);
+      if (!t.finishing) {
+        let resolve!: () => void;
+        const promise = new Promise<void>((r) => (resolve = r));
+        t.finishing = { promise, resolve };
+      }
+      this.following.delete(t);
+      this.wake(t);
+      return t.finishing.promise;
+    });
+    return Promise.all(done).then(() => undefined);
+  }
+
+  private track(s: SessionRecord, stream: Stream, path: string, offset: number): Tracked {
+    const t: Tracked = { agentId: s.agentId, session: s.session, stream, path, offset, released: 0, followUntil: 0, finishing: null };
+    this.files.set(path, t);
+    return t;
+  }
+
+  private refreshCap(): void {
+    try {
+      this.cap = this.capFn();
+    } catch (err) {
+      this.log.warn(`output cap unchanged (${this.cap} bytes)`, err);
     }
   }
 
-  /** Stores what is new in the file; true when there was something. */
-  private read(t: Tracked, final: boolean): boolean {
-    const start = t.offset;
+  private wake(t: Tracked): void {
+    this.pending.add(t);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.stopped) return;
+    if (!this.pending.size && !this.overCap.size && !this.vacuum && this.unsynced < CHECKPOINT_BYTES) return;
+    this.scheduled = true;
+    setImmediate(() => this.pump());
+  }
+
+  private followFor(t: Tracked): void {
+    if (t.finishing) return;
+    t.followUntil = Date.now() + FOLLOW_FOR_MS;
+    this.following.add(t);
+    if (this.followTimer || this.stopped) return;
+    const tick = () => {
+      this.followTimer = null;
+      const now = Date.now();
+      for (const f of this.following) {
+        if (f.followUntil <= now || this.files.get(f.path) !== f) this.following.delete(f);
+        else this.wake(f);
+      }
+      if (this.following.size && !this.stopped) this.followTimer = setTimeout(tick, FOLLOW_MS);
+    };
+    this.followTimer = setTimeout(tick, FOLLOW_MS);
+  }
+
+  /** One bounded step: a checkpoint when due, else reading, or (every other turn while due) dropping over the cap and freeing pages. */
+  private pump(): void {
+    this.scheduled = false;
+    if (this.stopped) return;
+    const checkpoint = this.unsynced >= CHECKPOINT_BYTES;
+    const maintain = !checkpoint && (this.overCap.size > 0 || this.vacuum) && (this.maintainNext || !this.pending.size);
+    this.maintainNext = !maintain;
+    try {
+      if (checkpoint) {
+        this.unsynced = 0;
+        this.chunks.checkpoint();
+      } else if (maintain) this.maintainPass();
+      else this.readPass();
+    } catch (err) {
+      // the store refused (disk full, ...): the sweep tries again, not a hot loop
+      this.log.error("storing output failed", err);
+      this.pending.clear();
+      this.overCap.clear();
+      this.vacuum = false;
+      return;
+    }
+    this.schedule();
+  }
+
+  private readPass(): void {
+    const started = performance.now();
+    const batch: Piece[] = [];
+    const reached = new Map<Tracked, { offset: number; size: number; more: boolean }>();
+    let budget = PASS_BYTES;
+    for (const t of this.pending) {
+      if (budget <= 0 || performance.now() - started > PASS_MS) break;
+      this.pending.delete(t);
+      const from = reached.get(t)?.offset ?? t.offset;
+      const r = this.readFile(t, from, batch, Math.min(FILE_PASS_BYTES, budget));
+      if (!r) continue;
+      budget -= r.offset - from;
+      reached.set(t, r);
+      if (r.more) this.pending.add(t); // to the back of the queue (a Set iterates what is added meanwhile)
+    }
+    if (!reached.size) return;
+    const { chunks, stored } = batch.length ? this.chunks.appendMany(batch) : { chunks: [], stored: new Map<string, number>() };
+    for (const [t, r] of reached) {
+      const news = r.offset !== t.offset;
+      t.offset = r.offset;
+      if (t.finishing && !r.more) this.finished(t, r.size);
+      else if (news) {
+        this.followFor(t);
+        this.releaseStored(t);
+      }
+    }
+    for (const chunk of chunks) {
+      try {
+        this.onChunk(chunk);
+      } catch (err) {
+        this.log.error("handling an output chunk failed", err);
+      }
+    }
+    for (const [agentId, bytes] of stored) if (bytes > this.cap) this.overCap.add(agentId);
+    this.unsynced += PASS_BYTES - budget;
+  }
+
+  /** Reads whole-line pieces of one file into `batch`, up to `budget` bytes; null when there is no file yet. */
+  private readFile(t: Tracked, from: number, batch: Piece[], budget: number): { offset: number; size: number; more: boolean } | null {
     let fd: number;
     try {
       fd = openSync(t.path, "r");
     } catch {
-      return false; // not created yet
+      return t.finishing ? { offset: from, size: 0, more: false } : null; // not created (a run that wrote nothing)
     }
+    let offset = from;
+    let size = 0;
     try {
-      const size = fstatSync(fd).size;
-      while (t.offset < size) {
-        if (!final && t.offset - start >= MAX_READ_PER_CALL) {
-          this.follow(t); // the rest on the next turn of the event loop
-          break;
-        }
-        const piece = this.nextPiece(fd, t.offset, size, final);
+      size = fstatSync(fd).size;
+      while (offset < size && offset - from < budget) {
+        const piece = this.nextPiece(fd, offset, size, t.finishing !== null);
         if (!piece) break; // a partial line: wait for the rest
-        const chunk = this.chunks.append({ agentId: t.agentId, session: t.session, stream: t.stream, data: piece.data, offset: t.offset + piece.bytes });
-        t.offset += piece.bytes;
-        this.onChunk(chunk);
+        offset += piece.bytes;
+        batch.push({ agentId: t.agentId, session: t.session, stream: t.stream, data: piece.data, bytes: piece.bytes, offset });
       }
     } catch (err) {
       this.log.error(`reading ${t.path} failed`, err);
     } finally {
       closeSync(fd);
     }
-    return t.offset !== start;
+    return { offset, size, more: offset < size && offset - from >= budget };
+  }
+
+  /** The end of a finished session's file: everything is stored, so a file over the cap is emptied. */
+  private finished(t: Tracked, size: number): void {
+    if (this.files.get(t.path) === t) this.files.delete(t.path);
+    this.pending.delete(t);
+    this.following.delete(t);
+    if (t.released > 0 || size > this.cap) {
+      try {
+        const fd = openSync(t.path, "r+");
+        try {
+          ftruncateSync(fd, 0);
+        } finally {
+          closeSync(fd);
+        }
+      } catch (err) {
+        this.log.warn(`emptying ${t.path} failed`, err);
+      }
+    }
+    t.finishing?.resolve();
+  }
+
+  /**
+   * Frees the stored part of a raw file once it holds more than the cap, as a hole: the agent's
+   * O_APPEND writes and the stored offsets are untouched, and nothing written meanwhile is lost
+   * (truncating could lose what the agent wrote between the last read and the truncate).
+   */
+  private releaseStored(t: Tracked): void {
+    if (!this.canRelease || t.offset - t.released < this.cap) return;
+    const to = Math.floor(t.offset / BLOCK) * BLOCK;
+    let fd: number;
+    try {
+      fd = openSync(t.path, "r+");
+    } catch {
+      return; // gone (the agent was removed)
+    }
+    let ok: boolean;
+    try {
+      ok = punchHole(fd, t.released, to);
+    } finally {
+      closeSync(fd);
+    }
+    if (ok) t.released = to;
+    else {
+      this.canRelease = false;
+      this.log.warn(`cannot free stored output in ${t.path} (no hole punching here): raw files are emptied only when their session ends`);
+    }
+  }
+
+  private maintainPass(): void {
+    const [agentId] = this.overCap;
+    if (agentId !== undefined) {
+      const { stored } = this.chunks.usage(agentId);
+      // drop a little below the cap, so a flood drops every few MiB rather than at every pass
+      const slack = Math.min(this.cap / 8, 4 * 1024 * 1024);
+      const left = stored > this.cap ? this.chunks.dropOldest(agentId, stored - this.cap + slack, DROP_PER_PASS, this.cap) : stored;
+      if (left <= this.cap) this.overCap.delete(agentId);
+      if (left < stored && this.chunks.freeBytes() > KEEP_FREE_BYTES) this.vacuum = true;
+      return;
+    }
+    this.vacuum = this.chunks.releaseFreePages(VACUUM_PAGES_PER_PASS) > 0;
   }
 
   /**

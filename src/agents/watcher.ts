@@ -13,6 +13,7 @@ import { readSignalFile } from "./signal-file.ts";
 import { completionPatch } from "./completion.ts";
 import { describeFailure, diagnose } from "./failure.ts";
 import { outputMetadata } from "./metadata.ts";
+import { outputCap } from "../workspace-config.ts";
 
 /** How often a chunk without news may still touch an agent's last-activity time. */
 const ACTIVITY_EVERY_MS = 2_000;
@@ -31,7 +32,7 @@ export class SessionWatcher {
   private readonly lastActivity = new Map<string, number>();
 
   constructor(private readonly d: AgentDeps) {
-    this.tailer = new Tailer(d.store.chunks, (c) => this.onChunk(c), d.log);
+    this.tailer = new Tailer(d.store.chunks, (c) => this.onChunk(c), d.log, { capBytes: () => outputCap(d.ws.stateDir) });
     this.supervisor = new Supervisor((id, session, code) => this.onExit(id, session, code));
   }
 
@@ -83,10 +84,17 @@ export class SessionWatcher {
   }
 
   private onExit(agentId: string, session: number, exitCode: number | null): void {
-    const { store, bus, log } = this.d;
-    const sess = store.sessions.get(agentId, session);
+    const sess = this.d.store.sessions.get(agentId, session);
     if (!sess) return;
-    this.tailer.finish(sess);
+    // the rest of its output is stored first, in passes that let requests through
+    this.tailer
+      .finish(sess)
+      .then(() => this.complete(agentId, session, exitCode))
+      .catch((err: unknown) => this.d.log.error(`completing ${agentId} session ${session} failed`, err));
+  }
+
+  private complete(agentId: string, session: number, exitCode: number | null): void {
+    const { store, bus, log } = this.d;
     const rec = store.agents.get(agentId);
     if (!rec) return;
     const updated = store.db.transaction(() => {

@@ -57,6 +57,14 @@ export type UnixFetch = (socket: string, url: string, init?: RequestInit) => Pro
 /** flock(fd, LOCK_EX | LOCK_NB): true when this process now holds the lock. */
 export type TryLockFd = (fd: number) => boolean;
 
+// ---- giving back the disk blocks of a byte range without moving anything after it
+
+/**
+ * Frees the blocks of bytes [from, to) of a file (a hole: size and offsets unchanged, so a
+ * writer appending meanwhile loses nothing). False where the system or file system cannot.
+ */
+export type PunchHole = (fd: number, from: number, to: number) => boolean;
+
 // ---- process and text helpers
 
 export interface ProcessRuntime {

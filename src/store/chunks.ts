@@ -22,21 +22,144 @@ const fromRow = (r: Row): OutputChunk => ({
   createdAt: r.created_at,
 });
 
+/** A piece of whole lines read from an output file, and the file offset reached after it. */
+export interface Piece {
+  agentId: string;
+  session: number;
+  stream: Stream;
+  data: string;
+  /** Its size in the file, which is what the cap counts. */
+  bytes: number;
+  offset: number;
+}
+
+const UNITS = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+
+/** 1288490188 → "1.2 GiB"; whole numbers lose their ".0" ("256 MiB"). */
+export function formatBytes(n: number): string {
+  let v = n;
+  let u = 0;
+  while (v >= 1024 && u < UNITS.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  const s = u === 0 || Number.isInteger(v) ? String(Math.round(v)) : v.toFixed(1).replace(/\.0$/, "");
+  return `${s} ${UNITS[u]}`;
+}
+
+/** The line that takes the place of dropped output, where it was (before what is kept). */
+export function droppedMarker(droppedBytes: number, capBytes: number): string {
+  return `… ${formatBytes(droppedBytes)} of older output dropped (cap ${formatBytes(capBytes)})\n`;
+}
+
 /** Every line an agent wrote, in order; the one record of output (files are only the transport). */
 export class ChunkRepo {
   constructor(private readonly db: Database) {}
 
-  /** Stores a chunk and the byte offset it reaches in one transaction: a crash keeps both or neither. */
-  append(c: { agentId: string; session: number; stream: Stream; data: string; offset: number }): OutputChunk {
-    const col = c.stream === "stdout" ? "stdout_offset" : "stderr_offset";
+  /**
+   * Stores pieces (of any files) and the offsets they reach in one transaction: a crash keeps
+   * all or none, so output is never stored twice or skipped. Returns the chunks, in order, and
+   * each agent's stored total afterwards.
+   */
+  appendMany(pieces: readonly Piece[]): { chunks: OutputChunk[]; stored: Map<string, number> } {
     const now = Date.now();
+    const insert = this.db.query(
+      "INSERT INTO agent_log_chunks (agent_id, session, stream, data, bytes, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+    );
+    const offsets = new Map<string, Piece>();
+    const added = new Map<string, number>();
     return this.db.transaction(() => {
-      const row = this.db
-        .query("INSERT INTO agent_log_chunks (agent_id, session, stream, data, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id")
-        .get(c.agentId, c.session, c.stream, c.data, now) as { id: number };
-      this.db.query(`UPDATE agent_sessions SET ${col} = ? WHERE agent_id = ? AND session = ?`).run(c.offset, c.agentId, c.session);
-      return { id: row.id, agentId: c.agentId, session: c.session, stream: c.stream, data: c.data, createdAt: now };
+      const chunks = pieces.map((p) => {
+        const row = insert.get(p.agentId, p.session, p.stream, p.data, p.bytes, now) as { id: number };
+        offsets.set(`${p.agentId}\0${p.session}\0${p.stream}`, p);
+        added.set(p.agentId, (added.get(p.agentId) ?? 0) + p.bytes);
+        return { id: row.id, agentId: p.agentId, session: p.session, stream: p.stream, data: p.data, createdAt: now };
+      });
+      for (const p of offsets.values()) {
+        const col = p.stream === "stdout" ? "stdout_offset" : "stderr_offset";
+        this.db.query(`UPDATE agent_sessions SET ${col} = ? WHERE agent_id = ? AND session = ?`).run(p.offset, p.agentId, p.session);
+      }
+      const stored = new Map<string, number>();
+      const usage = this.db.query(
+        `INSERT INTO agent_output (agent_id, stored_bytes) VALUES (?1, ?2)
+         ON CONFLICT (agent_id) DO UPDATE SET stored_bytes = stored_bytes + ?2 RETURNING stored_bytes`,
+      );
+      for (const [agentId, bytes] of added) stored.set(agentId, (usage.get(agentId, bytes) as { stored_bytes: number }).stored_bytes);
+      return { chunks, stored };
     })();
+  }
+
+  /** Byte offsets stored so far for a session's two files. */
+  offsets(agentId: string, session: number): { stdout: number; stderr: number } | null {
+    const row = this.db.query("SELECT stdout_offset, stderr_offset FROM agent_sessions WHERE agent_id = ? AND session = ?").get(agentId, session) as {
+      stdout_offset: number;
+      stderr_offset: number;
+    } | null;
+    return row && { stdout: row.stdout_offset, stderr: row.stderr_offset };
+  }
+
+  /** Bytes of output stored for an agent and dropped under the cap. */
+  usage(agentId: string): { stored: number; dropped: number } {
+    const row = this.db.query("SELECT stored_bytes, dropped_bytes FROM agent_output WHERE agent_id = ?").get(agentId) as {
+      stored_bytes: number;
+      dropped_bytes: number;
+    } | null;
+    return { stored: row?.stored_bytes ?? 0, dropped: row?.dropped_bytes ?? 0 };
+  }
+
+  /** Agents storing more than `capBytes` (a store from before the cap, or a lowered cap). */
+  agentsOver(capBytes: number): string[] {
+    return (this.db.query("SELECT agent_id FROM agent_output WHERE stored_bytes > ?").all(capBytes) as { agent_id: string }[]).map((r) => r.agent_id);
+  }
+
+  /**
+   * Drops an agent's oldest chunks, at least `atLeast` bytes of them (and whole chunks, so
+   * maybe a little more) but never more than `atMost`, and puts a marker chunk in their place:
+   * it takes the id of the newest dropped chunk, so it sorts before everything kept, and says
+   * how much was dropped in all. One transaction; returns the bytes still stored.
+   */
+  dropOldest(agentId: string, atLeast: number, atMost: number, capBytes: number): number {
+    return this.db.transaction(() => {
+      const usage = this.usage(agentId);
+      // the marker (bytes 0) is the oldest row: it is dropped with the rest and written anew
+      const oldest = this.db.query(
+        "SELECT id, session, COALESCE(bytes, octet_length(data)) AS bytes FROM agent_log_chunks WHERE agent_id = ? ORDER BY id",
+      );
+      let dropped = 0;
+      let last: { id: number; session: number } | null = null;
+      for (const row of oldest.iterate(agentId) as IterableIterator<{ id: number; session: number; bytes: number }>) {
+        if (last && (dropped >= atLeast || dropped + row.bytes > atMost)) break;
+        dropped += row.bytes;
+        last = row;
+      }
+      if (!last || dropped === 0) return usage.stored;
+      this.db.query("DELETE FROM agent_log_chunks WHERE agent_id = ? AND id <= ?").run(agentId, last.id);
+      const total = usage.dropped + dropped;
+      this.db
+        .query("INSERT INTO agent_log_chunks (id, agent_id, session, stream, data, bytes, created_at) VALUES (?, ?, ?, 'stderr', ?, 0, ?)")
+        .run(last.id, agentId, last.session, droppedMarker(total, capBytes), Date.now());
+      const left = usage.stored - dropped;
+      this.db.query("UPDATE agent_output SET stored_bytes = ?, dropped_bytes = ? WHERE agent_id = ?").run(left, total, agentId);
+      return left;
+    })();
+  }
+
+  /** Bytes in free pages: space the file holds that new rows will reuse, or that can go back. */
+  freeBytes(): number {
+    const { freelist_count } = this.db.query("PRAGMA freelist_count").get() as { freelist_count: number };
+    const { page_size } = this.db.query("PRAGMA page_size").get() as { page_size: number };
+    return freelist_count * page_size;
+  }
+
+  /** Gives up to `pages` free pages back to the file system (the store is in incremental auto-vacuum); returns the free bytes left. */
+  releaseFreePages(pages: number): number {
+    this.db.exec(`PRAGMA incremental_vacuum(${Math.floor(pages)})`);
+    return this.freeBytes();
+  }
+
+  /** Copies what the WAL holds into the database (PASSIVE: never waits); see the tailer's CHECKPOINT_BYTES. */
+  checkpoint(): void {
+    this.db.exec("PRAGMA wal_checkpoint(PASSIVE)");
   }
 
   /**

@@ -50,8 +50,10 @@ export function migrate(db: Database): void {
     );
   }
   for (let v = current; v < SCHEMA_VERSION; v++) {
+    const m = MIGRATIONS[v]!;
+    if (typeof m !== "string") db.exec(m.outsideTransaction);
     db.transaction(() => {
-      db.exec(MIGRATIONS[v]!);
+      if (typeof m === "string") db.exec(m);
       db.exec(`PRAGMA user_version = ${v + 1}`);
     })();
   }

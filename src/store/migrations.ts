@@ -1,8 +1,15 @@
 /**
+ * SQL run in one transaction with the version bump, or (for what SQLite refuses inside a
+ * transaction, like VACUUM) run on its own first: such a migration must be safe to repeat,
+ * since a crash between it and the bump runs it again.
+ */
+export type Migration = string | { readonly outsideTransaction: string };
+
+/**
  * Versioned schema: migration i brings the store from user_version i to i+1.
  * Append only; never edit a shipped migration.
  */
-export const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly Migration[] = [
   `
   CREATE TABLE agents (
     id TEXT PRIMARY KEY,
@@ -85,6 +92,25 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 2: deadlines are found without scanning every conversation ever asked
   `CREATE INDEX conversations_expiry ON conversations(status, expires_at);`,
+  // 3: a per-agent cap on stored output. Each chunk records its size in bytes, and the index
+  // holds it, so finding the oldest N bytes of an agent reads the index, never the data (rows
+  // from before this migration have NULL and are measured from their data). agent_output keeps
+  // each agent's total, kept in step by the same transactions that insert and drop chunks.
+  `
+  ALTER TABLE agent_log_chunks ADD COLUMN bytes INTEGER;
+  CREATE INDEX agent_log_chunks_agent_bytes ON agent_log_chunks(agent_id, id, bytes);
+  DROP INDEX agent_log_chunks_agent;
+  CREATE TABLE agent_output (
+    agent_id TEXT PRIMARY KEY REFERENCES agents(id) ON DELETE CASCADE,
+    stored_bytes INTEGER NOT NULL DEFAULT 0,
+    dropped_bytes INTEGER NOT NULL DEFAULT 0
+  );
+  INSERT INTO agent_output (agent_id, stored_bytes)
+    SELECT agent_id, SUM(octet_length(data)) FROM agent_log_chunks GROUP BY agent_id;
+  `,
+  // 4: dropped output gives its pages back to the file system (PRAGMA incremental_vacuum);
+  // auto_vacuum of a store that already has tables only changes through a VACUUM.
+  { outsideTransaction: "PRAGMA auto_vacuum = INCREMENTAL; VACUUM;" },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

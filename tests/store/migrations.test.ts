@@ -28,7 +28,8 @@ describe("store migrations", () => {
     for (let stop = 0; stop < SCHEMA_VERSION; stop++) {
       const old = openDatabase(":memory:");
       for (let v = 0; v < stop; v++) {
-        old.exec(MIGRATIONS[v]!);
+        const m = MIGRATIONS[v]!;
+        old.exec(typeof m === "string" ? m : m.outsideTransaction);
         old.exec(`PRAGMA user_version = ${v + 1}`);
       }
       migrate(old);
