@@ -18,7 +18,7 @@ export type Rule =
   /** the person, the target agent itself, and the agents that started it (transitively) */
   | "lineage"
   /** the person, and the agent the target is (a conversation's addressee) */
-  | "target";
+  | "addressee";
 
 /** Each action: its rule, and what it does in words (`$` is the target's name), for refusals. */
 export const POLICY = {
@@ -40,7 +40,7 @@ export const POLICY = {
   "conversations.ask": ["anyone", "ask"],
   "conversations.list": ["anyone", "list conversations"],
   "conversations.get": ["anyone", "read a conversation"],
-  "conversations.answer": ["target", "answer a conversation addressed to $"],
+  "conversations.answer": ["addressee", "answer a conversation addressed to $"],
   "conversations.listen": ["anyone", "listen"],
   "events.open": ["anyone", "follow events"],
   // allowing or denying a tool permission (a later issue): the person decides, never an agent
@@ -80,7 +80,7 @@ export function allows(rule: Rule, caller: Caller, target: Target | null, parent
       return false;
     case "lineage":
       return target !== null && (target.id === me || isAncestor(me, target.id, parentOf));
-    case "target":
+    case "addressee":
       return target !== null && target.id === me;
   }
 }
@@ -90,7 +90,7 @@ const WHY: Record<Rule, string> = {
   person: "only the person may",
   agent: "only an agent may, for itself",
   lineage: "an agent may act only on itself and on the agents it started",
-  target: "an agent may answer only what is addressed to it",
+  addressee: "an agent may answer only what is addressed to it",
 };
 
 /** Throws `forbidden` (403) unless the table lets `caller` do `action` to `target`. */
