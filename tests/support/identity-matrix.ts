@@ -201,7 +201,7 @@ export function docsMatrix(markdown: string): Matrix {
 /** The matrix as a fixed-width table, one row per route. */
 export function formatMatrix(mx: Matrix, mark?: (route: string, caller: CallerName) => boolean): string {
   const width = Math.max(...Object.keys(mx).map((r) => r.length));
-  const head = `${"route".padEnd(width)}  ${CALLERS.map((c) => c.padStart(11)).join("")}`;
-  const rows = Object.entries(mx).map(([route, row]) => `${route.padEnd(width)}  ${CALLERS.map((c) => `${row[c]}${mark?.(route, c) ? "!" : " "}`.padStart(11)).join("")}`);
+  const head = `${"route".padEnd(width)}  ${CALLERS.map((c) => c.padStart(13)).join("")}`;
+  const rows = Object.entries(mx).map(([route, row]) => `${route.padEnd(width)}  ${CALLERS.map((c) => `${row[c]}${mark?.(route, c) ? "!" : " "}`.padStart(13)).join("")}`);
   return [head, ...rows].join("\n");
 }
