@@ -101,6 +101,11 @@ describe("signals go through the daemon", () => {
     await sb.run(["daemon", "start"]);
     const res = await fetch("http://troupe/v1/signal", { unix: sb.socket, method: "POST", body: JSON.stringify({ status: "done" }) });
     expect(res.status).toBe(403);
+    // a signal the session's end would refuse to read is refused now, while the agent can shorten it
+    const run = new MatrixRun(sb);
+    const agent = await run.spawnAs(null, "live");
+    const big = await run.api(agent.token, "POST", "/v1/signal", { status: "done", result: "x".repeat(2 * 1024 * 1024) });
+    expect(big).toMatchObject({ status: 413, json: { error: { code: "payload_too_large" } } });
     await sb.run(["daemon", "stop"]);
     await waitFor("the daemon to go", () => !existsSync(sb.socket));
     const file = join(sb.dir, "own-signal.json");
