@@ -19,9 +19,11 @@ import { uniqueName } from "./names.ts";
 import { agentPaths } from "./paths.ts";
 import { hashToken, newId, newToken } from "./tokens.ts";
 import { clearSignalFile, readSignalFile } from "./signal-file.ts";
+import { writeSignalAs } from "./signal-write.ts";
 import { SessionWatcher } from "./watcher.ts";
 import type { AgentDeps } from "./deps.ts";
 import type { Caller } from "./caller.ts";
+import type { Signal } from "../protocol/signal.ts";
 import { groupAlive, signalGroup } from "../process-info.ts";
 import { providerConfig } from "../workspace-config.ts";
 import { isLive, isResumable, statusesWhere } from "../protocol/status.ts";
@@ -95,7 +97,8 @@ export class AgentService {
     return toAgent(this.find(ref));
   }
 
-  private find(ref: string): AgentRecord {
+  /** The record by id or name (what authorization looks at); `agent_not_found` otherwise. */
+  find(ref: string): AgentRecord {
     const rec = this.d.store.agents.find(ref);
     if (!rec) throw new TroupeError("agent_not_found", `no agent '${ref}'`);
     return rec;
@@ -109,14 +112,13 @@ export class AgentService {
   }
 
   /**
-   * An agent says it wrote its signal file: checked now, so a malformed one is reported to the
-   * agent while it can still fix it (the session's end reads it again, authoritatively).
+   * Stores `signal` as `rec`'s own: the daemon writes that agent's signal file (never a path a
+   * caller names), and its session's end reads it as it reads one the agent wrote itself.
    */
-  signal(caller: Caller, signalFile: string): void {
-    if (caller.kind !== "agent") throw new TroupeError("forbidden", "only an agent can signal (no TROUPE_AGENT_TOKEN)");
-    if (signalFile !== caller.agent.signalFile) throw new TroupeError("forbidden", "that is not this agent's signal file");
-    const read = readSignalFile(signalFile);
-    if (read.kind !== "ok") throw new TroupeError("bad_request", `signal file ${read.kind === "missing" ? "missing" : `${read.kind}: ${read.reason}`}`);
+  signal(rec: AgentRecord, signal: Signal): void {
+    writeSignalAs(rec.signalFile, this.d.ws.stateDir, signal);
+    const read = readSignalFile(rec.signalFile);
+    if (read.kind !== "ok") throw new TroupeError("internal", `${rec.signalFile} did not read back: ${"reason" in read ? read.reason : read.kind}`);
   }
 
   private provider(name: string): Provider {
@@ -125,11 +127,12 @@ export class AgentService {
     return p;
   }
 
-  spawn(req: SpawnOptions): Promise<Agent> {
-    return this.tracked(this.spawnNow(req));
+  /** `parentId`: the agent that asked for it (null: the person); it may then act on its child. */
+  spawn(req: SpawnOptions, parentId: string | null = null): Promise<Agent> {
+    return this.tracked(this.spawnNow(req, parentId));
   }
 
-  private async spawnNow(req: SpawnOptions): Promise<Agent> {
+  private async spawnNow(req: SpawnOptions, parentId: string | null): Promise<Agent> {
     const provider = this.provider(req.provider);
     if (provider.binary === null && !req.command?.trim()) throw new TroupeError("bad_request", `the ${provider.name} provider needs a command`);
     if (provider.binary !== null && !req.prompt?.trim()) throw new TroupeError("bad_request", "a prompt is needed");
@@ -183,6 +186,7 @@ export class AgentService {
       tokenHash: hashToken(token),
       signalFile: paths.signalFile,
       env: req.env,
+      parentId,
     });
     this.d.bus.publish({ type: "agent:created", agent: toAgent(rec) });
     try {

@@ -13,7 +13,9 @@ export async function run(args: string[]): Promise<number> {
     return { id: a.slice(0, eq), answer: a.slice(eq + 1) };
   });
   const { client } = await connect(values.workspace);
-  const agent = await client.resume(ref, { answers, message: values.message, env: clientEnv() });
+  // the person's shell refreshes the agent's environment; an agent's may not (the daemon refuses it)
+  const env = process.env.TROUPE_AGENT_TOKEN ? undefined : clientEnv();
+  const agent = await client.resume(ref, { answers, message: values.message, env });
   if (values.json) printJson(agent);
   else stdout.write(`${agent.name} resumed (session ${agent.session})\n`);
   return 0;

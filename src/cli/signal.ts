@@ -31,14 +31,17 @@ export async function run(args: string[]): Promise<number> {
   });
   if (positionals.length > 1) throw new TroupeError("usage", `unexpected '${positionals[1]}' (quote the text and pass it with a flag)`);
   const signal = build(positionals[0], values);
-  const file = process.env.TROUPE_SIGNAL_FILE;
-  if (!file) throw new TroupeError("usage", "not running as a troupe agent: TROUPE_SIGNAL_FILE is not set");
-  writeSignalFile(file, signal);
-  // The file is what counts; telling the daemon only checks it early. No daemon is fine.
+  if (!process.env.TROUPE_AGENT_TOKEN) throw new TroupeError("usage", "not running as a troupe agent: TROUPE_AGENT_TOKEN is not set");
+  // The daemon stores the signal as this agent's, by its token: the path in TROUPE_SIGNAL_FILE
+  // is only for when no daemon answers (it reads the file when the session ends).
   try {
-    await clientFor(resolveWorkspace({ workspace: values.workspace })).signal(file);
+    await clientFor(resolveWorkspace({ workspace: values.workspace })).signal(signal);
   } catch (err) {
     if (!(err instanceof TroupeError && err.code === "daemon_unavailable")) throw err;
+    const file = process.env.TROUPE_SIGNAL_FILE;
+    if (!file) throw new TroupeError("daemon_unavailable", `${err.message}; and TROUPE_SIGNAL_FILE is not set to write the signal to`);
+    writeSignalFile(file, signal);
+    process.stderr.write(`troupe: no daemon answered; the signal is in ${file}, read when this session ends\n`);
   }
   stdout.write(`signalled ${signal.status}\n`);
   return 0;

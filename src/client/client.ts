@@ -1,5 +1,5 @@
 import { HealthSchema, OkSchema } from "../protocol/api-base.ts";
-import type { AskRequest, ResumeRequest, SpawnRequest } from "../protocol/api.ts";
+import type { AskRequest, ResumeRequest, SignalRequest, SpawnRequest } from "../protocol/api.ts";
 import type { Agent, Conversation } from "../protocol/entities.ts";
 import type { OutputChunk } from "../protocol/output.ts";
 import { request, type HttpOptions } from "./http.ts";
@@ -51,9 +51,9 @@ export class TroupeClient {
     return (await request(this.opts, "GET", path, (await agentsApi()).OutputResponseSchema)).chunks;
   }
 
-  /** Tells the daemon the calling agent wrote its signal file. */
-  signal(signalFile: string) {
-    return request(this.opts, "POST", "/v1/signal", OkSchema, { signalFile });
+  /** The calling agent's signal: the daemon stores it as this agent's (by its token) and writes its signal file. */
+  signal(signal: SignalRequest) {
+    return request(this.opts, "POST", "/v1/signal", OkSchema, signal);
   }
 
   async ask(req: AskRequest): Promise<Conversation> {

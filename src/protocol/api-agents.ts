@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AgentSchema } from "./entities.ts";
 import { OutputChunkSchema } from "./output.ts";
 import { PermissionModeSchema } from "./config.ts";
+import { SignalSchema } from "./signal.ts";
 
 const NUL_MESSAGE = "must not contain a NUL byte (a process's arguments and environment cannot hold one)";
 /** Text that reaches a process's argv or environment: the kernel ends a string at NUL, and spawn refuses it. */
@@ -36,6 +37,10 @@ export const ResumeRequestSchema = z.object({
   env: Env.optional(),
 });
 export type ResumeRequest = z.input<typeof ResumeRequestSchema>;
+
+/** `POST /v1/signal`: the signal itself; the daemon stores it as the calling agent's. */
+export const SignalRequestSchema = SignalSchema;
+export type SignalRequest = z.input<typeof SignalRequestSchema>;
 
 export const AgentResponseSchema = z.object({ agent: AgentSchema });
 export const AgentsResponseSchema = z.object({ agents: z.array(AgentSchema) });

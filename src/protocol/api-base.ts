@@ -18,5 +18,3 @@ export const HealthSchema = z.object({
 export type Health = z.infer<typeof HealthSchema>;
 
 export const OkSchema = z.object({ ok: z.literal(true) });
-
-export const SignalRequestSchema = z.object({ signalFile: z.string().min(1) });

@@ -40,6 +40,8 @@ export const AgentSchema = z.object({
   createdAt: z.number().int(),
   updatedAt: z.number().int(),
   lastActivityAt: z.number().int().nullable(),
+  /** The agent that spawned it; null when the person did. */
+  parentId: z.string().nullable(),
 });
 export type Agent = z.infer<typeof AgentSchema>;
 

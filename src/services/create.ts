@@ -8,6 +8,9 @@ import type { Store } from "../store/index.ts";
 import type { Workspace } from "../workspace.ts";
 import { BUILD_VERSION } from "../self.ts";
 import type { Services } from "./services.ts";
+import { agentsApi } from "./agents-api.ts";
+import { conversationsApi } from "./conversations-api.ts";
+import { guardOver } from "./guard.ts";
 
 export interface ServiceHost {
   ws: Workspace;
@@ -34,17 +37,30 @@ export function createServices(h: ServiceHost): RunningServices {
   const bus = new EventBus(h.store.events, h.log);
   const agents = new AgentService({ ws: h.ws, store: h.store, bus, log: h.log, binDir: h.binDir });
   const conversations = new ConversationService(h.store, bus);
+  const feed = new EventFeed(h.store.events, bus);
   const follower = new AgentFollower({ store: h.store, bus, log: h.log, conversations, agents });
+  const guard = guardOver(h.store);
   const services: Services = {
     identify: (token) => agents.identify(token),
     daemon: {
-      health: () => ({ ok: true, pid: process.pid, version: BUILD_VERSION, workspace: h.ws.root, startedAt }),
-      // later, so that the stop request is answered first
-      stop: () => void setTimeout(h.stopDaemon, 10),
+      health(caller) {
+        guard(caller, "daemon.health");
+        return { ok: true, pid: process.pid, version: BUILD_VERSION, workspace: h.ws.root, startedAt };
+      },
+      stop(caller) {
+        guard(caller, "daemon.stop");
+        // later, so that the stop request is answered first
+        setTimeout(h.stopDaemon, 10);
+      },
     },
-    agents,
-    conversations,
-    events: new EventFeed(h.store.events, bus),
+    agents: agentsApi(agents, guard),
+    conversations: conversationsApi(conversations, guard),
+    events: {
+      open(caller, q) {
+        guard(caller, "events.open");
+        return feed.open(q);
+      },
+    },
   };
   return {
     services,

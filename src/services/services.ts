@@ -5,14 +5,16 @@ import type { Caller } from "../agents/caller.ts";
 import type { OutputQuery, ResumeOptions, SpawnOptions } from "../agents/service.ts";
 import type { AskOptions } from "../conversations/service.ts";
 import type { Feed, FeedQuery } from "../events/feed.ts";
+import type { Signal } from "../protocol/signal.ts";
 
 export type { Caller };
 
 /**
  * The daemon's one service API. Every adapter (the HTTP routes in src/daemon/routes/, an MCP
- * server next) resolves its Caller with `identify` and calls these methods: the rules live
- * behind them, so two adapters cannot drift apart. Inputs are already validated (zod output
- * types); failures are TroupeErrors with a code, mapped by each adapter.
+ * server next) resolves its Caller with `identify` and passes it to every method: each method
+ * asks `authorize` (src/services/policy.ts, one table) before it acts, so two adapters cannot
+ * drift apart on who may do what. Inputs are already validated (zod output types); failures
+ * are TroupeErrors with a code (`forbidden` when the table says no), mapped by each adapter.
  */
 export interface Services {
   /** The caller an agent token proves; null (no token) is the person. An unknown token is `unauthorized`. */
@@ -24,34 +26,35 @@ export interface Services {
 }
 
 export interface DaemonApi {
-  health(): Health;
+  health(caller: Caller): Health;
   /** Stops the daemon shortly after returning (agents keep running). */
-  stop(): void;
+  stop(caller: Caller): void;
 }
 
 export interface AgentsApi {
-  list(): Agent[];
+  list(caller: Caller): Agent[];
   /** By id or name; `agent_not_found` otherwise. */
-  get(ref: string): Agent;
-  spawn(req: SpawnOptions): Promise<Agent>;
-  stop(ref: string): Agent;
-  resume(ref: string, req: ResumeOptions): Promise<Agent>;
-  remove(ref: string): Promise<void>;
-  output(ref: string, q: OutputQuery): OutputChunk[];
-  /** An agent reports it wrote its signal file; checked for the caller's own file, and parsed. */
-  signal(caller: Caller, signalFile: string): void;
+  get(caller: Caller, ref: string): Agent;
+  /** An agent's spawn is its child. */
+  spawn(caller: Caller, req: SpawnOptions): Promise<Agent>;
+  stop(caller: Caller, ref: string): Agent;
+  resume(caller: Caller, ref: string, req: ResumeOptions): Promise<Agent>;
+  remove(caller: Caller, ref: string): Promise<void>;
+  output(caller: Caller, ref: string, q: OutputQuery): OutputChunk[];
+  /** Stores the calling agent's signal (by its identity, never by a path it names) in its signal file. */
+  signal(caller: Caller, signal: Signal): void;
 }
 
 export interface ConversationsApi {
   ask(caller: Caller, req: AskOptions): Conversation;
-  list(q: { pending?: boolean }): Conversation[];
+  list(caller: Caller, q: { pending?: boolean }): Conversation[];
   /** The conversation once answered or expired, or as it is after `waitMs` (at most MAX_WAIT_MS). */
-  wait(id: string, waitMs: number, signal: AbortSignal): Promise<Conversation>;
+  wait(caller: Caller, id: string, waitMs: number, signal: AbortSignal): Promise<Conversation>;
   answer(caller: Caller, id: string, answer: string): Conversation;
   /** Claims the caller's oldest pending conversation, waiting up to `waitMs`; null when none came. */
   listen(caller: Caller, waitMs: number, signal: AbortSignal): Promise<Conversation | null>;
 }
 
 export interface EventsApi {
-  open(q: FeedQuery): Feed;
+  open(caller: Caller, q: FeedQuery): Feed;
 }

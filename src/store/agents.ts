@@ -33,6 +33,7 @@ interface AgentRow {
   created_at: number;
   updated_at: number;
   last_activity_at: number | null;
+  parent_id: string | null;
 }
 
 /** What the daemon keeps of an agent beyond what clients see. */
@@ -97,6 +98,7 @@ function fromRow(r: AgentRow, pid: number | null, w: StoreWarnings): AgentRecord
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     lastActivityAt: r.last_activity_at,
+    parentId: r.parent_id,
     permissions: r.permissions,
     signalFile: r.signal_file,
     env: parseJson(Env, r.env_json, {}, `agent ${r.name}'s environment`, w),
@@ -124,6 +126,8 @@ export interface NewAgent {
   tokenHash: string;
   signalFile: string;
   env: Record<string, string>;
+  /** The agent that spawned it; none when the person did. */
+  parentId?: string | null;
 }
 
 export interface OutputContext {
@@ -180,11 +184,11 @@ export class AgentRepo {
     this.db
       .query(
         `INSERT INTO agents (id, name, provider, status, prompt, command, model, cwd, worktree, branch, base_ref,
-           permissions, token_hash, signal_file, env_json, created_at, updated_at)
-         VALUES (?, ?, ?, 'starting', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           permissions, token_hash, signal_file, env_json, parent_id, created_at, updated_at)
+         VALUES (?, ?, ?, 'starting', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(a.id, a.name, a.provider, a.prompt, a.command, a.model, a.cwd, a.worktree, a.branch, a.baseRef,
-        a.permissions, a.tokenHash, a.signalFile, JSON.stringify(a.env), now, now);
+        a.permissions, a.tokenHash, a.signalFile, JSON.stringify(a.env), a.parentId ?? null, now, now);
     return this.get(a.id)!;
   }
 
@@ -223,9 +227,21 @@ export class AgentRepo {
     this.db.query("UPDATE agents SET last_activity_at = ?, updated_at = ? WHERE id = ?").run(at, Date.now(), id);
   }
 
-  /** Forgets the agent, its sessions and its output (cascade). */
+  /**
+   * Forgets the agent, its sessions and its output (cascade). Its children pass to its parent,
+   * so whoever started it keeps authority over what it started.
+   */
   delete(id: string): void {
-    this.db.query("DELETE FROM agents WHERE id = ?").run(id);
+    this.db.transaction(() => {
+      this.db.query("UPDATE agents SET parent_id = (SELECT parent_id FROM agents WHERE id = ?1) WHERE parent_id = ?1").run(id);
+      this.db.query("DELETE FROM agents WHERE id = ?").run(id);
+    })();
+  }
+
+  /** The agent that spawned `id`, or null (the person did, or no such agent). */
+  parentOf(id: string): string | null {
+    const row = this.db.query("SELECT parent_id FROM agents WHERE id = ?").get(id) as { parent_id: string | null } | null;
+    return row?.parent_id ?? null;
   }
 
   setTokenHash(id: string, hash: string): void {

@@ -111,6 +111,9 @@ export const MIGRATIONS: readonly Migration[] = [
   // 4: dropped output gives its pages back to the file system (PRAGMA incremental_vacuum);
   // auto_vacuum of a store that already has tables only changes through a VACUUM.
   { outsideTransaction: "PRAGMA auto_vacuum = INCREMENTAL; VACUUM;" },
+  // 5: the agent that spawned each agent (null: the person), for who may act on whom
+  `ALTER TABLE agents ADD COLUMN parent_id TEXT;
+   CREATE INDEX agents_parent ON agents(parent_id);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -39,7 +39,7 @@ describe("the compiled binary's command line", () => {
   test("signal outside an agent, and signal with missing text, are clear errors", async () => {
     const outside = await sb.run(["signal", "done"]);
     expect(outside.code).toBe(2);
-    expect(outside.stderr).toContain("TROUPE_SIGNAL_FILE is not set");
+    expect(outside.stderr).toContain("TROUPE_AGENT_TOKEN is not set");
     const q = await sb.run(["signal", "questions"], { env: { TROUPE_SIGNAL_FILE: `${sb.dir}/s.json` } });
     expect(q.code).toBe(2);
     expect(q.stderr).toContain("at least one --question");

@@ -27,7 +27,7 @@ test("an agent cannot answer a conversation addressed to another, and a forged t
     const a = (await sb.json<Agent[]>(["ls", "--json"])).find((x) => x.name === "eve");
     return a?.status === "done" ? a : undefined;
   });
-  expect(eve.result).toBe(`troupe: conversation ${conv.id} is addressed to bob, not to eve`);
+  expect(eve.result).toBe("troupe: eve may not answer a conversation addressed to bob: an agent may answer only what is addressed to it");
 
   const forged = await sb.run(["answer", "forged", "--conversation", conv.id], { env: { TROUPE_AGENT_TOKEN: "not-a-real-token" } });
   expect(forged.code).toBe(1);

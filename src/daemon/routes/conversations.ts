@@ -8,9 +8,9 @@ export function conversationRoutes(r: Router, s: Services): void {
     const body = await readJson(req, AskRequestSchema);
     return json({ conversation: s.conversations.ask(caller, body) }, 201);
   });
-  r.on("GET", "/v1/conversations", ({ url }) => json({ conversations: s.conversations.list({ pending: url.searchParams.has("pending") }) }));
-  r.on("GET", "/v1/conversations/:id", async ({ params, url, req }) => {
-    return json({ conversation: await s.conversations.wait(params.id!, intParam(url, "wait") ?? 0, req.signal) });
+  r.on("GET", "/v1/conversations", ({ url, caller }) => json({ conversations: s.conversations.list(caller, { pending: url.searchParams.has("pending") }) }));
+  r.on("GET", "/v1/conversations/:id", async ({ params, url, req, caller }) => {
+    return json({ conversation: await s.conversations.wait(caller, params.id!, intParam(url, "wait") ?? 0, req.signal) });
   });
   r.on("POST", "/v1/conversations/:id/answer", async ({ req, params, caller }) => {
     const body = await readJson(req, AnswerRequestSchema);

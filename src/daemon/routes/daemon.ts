@@ -3,9 +3,9 @@ import { json } from "../http.ts";
 import type { Router } from "../router.ts";
 
 export function daemonRoutes(r: Router, s: Services): void {
-  r.on("GET", "/v1/health", () => json(s.daemon.health()));
-  r.on("POST", "/v1/daemon/stop", () => {
-    s.daemon.stop();
+  r.on("GET", "/v1/health", ({ caller }) => json(s.daemon.health(caller)));
+  r.on("POST", "/v1/daemon/stop", ({ caller }) => {
+    s.daemon.stop(caller);
     return json({ ok: true });
   });
 }

@@ -4,10 +4,10 @@ import type { Router } from "../router.ts";
 import { sseStream } from "../sse.ts";
 
 export function eventRoutes(r: Router, s: Services): void {
-  r.on("GET", "/v1/events", ({ url }) => {
+  r.on("GET", "/v1/events", ({ url, caller }) => {
     // ?output=none drops output events, ?output=ID,ID keeps those agents' only
     const output = url.searchParams.get("output");
-    const feed = s.events.open({
+    const feed = s.events.open(caller, {
       since: intParam(url, "since"),
       output: output === null ? null : new Set(output === "none" ? [] : output.split(",")),
     });

@@ -36,6 +36,7 @@ export function makeAgent(over: Partial<Agent> = {}): Agent {
     outputTokens: null,
     taskId: null,
     phaseId: null,
+    parentId: null,
     createdAt: now - 60_000,
     updatedAt: now,
     lastActivityAt: null,

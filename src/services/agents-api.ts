@@ -1,0 +1,44 @@
+import type { AgentService } from "../agents/service.ts";
+import type { Guard } from "./guard.ts";
+import type { AgentsApi } from "./services.ts";
+
+/** The agent service behind the policy: each method is authorized for its caller, then done. */
+export function agentsApi(agents: AgentService, guard: Guard): AgentsApi {
+  return {
+    list(caller) {
+      guard(caller, "agents.list");
+      return agents.list();
+    },
+    get(caller, ref) {
+      guard(caller, "agents.get", agents.find(ref));
+      return agents.get(ref);
+    },
+    spawn(caller, req) {
+      guard(caller, "agents.spawn");
+      return agents.spawn(req, caller.kind === "agent" ? caller.agent.id : null);
+    },
+    stop(caller, ref) {
+      guard(caller, "agents.stop", agents.find(ref));
+      return agents.stop(ref);
+    },
+    resume(caller, ref, req) {
+      const target = agents.find(ref);
+      guard(caller, "agents.resume", target);
+      if (req.env) guard(caller, "agents.resume.env", target);
+      return agents.resume(ref, req);
+    },
+    remove(caller, ref) {
+      guard(caller, "agents.remove", agents.find(ref));
+      return agents.remove(ref);
+    },
+    output(caller, ref, q) {
+      guard(caller, "agents.output", agents.find(ref));
+      return agents.output(ref, q);
+    },
+    signal(caller, signal) {
+      guard(caller, "agents.signal");
+      // the guard lets only an agent through; it signals as itself, whatever it names
+      if (caller.kind === "agent") agents.signal(caller.agent, signal);
+    },
+  };
+}

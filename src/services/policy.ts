@@ -1,0 +1,102 @@
+import { TroupeError } from "../errors.ts";
+import type { Caller } from "../agents/caller.ts";
+
+/**
+ * Who may do what, as one table. Every method of the Services API names its action here and
+ * calls `authorize` before it acts, so every adapter (HTTP, MCP) gets the same rules.
+ *
+ * The rules guard against a confused or misbehaving agent, not a hostile process of the same
+ * Unix user (see docs/security.md).
+ */
+export type Rule =
+  /** the person and every agent */
+  | "anyone"
+  /** the person alone (no token) */
+  | "person"
+  /** an agent, about itself only (never the person: it has no signal file) */
+  | "agent"
+  /** the person, the target agent itself, and the agents that started it (transitively) */
+  | "lineage"
+  /** the person, and the agent the target is (a conversation's addressee) */
+  | "addressee";
+
+/** Each action: its rule, and what it does in words (`$` is the target's name), for refusals. */
+export const POLICY = {
+  "daemon.health": ["anyone", "check the daemon's health"],
+  "daemon.stop": ["person", "stop the daemon"],
+  // reading is open to every agent: they coordinate by names and by each other's output, and the
+  // same Unix user can read the files anyway
+  "agents.list": ["anyone", "list agents"],
+  "agents.get": ["anyone", "read $"],
+  "agents.output": ["anyone", "read the output of $"],
+  // a spawned agent is the caller's child (its parent_id)
+  "agents.spawn": ["anyone", "spawn an agent"],
+  "agents.stop": ["lineage", "stop $"],
+  "agents.resume": ["lineage", "resume $"],
+  // an environment on a resume reaches another session's secrets: the person's alone
+  "agents.resume.env": ["person", "set the environment of $"],
+  "agents.remove": ["lineage", "remove $"],
+  "agents.signal": ["agent", "signal"],
+  "conversations.ask": ["anyone", "ask"],
+  "conversations.list": ["anyone", "list conversations"],
+  "conversations.get": ["anyone", "read a conversation"],
+  "conversations.answer": ["addressee", "answer a conversation addressed to $"],
+  "conversations.listen": ["anyone", "listen"],
+  "events.open": ["anyone", "follow events"],
+  // allowing or denying a tool permission (a later issue): the person decides, never an agent
+  "permissions.decide": ["person", "decide a permission request of $"],
+} as const satisfies Record<string, readonly [Rule, string]>;
+
+export type Action = keyof typeof POLICY;
+
+/** The agent an action is about (an agent, or a conversation's addressee); null for none or the person. */
+export interface Target {
+  id: string;
+  name: string;
+}
+
+/** Each agent's parent (the agent that spawned it), null for one the person spawned. */
+export type ParentOf = (agentId: string) => string | null;
+
+/** Whether `ancestor` started `id`, directly or through its children. */
+export function isAncestor(ancestor: string, id: string, parentOf: ParentOf): boolean {
+  const seen = new Set<string>();
+  for (let p = parentOf(id); p !== null && !seen.has(p); p = parentOf(p)) {
+    if (p === ancestor) return true;
+    seen.add(p);
+  }
+  return false;
+}
+
+/** Whether the rule lets `caller` act on `target`. */
+export function allows(rule: Rule, caller: Caller, target: Target | null, parentOf: ParentOf): boolean {
+  if (caller.kind === "user") return rule !== "agent";
+  const me = caller.agent.id;
+  switch (rule) {
+    case "anyone":
+    case "agent":
+      return true;
+    case "person":
+      return false;
+    case "lineage":
+      return target !== null && (target.id === me || isAncestor(me, target.id, parentOf));
+    case "addressee":
+      return target !== null && target.id === me;
+  }
+}
+
+const WHY: Record<Rule, string> = {
+  anyone: "",
+  person: "only the person may",
+  agent: "only an agent may, for itself",
+  lineage: "an agent may act only on itself and on the agents it started",
+  addressee: "an agent may answer only what is addressed to it",
+};
+
+/** Throws `forbidden` (403) unless the table lets `caller` do `action` to `target`. */
+export function authorize(caller: Caller, action: Action, target: Target | null, parentOf: ParentOf): void {
+  const [rule, does]: readonly [Rule, string] = POLICY[action];
+  if (allows(rule, caller, target, parentOf)) return;
+  const who = caller.kind === "agent" ? caller.agent.name : "the person (no TROUPE_AGENT_TOKEN)";
+  throw new TroupeError("forbidden", `${who} may not ${does.replace("$", target?.name ?? "the person")}: ${WHY[rule]}`);
+}

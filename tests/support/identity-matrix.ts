@@ -1,0 +1,207 @@
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Agent, Conversation } from "../../src/protocol/entities.ts";
+import { isLive } from "../../src/protocol/status.ts";
+import { waitFor, type Sandbox } from "./sandbox.ts";
+
+/**
+ * Every route of the API tried by every kind of caller against a live daemon, as HTTP statuses.
+ * The callers are named by how they stand to the target agent ("self"): the person (no token),
+ * the agent itself, the agent that spawned it, that agent's parent, an agent it spawned, an
+ * agent of another family, and a token nobody was given. Used by tests/integration/identity.test.ts
+ * (against its hand-written expectations) and scripts/stress/identity-matrix.ts (prints it).
+ */
+export const CALLERS = ["person", "self", "parent", "grandparent", "child", "unrelated", "forged"] as const;
+export type CallerName = (typeof CALLERS)[number];
+export type Matrix = Record<string, Record<CallerName, number>>;
+
+const FORGED = "forged-token-nobody-was-given";
+
+interface Family {
+  /** The agent the route acts on. */
+  target: Agent;
+  tokens: Record<CallerName, string | null>;
+}
+
+type Fresh = "live" | "finished" | null;
+
+interface RouteCase {
+  route: string;
+  /** A target of its own for each caller (the call changes it), live or finished; null: the shared one. */
+  fresh: Fresh;
+  call(m: MatrixRun, f: Family, token: string | null): Promise<number>;
+}
+
+/** One run: the shared family, and fresh ones per cell for the routes that change their target. */
+export class MatrixRun {
+  private readonly tokenDir: string;
+  private n = 0;
+  private shared!: { grandparent: Agent; parent: Agent; unrelated: Agent; tokens: Map<string, string> };
+  private sharedFamily!: Family;
+
+  constructor(private readonly sb: Sandbox) {
+    this.tokenDir = join(sb.dir, ".matrix-tokens");
+    mkdirSync(this.tokenDir, { recursive: true });
+  }
+
+  async api(token: string | null, method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (token) headers.authorization = `Bearer ${token}`;
+    const res = await fetch(`http://troupe${path}`, { unix: this.sb.socket, method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    return { status: res.status, json: text ? (JSON.parse(text) as unknown) : null };
+  }
+
+  /** Spawns as `token` (null: the person) an agent that writes its token where the run can read it. */
+  async spawnAs(token: string | null, then: "live" | "finished"): Promise<{ agent: Agent; token: string }> {
+    const name = `m${++this.n}`;
+    const file = join(this.tokenDir, name);
+    const command = `printf %s "$TROUPE_AGENT_TOKEN" > ${file}.tmp && mv ${file}.tmp ${file}; ${then === "live" ? "exec sleep 600" : "exit 0"}`;
+    const r = await this.api(token, "POST", "/v1/agents", { provider: "generic", command, name, worktree: false, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
+    if (r.status !== 201) throw new Error(`spawn ${name} as ${token ? "an agent" : "the person"}: ${r.status} ${JSON.stringify(r.json)}`);
+    const agentToken = await waitFor(`${name}'s token`, () => {
+      try {
+        return readFileSync(file, "utf8") || undefined;
+      } catch {
+        return undefined;
+      }
+    });
+    if (then === "finished") await this.until(name, (a) => !isLive(a.status));
+    return { agent: (r.json as { agent: Agent }).agent, token: agentToken };
+  }
+
+  async until(ref: string, ok: (a: Agent) => boolean): Promise<Agent> {
+    return waitFor(`${ref} to settle`, async () => {
+      const a = ((await this.api(null, "GET", `/v1/agents/${ref}`)).json as { agent: Agent }).agent;
+      return ok(a) ? a : undefined;
+    });
+  }
+
+  async setup(): Promise<void> {
+    const grandparent = await this.spawnAs(null, "live");
+    const parent = await this.spawnAs(grandparent.token, "live");
+    const unrelated = await this.spawnAs(null, "live");
+    this.shared = { grandparent: grandparent.agent, parent: parent.agent, unrelated: unrelated.agent, tokens: new Map([["grandparent", grandparent.token], ["parent", parent.token], ["unrelated", unrelated.token]]) };
+    this.sharedFamily = await this.family("live");
+  }
+
+  /** A new target spawned by the shared parent, and a child it spawns. */
+  async family(then: "live" | "finished"): Promise<Family> {
+    const target = await this.spawnAs(this.shared.tokens.get("parent")!, then);
+    const child = await this.spawnAs(target.token, "live");
+    const t = this.shared.tokens;
+    return {
+      target: target.agent,
+      tokens: { person: null, self: target.token, parent: t.get("parent")!, grandparent: t.get("grandparent")!, child: child.token, unrelated: t.get("unrelated")!, forged: FORGED },
+    };
+  }
+
+  /** The statuses of every route for every caller; the person goes last (it alone stops the daemon). */
+  async run(onCell?: (route: string, caller: CallerName, status: number) => void): Promise<Matrix> {
+    await this.setup();
+    const out: Matrix = {};
+    const order: CallerName[] = [...CALLERS.filter((c) => c !== "person"), "person"];
+    for (const c of CASES) {
+      const row = {} as Record<CallerName, number>;
+      for (const caller of order) {
+        // a refused token is refused before anything: it needs no target of its own
+        const f = c.fresh && caller !== "forged" ? await this.family(c.fresh) : this.sharedFamily;
+        row[caller] = await c.call(this, f, f.tokens[caller]);
+        onCell?.(c.route, caller, row[caller]);
+      }
+      out[c.route] = row;
+    }
+    return out;
+  }
+
+  /** A conversation the person asks the target. */
+  async askTarget(f: Family): Promise<Conversation> {
+    const r = await this.api(null, "POST", "/v1/conversations", { question: "ready?", to: f.target.name });
+    if (r.status !== 201) throw new Error(`ask ${f.target.name}: ${r.status} ${JSON.stringify(r.json)}`);
+    return (r.json as { conversation: Conversation }).conversation;
+  }
+
+  /** Opens the event stream and closes it as soon as the status is known. */
+  async eventsStatus(token: string | null): Promise<number> {
+    const abort = new AbortController();
+    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    const res = await fetch("http://troupe/v1/events?output=none", { unix: this.sb.socket, headers, signal: abort.signal });
+    abort.abort();
+    return res.status;
+  }
+}
+
+const status = (p: Promise<{ status: number }>) => p.then((r) => r.status);
+const ref = (f: Family) => encodeURIComponent(f.target.name);
+
+const CASES: RouteCase[] = [
+  { route: "GET /v1/health", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/health")) },
+  { route: "GET /v1/agents", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/agents")) },
+  { route: "GET /v1/agents/:ref", fresh: null, call: (m, f, t) => status(m.api(t, "GET", `/v1/agents/${ref(f)}`)) },
+  { route: "GET /v1/agents/:ref/output", fresh: null, call: (m, f, t) => status(m.api(t, "GET", `/v1/agents/${ref(f)}/output`)) },
+  {
+    route: "POST /v1/agents",
+    fresh: null,
+    call: (m, _f, t) => status(m.api(t, "POST", "/v1/agents", { provider: "generic", command: "exit 0", worktree: false })),
+  },
+  { route: "POST /v1/agents/:ref/stop", fresh: "live", call: (m, f, t) => status(m.api(t, "POST", `/v1/agents/${ref(f)}/stop`, {})) },
+  {
+    route: "POST /v1/agents/:ref/resume",
+    fresh: "finished",
+    call: (m, f, t) => status(m.api(t, "POST", `/v1/agents/${ref(f)}/resume`, { message: "go on" })),
+  },
+  {
+    route: "POST /v1/agents/:ref/resume with env",
+    fresh: "finished",
+    call: (m, f, t) => status(m.api(t, "POST", `/v1/agents/${ref(f)}/resume`, { message: "go on", env: { EVIL: "1", PATH: process.env.PATH ?? "/usr/bin:/bin" } })),
+  },
+  { route: "DELETE /v1/agents/:ref", fresh: "finished", call: (m, f, t) => status(m.api(t, "DELETE", `/v1/agents/${ref(f)}`)) },
+  { route: "POST /v1/signal", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/signal", { status: "done", result: "matrix" })) },
+  { route: "POST /v1/conversations", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/conversations", { question: "anyone?", user: true })) },
+  { route: "GET /v1/conversations", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/conversations")) },
+  {
+    route: "GET /v1/conversations/:id",
+    fresh: null,
+    call: async (m, f, t) => status(m.api(t, "GET", `/v1/conversations/${(await m.askTarget(f)).id}?wait=0`)),
+  },
+  {
+    route: "POST /v1/conversations/:id/answer",
+    fresh: null,
+    call: async (m, f, t) => status(m.api(t, "POST", `/v1/conversations/${(await m.askTarget(f)).id}/answer`, { answer: "yes" })),
+  },
+  { route: "GET /v1/listen", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/listen?wait=0")) },
+  { route: "GET /v1/events", fresh: null, call: (m, _f, t) => m.eventsStatus(t) },
+  // last: the person's call stops the daemon
+  { route: "POST /v1/daemon/stop", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/daemon/stop", {})) },
+];
+
+export const ROUTES = CASES.map((c) => c.route);
+
+/** The route × caller table of docs/security.md, as statuses (the rows under its marker comment). */
+export function docsMatrix(markdown: string): Matrix {
+  const lines = markdown.split("\n");
+  const start = lines.findIndex((l) => l.includes("<!-- identity-matrix"));
+  if (start < 0) throw new Error("docs/security.md has no identity-matrix marker");
+  const out: Matrix = {};
+  for (const line of lines.slice(start + 1)) {
+    if (!line.startsWith("|")) {
+      if (Object.keys(out).length) break;
+      continue;
+    }
+    const cells = line.split("|").slice(1, -1).map((c) => c.trim());
+    const m = /^`(.+)`$/.exec(cells[0]!);
+    if (!m) continue; // the header and its rule
+    const row = {} as Record<CallerName, number>;
+    CALLERS.forEach((c, i) => (row[c] = Number(/\d{3}/.exec(cells[i + 1]!)?.[0])));
+    out[m[1]!] = row;
+  }
+  return out;
+}
+
+/** The matrix as a fixed-width table, one row per route. */
+export function formatMatrix(mx: Matrix, mark?: (route: string, caller: CallerName) => boolean): string {
+  const width = Math.max(...Object.keys(mx).map((r) => r.length));
+  const head = `${"route".padEnd(width)}  ${CALLERS.map((c) => c.padStart(13)).join("")}`;
+  const rows = Object.entries(mx).map(([route, row]) => `${route.padEnd(width)}  ${CALLERS.map((c) => `${row[c]}${mark?.(route, c) ? "!" : " "}`.padStart(13)).join("")}`);
+  return [head, ...rows].join("\n");
+}
