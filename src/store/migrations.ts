@@ -111,6 +111,11 @@ export const MIGRATIONS: readonly Migration[] = [
   // 4: dropped output gives its pages back to the file system (PRAGMA incremental_vacuum);
   // auto_vacuum of a store that already has tables only changes through a VACUUM.
   { outsideTransaction: "PRAGMA auto_vacuum = INCREMENTAL; VACUUM;" },
+  // 5: an agent's environment (API keys) lives in .troupe/agents/<id>/env.json, never here. Rows
+  // written before are marked; the daemon moves each to its file once at start, blanks env_json
+  // and vacuums (src/agents/env-store.ts), since SQL alone cannot write files.
+  `ALTER TABLE agents ADD COLUMN legacy_env INTEGER NOT NULL DEFAULT 0;
+   UPDATE agents SET legacy_env = 1;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
