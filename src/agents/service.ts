@@ -306,7 +306,7 @@ export class AgentService {
       command: rec.command ?? undefined,
       env: clientEnv,
     });
-    assertWithinArgLimit(cmd.argv, { ...rec.env, ...cmd.env });
+    assertWithinArgLimit(cmd.argv, { ...clientEnv, ...cmd.env });
     this.d.store.agents.setTokenHash(rec.id, hashToken(token));
     return this.startSession(rec, rec.session + 1, cmd, token, { questions: null, result: null, error: null, exitCode: null }, clientEnv);
   }

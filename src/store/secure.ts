@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Database } from "../runtime/sqlite.ts";
 
 /**
  * Deleted rows (a removed agent's prompt and output) are overwritten with zeros, not left in free
