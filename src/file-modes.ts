@@ -20,7 +20,7 @@ export function userUmask(): number | null {
   return startUmask;
 }
 
-/** Files and folders troupe keeps elsewhere than the repository's content: `.troupe/worktrees/<name>/` is git's checkout but its `.troupe/` is ours. */
+/** A worktree's checked-out content belongs to the repository, not to troupe; its `.troupe/` is troupe's. */
 function isCheckout(stateDir: string, dir: string, entry: string): boolean {
   return dirname(dir) === join(stateDir, "worktrees") && entry !== ".troupe";
 }
