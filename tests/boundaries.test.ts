@@ -19,11 +19,11 @@ const LAYERS: Record<string, readonly string[]> = {
   client: ["protocol", "lock-file", "process-info", "self", "workspace", "runtime"],
   // the daemon: its routes are an adapter over the services; the rest hosts them
   "daemon/routes": ["daemon", "services", "protocol"],
-  daemon: ["daemon/routes", "services", "store", "events", "protocol", "runtime", "lock-file", "self", "workspace", "workspace-config"],
+  daemon: ["daemon/routes", "services", "store", "events", "protocol", "runtime", "lock-file", "self", "workspace", "workspace-config", "file-modes"],
   // the services, and the one API over them
   services: ["agents", "conversations", "work", "permissions", "events", "store", "protocol", "self", "workspace"],
   conversations: ["agents", "events", "store", "prompts", "protocol"],
-  agents: ["events", "store", "git", "providers", "runtime", "protocol", "output", "prompts", "process-info", "workspace", "workspace-config"],
+  agents: ["events", "store", "git", "providers", "runtime", "protocol", "output", "prompts", "process-info", "workspace", "workspace-config", "file-modes"],
   work: ["agents", "conversations", "events", "store", "git", "providers", "runtime", "protocol"],
   permissions: ["agents", "events", "store", "providers", "runtime", "protocol"],
   // below the services
@@ -37,6 +37,7 @@ const LAYERS: Record<string, readonly string[]> = {
   "workspace-config": ["protocol"],
   workspace: ["process-info", "lock-file"],
   "lock-file": [],
+  "file-modes": [],
   "process-info": [],
   self: ["runtime"],
   protocol: [],

@@ -1,7 +1,14 @@
 import { delimiter } from "node:path";
 
-/** Variables of the client's environment that belong to the client's own troupe context, not the agent's. */
-const STRIPPED = ["TROUPE_AGENT_ID", "TROUPE_AGENT_TOKEN", "TROUPE_SIGNAL_FILE", "TROUPE_AGENT_NAME"];
+/**
+ * The client's environment without troupe's own variables. troupe sets them for every session
+ * (identity, a fresh token, socket, signal file, prompt, markers), so a client's are its own
+ * context's (an agent spawning another carries its own token) and must neither reach the new
+ * agent nor be kept anywhere.
+ */
+export function withoutTroupeVars(clientEnv: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(clientEnv).filter(([k]) => !k.startsWith("TROUPE_")));
+}
 
 export interface AgentIdentity {
   id: string;
@@ -17,8 +24,7 @@ export interface AgentIdentity {
  * plus who it is, and this troupe first on PATH so that `troupe` in its shell is the right one.
  */
 export function agentEnv(clientEnv: Record<string, string>, who: AgentIdentity, binDir: string, extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = { ...clientEnv };
-  for (const k of STRIPPED) delete env[k];
+  const env = withoutTroupeVars(clientEnv);
   const path = env.PATH ?? process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin";
   return {
     ...env,

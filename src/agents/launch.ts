@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { TroupeError } from "../errors.ts";
 import type { ProviderCommand } from "../../providers/types.ts";
 import { processStartTime } from "../process-info.ts";
+import { userUmask } from "../file-modes.ts";
 
 export interface SessionFiles {
   stdoutPath: string;
@@ -44,7 +45,10 @@ export function launchSession(cmd: ProviderCommand, cwd: string, env: Record<str
     writeFileSync(files.stdinPath, cmd.stdin);
     stdin = openSync(files.stdinPath, "r");
   }
-  const script = '"$@"; code=$?; printf "%s" "$code" > "$0.tmp" && mv "$0.tmp" "$0"; exit $code';
+  // the agent's files in the repository are the user's: it runs under the umask the daemon was
+  // started with; the exit file is written back under the daemon's private one
+  const mask = userUmask();
+  const script = `${mask === null ? "" : `umask ${mask.toString(8).padStart(4, "0")}; `}"$@"; code=$?; umask 077; printf "%s" "$code" > "$0.tmp" && mv "$0.tmp" "$0"; exit $code`;
   return new Promise((resolve, reject) => {
     const close = () => {
       closeSync(out);

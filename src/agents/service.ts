@@ -13,6 +13,7 @@ import { createWorktree, removeWorktree, troupeBranches } from "../git/worktree.
 import { answersPrompt, buildAgentPrompt } from "../prompts/agent.ts";
 import { toAgent } from "../store/agents.ts";
 import { agentEnv } from "./env.ts";
+import { AgentEnvStore, moveLegacyEnvs } from "./env-store.ts";
 import { launchSession, sessionFiles } from "./launch.ts";
 import { assertWithinArgLimit } from "./arg-limit.ts";
 import { uniqueName } from "./names.ts";
@@ -54,12 +55,15 @@ const LAUNCH_WAIT_MS = 10_000;
 export class AgentService {
   private readonly watcher: SessionWatcher;
   private readonly launching = new Set<Promise<unknown>>();
+  private readonly envs: AgentEnvStore;
 
   constructor(private readonly d: AgentDeps) {
     this.watcher = new SessionWatcher(d);
+    this.envs = new AgentEnvStore(d.ws.stateDir);
   }
 
   start(): void {
+    moveLegacyEnvs(this.d.store, this.envs, this.d.log);
     this.watcher.start();
   }
 
@@ -185,17 +189,17 @@ export class AgentService {
       permissions,
       tokenHash: hashToken(token),
       signalFile: paths.signalFile,
-      env: req.env,
       parentId,
     });
     this.d.bus.publish({ type: "agent:created", agent: toAgent(rec) });
     try {
+      this.envs.save(rec.id, req.env);
       this.writeInput(rec, paths.inputDir, wt?.baseCommit ?? null);
     } catch (err) {
       this.fail(rec.id, `could not write the agent's input: ${errorMessage(err)}`);
       throw err;
     }
-    return this.startSession(rec, 1, cmd, token, {});
+    return this.startSession(rec, 1, cmd, token, {}, req.env);
   }
 
   private fail(id: string, error: string): void {
@@ -224,10 +228,10 @@ export class AgentService {
    * Launches one session. `onLaunch` (what a resume clears: questions, result...) is applied only
    * once the process runs, so a launch that fails leaves the agent as it was, questions included.
    */
-  private async startSession(rec: AgentRecord, session: number, cmd: ProviderCommand, token: string, onLaunch: AgentPatch): Promise<Agent> {
+  private async startSession(rec: AgentRecord, session: number, cmd: ProviderCommand, token: string, onLaunch: AgentPatch, clientEnv: Record<string, string>): Promise<Agent> {
     const { store, bus, ws } = this.d;
     const files = sessionFiles(agentPaths(ws.stateDir, rec.name, rec.worktree).logsDir, session);
-    const env = agentEnv(rec.env, { id: rec.id, name: rec.name, token, signalFile: rec.signalFile, workspace: ws.root, socket: ws.socket }, this.d.binDir);
+    const env = agentEnv(clientEnv, { id: rec.id, name: rec.name, token, signalFile: rec.signalFile, workspace: ws.root, socket: ws.socket }, this.d.binDir);
     clearSignalFile(rec.signalFile);
     mkdirSync(dirname(rec.signalFile), { recursive: true });
     const sess = store.sessions.insert({ agentId: rec.id, session, ...files });
@@ -265,7 +269,7 @@ export class AgentService {
     }
     if (!req.answers.length && !req.message) throw new TroupeError("bad_request", "give answers (--answer QID=TEXT) or a --message");
     const answered = req.answers.map((a) => ({ question: questions.find((q: Question) => q.id === a.id)!.question, answer: a.answer }));
-    if (req.env) this.d.store.agents.update(rec.id, { env: req.env });
+    if (req.env) this.envs.save(rec.id, req.env);
     return this.resumeWith(rec.id, answersPrompt(this.troupeCommand(), answered, req.message));
   }
 
@@ -294,6 +298,7 @@ export class AgentService {
     const provider = this.provider(rec.provider);
     if (!provider.buildResume) throw new TroupeError("invalid_state", `the ${provider.name} provider cannot resume a session`);
     if (!rec.providerSessionId && !provider.resumesWithoutSession) throw new TroupeError("invalid_state", `${rec.name} reported no session id to resume`);
+    const clientEnv = this.envs.load(rec.id, rec.name);
     const token = newToken();
     const cmd = provider.buildResume({
       prompt,
@@ -303,11 +308,11 @@ export class AgentService {
       permissions: rec.permissions,
       allowedTools: providerConfig(this.d.ws.stateDir, provider.name).allowedTools,
       command: rec.command ?? undefined,
-      env: rec.env,
+      env: clientEnv,
     });
-    assertWithinArgLimit(cmd.argv, { ...rec.env, ...cmd.env });
+    assertWithinArgLimit(cmd.argv, { ...clientEnv, ...cmd.env });
     this.d.store.agents.setTokenHash(rec.id, hashToken(token));
-    return this.startSession(rec, rec.session + 1, cmd, token, { questions: null, result: null, error: null, exitCode: null });
+    return this.startSession(rec, rec.session + 1, cmd, token, { questions: null, result: null, error: null, exitCode: null }, clientEnv);
   }
 
   /** `stopped` at once; its process group gets SIGTERM, then SIGKILL. */
@@ -343,6 +348,7 @@ export class AgentService {
     const paths = agentPaths(this.d.ws.stateDir, rec.name, rec.worktree);
     rmSync(paths.logsDir, { recursive: true, force: true });
     rmSync(join(this.d.ws.stateDir, "agents", rec.name), { recursive: true, force: true });
+    this.envs.remove(rec.id);
     this.d.store.agents.delete(rec.id);
     this.d.bus.publish({ type: "agent:removed", agentId: rec.id });
   }

@@ -20,9 +20,10 @@ export function writeSignalFile(path: string, signal: Signal): void {
   if (lstatSync(path, { throwIfNoEntry: false })?.isDirectory()) {
     throw new TroupeError("bad_request", `${path} is a directory; the signal file must be a file there (remove the directory)`);
   }
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
+  // written by the agent under the user's umask: everything under .troupe/ is 0600
+  writeFileSync(tmp, text, { mode: 0o600 });
   renameSync(tmp, path);
 }
 

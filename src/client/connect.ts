@@ -34,8 +34,8 @@ function assertWorkspace(ws: Workspace): void {
 /** Starts `troupe daemon run` detached, its output to the daemon log; the lock decides who stays. */
 export function startDetachedDaemon(ws: Workspace): ChildProcess {
   assertWorkspace(ws);
-  mkdirSync(ws.stateDir, { recursive: true });
-  const log = openSync(join(ws.stateDir, "daemon.log"), "a");
+  mkdirSync(ws.stateDir, { recursive: true, mode: 0o700 });
+  const log = openSync(join(ws.stateDir, "daemon.log"), "a", 0o600);
   const [cmd, ...args] = selfCommand();
   const child = spawn(cmd!, [...args, "daemon", "run", "--workspace", ws.root], {
     detached: true,

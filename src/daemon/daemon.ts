@@ -8,6 +8,7 @@ import { checkpointPeriodically } from "../store/db.ts";
 import { ProcessLock } from "./lock.ts";
 import { formatLockFile, lockFilePath } from "../lock-file.ts";
 import { Logger } from "../events/log.ts";
+import { keepFilesPrivate, tightenModes } from "../file-modes.ts";
 import { createServices } from "../services/create.ts";
 import { buildRouter } from "./routes/index.ts";
 import { serve } from "./server.ts";
@@ -24,7 +25,7 @@ function binDir(ws: Workspace): string {
   const shim = join(dir, "troupe");
   const quoted = selfCommand().map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
   writeFileSync(shim, `#!/bin/sh\nexec ${quoted} "$@"\n`);
-  chmodSync(shim, 0o755);
+  chmodSync(shim, 0o700);
   return dir;
 }
 
@@ -39,11 +40,13 @@ export interface RunningDaemon {
 export function runDaemon(ws: Workspace): RunningDaemon | null {
   // a daemon never brings back a deleted workspace (an agent still asking from inside it)
   if (!existsSync(ws.root)) throw new TroupeError("workspace_missing", `the workspace folder ${ws.root} no longer exists`);
-  // the store holds each spawning client's environment (API keys among it): this user only
+  // agents' environments (API keys), prompts and output: this user only, whatever the daemon creates
+  keepFilesPrivate();
   mkdirSync(ws.stateDir, { recursive: true, mode: 0o700 });
   chmodSync(ws.stateDir, 0o700);
   const lock = ProcessLock.tryAcquire(lockFilePath(ws.stateDir), formatLockFile(process.pid, ws.socket));
   if (!lock) return null;
+  tightenModes(ws.stateDir);
   excludeStateDir(ws.root);
   const log = new Logger(join(ws.stateDir, "daemon.log"));
   let store;

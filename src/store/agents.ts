@@ -18,7 +18,6 @@ interface AgentRow {
   permissions: PermissionMode;
   token_hash: string;
   signal_file: string;
-  env_json: string;
   session: number;
   provider_session_id: string | null;
   result: string | null;
@@ -36,15 +35,17 @@ interface AgentRow {
   parent_id: string | null;
 }
 
-/** What the daemon keeps of an agent beyond what clients see. */
+/**
+ * What the daemon keeps of an agent beyond what clients see. Not its environment: that holds API
+ * keys and lives in its own 0600 file (src/agents/env-store.ts), never in this store.
+ */
 export interface AgentRecord extends Agent {
   signalFile: string;
-  env: Record<string, string>;
   pid: number | null;
 }
 
 const Questions = z.array(QuestionSchema);
-const Env = z.record(z.string(), z.string());
+const LegacyEnv = z.record(z.string(), z.string()).nullable();
 
 /** Where the store reports damage it works around (the daemon's log). */
 export interface StoreWarnings {
@@ -101,13 +102,12 @@ function fromRow(r: AgentRow, pid: number | null, w: StoreWarnings): AgentRecord
     parentId: r.parent_id,
     permissions: r.permissions,
     signalFile: r.signal_file,
-    env: parseJson(Env, r.env_json, {}, `agent ${r.name}'s environment`, w),
   };
 }
 
-/** The public view: no token, no environment. */
+/** The public view: no signal file path. */
 export function toAgent(rec: AgentRecord): Agent {
-  const { signalFile: _s, env: _e, ...agent } = rec;
+  const { signalFile: _s, ...agent } = rec;
   return agent;
 }
 
@@ -125,7 +125,6 @@ export interface NewAgent {
   permissions: PermissionMode;
   tokenHash: string;
   signalFile: string;
-  env: Record<string, string>;
   /** The agent that spawned it; none when the person did. */
   parentId?: string | null;
 }
@@ -150,7 +149,6 @@ export type AgentPatch = Partial<{
   inputTokens: number | null;
   outputTokens: number | null;
   lastActivityAt: number | null;
-  env: Record<string, string>;
 }>;
 
 const PATCH_COLUMNS: Record<keyof AgentPatch, string> = {
@@ -165,7 +163,6 @@ const PATCH_COLUMNS: Record<keyof AgentPatch, string> = {
   inputTokens: "input_tokens",
   outputTokens: "output_tokens",
   lastActivityAt: "last_activity_at",
-  env: "env_json",
 };
 
 const SELECT = `SELECT a.*, s.pid AS live_pid FROM agents a
@@ -184,11 +181,11 @@ export class AgentRepo {
     this.db
       .query(
         `INSERT INTO agents (id, name, provider, status, prompt, command, model, cwd, worktree, branch, base_ref,
-           permissions, token_hash, signal_file, env_json, parent_id, created_at, updated_at)
-         VALUES (?, ?, ?, 'starting', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           permissions, token_hash, signal_file, parent_id, created_at, updated_at)
+         VALUES (?, ?, ?, 'starting', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(a.id, a.name, a.provider, a.prompt, a.command, a.model, a.cwd, a.worktree, a.branch, a.baseRef,
-        a.permissions, a.tokenHash, a.signalFile, JSON.stringify(a.env), a.parentId ?? null, now, now);
+        a.permissions, a.tokenHash, a.signalFile, a.parentId ?? null, now, now);
     return this.get(a.id)!;
   }
 
@@ -252,13 +249,30 @@ export class AgentRepo {
     return this.db.query("SELECT 1 FROM agents WHERE name = ?").get(name) !== null;
   }
 
+  /**
+   * Environments a troupe before schema 6 kept in `env_json` (marked `legacy_env` by that
+   * migration), still to be moved to their files. A malformed one reads as null: unrecoverable.
+   */
+  legacyEnvs(): { id: string; name: string; env: Record<string, string> | null }[] {
+    const rows = this.db.query("SELECT id, name, env_json FROM agents WHERE legacy_env = 1").all() as { id: string; name: string; env_json: string }[];
+    return rows.map((r) => ({ id: r.id, name: r.name, env: parseJson(LegacyEnv, r.env_json, null, `agent ${r.name}'s stored environment`, this.w) }));
+  }
+
+  /** Blanks moved environments (the caller scrubs the freed bytes from the file). */
+  clearLegacyEnvs(ids: string[]): void {
+    const clear = this.db.query("UPDATE agents SET env_json = '{}', legacy_env = 0 WHERE id = ?");
+    this.db.transaction(() => {
+      for (const id of ids) clear.run(id);
+    })();
+  }
+
   update(id: string, patch: AgentPatch): AgentRecord {
     const sets: string[] = [];
     const values: (string | number | null)[] = [];
     for (const [key, value] of Object.entries(patch) as [keyof AgentPatch, AgentPatch[keyof AgentPatch]][]) {
       if (value === undefined) continue;
       sets.push(`${PATCH_COLUMNS[key]} = ?`);
-      values.push(key === "questions" || key === "env" ? (value === null ? null : JSON.stringify(value)) : (value as string | number | null));
+      values.push(key === "questions" ? (value === null ? null : JSON.stringify(value)) : (value as string | number | null));
     }
     sets.push("updated_at = ?");
     values.push(Date.now(), id);

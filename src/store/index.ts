@@ -5,6 +5,7 @@ import { SessionRepo } from "./sessions.ts";
 import { ChunkRepo } from "./chunks.ts";
 import { ConversationRepo } from "./conversations.ts";
 import { EventRepo } from "./events.ts";
+import { scrubFreeSpace, secureDelete } from "./secure.ts";
 
 export interface Store {
   db: Database;
@@ -13,12 +14,15 @@ export interface Store {
   chunks: ChunkRepo;
   conversations: ConversationRepo;
   events: EventRepo;
+  /** Makes deleted and overwritten text unrecoverable from the file (VACUUM): one-time steps only. */
+  scrub(): void;
   close(): void;
 }
 
 /** `warnings` hears of damaged rows the store reads around. */
 export function createStore(path: string, warnings: StoreWarnings): Store {
   const db = openStore(path);
+  secureDelete(db);
   return {
     db,
     agents: new AgentRepo(db, warnings),
@@ -26,6 +30,7 @@ export function createStore(path: string, warnings: StoreWarnings): Store {
     chunks: new ChunkRepo(db),
     conversations: new ConversationRepo(db),
     events: new EventRepo(db, warnings),
+    scrub: () => scrubFreeSpace(db),
     close: () => db.close(),
   };
 }

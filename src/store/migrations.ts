@@ -114,6 +114,11 @@ export const MIGRATIONS: readonly Migration[] = [
   // 5: the agent that spawned each agent (null: the person), for who may act on whom
   `ALTER TABLE agents ADD COLUMN parent_id TEXT;
    CREATE INDEX agents_parent ON agents(parent_id);`,
+  // 6: an agent's environment (API keys) lives in .troupe/agents/<id>/env.json, never here. Rows
+  // written before are marked; the daemon moves each to its file once at start, blanks env_json
+  // and vacuums (src/agents/env-store.ts), since SQL alone cannot write files.
+  `ALTER TABLE agents ADD COLUMN legacy_env INTEGER NOT NULL DEFAULT 0;
+   UPDATE agents SET legacy_env = 1;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

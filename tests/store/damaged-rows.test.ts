@@ -12,15 +12,16 @@ test("a damaged JSON column reads as its default and is reported, never silently
   const store = createStore(join(dir, "troupe.db"), { warn: (msg) => void warnings.push(msg) });
   store.agents.insert({
     id: "ag_1", name: "brave-otter", provider: "generic", prompt: null, command: "true", model: null, cwd: dir,
-    worktree: null, branch: null, baseRef: null, permissions: "skip", tokenHash: "h", signalFile: join(dir, "s.json"), env: { A: "1" },
+    worktree: null, branch: null, baseRef: null, permissions: "skip", tokenHash: "h", signalFile: join(dir, "s.json"),
   });
-  store.db.query("UPDATE agents SET env_json = '{not json', questions_json = '[{\"id\": 3}]' WHERE id = 'ag_1'").run();
+  // an environment an older troupe kept in the store, damaged before it was moved out
+  store.db.query("UPDATE agents SET env_json = '{not json', legacy_env = 1, questions_json = '[{\"id\": 3}]' WHERE id = 'ag_1'").run();
   const rec = store.agents.get("ag_1")!;
-  expect(rec.env).toEqual({});
   expect(rec.questions).toEqual([]);
+  expect(store.agents.legacyEnvs()).toEqual([{ id: "ag_1", name: "brave-otter", env: null }]);
   expect(warnings).toEqual([
     expect.stringMatching(/^agent brave-otter's questions is malformed \(.+\); read as \[\]$/),
-    "agent brave-otter's environment is not JSON; read as {}",
+    "agent brave-otter's stored environment is not JSON; read as null",
   ]);
   store.db.query("INSERT INTO events (type, payload, created_at) VALUES ('agent:removed', 'oops', 0)").run();
   expect(store.events.since(0)).toEqual([]);
