@@ -21,10 +21,20 @@ test("resumes that race each other start one session: the others are refused, no
   const { rmSync } = await import("node:fs");
   rmSync(`${sb.dir}/go`);
 
-  const tries = await Promise.all(Array.from({ length: 8 }, (_, i) => sb.run(["resume", "solo", "--message", `go ${i}`])));
-  const started = tries.filter((r) => r.code === 0);
-  expect(started).toHaveLength(1);
-  for (const r of tries.filter((r) => r.code !== 0)) expect(r.stderr).toMatch(/^troupe: solo is (starting|running); only a .* agent can be resumed\n$/);
+  // straight to the socket, all at once: separate CLI processes would arrive one by one
+  const resume = (i: number) =>
+    fetch("http://troupe/v1/agents/solo/resume", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ message: `go ${i}` }),
+      unix: sb.socket,
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as { error?: { message: string } } }));
+  const tries = await Promise.all(Array.from({ length: 8 }, (_, i) => resume(i)));
+  expect(tries.filter((r) => r.status === 200)).toHaveLength(1);
+  for (const r of tries.filter((r) => r.status !== 200)) {
+    expect(r.status).toBe(409);
+    expect(r.body.error?.message).toMatch(/^solo is (starting|running); only a .* agent can be resumed$/);
+  }
 
   await waitFor("the one resumed run", async () => (await Bun.file(`${sb.dir}/runs`).text()).trim().split("\n").length === 2);
   await Bun.write(`${sb.dir}/go`, "");
