@@ -6,3 +6,4 @@
 export * from "./api-base.ts";
 export * from "./api-agents.ts";
 export * from "./api-conversations.ts";
+export * from "./api-work.ts";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AgentSchema, ConversationSchema } from "./entities.ts";
 import { OutputChunkSchema } from "./output.ts";
+import { InitiativeSchema, PhaseSchema, TaskSchema } from "./work.ts";
 
 /** Everything the daemon pushes to subscribers (SSE `event:` name = `type`). */
 export const DaemonEventSchema = z.discriminatedUnion("type", [
@@ -10,6 +11,14 @@ export const DaemonEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("agent:output"), chunk: OutputChunkSchema }),
   z.object({ type: z.literal("conversation:created"), conversation: ConversationSchema }),
   z.object({ type: z.literal("conversation:updated"), conversation: ConversationSchema }),
+  z.object({ type: z.literal("initiative:created"), initiative: InitiativeSchema }),
+  z.object({ type: z.literal("initiative:updated"), initiative: InitiativeSchema }),
+  z.object({ type: z.literal("phase:created"), phase: PhaseSchema }),
+  z.object({ type: z.literal("phase:updated"), phase: PhaseSchema }),
+  z.object({ type: z.literal("phase:removed"), phaseId: z.string() }),
+  z.object({ type: z.literal("task:created"), task: TaskSchema }),
+  z.object({ type: z.literal("task:updated"), task: TaskSchema }),
+  z.object({ type: z.literal("task:removed"), taskId: z.string() }),
   /** Sent when a subscriber fell too far behind: it must refetch state, events were dropped. */
   z.object({ type: z.literal("resync"), reason: z.string() }),
 ]);

@@ -4,3 +4,4 @@ export * from "./output.ts";
 export * from "./events.ts";
 export * from "./api.ts";
 export * from "./config.ts";
+export * from "./work.ts";

@@ -76,6 +76,15 @@ export function entitiesReducer(state: EntitiesState, action: EntitiesAction): E
           case "agent:output":
           case "resync":
             break; // output lives outside React state; resync is the feed's business
+          case "initiative:created":
+          case "initiative:updated":
+          case "phase:created":
+          case "phase:updated":
+          case "phase:removed":
+          case "task:created":
+          case "task:updated":
+          case "task:removed":
+            break; // the work model's state is the phases view's (not yet followed here)
           default:
             assertNever(ev);
         }

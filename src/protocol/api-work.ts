@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { AgentSchema } from "./entities.ts";
+import { InitiativeSchema, PhaseSchema, PhaseTreeSchema, ReviewPolicySchema, TaskSchema } from "./work.ts";
+
+const Env = z.record(z.string(), z.string());
+
+export const InitiativeCreateRequestSchema = z.object({
+  name: z.string().trim().min(1).max(200),
+  /** Markdown: what the initiative must achieve. */
+  goal: z.string().trim().min(1),
+  baseRef: z.string().min(1).optional(),
+  review: ReviewPolicySchema.default("phases"),
+});
+export type InitiativeCreateRequest = z.input<typeof InitiativeCreateRequestSchema>;
+
+/** `troupe discuss|plan|refine I`, `troupe detail PHASE`: an agent of that mode (as `spawn`). */
+export const ModeRunRequestSchema = z.object({
+  provider: z.string().min(1).optional(),
+  model: z.string().min(1).optional(),
+  /** The spawning client's environment, as for spawn. */
+  env: Env.default({}),
+});
+export type ModeRunRequest = z.input<typeof ModeRunRequestSchema>;
+
+/** Phase or task ids/refs; or every proposed phase and task of one initiative. */
+export const ApproveRequestSchema = z
+  .object({ ids: z.array(z.string().min(1)).default([]), all: z.string().min(1).optional() })
+  .refine((r) => (r.ids.length > 0) !== (r.all !== undefined), { message: "give ids, or all: INITIATIVE" });
+export type ApproveRequest = z.input<typeof ApproveRequestSchema>;
+
+export const RejectRequestSchema = z.object({
+  reason: z.string().trim().min(1),
+  /** Resume the proposing agent with the reason, to propose again. */
+  revise: z.boolean().default(false),
+});
+export type RejectRequest = z.input<typeof RejectRequestSchema>;
+
+/** A proposed phase or task as edited by the person (`troupe edit`): the same front matter + body. */
+export const EditRequestSchema = z.object({
+  title: z.string().trim().min(1).optional(),
+  body: z.string().optional(),
+  /** Slugs or ids of phases (for a phase) or tasks of the same phase (for a task). */
+  dependsOn: z.array(z.string().min(1)).optional(),
+});
+export type EditRequest = z.input<typeof EditRequestSchema>;
+
+export const DispatchRequestSchema = z.object({
+  concurrency: z.number().int().positive().max(64).default(4),
+  provider: z.string().min(1).optional(),
+  model: z.string().min(1).optional(),
+  /** The dispatching person's environment (git identity included): every run and merge uses it. */
+  env: Env.default({}),
+});
+export type DispatchRequest = z.input<typeof DispatchRequestSchema>;
+
+export const InitiativeResponseSchema = z.object({ initiative: InitiativeSchema });
+export const InitiativesResponseSchema = z.object({ initiatives: z.array(InitiativeSchema) });
+export const PhaseTreeResponseSchema = z.object({ tree: PhaseTreeSchema });
+export const WorkItemsResponseSchema = z.object({ phases: z.array(PhaseSchema), tasks: z.array(TaskSchema) });
+export const ModeRunResponseSchema = z.object({ agent: AgentSchema });
+export const DiffResponseSchema = z.object({ diff: z.string() });

@@ -1,0 +1,115 @@
+import { z } from "zod";
+
+/**
+ * The work model: an initiative (a goal, its own branch) → phases (a dependency DAG the person
+ * approves) → tasks (each worked by one agent on its own branch, merged back in order). Every
+ * entity carries a `version` that grows with each change, so clients keep the newest of what
+ * snapshots and events bring, in whatever order they arrive.
+ */
+
+export const AgentModeSchema = z.enum(["discuss", "plan", "detail", "execute", "refine"]);
+export type AgentMode = z.infer<typeof AgentModeSchema>;
+
+export const InitiativeStatusSchema = z.enum(["active", "completed", "archived"]);
+export type InitiativeStatus = z.infer<typeof InitiativeStatusSchema>;
+
+/** What the person approves: phases only (tasks auto-approved), phases and tasks, or nothing. */
+export const ReviewPolicySchema = z.enum(["phases", "tasks", "none"]);
+export type ReviewPolicy = z.infer<typeof ReviewPolicySchema>;
+
+export const PhaseStatusSchema = z.enum(["proposed", "approved", "in_progress", "completed", "blocked", "rejected"]);
+export type PhaseStatus = z.infer<typeof PhaseStatusSchema>;
+
+export const TaskStatusSchema = z.enum(["proposed", "pending", "in_progress", "completed", "blocked", "failed", "rejected"]);
+export type TaskStatus = z.infer<typeof TaskStatusSchema>;
+
+/** A slug: what a proposal file is named, unique within its parent; part of `<initiative>/<slug>` refs. */
+export const SlugSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "lowercase letters, digits and dashes, at most 63");
+
+/** How the daemon drives an initiative once `troupe dispatch` started it; null when it does not. */
+export const DispatchSchema = z.object({
+  concurrency: z.number().int().positive(),
+  provider: z.string().min(1),
+  model: z.string().min(1).nullable(),
+  startedAt: z.number().int(),
+});
+export type Dispatch = z.infer<typeof DispatchSchema>;
+
+export const InitiativeSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: SlugSchema,
+  goal: z.string(),
+  status: InitiativeStatusSchema,
+  baseRef: z.string(),
+  /** `troupe-initiative/<slug>`: a prefix of its own, never an agent's `troupe/<name>`. */
+  branch: z.string(),
+  review: ReviewPolicySchema,
+  dispatch: DispatchSchema.nullable(),
+  version: z.number().int(),
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
+});
+export type Initiative = z.infer<typeof InitiativeSchema>;
+
+export const PhaseSchema = z.object({
+  id: z.string(),
+  initiativeId: z.string(),
+  slug: SlugSchema,
+  title: z.string(),
+  content: z.string(),
+  status: PhaseStatusSchema,
+  /** Phase ids of the same initiative. */
+  dependsOn: z.array(z.string()),
+  /** The agent whose plan proposed it; null when the person wrote it. */
+  proposedBy: z.string().nullable(),
+  /** Why it was rejected or blocked. */
+  reason: z.string().nullable(),
+  version: z.number().int(),
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
+});
+export type Phase = z.infer<typeof PhaseSchema>;
+
+export const TaskSchema = z.object({
+  id: z.string(),
+  initiativeId: z.string(),
+  phaseId: z.string(),
+  slug: SlugSchema,
+  title: z.string(),
+  description: z.string(),
+  status: TaskStatusSchema,
+  /** Task ids of the same phase. */
+  dependsOn: z.array(z.string()),
+  proposedBy: z.string().nullable(),
+  /** The agent working (or that worked) it, and its branch. */
+  agentId: z.string().nullable(),
+  branch: z.string().nullable(),
+  /** The agent's result when it signalled done. */
+  summary: z.string().nullable(),
+  /** Why it is blocked, failed or rejected. */
+  reason: z.string().nullable(),
+  /** Files a merge into the initiative branch conflicted on (blocked tasks). */
+  conflicts: z.array(z.string()).nullable(),
+  mergedAt: z.number().int().nullable(),
+  version: z.number().int(),
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
+});
+export type Task = z.infer<typeof TaskSchema>;
+
+/** `troupe phases I --json`: the tree, as scripts read it. */
+export const PhaseTreeSchema = z.object({
+  initiative: InitiativeSchema,
+  phases: z.array(
+    PhaseSchema.pick({ id: true, slug: true, title: true, status: true, dependsOn: true }).extend({
+      tasks: z.array(
+        TaskSchema.pick({ id: true, slug: true, title: true, status: true, dependsOn: true, branch: true, summary: true }).extend({
+          /** The working agent's name. */
+          agent: z.string().nullable(),
+        }),
+      ),
+    }),
+  ),
+});
+export type PhaseTree = z.infer<typeof PhaseTreeSchema>;
