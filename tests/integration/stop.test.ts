@@ -127,6 +127,8 @@ test("an agent killed by a signal reports 128 + the signal: 143 for a stop, 137 
     return x?.exitCode != null ? x : undefined;
   });
   expect(k).toMatchObject({ status: "failed", exitCode: 137 });
+  // its command's shell outlived the wrapper: a stop of the failed agent ends it
+  expect((await sb.run(["stop", "killed"])).code).toBe(0);
 }, SLOW);
 
 test("an adopted agent (started by an earlier daemon) that a stop kills reports 143", async () => {
