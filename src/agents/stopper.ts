@@ -21,10 +21,7 @@ export class Stopper {
   private closed = false;
   private readonly rounds = new Map<string, number>();
 
-  constructor(
-    private readonly d: Pick<AgentDeps, "store" | "log">,
-    private readonly graceMs = KILL_GRACE_MS,
-  ) {}
+  constructor(private readonly d: Pick<AgentDeps, "store" | "log">) {}
 
   /** Finishes the stops an earlier daemon left under way: the overdue ones at once. */
   start(): void {
@@ -56,7 +53,7 @@ export class Stopper {
     const alive = !nothingFound(found);
     this.d.store.db.transaction(() => {
       record();
-      if (alive && session > 0) this.d.store.sessions.requestKill(agentId, session, Date.now() + this.graceMs, constants.signals.SIGTERM);
+      if (alive && session > 0) this.d.store.sessions.requestKill(agentId, session, Date.now() + KILL_GRACE_MS, constants.signals.SIGTERM);
     })();
     if (!alive) return false;
     signalAll(found, "SIGTERM");
