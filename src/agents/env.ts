@@ -1,4 +1,5 @@
 import { delimiter } from "node:path";
+import { SESSION_KEY_VAR } from "./processes.ts";
 
 /**
  * The client's environment without troupe's own variables. troupe sets them for every session
@@ -17,6 +18,8 @@ export interface AgentIdentity {
   signalFile: string;
   workspace: string;
   socket: string;
+  /** This session's marker (random, not a secret): stopping finds its processes by it. */
+  sessionKey: string;
 }
 
 /**
@@ -36,5 +39,6 @@ export function agentEnv(clientEnv: Record<string, string>, who: AgentIdentity, 
     TROUPE_AGENT_NAME: who.name,
     TROUPE_AGENT_TOKEN: who.token,
     TROUPE_SIGNAL_FILE: who.signalFile,
+    [SESSION_KEY_VAR]: who.sessionKey,
   };
 }

@@ -25,7 +25,8 @@ import { SessionWatcher } from "./watcher.ts";
 import type { AgentDeps } from "./deps.ts";
 import type { Caller } from "./caller.ts";
 import type { Signal } from "../protocol/signal.ts";
-import { groupAlive, signalGroup } from "../process-info.ts";
+import { Stopper, KILL_GRACE_MS } from "./stopper.ts";
+import { newMarker, nothingFound, SESSION_KEY_VAR } from "./processes.ts";
 import { providerConfig } from "../workspace-config.ts";
 import { isLive, isResumable, statusesWhere } from "../protocol/status.ts";
 
@@ -43,7 +44,8 @@ export interface OutputQuery {
 /** "a, b or c", as the messages have always said it. */
 const oneOf = (xs: string[]) => (xs.length < 2 ? xs.join("") : `${xs.slice(0, -1).join(", ")} or ${xs.at(-1)}`);
 
-const KILL_GRACE_MS = 5_000;
+/** How much longer than the kill grace `rm` waits for a stopped agent's processes to be gone. */
+const REMOVE_MARGIN_MS = 3_000;
 /** How long a stopping daemon waits for spawns and resumes under way. */
 const LAUNCH_WAIT_MS = 10_000;
 
@@ -54,17 +56,23 @@ const LAUNCH_WAIT_MS = 10_000;
  */
 export class AgentService {
   private readonly watcher: SessionWatcher;
+  private readonly stopper: Stopper;
   private readonly launching = new Set<Promise<unknown>>();
   private readonly envs: AgentEnvStore;
 
   constructor(private readonly d: AgentDeps) {
     this.watcher = new SessionWatcher(d);
     this.envs = new AgentEnvStore(d.ws.stateDir);
+    this.stopper = new Stopper(d);
   }
 
   start(): void {
+    // a daemon started by an agent's client inherits that agent's marker: its own children (git)
+    // must not carry it, or stopping the agent would kill them (the daemon itself is never a match)
+    delete process.env[SESSION_KEY_VAR];
     moveLegacyEnvs(this.d.store, this.envs, this.d.log);
     this.watcher.start();
+    this.stopper.start();
   }
 
   /** This troupe by absolute path, for prompts (a login shell may drop it from PATH). */
@@ -75,6 +83,8 @@ export class AgentService {
   /** Lets launches under way finish (a process must not start unrecorded), then stops watching. */
   async shutdown(): Promise<void> {
     await Promise.race([Promise.allSettled(this.launching), sleep(LAUNCH_WAIT_MS)]);
+    // a pending SIGKILL deadline stays in the store: the next daemon carries it out
+    this.stopper.shutdown();
     await this.watcher.stop();
   }
 
@@ -231,10 +241,13 @@ export class AgentService {
   private async startSession(rec: AgentRecord, session: number, cmd: ProviderCommand, token: string, onLaunch: AgentPatch, clientEnv: Record<string, string>): Promise<Agent> {
     const { store, bus, ws } = this.d;
     const files = sessionFiles(agentPaths(ws.stateDir, rec.name, rec.worktree).logsDir, session);
-    const env = agentEnv(clientEnv, { id: rec.id, name: rec.name, token, signalFile: rec.signalFile, workspace: ws.root, socket: ws.socket }, this.d.binDir);
+    const marker = newMarker();
+    const who = { id: rec.id, name: rec.name, token, signalFile: rec.signalFile, workspace: ws.root, socket: ws.socket, sessionKey: marker };
+    const env = agentEnv(clientEnv, who, this.d.binDir);
     clearSignalFile(rec.signalFile);
     mkdirSync(dirname(rec.signalFile), { recursive: true });
-    const sess = store.sessions.insert({ agentId: rec.id, session, ...files });
+    // the marker is stored before the process exists: a daemon that dies during the launch still knows it
+    const sess = store.sessions.insert({ agentId: rec.id, session, ...files, marker });
     // on a failed launch the agent keeps its status (and questions); the session number stays
     // used, so the next try gets a fresh one
     const previous = { status: rec.status };
@@ -252,7 +265,7 @@ export class AgentService {
     this.watcher.follow(sess, launched.pid, launched.pidStart, launched.child);
     if (store.agents.get(rec.id)?.status === "stopped") {
       // stopped while it was being launched: it never gets to run
-      this.killGroup(launched.pid);
+      this.stopper.terminate(rec.id, session, () => {});
       return toAgent(store.agents.get(rec.id)!);
     }
     const updated = store.agents.update(rec.id, { ...onLaunch, status: "running", lastActivityAt: Date.now() });
@@ -315,28 +328,39 @@ export class AgentService {
     return this.startSession(rec, rec.session + 1, cmd, token, { questions: null, result: null, error: null, exitCode: null }, clientEnv);
   }
 
-  /** `stopped` at once; its process group gets SIGTERM, then SIGKILL. */
+  /**
+   * `stopped` at once; whatever of it lives gets SIGTERM, then SIGKILL at a deadline kept in the
+   * store. Repeating it is harmless and reaches whatever still lives (say, a child that setsid'd
+   * after the first stop).
+   */
   stop(ref: string): Agent {
     const rec = this.find(ref);
-    if (rec.status === "stopped") return toAgent(rec);
-    const updated = this.d.store.agents.update(rec.id, { status: "stopped" });
-    this.d.bus.publish({ type: "agent:updated", agent: toAgent(updated) });
-    const sess = this.d.store.sessions.get(rec.id, rec.session);
-    if (sess?.pid && sess.endedAt === null) this.killGroup(sess.pid);
+    let updated = rec;
+    this.stopper.terminate(rec.id, rec.session, () => {
+      if (rec.status !== "stopped") updated = this.d.store.agents.update(rec.id, { status: "stopped" });
+    });
+    if (updated !== rec) this.d.bus.publish({ type: "agent:updated", agent: toAgent(updated) });
     return toAgent(updated);
-  }
-
-  /** SIGTERM to the agent's process group, SIGKILL to whatever of the group is left after a grace. */
-  private killGroup(pid: number): void {
-    signalGroup(pid, "SIGTERM");
-    // the wrapper shell dies at once; the CLI under it may not: check the group, not the pid
-    setTimeout(() => groupAlive(pid) && signalGroup(pid, "SIGKILL"), KILL_GRACE_MS).unref();
   }
 
   /** Removes a finished agent: its worktree (the branch stays, with its commits), its logs, its records. */
   async remove(ref: string): Promise<void> {
-    const rec = this.find(ref);
+    let rec = this.find(ref);
     if (isLive(rec.status)) throw new TroupeError("invalid_state", `${rec.name} is ${rec.status}; stop it first`);
+    // its processes may outlive its status (one that ignores SIGTERM, one that setsid'd): the stop
+    // is finished before its records go, or nothing would be left to find them by
+    if (this.stopper.terminate(rec.id, rec.session, () => {})) {
+      const deadline = Date.now() + KILL_GRACE_MS + REMOVE_MARGIN_MS;
+      const left = await this.stopper.waitGone(rec.id, deadline - Date.now());
+      if (!nothingFound(left)) {
+        throw new TroupeError("invalid_state", `${rec.name}'s processes survive SIGKILL (pids ${left.pids.join(", ")}); not removed`);
+      }
+      while (this.watcher.isLive(rec.id) && Date.now() < deadline) await sleep(50);
+      const now = this.d.store.agents.get(rec.id);
+      if (!now) return; // removed by another call meanwhile
+      if (isLive(now.status)) throw new TroupeError("invalid_state", `${now.name} is ${now.status}; stop it first`);
+      rec = now;
+    }
     if (this.watcher.isLive(rec.id)) throw new TroupeError("invalid_state", `${rec.name} is still shutting down; try again in a few seconds`);
     if (rec.worktree) {
       try {

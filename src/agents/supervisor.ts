@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
+import { constants } from "node:os";
 import type { ChildProcess } from "node:child_process";
 import { isProcessAlive } from "../process-info.ts";
 
@@ -24,6 +25,13 @@ export function readExitFile(path: string): number | null {
   }
 }
 
+/** A shell's way to say how a process ended: its code, or 128 + the signal that killed it. */
+export function exitStatus(code: number | null, signal: NodeJS.Signals | null): number | null {
+  if (code !== null) return code;
+  const n = signal ? constants.signals[signal] : undefined;
+  return n === undefined ? null : 128 + n;
+}
+
 /** Knows which agent processes are alive and reports each exit exactly once. */
 export class Supervisor {
   private readonly live = new Map<string, Live>();
@@ -41,12 +49,10 @@ export class Supervisor {
 
   track(l: Live): void {
     this.live.set(l.agentId, l);
-    l.child?.once("exit", (code, signal) => {
-      const exit = code ?? (signal ? 128 : null);
-      this.report(l, readExitFile(l.exitPath) ?? exit);
-    });
+    // the exit file is missing when the wrapper shell itself was killed: then its signal tells
+    l.child?.once("exit", (code, signal) => this.report(l, readExitFile(l.exitPath) ?? exitStatus(code, signal)));
     // it may have ended before the handler was attached
-    if (l.child && l.child.exitCode !== null) this.report(l, readExitFile(l.exitPath) ?? l.child.exitCode);
+    if (l.child && (l.child.exitCode !== null || l.child.signalCode !== null)) this.report(l, readExitFile(l.exitPath) ?? childStatus(l.child));
   }
 
   isLive(agentId: string): boolean {
@@ -62,7 +68,9 @@ export class Supervisor {
   /** Adopted processes are polled; children too, as a net under their exit event. */
   private poll(): void {
     for (const l of this.live.values()) {
-      if (!isProcessAlive(l.pid, l.pidStart)) this.report(l, readExitFile(l.exitPath) ?? l.child?.exitCode ?? null);
+      if (!isProcessAlive(l.pid, l.pidStart)) this.report(l, readExitFile(l.exitPath) ?? (l.child ? childStatus(l.child) : null));
     }
   }
 }
+
+const childStatus = (c: ChildProcess): number | null => exitStatus(c.exitCode, c.signalCode);

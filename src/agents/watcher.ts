@@ -86,6 +86,8 @@ export class SessionWatcher {
   private onExit(agentId: string, session: number, exitCode: number | null): void {
     const sess = this.d.store.sessions.get(agentId, session);
     if (!sess) return;
+    // an adopted wrapper killed by a stop leaves no exit file and no status: the stop's signal killed it
+    if (exitCode === null && sess.stopSignal !== null) exitCode = 128 + sess.stopSignal;
     // the rest of its output is stored first, in passes that let requests through
     this.tailer
       .finish(sess)

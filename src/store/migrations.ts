@@ -119,6 +119,13 @@ export const MIGRATIONS: readonly Migration[] = [
   // and vacuums (src/agents/env-store.ts), since SQL alone cannot write files.
   `ALTER TABLE agents ADD COLUMN legacy_env INTEGER NOT NULL DEFAULT 0;
    UPDATE agents SET legacy_env = 1;`,
+  // 7: stops that outlive the daemon: each session's marker (found in /proc/*/environ), the
+  // SIGKILL deadline of a stop under way, and the first signal a stop sent (its exit code when
+  // the wrapper's own status is lost)
+  `ALTER TABLE agent_sessions ADD COLUMN marker TEXT;
+   ALTER TABLE agent_sessions ADD COLUMN kill_at INTEGER;
+   ALTER TABLE agent_sessions ADD COLUMN stop_signal INTEGER;
+   CREATE INDEX agent_sessions_kill_at ON agent_sessions(kill_at) WHERE kill_at IS NOT NULL;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -14,6 +14,12 @@ export interface SessionRecord {
   startedAt: number;
   endedAt: number | null;
   exitCode: number | null;
+  /** TROUPE_SESSION_KEY in its processes' environment: how they are found after a setsid. */
+  marker: string | null;
+  /** When a stop under way SIGKILLs whatever of the agent is left (null: no stop pending). */
+  killAt: number | null;
+  /** The first signal a stop sent (15): the wrapper died of it when its own exit status is lost. */
+  stopSignal: number | null;
 }
 
 interface Row {
@@ -29,6 +35,9 @@ interface Row {
   started_at: number;
   ended_at: number | null;
   exit_code: number | null;
+  marker: string | null;
+  kill_at: number | null;
+  stop_signal: number | null;
 }
 
 const fromRow = (r: Row): SessionRecord => ({
@@ -44,18 +53,21 @@ const fromRow = (r: Row): SessionRecord => ({
   startedAt: r.started_at,
   endedAt: r.ended_at,
   exitCode: r.exit_code,
+  marker: r.marker,
+  killAt: r.kill_at,
+  stopSignal: r.stop_signal,
 });
 
 export class SessionRepo {
   constructor(private readonly db: Database) {}
 
-  insert(s: { agentId: string; session: number; stdoutPath: string; stderrPath: string; exitPath: string }): SessionRecord {
+  insert(s: { agentId: string; session: number; stdoutPath: string; stderrPath: string; exitPath: string; marker: string }): SessionRecord {
     this.db
       .query(
-        `INSERT INTO agent_sessions (agent_id, session, stdout_path, stderr_path, exit_path, started_at)
-         VALUES (?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO agent_sessions (agent_id, session, stdout_path, stderr_path, exit_path, marker, started_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(s.agentId, s.session, s.stdoutPath, s.stderrPath, s.exitPath, Date.now());
+      .run(s.agentId, s.session, s.stdoutPath, s.stderrPath, s.exitPath, s.marker, Date.now());
     return this.get(s.agentId, s.session)!;
   }
 
@@ -79,5 +91,36 @@ export class SessionRepo {
       .query("UPDATE agent_sessions SET ended_at = ?, exit_code = ? WHERE agent_id = ? AND session = ? AND ended_at IS NULL")
       .run(Date.now(), exitCode, agentId, session);
     return r.changes === 1;
+  }
+
+  /** Every session of one agent, oldest first. */
+  ofAgent(agentId: string): SessionRecord[] {
+    return (this.db.query("SELECT * FROM agent_sessions WHERE agent_id = ? ORDER BY session").all(agentId) as Row[]).map(fromRow);
+  }
+
+  /**
+   * Records a stop: the SIGKILL deadline (an earlier one pending is kept, so repeating a stop
+   * never postpones the kill) and the first signal sent.
+   */
+  requestKill(agentId: string, session: number, killAt: number, signal: number): void {
+    this.db
+      .query("UPDATE agent_sessions SET kill_at = MIN(COALESCE(kill_at, ?), ?), stop_signal = COALESCE(stop_signal, ?) WHERE agent_id = ? AND session = ?")
+      .run(killAt, killAt, signal, agentId, session);
+  }
+
+  /** Moves (or, with null, clears) every pending SIGKILL deadline of an agent. */
+  setKillAt(agentId: string, killAt: number | null): void {
+    this.db.query("UPDATE agent_sessions SET kill_at = ? WHERE agent_id = ? AND kill_at IS NOT NULL").run(killAt, agentId);
+  }
+
+  /** The nearest pending SIGKILL deadline, if any. */
+  nextKillAt(): number | null {
+    const r = this.db.query("SELECT MIN(kill_at) AS at FROM agent_sessions WHERE kill_at IS NOT NULL").get() as { at: number | null };
+    return r.at;
+  }
+
+  /** Agents with a SIGKILL deadline at or before `now`. */
+  killDue(now: number): string[] {
+    return (this.db.query("SELECT DISTINCT agent_id FROM agent_sessions WHERE kill_at IS NOT NULL AND kill_at <= ?").all(now) as { agent_id: string }[]).map((r) => r.agent_id);
   }
 }

@@ -60,7 +60,7 @@ describe("an agent's saved environment", () => {
 test("an agent's session gets every troupe variable fresh, none of its client's", () => {
   const client = { KEEP: "1", TROUPE_AGENT_TOKEN: "parent", TROUPE_ANYTHING: "x" };
   expect(withoutTroupeVars(client)).toEqual({ KEEP: "1" });
-  const env = agentEnv(client, { id: "ag_c", name: "kid", token: "fresh", signalFile: "/s.json", workspace: "/w", socket: "/sock" }, "/bin/troupe-dir");
+  const env = agentEnv(client, { id: "ag_c", name: "kid", token: "fresh", signalFile: "/s.json", workspace: "/w", socket: "/sock", sessionKey: "k" }, "/bin/troupe-dir");
   expect(env).toMatchObject({ KEEP: "1", TROUPE_AGENT_TOKEN: "fresh", TROUPE_AGENT_ID: "ag_c" });
   expect(env.TROUPE_ANYTHING).toBeUndefined();
 });
