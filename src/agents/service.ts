@@ -304,6 +304,11 @@ export class AgentService {
     if (!isResumable(rec.status)) {
       throw new TroupeError("invalid_state", `${rec.name} is ${rec.status}; only a ${oneOf(statusesWhere("resumable"))} agent can be resumed`);
     }
+    // one process per agent: a stopped session's processes must be gone before a new one starts
+    if (rec.status === "stopped") {
+      const left = this.stopper.find(rec.id);
+      if (!nothingFound(left)) throw new TroupeError("invalid_state", `${rec.name} is still stopping (pids ${[...left.pids, ...left.groups].join(", ")}); try again in a few seconds`);
+    }
     return rec;
   }
 

@@ -29,7 +29,8 @@ export const STATUS: Readonly<Record<AgentStatus, StatusTraits>> = {
   waiting: { live: false, resumable: true, attachable: true, needsPerson: true, ended: true },
   done: { live: false, resumable: true, attachable: true, needsPerson: false, ended: true },
   failed: { live: false, resumable: true, attachable: true, needsPerson: false, ended: true },
-  stopped: { live: false, resumable: false, attachable: true, needsPerson: false, ended: true },
+  // resumed only by an explicit resume, once nothing of the stopped session lives
+  stopped: { live: false, resumable: true, attachable: true, needsPerson: false, ended: true },
 };
 
 export const isLive = (s: AgentStatus): boolean => STATUS[s].live;

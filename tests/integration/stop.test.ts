@@ -139,3 +139,22 @@ test("an adopted agent (started by an earlier daemon) that a stop kills reports 
   expect((await sb.run(["stop", "adopted"])).code).toBe(0);
   expect(await waitFor("adopted's exit code", async () => (await agent("adopted"))?.exitCode ?? undefined)).toBe(143);
 }, SLOW);
+
+test("a stopped agent resumes once nothing of it lives; while its processes linger, the resume is refused", async () => {
+  sb = new Sandbox();
+  // the first run lingers past SIGTERM; a resumed run (the first left its mark) ends at once
+  const cmd = `if [ -f ran ]; then troupe signal done --result "$TROUPE_PROMPT"; else touch ran; ${stubborn("stub.pid")}; fi`;
+  const { pid } = await spawnWaitingFor("phoenix", cmd, "stub.pid");
+  expect((await sb.run(["stop", "phoenix"])).code).toBe(0);
+  const early = await sb.run(["resume", "phoenix", "--message", "too soon"]);
+  expect(early.code).toBe(1);
+  expect(early.stderr).toMatch(/^troupe: phoenix is still stopping \(pids [\d, ]+\); try again in a few seconds\n$/);
+  await waitFor("the lingering process to be killed", () => !alive(pid), GRACE_MS + ROOM_MS);
+  await waitFor("the resume to be accepted", async () => (await sb.run(["resume", "phoenix", "--message", "again"])).code === 0, ROOM_MS);
+  const done = await waitFor("phoenix done", async () => {
+    const a = await agent("phoenix");
+    return a?.status === "done" ? a : undefined;
+  });
+  expect(done.result).toContain("again");
+  expect(done.session).toBe(2);
+}, SLOW);

@@ -117,6 +117,6 @@ describe("failure without a signal", () => {
     expect(again).toMatchObject({ code: 0 });
     await sb.json(["spawn", "--no-worktree", "--name", "busy", "--command", "sleep 30", "--json"]);
     const refused = await sb.run(["resume", "busy", "--message", "x"]);
-    expect(refused).toMatchObject({ code: 1, stderr: "troupe: busy is running; only a waiting, done or failed agent can be resumed\n" });
+    expect(refused).toMatchObject({ code: 1, stderr: "troupe: busy is running; only a waiting, done, failed or stopped agent can be resumed\n" });
   });
 });

@@ -44,7 +44,7 @@ export function MainView({ ui, view, screen, store }: MainViewProps) {
       return (
         <ConfirmDialog
           title={`Stop ${m.name}?`}
-          question={`Stop ${m.name} and its whole process group? Its worktree and output stay; r resumes it later.`}
+          question={`Stop ${m.name} and every process it started? Its worktree and output stay; r resumes it later.`}
           busy={m.busy}
           width={width}
           height={height}
