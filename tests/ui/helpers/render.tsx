@@ -30,7 +30,8 @@ export const KEY = {
   pasteEnd: "\x1b[201~",
 } as const;
 
-const DEADLINE_MS = 3000;
+// a guard against hanging, not a speed check: a loaded 2-core machine can take seconds to a first frame
+const DEADLINE_MS = 10_000;
 
 /** Polls `cond` until it holds or the deadline passes (then throws with `what`). */
 export async function waitFor(cond: () => boolean, what: () => string, ms = DEADLINE_MS): Promise<void> {
