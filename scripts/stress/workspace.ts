@@ -5,7 +5,7 @@
  * environment names this workspace's socket). The CI forms pass a tests/support Sandbox instead,
  * which has the same shape.
  */
-import { mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 
@@ -110,20 +110,6 @@ export function daemonProcesses(ws: StressWorkspace): number[] {
     });
 }
 
-/** Every process (agents included) still running with this workspace in its environment; for cleanup checks. */
-export function processesOf(ws: StressWorkspace): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (readFileSync(`/proc/${name}/environ`, "utf8").split("\0").includes(`TROUPE_WORKSPACE=${ws.dir}`)) pids.push(Number(name));
-    } catch {
-      // gone, or not ours
-    }
-  }
-  return pids;
-}
-
 /** A small seeded PRNG (mulberry32): the same seed gives the same run. */
 export function prng(seed: number): () => number {
   let a = seed >>> 0;
@@ -136,7 +122,7 @@ export function prng(seed: number): () => number {
   };
 }
 
-/** `--name value` flags of a script's argv, numbers where they parse. */
+/** `--name value` (or `--name=value`) flags of a script's argv. */
 export function flags(argv: string[]): Map<string, string> {
   const m = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
