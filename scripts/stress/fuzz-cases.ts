@@ -42,7 +42,7 @@ export function readRoutes(dir = ROUTES_DIR): Route[] {
 const BASE_BODIES: Record<string, Record<string, unknown>> = {
   "POST /v1/agents": { provider: "generic", command: "true", worktree: false },
   "POST /v1/agents/:ref/resume": { message: "again", answers: [{ id: "q1", answer: "yes" }] },
-  "POST /v1/signal": { signalFile: "/tmp/troupe-fuzz-signal.json" },
+  "POST /v1/signal": { status: "done", result: "fuzz" },
   "POST /v1/conversations": { question: "fuzz?", user: true, timeoutMs: 200 },
   "POST /v1/conversations/:id/answer": { answer: "yes" },
 };
