@@ -77,10 +77,13 @@ function closing(res: Response): Response {
 export function serve(socket: string, router: Router, services: Pick<Services, "identify">, log: Logger, hooks: ServeHooks): DaemonServer {
   async function handle(req: Request): Promise<Response> {
     hooks.onRequest();
-    // an HTTP/1.0 request may come without a Host header: its URL is then only a path
+    // An HTTP/1.0 request may come without a Host header: its URL is then only a path. And Bun
+    // builds the URL from whatever Host says (`troupe:99999`, `[::1` make it no URL at all), so
+    // only the path and query count.
     let path = req.url;
     try {
-      const url = new URL(req.url, "http://troupe");
+      const target = req.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, "");
+      const url = new URL(`http://troupe${target.startsWith("/") ? "" : "/"}${target}`);
       path = url.pathname;
       const m = router.match(req.method, url.pathname);
       if (!m) return errorResponse("not_found", `no route ${req.method} ${url.pathname}`);

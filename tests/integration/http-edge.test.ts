@@ -41,6 +41,14 @@ test("a request without a Host header is served (HTTP/1.0 allows it)", async () 
   expect(bodyOf(reply)).toMatchObject({ ok: true, workspace: sb.dir });
 });
 
+test("a Host header that is no valid authority (a port out of range, a broken IPv6 address) is served, not a 500", async () => {
+  for (const host of ["troupe:99999", "[::1"]) {
+    const { reply } = await raw(`GET /v1/agents/nobody HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`, 5_000);
+    expect(reply).toStartWith("HTTP/1.1 404");
+    expect(bodyOf(reply).error?.code).toBe("agent_not_found");
+  }
+});
+
 test("a request body that stops arriving is answered 408 and closed, while an event stream stays open", async () => {
   const abort = new AbortController();
   const events = await fetch("http://troupe/v1/events?output=none", { unix: sb.socket, signal: abort.signal });
