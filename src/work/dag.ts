@@ -123,17 +123,17 @@ export function depths(items: OrderItem[]): Map<string, number> {
 /**
  * The items that may start now, in the order to start them: `waiting` ones (approved, or
  * auto-approved per the review policy) whose every dependency is `completed`; shallower first,
- * then older, then by id so the order is total.
+ * then older; items of the same age keep their given order (the store's insertion order).
  */
 export function readyOrder<T extends OrderItem>(items: T[], waiting: (item: T) => boolean, completed: (id: string) => boolean): T[] {
   const d = depths(items);
   return items
     .filter((i) => waiting(i) && i.dependsOn.every(completed))
-    .sort((a, b) => d.get(a.id)! - d.get(b.id)! || a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    .sort((a, b) => d.get(a.id)! - d.get(b.id)! || a.createdAt - b.createdAt);
 }
 
-/** Items in dependency order (each after what it depends on), ties by age: for showing a tree. */
+/** Items in dependency order (each after what it depends on), then by age, else as given: for showing a tree. */
 export function dependencyOrder<T extends OrderItem>(items: T[]): T[] {
   const d = depths(items);
-  return [...items].sort((a, b) => d.get(a.id)! - d.get(b.id)! || a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+  return [...items].sort((a, b) => d.get(a.id)! - d.get(b.id)! || a.createdAt - b.createdAt);
 }
