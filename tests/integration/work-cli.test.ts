@@ -151,7 +151,7 @@ describe("the work model through the CLI", () => {
     await sb.json(["spawn", "--no-worktree", "--name", "meddler", "--command", `troupe phases rev >/dev/null; echo "read $?" > ${out}; troupe approve --all rev 2>> ${out}; echo "approve $?" >> ${out}; troupe signal done`, "--json"]);
     const said = await waitFor("the meddler's tries", () => {
       const text = readFileSync(out, "utf8");
-      return text.includes("approve ") ? text : undefined;
+      return /^approve \d+$/m.test(text) ? text : undefined;
     });
     expect(said).toBe("read 0\ntroupe: meddler may not approve proposals: only the person may\napprove 1\n");
   });
