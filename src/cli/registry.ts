@@ -94,6 +94,58 @@ troupe signal error --error TEXT`,
     load: () => import("./signal.ts"),
   },
   {
+    name: "initiative",
+    summary: "create, list, show, archive an initiative, or diff its branch",
+    usage: `troupe initiative new NAME (--goal TEXT | --goal-file F) [--base REF] [--review phases|tasks|none] [--json]
+troupe initiative ls [--json]
+troupe initiative show INITIATIVE [--json]
+troupe initiative archive INITIATIVE [--json]
+troupe initiative diff INITIATIVE
+  INITIATIVE is an id or a slug; its branch is troupe-initiative/<slug>, made from --base (default: the current branch)
+  --review  what the person approves: phases (default; tasks are approved automatically), tasks (both) or none
+${W}`,
+    load: () => import("./initiative.ts"),
+  },
+  {
+    name: "phases",
+    summary: "an initiative's phases and tasks as a tree",
+    usage: `troupe phases INITIATIVE [--json]
+  --json  {"initiative": {...}, "phases": [{"id", "slug", "title", "status", "dependsOn", "tasks": [...]}]}
+${W}`,
+    load: () => import("./phases.ts"),
+  },
+  {
+    name: "approve",
+    summary: "approve proposed phases and tasks (or an initiative's proposed goal)",
+    usage: `troupe approve ID... | --all INITIATIVE [--json]
+  ID is a phase or task (id or INITIATIVE/SLUG), or an initiative whose revised goal to accept
+  --all  every proposed phase and task of the initiative
+${W}`,
+    load: () => import("./approve.ts"),
+  },
+  {
+    name: "reject",
+    summary: "reject a proposed phase or task, optionally sending it back to its agent",
+    usage: `troupe reject ID --reason TEXT [--revise] [--json]
+  --revise  resume the agent that proposed it with the reason, to propose again
+${W}`,
+    load: () => import("./reject.ts"),
+  },
+  {
+    name: "edit",
+    summary: "edit a proposed phase or task in $EDITOR",
+    usage: `troupe edit ID [--json]
+  opens front matter (title, dependsOn) and the body; a refused save opens again with the error on top
+${W}`,
+    load: () => import("./edit.ts"),
+  },
+  {
+    name: "retry",
+    summary: "put a blocked or failed task back in the queue",
+    usage: `troupe retry TASK [--json]\n${W}`,
+    load: () => import("./retry.ts"),
+  },
+  {
     name: "providers",
     summary: "list agent CLIs troupe knows, and whether each is installed",
     usage: `troupe providers [--json]`,

@@ -1,5 +1,7 @@
 import { HealthSchema, OkSchema } from "../protocol/api-base.ts";
 import type { AskRequest, ResumeRequest, SignalRequest, SpawnRequest } from "../protocol/api.ts";
+import type { ApproveRequest, EditRequest, InitiativeCreateRequest, RejectRequest, WorkItems } from "../protocol/api-work.ts";
+import type { Initiative, PhaseTree, Task } from "../protocol/work.ts";
 import type { Agent, Conversation } from "../protocol/entities.ts";
 import type { OutputChunk } from "../protocol/output.ts";
 import { request, type HttpOptions } from "./http.ts";
@@ -10,6 +12,7 @@ const enc = encodeURIComponent;
 // Loaded on first use: building zod schemas is most of a cold `troupe answer`, which needs only these.
 const agentsApi = () => import("../protocol/api-agents.ts");
 const conversationsApi = () => import("../protocol/api-conversations.ts");
+const workApi = () => import("../protocol/api-work.ts");
 
 /** The typed API of one workspace's daemon; the only way cli/ and ui/ reach it. */
 export class TroupeClient {
@@ -74,6 +77,46 @@ export class TroupeClient {
   /** Claims the oldest pending conversation addressed to the caller, waiting up to `waitMs`. */
   async listen(waitMs: number, signal?: AbortSignal): Promise<Conversation | null> {
     return (await request(this.opts, "GET", `/v1/listen?wait=${waitMs}`, (await conversationsApi()).ListenResponseSchema, undefined, signal)).conversation;
+  }
+
+  async createInitiative(req: InitiativeCreateRequest): Promise<Initiative> {
+    return (await request(this.opts, "POST", "/v1/initiatives", (await workApi()).InitiativeResponseSchema, req)).initiative;
+  }
+  async initiatives(): Promise<Initiative[]> {
+    return (await request(this.opts, "GET", "/v1/initiatives", (await workApi()).InitiativesResponseSchema)).initiatives;
+  }
+  /** By id or slug. */
+  async initiative(ref: string): Promise<Initiative> {
+    return (await request(this.opts, "GET", `/v1/initiatives/${enc(ref)}`, (await workApi()).InitiativeResponseSchema)).initiative;
+  }
+  async archiveInitiative(ref: string): Promise<Initiative> {
+    return (await request(this.opts, "POST", `/v1/initiatives/${enc(ref)}/archive`, (await workApi()).InitiativeResponseSchema, {})).initiative;
+  }
+  async phaseTree(ref: string): Promise<PhaseTree> {
+    return (await request(this.opts, "GET", `/v1/initiatives/${enc(ref)}/tree`, (await workApi()).PhaseTreeResponseSchema)).tree;
+  }
+  /** Every phase and task of the initiative, content included. */
+  async initiativeWork(ref: string): Promise<WorkItems> {
+    return request(this.opts, "GET", `/v1/initiatives/${enc(ref)}/work`, (await workApi()).WorkItemsResponseSchema);
+  }
+  async initiativeDiff(ref: string): Promise<string> {
+    return (await request(this.opts, "GET", `/v1/initiatives/${enc(ref)}/diff`, (await workApi()).DiffResponseSchema)).diff;
+  }
+  /** One initiative, phase or task (`<initiative>/<slug>` or an id). */
+  async workItem(ref: string): Promise<WorkItems> {
+    return request(this.opts, "GET", `/v1/work/${enc(ref)}`, (await workApi()).WorkItemsResponseSchema);
+  }
+  async approve(req: ApproveRequest): Promise<WorkItems> {
+    return request(this.opts, "POST", "/v1/approve", (await workApi()).WorkItemsResponseSchema, req);
+  }
+  async reject(ref: string, req: RejectRequest): Promise<WorkItems> {
+    return request(this.opts, "POST", `/v1/work/${enc(ref)}/reject`, (await workApi()).WorkItemsResponseSchema, req);
+  }
+  async edit(ref: string, req: EditRequest): Promise<WorkItems> {
+    return request(this.opts, "PATCH", `/v1/work/${enc(ref)}`, (await workApi()).WorkItemsResponseSchema, req);
+  }
+  async retry(ref: string): Promise<Task> {
+    return (await request(this.opts, "POST", `/v1/tasks/${enc(ref)}/retry`, (await workApi()).TaskResponseSchema, {})).task;
   }
 
   async *events(since: number | null, signal?: AbortSignal, filter?: EventFilter): AsyncGenerator<EventMessage> {

@@ -22,7 +22,7 @@ export function baseHeaders(opts: HttpOptions, accept: string): Record<string, s
   return headers;
 }
 
-type Method = "GET" | "POST" | "DELETE";
+type Method = "GET" | "POST" | "PATCH" | "DELETE";
 
 /** The request never reached a daemon (no socket, or nobody listening): safe to retry, even a POST. */
 function notDelivered(err: unknown): boolean {

@@ -6,6 +6,7 @@ import type { Store } from "../store/index.ts";
 import type { EventBus } from "../events/bus.ts";
 import { newId } from "../agents/tokens.ts";
 import type { Caller } from "../agents/caller.ts";
+import type { AgentRecord } from "../store/agents.ts";
 
 export type AskOptions = z.output<typeof AskRequestSchema>;
 
@@ -40,6 +41,8 @@ export class ConversationService {
   ask(caller: Caller, req: AskOptions): Conversation {
     let toId: string;
     let toName: string;
+    let taskId: string | null = null;
+    let phaseId: string | null = null;
     if (req.user) {
       toId = USER;
       toName = USER;
@@ -51,10 +54,11 @@ export class ConversationService {
       toId = target.id;
       toName = target.name;
     } else {
-      const target = this.store.agents.list().find((a) => (req.task ? a.taskId === req.task : a.phaseId === req.phase) && a.status !== "stopped");
-      if (!target) throw new TroupeError("no_agent", req.task ? `no agent works task ${req.task}` : `no agent works in phase ${req.phase}`);
+      const target = req.task ? this.taskAgent(req.task) : this.phaseAgent(req.phase!);
       toId = target.id;
       toName = target.name;
+      taskId = req.task ? target.taskId : null;
+      phaseId = req.task ? null : target.phaseId;
     }
     const conv = this.store.conversations.insert({
       id: newId("cv"),
@@ -63,13 +67,34 @@ export class ConversationService {
       toId,
       toName,
       question: req.question,
-      taskId: req.task ?? null,
-      phaseId: req.phase ?? null,
+      taskId,
+      phaseId,
       expiresAt: req.timeoutMs ? Date.now() + req.timeoutMs : null,
     });
     this.bus.publish({ type: "conversation:created", conversation: conv });
     if (conv.expiresAt !== null && (this.expiryAt === null || conv.expiresAt < this.expiryAt)) this.armExpiry(conv.expiresAt);
     return conv;
+  }
+
+  /** The agent working a task (its id or `<initiative>/<slug>`): the one the task names. */
+  private taskAgent(ref: string): AgentRecord {
+    const task = this.store.tasks.find(ref);
+    if (!task) throw new TroupeError("not_found", `no task '${ref}'`);
+    const agent = task.agentId ? this.store.agents.get(task.agentId) : null;
+    if (!agent || agent.status === "stopped") throw new TroupeError("no_agent", `no agent works task ${task.slug} now`);
+    return { ...agent, taskId: task.id };
+  }
+
+  /** A phase's agent: the newest detail agent of it still able to answer. */
+  private phaseAgent(ref: string): AgentRecord {
+    const phase = this.store.phases.find(ref);
+    if (!phase) throw new TroupeError("not_found", `no phase '${ref}'`);
+    const agent = this.store.agents
+      .list()
+      .filter((a) => a.phaseId === phase.id && a.mode === "detail" && a.status !== "stopped")
+      .at(-1);
+    if (!agent) throw new TroupeError("no_agent", `no detail agent works on phase ${phase.slug} now`);
+    return { ...agent, phaseId: phase.id };
   }
 
   list(q: { pending?: boolean } = {}): Conversation[] {

@@ -56,6 +56,13 @@ export type DispatchRequest = z.input<typeof DispatchRequestSchema>;
 export const InitiativeResponseSchema = z.object({ initiative: InitiativeSchema });
 export const InitiativesResponseSchema = z.object({ initiatives: z.array(InitiativeSchema) });
 export const PhaseTreeResponseSchema = z.object({ tree: PhaseTreeSchema });
-export const WorkItemsResponseSchema = z.object({ phases: z.array(PhaseSchema), tasks: z.array(TaskSchema) });
+/** What an approve, reject, edit or read of work items touched (an initiative when its proposed goal was). */
+export const WorkItemsResponseSchema = z.object({
+  initiatives: z.array(InitiativeSchema).default([]),
+  phases: z.array(PhaseSchema),
+  tasks: z.array(TaskSchema),
+});
+export type WorkItems = z.infer<typeof WorkItemsResponseSchema>;
+export const TaskResponseSchema = z.object({ task: TaskSchema });
 export const ModeRunResponseSchema = z.object({ agent: AgentSchema });
 export const DiffResponseSchema = z.object({ diff: z.string() });

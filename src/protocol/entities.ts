@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PermissionModeSchema } from "./config.ts";
+import { AgentModeSchema } from "./work.ts";
 
 import { AGENT_STATUSES } from "./status.ts";
 
@@ -35,6 +36,9 @@ export const AgentSchema = z.object({
   costUsd: z.number().nullable(),
   inputTokens: z.number().int().nullable(),
   outputTokens: z.number().int().nullable(),
+  /** The work-model run this is (plan, detail, execute, ...); null for a plain agent. */
+  mode: AgentModeSchema.nullable(),
+  initiativeId: z.string().nullable(),
   taskId: z.string().nullable(),
   phaseId: z.string().nullable(),
   createdAt: z.number().int(),

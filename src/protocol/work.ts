@@ -40,8 +40,13 @@ export const InitiativeSchema = z.object({
   name: z.string(),
   slug: SlugSchema,
   goal: z.string(),
+  /** A refine agent's revised goal, waiting for the person: approving the initiative accepts it. */
+  proposedGoal: z.string().nullable(),
   status: InitiativeStatusSchema,
+  /** The base as named (a branch, a tag, or a commit when none was named and HEAD was detached). */
   baseRef: z.string(),
+  /** The commit the base named when the initiative began: its branch starts there, its diff is against it. */
+  baseCommit: z.string(),
   /** `troupe-initiative/<slug>`: a prefix of its own, never an agent's `troupe/<name>`. */
   branch: z.string(),
   review: ReviewPolicySchema,

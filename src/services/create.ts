@@ -11,6 +11,8 @@ import type { Services } from "./services.ts";
 import { agentsApi } from "./agents-api.ts";
 import { conversationsApi } from "./conversations-api.ts";
 import { guardOver } from "./guard.ts";
+import { WorkService } from "../work/service.ts";
+import { workApi } from "./work-api.ts";
 
 export interface ServiceHost {
   ws: Workspace;
@@ -25,6 +27,8 @@ export interface ServiceHost {
 export interface RunningServices {
   services: Services;
   bus: EventBus;
+  /** The work model, for what builds on it inside the daemon (proposal import, dispatch). */
+  work: WorkService;
   /** Adopts sessions an earlier daemon left, starts expiry timers and event followers. */
   start(): void;
   /** Waits for launches under way, then stops watching; agents keep running. */
@@ -39,6 +43,7 @@ export function createServices(h: ServiceHost): RunningServices {
   const conversations = new ConversationService(h.store, bus);
   const feed = new EventFeed(h.store.events, bus);
   const follower = new AgentFollower({ store: h.store, bus, log: h.log, conversations, agents });
+  const work = new WorkService({ root: h.ws.root, store: h.store, bus, agents });
   const guard = guardOver(h.store);
   const services: Services = {
     identify: (token) => agents.identify(token),
@@ -61,10 +66,12 @@ export function createServices(h: ServiceHost): RunningServices {
         return feed.open(q);
       },
     },
+    work: workApi(work, guard),
   };
   return {
     services,
     bus,
+    work,
     start() {
       // followers first: sessions completed at start publish agent:ended
       follower.start();

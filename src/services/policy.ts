@@ -43,6 +43,15 @@ export const POLICY = {
   "conversations.answer": ["addressee", "answer a conversation addressed to $"],
   "conversations.listen": ["anyone", "listen"],
   "events.open": ["anyone", "follow events"],
+  // the work model: anyone reads it (agents read the plan they work in); the person decides
+  // what is worked on, so creating, archiving, approving, rejecting, editing and retrying are theirs
+  "work.read": ["anyone", "read initiatives, phases and tasks"],
+  "initiatives.create": ["person", "create an initiative"],
+  "initiatives.archive": ["person", "archive an initiative"],
+  "work.approve": ["person", "approve proposals"],
+  "work.reject": ["person", "reject a proposal"],
+  "work.edit": ["person", "edit a proposal"],
+  "work.retry": ["person", "retry a task"],
   // allowing or denying a tool permission (a later issue): the person decides, never an agent
   "permissions.decide": ["person", "decide a permission request of $"],
 } as const satisfies Record<string, readonly [Rule, string]>;

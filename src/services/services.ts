@@ -6,6 +6,9 @@ import type { OutputQuery, ResumeOptions, SpawnOptions } from "../agents/service
 import type { AskOptions } from "../conversations/service.ts";
 import type { Feed, FeedQuery } from "../events/feed.ts";
 import type { Signal } from "../protocol/signal.ts";
+import type { WorkItems } from "../protocol/api-work.ts";
+import type { Initiative, PhaseTree, Task } from "../protocol/work.ts";
+import type { ApproveOptions, EditOptions, InitiativeCreateOptions, RejectOptions } from "../work/service.ts";
 
 export type { Caller };
 
@@ -23,6 +26,7 @@ export interface Services {
   agents: AgentsApi;
   conversations: ConversationsApi;
   events: EventsApi;
+  work: WorkApi;
 }
 
 export interface DaemonApi {
@@ -57,4 +61,33 @@ export interface ConversationsApi {
 
 export interface EventsApi {
   open(caller: Caller, q: FeedQuery): Feed;
+}
+
+/**
+ * The work model (src/work/). Refs: an initiative by id or slug; a phase or task by id or
+ * `<initiative-slug>/<slug>` (a task also `<initiative>/<phase>/<slug>`); unknown refs are
+ * `not_found`, a status that does not allow the change `invalid_state`, a bad edit `bad_request`.
+ */
+export interface WorkApi {
+  /** Resolves the base to a commit and creates `troupe-initiative/<slug>` there (the person only). */
+  createInitiative(caller: Caller, req: InitiativeCreateOptions): Promise<Initiative>;
+  listInitiatives(caller: Caller): Initiative[];
+  initiative(caller: Caller, ref: string): Initiative;
+  archive(caller: Caller, ref: string): Initiative;
+  /** Phases in dependency order with their tasks: the `troupe phases --json` shape. */
+  tree(caller: Caller, ref: string): PhaseTree;
+  /** Every phase and task of the initiative, content included. */
+  items(caller: Caller, ref: string): WorkItems;
+  /** One initiative, phase or task, whole. */
+  item(caller: Caller, ref: string): WorkItems;
+  /** The initiative branch against the commit it started from, as a patch. */
+  diff(caller: Caller, ref: string): Promise<string>;
+  /** Proposed phases → approved, tasks → pending, an initiative id → its proposed goal accepted; all or none. */
+  approve(caller: Caller, req: ApproveOptions): WorkItems;
+  /** A proposal → rejected with the reason; `revise` resumes its proposing agent with it. */
+  reject(caller: Caller, ref: string, req: RejectOptions): Promise<WorkItems>;
+  /** A proposed phase or task rewritten (title, body, dependencies), validated as a proposal is. */
+  edit(caller: Caller, ref: string, req: EditOptions): WorkItems;
+  /** A blocked or failed task → pending. */
+  retry(caller: Caller, ref: string): Task;
 }

@@ -2,6 +2,7 @@ import type { Database } from "../runtime/sqlite.ts";
 import { z } from "zod";
 import { QuestionSchema, type Agent, type AgentStatus, type Question } from "../protocol/entities.ts";
 import type { PermissionMode } from "../protocol/config.ts";
+import type { AgentMode } from "../protocol/work.ts";
 
 interface AgentRow {
   id: string;
@@ -27,6 +28,8 @@ interface AgentRow {
   cost_usd: number | null;
   input_tokens: number | null;
   output_tokens: number | null;
+  mode: AgentMode | null;
+  initiative_id: string | null;
   task_id: string | null;
   phase_id: string | null;
   created_at: number;
@@ -56,7 +59,7 @@ export interface StoreWarnings {
  * A JSON column that does not hold what it should (edited by hand, a bug) reads as `fallback`,
  * so one damaged row cannot take the agent list down, but the damage is reported.
  */
-function parseJson<T>(schema: z.ZodType<T>, text: string | null, fallback: T, where: string, w: StoreWarnings): T {
+export function parseJson<T>(schema: z.ZodType<T>, text: string | null, fallback: T, where: string, w: StoreWarnings): T {
   if (text === null) return fallback;
   let value: unknown;
   try {
@@ -94,6 +97,8 @@ function fromRow(r: AgentRow, pid: number | null, w: StoreWarnings): AgentRecord
     costUsd: r.cost_usd,
     inputTokens: r.input_tokens,
     outputTokens: r.output_tokens,
+    mode: r.mode,
+    initiativeId: r.initiative_id,
     taskId: r.task_id,
     phaseId: r.phase_id,
     createdAt: r.created_at,
@@ -127,6 +132,11 @@ export interface NewAgent {
   signalFile: string;
   /** The agent that spawned it; none when the person did. */
   parentId?: string | null;
+  /** A work-model run: its mode and what it works on (src/work/). */
+  mode?: AgentMode | null;
+  initiativeId?: string | null;
+  phaseId?: string | null;
+  taskId?: string | null;
 }
 
 export interface OutputContext {
@@ -181,11 +191,12 @@ export class AgentRepo {
     this.db
       .query(
         `INSERT INTO agents (id, name, provider, status, prompt, command, model, cwd, worktree, branch, base_ref,
-           permissions, token_hash, signal_file, parent_id, created_at, updated_at)
-         VALUES (?, ?, ?, 'starting', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           permissions, token_hash, signal_file, parent_id, mode, initiative_id, phase_id, task_id, created_at, updated_at)
+         VALUES (?, ?, ?, 'starting', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(a.id, a.name, a.provider, a.prompt, a.command, a.model, a.cwd, a.worktree, a.branch, a.baseRef,
-        a.permissions, a.tokenHash, a.signalFile, a.parentId ?? null, now, now);
+        a.permissions, a.tokenHash, a.signalFile, a.parentId ?? null, a.mode ?? null, a.initiativeId ?? null,
+        a.phaseId ?? null, a.taskId ?? null, now, now);
     return this.get(a.id)!;
   }
 

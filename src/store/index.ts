@@ -5,6 +5,9 @@ import { SessionRepo } from "./sessions.ts";
 import { ChunkRepo } from "./chunks.ts";
 import { ConversationRepo } from "./conversations.ts";
 import { EventRepo } from "./events.ts";
+import { InitiativeRepo } from "./initiatives.ts";
+import { PhaseRepo } from "./phases.ts";
+import { TaskRepo } from "./tasks.ts";
 import { scrubFreeSpace, secureDelete } from "./secure.ts";
 
 export interface Store {
@@ -14,6 +17,9 @@ export interface Store {
   chunks: ChunkRepo;
   conversations: ConversationRepo;
   events: EventRepo;
+  initiatives: InitiativeRepo;
+  phases: PhaseRepo;
+  tasks: TaskRepo;
   /** Makes deleted and overwritten text unrecoverable from the file (VACUUM): one-time steps only. */
   scrub(): void;
   close(): void;
@@ -30,6 +36,9 @@ export function createStore(path: string, warnings: StoreWarnings): Store {
     chunks: new ChunkRepo(db),
     conversations: new ConversationRepo(db),
     events: new EventRepo(db, warnings),
+    initiatives: new InitiativeRepo(db, warnings),
+    phases: new PhaseRepo(db),
+    tasks: new TaskRepo(db, warnings),
     scrub: () => scrubFreeSpace(db),
     close: () => db.close(),
   };
@@ -37,4 +46,7 @@ export function createStore(path: string, warnings: StoreWarnings): Store {
 
 export type { AgentRecord, AgentPatch, NewAgent, StoreWarnings } from "./agents.ts";
 export type { SessionRecord } from "./sessions.ts";
+export type { InitiativeRecord } from "./initiatives.ts";
+export type { PhaseRecord } from "./phases.ts";
+export type { TaskRecord } from "./tasks.ts";
 export { openStore, migrate, schemaVersion } from "./db.ts";

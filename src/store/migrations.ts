@@ -126,6 +126,78 @@ export const MIGRATIONS: readonly Migration[] = [
    ALTER TABLE agent_sessions ADD COLUMN kill_at INTEGER;
    ALTER TABLE agent_sessions ADD COLUMN stop_signal INTEGER;
    CREATE INDEX agent_sessions_kill_at ON agent_sessions(kill_at) WHERE kill_at IS NOT NULL;`,
+  // 8: the work model (src/work/): initiatives → phases (a DAG) → tasks (a DAG within a phase).
+  // Task slugs are unique within their initiative so that \`<initiative>/<slug>\` names one task.
+  // \`revise\` marks a rejected item its proposing agent was asked to propose again: that agent's
+  // next proposal replaces it. An agent knows its mode and initiative.
+  `
+  CREATE TABLE initiatives (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    slug TEXT NOT NULL UNIQUE,
+    goal TEXT NOT NULL,
+    proposed_goal TEXT,
+    proposed_goal_by TEXT,
+    status TEXT NOT NULL,
+    base_ref TEXT NOT NULL,
+    base_commit TEXT NOT NULL,
+    branch TEXT NOT NULL,
+    review TEXT NOT NULL,
+    dispatch_json TEXT,
+    version INTEGER NOT NULL DEFAULT 1,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE TABLE phases (
+    id TEXT PRIMARY KEY,
+    initiative_id TEXT NOT NULL REFERENCES initiatives(id),
+    slug TEXT NOT NULL,
+    title TEXT NOT NULL,
+    content TEXT NOT NULL,
+    status TEXT NOT NULL,
+    proposed_by TEXT,
+    reason TEXT,
+    revise INTEGER NOT NULL DEFAULT 0,
+    version INTEGER NOT NULL DEFAULT 1,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    UNIQUE (initiative_id, slug)
+  );
+  CREATE TABLE phase_deps (
+    phase_id TEXT NOT NULL REFERENCES phases(id) ON DELETE CASCADE,
+    depends_on TEXT NOT NULL REFERENCES phases(id) ON DELETE CASCADE,
+    PRIMARY KEY (phase_id, depends_on)
+  );
+  CREATE TABLE tasks (
+    id TEXT PRIMARY KEY,
+    initiative_id TEXT NOT NULL REFERENCES initiatives(id),
+    phase_id TEXT NOT NULL REFERENCES phases(id) ON DELETE CASCADE,
+    slug TEXT NOT NULL,
+    title TEXT NOT NULL,
+    description TEXT NOT NULL,
+    status TEXT NOT NULL,
+    proposed_by TEXT,
+    agent_id TEXT,
+    branch TEXT,
+    summary TEXT,
+    reason TEXT,
+    conflicts_json TEXT,
+    merged_at INTEGER,
+    revise INTEGER NOT NULL DEFAULT 0,
+    version INTEGER NOT NULL DEFAULT 1,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    UNIQUE (initiative_id, slug)
+  );
+  CREATE INDEX tasks_phase ON tasks(phase_id, created_at);
+  CREATE TABLE task_deps (
+    task_id TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+    depends_on TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+    PRIMARY KEY (task_id, depends_on)
+  );
+  ALTER TABLE agents ADD COLUMN mode TEXT;
+  ALTER TABLE agents ADD COLUMN initiative_id TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

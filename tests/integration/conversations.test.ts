@@ -89,12 +89,12 @@ describe("conversations between agents", () => {
     expect(await new Response(ask.stdout).text()).toBe("done\n");
   });
 
-  test("--task and --phase targets say clearly that no agent works them", async () => {
+  test("--task and --phase targets that do not exist are named", async () => {
     sb = new Sandbox();
     const r = await sb.run(["ask", "status?", "--task", "t1"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe("troupe: no agent works task t1\n");
+    expect(r.stderr).toBe("troupe: no task 't1'\n");
     const p = await sb.run(["ask", "status?", "--phase", "p9"]);
-    expect(p.stderr).toBe("troupe: no agent works in phase p9\n");
+    expect(p.stderr).toBe("troupe: no phase 'p9'\n");
   });
 });

@@ -10,9 +10,19 @@ const parents: Record<string, string | null> = { a: null, b: "a", c: "b", x: nul
 const parentOf: ParentOf = (id) => parents[id] ?? null;
 
 describe("the authorization policy", () => {
-  test("what only the person may do: stop the daemon, set a resume's environment, decide tool permissions", () => {
+  test("what only the person may do: stop the daemon, set a resume's environment, decide tool permissions, decide the work", () => {
     const personOnly = Object.entries(POLICY).filter(([, [rule]]) => rule === "person").map(([action]) => action);
-    expect(personOnly.sort()).toEqual(["agents.resume.env", "daemon.stop", "permissions.decide"]);
+    expect(personOnly.sort()).toEqual([
+      "agents.resume.env",
+      "daemon.stop",
+      "initiatives.archive",
+      "initiatives.create",
+      "permissions.decide",
+      "work.approve",
+      "work.edit",
+      "work.reject",
+      "work.retry",
+    ]);
     for (const action of personOnly) {
       expect(allows(POLICY[action as keyof typeof POLICY][0], person, { id: "c", name: "c" }, parentOf)).toBe(true);
       expect(allows(POLICY[action as keyof typeof POLICY][0], agent("a"), { id: "c", name: "c" }, parentOf)).toBe(false);

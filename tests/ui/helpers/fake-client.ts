@@ -34,6 +34,8 @@ export function makeAgent(over: Partial<Agent> = {}): Agent {
     costUsd: null,
     inputTokens: null,
     outputTokens: null,
+    mode: null,
+    initiativeId: null,
     taskId: null,
     phaseId: null,
     parentId: null,

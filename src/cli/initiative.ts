@@ -1,0 +1,81 @@
+import { readFileSync } from "node:fs";
+import { TroupeError, errorMessage } from "../errors.ts";
+import { ReviewPolicySchema } from "../protocol/work.ts";
+import { parse, printJson } from "./command.ts";
+import { connect } from "./context.ts";
+import { stdout } from "./streams.ts";
+import { initiativeRows, initiativeText } from "./work-format.ts";
+
+const SUBCOMMANDS = "new, ls, show, archive or diff";
+
+export async function run(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  switch (sub) {
+    case "new":
+      return create(rest);
+    case "ls":
+      return list(rest);
+    case "show":
+    case "archive":
+    case "diff":
+      return one(sub, rest);
+    default:
+      throw new TroupeError("usage", sub ? `no initiative subcommand '${sub}' (${SUBCOMMANDS})` : `initiative takes a subcommand: ${SUBCOMMANDS}`);
+  }
+}
+
+async function create(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    goal: { type: "string" },
+    "goal-file": { type: "string" },
+    base: { type: "string" },
+    review: { type: "string" },
+  });
+  const name = positionals.join(" ").trim();
+  if (!name) throw new TroupeError("usage", "initiative new takes a NAME");
+  if ((values.goal === undefined) === (values["goal-file"] === undefined)) throw new TroupeError("usage", "give the goal as --goal TEXT or --goal-file F");
+  let goal = values.goal;
+  if (values["goal-file"] !== undefined) {
+    try {
+      goal = readFileSync(values["goal-file"], "utf8");
+    } catch (err) {
+      throw new TroupeError("usage", `cannot read --goal-file ${values["goal-file"]}: ${errorMessage(err)}`);
+    }
+  }
+  if (!goal?.trim()) throw new TroupeError("usage", "the goal is empty");
+  const review = ReviewPolicySchema.safeParse(values.review ?? "phases");
+  if (!review.success) throw new TroupeError("usage", `--review takes phases, tasks or none, not '${values.review}'`);
+  const { client } = await connect(values.workspace);
+  const init = await client.createInitiative({ name, goal, baseRef: values.base, review: review.data });
+  if (values.json) await printJson(init);
+  else await stdout.write(`initiative ${init.slug} (${init.id}) on ${init.branch} from ${init.baseRef}\n`);
+  return 0;
+}
+
+async function list(args: string[]): Promise<number> {
+  const { values } = parse(args, {}, false);
+  const { client } = await connect(values.workspace);
+  const all = await client.initiatives();
+  if (values.json) await printJson(all);
+  else if (all.length === 0) await stdout.write("no initiatives; start one with 'troupe initiative new NAME --goal TEXT'\n");
+  else await stdout.write(initiativeRows(all));
+  return 0;
+}
+
+async function one(sub: "show" | "archive" | "diff", args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {});
+  const [ref, ...extra] = positionals;
+  if (!ref || extra.length) throw new TroupeError("usage", `initiative ${sub} takes one INITIATIVE (id or slug)`);
+  const { client } = await connect(values.workspace);
+  if (sub === "diff") {
+    const diff = await client.initiativeDiff(ref);
+    if (values.json) await printJson({ diff });
+    else await stdout.write(diff);
+    return 0;
+  }
+  const init = sub === "show" ? await client.initiative(ref) : await client.archiveInitiative(ref);
+  if (values.json) await printJson(init);
+  else if (sub === "show") await stdout.write(initiativeText(init));
+  else await stdout.write(`initiative ${init.slug} archived (its branch ${init.branch} stays)\n`);
+  return 0;
+}

@@ -1,0 +1,16 @@
+import { TroupeError } from "../errors.ts";
+import { parse, printJson } from "./command.ts";
+import { connect } from "./context.ts";
+import { stdout } from "./streams.ts";
+import { treeText } from "./work-format.ts";
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {});
+  const [ref, ...extra] = positionals;
+  if (!ref || extra.length) throw new TroupeError("usage", "phases takes one INITIATIVE (id or slug)");
+  const { client } = await connect(values.workspace);
+  const tree = await client.phaseTree(ref);
+  if (values.json) await printJson(tree);
+  else await stdout.write(treeText(tree));
+  return 0;
+}

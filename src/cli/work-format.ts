@@ -1,0 +1,75 @@
+import type { WorkItems } from "../protocol/api-work.ts";
+import type { Initiative, PhaseTree } from "../protocol/work.ts";
+import { ago, oneLine, table } from "./format.ts";
+
+export function initiativeRows(list: Initiative[]): string {
+  return table(
+    ["ID", "SLUG", "STATUS", "REVIEW", "BASE", "AGE", "NAME"],
+    list.map((i) => [i.id, i.slug, i.status, i.review, i.baseRef, ago(i.createdAt), oneLine(i.name)]),
+  );
+}
+
+export function initiativeText(i: Initiative): string {
+  const lines = [
+    `${i.name} (${i.slug}, ${i.id})`,
+    `status:  ${i.status}`,
+    `review:  ${i.review}`,
+    `base:    ${i.baseRef} at ${i.baseCommit.slice(0, 12)}`,
+    `branch:  ${i.branch}`,
+    "",
+    i.goal.trimEnd(),
+  ];
+  if (i.proposedGoal !== null) lines.push("", `proposed goal (troupe approve ${i.slug} accepts it):`, i.proposedGoal.trimEnd());
+  return `${lines.join("\n")}\n`;
+}
+
+/** The tree as people read it: refs they can copy, status, title, what each waits for. */
+export function treeText(t: PhaseTree): string {
+  const init = t.initiative;
+  const out = [`${init.name} (${init.slug}) · ${init.status} · review ${init.review} · ${init.branch}`];
+  if (t.phases.length === 0) out.push(`  no phases yet; a plan agent proposes them`);
+  const phaseSlug = new Map(t.phases.map((p) => [p.id, p.slug]));
+  for (const p of t.phases) {
+    const after = p.dependsOn.length ? `  after ${p.dependsOn.map((d) => phaseSlug.get(d) ?? d).join(", ")}` : "";
+    out.push(`  ${mark(p.status)} ${init.slug}/${p.slug}  ${p.status}  ${oneLine(p.title)}${after}`);
+    const taskSlug = new Map(p.tasks.map((x) => [x.id, x.slug]));
+    for (const k of p.tasks) {
+      const bits = [
+        k.dependsOn.length ? `after ${k.dependsOn.map((d) => taskSlug.get(d) ?? d).join(", ")}` : "",
+        k.agent ? `agent ${k.agent}` : "",
+        k.summary ? oneLine(k.summary, 40) : "",
+      ].filter(Boolean);
+      out.push(`      ${mark(k.status)} ${init.slug}/${k.slug}  ${k.status}  ${oneLine(k.title)}${bits.length ? `  ${bits.join(" · ")}` : ""}`);
+    }
+  }
+  return `${out.join("\n")}\n`;
+}
+
+/** `!` marks what waits for the person; the rest say where they are. */
+function mark(status: string): string {
+  switch (status) {
+    case "proposed":
+      return "!";
+    case "completed":
+      return "✓";
+    case "blocked":
+    case "failed":
+      return "✗";
+    case "rejected":
+      return "-";
+    case "in_progress":
+      return ">";
+    default:
+      return "·";
+  }
+}
+
+/** One line per item a command changed: `<verb> phase db (ph_…)`. */
+export function changedLines(verb: string, items: WorkItems): string {
+  const lines = [
+    ...items.initiatives.map((i) => `${verb} the goal of initiative ${i.slug}`),
+    ...items.phases.map((p) => `${verb} phase ${p.slug} (${p.id}): ${p.status}`),
+    ...items.tasks.map((t) => `${verb} task ${t.slug} (${t.id}): ${t.status}`),
+  ];
+  return lines.length ? `${lines.join("\n")}\n` : "nothing to do\n";
+}
