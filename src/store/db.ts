@@ -16,27 +16,6 @@ export function openStore(path: string): Database {
   return db;
 }
 
-/**
- * SQLite's automatic checkpoint runs inside whichever commit crosses 1000 WAL pages, so every
- * few hundred writes one API request paid for copying and syncing the WAL (p99 5 ms instead of
- * ~2). The daemon checkpoints on a timer instead, and keeps a high automatic threshold (16 MiB)
- * only as a cap while output floods in. Returns the stop function.
- */
-export function checkpointPeriodically(db: Database, everyMs = 500): () => void {
-  db.exec("PRAGMA wal_autocheckpoint = 4096");
-  const timer = setInterval(() => {
-    try {
-      db.exec("PRAGMA wal_checkpoint(PASSIVE)");
-    } catch {
-      // busy: the next tick tries again
-    }
-  }, everyMs);
-  return () => {
-    clearInterval(timer);
-    db.exec("PRAGMA wal_autocheckpoint = 1000");
-  };
-}
-
 export function schemaVersion(db: Database): number {
   return (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
 }
