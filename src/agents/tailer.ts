@@ -30,6 +30,8 @@ const DROP_PER_PASS = 8 * 1024 * 1024;
 const KEEP_FREE_BYTES = 16 * 1024 * 1024;
 const VACUUM_PAGES_PER_PASS = 256;
 const BLOCK = 4096;
+/** Most of a raw file's stored bytes freed in one pass. */
+const RELEASE_BYTES = 16 * 1024 * 1024;
 /**
  * inotify can coalesce events (and a watcher may not cover a new file yet): a sweep wakes every
  * file now and then, but only while output comes in (until SWEEP_FOR_MS after the last news), so
@@ -56,6 +58,8 @@ interface Tracked {
   offset: number;
   /** Bytes before this are stored and their blocks freed (a hole). */
   released: number;
+  /** Releasing the stored bytes up to here, RELEASE_BYTES a pass. */
+  releaseTo: number;
   followUntil: number;
   /** Set once the session ended: read to the very end, partial last line included, then resolve. */
   finishing: { promise: Promise<void>; resolve: () => void } | null;
@@ -190,7 +194,7 @@ export class Tailer {
   }
 
   private track(s: SessionRecord, stream: Stream, path: string, offset: number): Tracked {
-    const t: Tracked = { agentId: s.agentId, session: s.session, stream, path, offset, released: 0, followUntil: 0, finishing: null };
+    const t: Tracked = { agentId: s.agentId, session: s.session, stream, path, offset, released: 0, releaseTo: 0, followUntil: 0, finishing: null };
     this.files.set(path, t);
     return t;
   }
@@ -355,8 +359,13 @@ export class Tailer {
    * (truncating could lose what the agent wrote between the last read and the truncate).
    */
   private releaseStored(t: Tracked): void {
-    if (!this.canRelease || t.offset - t.released < this.cap) return;
-    const to = Math.floor(t.offset / BLOCK) * BLOCK;
+    if (!this.canRelease) return;
+    if (t.releaseTo <= t.released) {
+      if (t.offset - t.released < this.cap) return;
+      t.releaseTo = Math.floor(t.offset / BLOCK) * BLOCK;
+    }
+    // a pass at a time: freeing 256 MiB of blocks at once held the loop for ~60 ms
+    const to = Math.min(t.releaseTo, t.released + RELEASE_BYTES);
     let fd: number;
     try {
       fd = openSync(t.path, "r+");
