@@ -12,6 +12,8 @@ export function openStore(path: string): Database {
   db.exec("PRAGMA synchronous = NORMAL");
   db.exec("PRAGMA foreign_keys = ON");
   db.exec("PRAGMA busy_timeout = 5000");
+  // a WAL that grew during a flood (checkpoints run beside the writer) is cut back when it starts over
+  db.exec("PRAGMA journal_size_limit = 67108864");
   migrate(db);
   return db;
 }
