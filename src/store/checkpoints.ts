@@ -21,8 +21,8 @@ const CATCH_UP_TRIES = 4;
  * syncing (100–170 ms for a few MiB on a busy machine) never holds the daemon's event loop.
  * SQLite's automatic checkpoint is off: it would run inside whichever commit crossed its
  * threshold, an API request among them. Writes say so (`wrote`); nothing runs while nothing is
- * written, so an idle daemon has no checkpoint timer. Without a worker (an in-memory store) the
- * same checkpoints run inline.
+ * written, so an idle daemon has no checkpoint timer. Without a worker (an in-memory store, or
+ * one that failed) the same checkpoints run inline, with SQLite's own as a cap.
  */
 export class WalCheckpoints {
   private pendingBytes = 0;
@@ -37,7 +37,7 @@ export class WalCheckpoints {
 
   constructor(
     private readonly db: Database,
-    private readonly worker: Checkpointer | null,
+    private worker: Checkpointer | null,
     private readonly onError: (err: unknown) => void = () => {},
   ) {}
 
@@ -96,7 +96,12 @@ export class WalCheckpoints {
     this.worker.checkpoint().then(
       (r) => this.ended(r),
       (err: unknown) => {
-        if (!this.stopped) this.onError(err);
+        if (this.stopped) return;
+        // a worker that fails once is not trusted again: the same checkpoints, inline
+        this.onError(err);
+        this.worker?.close();
+        this.worker = null;
+        this.db.exec("PRAGMA wal_autocheckpoint = 4096");
         this.ended(null);
       },
     );
