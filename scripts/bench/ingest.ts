@@ -9,6 +9,7 @@
  *     output-event latency from the write to a subscriber of the event stream (p50/p99).
  * Writers are `cat`, not interpreters, so what is measured is the daemon, not 50 runtimes starting.
  * Usage: bun scripts/bench/ingest.ts [totalMB=100] [N...=1 10 50]
+ *   (TROUPE_BIN=path runs another build, e.g. an older one, for comparison)
  */
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { open } from "node:fs/promises";
@@ -16,7 +17,7 @@ import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 import { TroupeClient } from "../../src/client/client.ts";
 
-const BIN = resolve(import.meta.dir, "../../dist/troupe");
+const BIN = process.env.TROUPE_BIN ?? resolve(import.meta.dir, "../../dist/troupe");
 const totalMB = Number(process.argv[2] ?? 100);
 const counts = process.argv.slice(3).map(Number);
 const Ns = counts.length ? counts : [1, 10, 50];

@@ -379,6 +379,7 @@ export class AgentService {
     rmSync(join(this.d.ws.stateDir, "agents", rec.name), { recursive: true, force: true });
     this.envs.remove(rec.id);
     this.d.store.agents.delete(rec.id);
+    this.watcher.releaseSpace();
     this.d.bus.publish({ type: "agent:removed", agentId: rec.id });
   }
 }

@@ -3,6 +3,7 @@ import { watch, type FSWatcher } from "chokidar";
 import type { OutputChunk, Stream } from "../protocol/output.ts";
 import { DEFAULT_OUTPUT_CAP } from "../protocol/config.ts";
 import type { ChunkRepo, Piece } from "../store/chunks.ts";
+import type { WalCheckpoints } from "../store/checkpoints.ts";
 import type { SessionRecord } from "../store/sessions.ts";
 import type { Logger } from "../events/log.ts";
 import { punchHole } from "../runtime/punch-hole.ts";
@@ -29,13 +30,15 @@ const DROP_PER_PASS = 8 * 1024 * 1024;
 const KEEP_FREE_BYTES = 16 * 1024 * 1024;
 const VACUUM_PAGES_PER_PASS = 256;
 const BLOCK = 4096;
+/** Most of a raw file's stored bytes freed in one pass. */
+const RELEASE_BYTES = 16 * 1024 * 1024;
 /**
- * A checkpoint copies the WAL into the database on this thread; the daemon's timer does it
- * every 500 ms, which during a flood meant copying tens of MiB in one go while requests waited.
- * The tailer checkpoints after every few MiB it stores instead, in a turn of its own.
+ * inotify can coalesce events (and a watcher may not cover a new file yet): a sweep wakes every
+ * file now and then, but only while output comes in (until SWEEP_FOR_MS after the last news), so
+ * an idle daemon has no timer.
  */
-const CHECKPOINT_BYTES = 4 * 1024 * 1024;
 const SWEEP_MS = 500;
+const SWEEP_FOR_MS = 10_000;
 /**
  * chokidar reports at most one change per file per 50 ms and drops the rest (no trailing
  * event), so a file that had news is read again every FOLLOW_MS until FOLLOW_FOR_MS pass with
@@ -55,6 +58,8 @@ interface Tracked {
   offset: number;
   /** Bytes before this are stored and their blocks freed (a hole). */
   released: number;
+  /** Releasing the stored bytes up to here, RELEASE_BYTES a pass. */
+  releaseTo: number;
   followUntil: number;
   /** Set once the session ended: read to the very end, partial last line included, then resolve. */
   finishing: { promise: Promise<void>; resolve: () => void } | null;
@@ -63,6 +68,8 @@ interface Tracked {
 export interface TailerOptions {
   /** Stored output per agent (read again at each session start); past it the oldest is dropped. */
   capBytes?: () => number;
+  /** Told of every write, to checkpoint the WAL off this thread; while it catches up, output waits. */
+  wal?: WalCheckpoints;
 }
 
 /**
@@ -83,16 +90,17 @@ export class Tailer {
   private readonly overCap = new Set<string>();
   private readonly buf = Buffer.allocUnsafe(READ_BYTES);
   private readonly capFn: () => number;
+  private readonly wal: WalCheckpoints | null;
   private cap = DEFAULT_OUTPUT_CAP;
   private vacuum = false;
-  /** Bytes stored since this tailer's last checkpoint. */
-  private unsynced = 0;
+  private waitingForWal = false;
+  private lastNews = 0;
   private maintainNext = false;
   private scheduled = false;
   private stopped = false;
   private canRelease = true;
   private watcher: FSWatcher | null = null;
-  private sweep: ReturnType<typeof setInterval> | null = null;
+  private sweep: ReturnType<typeof setTimeout> | null = null;
   private followTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
@@ -102,6 +110,7 @@ export class Tailer {
     opts: TailerOptions = {},
   ) {
     this.capFn = opts.capBytes ?? (() => DEFAULT_OUTPUT_CAP);
+    this.wal = opts.wal ?? null;
   }
 
   start(logsRoot: string): void {
@@ -114,10 +123,6 @@ export class Tailer {
       this.followFor(t);
     };
     this.watcher.on("change", onFs).on("add", onFs).on("error", (e) => this.log.warn("watcher error", e));
-    // inotify can coalesce or miss events (and a watcher may not cover a file yet): a slow sweep is the net.
-    this.sweep = setInterval(() => {
-      for (const t of this.files.values()) this.wake(t);
-    }, SWEEP_MS);
     // a store from before the cap (or a lowered cap): bring every agent under it, a pass at a time
     for (const id of this.chunks.agentsOver(this.cap)) this.overCap.add(id);
     this.schedule();
@@ -125,7 +130,7 @@ export class Tailer {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.sweep) clearInterval(this.sweep);
+    if (this.sweep) clearTimeout(this.sweep);
     if (this.followTimer) clearTimeout(this.followTimer);
     await this.watcher?.close();
   }
@@ -138,6 +143,28 @@ export class Tailer {
     ] as const) {
       this.wake(this.files.get(path) ?? this.track(s, stream, path, offset));
     }
+    this.sweepWhileActive();
+  }
+
+  /**
+   * Gives the store's free pages back to the file system (an agent's output was removed), a
+   * pass at a time like any other maintenance, unless few are left (new output reuses them).
+   */
+  releaseSpace(): void {
+    if (this.chunks.freeBytes() <= KEEP_FREE_BYTES) return;
+    this.vacuum = true;
+    this.schedule();
+  }
+
+  private sweepWhileActive(): void {
+    this.lastNews = Date.now();
+    if (this.sweep || this.stopped) return;
+    const tick = () => {
+      this.sweep = null;
+      for (const t of this.files.values()) this.wake(t);
+      if (Date.now() - this.lastNews < SWEEP_FOR_MS && !this.stopped) this.sweep = setTimeout(tick, SWEEP_MS);
+    };
+    this.sweep = setTimeout(tick, SWEEP_MS);
   }
 
   /**
@@ -167,7 +194,7 @@ export class Tailer {
   }
 
   private track(s: SessionRecord, stream: Stream, path: string, offset: number): Tracked {
-    const t: Tracked = { agentId: s.agentId, session: s.session, stream, path, offset, released: 0, followUntil: 0, finishing: null };
+    const t: Tracked = { agentId: s.agentId, session: s.session, stream, path, offset, released: 0, releaseTo: 0, followUntil: 0, finishing: null };
     this.files.set(path, t);
     return t;
   }
@@ -187,7 +214,18 @@ export class Tailer {
 
   private schedule(): void {
     if (this.scheduled || this.stopped) return;
-    if (!this.pending.size && !this.overCap.size && !this.vacuum && this.unsynced < CHECKPOINT_BYTES) return;
+    if (!this.pending.size && !this.overCap.size && !this.vacuum) return;
+    if (this.wal?.holding) {
+      // the WAL is catching up on a worker thread: what waits is stored once it has
+      if (!this.waitingForWal) {
+        this.waitingForWal = true;
+        this.wal.onRelease(() => {
+          this.waitingForWal = false;
+          this.schedule();
+        });
+      }
+      return;
+    }
     this.scheduled = true;
     setImmediate(() => this.pump());
   }
@@ -195,6 +233,7 @@ export class Tailer {
   private followFor(t: Tracked): void {
     if (t.finishing) return;
     t.followUntil = Date.now() + FOLLOW_FOR_MS;
+    this.sweepWhileActive();
     this.following.add(t);
     if (this.followTimer || this.stopped) return;
     const tick = () => {
@@ -209,19 +248,17 @@ export class Tailer {
     this.followTimer = setTimeout(tick, FOLLOW_MS);
   }
 
-  /** One bounded step: a checkpoint when due, else reading, or (every other turn while due) dropping over the cap and freeing pages. */
+  /** One bounded step: reading, or (every other turn while due) dropping over the cap and freeing pages. */
   private pump(): void {
     this.scheduled = false;
     if (this.stopped) return;
-    const checkpoint = this.unsynced >= CHECKPOINT_BYTES;
-    const maintain = !checkpoint && (this.overCap.size > 0 || this.vacuum) && (this.maintainNext || !this.pending.size);
+    const maintain = (this.overCap.size > 0 || this.vacuum) && (this.maintainNext || !this.pending.size);
     this.maintainNext = !maintain;
     try {
-      if (checkpoint) {
-        this.unsynced = 0;
-        this.chunks.checkpoint();
-      } else if (maintain) this.maintainPass();
-      else this.readPass();
+      if (maintain) {
+        this.maintainPass();
+        this.wal?.wrote();
+      } else this.readPass();
     } catch (err) {
       // the store refused (disk full, ...): the sweep tries again, not a hot loop
       this.log.error("storing output failed", err);
@@ -267,7 +304,7 @@ export class Tailer {
       }
     }
     for (const [agentId, bytes] of stored) if (bytes > this.cap) this.overCap.add(agentId);
-    this.unsynced += PASS_BYTES - budget;
+    if (PASS_BYTES > budget) this.wal?.wrote(PASS_BYTES - budget);
   }
 
   /** Reads whole-line pieces of one file into `batch`, up to `budget` bytes; null when there is no file yet. */
@@ -322,8 +359,13 @@ export class Tailer {
    * (truncating could lose what the agent wrote between the last read and the truncate).
    */
   private releaseStored(t: Tracked): void {
-    if (!this.canRelease || t.offset - t.released < this.cap) return;
-    const to = Math.floor(t.offset / BLOCK) * BLOCK;
+    if (!this.canRelease) return;
+    if (t.releaseTo <= t.released) {
+      if (t.offset - t.released < this.cap) return;
+      t.releaseTo = Math.floor(t.offset / BLOCK) * BLOCK;
+    }
+    // a pass at a time: freeing 256 MiB of blocks at once held the loop for ~60 ms
+    const to = Math.min(t.releaseTo, t.released + RELEASE_BYTES);
     let fd: number;
     try {
       fd = openSync(t.path, "r+");

@@ -32,7 +32,10 @@ export class SessionWatcher {
   private readonly lastActivity = new Map<string, number>();
 
   constructor(private readonly d: AgentDeps) {
-    this.tailer = new Tailer(d.store.chunks, (c) => this.onChunk(c), d.log, { capBytes: () => outputCap(d.ws.stateDir) });
+    this.tailer = new Tailer(d.store.chunks, (c) => this.onChunk(c), d.log, {
+      capBytes: () => outputCap(d.ws.stateDir),
+      wal: d.store.checkpoints,
+    });
     this.supervisor = new Supervisor((id, session, code) => this.onExit(id, session, code));
   }
 
@@ -59,6 +62,11 @@ export class SessionWatcher {
   follow(s: SessionRecord, pid: number, pidStart: string | null, child: ChildProcess | null): void {
     this.tailer.add({ ...s, pid });
     this.supervisor.track({ agentId: s.agentId, session: s.session, pid, pidStart, exitPath: s.exitPath, child });
+  }
+
+  /** An agent's output was removed: give the space back (see Tailer.releaseSpace). */
+  releaseSpace(): void {
+    this.tailer.releaseSpace();
   }
 
   isLive(agentId: string): boolean {

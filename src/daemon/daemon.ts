@@ -4,7 +4,6 @@ import { TroupeError } from "../errors.ts";
 import { excludeStateDir, type Workspace } from "../workspace.ts";
 import { selfBinDir, selfCommand } from "../self.ts";
 import { createStore } from "../store/index.ts";
-import { checkpointPeriodically } from "../store/db.ts";
 import { ProcessLock } from "./lock.ts";
 import { formatLockFile, lockFilePath } from "../lock-file.ts";
 import { Logger } from "../events/log.ts";
@@ -65,7 +64,7 @@ export function runDaemon(ws: Workspace): RunningDaemon | null {
     stopping = true;
     log.info("daemon stopping (agents keep running)");
     clearInterval(pruner);
-    const steps = [() => idle.stop(), () => unwatchWorkspace(), () => server.stop(), stopCheckpoints];
+    const steps = [() => idle.stop(), () => unwatchWorkspace(), () => server.stop()];
     for (const step of steps) {
       try {
         step();
@@ -89,7 +88,8 @@ export function runDaemon(ws: Workspace): RunningDaemon | null {
   const router = buildRouter(core.services);
   core.start();
   store.events.prune();
-  const stopCheckpoints = checkpointPeriodically(store.db);
+  // every event stands for a write (output tells the checkpoints itself): checkpoint soon, off this thread
+  core.bus.subscribe((p) => p.event.type !== "agent:output" && store.checkpoints.wrote());
   // every agent:updated is logged whole; keep the log bounded while the daemon runs for weeks
   const pruner = setInterval(() => store.events.prune(), 60_000);
   const idle = new IdleExit(idleExitMs(ws.stateDir, log), (why) => {

@@ -32,6 +32,29 @@ export interface Database {
 /** Opens (creating) a database with `?N` and `?` parameters bound strictly. */
 export type OpenDatabase = (path: string) => Database;
 
+// ---- WAL checkpoints on a thread (and a connection) of their own
+
+/** `PRAGMA wal_checkpoint`'s answer: frames in the WAL, and how many of them are now in the database. */
+export interface CheckpointResult {
+  busy: boolean;
+  log: number;
+  checkpointed: number;
+}
+
+export interface Checkpointer {
+  /**
+   * A PASSIVE checkpoint of the database, run on another thread: copying and syncing the WAL
+   * never holds the caller's event loop, and writers on other connections go on meanwhile.
+   * One at a time: the caller waits for each before asking again.
+   */
+  checkpoint(): Promise<CheckpointResult>;
+  /** Closes its connection and ends the thread; checkpoints asked for afterwards are refused. */
+  close(): void;
+}
+
+/** Starts the thread lazily: nothing runs until the first checkpoint. */
+export type StartCheckpointer = (path: string) => Checkpointer;
+
 // ---- HTTP/1.1 server on a Unix socket, and a client of one
 
 export interface UnixServeOptions {

@@ -157,11 +157,6 @@ export class ChunkRepo {
     return this.freeBytes();
   }
 
-  /** Copies what the WAL holds into the database (PASSIVE: never waits); see the tailer's CHECKPOINT_BYTES. */
-  checkpoint(): void {
-    this.db.exec("PRAGMA wal_checkpoint(PASSIVE)");
-  }
-
   /**
    * A page of chunks, oldest first: with `after`, those with a greater id; with `before`, the
    * newest ones with a smaller id (so a reader can start at the end). At most `limit` chunks and

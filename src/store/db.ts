@@ -12,29 +12,10 @@ export function openStore(path: string): Database {
   db.exec("PRAGMA synchronous = NORMAL");
   db.exec("PRAGMA foreign_keys = ON");
   db.exec("PRAGMA busy_timeout = 5000");
+  // a WAL that grew during a flood (checkpoints run beside the writer) is cut back when it starts over
+  db.exec("PRAGMA journal_size_limit = 67108864");
   migrate(db);
   return db;
-}
-
-/**
- * SQLite's automatic checkpoint runs inside whichever commit crosses 1000 WAL pages, so every
- * few hundred writes one API request paid for copying and syncing the WAL (p99 5 ms instead of
- * ~2). The daemon checkpoints on a timer instead, and keeps a high automatic threshold (16 MiB)
- * only as a cap while output floods in. Returns the stop function.
- */
-export function checkpointPeriodically(db: Database, everyMs = 500): () => void {
-  db.exec("PRAGMA wal_autocheckpoint = 4096");
-  const timer = setInterval(() => {
-    try {
-      db.exec("PRAGMA wal_checkpoint(PASSIVE)");
-    } catch {
-      // busy: the next tick tries again
-    }
-  }, everyMs);
-  return () => {
-    clearInterval(timer);
-    db.exec("PRAGMA wal_autocheckpoint = 1000");
-  };
 }
 
 export function schemaVersion(db: Database): number {

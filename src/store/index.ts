@@ -9,6 +9,8 @@ import { InitiativeRepo } from "./initiatives.ts";
 import { PhaseRepo } from "./phases.ts";
 import { TaskRepo } from "./tasks.ts";
 import { scrubFreeSpace, secureDelete } from "./secure.ts";
+import { WalCheckpoints } from "./checkpoints.ts";
+import { startCheckpointer } from "../runtime/checkpointer.ts";
 
 export interface Store {
   db: Database;
@@ -22,6 +24,8 @@ export interface Store {
   tasks: TaskRepo;
   /** Makes deleted and overwritten text unrecoverable from the file (VACUUM): one-time steps only. */
   scrub(): void;
+  /** When the WAL is copied into the database, on a worker thread (see checkpoints.ts). */
+  checkpoints: WalCheckpoints;
   close(): void;
 }
 
@@ -29,6 +33,9 @@ export interface Store {
 export function createStore(path: string, warnings: StoreWarnings): Store {
   const db = openStore(path);
   secureDelete(db);
+  const checkpoints = new WalCheckpoints(db, path === ":memory:" ? null : startCheckpointer(path), (err) =>
+    warnings.warn(`checkpointing the store failed: ${err instanceof Error ? err.message : String(err)}`),
+  );
   return {
     db,
     agents: new AgentRepo(db, warnings),
@@ -40,7 +47,11 @@ export function createStore(path: string, warnings: StoreWarnings): Store {
     phases: new PhaseRepo(db),
     tasks: new TaskRepo(db, warnings),
     scrub: () => scrubFreeSpace(db),
-    close: () => db.close(),
+    checkpoints,
+    close: () => {
+      checkpoints.stop();
+      db.close();
+    },
   };
 }
 

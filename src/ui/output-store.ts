@@ -1,5 +1,6 @@
 import type { OutputChunk } from "../protocol/output.ts";
-import { chunkLines, renderLine, sessionLine, type LineParser, type RenderedLine } from "../output/lines.ts";
+import { chunkLines, renderLine, type LineParser, type RenderedLine } from "../output/lines.ts";
+import { OutputRenderer, type LineSink } from "../output/renderer.ts";
 import { errorMessage } from "../errors.ts";
 import type { LineSource } from "./state/scroll.ts";
 import { Publisher } from "./publisher.ts";
@@ -8,7 +9,7 @@ import type { DashboardClient } from "./types.ts";
 /** Lines kept per agent and view: older ones drop off, so memory stays flat however long the output. */
 export const DEFAULT_CAP = 5_000;
 
-class Ring implements LineSource {
+class Ring implements LineSource, LineSink {
   base = 0;
   lines: RenderedLine[] = [];
   constructor(private readonly cap: number) {}
@@ -27,6 +28,12 @@ class Ring implements LineSource {
       this.base += drop;
     }
   }
+  /** A streamed text delta continuing the last line's paragraph. */
+  extend(text: string): void {
+    const last = this.lines.length - 1;
+    if (last < 0) return this.push({ text, kind: "text" });
+    this.lines[last] = { ...this.lines[last]!, text: this.lines[last]!.text + text };
+  }
 }
 
 export type OutputState = "loading" | "ready" | "error";
@@ -40,26 +47,24 @@ export class AgentOutput {
   error: string | null = null;
   /** Lines seen in all, including those dropped. */
   total = 0;
-  private session: number | null = null;
+  /** Keeps what spans chunks: the session heading, a paragraph of text deltas still growing. */
+  private readonly renderer: OutputRenderer;
   /** Live chunks that arrived while history was loading. */
   queued: OutputChunk[] = [];
 
   constructor(readonly agentId: string, private readonly parse: LineParser, cap: number) {
     this.rendered = new Ring(cap);
     this.raw = new Ring(cap);
+    this.renderer = new OutputRenderer(parse);
   }
 
   append(chunk: OutputChunk): boolean {
     if (chunk.id <= this.lastChunkId) return false; // already have it (history and events overlap)
     this.lastChunkId = chunk.id;
-    if (chunk.session !== this.session) {
-      if (this.session !== null || chunk.session > 1) this.rendered.push(sessionLine(chunk.session));
-      this.session = chunk.session;
-    }
+    this.renderer.chunk(chunk, this.rendered);
     for (const line of chunkLines(chunk)) {
       this.total++;
       this.raw.push(renderLine(this.parse, line, chunk.stream, true)[0]!);
-      for (const l of renderLine(this.parse, line, chunk.stream, false)) this.rendered.push(l);
     }
     return true;
   }

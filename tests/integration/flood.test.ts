@@ -84,3 +84,25 @@ test("past the cap the oldest output is dropped behind a marker; the store and t
   // ... and neither does the raw file: everything in it is stored, so it was emptied
   expect(statSync(join(sb.dir, ".troupe", "logs", "chatty", "1.out")).size).toBe(0);
 }, 120_000);
+
+test("removing an agent gives its output's space back to the file system, with no other output to come", async () => {
+  sb = new Sandbox({ git: false });
+  const bytes = 48 * 1024 * 1024;
+  await sb.json(["spawn", "--no-worktree", "--name", "big", "--command", `yes '${"y".repeat(99)}' | head -c ${bytes}`, "--json"]);
+  await waitFor("big to end", async () => (await status()) !== "running", 120_000);
+  const dbFile = join(sb.dir, ".troupe", "troupe.db");
+  const dbBytes = () => {
+    const db = new Database(dbFile, { readonly: true });
+    try {
+      const pragma = (name: string) => Object.values(db.query(`PRAGMA ${name}`).get() as Record<string, number>)[0]!;
+      return pragma("page_count") * pragma("page_size");
+    } finally {
+      db.close();
+    }
+  };
+  expect(dbBytes()).toBeGreaterThan(bytes);
+  const rm = await sb.run(["rm", "big"]);
+  expect(rm.code).toBe(0);
+  // nothing else writes: only the removal can start giving the pages back
+  await waitFor("the store to shrink", () => dbBytes() < 24 * 1024 * 1024, 60_000);
+}, 180_000);

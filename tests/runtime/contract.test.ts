@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { openDatabase } from "../../src/runtime/sqlite.ts";
+import { startCheckpointer } from "../../src/runtime/checkpointer.ts";
 import { serveUnix, unixFetch } from "../../src/runtime/serve.ts";
 import { tryLockFd } from "../../src/runtime/flock.ts";
 import { gc, mainScript, sleep, stringWidth, which } from "../../src/runtime/process.ts";
@@ -32,6 +33,33 @@ describe("runtime adapter", () => {
     expect(() => failing("d")).toThrow("no");
     expect(db.query("SELECT COUNT(*) AS n FROM t").get()).toEqual({ n: 3 });
     db.close();
+  });
+
+  test("checkpointer: copies the WAL into the database from another thread while this connection writes on", async () => {
+    const path = join(dir, "wal.db");
+    const db = openDatabase(path);
+    db.exec("PRAGMA journal_mode = WAL");
+    db.exec("PRAGMA wal_autocheckpoint = 0");
+    db.exec("CREATE TABLE t (v TEXT)");
+    const insert = db.query("INSERT INTO t (v) VALUES (?)");
+    for (let i = 0; i < 100; i++) insert.run("x".repeat(4000));
+    const ck = startCheckpointer(path);
+    const first = ck.checkpoint();
+    // writers are not held meanwhile
+    for (let i = 0; i < 10; i++) insert.run("y");
+    const r = await first;
+    expect(r.busy).toBe(false);
+    expect(r.log).toBeGreaterThan(100);
+    expect(r.checkpointed).toBeGreaterThan(100);
+    const again = await ck.checkpoint();
+    expect(again.checkpointed).toBe(again.log);
+    ck.close();
+    await expect(ck.checkpoint()).rejects.toThrow("closed");
+    db.close();
+    // what was checkpointed is in the database file itself
+    const reader = openDatabase(path);
+    expect(reader.query("SELECT COUNT(*) AS n FROM t").get()).toEqual({ n: 110 });
+    reader.close();
   });
 
   test("serve: HTTP on a Unix socket, streamed responses, and a request's signal aborted when its client goes away", async () => {

@@ -1,4 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parserFor, renderChunksWith } from "../../src/output/render.ts";
 import { OutputStore } from "../../src/ui/output-store.ts";
 import { FakeClient, makeAgent } from "./helpers/fake-client.ts";
 import { defaultParser, waitFor } from "./helpers/render.tsx";
@@ -103,5 +106,26 @@ test("a page cut short by its size is not mistaken for the end", async () => {
   const buf = store.ensure(a.id, a.provider);
   await waitFor(() => buf.state === "ready", () => "ready");
   expect(buf.total).toBe(5);
+  store.dispose();
+});
+
+test("streamed text deltas join into one line however they fall into chunks, live or from history (the recorded gemini run)", async () => {
+  const data = readFileSync(join(import.meta.dir, "..", "fixtures", "gemini", "success.stdout.jsonl"), "utf8");
+  const answer = "The folder holds README.md and nothing else. Done.";
+  const lines = data.split("\n").filter((l) => l !== "").map((l) => `${l}\n`);
+  const a = makeAgent({ provider: "gemini" });
+  const client = new FakeClient([a]);
+  // history: the first half in two-line chunks; then live, one line per chunk
+  const half = Math.floor(lines.length / 2);
+  for (let i = 0; i < half; i += 2) client.write(a.id, lines.slice(i, Math.min(i + 2, half)).join(""), { silent: true });
+  const store = new OutputStore(client, parserFor, { pageSize: 3 });
+  const buf = store.ensure(a.id, a.provider);
+  await waitFor(() => buf.state === "ready", () => "history loaded");
+  for (const l of lines.slice(half)) store.onChunk(client.write(a.id, l, { silent: true }));
+  const shown = texts(store, a.id);
+  expect(shown.filter((t) => t.includes("README"))).toEqual([answer]);
+  expect(shown).toEqual(renderChunksWith(parserFor("gemini"), [{ ...client.chunks[0]!, data }], { raw: false }).map((l) => l.text));
+  // the raw view keeps one line per line written
+  expect(texts(store, a.id, true)).toHaveLength(lines.length);
   store.dispose();
 });
