@@ -48,7 +48,10 @@ ${W}`,
   {
     name: "rm",
     summary: "remove a finished agent: its worktree, logs and records (its branch stays)",
-    usage: `troupe rm AGENT [AGENT ...]\n${W}`,
+    usage: `troupe rm [--force] AGENT [AGENT ...]
+  refuses an agent whose worktree has uncommitted changes, naming them;
+  --force saves them as a commit on the agent's branch first (branches always stay)
+${W}`,
     load: () => import("./rm.ts"),
   },
   {
@@ -144,6 +147,15 @@ ${W}`,
     summary: "put a blocked or failed task back in the queue",
     usage: `troupe retry TASK [--json]\n${W}`,
     load: () => import("./retry.ts"),
+  },
+  {
+    name: "trust",
+    summary: "allow this workspace's config, as it is now, to run its worktree.setup command",
+    usage: `troupe trust [--json]
+  recorded per user by a hash of .troupe/config.json (under $XDG_STATE_HOME/troupe/trusted);
+  any change to the file needs a new 'troupe trust'
+${W}`,
+    load: () => import("./trust.ts"),
   },
   {
     name: "providers",

@@ -37,8 +37,8 @@ export class TroupeClient {
   async stop(ref: string): Promise<Agent> {
     return (await request(this.opts, "POST", `/v1/agents/${enc(ref)}/stop`, (await agentsApi()).AgentResponseSchema, {})).agent;
   }
-  async remove(ref: string): Promise<void> {
-    await request(this.opts, "DELETE", `/v1/agents/${enc(ref)}`, OkSchema);
+  async remove(ref: string, opts: { force?: boolean } = {}): Promise<void> {
+    await request(this.opts, "DELETE", `/v1/agents/${enc(ref)}${opts.force ? "?force" : ""}`, OkSchema);
   }
   async resume(ref: string, req: ResumeRequest): Promise<Agent> {
     return (await request(this.opts, "POST", `/v1/agents/${enc(ref)}/resume`, (await agentsApi()).AgentResponseSchema, req)).agent;

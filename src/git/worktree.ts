@@ -52,3 +52,32 @@ export async function troupeBranches(root: string): Promise<Set<string>> {
 export async function removeWorktree(root: string, path: string): Promise<void> {
   await simpleGit(root).raw(["worktree", "remove", "--force", path]);
 }
+
+/** Checks out an existing branch again in a new worktree at `path` (a resume after the worktree was removed). */
+export async function restoreWorktree(root: string, path: string, branch: string): Promise<void> {
+  mkdirSync(join(root, ".troupe", "worktrees"), { recursive: true });
+  const git = simpleGit(root);
+  // git's record of the old worktree may remain (removed by hand): it would refuse the branch
+  await git.raw(["worktree", "prune"]);
+  try {
+    await git.raw(["worktree", "add", path, branch]);
+  } catch (err) {
+    throw new TroupeError("spawn_failed", `could not recreate the worktree from ${branch}: ${errorMessage(err).trim().split("\n")[0]}`, { cause: err });
+  }
+}
+
+/** Whether `branch` (a full short name, `troupe/x`) exists. */
+export async function branchExists(root: string, branch: string): Promise<boolean> {
+  const out = await simpleGit(root).raw(["for-each-ref", "--format=%(refname)", `refs/heads/${branch}`]);
+  return out.trim() !== "";
+}
+
+/**
+ * Git's records of worktrees whose folder is gone (`git worktree prune`); with `dryRun` only what
+ * would be pruned. Returns git's lines, one per record.
+ */
+export async function pruneWorktrees(root: string, dryRun: boolean): Promise<string[]> {
+  if (!isGitRepo(root)) return [];
+  const out = await simpleGit(root).raw(["worktree", "prune", "--verbose", ...(dryRun ? ["--dry-run"] : [])]);
+  return out.split("\n").map((l) => l.trim()).filter(Boolean);
+}

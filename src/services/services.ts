@@ -43,7 +43,8 @@ export interface AgentsApi {
   spawn(caller: Caller, req: SpawnOptions): Promise<Agent>;
   stop(caller: Caller, ref: string): Agent;
   resume(caller: Caller, ref: string, req: ResumeOptions): Promise<Agent>;
-  remove(caller: Caller, ref: string): Promise<void>;
+  /** `force`: uncommitted changes in its worktree are saved as a commit first, rather than refused. */
+  remove(caller: Caller, ref: string, opts?: { force?: boolean }): Promise<void>;
   output(caller: Caller, ref: string, q: OutputQuery): OutputChunk[];
   /** Stores the calling agent's signal (by its identity, never by a path it names) in its signal file. */
   signal(caller: Caller, signal: Signal): void;

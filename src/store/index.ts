@@ -8,6 +8,7 @@ import { EventRepo } from "./events.ts";
 import { InitiativeRepo } from "./initiatives.ts";
 import { PhaseRepo } from "./phases.ts";
 import { TaskRepo } from "./tasks.ts";
+import { BranchRepo } from "./branches.ts";
 import { scrubFreeSpace, secureDelete } from "./secure.ts";
 
 export interface Store {
@@ -20,6 +21,7 @@ export interface Store {
   initiatives: InitiativeRepo;
   phases: PhaseRepo;
   tasks: TaskRepo;
+  branches: BranchRepo;
   /** Makes deleted and overwritten text unrecoverable from the file (VACUUM): one-time steps only. */
   scrub(): void;
   close(): void;
@@ -39,6 +41,7 @@ export function createStore(path: string, warnings: StoreWarnings): Store {
     initiatives: new InitiativeRepo(db, warnings),
     phases: new PhaseRepo(db),
     tasks: new TaskRepo(db, warnings),
+    branches: new BranchRepo(db),
     scrub: () => scrubFreeSpace(db),
     close: () => db.close(),
   };
@@ -49,4 +52,5 @@ export type { SessionRecord } from "./sessions.ts";
 export type { InitiativeRecord } from "./initiatives.ts";
 export type { PhaseRecord } from "./phases.ts";
 export type { TaskRecord } from "./tasks.ts";
+export type { BranchRecord } from "./branches.ts";
 export { openStore, migrate, schemaVersion } from "./db.ts";
