@@ -149,6 +149,16 @@ ${W}`,
     load: () => import("./retry.ts"),
   },
   {
+    name: "gc",
+    summary: "remove finished agents' clean, idle worktrees; report what stays and why",
+    usage: `troupe gc [--dry-run] [--json]
+  removes worktrees of finished agents that are clean and idle past worktree.keepDays (default 7),
+  prunes git's records of worktrees that no longer exist, and lists branches troupe made that no
+  agent owns (never deleting a branch); --dry-run changes nothing
+${W}`,
+    load: () => import("./gc.ts"),
+  },
+  {
     name: "trust",
     summary: "allow this workspace's config, as it is now, to run its worktree.setup command",
     usage: `troupe trust [--json]

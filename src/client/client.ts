@@ -4,6 +4,7 @@ import type { ApproveRequest, EditRequest, InitiativeCreateRequest, RejectReques
 import type { Initiative, PhaseTree, Task } from "../protocol/work.ts";
 import type { Agent, Conversation } from "../protocol/entities.ts";
 import type { OutputChunk } from "../protocol/output.ts";
+import type { GcReport } from "../protocol/api-gc.ts";
 import { request, type HttpOptions } from "./http.ts";
 import type { EventFilter, EventMessage } from "./sse.ts";
 
@@ -23,6 +24,10 @@ export class TroupeClient {
   }
   stopDaemon() {
     return request(this.opts, "POST", "/v1/daemon/stop", OkSchema, {});
+  }
+  async gc(q: { dryRun: boolean }): Promise<GcReport> {
+    const { GcResponseSchema } = await import("../protocol/api-gc.ts");
+    return (await request(this.opts, "POST", `/v1/gc${q.dryRun ? "?dry-run" : ""}`, GcResponseSchema, {})).report;
   }
 
   async listAgents(): Promise<Agent[]> {

@@ -9,6 +9,7 @@ import type { Signal } from "../protocol/signal.ts";
 import type { WorkItems } from "../protocol/api-work.ts";
 import type { Initiative, PhaseTree, Task } from "../protocol/work.ts";
 import type { ApproveOptions, EditOptions, InitiativeCreateOptions, RejectOptions } from "../work/service.ts";
+import type { GcReport } from "../protocol/api-gc.ts";
 
 export type { Caller };
 
@@ -33,6 +34,8 @@ export interface DaemonApi {
   health(caller: Caller): Health;
   /** Stops the daemon shortly after returning (agents keep running). */
   stop(caller: Caller): void;
+  /** Removes the worktrees the cleanup rule allows (`dryRun`: none), prunes git's stale records, lists orphan branches. */
+  gc(caller: Caller, q: { dryRun: boolean }): Promise<GcReport>;
 }
 
 export interface AgentsApi {

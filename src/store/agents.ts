@@ -250,6 +250,16 @@ export class AgentRepo {
     })();
   }
 
+  /** The session that was asked to commit what the agent left uncommitted (it is asked once per end). */
+  commitAskedSession(id: string): number | null {
+    const row = this.db.query("SELECT commit_asked_session AS s FROM agents WHERE id = ?").get(id) as { s: number | null } | null;
+    return row?.s ?? null;
+  }
+
+  setCommitAskedSession(id: string, session: number): void {
+    this.db.query("UPDATE agents SET commit_asked_session = ? WHERE id = ?").run(session, id);
+  }
+
   /** The agent that spawned `id`, or null (the person did, or no such agent). */
   parentOf(id: string): string | null {
     const row = this.db.query("SELECT parent_id FROM agents WHERE id = ?").get(id) as { parent_id: string | null } | null;
