@@ -28,11 +28,19 @@ export function readWorkspaceConfig(stateDir: string): WorkspaceConfig {
     throw new TroupeError("bad_request", `${path}: ${describeIssue(parsed.error, "config")}`);
   }
   const unknown = unknownConfigKeys(WorkspaceConfigSchema, json);
-  if (unknown.length) onUnknownKeys(`${path}: ignoring unknown key${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (a newer troupe's?)`);
+  if (unknown.length) warnOnce(`${path}: ignoring unknown key${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (a newer troupe's?)`);
   return parsed.data;
 }
 
 let onUnknownKeys: (warning: string) => void = () => {};
+let lastWarning: string | null = null;
+
+/** The file is read at every spawn: the same warning is said once, until it changes. */
+function warnOnce(warning: string): void {
+  if (warning === lastWarning) return;
+  lastWarning = warning;
+  onUnknownKeys(warning);
+}
 
 /** Where warnings about unknown config keys go (the daemon's log); they never refuse anything. */
 export function reportConfigWarningsTo(sink: (warning: string) => void): void {

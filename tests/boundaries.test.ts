@@ -13,7 +13,7 @@ import { dirname, join, relative, resolve } from "node:path";
 const LAYERS: Record<string, readonly string[]> = {
   // the entry point and the people's side: the daemon only through the client
   main: ["cli", "self"],
-  cli: ["client", "protocol", "output", "providers", "workspace", "lock-file", "trust"],
+  cli: ["client", "protocol", "output", "providers", "workspace", "lock-file", "trust", "self"],
   ui: ["client", "protocol", "output", "providers", "workspace", "runtime"],
   mcp: ["client", "protocol"],
   client: ["protocol", "lock-file", "process-info", "self", "workspace", "runtime"],

@@ -159,6 +159,15 @@ ${W}`,
     load: () => import("./gc.ts"),
   },
   {
+    name: "service",
+    summary: "install a systemd user unit that starts this workspace's daemon at login",
+    usage: `troupe service install [--print] [--json]
+  writes ~/.config/systemd/user/troupe-<hash>.service and enables it, so agents a reboot
+  interrupted are picked up at login; --print shows the unit without installing it
+${W}`,
+    load: () => import("./service.ts"),
+  },
+  {
     name: "trust",
     summary: "allow this workspace's config, as it is now, to run its worktree.setup command",
     usage: `troupe trust [--json]

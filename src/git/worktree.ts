@@ -1,7 +1,11 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { simpleGit } from "simple-git";
 import { TroupeError, errorMessage } from "../errors.ts";
+
+const run = promisify(execFile);
 
 export interface Worktree {
   path: string;
@@ -78,6 +82,7 @@ export async function branchExists(root: string, branch: string): Promise<boolea
  */
 export async function pruneWorktrees(root: string, dryRun: boolean): Promise<string[]> {
   if (!isGitRepo(root)) return [];
-  const out = await simpleGit(root).raw(["worktree", "prune", "--verbose", ...(dryRun ? ["--dry-run"] : [])]);
-  return out.split("\n").map((l) => l.trim()).filter(Boolean);
+  // git says what it prunes on stderr, which simple-git's raw() does not return
+  const { stderr } = await run("git", ["worktree", "prune", "--verbose", ...(dryRun ? ["--dry-run"] : [])], { cwd: root });
+  return stderr.split("\n").map((l) => l.trim()).filter(Boolean);
 }
