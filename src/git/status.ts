@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { simpleGit } from "simple-git";
 import { TroupeError, errorMessage } from "../errors.ts";
 
@@ -23,10 +25,11 @@ export async function dirtyPaths(worktree: string): Promise<string[]> {
   for (let i = 0; i < fields.length; i++) {
     const f = fields[i]!;
     if (f.length < 4) continue;
-    const path = f.slice(3);
-    if (f[0] === "R" || f[0] === "C") i++; // skip the old name
-    if (path === ".troupe" || path.startsWith(".troupe/")) continue;
-    paths.add(path);
+    const names = [f.slice(3)];
+    // a rename's old name is part of the change: committing only the new one would leave its removal staged
+    if (f[0] === "R") names.push(fields[++i] ?? "");
+    else if (f[0] === "C") i++;
+    for (const path of names) if (path && path !== ".troupe" && !path.startsWith(".troupe/")) paths.add(path);
   }
   return [...paths].sort();
 }
@@ -39,9 +42,14 @@ export async function dirtyPaths(worktree: string): Promise<string[]> {
 export async function saveAsCommit(worktree: string, paths: string[], message: string, env: Record<string, string>): Promise<string> {
   const identity: Record<string, string> = {};
   for (const k of IDENTITY_VARS) identity[k] = env[k] || TROUPE_IDENTITY[k];
-  const git = simpleGit(worktree).env({ ...pathEnv(), ...identity });
+  // literal: a file named `*.ts` is that file, not a glob
+  const git = simpleGit(worktree).env({ ...pathEnv(), ...identity, GIT_LITERAL_PATHSPECS: "1" });
+  const present = paths.filter((p) => existsSync(join(worktree, p)));
+  const gone = paths.filter((p) => !present.includes(p));
   try {
-    await git.raw(["add", "-A", "--", ...paths]);
+    if (present.length) await git.raw(["add", "-A", "--", ...present]);
+    // a deleted file (or a rename's old name) is no path `add` can match
+    if (gone.length) await git.raw(["rm", "--cached", "-q", "--ignore-unmatch", "--", ...gone]);
     await git.raw(["-c", "commit.gpgsign=false", "commit", "--no-verify", "-q", "-m", message, "--", ...paths]);
     return (await git.revparse(["HEAD"])).trim();
   } catch (err) {
