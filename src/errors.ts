@@ -22,6 +22,8 @@ export type ErrorCode =
   | "daemon_outdated"
   | "client_outdated"
   | "workspace_missing"
+  | "untrusted_config"
+  | "dirty_worktree"
   | "internal";
 
 export class TroupeError extends Error {
@@ -56,6 +58,8 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   spawn_failed: 500,
   store_version: 500,
   daemon_unavailable: 503,
+  untrusted_config: 409,
+  dirty_worktree: 409,
   internal: 500,
 };
 

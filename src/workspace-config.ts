@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { TroupeError } from "./errors.ts";
 import { describeIssue } from "./protocol/issue.ts";
-import { DEFAULT_OUTPUT_CAP, WorkspaceConfigSchema, type ProviderConfig, type WorkspaceConfig } from "./protocol/config.ts";
+import { DEFAULT_KEEP_DAYS, DEFAULT_OUTPUT_CAP, WorkspaceConfigSchema, unknownConfigKeys, type ProviderConfig, type WorkspaceConfig, type WorktreeConfig } from "./protocol/config.ts";
 
 export function configPath(stateDir: string): string {
   return join(stateDir, "config.json");
@@ -27,7 +27,30 @@ export function readWorkspaceConfig(stateDir: string): WorkspaceConfig {
   if (!parsed.success) {
     throw new TroupeError("bad_request", `${path}: ${describeIssue(parsed.error, "config")}`);
   }
+  const unknown = unknownConfigKeys(WorkspaceConfigSchema, json);
+  if (unknown.length) warnOnce(`${path}: ignoring unknown key${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (a newer troupe's?)`);
   return parsed.data;
+}
+
+let onUnknownKeys: (warning: string) => void = () => {};
+let lastWarning: string | null = null;
+
+/** The file is read at every spawn: the same warning is said once, until it changes. */
+function warnOnce(warning: string): void {
+  if (warning === lastWarning) return;
+  lastWarning = warning;
+  onUnknownKeys(warning);
+}
+
+/** Where warnings about unknown config keys go (the daemon's log); they never refuse anything. */
+export function reportConfigWarningsTo(sink: (warning: string) => void): void {
+  onUnknownKeys = sink;
+}
+
+/** The `worktree` section, with `keepDays` defaulted. */
+export function worktreeConfig(stateDir: string): WorktreeConfig & { keepDays: number } {
+  const wt = readWorkspaceConfig(stateDir).worktree ?? {};
+  return { ...wt, keepDays: wt.keepDays ?? DEFAULT_KEEP_DAYS };
 }
 
 export function providerConfig(stateDir: string, provider: string): ProviderConfig {

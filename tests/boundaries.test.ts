@@ -13,7 +13,7 @@ import { dirname, join, relative, resolve } from "node:path";
 const LAYERS: Record<string, readonly string[]> = {
   // the entry point and the people's side: the daemon only through the client
   main: ["cli", "self"],
-  cli: ["client", "protocol", "output", "providers", "workspace", "lock-file"],
+  cli: ["client", "protocol", "output", "providers", "workspace", "lock-file", "trust", "self"],
   ui: ["client", "protocol", "output", "providers", "workspace", "runtime"],
   mcp: ["client", "protocol"],
   client: ["protocol", "lock-file", "process-info", "self", "workspace", "runtime"],
@@ -23,7 +23,7 @@ const LAYERS: Record<string, readonly string[]> = {
   // the services, and the one API over them
   services: ["agents", "conversations", "work", "permissions", "events", "store", "protocol", "self", "workspace"],
   conversations: ["agents", "events", "store", "prompts", "protocol"],
-  agents: ["events", "store", "git", "providers", "runtime", "protocol", "output", "prompts", "process-info", "workspace", "workspace-config", "file-modes"],
+  agents: ["events", "store", "git", "providers", "runtime", "protocol", "output", "prompts", "process-info", "workspace", "workspace-config", "file-modes", "trust"],
   work: ["agents", "conversations", "events", "store", "git", "providers", "runtime", "protocol"],
   permissions: ["agents", "events", "store", "providers", "runtime", "protocol"],
   // below the services
@@ -35,6 +35,7 @@ const LAYERS: Record<string, readonly string[]> = {
   providers: ["protocol"],
   runtime: [],
   "workspace-config": ["protocol"],
+  trust: [],
   workspace: ["process-info", "lock-file"],
   "lock-file": [],
   "file-modes": [],

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { TroupeError, errorMessage } from "../errors.ts";
 import type { Agent, Question } from "../protocol/entities.ts";
@@ -9,7 +9,10 @@ import type { AgentRecord, AgentPatch } from "../store/index.ts";
 import type { Provider, ProviderCommand } from "../../providers/types.ts";
 import { getProvider } from "../../providers/index.ts";
 import { sleep, which } from "../runtime/process.ts";
-import { createWorktree, removeWorktree, troupeBranches } from "../git/worktree.ts";
+import { createWorktree, removeWorktree, restoreWorktree, troupeBranches } from "../git/worktree.ts";
+import { dirtyPaths, saveAsCommit } from "../git/status.ts";
+import { copyIncludes, trustedSetup } from "./setup.ts";
+import { recoverWrapperPids } from "./adopt-pid.ts";
 import { answersPrompt, buildAgentPrompt } from "../prompts/agent.ts";
 import { toAgent } from "../store/agents.ts";
 import { agentEnv } from "./env.ts";
@@ -71,6 +74,7 @@ export class AgentService {
     // must not carry it, or stopping the agent would kill them (the daemon itself is never a match)
     delete process.env[SESSION_KEY_VAR];
     moveLegacyEnvs(this.d.store, this.envs, this.d.log);
+    recoverWrapperPids(this.d.store, this.d.log);
     this.watcher.start();
     this.stopper.start();
   }
@@ -165,7 +169,13 @@ export class AgentService {
     const prompt = req.prompt ?? null;
     const model = req.model ?? config.model ?? null;
     const permissions = req.permissions ?? config.permissions ?? "skip";
+    // refused before anything exists when the config's setup command is not trusted
+    const setup = req.worktree ? trustedSetup(this.d.ws.stateDir) : null;
     const wt = req.worktree ? await createWorktree(this.d.ws.root, name, req.baseRef) : null;
+    if (wt) {
+      this.d.store.branches.record(wt.branch, id);
+      await copyIncludes(this.d.ws.root, this.d.ws.stateDir, wt.path, this.d.log).catch((err) => this.d.log.warn(`copying included files into ${wt.path}`, err));
+    }
     const cwd = wt?.path ?? this.d.ws.root;
     const paths = agentPaths(this.d.ws.stateDir, name, wt?.path ?? null);
     // built before the agent is recorded: a provider that refuses the input leaves nothing behind
@@ -209,7 +219,7 @@ export class AgentService {
       this.fail(rec.id, `could not write the agent's input: ${errorMessage(err)}`);
       throw err;
     }
-    return this.startSession(rec, 1, cmd, token, {}, req.env);
+    return this.startSession(rec, 1, cmd, token, {}, req.env, setup);
   }
 
   private fail(id: string, error: string): void {
@@ -238,7 +248,7 @@ export class AgentService {
    * Launches one session. `onLaunch` (what a resume clears: questions, result...) is applied only
    * once the process runs, so a launch that fails leaves the agent as it was, questions included.
    */
-  private async startSession(rec: AgentRecord, session: number, cmd: ProviderCommand, token: string, onLaunch: AgentPatch, clientEnv: Record<string, string>): Promise<Agent> {
+  private async startSession(rec: AgentRecord, session: number, cmd: ProviderCommand, token: string, onLaunch: AgentPatch, clientEnv: Record<string, string>, setup: string | null = null): Promise<Agent> {
     const { store, bus, ws } = this.d;
     const files = sessionFiles(agentPaths(ws.stateDir, rec.name, rec.worktree).logsDir, session);
     const marker = newMarker();
@@ -254,7 +264,7 @@ export class AgentService {
     store.agents.update(rec.id, { session, status: "starting" });
     let launched;
     try {
-      launched = await launchSession(cmd, rec.cwd, env, files);
+      launched = await launchSession(cmd, rec.cwd, env, files, { setup });
     } catch (err) {
       store.sessions.end(rec.id, session, null);
       if (session === 1) this.fail(rec.id, errorMessage(err));
@@ -317,6 +327,7 @@ export class AgentService {
     if (!provider.buildResume) throw new TroupeError("invalid_state", `the ${provider.name} provider cannot resume a session`);
     if (!rec.providerSessionId && !provider.resumesWithoutSession) throw new TroupeError("invalid_state", `${rec.name} reported no session id to resume`);
     const clientEnv = this.envs.load(rec.id, rec.name);
+    const setup = await this.restoreWorktree(rec);
     const token = newToken();
     const cmd = provider.buildResume({
       prompt,
@@ -330,7 +341,20 @@ export class AgentService {
     });
     assertWithinArgLimit(cmd.argv, { ...clientEnv, ...cmd.env });
     this.d.store.agents.setTokenHash(rec.id, hashToken(token));
-    return this.startSession(rec, rec.session + 1, cmd, token, { questions: null, result: null, error: null, exitCode: null }, clientEnv);
+    return this.startSession(rec, rec.session + 1, cmd, token, { questions: null, result: null, error: null, exitCode: null }, clientEnv, setup);
+  }
+
+  /**
+   * A worktree removed since (idle past `worktree.keepDays`, by hand) is made again from the
+   * agent's branch, made ready as a new one is; returns the setup command it needs (or null).
+   */
+  private async restoreWorktree(rec: AgentRecord): Promise<string | null> {
+    if (!rec.worktree || !rec.branch || existsSync(rec.worktree)) return null;
+    const setup = trustedSetup(this.d.ws.stateDir);
+    await restoreWorktree(this.d.ws.root, rec.worktree, rec.branch);
+    await copyIncludes(this.d.ws.root, this.d.ws.stateDir, rec.worktree, this.d.log).catch((err) => this.d.log.warn(`copying included files into ${rec.worktree}`, err));
+    this.d.log.info(`${rec.name}: recreated its worktree from ${rec.branch}`);
+    return setup;
   }
 
   /**
@@ -348,8 +372,12 @@ export class AgentService {
     return toAgent(updated);
   }
 
-  /** Removes a finished agent: its worktree (the branch stays, with its commits), its logs, its records. */
-  async remove(ref: string): Promise<void> {
+  /**
+   * Removes a finished agent: its worktree (the branch stays, with its commits), its logs, its
+   * records. A worktree with uncommitted changes is refused, naming them; `force` first saves them
+   * as a commit on the agent's branch, so nothing is lost either way.
+   */
+  async remove(ref: string, opts: { force?: boolean } = {}): Promise<void> {
     let rec = this.find(ref);
     if (isLive(rec.status)) throw new TroupeError("invalid_state", `${rec.name} is ${rec.status}; stop it first`);
     // its processes may outlive its status (one that ignores SIGTERM, one that setsid'd): the stop
@@ -367,6 +395,7 @@ export class AgentService {
       rec = now;
     }
     if (this.watcher.isLive(rec.id)) throw new TroupeError("invalid_state", `${rec.name} is still shutting down; try again in a few seconds`);
+    if (rec.worktree && existsSync(rec.worktree)) await this.keepChanges(rec, !!opts.force);
     if (rec.worktree) {
       try {
         await removeWorktree(this.d.ws.root, rec.worktree);
@@ -382,4 +411,27 @@ export class AgentService {
     this.watcher.releaseSpace();
     this.d.bus.publish({ type: "agent:removed", agentId: rec.id });
   }
+
+  /** Refuses to lose uncommitted changes: names them, or with `force` commits them on the branch. */
+  private async keepChanges(rec: AgentRecord, force: boolean): Promise<void> {
+    const dirty = await dirtyPaths(rec.worktree!);
+    if (!dirty.length) return;
+    if (!force) {
+      throw new TroupeError("dirty_worktree", `${rec.name}'s worktree has uncommitted changes: ${listPaths(dirty)}; commit them, or 'troupe rm --force' saves them as a commit on ${rec.branch}`);
+    }
+    let env: Record<string, string> = {};
+    try {
+      env = this.envs.load(rec.id, rec.name);
+    } catch {
+      // no saved identity: the commit is troupe's
+    }
+    const commit = await saveAsCommit(rec.worktree!, dirty, `troupe: uncommitted changes of ${rec.name}, saved at rm --force`, env);
+    this.d.log.info(`${rec.name}: saved ${dirty.length} uncommitted path(s) as ${commit} on ${rec.branch}`);
+  }
+}
+
+/** Up to 10 paths, then how many more. */
+export function listPaths(paths: string[]): string {
+  const shown = paths.slice(0, 10).join(", ");
+  return paths.length > 10 ? `${shown} and ${paths.length - 10} more` : shown;
 }

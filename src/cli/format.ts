@@ -28,7 +28,7 @@ export function agentRows(agents: Agent[]): string {
       a.id,
       a.name,
       a.provider,
-      a.status,
+      a.uncommitted ? `${a.status} (uncommitted)` : a.status,
       a.pid === null ? "-" : String(a.pid),
       ago(a.createdAt),
       a.costUsd === null ? "-" : `$${a.costUsd.toFixed(2)}`,

@@ -48,7 +48,10 @@ ${W}`,
   {
     name: "rm",
     summary: "remove a finished agent: its worktree, logs and records (its branch stays)",
-    usage: `troupe rm AGENT [AGENT ...]\n${W}`,
+    usage: `troupe rm [--force] AGENT [AGENT ...]
+  refuses an agent whose worktree has uncommitted changes, naming them;
+  --force saves them as a commit on the agent's branch first (branches always stay)
+${W}`,
     load: () => import("./rm.ts"),
   },
   {
@@ -144,6 +147,34 @@ ${W}`,
     summary: "put a blocked or failed task back in the queue",
     usage: `troupe retry TASK [--json]\n${W}`,
     load: () => import("./retry.ts"),
+  },
+  {
+    name: "gc",
+    summary: "remove finished agents' clean, idle worktrees; report what stays and why",
+    usage: `troupe gc [--dry-run] [--json]
+  removes worktrees of finished agents that are clean and idle past worktree.keepDays (default 7),
+  prunes git's records of worktrees that no longer exist, and lists branches troupe made that no
+  agent owns (never deleting a branch); --dry-run changes nothing
+${W}`,
+    load: () => import("./gc.ts"),
+  },
+  {
+    name: "service",
+    summary: "install a systemd user unit that starts this workspace's daemon at login",
+    usage: `troupe service install [--print] [--json]
+  writes ~/.config/systemd/user/troupe-<hash>.service and enables it, so agents a reboot
+  interrupted are picked up at login; --print shows the unit without installing it
+${W}`,
+    load: () => import("./service.ts"),
+  },
+  {
+    name: "trust",
+    summary: "allow this workspace's config, as it is now, to run its worktree.setup command",
+    usage: `troupe trust [--json]
+  recorded per user by a hash of .troupe/config.json (under $XDG_STATE_HOME/troupe/trusted);
+  any change to the file needs a new 'troupe trust'
+${W}`,
+    load: () => import("./trust.ts"),
   },
   {
     name: "providers",

@@ -4,6 +4,7 @@ import type { ApproveRequest, EditRequest, InitiativeCreateRequest, RejectReques
 import type { Initiative, PhaseTree, Task } from "../protocol/work.ts";
 import type { Agent, Conversation } from "../protocol/entities.ts";
 import type { OutputChunk } from "../protocol/output.ts";
+import type { GcReport } from "../protocol/api-gc.ts";
 import { request, type HttpOptions } from "./http.ts";
 import type { EventFilter, EventMessage } from "./sse.ts";
 
@@ -24,6 +25,10 @@ export class TroupeClient {
   stopDaemon() {
     return request(this.opts, "POST", "/v1/daemon/stop", OkSchema, {});
   }
+  async gc(q: { dryRun: boolean }): Promise<GcReport> {
+    const { GcResponseSchema } = await import("../protocol/api-gc.ts");
+    return (await request(this.opts, "POST", `/v1/gc${q.dryRun ? "?dry-run" : ""}`, GcResponseSchema, {})).report;
+  }
 
   async listAgents(): Promise<Agent[]> {
     return (await request(this.opts, "GET", "/v1/agents", (await agentsApi()).AgentsResponseSchema)).agents;
@@ -37,8 +42,8 @@ export class TroupeClient {
   async stop(ref: string): Promise<Agent> {
     return (await request(this.opts, "POST", `/v1/agents/${enc(ref)}/stop`, (await agentsApi()).AgentResponseSchema, {})).agent;
   }
-  async remove(ref: string): Promise<void> {
-    await request(this.opts, "DELETE", `/v1/agents/${enc(ref)}`, OkSchema);
+  async remove(ref: string, opts: { force?: boolean } = {}): Promise<void> {
+    await request(this.opts, "DELETE", `/v1/agents/${enc(ref)}${opts.force ? "?force" : ""}`, OkSchema);
   }
   async resume(ref: string, req: ResumeRequest): Promise<Agent> {
     return (await request(this.opts, "POST", `/v1/agents/${enc(ref)}/resume`, (await agentsApi()).AgentResponseSchema, req)).agent;

@@ -26,6 +26,8 @@ export interface FollowerDeps {
  * - a question to a `done` agent resumes it with the question (at once when asked, or when
  *   the agent's session ends `done` with a question waiting); the conversation is delivered
  *   as it wakes, so an agent that ends without answering is not woken for it again;
+ * - a conversation an agent claimed with `listen` goes back to pending when that session ends
+ *   unanswered (a lease), and is delivered again;
  * - questions to a stopped or removed agent expire (it will not answer).
  */
 export class AgentFollower {
@@ -44,6 +46,8 @@ export class AgentFollower {
   private on({ event: e }: Published): void {
     switch (e.type) {
       case "agent:ended":
+        // what it claimed with `listen` in that session and did not answer is handed out again
+        this.d.conversations.releaseLeases(e.agent.id, e.session);
         if (e.agent.status === "done") {
           const next = this.d.store.conversations.list({ pending: true }).find((c) => c.toId === e.agent.id && c.status === "pending");
           if (next) this.wake(e.agent.id, next);

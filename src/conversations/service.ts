@@ -124,7 +124,8 @@ export class ConversationService {
     const me = caller.kind === "agent" ? caller.agent.id : USER;
     const deadline = Date.now() + Math.min(waitMs, MAX_WAIT_MS);
     for (;;) {
-      const claimed = this.store.conversations.claimNext(me);
+      // an agent holds what it claims for as long as its session lives (see releaseLeases)
+      const claimed = this.store.conversations.claimNext(me, caller.kind === "agent" ? caller.agent.session : null);
       if (claimed) {
         if (signal.aborted) {
           this.store.conversations.unclaim(claimed.id);
@@ -156,6 +157,14 @@ export class ConversationService {
     const claimed = this.store.conversations.claim(id);
     if (claimed) this.bus.publish({ type: "conversation:updated", conversation: claimed });
     return claimed;
+  }
+
+  /**
+   * A listener's session ended without answering what it claimed: those conversations are pending
+   * again, to be handed out (or to wake the agent) once more.
+   */
+  releaseLeases(agentId: string, session: number): void {
+    for (const c of this.store.conversations.releaseLeases(agentId, session)) this.bus.publish({ type: "conversation:updated", conversation: c });
   }
 
   /** A stopped or removed agent will not answer: whoever asked it stops waiting (exit 3). */

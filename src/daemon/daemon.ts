@@ -6,6 +6,7 @@ import { selfBinDir, selfCommand } from "../self.ts";
 import { createStore } from "../store/index.ts";
 import { ProcessLock } from "./lock.ts";
 import { formatLockFile, lockFilePath } from "../lock-file.ts";
+import { reportConfigWarningsTo } from "../workspace-config.ts";
 import { Logger } from "../events/log.ts";
 import { keepFilesPrivate, tightenModes } from "../file-modes.ts";
 import { createServices } from "../services/create.ts";
@@ -48,6 +49,7 @@ export function runDaemon(ws: Workspace): RunningDaemon | null {
   tightenModes(ws.stateDir);
   excludeStateDir(ws.root);
   const log = new Logger(join(ws.stateDir, "daemon.log"));
+  reportConfigWarningsTo((w) => log.warn(w));
   let store;
   try {
     store = createStore(join(ws.stateDir, "troupe.db"), log);

@@ -1,7 +1,11 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { simpleGit } from "simple-git";
 import { TroupeError, errorMessage } from "../errors.ts";
+
+const run = promisify(execFile);
 
 export interface Worktree {
   path: string;
@@ -51,4 +55,34 @@ export async function troupeBranches(root: string): Promise<Set<string>> {
 /** Removes the worktree (its branch stays, holding the agent's commits). */
 export async function removeWorktree(root: string, path: string): Promise<void> {
   await simpleGit(root).raw(["worktree", "remove", "--force", path]);
+}
+
+/** Checks out an existing branch again in a new worktree at `path` (a resume after the worktree was removed). */
+export async function restoreWorktree(root: string, path: string, branch: string): Promise<void> {
+  mkdirSync(join(root, ".troupe", "worktrees"), { recursive: true });
+  const git = simpleGit(root);
+  // git's record of the old worktree may remain (removed by hand): it would refuse the branch
+  await git.raw(["worktree", "prune"]);
+  try {
+    await git.raw(["worktree", "add", path, branch]);
+  } catch (err) {
+    throw new TroupeError("spawn_failed", `could not recreate the worktree from ${branch}: ${errorMessage(err).trim().split("\n")[0]}`, { cause: err });
+  }
+}
+
+/** Whether `branch` (a full short name, `troupe/x`) exists. */
+export async function branchExists(root: string, branch: string): Promise<boolean> {
+  const out = await simpleGit(root).raw(["for-each-ref", "--format=%(refname)", `refs/heads/${branch}`]);
+  return out.trim() !== "";
+}
+
+/**
+ * Git's records of worktrees whose folder is gone (`git worktree prune`); with `dryRun` only what
+ * would be pruned. Returns git's lines, one per record.
+ */
+export async function pruneWorktrees(root: string, dryRun: boolean): Promise<string[]> {
+  if (!isGitRepo(root)) return [];
+  // git says what it prunes on stderr, which simple-git's raw() does not return
+  const { stderr } = await run("git", ["worktree", "prune", "--verbose", ...(dryRun ? ["--dry-run"] : [])], { cwd: root });
+  return stderr.split("\n").map((l) => l.trim()).filter(Boolean);
 }

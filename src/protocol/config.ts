@@ -14,8 +14,7 @@ export const ProviderConfigSchema = z
     permissions: PermissionModeSchema.optional(),
     allowedTools: z.array(z.string().min(1)).optional(),
     model: z.string().min(1).optional(),
-  })
-  .strict();
+  });
 
 const UNIT_BYTES: Record<string, number> = { b: 1, kb: 1e3, kib: 1024, mb: 1e6, mib: 1024 ** 2, gb: 1e9, gib: 1024 ** 3, tb: 1e12, tib: 1024 ** 4 };
 const MIN_OUTPUT_CAP = 1024 ** 2;
@@ -38,10 +37,26 @@ export const OutputConfigSchema = z
   .object({
     /** Stored output per agent (default 256 MiB); past it the oldest is dropped, with a marker saying how much. */
     maxPerAgent: ByteSizeSchema.pipe(z.number().min(MIN_OUTPUT_CAP, "at least 1 MiB")).optional(),
-  })
-  .strict();
+  });
 
-/** `<workspace>/.troupe/config.json`: local settings, read at every spawn and resume. */
+export const DEFAULT_KEEP_DAYS = 7;
+
+/** How agents' worktrees are made ready and when a finished one may go. */
+export const WorktreeConfigSchema = z.object({
+  /** gitignore patterns of ignored files copied into each new worktree (beside `.worktreeinclude`). */
+  include: z.array(z.string()).optional(),
+  /** A shell command run in each new worktree before the agent starts, once the person trusts this file (`troupe trust`). */
+  setup: z.string().min(1).optional(),
+  /** Days a finished agent's clean worktree is kept after its last activity (default 7). */
+  keepDays: z.number().nonnegative().optional(),
+});
+export type WorktreeConfig = z.infer<typeof WorktreeConfigSchema>;
+
+/**
+ * `<workspace>/.troupe/config.json`: local settings, read at every spawn and resume. Keys this
+ * troupe does not know are dropped with a warning (`unknownConfigKeys`), never refused: an older
+ * troupe keeps working with a newer team's config.
+ */
 export const WorkspaceConfigSchema = z
   .object({
     providers: z.record(z.string(), ProviderConfigSchema).default({}),
@@ -50,10 +65,27 @@ export const WorkspaceConfigSchema = z
         /** Minutes with no live agent, pending deadline or connected client before the daemon exits; 0 never. */
         idleExitMinutes: z.number().nonnegative().optional(),
       })
-      .strict()
       .optional(),
     output: OutputConfigSchema.optional(),
-  })
-  .strict();
+    worktree: WorktreeConfigSchema.optional(),
+  });
 export type WorkspaceConfig = z.infer<typeof WorkspaceConfigSchema>;
 export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;
+
+/** The dotted paths of keys in `value` that `schema` does not know (`daemon.foo`, `providers.claude.bar`). */
+export function unknownConfigKeys(schema: z.ZodType, value: unknown, at = ""): string[] {
+  const inner = unwrap(schema);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return [];
+  const entries = Object.entries(value);
+  if (inner instanceof z.ZodObject) {
+    const shape = inner.shape as Record<string, z.ZodType>;
+    return entries.flatMap(([k, v]) => (k in shape ? unknownConfigKeys(shape[k]!, v, `${at}${k}.`) : [`${at}${k}`]));
+  }
+  if (inner instanceof z.ZodRecord) return entries.flatMap(([k, v]) => unknownConfigKeys(inner.valueType as z.ZodType, v, `${at}${k}.`));
+  return [];
+}
+
+function unwrap(s: z.ZodType): z.ZodType {
+  if (s instanceof z.ZodOptional || s instanceof z.ZodDefault || s instanceof z.ZodNullable) return unwrap(s.unwrap() as z.ZodType);
+  return s;
+}

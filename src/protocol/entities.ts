@@ -46,6 +46,8 @@ export const AgentSchema = z.object({
   lastActivityAt: z.number().int().nullable(),
   /** The agent that spawned it; null when the person did. */
   parentId: z.string().nullable(),
+  /** It ended with changes in its worktree it did not commit when asked: nothing of it is removed. */
+  uncommitted: z.boolean(),
 });
 export type Agent = z.infer<typeof AgentSchema>;
 

@@ -27,9 +27,9 @@ export function agentsApi(agents: AgentService, guard: Guard): AgentsApi {
       if (req.env) guard(caller, "agents.resume.env", target);
       return agents.resume(ref, req);
     },
-    remove(caller, ref) {
+    remove(caller, ref, opts) {
       guard(caller, "agents.remove", agents.find(ref));
-      return agents.remove(ref);
+      return agents.remove(ref, opts);
     },
     output(caller, ref, q) {
       guard(caller, "agents.output", agents.find(ref));

@@ -1,5 +1,6 @@
 import { AgentService } from "../agents/service.ts";
 import { AgentFollower } from "../conversations/follow-agents.ts";
+import { UncommittedFollower, WorktreeReaper, collectGarbage } from "../agents/cleanup/index.ts";
 import { ConversationService } from "../conversations/service.ts";
 import { EventBus } from "../events/bus.ts";
 import { EventFeed } from "../events/feed.ts";
@@ -45,6 +46,8 @@ export function createServices(h: ServiceHost): RunningServices {
   const follower = new AgentFollower({ store: h.store, bus, log: h.log, conversations, agents });
   const work = new WorkService({ root: h.ws.root, store: h.store, bus, agents });
   const guard = guardOver(h.store);
+  const uncommitted = new UncommittedFollower({ store: h.store, bus, log: h.log, agents });
+  const reaper = new WorktreeReaper({ ws: h.ws, store: h.store, log: h.log, bus });
   const services: Services = {
     identify: (token) => agents.identify(token),
     daemon: {
@@ -56,6 +59,10 @@ export function createServices(h: ServiceHost): RunningServices {
         guard(caller, "daemon.stop");
         // later, so that the stop request is answered first
         setTimeout(h.stopDaemon, 10);
+      },
+      gc(caller, q) {
+        guard(caller, "daemon.gc");
+        return collectGarbage({ ws: h.ws, store: h.store, log: h.log }, q.dryRun);
       },
     },
     agents: agentsApi(agents, guard),
@@ -75,12 +82,16 @@ export function createServices(h: ServiceHost): RunningServices {
     start() {
       // followers first: sessions completed at start publish agent:ended
       follower.start();
+      uncommitted.start();
       agents.start();
       conversations.start();
+      reaper.start();
     },
     async shutdown() {
       conversations.shutdown();
       follower.shutdown();
+      await reaper.shutdown();
+      await uncommitted.shutdown();
       await agents.shutdown();
     },
   };

@@ -24,6 +24,8 @@ export type Rule =
 export const POLICY = {
   "daemon.health": ["anyone", "check the daemon's health"],
   "daemon.stop": ["person", "stop the daemon"],
+  // removes worktrees: the person's call, never an agent's
+  "daemon.gc": ["person", "clean up worktrees"],
   // reading is open to every agent: they coordinate by names and by each other's output, and the
   // same Unix user can read the files anyway
   "agents.list": ["anyone", "list agents"],

@@ -9,6 +9,7 @@ import type { Signal } from "../protocol/signal.ts";
 import type { WorkItems } from "../protocol/api-work.ts";
 import type { Initiative, PhaseTree, Task } from "../protocol/work.ts";
 import type { ApproveOptions, EditOptions, InitiativeCreateOptions, RejectOptions } from "../work/service.ts";
+import type { GcReport } from "../protocol/api-gc.ts";
 
 export type { Caller };
 
@@ -33,6 +34,8 @@ export interface DaemonApi {
   health(caller: Caller): Health;
   /** Stops the daemon shortly after returning (agents keep running). */
   stop(caller: Caller): void;
+  /** Removes the worktrees the cleanup rule allows (`dryRun`: none), prunes git's stale records, lists orphan branches. */
+  gc(caller: Caller, q: { dryRun: boolean }): Promise<GcReport>;
 }
 
 export interface AgentsApi {
@@ -43,7 +46,8 @@ export interface AgentsApi {
   spawn(caller: Caller, req: SpawnOptions): Promise<Agent>;
   stop(caller: Caller, ref: string): Agent;
   resume(caller: Caller, ref: string, req: ResumeOptions): Promise<Agent>;
-  remove(caller: Caller, ref: string): Promise<void>;
+  /** `force`: uncommitted changes in its worktree are saved as a commit first, rather than refused. */
+  remove(caller: Caller, ref: string, opts?: { force?: boolean }): Promise<void>;
   output(caller: Caller, ref: string, q: OutputQuery): OutputChunk[];
   /** Stores the calling agent's signal (by its identity, never by a path it names) in its signal file. */
   signal(caller: Caller, signal: Signal): void;

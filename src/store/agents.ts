@@ -36,6 +36,7 @@ interface AgentRow {
   updated_at: number;
   last_activity_at: number | null;
   parent_id: string | null;
+  uncommitted: number;
 }
 
 /**
@@ -105,6 +106,7 @@ function fromRow(r: AgentRow, pid: number | null, w: StoreWarnings): AgentRecord
     updatedAt: r.updated_at,
     lastActivityAt: r.last_activity_at,
     parentId: r.parent_id,
+    uncommitted: r.uncommitted === 1,
     permissions: r.permissions,
     signalFile: r.signal_file,
   };
@@ -159,6 +161,7 @@ export type AgentPatch = Partial<{
   inputTokens: number | null;
   outputTokens: number | null;
   lastActivityAt: number | null;
+  uncommitted: boolean;
 }>;
 
 const PATCH_COLUMNS: Record<keyof AgentPatch, string> = {
@@ -173,6 +176,7 @@ const PATCH_COLUMNS: Record<keyof AgentPatch, string> = {
   inputTokens: "input_tokens",
   outputTokens: "output_tokens",
   lastActivityAt: "last_activity_at",
+  uncommitted: "uncommitted",
 };
 
 const SELECT = `SELECT a.*, s.pid AS live_pid FROM agents a
@@ -246,6 +250,16 @@ export class AgentRepo {
     })();
   }
 
+  /** The session that was asked to commit what the agent left uncommitted (it is asked once per end). */
+  commitAskedSession(id: string): number | null {
+    const row = this.db.query("SELECT commit_asked_session AS s FROM agents WHERE id = ?").get(id) as { s: number | null } | null;
+    return row?.s ?? null;
+  }
+
+  setCommitAskedSession(id: string, session: number): void {
+    this.db.query("UPDATE agents SET commit_asked_session = ? WHERE id = ?").run(session, id);
+  }
+
   /** The agent that spawned `id`, or null (the person did, or no such agent). */
   parentOf(id: string): string | null {
     const row = this.db.query("SELECT parent_id FROM agents WHERE id = ?").get(id) as { parent_id: string | null } | null;
@@ -283,7 +297,7 @@ export class AgentRepo {
     for (const [key, value] of Object.entries(patch) as [keyof AgentPatch, AgentPatch[keyof AgentPatch]][]) {
       if (value === undefined) continue;
       sets.push(`${PATCH_COLUMNS[key]} = ?`);
-      values.push(key === "questions" ? (value === null ? null : JSON.stringify(value)) : (value as string | number | null));
+      values.push(key === "questions" ? (value === null ? null : JSON.stringify(value)) : typeof value === "boolean" ? Number(value) : (value as string | number | null));
     }
     sets.push("updated_at = ?");
     values.push(Date.now(), id);

@@ -62,15 +62,19 @@ export class ConversationRepo {
     return (this.db.query(sql).all() as Row[]).map(fromRow);
   }
 
-  /** Atomically hands the oldest pending conversation for `toId` to one listener. */
-  claimNext(toId: string): Conversation | null {
+  /**
+   * Atomically hands the oldest pending conversation for `toId` to one listener. `leaseSession`:
+   * the listening agent's session; the conversation goes back to pending if that session ends
+   * before it is answered (`releaseLeases`).
+   */
+  claimNext(toId: string, leaseSession: number | null = null): Conversation | null {
     const row = this.db
       .query(
-        `UPDATE conversations SET status = 'delivered'
+        `UPDATE conversations SET status = 'delivered', lease_session = ?
          WHERE id = (SELECT id FROM conversations WHERE to_id = ? AND status = 'pending' ORDER BY created_at, rowid LIMIT 1)
          RETURNING *`,
       )
-      .get(toId) as Row | null;
+      .get(leaseSession, toId) as Row | null;
     return row ? fromRow(row) : null;
   }
 
@@ -82,7 +86,19 @@ export class ConversationRepo {
 
   /** Gives a claimed conversation back when the listener left before receiving it. */
   unclaim(id: string): void {
-    this.db.query("UPDATE conversations SET status = 'pending' WHERE id = ? AND status = 'delivered'").run(id);
+    this.db.query("UPDATE conversations SET status = 'pending', lease_session = NULL WHERE id = ? AND status = 'delivered'").run(id);
+  }
+
+  /** Conversations `toId` claimed by listening in a session up to `session` and left unanswered: pending again. */
+  releaseLeases(toId: string, session: number): Conversation[] {
+    return (
+      this.db
+        .query(
+          `UPDATE conversations SET status = 'pending', lease_session = NULL
+           WHERE to_id = ? AND status = 'delivered' AND lease_session IS NOT NULL AND lease_session <= ? RETURNING *`,
+        )
+        .all(toId, session) as Row[]
+    ).map(fromRow);
   }
 
   /** Null when it was already answered or expired: only one answer ever lands. */

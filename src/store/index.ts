@@ -8,6 +8,7 @@ import { EventRepo } from "./events.ts";
 import { InitiativeRepo } from "./initiatives.ts";
 import { PhaseRepo } from "./phases.ts";
 import { TaskRepo } from "./tasks.ts";
+import { BranchRepo } from "./branches.ts";
 import { scrubFreeSpace, secureDelete } from "./secure.ts";
 import { WalCheckpoints } from "./checkpoints.ts";
 import { startCheckpointer } from "../runtime/checkpointer.ts";
@@ -22,6 +23,7 @@ export interface Store {
   initiatives: InitiativeRepo;
   phases: PhaseRepo;
   tasks: TaskRepo;
+  branches: BranchRepo;
   /** Makes deleted and overwritten text unrecoverable from the file (VACUUM): one-time steps only. */
   scrub(): void;
   /** When the WAL is copied into the database, on a worker thread (see checkpoints.ts). */
@@ -46,6 +48,7 @@ export function createStore(path: string, warnings: StoreWarnings): Store {
     initiatives: new InitiativeRepo(db, warnings),
     phases: new PhaseRepo(db),
     tasks: new TaskRepo(db, warnings),
+    branches: new BranchRepo(db),
     scrub: () => scrubFreeSpace(db),
     checkpoints,
     close: () => {
@@ -60,4 +63,5 @@ export type { SessionRecord } from "./sessions.ts";
 export type { InitiativeRecord } from "./initiatives.ts";
 export type { PhaseRecord } from "./phases.ts";
 export type { TaskRecord } from "./tasks.ts";
+export type { BranchRecord } from "./branches.ts";
 export { openStore, migrate, schemaVersion } from "./db.ts";

@@ -198,6 +198,20 @@ export const MIGRATIONS: readonly Migration[] = [
   ALTER TABLE agents ADD COLUMN mode TEXT;
   ALTER TABLE agents ADD COLUMN initiative_id TEXT;
   `,
+  // 9: cleanup that never loses work: the branches troupe created (it never deletes one; gc lists
+  // those no agent owns), an agent left with uncommitted changes and the session asked to commit
+  // them, and the session a listener claimed a conversation in (it goes back to pending when that
+  // session ends unanswered)
+  `CREATE TABLE troupe_branches (
+     branch TEXT PRIMARY KEY,
+     agent_id TEXT,
+     created_at INTEGER NOT NULL
+   );
+   INSERT OR IGNORE INTO troupe_branches (branch, agent_id, created_at)
+     SELECT branch, id, created_at FROM agents WHERE branch IS NOT NULL;
+   ALTER TABLE agents ADD COLUMN uncommitted INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE agents ADD COLUMN commit_asked_session INTEGER;
+   ALTER TABLE conversations ADD COLUMN lease_session INTEGER;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

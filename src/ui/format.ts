@@ -21,7 +21,8 @@ export function agentElapsed(a: Agent, now: number): number {
 /** What the agent works on, on one line. */
 export function agentWhat(a: Agent): string {
   const s = a.prompt ?? a.command ?? "";
-  return sanitize(s.replace(/\s*\n\s*/g, " ").trim());
+  // work at risk comes first: it is why the worktree is kept
+  return `${a.uncommitted ? "[uncommitted changes] " : ""}${sanitize(s.replace(/\s*\n\s*/g, " ").trim())}`;
 }
 
 export interface RowColumns {

@@ -43,6 +43,7 @@ const EXPECTED_ROWS: [string, number[]][] = [
   ["POST /v1/conversations/:id/answer", [200, 200, 403, 403, 403, 403, 401]],
   ["GET /v1/listen", ALL],
   ["GET /v1/events", ALL],
+  ["POST /v1/gc", PERSON],
   ["POST /v1/daemon/stop", PERSON],
 ];
 const EXPECTED: Matrix = Object.fromEntries(

@@ -96,7 +96,8 @@ function walk(root: string, dir = root, out: { path: string; dir: boolean; mode:
 
 test("every folder under .troupe/ is 0700 and every file 0600; what an agent makes in its worktree keeps the user's umask", async () => {
   sb = new Sandbox();
-  const cmd = `touch made-by-agent && troupe signal done --result ok`;
+  // committed: an agent that ends done with uncommitted changes is resumed to commit them
+  const cmd = `touch made-by-agent && git add made-by-agent && (git diff --cached --quiet || git commit -qm made) && troupe signal done --result ok`;
   await sb.json(["spawn", "--name", "tree", "--command", cmd, "--json"]);
   await sb.json(["spawn", "--no-worktree", "--name", "flat", "--command", "troupe signal done --result ok", "--json"]);
   await untilDone("tree", 1);

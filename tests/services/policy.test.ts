@@ -10,10 +10,11 @@ const parents: Record<string, string | null> = { a: null, b: "a", c: "b", x: nul
 const parentOf: ParentOf = (id) => parents[id] ?? null;
 
 describe("the authorization policy", () => {
-  test("what only the person may do: stop the daemon, set a resume's environment, decide tool permissions, decide the work", () => {
+  test("what only the person may do: stop the daemon, clean up worktrees, set a resume's environment, decide tool permissions, decide the work", () => {
     const personOnly = Object.entries(POLICY).filter(([, [rule]]) => rule === "person").map(([action]) => action);
     expect(personOnly.sort()).toEqual([
       "agents.resume.env",
+      "daemon.gc",
       "daemon.stop",
       "initiatives.archive",
       "initiatives.create",

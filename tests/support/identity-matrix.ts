@@ -171,6 +171,7 @@ const CASES: RouteCase[] = [
   },
   { route: "GET /v1/listen", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/listen?wait=0")) },
   { route: "GET /v1/events", fresh: null, call: (m, _f, t) => m.eventsStatus(t) },
+  { route: "POST /v1/gc", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/gc?dry-run", {})) },
   // last: the person's call stops the daemon
   { route: "POST /v1/daemon/stop", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/daemon/stop", {})) },
 ];

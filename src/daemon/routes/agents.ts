@@ -7,8 +7,9 @@ export function agentRoutes(r: Router, s: Services): void {
   r.on("GET", "/v1/agents", ({ caller }) => json({ agents: s.agents.list(caller) }));
   r.on("POST", "/v1/agents", async ({ req, caller }) => json({ agent: await s.agents.spawn(caller, await readJson(req, SpawnRequestSchema)) }, 201));
   r.on("GET", "/v1/agents/:ref", ({ params, caller }) => json({ agent: s.agents.get(caller, params.ref!) }));
-  r.on("DELETE", "/v1/agents/:ref", async ({ params, caller }) => {
-    await s.agents.remove(caller, params.ref!);
+  r.on("DELETE", "/v1/agents/:ref", async ({ params, url, caller }) => {
+    // ?force: uncommitted changes are saved as a commit on the agent's branch, then removed
+    await s.agents.remove(caller, params.ref!, { force: url.searchParams.has("force") });
     return json({ ok: true });
   });
   r.on("POST", "/v1/agents/:ref/stop", ({ params, caller }) => json({ agent: s.agents.stop(caller, params.ref!) }));

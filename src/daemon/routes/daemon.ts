@@ -8,4 +8,5 @@ export function daemonRoutes(r: Router, s: Services): void {
     s.daemon.stop(caller);
     return json({ ok: true });
   });
+  r.on("POST", "/v1/gc", async ({ url, caller }) => json({ report: await s.daemon.gc(caller, { dryRun: url.searchParams.has("dry-run") }) }));
 }

@@ -39,6 +39,7 @@ export function makeAgent(over: Partial<Agent> = {}): Agent {
     taskId: null,
     phaseId: null,
     parentId: null,
+    uncommitted: false,
     createdAt: now - 60_000,
     updatedAt: now,
     lastActivityAt: null,

@@ -1,0 +1,79 @@
+import { existsSync } from "node:fs";
+import type { Agent } from "../../protocol/entities.ts";
+import type { Store } from "../../store/index.ts";
+import type { EventBus, Published } from "../../events/bus.ts";
+import type { Logger } from "../../events/log.ts";
+import { toAgent } from "../../store/agents.ts";
+import { isLive } from "../../protocol/status.ts";
+import { dirtyPaths } from "../../git/status.ts";
+import { commitPrompt } from "./commit-prompt.ts";
+
+/** The part of the agent service this follower uses: its public resume API. */
+export interface CommitResumer {
+  canResume(ref: string): boolean;
+  resumeWith(ref: string, prompt: string): Promise<Agent>;
+  troupeCommand(): string;
+}
+
+/**
+ * An agent that ends `done` with uncommitted changes in its worktree is resumed once and asked to
+ * commit exactly those paths; if its worktree is still dirty when that session ends (or it cannot
+ * be resumed), it is flagged `uncommitted`, which keeps its worktree from every cleanup. A later
+ * clean end clears the flag. Driven by `agent:ended` alone, beside the completion path.
+ */
+export class UncommittedFollower {
+  private off: (() => void) | null = null;
+  /** Checks under way, so shutdown can let them finish. */
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(private readonly d: { store: Store; bus: EventBus; log: Logger; agents: CommitResumer }) {}
+
+  start(): void {
+    this.off = this.d.bus.subscribe((p) => this.on(p));
+  }
+
+  async shutdown(): Promise<void> {
+    this.off?.();
+    await Promise.allSettled(this.pending);
+  }
+
+  private on({ event: e }: Published): void {
+    if (e.type !== "agent:ended" || e.agent.status !== "done" || !e.agent.worktree) return;
+    const check = this.check(e.agent, e.session).catch((err) => this.d.log.warn(`checking ${e.agent.name}'s worktree for uncommitted changes`, err));
+    this.pending.add(check);
+    void check.finally(() => this.pending.delete(check));
+  }
+
+  private async check(agent: Agent, session: number): Promise<void> {
+    const { store, log, agents } = this.d;
+    if (!existsSync(agent.worktree!)) return;
+    const dirty = await dirtyPaths(agent.worktree!);
+    const now = store.agents.get(agent.id);
+    // gone, or resumed meanwhile (a question woke it): its next end is checked again
+    if (!now || now.session !== session || now.status !== "done") return;
+    if (!dirty.length) {
+      if (now.uncommitted) this.flag(agent.id, false);
+      return;
+    }
+    if (store.agents.commitAskedSession(agent.id) === session || !agents.canResume(agent.id)) {
+      log.warn(`${agent.name} left uncommitted changes (${dirty.join(", ")}); its worktree is kept`);
+      this.flag(agent.id, true);
+      return;
+    }
+    try {
+      const resumed = await agents.resumeWith(agent.id, commitPrompt(agents.troupeCommand(), dirty));
+      store.agents.setCommitAskedSession(agent.id, resumed.session);
+      log.info(`${agent.name} ended with uncommitted changes; resumed once to commit ${dirty.length} path(s)`);
+    } catch (err) {
+      const after = store.agents.get(agent.id);
+      if (after && isLive(after.status)) return; // another resume won the race; its end is checked
+      log.warn(`could not resume ${agent.name} to commit its changes`, err);
+      this.flag(agent.id, true);
+    }
+  }
+
+  private flag(id: string, uncommitted: boolean): void {
+    const updated = this.d.store.agents.update(id, { uncommitted });
+    this.d.bus.publish({ type: "agent:updated", agent: toAgent(updated) });
+  }
+}

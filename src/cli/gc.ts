@@ -1,0 +1,27 @@
+import { TroupeError } from "../errors.ts";
+import type { GcReport } from "../protocol/api-gc.ts";
+import { connect } from "./context.ts";
+import { parse, printJson } from "./command.ts";
+import { stdout } from "./streams.ts";
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, { "dry-run": { type: "boolean" } });
+  if (positionals.length) throw new TroupeError("usage", "gc takes no arguments");
+  const { client } = await connect(values.workspace);
+  const report = await client.gc({ dryRun: !!values["dry-run"] });
+  if (values.json) await printJson(report);
+  else await stdout.write(formatReport(report));
+  return 0;
+}
+
+/** The report for a person: what went (or would), what stays and why, branches nobody owns. */
+export function formatReport(r: GcReport): string {
+  const verb = r.dryRun ? "would remove" : "removed";
+  const lines: string[] = [];
+  for (const x of r.removed) lines.push(`${verb} ${x.agent}'s worktree ${x.worktree}${x.branch ? ` (${x.branch} stays)` : ""}`);
+  for (const x of r.kept) lines.push(`kept ${x.agent}'s worktree: ${x.reason}`);
+  for (const p of r.pruned) lines.push(`${r.dryRun ? "would prune" : "pruned"} git's record: ${p}`);
+  if (r.orphanBranches.length) lines.push(`branches troupe made that no agent owns (never deleted; 'git branch -D' them yourself): ${r.orphanBranches.join(", ")}`);
+  if (!lines.length) lines.push("nothing to clean up");
+  return `${lines.join("\n")}\n`;
+}
