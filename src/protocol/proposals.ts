@@ -43,3 +43,8 @@ export const ModeManifestSchema = z.object({
   taskId: z.string().optional(),
   files: z.array(z.string()),
 });
+
+/** A decision a discuss agent recorded (`decisions/<slug>.md`), kept with its initiative. */
+export const DecisionSchema = z.object({ slug: z.string(), title: z.string(), body: z.string() });
+export type Decision = z.infer<typeof DecisionSchema>;
+export const DecisionsResponseSchema = z.object({ decisions: z.array(DecisionSchema) });

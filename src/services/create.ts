@@ -11,6 +11,10 @@ import type { Services } from "./services.ts";
 import { agentsApi } from "./agents-api.ts";
 import { conversationsApi } from "./conversations-api.ts";
 import { guardOver } from "./guard.ts";
+import { modesApi } from "./modes-api.ts";
+import { ModeService } from "../work/modes.ts";
+import { DecisionStore } from "../work/decisions.ts";
+import type { ModeWork } from "../work/work-reader.ts";
 
 export interface ServiceHost {
   ws: Workspace;
@@ -20,6 +24,8 @@ export interface ServiceHost {
   binDir: string;
   /** Stops the daemon (called once the stop request has been answered). */
   stopDaemon: () => void;
+  /** The work model mode runs read and propose to (work-core's WorkService); none: modes are refused. */
+  work?: ModeWork | null;
 }
 
 export interface RunningServices {
@@ -39,6 +45,7 @@ export function createServices(h: ServiceHost): RunningServices {
   const conversations = new ConversationService(h.store, bus);
   const feed = new EventFeed(h.store.events, bus);
   const follower = new AgentFollower({ store: h.store, bus, log: h.log, conversations, agents });
+  const modes = new ModeService({ agents, store: h.store, bus, log: h.log, decisions: new DecisionStore(h.ws.stateDir, h.log), work: h.work ?? null });
   const guard = guardOver(h.store);
   const services: Services = {
     identify: (token) => agents.identify(token),
@@ -55,6 +62,7 @@ export function createServices(h: ServiceHost): RunningServices {
     },
     agents: agentsApi(agents, guard),
     conversations: conversationsApi(conversations, guard),
+    modes: modesApi(modes, guard),
     events: {
       open(caller, q) {
         guard(caller, "events.open");
@@ -66,14 +74,18 @@ export function createServices(h: ServiceHost): RunningServices {
     services,
     bus,
     start() {
-      // followers first: sessions completed at start publish agent:ended
+      // followers first: sessions completed at start publish agent:ended; mode imports before
+      // the conversations follower, so a run failed by its outputs is not woken for a question
+      modes.subscribe();
       follower.start();
       agents.start();
+      modes.sweep();
       conversations.start();
     },
     async shutdown() {
       conversations.shutdown();
       follower.shutdown();
+      modes.shutdown();
       await agents.shutdown();
     },
   };

@@ -6,6 +6,7 @@ import type { OutputQuery, ResumeOptions, SpawnOptions } from "../agents/service
 import type { AskOptions } from "../conversations/service.ts";
 import type { Feed, FeedQuery } from "../events/feed.ts";
 import type { Signal } from "../protocol/signal.ts";
+import type { ModesApi } from "./modes-api.ts";
 
 export type { Caller };
 
@@ -23,6 +24,7 @@ export interface Services {
   agents: AgentsApi;
   conversations: ConversationsApi;
   events: EventsApi;
+  modes: ModesApi;
 }
 
 export interface DaemonApi {

@@ -5,7 +5,9 @@ import type { z } from "zod";
 import { TroupeError } from "../errors.ts";
 import { readAgentFile } from "../agents/agent-file.ts";
 import { describeIssue } from "../protocol/issue.ts";
-import { DecisionFrontMatterSchema, ProposalFrontMatterSchema, RevisedGoalFrontMatterSchema } from "../protocol/proposals.ts";
+import { DecisionFrontMatterSchema, ProposalFrontMatterSchema, RevisedGoalFrontMatterSchema, type Decision } from "../protocol/proposals.ts";
+
+export type { Decision };
 import { SlugSchema, type AgentMode } from "../protocol/work.ts";
 import type { PhaseDraft, TaskDraft } from "./proposal-sink.ts";
 
@@ -20,12 +22,6 @@ import type { PhaseDraft, TaskDraft } from "./proposal-sink.ts";
 export const MAX_PROPOSAL_BYTES = 256 * 1024;
 /** Per folder: a plan of more phases than this is not a plan anyone reviews. */
 export const MAX_PROPOSAL_FILES = 200;
-
-export interface Decision {
-  slug: string;
-  title: string;
-  body: string;
-}
 
 export type ModeOutputs =
   | { mode: "plan"; phases: PhaseDraft[] }

@@ -4,6 +4,7 @@ import { agentRoutes } from "./agents.ts";
 import { conversationRoutes } from "./conversations.ts";
 import { daemonRoutes } from "./daemon.ts";
 import { eventRoutes } from "./events.ts";
+import { modeRoutes } from "./modes.ts";
 
 /**
  * The HTTP adapter over the services: each route validates its input (zod), calls one
@@ -15,5 +16,6 @@ export function buildRouter(s: Services): Router {
   agentRoutes(r, s);
   conversationRoutes(r, s);
   eventRoutes(r, s);
+  modeRoutes(r, s);
   return r;
 }
