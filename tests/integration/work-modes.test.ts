@@ -179,6 +179,21 @@ test("troupe discuss: decisions are kept with the initiative, served, and given 
   expect(work.calls.map((c) => c.method)).toEqual(["proposePhases"]);
 });
 
+test("troupe detail: the phase is given as phase.md, the task files go to the phase; an unapproved phase is refused", async () => {
+  const work = setUp();
+  const d = new InProcessDaemon(sb, work);
+  daemons.push(d);
+  const phase = work.addPhase("in_sessions", "store", "approved");
+  work.addPhase("in_sessions", "api", "proposed");
+  const task = ["---", "title: Sessions table", "dependsOn: []", "---", "Migration 7; test: tests/store/sessions.test.ts."];
+  const check = `grep -q "id: ${phase.id}" .troupe/input/phase.md && test -f .troupe/input/context/phases/api.md && ${writes("tasks", { table: task })} && troupe signal done`;
+  const started = await sb.json<Agent>(["detail", "sessions/store", "--command", check, "--json"]);
+  expect((await d.ended(started.id)).error).toBeNull();
+  expect(work.calls).toEqual([{ method: "proposeTasks", target: phase.id, agentId: started.id, drafts: [{ slug: "table", title: "Sessions table", dependsOn: [], body: "Migration 7; test: tests/store/sessions.test.ts." }] }]);
+  const r = await sb.run(["detail", "sessions/api", "--command", "true"]);
+  expect([r.code, r.stderr]).toEqual([1, "troupe: phase api is proposed; only an approved phase is detailed\n"]);
+});
+
 test("a mode run on an unknown initiative or without a work model is one clear line, exit 1", async () => {
   setUp();
   daemons.push(new InProcessDaemon(sb, null));

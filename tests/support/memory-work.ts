@@ -22,6 +22,13 @@ export class MemoryWork implements ModeWork {
     return i;
   }
 
+  addPhase(initiativeId: string, slug: string, status: Phase["status"]): Phase {
+    const now = Date.now();
+    const p: Phase = { id: `ph_${++this.n}`, initiativeId, slug, title: `Phase ${slug}`, content: `Build ${slug}.`, status, dependsOn: [], proposedBy: null, reason: null, version: 1, createdAt: now, updatedAt: now };
+    this.phaseList.push(p);
+    return p;
+  }
+
   initiative(ref: string): Initiative {
     const i = this.initiatives.find((x) => x.id === ref || x.slug === ref);
     if (!i) throw new TroupeError("not_found", `no initiative '${ref}'`);
