@@ -10,7 +10,7 @@ import type { Agent } from "../protocol/entities.ts";
 import type { AgentMode, Initiative, Phase, Task } from "../protocol/work.ts";
 import type { DecisionStore } from "./decisions.ts";
 import { modeInputFiles } from "./input-files.ts";
-import { readModeOutputs, type Decision } from "./proposals.ts";
+import { archiveModeOutputs, readModeOutputs, type Decision } from "./proposals.ts";
 import type { ModeWork } from "./work-reader.ts";
 
 export interface ModeRunOptions {
@@ -157,6 +157,12 @@ export class ModeService {
       agents.markImported(agentId, session);
       if (!(err instanceof TroupeError) || err.code === "internal") log.error(`importing ${rec.name}'s ${record.mode} outputs`, err);
       agents.failRun(agentId, `outputs not imported: ${errorMessage(err)}`);
+      return;
+    }
+    try {
+      archiveModeOutputs(record.mode, rec.worktree, session);
+    } catch (err) {
+      log.warn(`moving ${rec.name}'s imported outputs aside`, err);
     }
   }
 

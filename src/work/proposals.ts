@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, renameSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseDocument } from "yaml";
 import type { z } from "zod";
@@ -122,6 +122,30 @@ export function readModeOutputs(mode: AgentMode, worktree: string): ModeOutputs 
     case "execute":
       return { mode };
   }
+}
+
+const OUTPUT_OF: Record<AgentMode, string | null> = { plan: "phases", detail: "tasks", discuss: "decisions", refine: "initiative.md", execute: null };
+
+/**
+ * Moves imported outputs to `.troupe/output/imported/<session>-<name>`, so a later session of the
+ * same agent (a revision after a rejection) proposes only what it writes then. Outputs that failed
+ * to import stay where they are, for the agent to fix on a resume.
+ */
+export function archiveModeOutputs(mode: AgentMode, worktree: string, session: number): void {
+  const name = OUTPUT_OF[mode];
+  if (!name) return;
+  const out = join(worktree, ".troupe", "output");
+  const from = join(out, name);
+  // never follow what the agent may have swapped in: only a folder or file of its own is moved
+  let st;
+  try {
+    st = lstatSync(from);
+  } catch {
+    return;
+  }
+  if (!st.isDirectory() && !st.isFile()) return;
+  mkdirSync(join(out, "imported"), { recursive: true });
+  renameSync(from, join(out, "imported", `${session}-${name}`));
 }
 
 function readText(worktree: string, root: string, path: string): string | null {

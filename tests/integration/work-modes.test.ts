@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { BIN, Sandbox, waitFor } from "../support/sandbox.ts";
 import { MemoryWork } from "../support/memory-work.ts";
@@ -122,6 +122,9 @@ test("troupe plan: the agent's two phase files are parsed into drafts and handed
   const manifest = JSON.parse(readFileSync(join(agent.worktree!, ".troupe/input/manifest.json"), "utf8"));
   expect(manifest).toMatchObject({ agentId: started.id, agentName: started.name, mode: "plan", initiativeId: "in_sessions", files: ["initiative.md"] });
   expect(manifest.phaseId).toBeUndefined();
+  // imported files move aside: a later session (a revision) proposes only what it writes then
+  expect(existsSync(join(agent.worktree!, ".troupe/output/imported/1-phases/api.md"))).toBe(true);
+  expect(existsSync(join(agent.worktree!, ".troupe/output/phases"))).toBe(false);
   // a restarted daemon does not import the same session again
   await d.stop();
   daemons = [];
@@ -140,6 +143,8 @@ test("a malformed phase file fails the run, naming the file and the problem, and
   expect(agent.error).toBe("outputs not imported: .troupe/output/phases/broken.md: front matter title: Invalid input: expected string, received null");
   expect(work.calls).toEqual([]);
   expect(work.phaseList).toEqual([]);
+  // left in place for the agent to fix on a resume
+  expect(existsSync(join(agent.worktree!, ".troupe/output/phases/broken.md"))).toBe(true);
   // the work model's own refusal (an unknown dependency) fails the run the same way
   const unknown = await sb.json<Agent>(["plan", "sessions", "--command", planAgent({ api: API }), "--json"]);
   expect((await d.ended(unknown.id)).error).toBe("outputs not imported: phase 'api' depends on 'store', which is no phase of this plan or initiative");
@@ -154,9 +159,12 @@ test("a run whose import a crash cut off (ended, not marked imported) is importe
   expect((await d.ended(started.id)).status).toBe("done");
   expect(work.calls).toHaveLength(1);
   await d.stop();
-  // as if the daemon died between the session's end and the import: the daemon's own record says not imported
+  // as if the daemon died between the session's end and the import: not marked imported in the
+  // daemon's record, the files not yet moved aside
   const record = join(sb.dir, ".troupe/agents", started.id, "work.json");
   writeFileSync(record, readFileSync(record, "utf8").replace('"importedSession":1', '"importedSession":0'));
+  const out = join(started.worktree!, ".troupe/output");
+  renameSync(join(out, "imported/1-phases"), join(out, "phases"));
   daemons = [(d = new InProcessDaemon(sb, work))];
   expect(work.calls.map((c) => c.drafts)).toEqual([[{ slug: "store", title: "Session storage", dependsOn: [], body: "Tables for sessions." }], [{ slug: "store", title: "Session storage", dependsOn: [], body: "Tables for sessions." }]]);
   await d.stop();
