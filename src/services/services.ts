@@ -9,6 +9,7 @@ import type { Signal } from "../protocol/signal.ts";
 import type { WorkItems } from "../protocol/api-work.ts";
 import type { Initiative, PhaseTree, Task } from "../protocol/work.ts";
 import type { ApproveOptions, EditOptions, InitiativeCreateOptions, RejectOptions } from "../work/service.ts";
+import type { ModesApi } from "./modes-api.ts";
 
 export type { Caller };
 
@@ -27,6 +28,7 @@ export interface Services {
   conversations: ConversationsApi;
   events: EventsApi;
   work: WorkApi;
+  modes: ModesApi;
 }
 
 export interface DaemonApi {

@@ -8,6 +8,7 @@ import { EventRepo } from "./events.ts";
 import { InitiativeRepo } from "./initiatives.ts";
 import { PhaseRepo } from "./phases.ts";
 import { TaskRepo } from "./tasks.ts";
+import { ModeImportRepo } from "./mode-imports.ts";
 import { scrubFreeSpace, secureDelete } from "./secure.ts";
 
 export interface Store {
@@ -20,6 +21,7 @@ export interface Store {
   initiatives: InitiativeRepo;
   phases: PhaseRepo;
   tasks: TaskRepo;
+  modeImports: ModeImportRepo;
   /** Makes deleted and overwritten text unrecoverable from the file (VACUUM): one-time steps only. */
   scrub(): void;
   close(): void;
@@ -39,6 +41,7 @@ export function createStore(path: string, warnings: StoreWarnings): Store {
     initiatives: new InitiativeRepo(db, warnings),
     phases: new PhaseRepo(db),
     tasks: new TaskRepo(db, warnings),
+    modeImports: new ModeImportRepo(db),
     scrub: () => scrubFreeSpace(db),
     close: () => db.close(),
   };

@@ -98,7 +98,15 @@ export class Proposals implements ProposalSink {
     return init;
   }
 
-  proposePhases(initiativeId: string, agentId: string | null, drafts: PhaseDraft[]): Phase[] {
+  /** Records `session` of `agentId` as imported, or refuses a second import; inside the set's transaction. */
+  private markImported(agentId: string | null, session: number | undefined): void {
+    if (session === undefined || agentId === null) return;
+    if (!this.d.store.modeImports.add(agentId, session)) {
+      throw new TroupeError("conflict", `the outputs of session ${session} of agent ${agentId} were imported already`);
+    }
+  }
+
+  proposePhases(initiativeId: string, agentId: string | null, drafts: PhaseDraft[], session?: number): Phase[] {
     const { store } = this.d;
     const init = this.initiativeOf(initiativeId);
     const existing = store.phases.list(init.id);
@@ -111,6 +119,7 @@ export class Proposals implements ProposalSink {
     const status = init.review === "none" ? "approved" : "proposed";
     const changes: Change[] = [];
     store.db.transaction(() => {
+      this.markImported(agentId, session);
       for (const r of plan.removed) {
         store.phases.delete(r.id);
         changes.push({ kind: "phase-removed", id: r.id });
@@ -131,7 +140,7 @@ export class Proposals implements ProposalSink {
     return plan.ids.map((id) => toPhase(store.phases.get(id)!));
   }
 
-  proposeTasks(phaseId: string, agentId: string | null, drafts: TaskDraft[]): Task[] {
+  proposeTasks(phaseId: string, agentId: string | null, drafts: TaskDraft[], session?: number): Task[] {
     const { store } = this.d;
     const phase = store.phases.find(phaseId);
     if (!phase) throw new TroupeError("not_found", `no phase '${phaseId}'`);
@@ -151,6 +160,7 @@ export class Proposals implements ProposalSink {
     const status = init.review === "tasks" ? "proposed" : "pending";
     const changes: Change[] = [];
     store.db.transaction(() => {
+      this.markImported(agentId, session);
       for (const r of plan.removed) {
         store.tasks.delete(r.id);
         changes.push({ kind: "task-removed", id: r.id });
@@ -172,10 +182,14 @@ export class Proposals implements ProposalSink {
     return plan.ids.map((id) => toTask(store.tasks.get(id)!));
   }
 
-  proposeGoal(initiativeId: string, agentId: string, goal: string): Initiative {
+  proposeGoal(initiativeId: string, agentId: string, goal: string, session?: number): Initiative {
+    const { store } = this.d;
     const init = this.initiativeOf(initiativeId);
     if (!goal.trim()) throw new TroupeError("bad_request", `the revised goal of initiative ${init.slug} is empty`);
-    const rec = this.d.store.initiatives.update(init.id, { proposedGoal: goal, proposedGoalBy: agentId });
+    const rec = store.db.transaction(() => {
+      this.markImported(agentId, session);
+      return store.initiatives.update(init.id, { proposedGoal: goal, proposedGoalBy: agentId });
+    })();
     publish(this.d.bus, [{ kind: "initiative", created: false, rec }]);
     return toInitiative(rec);
   }
