@@ -98,16 +98,23 @@ export class Proposals implements ProposalSink {
     return init;
   }
 
-  /** Records `session` of `agentId` as imported, or refuses a second import; inside the set's transaction. */
+  /** Refuses a session imported already: before the set is checked, so that is the error given. */
+  private refuseImported(agentId: string | null, session: number | undefined): void {
+    if (session !== undefined && agentId !== null && this.d.store.modeImports.has(agentId, session)) throw this.imported(agentId, session);
+  }
+
+  /** Records `session` of `agentId` as imported, inside the set's transaction: both commit or neither. */
   private markImported(agentId: string | null, session: number | undefined): void {
-    if (session === undefined || agentId === null) return;
-    if (!this.d.store.modeImports.add(agentId, session)) {
-      throw new TroupeError("conflict", `the outputs of session ${session} of agent ${agentId} were imported already`);
-    }
+    if (session !== undefined && agentId !== null && !this.d.store.modeImports.add(agentId, session)) throw this.imported(agentId, session);
+  }
+
+  private imported(agentId: string, session: number): TroupeError {
+    return new TroupeError("conflict", `the outputs of session ${session} of agent ${agentId} were imported already`);
   }
 
   proposePhases(initiativeId: string, agentId: string | null, drafts: PhaseDraft[], session?: number): Phase[] {
     const { store } = this.d;
+    this.refuseImported(agentId, session);
     const init = this.initiativeOf(initiativeId);
     const existing = store.phases.list(init.id);
     const copies = drafts.map((d) => ({ ...d, dependsOn: [...d.dependsOn] }));
@@ -142,6 +149,7 @@ export class Proposals implements ProposalSink {
 
   proposeTasks(phaseId: string, agentId: string | null, drafts: TaskDraft[], session?: number): Task[] {
     const { store } = this.d;
+    this.refuseImported(agentId, session);
     const phase = store.phases.find(phaseId);
     if (!phase) throw new TroupeError("not_found", `no phase '${phaseId}'`);
     const init = this.initiativeOf(phase.initiativeId);
@@ -184,6 +192,7 @@ export class Proposals implements ProposalSink {
 
   proposeGoal(initiativeId: string, agentId: string, goal: string, session?: number): Initiative {
     const { store } = this.d;
+    this.refuseImported(agentId, session);
     const init = this.initiativeOf(initiativeId);
     if (!goal.trim()) throw new TroupeError("bad_request", `the revised goal of initiative ${init.slug} is empty`);
     const rec = store.db.transaction(() => {
