@@ -31,7 +31,7 @@ const LAYERS: Record<string, readonly string[]> = {
   store: ["protocol", "runtime"],
   git: ["runtime"],
   output: ["providers", "protocol", "runtime"],
-  prompts: [],
+  prompts: ["protocol"],
   providers: ["protocol"],
   runtime: [],
   "workspace-config": ["protocol"],

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { TroupeError, errorMessage } from "../errors.ts";
 import type { Agent, Question } from "../protocol/entities.ts";
@@ -14,6 +14,8 @@ import { dirtyPaths, saveAsCommit } from "../git/status.ts";
 import { copyIncludes, trustedSetup } from "./setup.ts";
 import { recoverWrapperPids } from "./adopt-pid.ts";
 import { answersPrompt, buildAgentPrompt } from "../prompts/agent.ts";
+import { buildModePrompt } from "../prompts/modes.ts";
+import { writeInput, type SpawnWork } from "./input.ts";
 import { toAgent } from "../store/agents.ts";
 import { agentEnv } from "./env.ts";
 import { AgentEnvStore, moveLegacyEnvs } from "./env-store.ts";
@@ -145,15 +147,26 @@ export class AgentService {
     return p;
   }
 
-  /** `parentId`: the agent that asked for it (null: the person); it may then act on its child. */
-  spawn(req: SpawnOptions, parentId: string | null = null): Promise<Agent> {
-    return this.tracked(this.spawnNow(req, parentId));
+  /**
+   * `parentId`: the agent that asked for it (null: the person); it may then act on its child.
+   * `work`: a mode run of the work model (src/work/modes.ts): its prompt is the mode's, its input
+   * folder gets the mode's files, and `req.prompt` is only the run's one-line label.
+   */
+  spawn(req: SpawnOptions, parentId: string | null = null, work: SpawnWork | null = null): Promise<Agent> {
+    return this.tracked(this.spawnNow(req, parentId, work));
   }
 
-  private async spawnNow(req: SpawnOptions, parentId: string | null): Promise<Agent> {
+  /** `failed`, with why: a spawn that could not start, or a mode run whose outputs cannot be used. */
+  failRun(id: string, error: string): Agent {
+    const failed = this.d.store.agents.update(id, { status: "failed", error });
+    this.d.bus.publish({ type: "agent:updated", agent: toAgent(failed) });
+    return toAgent(failed);
+  }
+
+  private async spawnNow(req: SpawnOptions, parentId: string | null, work: SpawnWork | null): Promise<Agent> {
     const provider = this.provider(req.provider);
     if (provider.binary === null && !req.command?.trim()) throw new TroupeError("bad_request", `the ${provider.name} provider needs a command`);
-    if (provider.binary !== null && !req.prompt?.trim()) throw new TroupeError("bad_request", "a prompt is needed");
+    if (provider.binary !== null && !work && !req.prompt?.trim()) throw new TroupeError("bad_request", "a prompt is needed");
     if (provider.binary !== null && !which(provider.binary, req.env.PATH ?? process.env.PATH ?? "")) {
       throw new TroupeError("bad_request", `${provider.binary} is not installed: ${provider.install}`);
     }
@@ -168,7 +181,9 @@ export class AgentService {
     const token = newToken();
     const prompt = req.prompt ?? null;
     const model = req.model ?? config.model ?? null;
-    const permissions = req.permissions ?? config.permissions ?? "skip";
+    const configured = req.permissions ?? config.permissions ?? "skip";
+    // modes do not choose permissions, but a mode agent must be able to write its output files
+    const permissions = work && configured === "plan" ? "edits" : configured;
     // refused before anything exists when the config's setup command is not trusted
     const setup = req.worktree ? trustedSetup(this.d.ws.stateDir) : null;
     const wt = req.worktree ? await createWorktree(this.d.ws.root, name, req.baseRef) : null;
@@ -178,11 +193,16 @@ export class AgentService {
     }
     const cwd = wt?.path ?? this.d.ws.root;
     const paths = agentPaths(this.d.ws.stateDir, name, wt?.path ?? null);
+    const troupe = this.troupeCommand();
+    const files = work?.files.map((f) => f.path) ?? [];
+    const fullPrompt = work
+      ? buildModePrompt({ id, name, mode: work.mode, inputDir: paths.inputDir, troupe, initiativeId: work.initiativeId, phaseId: work.phaseId, taskId: work.taskId, files })
+      : buildAgentPrompt({ id, name, prompt: prompt ?? "", inputDir: paths.inputDir, troupe });
     // built before the agent is recorded: a provider that refuses the input leaves nothing behind
     let cmd: ProviderCommand;
     try {
       cmd = provider.buildSpawn({
-        prompt: buildAgentPrompt({ id, name, prompt: prompt ?? "", inputDir: paths.inputDir, troupe: this.troupeCommand() }),
+        prompt: fullPrompt,
         cwd,
         model: model ?? undefined,
         permissions,
@@ -210,27 +230,33 @@ export class AgentService {
       tokenHash: hashToken(token),
       signalFile: paths.signalFile,
       parentId,
+      mode: work?.mode ?? null,
+      initiativeId: work?.initiativeId ?? null,
+      phaseId: work?.phaseId ?? null,
+      taskId: work?.taskId ?? null,
     });
     this.d.bus.publish({ type: "agent:created", agent: toAgent(rec) });
     try {
       this.envs.save(rec.id, req.env);
-      this.writeInput(rec, paths.inputDir, wt?.baseCommit ?? null);
+      this.writeInput(rec, paths.inputDir, wt?.baseCommit ?? null, work && { ...work, prompt: fullPrompt });
     } catch (err) {
-      this.fail(rec.id, `could not write the agent's input: ${errorMessage(err)}`);
+      this.failRun(rec.id, `could not write the agent's input: ${errorMessage(err)}`);
       throw err;
     }
     return this.startSession(rec, 1, cmd, token, {}, req.env, setup);
   }
 
-  private fail(id: string, error: string): void {
-    const failed = this.d.store.agents.update(id, { status: "failed", error });
-    this.d.bus.publish({ type: "agent:updated", agent: toAgent(failed) });
-  }
-
-  private writeInput(rec: AgentRecord, dir: string, baseCommit: string | null): void {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "prompt.md"), rec.prompt ?? rec.command ?? "");
+  private writeInput(rec: AgentRecord, dir: string, baseCommit: string | null, work: (SpawnWork & { prompt: string }) | null): void {
     const manifest = {
+      agentId: rec.id,
+      agentName: rec.name,
+      ...(work && {
+        mode: work.mode,
+        initiativeId: work.initiativeId,
+        ...(work.phaseId && { phaseId: work.phaseId }),
+        ...(work.taskId && { taskId: work.taskId }),
+        files: work.files.map((f) => f.path),
+      }),
       id: rec.id,
       name: rec.name,
       provider: rec.provider,
@@ -241,7 +267,8 @@ export class AgentService {
       workspace: this.d.ws.root,
       createdAt: rec.createdAt,
     };
-    writeFileSync(join(dir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+    // a mode agent's prompt.md is its whole prompt: it can read it again after losing context
+    writeInput(dir, work?.prompt ?? rec.prompt ?? rec.command ?? "", manifest, work?.files);
   }
 
   /**
@@ -267,7 +294,7 @@ export class AgentService {
       launched = await launchSession(cmd, rec.cwd, env, files, { setup });
     } catch (err) {
       store.sessions.end(rec.id, session, null);
-      if (session === 1) this.fail(rec.id, errorMessage(err));
+      if (session === 1) this.failRun(rec.id, errorMessage(err));
       else bus.publish({ type: "agent:updated", agent: toAgent(store.agents.update(rec.id, previous)) });
       throw err;
     }

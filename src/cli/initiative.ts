@@ -4,7 +4,8 @@ import { ReviewPolicySchema } from "../protocol/work.ts";
 import { parse, printJson } from "./command.ts";
 import { connect } from "./context.ts";
 import { stdout } from "./streams.ts";
-import { initiativeRows, initiativeText } from "./work-format.ts";
+import { decisions } from "../client/modes.ts";
+import { decisionsText, initiativeRows, initiativeText } from "./work-format.ts";
 
 const SUBCOMMANDS = "new, ls, show, archive or diff";
 
@@ -73,9 +74,14 @@ async function one(sub: "show" | "archive" | "diff", args: string[]): Promise<nu
     else await stdout.write(diff);
     return 0;
   }
-  const init = sub === "show" ? await client.initiative(ref) : await client.archiveInitiative(ref);
+  if (sub === "show") {
+    const [init, taken] = await Promise.all([client.initiative(ref), decisions(client, ref)]);
+    if (values.json) await printJson({ ...init, decisions: taken });
+    else await stdout.write(`${initiativeText(init)}${decisionsText(taken)}`);
+    return 0;
+  }
+  const init = await client.archiveInitiative(ref);
   if (values.json) await printJson(init);
-  else if (sub === "show") await stdout.write(initiativeText(init));
   else await stdout.write(`initiative ${init.slug} archived (its branch ${init.branch} stays)\n`);
   return 0;
 }

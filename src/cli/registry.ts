@@ -5,6 +5,13 @@ import type { CommandSpec } from "./command.ts";
 const PROVIDER_LIST = `${PROVIDER_NAMES.slice(0, -1).join(", ")} or ${PROVIDER_NAMES.at(-1)}`;
 const W = "  --workspace DIR   the workspace (default: git toplevel of the current folder, or $TROUPE_WORKSPACE)";
 
+const MODE_SUMMARY = {
+  discuss: "start an agent that settles an initiative's open decisions with you",
+  plan: "start an agent that proposes an initiative's phases",
+  refine: "start an agent that proposes a clearer goal for an initiative",
+  detail: "start an agent that breaks an approved phase into tasks",
+} as const;
+
 /** Every subcommand; main.ts imports only the one that runs, so `troupe ask` never loads React. */
 export const COMMANDS: CommandSpec[] = [
   {
@@ -88,6 +95,17 @@ ${W}`,
     usage: `troupe conversations [--pending] [--json]\n${W}`,
     load: () => import("./conversations.ts"),
   },
+  ...(["discuss", "plan", "refine", "detail"] as const).map((mode): CommandSpec => ({
+    name: mode,
+    summary: MODE_SUMMARY[mode],
+    usage: `troupe ${mode} ${mode === "detail" ? "PHASE" : "INITIATIVE"} [--provider P] [--model M] [--command CMD] [--json]
+  --provider P   the agent CLI (default: claude; generic with --command)
+  --model M      the provider's model
+  --command CMD  a shell command to run as the agent (generic provider; the prompt is in $TROUPE_PROMPT)
+  --json         print the agent as JSON
+${W}`,
+    load: () => import("./modes.ts").then((m) => ({ run: (args: string[]) => m.runModeCommand(mode, args) })),
+  })),
   {
     name: "signal",
     summary: "end this agent's run: done, questions or error",
@@ -101,7 +119,7 @@ troupe signal error --error TEXT`,
     summary: "create, list, show, archive an initiative, or diff its branch",
     usage: `troupe initiative new NAME (--goal TEXT | --goal-file F) [--base REF] [--review phases|tasks|none] [--json]
 troupe initiative ls [--json]
-troupe initiative show INITIATIVE [--json]
+troupe initiative show INITIATIVE [--json]   the goal and the decisions discuss agents took
 troupe initiative archive INITIATIVE [--json]
 troupe initiative diff INITIATIVE
   INITIATIVE is an id or a slug; its branch is troupe-initiative/<slug>, made from --base (default: the current branch)

@@ -1,4 +1,5 @@
 import type { WorkItems } from "../protocol/api-work.ts";
+import type { Decision } from "../protocol/proposals.ts";
 import type { Initiative, PhaseTree } from "../protocol/work.ts";
 import { ago, oneLine, table } from "./format.ts";
 
@@ -21,6 +22,17 @@ export function initiativeText(i: Initiative): string {
   ];
   if (i.proposedGoal !== null) lines.push("", `proposed goal (troupe approve ${i.slug} accepts it):`, i.proposedGoal.trimEnd());
   return `${lines.join("\n")}\n`;
+}
+
+/** The decisions discuss agents took, under the goal: each title, its slug, then its text indented. */
+export function decisionsText(list: Decision[]): string {
+  if (list.length === 0) return "";
+  const out = ["", "decisions:"];
+  for (const d of list) {
+    out.push(`  ${oneLine(d.title)} (${d.slug})`);
+    if (d.body.trim()) out.push(...d.body.trimEnd().split("\n").map((l) => (l ? `    ${l}` : "")));
+  }
+  return `${out.join("\n")}\n`;
 }
 
 /** The tree as people read it: refs they can copy, status, title, what each waits for. */

@@ -1,3 +1,5 @@
+import { shellWord } from "./blocks.ts";
+
 export interface PromptContext {
   id: string;
   name: string;
@@ -30,11 +32,6 @@ To talk to others while you work:
 
 (\`${troupe}\` is also on your PATH as \`troupe\`.)
 `;
-}
-
-/** A path as one shell word: quoted only when it has to be. */
-function shellWord(path: string): string {
-  return /^[\w./-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
 }
 
 export function buildAgentPrompt(c: PromptContext): string {

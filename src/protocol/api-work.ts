@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ProcessTextSchema } from "./api-agents.ts";
 import { AgentSchema } from "./entities.ts";
 import { InitiativeSchema, PhaseSchema, PhaseTreeSchema, ReviewPolicySchema, TaskSchema } from "./work.ts";
 
@@ -17,6 +18,8 @@ export type InitiativeCreateRequest = z.input<typeof InitiativeCreateRequestSche
 export const ModeRunRequestSchema = z.object({
   provider: z.string().min(1).optional(),
   model: z.string().min(1).optional(),
+  /** A shell command to run as the agent (the generic provider), with the mode's prompt in $TROUPE_PROMPT. */
+  command: ProcessTextSchema.min(1).optional(),
   /** The spawning client's environment, as for spawn. */
   env: Env.default({}),
 });

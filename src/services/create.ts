@@ -14,6 +14,10 @@ import { conversationsApi } from "./conversations-api.ts";
 import { guardOver } from "./guard.ts";
 import { WorkService } from "../work/service.ts";
 import { workApi } from "./work-api.ts";
+import { modesApi } from "./modes-api.ts";
+import { ModeService } from "../work/modes.ts";
+import { DecisionStore } from "../work/decisions.ts";
+import { modeWorkOver } from "../work/work-reader.ts";
 
 export interface ServiceHost {
   ws: Workspace;
@@ -28,8 +32,10 @@ export interface ServiceHost {
 export interface RunningServices {
   services: Services;
   bus: EventBus;
-  /** The work model, for what builds on it inside the daemon (proposal import, dispatch). */
+  /** The work model, for what builds on it inside the daemon (dispatch). */
   work: WorkService;
+  /** Mode agents (discuss, plan, refine, detail, execute) and the import of what they write. */
+  modes: ModeService;
   /** Adopts sessions an earlier daemon left, starts expiry timers and event followers. */
   start(): void;
   /** Waits for launches under way, then stops watching; agents keep running. */
@@ -45,6 +51,8 @@ export function createServices(h: ServiceHost): RunningServices {
   const feed = new EventFeed(h.store.events, bus);
   const follower = new AgentFollower({ store: h.store, bus, log: h.log, conversations, agents });
   const work = new WorkService({ root: h.ws.root, store: h.store, bus, agents });
+  const decisions = new DecisionStore(h.ws.stateDir, h.log);
+  const modes = new ModeService({ agents, store: h.store, bus, log: h.log, decisions, work: modeWorkOver(work, h.store) });
   const guard = guardOver(h.store);
   const uncommitted = new UncommittedFollower({ store: h.store, bus, log: h.log, agents });
   const reaper = new WorktreeReaper({ ws: h.ws, store: h.store, log: h.log, bus });
@@ -67,6 +75,7 @@ export function createServices(h: ServiceHost): RunningServices {
     },
     agents: agentsApi(agents, guard),
     conversations: conversationsApi(conversations, guard),
+    modes: modesApi(modes, guard),
     events: {
       open(caller, q) {
         guard(caller, "events.open");
@@ -79,11 +88,15 @@ export function createServices(h: ServiceHost): RunningServices {
     services,
     bus,
     work,
+    modes,
     start() {
-      // followers first: sessions completed at start publish agent:ended
+      // followers first: sessions completed at start publish agent:ended; mode imports before
+      // the conversations follower, so a run failed by its outputs is not woken for a question
+      modes.subscribe();
       follower.start();
       uncommitted.start();
       agents.start();
+      modes.sweep();
       conversations.start();
       reaper.start();
     },
@@ -92,6 +105,7 @@ export function createServices(h: ServiceHost): RunningServices {
       follower.shutdown();
       await reaper.shutdown();
       await uncommitted.shutdown();
+      modes.shutdown();
       await agents.shutdown();
     },
   };

@@ -39,6 +39,9 @@ export const POLICY = {
   "agents.resume.env": ["person", "set the environment of $"],
   "agents.remove": ["lineage", "remove $"],
   "agents.signal": ["agent", "signal"],
+  // a mode run is a spawn (the caller's child) with the work model's input; its outputs are proposals the person reviews
+  "modes.run": ["anyone", "start a mode agent"],
+  "modes.decisions": ["anyone", "read an initiative's decisions"],
   "conversations.ask": ["anyone", "ask"],
   "conversations.list": ["anyone", "list conversations"],
   "conversations.get": ["anyone", "read a conversation"],

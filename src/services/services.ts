@@ -10,6 +10,7 @@ import type { WorkItems } from "../protocol/api-work.ts";
 import type { Initiative, PhaseTree, Task } from "../protocol/work.ts";
 import type { ApproveOptions, EditOptions, InitiativeCreateOptions, RejectOptions } from "../work/service.ts";
 import type { GcReport } from "../protocol/api-gc.ts";
+import type { ModesApi } from "./modes-api.ts";
 
 export type { Caller };
 
@@ -28,6 +29,7 @@ export interface Services {
   conversations: ConversationsApi;
   events: EventsApi;
   work: WorkApi;
+  modes: ModesApi;
 }
 
 export interface DaemonApi {

@@ -9,6 +9,7 @@ import { InitiativeRepo } from "./initiatives.ts";
 import { PhaseRepo } from "./phases.ts";
 import { TaskRepo } from "./tasks.ts";
 import { BranchRepo } from "./branches.ts";
+import { ModeImportRepo } from "./mode-imports.ts";
 import { scrubFreeSpace, secureDelete } from "./secure.ts";
 import { WalCheckpoints } from "./checkpoints.ts";
 import { startCheckpointer } from "../runtime/checkpointer.ts";
@@ -24,6 +25,7 @@ export interface Store {
   phases: PhaseRepo;
   tasks: TaskRepo;
   branches: BranchRepo;
+  modeImports: ModeImportRepo;
   /** Makes deleted and overwritten text unrecoverable from the file (VACUUM): one-time steps only. */
   scrub(): void;
   /** When the WAL is copied into the database, on a worker thread (see checkpoints.ts). */
@@ -49,6 +51,7 @@ export function createStore(path: string, warnings: StoreWarnings): Store {
     phases: new PhaseRepo(db),
     tasks: new TaskRepo(db, warnings),
     branches: new BranchRepo(db),
+    modeImports: new ModeImportRepo(db),
     scrub: () => scrubFreeSpace(db),
     checkpoints,
     close: () => {

@@ -212,6 +212,14 @@ export const MIGRATIONS: readonly Migration[] = [
    ALTER TABLE agents ADD COLUMN uncommitted INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE agents ADD COLUMN commit_asked_session INTEGER;
    ALTER TABLE conversations ADD COLUMN lease_session INTEGER;`,
+  // 10: which mode agent sessions' outputs were imported, written in the transaction that stores
+  // what they proposed: a daemon dying after that commit cannot import the same session twice
+  `CREATE TABLE mode_imports (
+    agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+    session INTEGER NOT NULL,
+    imported_at INTEGER NOT NULL,
+    PRIMARY KEY (agent_id, session)
+  );`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -19,11 +19,17 @@ export interface TaskDraft {
   dependsOn: string[];
 }
 
+/**
+ * `session`, given with the agent: the agent session whose output files the set was read from.
+ * It is recorded in the transaction that stores the set, and a second import of the same session
+ * is refused (`conflict`) with nothing changed: a daemon that dies after that commit, before it
+ * marks the run imported, cannot store the set twice.
+ */
 export interface ProposalSink {
   /** All or nothing: validates the whole set (slugs unique, DAG) and stores them `proposed` (or `approved` when the review policy is `none`), publishing events; throws TroupeError('bad_request', ...) naming the draft and problem. */
-  proposePhases(initiativeId: string, agentId: string | null, drafts: PhaseDraft[]): Phase[];
+  proposePhases(initiativeId: string, agentId: string | null, drafts: PhaseDraft[], session?: number): Phase[];
   /** Same for the tasks of one phase; tasks are auto-approved (`pending`) unless the policy is `tasks`. */
-  proposeTasks(phaseId: string, agentId: string | null, drafts: TaskDraft[]): Task[];
+  proposeTasks(phaseId: string, agentId: string | null, drafts: TaskDraft[], session?: number): Task[];
   /** A refine agent's revised goal, kept as a proposal on the initiative until accepted (approve the initiative id) or rejected. */
-  proposeGoal(initiativeId: string, agentId: string, goal: string): Initiative;
+  proposeGoal(initiativeId: string, agentId: string, goal: string, session?: number): Initiative;
 }

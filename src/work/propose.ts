@@ -98,8 +98,23 @@ export class Proposals implements ProposalSink {
     return init;
   }
 
-  proposePhases(initiativeId: string, agentId: string | null, drafts: PhaseDraft[]): Phase[] {
+  /** Refuses a session imported already: before the set is checked, so that is the error given. */
+  private refuseImported(agentId: string | null, session: number | undefined): void {
+    if (session !== undefined && agentId !== null && this.d.store.modeImports.has(agentId, session)) throw this.imported(agentId, session);
+  }
+
+  /** Records `session` of `agentId` as imported, inside the set's transaction: both commit or neither. */
+  private markImported(agentId: string | null, session: number | undefined): void {
+    if (session !== undefined && agentId !== null && !this.d.store.modeImports.add(agentId, session)) throw this.imported(agentId, session);
+  }
+
+  private imported(agentId: string, session: number): TroupeError {
+    return new TroupeError("conflict", `the outputs of session ${session} of agent ${agentId} were imported already`);
+  }
+
+  proposePhases(initiativeId: string, agentId: string | null, drafts: PhaseDraft[], session?: number): Phase[] {
     const { store } = this.d;
+    this.refuseImported(agentId, session);
     const init = this.initiativeOf(initiativeId);
     const existing = store.phases.list(init.id);
     const copies = drafts.map((d) => ({ ...d, dependsOn: [...d.dependsOn] }));
@@ -111,6 +126,7 @@ export class Proposals implements ProposalSink {
     const status = init.review === "none" ? "approved" : "proposed";
     const changes: Change[] = [];
     store.db.transaction(() => {
+      this.markImported(agentId, session);
       for (const r of plan.removed) {
         store.phases.delete(r.id);
         changes.push({ kind: "phase-removed", id: r.id });
@@ -131,8 +147,9 @@ export class Proposals implements ProposalSink {
     return plan.ids.map((id) => toPhase(store.phases.get(id)!));
   }
 
-  proposeTasks(phaseId: string, agentId: string | null, drafts: TaskDraft[]): Task[] {
+  proposeTasks(phaseId: string, agentId: string | null, drafts: TaskDraft[], session?: number): Task[] {
     const { store } = this.d;
+    this.refuseImported(agentId, session);
     const phase = store.phases.find(phaseId);
     if (!phase) throw new TroupeError("not_found", `no phase '${phaseId}'`);
     const init = this.initiativeOf(phase.initiativeId);
@@ -151,6 +168,7 @@ export class Proposals implements ProposalSink {
     const status = init.review === "tasks" ? "proposed" : "pending";
     const changes: Change[] = [];
     store.db.transaction(() => {
+      this.markImported(agentId, session);
       for (const r of plan.removed) {
         store.tasks.delete(r.id);
         changes.push({ kind: "task-removed", id: r.id });
@@ -172,10 +190,15 @@ export class Proposals implements ProposalSink {
     return plan.ids.map((id) => toTask(store.tasks.get(id)!));
   }
 
-  proposeGoal(initiativeId: string, agentId: string, goal: string): Initiative {
+  proposeGoal(initiativeId: string, agentId: string, goal: string, session?: number): Initiative {
+    const { store } = this.d;
+    this.refuseImported(agentId, session);
     const init = this.initiativeOf(initiativeId);
     if (!goal.trim()) throw new TroupeError("bad_request", `the revised goal of initiative ${init.slug} is empty`);
-    const rec = this.d.store.initiatives.update(init.id, { proposedGoal: goal, proposedGoalBy: agentId });
+    const rec = store.db.transaction(() => {
+      this.markImported(agentId, session);
+      return store.initiatives.update(init.id, { proposedGoal: goal, proposedGoalBy: agentId });
+    })();
     publish(this.d.bus, [{ kind: "initiative", created: false, rec }]);
     return toInitiative(rec);
   }

@@ -142,16 +142,16 @@ export class WorkService implements ProposalSink {
     return branchDiff(this.d.root, init.baseCommit, init.branch);
   }
 
-  proposePhases(initiativeId: string, agentId: string | null, drafts: PhaseDraft[]): Phase[] {
-    return this.proposals.proposePhases(initiativeId, agentId, drafts);
+  proposePhases(initiativeId: string, agentId: string | null, drafts: PhaseDraft[], session?: number): Phase[] {
+    return this.proposals.proposePhases(initiativeId, agentId, drafts, session);
   }
 
-  proposeTasks(phaseId: string, agentId: string | null, drafts: TaskDraft[]): Task[] {
-    return this.proposals.proposeTasks(phaseId, agentId, drafts);
+  proposeTasks(phaseId: string, agentId: string | null, drafts: TaskDraft[], session?: number): Task[] {
+    return this.proposals.proposeTasks(phaseId, agentId, drafts, session);
   }
 
-  proposeGoal(initiativeId: string, agentId: string, goal: string): Initiative {
-    return this.proposals.proposeGoal(initiativeId, agentId, goal);
+  proposeGoal(initiativeId: string, agentId: string, goal: string, session?: number): Initiative {
+    return this.proposals.proposeGoal(initiativeId, agentId, goal, session);
   }
 
   approve(req: ApproveOptions): WorkItems {

@@ -20,7 +20,8 @@ afterEach(async () => {
 /**
  * What each caller must get, written by hand (never derived from src/services/policy.ts): the
  * person may do everything but signal; an agent reads, spawns, asks and signals as itself, acts
- * on itself and its descendants, answers what is addressed to it; a forged token gets nothing.
+ * on itself and its descendants, answers what is addressed to it, reads the work model and starts
+ * mode runs (its children), never decides on it; a forged token gets nothing.
  * Columns: person, self, parent, grandparent, child, unrelated, forged.
  */
 const ALL = [200, 200, 200, 200, 200, 200, 401];
@@ -44,6 +45,24 @@ const EXPECTED_ROWS: [string, number[]][] = [
   ["GET /v1/listen", ALL],
   ["GET /v1/events", ALL],
   ["POST /v1/gc", PERSON],
+  ["GET /v1/initiatives", ALL],
+  ["POST /v1/initiatives", [201, 403, 403, 403, 403, 403, 401]],
+  ["GET /v1/initiatives/:ref", ALL],
+  ["GET /v1/initiatives/:ref/tree", ALL],
+  ["GET /v1/initiatives/:ref/work", ALL],
+  ["GET /v1/initiatives/:ref/diff", ALL],
+  ["GET /v1/initiatives/:ref/decisions", ALL],
+  ["GET /v1/work/:ref", ALL],
+  ["POST /v1/approve", PERSON],
+  ["POST /v1/work/:ref/reject", PERSON],
+  ["PATCH /v1/work/:ref", PERSON],
+  // the person passes and is refused by the task's state (pending: nothing to retry)
+  ["POST /v1/tasks/:ref/retry", [409, 403, 403, 403, 403, 403, 401]],
+  ["POST /v1/initiatives/:ref/archive", PERSON],
+  ["POST /v1/initiatives/:ref/discuss", [201, 201, 201, 201, 201, 201, 401]],
+  ["POST /v1/initiatives/:ref/plan", [201, 201, 201, 201, 201, 201, 401]],
+  ["POST /v1/initiatives/:ref/refine", [201, 201, 201, 201, 201, 201, 401]],
+  ["POST /v1/phases/:ref/detail", [201, 201, 201, 201, 201, 201, 401]],
   ["POST /v1/daemon/stop", PERSON],
 ];
 const EXPECTED: Matrix = Object.fromEntries(

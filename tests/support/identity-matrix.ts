@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Agent, Conversation } from "../../src/protocol/entities.ts";
+import type { PhaseTree } from "../../src/protocol/work.ts";
 import { isLive } from "../../src/protocol/status.ts";
 import { waitFor, type Sandbox } from "./sandbox.ts";
 
@@ -83,6 +84,34 @@ export class MatrixRun {
     const unrelated = await this.spawnAs(null, "live");
     this.shared = { grandparent: grandparent.agent, parent: parent.agent, unrelated: unrelated.agent, tokens: new Map([["grandparent", grandparent.token], ["parent", parent.token], ["unrelated", unrelated.token]]) };
     this.sharedFamily = await this.family("live");
+    await this.setupWork();
+  }
+
+  /**
+   * Initiative `matrix` with phases a plan run (as the person) proposed: `dt` approved, with
+   * pending tasks (detail), `ap`, `rj`, `ed` proposed for the person's approve, reject and edit;
+   * and initiative `arch` to archive.
+   */
+  private async setupWork(): Promise<void> {
+    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
+    const created = async (name: string) => {
+      const r = await this.api(null, "POST", "/v1/initiatives", { name, goal: "matrix" });
+      if (r.status !== 201) throw new Error(`initiative ${name}: ${r.status} ${JSON.stringify(r.json)}`);
+    };
+    await created("matrix");
+    await created("arch");
+    const files = (dir: string, slugs: string[]) =>
+      `mkdir -p .troupe/output/${dir} && ${slugs.map((x) => `printf -- '---\\ntitle: ${x}\\n---\\n${x}\\n' > .troupe/output/${dir}/${x}.md`).join(" && ")} && troupe signal done`;
+    const run = async (path: string, command: string, ready: () => Promise<boolean>) => {
+      const r = await this.api(null, "POST", path, { command, env });
+      if (r.status !== 201) throw new Error(`${path}: ${r.status} ${JSON.stringify(r.json)}`);
+      await waitFor(`${path} imported`, ready);
+    };
+    const tree = async () => ((await this.api(null, "GET", "/v1/initiatives/matrix/tree")).json as { tree: PhaseTree }).tree;
+    await run("/v1/initiatives/matrix/plan", files("phases", ["dt", "ap", "rj", "ed"]), async () => (await tree()).phases.length === 4);
+    const approved = await this.api(null, "POST", "/v1/approve", { ids: ["matrix/dt"] });
+    if (approved.status !== 200) throw new Error(`approve matrix/dt: ${approved.status} ${JSON.stringify(approved.json)}`);
+    await run("/v1/phases/matrix%2Fdt/detail", files("tasks", ["tk"]), async () => (await tree()).phases.some((p) => p.tasks.length === 1));
   }
 
   /** A new target spawned by the shared parent, and a child it spawns. */
@@ -172,6 +201,31 @@ const CASES: RouteCase[] = [
   { route: "GET /v1/listen", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/listen?wait=0")) },
   { route: "GET /v1/events", fresh: null, call: (m, _f, t) => m.eventsStatus(t) },
   { route: "POST /v1/gc", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/gc?dry-run", {})) },
+  // the work model (MatrixRun.setupWork): the person decides, anyone reads
+  { route: "GET /v1/initiatives", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/initiatives")) },
+  { route: "POST /v1/initiatives", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/initiatives", { name: "by matrix", goal: "g" })) },
+  { route: "GET /v1/initiatives/:ref", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/initiatives/matrix")) },
+  { route: "GET /v1/initiatives/:ref/tree", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/initiatives/matrix/tree")) },
+  { route: "GET /v1/initiatives/:ref/work", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/initiatives/matrix/work")) },
+  { route: "GET /v1/initiatives/:ref/diff", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/initiatives/matrix/diff")) },
+  { route: "GET /v1/initiatives/:ref/decisions", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/initiatives/matrix/decisions")) },
+  { route: "GET /v1/work/:ref", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/work/matrix%2Fap")) },
+  { route: "POST /v1/approve", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/approve", { ids: ["matrix/ap"] })) },
+  { route: "POST /v1/work/:ref/reject", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/work/matrix%2Frj/reject", { reason: "no" })) },
+  { route: "PATCH /v1/work/:ref", fresh: null, call: (m, _f, t) => status(m.api(t, "PATCH", "/v1/work/matrix%2Fed", { title: "edited" })) },
+  // no task can have failed before dispatch: the person passes the policy and is told the task is pending
+  { route: "POST /v1/tasks/:ref/retry", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/tasks/matrix%2Ftk/retry", {})) },
+  { route: "POST /v1/initiatives/:ref/archive", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/initiatives/arch/archive", {})) },
+  ...(["discuss", "plan", "refine"] as const).map((mode): RouteCase => ({
+    route: `POST /v1/initiatives/:ref/${mode}`,
+    fresh: null,
+    call: (m, _f, t) => status(m.api(t, "POST", `/v1/initiatives/matrix/${mode}`, { command: "exit 0", env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } })),
+  })),
+  {
+    route: "POST /v1/phases/:ref/detail",
+    fresh: null,
+    call: (m, _f, t) => status(m.api(t, "POST", "/v1/phases/matrix%2Fdt/detail", { command: "exit 0", env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } })),
+  },
   // last: the person's call stops the daemon
   { route: "POST /v1/daemon/stop", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/daemon/stop", {})) },
 ];

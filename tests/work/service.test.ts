@@ -86,6 +86,27 @@ describe("proposals", () => {
     expect(q!.status).toBe("proposed");
   });
 
+  test("a session's outputs are stored once: a second import of it is refused and changes nothing", async () => {
+    const init = await work.createInitiative({ name: "Once", goal: "g", review: "none" });
+    const planner = store.agents.insert({
+      id: "ag_planner", name: "planner", provider: "generic", prompt: null, command: "true", model: null, cwd: sb.dir, worktree: null,
+      branch: null, baseRef: null, permissions: "skip", tokenHash: "x", signalFile: join(sb.runtime, "planner.signal"), mode: "plan", initiativeId: init.id,
+    });
+    const [p] = work.proposePhases(init.id, planner.id, [draft("a")], 1);
+    expect(store.modeImports.has(planner.id, 1)).toBe(true);
+    const before = loggedTypes();
+    // as a daemon that died before marking the run imported would try again at its next start
+    expect(() => work.proposePhases(init.id, planner.id, [draft("a"), draft("b")], 1)).toThrow("the outputs of session 1 of agent ag_planner were imported already");
+    expect(work.items("once").phases.map((x) => [x.slug, x.version])).toEqual([["a", 1]]);
+    expect(() => work.proposeTasks(p!.id, planner.id, [draft("t")], 1)).toThrow("imported already");
+    expect(() => work.proposeGoal(init.id, planner.id, "other", 1)).toThrow("imported already");
+    expect(work.items("once").tasks).toEqual([]);
+    expect(work.initiative("once").proposedGoal).toBeNull();
+    expect(loggedTypes()).toEqual(before);
+    // the agent's next session is a new import
+    expect(work.proposePhases(init.id, planner.id, [draft("b")], 2).map((x) => x.slug)).toEqual(["b"]);
+  });
+
   const refusals: [string, ReturnType<typeof draft>[], string][] = [
     ["a cycle, named", [draft("a", "c"), draft("b", "a"), draft("c", "b")], "phase dependencies form a cycle: a → c → b → a"],
     ["an unknown dependency, named", [draft("a"), draft("b", "zzz")], "phase b depends on 'zzz': no such phase in initiative refuse"],

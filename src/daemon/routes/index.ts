@@ -5,6 +5,7 @@ import { conversationRoutes } from "./conversations.ts";
 import { daemonRoutes } from "./daemon.ts";
 import { eventRoutes } from "./events.ts";
 import { workRoutes } from "./work.ts";
+import { modeRoutes } from "./modes.ts";
 
 /**
  * The HTTP adapter over the services: each route validates its input (zod), calls one
@@ -17,5 +18,6 @@ export function buildRouter(s: Services): Router {
   conversationRoutes(r, s);
   eventRoutes(r, s);
   workRoutes(r, s);
+  modeRoutes(r, s);
   return r;
 }

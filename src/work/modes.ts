@@ -1,0 +1,190 @@
+import { TroupeError, errorMessage } from "../errors.ts";
+import type { AgentService } from "../agents/service.ts";
+import type { SpawnWork } from "../agents/input.ts";
+import type { EventBus, Published } from "../events/bus.ts";
+import type { Logger } from "../events/log.ts";
+import type { Store } from "../store/index.ts";
+import { SpawnRequestSchema } from "../protocol/api-agents.ts";
+import { describeIssue } from "../protocol/issue.ts";
+import type { Agent } from "../protocol/entities.ts";
+import type { AgentMode, Initiative, Phase, Task } from "../protocol/work.ts";
+import type { DecisionStore } from "./decisions.ts";
+import { modeInputFiles } from "./input-files.ts";
+import { archiveModeOutputs, readModeOutputs, type Decision } from "./proposals.ts";
+import type { ModeWork } from "./work-reader.ts";
+
+export interface ModeRunOptions {
+  /** Default: generic with a command, else claude. */
+  provider?: string;
+  model?: string;
+  /** A shell command run as the agent (generic provider), the mode's prompt in $TROUPE_PROMPT. */
+  command?: string;
+  /** The spawning client's environment. */
+  env: Record<string, string>;
+}
+
+export interface ModeDeps {
+  agents: AgentService;
+  store: Store;
+  bus: EventBus;
+  log: Logger;
+  decisions: DecisionStore;
+  /** The work model (the WorkService, through modeWorkOver). */
+  work: ModeWork;
+}
+
+/** What each mode works on: discuss, plan and refine an initiative, detail a phase, execute a task. */
+export const MODE_TARGET: Record<AgentMode, "initiative" | "phase" | "task"> = {
+  discuss: "initiative",
+  plan: "initiative",
+  refine: "initiative",
+  detail: "phase",
+  execute: "task",
+};
+
+const DETAILABLE: Phase["status"][] = ["approved", "in_progress"];
+const EXECUTABLE: Task["status"][] = ["pending", "in_progress", "failed", "blocked"];
+
+/**
+ * Starts mode agents (input files + the mode's prompt + a spawn in a worktree of the initiative
+ * branch, so they see merged work) and, when one ends `done`, imports what it wrote: phases and
+ * tasks to the ProposalSink, decisions to the DecisionStore, a revised goal as a proposal. One
+ * malformed file fails the run (the agent `failed`, the error naming the file) and nothing is
+ * imported. Each session's outputs are imported once: the store's `mode_imports` holds the
+ * sessions imported (a proposal records its session in the transaction that stores it), checked
+ * before importing, and a start sweeps `done` runs whose import a crash cut off.
+ */
+export class ModeService {
+  private off: (() => void) | null = null;
+
+  constructor(private readonly d: ModeDeps) {}
+
+  /** Subscribe before the conversations follower: an import that fails the run stops it waking the agent. */
+  subscribe(): void {
+    this.off = this.d.bus.subscribe((p) => this.on(p));
+  }
+
+  /** After the agent service's start (which publishes the ends it finds): what is still unimported. */
+  sweep(): void {
+    for (const rec of this.d.store.agents.list()) {
+      if (rec.status === "done" && rec.mode) this.importOnce(rec.id, rec.session);
+    }
+  }
+
+  shutdown(): void {
+    this.off?.();
+  }
+
+  decisions(initiativeRef: string): Decision[] {
+    return this.d.decisions.list(this.d.work.initiative(initiativeRef).id);
+  }
+
+  /** Resolves `ref` for the mode (an initiative, phase or task), writes its input and spawns its agent. */
+  async start(mode: AgentMode, ref: string, opts: ModeRunOptions, parentId: string | null = null): Promise<Agent> {
+    const work = this.d.work;
+    const { initiative, phase, task } = this.target(work, mode, ref);
+    if (initiative.status !== "active") throw new TroupeError("invalid_state", `initiative ${initiative.slug} is ${initiative.status}`);
+    const phases = work.phases(initiative.id);
+    const input = modeInputFiles({
+      mode,
+      initiative,
+      phase,
+      task,
+      phases,
+      tasks: phase ? work.tasks(phase.id) : [],
+      decisions: this.d.decisions.list(initiative.id),
+    });
+    const label = [initiative.slug, phase?.slug, task?.slug].filter(Boolean).join("/");
+    const req = SpawnRequestSchema.safeParse({
+      provider: opts.provider ?? (opts.command ? "generic" : "claude"),
+      command: opts.command,
+      model: opts.model,
+      prompt: `${mode} ${label}`,
+      baseRef: initiative.branch,
+      worktree: true,
+      env: opts.env,
+    });
+    if (!req.success) throw new TroupeError("bad_request", describeIssue(req.error, "request"));
+    const spawnWork: SpawnWork = { mode, initiativeId: initiative.id, phaseId: phase?.id ?? null, taskId: task?.id ?? null, files: input };
+    return this.d.agents.spawn(req.data, parentId, spawnWork);
+  }
+
+  private target(work: ModeWork, mode: AgentMode, ref: string): { initiative: Initiative; phase?: Phase; task?: Task } {
+    switch (MODE_TARGET[mode]) {
+      case "initiative":
+        return { initiative: work.initiative(ref) };
+      case "phase": {
+        const phase = work.phase(ref);
+        if (!DETAILABLE.includes(phase.status)) throw new TroupeError("invalid_state", `phase ${phase.slug} is ${phase.status}; only an approved phase is detailed`);
+        return { initiative: work.initiative(phase.initiativeId), phase };
+      }
+      case "task": {
+        const task = work.task(ref);
+        if (!EXECUTABLE.includes(task.status)) throw new TroupeError("invalid_state", `task ${task.slug} is ${task.status}; it cannot be executed`);
+        return { initiative: work.initiative(task.initiativeId), phase: work.phase(task.phaseId), task };
+      }
+    }
+  }
+
+  private on({ event: e }: Published): void {
+    if (e.type === "agent:ended" && e.agent.status === "done") this.importOnce(e.agent.id, e.session);
+  }
+
+  /** Imports session `session`'s outputs unless that session is over, not `done`, or imported already. */
+  private importOnce(agentId: string, session: number): void {
+    const { agents, store, log } = this.d;
+    const rec = store.agents.get(agentId);
+    // a plain agent, a later session, or a status changed since: nothing to do
+    if (!rec?.mode || !rec.initiativeId || rec.status !== "done" || rec.session !== session) return;
+    const { mode, initiativeId, phaseId } = rec;
+    if (!rec.worktree) {
+      // failed first: a failed run is never imported, whether or not the mark below is written
+      agents.failRun(agentId, `a ${mode} run needs a worktree to write its outputs in`);
+      store.modeImports.add(agentId, session);
+      return;
+    }
+    // imported already (perhaps by a daemon that died before moving the files aside): only move them
+    if (!store.modeImports.has(agentId, session)) {
+      try {
+        this.importOutputs(mode, initiativeId, phaseId, agentId, session, rec.worktree);
+        // proposals recorded the session in their own transaction; discuss and execute are marked here
+        store.modeImports.add(agentId, session);
+      } catch (err) {
+        if (!(err instanceof TroupeError) || err.code === "internal") log.error(`importing ${rec.name}'s ${mode} outputs`, err);
+        agents.failRun(agentId, `outputs not imported: ${errorMessage(err)}`);
+        store.modeImports.add(agentId, session);
+        return;
+      }
+    }
+    try {
+      archiveModeOutputs(mode, rec.worktree, session);
+    } catch (err) {
+      log.warn(`moving ${rec.name}'s imported outputs aside`, err);
+    }
+  }
+
+  private importOutputs(mode: AgentMode, initiativeId: string, phaseId: string | null, agentId: string, session: number, worktree: string): void {
+    const { work } = this.d;
+    const out = readModeOutputs(mode, worktree);
+    switch (out.mode) {
+      case "plan":
+        if (!out.phases.length) throw new TroupeError("bad_request", "the plan holds no phase: .troupe/output/phases/ has no <slug>.md file");
+        work.proposePhases(initiativeId, agentId, out.phases, session);
+        return;
+      case "detail":
+        if (!phaseId) throw new TroupeError("internal", "a detail run without its phase");
+        if (!out.tasks.length) throw new TroupeError("bad_request", "the detail holds no task: .troupe/output/tasks/ has no <slug>.md file");
+        work.proposeTasks(phaseId, agentId, out.tasks, session);
+        return;
+      case "discuss":
+        this.d.decisions.save(initiativeId, out.decisions);
+        return;
+      case "refine":
+        if (out.goal !== null && out.goal !== work.initiative(initiativeId).goal.trim()) work.proposeGoal(initiativeId, agentId, out.goal, session);
+        return;
+      case "execute":
+        // a task's result is its branch and summary: the dispatcher merges it
+        return;
+    }
+  }
+}

@@ -1,0 +1,180 @@
+import { lstatSync, mkdirSync, readdirSync, renameSync } from "node:fs";
+import { join, relative } from "node:path";
+import { parseDocument } from "yaml";
+import type { z } from "zod";
+import { TroupeError } from "../errors.ts";
+import { readAgentFile } from "../agents/agent-file.ts";
+import { describeIssue } from "../protocol/issue.ts";
+import { DecisionFrontMatterSchema, ProposalFrontMatterSchema, RevisedGoalFrontMatterSchema, type Decision } from "../protocol/proposals.ts";
+
+export type { Decision };
+import { SlugSchema, type AgentMode } from "../protocol/work.ts";
+import type { PhaseDraft, TaskDraft } from "./proposal-sink.ts";
+
+/**
+ * Reading what a mode agent wrote in `.troupe/output/` once it signalled done. Every file is the
+ * agent's to shape, so it is read through readAgentFile (regular files inside its folder, capped),
+ * its front matter by a real YAML parser and then zod. One bad file refuses the whole output: a
+ * plan is imported whole or not at all. Errors name the file (relative to the worktree) and why.
+ */
+
+/** Per file; a phase or task description is prose, not a codebase. */
+export const MAX_PROPOSAL_BYTES = 256 * 1024;
+/** Per folder: a plan of more phases than this is not a plan anyone reviews. */
+export const MAX_PROPOSAL_FILES = 200;
+
+export type ModeOutputs =
+  | { mode: "plan"; phases: PhaseDraft[] }
+  | { mode: "detail"; tasks: TaskDraft[] }
+  | { mode: "discuss"; decisions: Decision[] }
+  /** null: the agent found nothing to change. */
+  | { mode: "refine"; goal: string | null }
+  | { mode: "execute" };
+
+/** A file an agent wrote that cannot be imported: `file` relative to its worktree. */
+export function proposalError(file: string, problem: string): TroupeError {
+  return new TroupeError("bad_request", `${file}: ${problem}`);
+}
+
+// `---` on its own line opens and closes the front matter (YAML's `...` may close it too)
+const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n?(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
+
+/** Splits `---\n<yaml>\n---\n<body>`; `data` is null when the file has no front matter. */
+export function splitFrontMatter(file: string, text: string): { data: unknown; body: string } {
+  const src = text.replace(/^\uFEFF/, "");
+  const m = FRONT_MATTER.exec(src);
+  if (!m) {
+    if (/^---[ \t]*\r?\n/.test(src)) throw proposalError(file, "the front matter opened with --- is never closed by a --- line");
+    return { data: null, body: src.trim() };
+  }
+  // uniqueKeys: two `title:` lines are a mistake, not "the last wins"
+  const doc = parseDocument(m[1]!, { uniqueKeys: true, prettyErrors: false });
+  const err = doc.errors[0];
+  if (err) throw proposalError(file, `front matter is not valid YAML (line ${(err.linePos?.[0]?.line ?? 0) + 1}): ${err.message.split("\n")[0]}`);
+  let data: unknown;
+  try {
+    // an alias bomb stops here rather than filling memory
+    data = doc.toJS({ maxAliasCount: 50 });
+  } catch (e) {
+    throw proposalError(file, `front matter cannot be read: ${(e as Error).message}`);
+  }
+  return { data, body: src.slice(m[0].length).trim() };
+}
+
+function frontMatter<S extends z.ZodType>(file: string, data: unknown, schema: S, keys: string): z.output<S> {
+  if (data === null || typeof data !== "object" || Array.isArray(data)) throw proposalError(file, `the front matter must be a mapping (${keys})`);
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) throw proposalError(file, `front matter ${describeIssue(parsed.error, "front matter")}`);
+  return parsed.data;
+}
+
+function slugOf(file: string, name: string): string {
+  const slug = name.slice(0, -".md".length);
+  const ok = SlugSchema.safeParse(slug);
+  if (!ok.success) throw proposalError(file, `'${slug}' is not a valid slug (${ok.error.issues[0]?.message}); name the file <slug>.md`);
+  return slug;
+}
+
+/** A phase or task file: front matter `title`, `dependsOn`; the body is its content. */
+export function parseProposal(file: string, name: string, text: string): PhaseDraft {
+  const slug = slugOf(file, name);
+  const { data, body } = splitFrontMatter(file, text);
+  if (data === null) throw proposalError(file, "has no front matter: start it with ---, title: ..., dependsOn: [...], ---");
+  const fm = frontMatter(file, data, ProposalFrontMatterSchema, "title, dependsOn");
+  if (!body) throw proposalError(file, "the body (the content, below the front matter) is empty");
+  if (fm.dependsOn.includes(slug)) throw proposalError(file, `depends on itself ('${slug}')`);
+  return { slug, title: fm.title, body, dependsOn: [...new Set(fm.dependsOn)] };
+}
+
+export function parseDecision(file: string, name: string, text: string): Decision {
+  const slug = slugOf(file, name);
+  const { data, body } = splitFrontMatter(file, text);
+  if (data === null) throw proposalError(file, "has no front matter: start it with ---, title: ..., ---");
+  const fm = frontMatter(file, data, DecisionFrontMatterSchema, "title");
+  if (!body) throw proposalError(file, "the body (the decision, below the front matter) is empty");
+  return { slug, title: fm.title, body };
+}
+
+/** The revised goal; front matter is optional (the input file's may stay). */
+export function parseRevisedGoal(file: string, text: string): string {
+  const { data, body } = splitFrontMatter(file, text);
+  if (data !== null) frontMatter(file, data, RevisedGoalFrontMatterSchema, "id, title, dependsOn");
+  if (!body) throw proposalError(file, "the revised goal is empty (write no file when nothing needs changing)");
+  return body;
+}
+
+/** Reads the outputs of `mode` from a worktree; throws a `bad_request` naming the first bad file. */
+export function readModeOutputs(mode: AgentMode, worktree: string): ModeOutputs {
+  const root = join(worktree, ".troupe");
+  const out = join(root, "output");
+  switch (mode) {
+    case "plan":
+      return { mode, phases: readFolder(worktree, root, join(out, "phases"), parseProposal) };
+    case "detail":
+      return { mode, tasks: readFolder(worktree, root, join(out, "tasks"), parseProposal) };
+    case "discuss":
+      return { mode, decisions: readFolder(worktree, root, join(out, "decisions"), parseDecision) };
+    case "refine": {
+      const path = join(out, "initiative.md");
+      const text = readText(worktree, root, path);
+      return { mode, goal: text === null ? null : parseRevisedGoal(relative(worktree, path), text) };
+    }
+    case "execute":
+      return { mode };
+  }
+}
+
+const OUTPUT_OF: Record<AgentMode, string | null> = { plan: "phases", detail: "tasks", discuss: "decisions", refine: "initiative.md", execute: null };
+
+/**
+ * Moves imported outputs to `.troupe/output/imported/<session>-<name>`, so a later session of the
+ * same agent (a revision after a rejection) proposes only what it writes then. Outputs that failed
+ * to import stay where they are, for the agent to fix on a resume.
+ */
+export function archiveModeOutputs(mode: AgentMode, worktree: string, session: number): void {
+  const name = OUTPUT_OF[mode];
+  if (!name) return;
+  const out = join(worktree, ".troupe", "output");
+  const from = join(out, name);
+  // never follow what the agent may have swapped in: only a folder or file of its own is moved
+  let st;
+  try {
+    st = lstatSync(from);
+  } catch {
+    return;
+  }
+  if (!st.isDirectory() && !st.isFile()) return;
+  mkdirSync(join(out, "imported"), { recursive: true });
+  renameSync(from, join(out, "imported", `${session}-${name}`));
+}
+
+function readText(worktree: string, root: string, path: string): string | null {
+  const read = readAgentFile(path, { root, maxBytes: MAX_PROPOSAL_BYTES });
+  if (read.kind === "missing") return null;
+  if (read.kind === "refused") throw proposalError(relative(worktree, path), read.reason);
+  return read.text;
+}
+
+/** Every `*.md` of a folder, in name order; a missing folder is an empty output. */
+function readFolder<T>(worktree: string, root: string, dir: string, parse: (file: string, name: string, text: string) => T): T[] {
+  const shown = relative(worktree, dir);
+  let names: string[];
+  try {
+    const st = lstatSync(dir);
+    // a link is refused too: the folder must be the agent's own (readAgentFile checks each file again)
+    if (!st.isDirectory()) throw proposalError(shown, "is not a folder");
+    names = readdirSync(dir).filter((n) => n.endsWith(".md")).sort();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+    if (err instanceof TroupeError) throw err;
+    throw proposalError(shown, `cannot be listed: ${(err as Error).message}`);
+  }
+  if (names.length > MAX_PROPOSAL_FILES) throw proposalError(shown, `holds ${names.length} files; at most ${MAX_PROPOSAL_FILES}`);
+  return names.map((name) => {
+    const path = join(dir, name);
+    const file = relative(worktree, path);
+    const text = readText(worktree, root, path);
+    if (text === null) throw proposalError(file, "vanished while it was read");
+    return parse(file, name, text);
+  });
+}
