@@ -7,3 +7,4 @@ export * from "./api-base.ts";
 export * from "./api-agents.ts";
 export * from "./api-conversations.ts";
 export * from "./api-work.ts";
+export * from "./api-messages.ts";

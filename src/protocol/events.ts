@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AgentSchema, ConversationSchema } from "./entities.ts";
 import { OutputChunkSchema } from "./output.ts";
 import { InitiativeSchema, PhaseSchema, TaskSchema } from "./work.ts";
+import { MessageSchema } from "./message.ts";
 
 /** Everything the daemon pushes to subscribers (SSE `event:` name = `type`). */
 export const DaemonEventSchema = z.discriminatedUnion("type", [
@@ -19,6 +20,8 @@ export const DaemonEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("task:created"), task: TaskSchema }),
   z.object({ type: z.literal("task:updated"), task: TaskSchema }),
   z.object({ type: z.literal("task:removed"), taskId: z.string() }),
+  z.object({ type: z.literal("message:created"), message: MessageSchema }),
+  z.object({ type: z.literal("message:updated"), message: MessageSchema }),
   /** Sent when a subscriber fell too far behind: it must refetch state, events were dropped. */
   z.object({ type: z.literal("resync"), reason: z.string() }),
 ]);

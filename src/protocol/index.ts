@@ -5,3 +5,4 @@ export * from "./events.ts";
 export * from "./api.ts";
 export * from "./config.ts";
 export * from "./work.ts";
+export * from "./message.ts";

@@ -85,6 +85,9 @@ export function entitiesReducer(state: EntitiesState, action: EntitiesAction): E
           case "task:updated":
           case "task:removed":
             break; // the work model's state is the phases view's (not yet followed here)
+          case "message:created":
+          case "message:updated":
+            break; // messages to the person: not yet shown
           default:
             assertNever(ev);
         }
