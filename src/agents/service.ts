@@ -445,7 +445,7 @@ export class AgentService {
    * model reports a proposal file that does not parse this way (`bad_output`: the session is
    * resumed once with `evidence` as what is malformed). The agent is `starting` when a retry follows.
    */
-  failRun(ref: string, failure: FailureClass, evidence: string): Agent {
+  failRunWith(ref: string, failure: FailureClass, evidence: string): Agent {
     return this.lifecycle.failRun(this.find(ref), failure, evidence);
   }
 

@@ -126,7 +126,7 @@ export class ConversationService {
     const me = caller.kind === "agent" ? caller.agent.id : USER;
     this.listening.set(me, (this.listening.get(me) ?? 0) + 1);
     try {
-      return await this.listenFor(me, waitMs, signal);
+      return await this.listenFor(me, caller.kind === "agent" ? caller.agent.session : null, waitMs, signal);
     } finally {
       const n = (this.listening.get(me) ?? 1) - 1;
       if (n > 0) this.listening.set(me, n);
@@ -142,11 +142,11 @@ export class ConversationService {
     return this.listening.has(agentId) || this.store.conversations.openFrom(agentId);
   }
 
-  private async listenFor(me: string, waitMs: number, signal: AbortSignal): Promise<Conversation | null> {
+  private async listenFor(me: string, session: number | null, waitMs: number, signal: AbortSignal): Promise<Conversation | null> {
     const deadline = Date.now() + Math.min(waitMs, MAX_WAIT_MS);
     for (;;) {
       // an agent holds what it claims for as long as its session lives (see releaseLeases)
-      const claimed = this.store.conversations.claimNext(me, caller.kind === "agent" ? caller.agent.session : null);
+      const claimed = this.store.conversations.claimNext(me, session);
       if (claimed) {
         if (signal.aborted) {
           this.store.conversations.unclaim(claimed.id);

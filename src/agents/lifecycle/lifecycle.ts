@@ -81,7 +81,7 @@ export class Lifecycle {
     this.waitsOnPurpose = check;
   }
 
-  /** Fails an ended run through the policy (see AgentService.failRun). */
+  /** Fails an ended run through the policy (see AgentService.failRunWith). */
   failRun(rec: AgentRecord, failure: FailureClass, evidence: string): Agent {
     const { store, bus, ws } = this.d;
     if (isLive(rec.status)) throw new TroupeError("invalid_state", `${rec.name} is ${rec.status}; a run is failed once it has ended`);

@@ -33,15 +33,15 @@ test("bad_output after a run ended resumes its session once with what is malform
     await waitFor("the first run to end", () => (get().status === "done" ? true : undefined));
     expect(get()).toMatchObject({ result: "first", attempt: 1 });
 
-    const failed = agents.failRun("planner", "bad_output", "proposal.json: phases[0].title is missing");
+    const failed = agents.failRunWith("planner", "bad_output", "proposal.json: phases[0].title is missing");
     expect(failed).toMatchObject({ status: "starting", failure: { class: "bad_output", attempt: 1 } });
     await waitFor("the resumed run to end", () => (get().status === "done" && get().session === 2 ? true : undefined));
     expect(get()).toMatchObject({ result: "fixed", attempt: 2, failure: { class: "bad_output", attempt: 1 } });
     expect(readFileSync(argsFile, "utf8")).toContain("--resume\nfake-session\n");
 
     // a second malformed output is not recovered again
-    expect(agents.failRun("planner", "bad_output", "still malformed")).toMatchObject({ status: "failed", failure: { class: "bad_output", attempt: 2 }, error: "still malformed" });
-    expect(() => agents.failRun("nobody", "bad_output", "x")).toThrow("no agent 'nobody'");
+    expect(agents.failRunWith("planner", "bad_output", "still malformed")).toMatchObject({ status: "failed", failure: { class: "bad_output", attempt: 2 }, error: "still malformed" });
+    expect(() => agents.failRunWith("nobody", "bad_output", "x")).toThrow("no agent 'nobody'");
   } finally {
     await agents.shutdown();
     store.close();
