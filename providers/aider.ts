@@ -90,12 +90,14 @@ export const aider: Provider = {
     },
     {
       failure: "usage_limit",
-      pattern: /RateLimitError|rate limit|insufficient_quota|exceeded your current quota|credit balance is too low|usage limit/i,
+      pattern: /insufficient_quota|exceeded your current quota|credit balance is too low|usage limit/i,
     },
+    { failure: "rate_limit", pattern: /RateLimitError|rate limit/i },
+    { failure: "overloaded", pattern: /ServiceUnavailableError|InternalServerError|overloaded/i },
     { failure: "timeout", pattern: /\bTimeout\b|timed out/i },
     {
       failure: "network",
-      pattern: /APIConnectionError|ServiceUnavailableError|InternalServerError|Connection error|Name or service not known|Temporary failure in name resolution/i,
+      pattern: /APIConnectionError|Connection error|Name or service not known|Temporary failure in name resolution/i,
     },
     { failure: "crash", pattern: /Traceback \(most recent call last\)/ },
   ],

@@ -1,6 +1,6 @@
 import type { OutputEvent, Stream } from "../src/protocol/output.ts";
 import { fitsInArgument } from "./prompt-arg.ts";
-import type { CommandInput, ErrorPattern, PermissionMode, Provider, ProviderCommand } from "./types.ts";
+import type { CommandInput, ErrorPattern, FailureClass, PermissionMode, Provider, ProviderCommand } from "./types.ts";
 
 /**
  * Claude Code, `claude -p --output-format stream-json --verbose` (checked against 2.1.197).
@@ -103,12 +103,36 @@ function systemEvents(event: Json): OutputEvent[] | null {
   return [model ? { kind: "session", sessionId, model } : { kind: "session", sessionId }];
 }
 
+/**
+ * The error kinds Claude Code puts on a synthetic assistant message, as classes. `rate_limit` is
+ * the per-minute 429; a spent subscription quota also says `rate_limit` but comes with a rejected
+ * `rate_limit_event`, which outranks it (see diagnose). `server_error` covers refused connections
+ * and timeouts alike, so it says nothing on its own: the text decides.
+ */
+const ASSISTANT_ERRORS: Record<string, FailureClass> = {
+  authentication_failed: "auth",
+  billing_error: "usage_limit",
+  rate_limit: "rate_limit",
+  overloaded: "overloaded",
+};
+
+/** The HTTP status of a failed result, as a class (429 is the per-minute limit; a quota says so apart). */
+function statusClass(status: number | undefined): FailureClass | undefined {
+  if (status === undefined) return undefined;
+  if (status === 401 || status === 403) return "auth";
+  if (status === 429) return "rate_limit";
+  if (status === 529 || (status >= 500 && status < 600)) return "overloaded";
+  return undefined;
+}
+
 function assistantEvents(event: Json): OutputEvent[] {
   const blocks = contentBlocks(event.message);
   // An API failure comes back as a synthetic assistant message whose text is the error.
-  if (str(event.error)) {
-    const message = blocks.map((b) => str(b.text) ?? "").join("\n").trim() || str(event.error)!;
-    return [{ kind: "error", message }];
+  const error = str(event.error);
+  if (error) {
+    const message = blocks.map((b) => str(b.text) ?? "").join("\n").trim() || error;
+    const failure = ASSISTANT_ERRORS[error];
+    return [failure ? { kind: "error", message, failure } : { kind: "error", message }];
   }
   const out: OutputEvent[] = [];
   for (const block of blocks) {
@@ -137,23 +161,33 @@ function resultEvents(event: Json): OutputEvent[] {
   const inputTokens = input === undefined ? undefined : input + (num(usage.cache_creation_input_tokens) ?? 0) + (num(usage.cache_read_input_tokens) ?? 0);
   const errors = Array.isArray(event.errors) ? event.errors.filter((e): e is string => typeof e === "string") : [];
   const text = str(event.result) ?? (errors.length ? errors.join("\n") : undefined);
+  const isError = event.is_error === true || (str(event.subtype)?.startsWith("error") ?? false);
+  const failure = isError ? statusClass(num(event.api_error_status)) : undefined;
+  // a run stopped at its --max-budget-usd ends with this subtype
+  const budget = event.subtype === "error_max_budget_usd";
+  const errorEvents: OutputEvent[] = errors.map((message) => ({ kind: "error", message }));
+  if (budget) errorEvents.push({ kind: "error", message: text ?? "the budget (--max-budget-usd) is spent", failure: "budget" });
+  else if (failure) errorEvents.push({ kind: "error", message: text ?? `API error ${num(event.api_error_status)}`, failure });
   const result: OutputEvent = {
     kind: "result",
-    isError: event.is_error === true || (str(event.subtype)?.startsWith("error") ?? false),
+    isError,
     ...(text !== undefined && { text }),
     ...(num(event.total_cost_usd) !== undefined && { costUsd: num(event.total_cost_usd) }),
     ...(inputTokens !== undefined && { inputTokens }),
     ...(num(usage.output_tokens) !== undefined && { outputTokens: num(usage.output_tokens) }),
   };
-  return [...errors.map((message): OutputEvent => ({ kind: "error", message })), result];
+  return [...errorEvents, result];
 }
 
 function rateLimitEvents(event: Json): OutputEvent[] {
   const info = isObject(event.rate_limit_info) ? event.rate_limit_info : {};
   if (info.status !== "rejected") return [];
+  // epoch seconds: the exact time, where the text ("resets 12:18am") rounds to the minute
   const resets = num(info.resetsAt);
-  const when = resets ? `, resets ${new Date(resets * 1000).toISOString()}` : "";
-  return [{ kind: "error", message: `usage limit reached (${str(info.rateLimitType) ?? "unknown"})${when}` }];
+  const resetsAt = resets !== undefined ? Math.round(resets * 1000) : undefined;
+  const when = resetsAt !== undefined ? `, resets ${new Date(resetsAt).toISOString()}` : "";
+  const message = `usage limit reached (${str(info.rateLimitType) ?? "unknown"})${when}`;
+  return [{ kind: "error", message, failure: "usage_limit", ...(resetsAt !== undefined && { resetsAt }) }];
 }
 
 function stdoutEvents(event: Json): OutputEvent[] | null {
@@ -175,12 +209,15 @@ function stdoutEvents(event: Json): OutputEvent[] | null {
 
 /** Matched against stderr, error events and result text; the first match wins, so order matters. */
 export const claudeErrorPatterns: ErrorPattern[] = [
+  // fixed refusals first: running again cannot help
+  { failure: "setup", pattern: /cannot be used with root\/sudo privileges|No conversation found with session ID|requires --verbose|Input must be provided|error: unknown option/i },
   // "Server is temporarily limiting requests (not your usage limit)" is a transient 429.
-  { failure: "network", pattern: /not your usage limit|Unable to connect to API|ConnectionRefused|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|socket connection was closed|fetch failed|\boverloaded(_error)?\b|API Error: 5\d\d/i },
-  { failure: "usage_limit", pattern: /You've hit your [\w -]*limit|usage limit|out of (extra )?usage|Credit balance is too low|Request rejected \(429\)/i },
+  { failure: "rate_limit", pattern: /not your usage limit|per-minute rate limit|Request rejected \(429\)|rate_limit_error/i },
+  { failure: "overloaded", pattern: /\boverloaded(_error)?\b|API Error: 5\d\d/i },
+  { failure: "network", pattern: /Unable to connect to API|ConnectionRefused|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|socket connection was closed|fetch failed/i },
+  { failure: "usage_limit", pattern: /You've hit your [\w -]*limit|usage limit|out of (extra )?usage|Credit balance is too low/i },
   { failure: "auth", pattern: /Invalid API key|Not logged in|Please run \/login|OAuth token (has )?(expired|revoked)|authentication_(failed|error)|invalid x-api-key|API Error: 40[13]\b/i },
   { failure: "timeout", pattern: /Request timed out|ETIMEDOUT|\btimed out\b/i },
-  { failure: "crash", pattern: /cannot be used with root\/sudo privileges|No conversation found with session ID|requires --verbose|Input must be provided|error: unknown option/i },
 ];
 
 export function parseClaudeLine(line: string, stream: Stream): OutputEvent[] {
@@ -226,6 +263,7 @@ function command(input: CommandInput, resume: string[]): ProviderCommand {
     "stream-json",
     "--verbose",
     ...(input.model ? ["--model", input.model] : []),
+    ...(input.budgetUsd !== undefined ? ["--max-budget-usd", input.budgetUsd.toFixed(2)] : []),
     ...permissionArgs(input.permissions),
     // --allowedTools takes many values; the `--` below ends them and keeps a prompt starting with "-" a prompt.
     ...(input.allowedTools?.length ? ["--allowedTools", ...input.allowedTools] : []),

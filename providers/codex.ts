@@ -157,6 +157,8 @@ export const codex: Provider = {
   buildResume,
   parseLine,
   errorPatterns: [
+    // a fixed refusal: running again cannot help
+    { failure: "setup", pattern: /Not inside a trusted directory|--skip-git-repo-check was not specified|unexpected argument/i },
     {
       failure: "auth",
       pattern:
@@ -165,13 +167,15 @@ export const codex: Provider = {
     {
       failure: "usage_limit",
       pattern:
-        /usage limit|usage_limit_reached|429 Too Many Requests|insufficient_quota|quota exceeded|exceeded your current quota|rate limit/i,
+        /usage limit|usage_limit_reached|insufficient_quota|quota exceeded|exceeded your current quota/i,
     },
+    { failure: "rate_limit", pattern: /rate limit|rate_limit_exceeded|429 Too Many Requests/i },
+    { failure: "overloaded", pattern: /experiencing high demand|503 Service Unavailable|502 Bad Gateway|server_is_overloaded|overloaded/i },
     { failure: "timeout", pattern: /idle timeout|timed out waiting|request timed out/i },
     {
       failure: "network",
       pattern:
-        /stream disconnected|error sending request|failed to lookup address|Name does not resolve|Connection refused|Reconnecting\.\.\.|waiting for network|experiencing high demand|503 Service Unavailable|502 Bad Gateway/i,
+        /stream disconnected|error sending request|failed to lookup address|Name does not resolve|Connection refused|Reconnecting\.\.\.|waiting for network/i,
     },
     { failure: "crash", pattern: /panicked at|stack overflow|SIGSEGV|SIGABRT/ },
   ],

@@ -104,6 +104,8 @@ export const gemini: Provider = {
   buildResume,
   parseLine,
   errorPatterns: [
+    // a fixed refusal: running again cannot help
+    { failure: "setup", pattern: /not running in a trusted directory|Unknown argument/i },
     {
       failure: "auth",
       pattern:
@@ -113,10 +115,11 @@ export const gemini: Provider = {
       failure: "usage_limit",
       pattern: /RESOURCE_EXHAUSTED|status 429|Quota exceeded|quota limit|exhausted your (daily )?quota|usage limit|rate limit/i,
     },
+    { failure: "overloaded", pattern: /Service Unavailable|status 503|status 500|\boverloaded\b|UNAVAILABLE/i },
     { failure: "timeout", pattern: /DEADLINE_EXCEEDED|timed out|ETIMEDOUT/i },
     {
       failure: "network",
-      pattern: /fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|getaddrinfo|Service Unavailable|status 503|status 500|socket hang up/i,
+      pattern: /fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|getaddrinfo|socket hang up/i,
     },
     { failure: "crash", pattern: /FATAL ERROR|JavaScript heap out of memory|Segmentation fault|Maximum call stack/i },
   ],

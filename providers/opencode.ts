@@ -116,8 +116,10 @@ export const opencode: Provider = {
     },
     {
       failure: "usage_limit",
-      pattern: /rate limit|429|insufficient_quota|exceeded your current quota|quota exceeded|usage limit|credit balance is too low/i,
+      pattern: /insufficient_quota|exceeded your current quota|quota exceeded|usage limit|credit balance is too low/i,
     },
+    { failure: "rate_limit", pattern: /rate limit|\b429\b/i },
+    { failure: "overloaded", pattern: /overloaded|\b529\b|\b503\b/i },
     { failure: "timeout", pattern: /TimeoutError|timed out/i },
     { failure: "network", pattern: /ECONNREFUSED|ENOTFOUND|ConnectionRefused|Unable to connect|fetch failed|socket hang up/i },
     { failure: "crash", pattern: /panic:|Segmentation fault|FATAL ERROR/ },

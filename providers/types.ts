@@ -15,6 +15,8 @@ export interface CommandInput {
   allowedTools?: string[];
   /** The shell command of the generic provider. */
   command?: string;
+  /** Spend limit in USD left for this run, for a CLI that enforces one itself. */
+  budgetUsd?: number;
   /** The spawning environment; a provider may read it (IS_SANDBOX, uid) but not change it. */
   env: Readonly<Record<string, string>>;
 }
@@ -27,7 +29,9 @@ export interface ProviderCommand {
   stdin?: string;
 }
 
-export type FailureClass = "auth" | "usage_limit" | "network" | "timeout" | "crash";
+import type { FailureClass } from "../src/protocol/failure.ts";
+
+export type { FailureClass };
 
 export interface ErrorPattern {
   failure: FailureClass;

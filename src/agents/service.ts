@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { TroupeError, errorMessage } from "../errors.ts";
 import type { Agent, Question } from "../protocol/entities.ts";
@@ -34,6 +34,14 @@ import { Stopper, KILL_GRACE_MS } from "./stopper.ts";
 import { newMarker, nothingFound, SESSION_KEY_VAR } from "./processes.ts";
 import { providerConfig } from "../workspace-config.ts";
 import { isLive, isResumable, statusesWhere } from "../protocol/status.ts";
+import type { FailureClass } from "../protocol/failure.ts";
+import type { FailoverHook } from "./lifecycle/end.ts";
+import { Lifecycle } from "./lifecycle/lifecycle.ts";
+
+/** What is left of the agent's budget, for a CLI that enforces one itself (claude --max-budget-usd). */
+function budgetLeft(rec: AgentRecord): { budgetUsd?: number } {
+  return rec.budgetUsd === null ? {} : { budgetUsd: Math.max(0, rec.budgetUsd - (rec.costUsd ?? 0)) };
+}
 
 export type SpawnOptions = z.output<typeof SpawnRequestSchema>;
 export type ResumeOptions = z.output<typeof ResumeRequestSchema>;
@@ -64,11 +72,21 @@ export class AgentService {
   private readonly stopper: Stopper;
   private readonly launching = new Set<Promise<unknown>>();
   private readonly envs: AgentEnvStore;
+  private readonly lifecycle: Lifecycle;
 
   constructor(private readonly d: AgentDeps) {
-    this.watcher = new SessionWatcher(d);
-    this.envs = new AgentEnvStore(d.ws.stateDir);
     this.stopper = new Stopper(d);
+    this.lifecycle = new Lifecycle({
+      ...d,
+      stopper: this.stopper,
+      isLive: (id) => this.watcher.isLive(id),
+      resume: (rec, prompt, onLaunch) => this.resumeNow(rec, prompt, onLaunch),
+      respawn: (rec, onLaunch) => this.respawnNow(rec, onLaunch),
+      tracked: (launch) => this.tracked(launch),
+      troupe: () => this.troupeCommand(),
+    });
+    this.watcher = new SessionWatcher(d, this.lifecycle.watcherHooks());
+    this.envs = new AgentEnvStore(d.ws.stateDir);
   }
 
   start(): void {
@@ -79,6 +97,8 @@ export class AgentService {
     recoverWrapperPids(this.d.store, this.d.log);
     this.watcher.start();
     this.stopper.start();
+    // retries an earlier daemon left pending, and the interrupted runs found at start
+    this.lifecycle.start();
   }
 
   /** This troupe by absolute path, for prompts (a login shell may drop it from PATH). */
@@ -91,6 +111,7 @@ export class AgentService {
     await Promise.race([Promise.allSettled(this.launching), sleep(LAUNCH_WAIT_MS)]);
     // a pending SIGKILL deadline stays in the store: the next daemon carries it out
     this.stopper.shutdown();
+    this.lifecycle.shutdown();
     await this.watcher.stop();
   }
 
@@ -209,6 +230,7 @@ export class AgentService {
         allowedTools: config.allowedTools,
         command: req.command,
         env: req.env,
+        ...(req.budgetUsd !== undefined && { budgetUsd: req.budgetUsd }),
       });
       assertWithinArgLimit(cmd.argv, { ...req.env, ...cmd.env });
     } catch (err) {
@@ -234,6 +256,9 @@ export class AgentService {
       initiativeId: work?.initiativeId ?? null,
       phaseId: work?.phaseId ?? null,
       taskId: work?.taskId ?? null,
+      budgetUsd: req.budgetUsd ?? null,
+      timeoutMs: req.timeoutMs ?? null,
+      idleTimeoutMs: req.idleTimeoutMs ?? null,
     });
     this.d.bus.publish({ type: "agent:created", agent: toAgent(rec) });
     try {
@@ -323,6 +348,9 @@ export class AgentService {
     return this.resumeWith(rec.id, answersPrompt(this.troupeCommand(), answered, req.message));
   }
 
+  /** What a new run started by someone (not a retry) clears: a fresh count of attempts. */
+  private static readonly FRESH_RUN: AgentPatch = { questions: null, result: null, error: null, exitCode: null, failure: null, retryAt: null, attempt: 1 };
+
   /** Whether the agent could be resumed now: its status allows it and its provider can. */
   canResume(ref: string): boolean {
     const rec = this.d.store.agents.find(ref);
@@ -333,7 +361,7 @@ export class AgentService {
 
   /** A new session of the same provider session, same folder, told `prompt` (a resumable agent only). */
   resumeWith(ref: string, prompt: string): Promise<Agent> {
-    return this.tracked(this.resumeNow(this.resumable(ref), prompt));
+    return this.tracked(this.resumeNow(this.resumable(ref), prompt, AgentService.FRESH_RUN));
   }
 
   private resumable(ref: string): AgentRecord {
@@ -349,7 +377,7 @@ export class AgentService {
     return rec;
   }
 
-  private async resumeNow(rec: AgentRecord, prompt: string): Promise<Agent> {
+  private async resumeNow(rec: AgentRecord, prompt: string, onLaunch: AgentPatch): Promise<Agent> {
     const provider = this.provider(rec.provider);
     if (!provider.buildResume) throw new TroupeError("invalid_state", `the ${provider.name} provider cannot resume a session`);
     if (!rec.providerSessionId && !provider.resumesWithoutSession) throw new TroupeError("invalid_state", `${rec.name} reported no session id to resume`);
@@ -365,10 +393,11 @@ export class AgentService {
       allowedTools: providerConfig(this.d.ws.stateDir, provider.name).allowedTools,
       command: rec.command ?? undefined,
       env: clientEnv,
+      ...budgetLeft(rec),
     });
     assertWithinArgLimit(cmd.argv, { ...clientEnv, ...cmd.env });
     this.d.store.agents.setTokenHash(rec.id, hashToken(token));
-    return this.startSession(rec, rec.session + 1, cmd, token, { questions: null, result: null, error: null, exitCode: null }, clientEnv, setup);
+    return this.startSession(rec, rec.session + 1, cmd, token, onLaunch, clientEnv, setup);
   }
 
   /**
@@ -384,6 +413,53 @@ export class AgentService {
     return setup;
   }
 
+  /** The run again from its task, a fresh provider session: for a run that never got going. */
+  private async respawnNow(rec: AgentRecord, onLaunch: AgentPatch): Promise<Agent> {
+    const provider = this.provider(rec.provider);
+    const setup = await this.restoreWorktree(rec);
+    const clientEnv = this.envs.load(rec.id, rec.name);
+    const token = newToken();
+    const paths = agentPaths(this.d.ws.stateDir, rec.name, rec.worktree);
+    const config = providerConfig(this.d.ws.stateDir, provider.name);
+    // a mode agent's whole prompt is its input's prompt.md (written at spawn)
+    const prompt = rec.mode
+      ? readFileSync(join(paths.inputDir, "prompt.md"), "utf8")
+      : buildAgentPrompt({ id: rec.id, name: rec.name, prompt: rec.prompt ?? "", inputDir: paths.inputDir, troupe: this.troupeCommand() });
+    const cmd = provider.buildSpawn({
+      prompt,
+      cwd: rec.cwd,
+      model: rec.model ?? undefined,
+      permissions: rec.permissions,
+      allowedTools: config.allowedTools,
+      command: rec.command ?? undefined,
+      env: clientEnv,
+      ...budgetLeft(rec),
+    });
+    assertWithinArgLimit(cmd.argv, { ...clientEnv, ...cmd.env });
+    this.d.store.agents.setTokenHash(rec.id, hashToken(token));
+    return this.startSession(rec, rec.session + 1, cmd, token, onLaunch, clientEnv, setup);
+  }
+
+  /**
+   * Fails the agent's ended run with `failure` and `evidence` through the retry policy: the work
+   * model reports a proposal file that does not parse this way (`bad_output`: the session is
+   * resumed once with `evidence` as what is malformed). The agent is `starting` when a retry follows.
+   */
+  failRunWith(ref: string, failure: FailureClass, evidence: string): Agent {
+    return this.lifecycle.failRun(this.find(ref), failure, evidence);
+  }
+
+  /** Where failover between accounts plugs in: called on `usage_limit` (none: not retried). */
+  setFailover(hook: FailoverHook | null): void {
+    this.lifecycle.setFailover(hook);
+  }
+
+  /** Who knows when an agent waits on purpose (in `listen`, on an answer): the conversations. */
+  setPurposefulWait(check: (agentId: string) => boolean): void {
+    this.lifecycle.setPurposefulWait(check);
+  }
+
+
   /**
    * `stopped` at once; whatever of it lives gets SIGTERM, then SIGKILL at a deadline kept in the
    * store. Repeating it is harmless and reaches whatever still lives (say, a child that setsid'd
@@ -393,7 +469,8 @@ export class AgentService {
     const rec = this.find(ref);
     let updated = rec;
     this.stopper.terminate(rec.id, rec.session, () => {
-      if (rec.status !== "stopped") updated = this.d.store.agents.update(rec.id, { status: "stopped" });
+      // a pending retry is called off with the stop
+      if (rec.status !== "stopped") updated = this.d.store.agents.update(rec.id, { status: "stopped", retryAt: null });
     });
     if (updated !== rec) this.d.bus.publish({ type: "agent:updated", agent: toAgent(updated) });
     return toAgent(updated);

@@ -10,8 +10,9 @@ import type { AgentDeps } from "./deps.ts";
 import { Tailer } from "./tailer.ts";
 import { Supervisor, readExitFile } from "./supervisor.ts";
 import { readSignalFile } from "./signal-file.ts";
-import { completionPatch } from "./completion.ts";
-import { describeFailure, diagnose } from "./failure.ts";
+import { diagnose } from "./failure.ts";
+import { endPatch, hasSession, type FailoverHook } from "./lifecycle/end.ts";
+import { lifecycleSettings } from "./lifecycle/settings.ts";
 import { outputMetadata } from "./metadata.ts";
 import { outputCap } from "../workspace-config.ts";
 
@@ -19,6 +20,18 @@ import { outputCap } from "../workspace-config.ts";
 const ACTIVITY_EVERY_MS = 2_000;
 /** Output chunks read back to tell why a run failed. */
 const DIAGNOSE_CHUNKS = 16;
+
+/** What the lifecycle wants to hear from the watcher. */
+export interface WatcherHooks {
+  /** A session started being watched (its limits start). */
+  followed(): void;
+  /** The agent's reported cost grew (its budget is checked). */
+  costChanged(agentId: string): void;
+  /** A run's end scheduled a retry. */
+  retryScheduled(): void;
+  /** Failover between accounts on `usage_limit`; null: not retried. */
+  failover(): FailoverHook | null;
+}
 
 /**
  * Watches running sessions: stores their output as it comes (through the tailer) and
@@ -31,7 +44,10 @@ export class SessionWatcher {
   private readonly supervisor: Supervisor;
   private readonly lastActivity = new Map<string, number>();
 
-  constructor(private readonly d: AgentDeps) {
+  constructor(
+    private readonly d: AgentDeps,
+    private readonly hooks: WatcherHooks,
+  ) {
     this.tailer = new Tailer(d.store.chunks, (c) => this.onChunk(c), d.log, {
       capBytes: () => outputCap(d.ws.stateDir),
       wal: d.store.checkpoints,
@@ -62,6 +78,7 @@ export class SessionWatcher {
   follow(s: SessionRecord, pid: number, pidStart: string | null, child: ChildProcess | null): void {
     this.tailer.add({ ...s, pid });
     this.supervisor.track({ agentId: s.agentId, session: s.session, pid, pidStart, exitPath: s.exitPath, child });
+    this.hooks.followed();
   }
 
   /** An agent's output was removed: give the space back (see Tailer.releaseSpace). */
@@ -84,6 +101,7 @@ export class SessionWatcher {
       const updated = store.agents.update(chunk.agentId, { ...patch, lastActivityAt: now });
       bus.publish({ type: "agent:updated", agent: toAgent(updated) });
       this.lastActivity.set(chunk.agentId, now);
+      if (patch.costUsd !== undefined) this.hooks.costChanged(chunk.agentId);
     } else if (now - (this.lastActivity.get(chunk.agentId) ?? 0) > ACTIVITY_EVERY_MS) {
       // activity alone is not worth an event; the next update carries it
       store.agents.touch(chunk.agentId, now);
@@ -111,19 +129,29 @@ export class SessionWatcher {
       if (!store.sessions.end(agentId, session, exitCode)) return null;
       if (rec.session !== session) return null;
       if (rec.status === "stopped") return store.agents.update(agentId, { exitCode });
-      const signal = readSignalFile(rec.signalFile);
-      const patch = completionPatch(signal, exitCode);
-      if (patch.status === "failed" && signal.kind !== "ok") {
+      const read = readSignalFile(rec.signalFile);
+      let diagnosis = null;
+      if (read.kind !== "ok") {
         const provider = getProvider(rec.provider);
         const tail = store.chunks.list(agentId, { before: Number.MAX_SAFE_INTEGER, session, limit: DIAGNOSE_CHUNKS });
-        const why = provider ? diagnose(provider, tail) : null;
-        if (why) patch.error = `${describeFailure(why)}; ${patch.error}`;
+        diagnosis = provider ? diagnose(provider, tail) : null;
       }
-      return store.agents.update(agentId, patch);
+      // a run troupe stopped for a limit (timeout, budget) carries that failure from the stop
+      const stoppedByUs = store.sessions.get(agentId, session)?.stopSignal != null;
+      const pending = stoppedByUs && rec.failure?.attempt === rec.attempt ? rec.failure : null;
+      const settings = lifecycleSettings(this.d.ws.stateDir).retry;
+      return store.agents.update(agentId, endPatch(rec, { read, exitCode, diagnosis, pending }, hasSession(rec), settings, Math.random(), this.hooks.failover()));
     })();
     if (!updated) return;
-    log.info(`${rec.name} session ${session} ended (exit ${exitCode}): ${updated.status}`);
     const agent = toAgent(updated);
+    if (updated.retryAt !== null) {
+      log.info(`${rec.name} session ${session} failed (${updated.failure?.class}); attempt ${updated.attempt + 1} at ${new Date(updated.retryAt).toISOString()}`);
+      bus.publish({ type: "agent:updated", agent });
+      // not ended: the next attempt follows (agent:ended is for runs that are over)
+      this.hooks.retryScheduled();
+      return;
+    }
+    log.info(`${rec.name} session ${session} ended (exit ${exitCode}): ${updated.status}${updated.failure ? ` (${updated.failure.class})` : ""}`);
     bus.publish({ type: "agent:updated", agent });
     bus.publish({ type: "agent:ended", agent, session, exitCode });
   }

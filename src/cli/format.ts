@@ -1,4 +1,5 @@
 import type { Agent, Conversation } from "../protocol/entities.ts";
+import { failureLine, failureShows } from "../protocol/failure.ts";
 
 /** Plain-text table: columns padded to their widest cell, the last one left ragged. */
 export function table(header: string[], rows: string[][]): string {
@@ -32,7 +33,7 @@ export function agentRows(agents: Agent[]): string {
       a.pid === null ? "-" : String(a.pid),
       ago(a.createdAt),
       a.costUsd === null ? "-" : `$${a.costUsd.toFixed(2)}`,
-      oneLine(a.error ?? (a.questions ? a.questions.map((q) => q.question).join(" | ") : null) ?? a.result ?? a.prompt ?? a.command),
+      oneLine((failureShows(a) ? failureLine(a.failure, a.retryAt, Date.now()) : null) ?? a.error ?? (a.questions ? a.questions.map((q) => q.question).join(" | ") : null) ?? a.result ?? a.prompt ?? a.command),
     ]),
   );
 }

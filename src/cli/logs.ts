@@ -1,5 +1,6 @@
 import { TroupeError } from "../errors.ts";
 import { STATUS } from "../protocol/status.ts";
+import { failureLine, failureShows } from "../protocol/failure.ts";
 import type { OutputChunk } from "../protocol/output.ts";
 import type { TroupeClient } from "../client/client.ts";
 import { colorEnabled, formatLine, parserFor, renderChunksWith } from "../output/render.ts";
@@ -42,11 +43,15 @@ export async function run(args: string[]): Promise<number> {
   const events = values.follow ? await client.openEvents(null, abort.signal, { output: [agent.id] }) : null;
   const history = () => printHistory(client, agent.id, session, print, () => lastId);
   await history();
-  if (!events) return 0;
+  if (!events) {
+    await showFailure(client, agent.id);
+    return 0;
+  }
   const isEnded = async () => STATUS[(await client.agent(agent.id)).status].ended;
   if (await isEnded()) {
     await history();
     abort.abort();
+    await showFailure(client, agent.id);
     return 0;
   }
   for await (const { event: ev } of events) {
@@ -58,7 +63,14 @@ export async function run(args: string[]): Promise<number> {
     }
   }
   abort.abort();
+  await showFailure(client, agent.id);
   return 0;
+}
+
+/** The agent's failure after its log, on stderr (the log itself stays the agent's output). */
+async function showFailure(client: TroupeClient, id: string): Promise<void> {
+  const a = await client.agent(id);
+  if (failureShows(a)) process.stderr.write(`troupe: ${a.name} ${a.status}, attempt ${a.failure.attempt}: ${failureLine(a.failure, a.retryAt, Date.now())}\n`);
 }
 
 async function printHistory(client: TroupeClient, id: string, session: number | undefined, print: (c: OutputChunk[]) => Promise<void>, from: () => number) {

@@ -26,6 +26,9 @@ export const COMMANDS: CommandSpec[] = [
   --base REF          create the worktree from REF (default: HEAD)
   --no-worktree       run in the workspace itself
   --permissions MODE  skip (default), edits or plan
+  --budget USD        stop the agent (failed, class budget) once it has spent this
+  --timeout T         wall-clock limit per run (minutes, or 90s, 30m, 2h)
+  --idle-timeout T    limit without output per run (default: lifecycle.idleTimeoutMinutes, 30)
   --json              print the agent as JSON
 ${W}`,
     load: () => import("./spawn.ts"),
@@ -111,7 +114,7 @@ ${W}`,
     summary: "end this agent's run: done, questions or error",
     usage: `troupe signal done [--result TEXT]
 troupe signal questions --question TEXT [--question TEXT ...]
-troupe signal error --error TEXT`,
+troupe signal error --error TEXT [--class CLASS]   (CLASS: how troupe takes it, e.g. network is retried)`,
     load: () => import("./signal.ts"),
   },
   {

@@ -1,12 +1,14 @@
 import { TroupeError } from "../errors.ts";
 import type { Signal } from "../protocol/signal.ts";
+import { FAILURE_CLASSES, type FailureClass } from "../protocol/failure.ts";
 import { writeSignalFile } from "../agents/signal-file.ts";
 import { resolveWorkspace } from "../workspace.ts";
 import { clientFor } from "../client/connect.ts";
 import { parse } from "./command.ts";
 import { stdout } from "./streams.ts";
 
-function build(kind: string | undefined, v: { result?: string; question?: string[]; error?: string }): Signal {
+function build(kind: string | undefined, v: { result?: string; question?: string[]; error?: string; class?: string }): Signal {
+  if (v.class !== undefined && kind !== "error") throw new TroupeError("usage", "--class goes with signal error");
   switch (kind) {
     case "done":
       return v.result === undefined ? { status: "done" } : { status: "done", result: v.result };
@@ -17,7 +19,9 @@ function build(kind: string | undefined, v: { result?: string; question?: string
     }
     case "error":
       if (!v.error?.trim()) throw new TroupeError("usage", "signal error needs --error TEXT");
-      return { status: "error", error: v.error };
+      if (v.class === undefined) return { status: "error", error: v.error };
+      if (!(FAILURE_CLASSES as readonly string[]).includes(v.class)) throw new TroupeError("usage", `--class takes ${FAILURE_CLASSES.join(", ")}`);
+      return { status: "error", error: v.error, class: v.class as FailureClass };
     default:
       throw new TroupeError("usage", kind ? `unknown signal '${kind}' (done, questions or error)` : "signal needs done, questions or error");
   }
@@ -28,6 +32,7 @@ export async function run(args: string[]): Promise<number> {
     result: { type: "string" },
     question: { type: "string", multiple: true },
     error: { type: "string" },
+    class: { type: "string" },
   });
   if (positionals.length > 1) throw new TroupeError("usage", `unexpected '${positionals[1]}' (quote the text and pass it with a flag)`);
   const signal = build(positionals[0], values);

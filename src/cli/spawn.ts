@@ -6,6 +6,15 @@ import { stdout } from "./streams.ts";
 
 const PERMISSIONS = ["skip", "edits", "plan"] as const;
 
+/** A duration flag: minutes, or a number with s, m or h ("90s", "30m", "2h"). */
+export function durationMs(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const m = /^(\d+(?:\.\d+)?)\s*([smh]?)$/.exec(text.trim());
+  const ms = m ? Number(m[1]) * { s: 1_000, m: 60_000, h: 3_600_000, "": 60_000 }[m[2] as "s" | "m" | "h" | ""] : NaN;
+  if (!(ms >= 1)) throw new TroupeError("usage", `${flag} takes minutes, or a duration such as 90s, 30m or 2h`);
+  return Math.round(ms);
+}
+
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parse(
     args,
@@ -19,6 +28,9 @@ export async function run(args: string[]): Promise<number> {
       base: { type: "string" },
       "no-worktree": { type: "boolean" },
       permissions: { type: "string" },
+      budget: { type: "string" },
+      timeout: { type: "string" },
+      "idle-timeout": { type: "string" },
     },
     false,
   );
@@ -38,6 +50,10 @@ export async function run(args: string[]): Promise<number> {
   if (permissions !== undefined && !PERMISSIONS.includes(permissions as (typeof PERMISSIONS)[number])) {
     throw new TroupeError("usage", `--permissions takes ${PERMISSIONS.join(", ")}`);
   }
+  const budgetUsd = values.budget === undefined ? undefined : Number(values.budget);
+  if (budgetUsd !== undefined && !(budgetUsd > 0)) throw new TroupeError("usage", "--budget takes an amount in USD, such as 2.50");
+  const timeoutMs = durationMs("--timeout", values.timeout);
+  const idleTimeoutMs = durationMs("--idle-timeout", values["idle-timeout"]);
   const { client } = await connect(values.workspace);
   const agent = await client.spawn({
     provider,
@@ -49,6 +65,9 @@ export async function run(args: string[]): Promise<number> {
     worktree: !values["no-worktree"],
     env: clientEnv(),
     permissions: permissions as (typeof PERMISSIONS)[number] | undefined,
+    budgetUsd,
+    timeoutMs,
+    idleTimeoutMs,
   });
   if (values.json) printJson(agent);
   else stdout.write(`${agent.name} (${agent.id}) ${agent.status}${agent.worktree ? ` in ${agent.worktree}` : ""}\n`);

@@ -24,6 +24,8 @@ export class ConversationService {
   private expiryTimer: ReturnType<typeof setTimeout> | null = null;
   /** When the timer fires; asks with a later deadline need not touch it (no store scan per ask). */
   private expiryAt: number | null = null;
+  /** Agents in a `listen` right now, with how many (an agent's own children may listen too). */
+  private readonly listening = new Map<string, number>();
 
   constructor(
     private readonly store: Store,
@@ -122,10 +124,29 @@ export class ConversationService {
   /** Hands the caller its oldest pending conversation, waiting for one up to `waitMs`. */
   async listen(caller: Caller, waitMs: number, signal: AbortSignal): Promise<Conversation | null> {
     const me = caller.kind === "agent" ? caller.agent.id : USER;
+    this.listening.set(me, (this.listening.get(me) ?? 0) + 1);
+    try {
+      return await this.listenFor(me, caller.kind === "agent" ? caller.agent.session : null, waitMs, signal);
+    } finally {
+      const n = (this.listening.get(me) ?? 1) - 1;
+      if (n > 0) this.listening.set(me, n);
+      else this.listening.delete(me);
+    }
+  }
+
+  /**
+   * Whether the agent waits on purpose: in a `listen`, or on an answer to a question it asked.
+   * Its inactivity clock stops meanwhile (src/agents/lifecycle/limits.ts).
+   */
+  waitsOnPurpose(agentId: string): boolean {
+    return this.listening.has(agentId) || this.store.conversations.openFrom(agentId);
+  }
+
+  private async listenFor(me: string, session: number | null, waitMs: number, signal: AbortSignal): Promise<Conversation | null> {
     const deadline = Date.now() + Math.min(waitMs, MAX_WAIT_MS);
     for (;;) {
       // an agent holds what it claims for as long as its session lives (see releaseLeases)
-      const claimed = this.store.conversations.claimNext(me, caller.kind === "agent" ? caller.agent.session : null);
+      const claimed = this.store.conversations.claimNext(me, session);
       if (claimed) {
         if (signal.aborted) {
           this.store.conversations.unclaim(claimed.id);

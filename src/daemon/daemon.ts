@@ -109,6 +109,7 @@ export function runDaemon(ws: Workspace): RunningDaemon | null {
     },
   });
   idle.hold("live agents", () => store.sessions.open().length > 0 || store.agents.list().some((a) => isLive(a.status)));
+  idle.hold("pending retries", () => store.agents.nextRetryAt() !== null);
   idle.hold("conversation deadlines", () => store.conversations.nextExpiry() !== null);
   idle.hold("connected clients", () => server.activeRequests() > 0);
   idle.start();

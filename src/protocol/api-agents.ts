@@ -27,6 +27,11 @@ export const SpawnRequestSchema = z.object({
   permissions: PermissionModeSchema.optional(),
   /** The spawning client's environment: agents get it, not the daemon's. */
   env: Env.default({}),
+  /** Spend limit in USD over all the agent's runs: past it the agent is stopped and fails (`budget`). */
+  budgetUsd: z.number().positive().optional(),
+  /** Wall-clock limit per run, and the limit without output; unset: the workspace config's. */
+  timeoutMs: z.number().int().positive().optional(),
+  idleTimeoutMs: z.number().int().positive().optional(),
 });
 export type SpawnRequest = z.input<typeof SpawnRequestSchema>;
 

@@ -52,6 +52,28 @@ export const WorktreeConfigSchema = z.object({
 });
 export type WorktreeConfig = z.infer<typeof WorktreeConfigSchema>;
 
+/** Retries, recoveries and limits of agents' runs (src/agents/lifecycle/). */
+export const LifecycleConfigSchema = z
+  .object({
+    retry: z
+      .object({
+        /** Delay before the second attempt; each later one doubles it (default 1000). */
+        baseDelayMs: z.number().int().nonnegative().optional(),
+        /** Attempts in all for a transient failure, the first run included (default 3). */
+        maxAttempts: z.number().int().min(1).max(20).optional(),
+        /** Random share added to or taken from each delay, 0 to 1 (default 0.2). */
+        jitter: z.number().min(0).max(1).optional(),
+      })
+      .optional(),
+    /** Wall-clock minutes a run may take before it is stopped (class `timeout`); 0 or unset: no limit. */
+    timeoutMinutes: z.number().nonnegative().optional(),
+    /** Minutes without output (not counting waits on purpose) before a run is stopped; 0: no limit (default 30). */
+    idleTimeoutMinutes: z.number().nonnegative().optional(),
+    /** Resume, once, every agent a reboot or a foreign signal killed (default true). */
+    resumeInterrupted: z.boolean().optional(),
+  });
+export type LifecycleConfig = z.infer<typeof LifecycleConfigSchema>;
+
 /**
  * `<workspace>/.troupe/config.json`: local settings, read at every spawn and resume. Keys this
  * troupe does not know are dropped with a warning (`unknownConfigKeys`), never refused: an older
@@ -68,6 +90,7 @@ export const WorkspaceConfigSchema = z
       .optional(),
     output: OutputConfigSchema.optional(),
     worktree: WorktreeConfigSchema.optional(),
+    lifecycle: LifecycleConfigSchema.optional(),
   });
 export type WorkspaceConfig = z.infer<typeof WorkspaceConfigSchema>;
 export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;

@@ -3,6 +3,7 @@ import { PermissionModeSchema } from "./config.ts";
 import { AgentModeSchema } from "./work.ts";
 
 import { AGENT_STATUSES } from "./status.ts";
+import { FailureSchema } from "./failure.ts";
 
 export const AgentStatusSchema = z.enum(AGENT_STATUSES);
 export type { AgentStatus } from "./status.ts";
@@ -48,6 +49,18 @@ export const AgentSchema = z.object({
   parentId: z.string().nullable(),
   /** It ended with changes in its worktree it did not commit when asked: nothing of it is removed. */
   uncommitted: z.boolean(),
+  /**
+   * Why the last failed attempt of its current run failed: while a retry waits, when it failed for
+   * good, and after a retry succeeded (its `attempt` is then below the agent's). Null when no
+   * attempt failed since the person last started it.
+   */
+  failure: FailureSchema.nullable(),
+  /** When the next attempt starts (epoch ms); the agent is `starting` meanwhile. */
+  retryAt: z.number().int().nullable(),
+  /** The attempt of the current run: 1, then one more per automatic retry or recovery. */
+  attempt: z.number().int().positive(),
+  /** Spend limit in USD (null: none). */
+  budgetUsd: z.number().nullable(),
 });
 export type Agent = z.infer<typeof AgentSchema>;
 

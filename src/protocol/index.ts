@@ -6,3 +6,4 @@ export * from "./api.ts";
 export * from "./config.ts";
 export * from "./work.ts";
 export * from "./message.ts";
+export * from "./failure.ts";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FailureClassSchema } from "./failure.ts";
 
 /** What a provider parser turns an output line into; the dashboard and `troupe logs` render these. */
 export const OutputEventSchema = z.discriminatedUnion("kind", [
@@ -18,7 +19,12 @@ export const OutputEventSchema = z.discriminatedUnion("kind", [
     inputTokens: z.number().optional(),
     outputTokens: z.number().optional(),
   }),
-  z.object({ kind: z.literal("error"), message: z.string() }),
+  /**
+   * An error the CLI reported. `failure` is set when the CLI said the class in a structured way
+   * (an HTTP status, an error type): it wins over text patterns. `resetsAt` (epoch ms): when a
+   * spent quota comes back.
+   */
+  z.object({ kind: z.literal("error"), message: z.string(), failure: FailureClassSchema.optional(), resetsAt: z.number().int().optional() }),
   /** A line the parser did not recognise: kept verbatim, never dropped. */
   z.object({ kind: z.literal("raw"), line: z.string() }),
 ]);

@@ -48,6 +48,7 @@ export function createServices(h: ServiceHost): RunningServices {
   const bus = new EventBus(h.store.events, h.log);
   const agents = new AgentService({ ws: h.ws, store: h.store, bus, log: h.log, binDir: h.binDir });
   const conversations = new ConversationService(h.store, bus);
+  agents.setPurposefulWait((id) => conversations.waitsOnPurpose(id));
   const feed = new EventFeed(h.store.events, bus);
   const follower = new AgentFollower({ store: h.store, bus, log: h.log, conversations, agents });
   const work = new WorkService({ root: h.ws.root, store: h.store, bus, agents });

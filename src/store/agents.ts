@@ -1,6 +1,7 @@
 import type { Database } from "../runtime/sqlite.ts";
 import { z } from "zod";
 import { QuestionSchema, type Agent, type AgentStatus, type Question } from "../protocol/entities.ts";
+import { FailureSchema, type Failure } from "../protocol/failure.ts";
 import type { PermissionMode } from "../protocol/config.ts";
 import type { AgentMode } from "../protocol/work.ts";
 
@@ -37,6 +38,12 @@ interface AgentRow {
   last_activity_at: number | null;
   parent_id: string | null;
   uncommitted: number;
+  failure_json: string | null;
+  retry_at: number | null;
+  attempt: number;
+  budget_usd: number | null;
+  timeout_ms: number | null;
+  idle_timeout_ms: number | null;
 }
 
 /**
@@ -46,6 +53,9 @@ interface AgentRow {
 export interface AgentRecord extends Agent {
   signalFile: string;
   pid: number | null;
+  /** Per-run limits (ms); null: the workspace config's. */
+  timeoutMs: number | null;
+  idleTimeoutMs: number | null;
 }
 
 const Questions = z.array(QuestionSchema);
@@ -109,12 +119,18 @@ function fromRow(r: AgentRow, pid: number | null, w: StoreWarnings): AgentRecord
     uncommitted: r.uncommitted === 1,
     permissions: r.permissions,
     signalFile: r.signal_file,
+    failure: r.failure_json === null ? null : parseJson<Failure | null>(FailureSchema, r.failure_json, null, `agent ${r.name}'s failure`, w),
+    retryAt: r.retry_at,
+    attempt: r.attempt,
+    budgetUsd: r.budget_usd,
+    timeoutMs: r.timeout_ms,
+    idleTimeoutMs: r.idle_timeout_ms,
   };
 }
 
 /** The public view: no signal file path. */
 export function toAgent(rec: AgentRecord): Agent {
-  const { signalFile: _s, ...agent } = rec;
+  const { signalFile: _s, timeoutMs: _t, idleTimeoutMs: _i, ...agent } = rec;
   return agent;
 }
 
@@ -139,6 +155,9 @@ export interface NewAgent {
   initiativeId?: string | null;
   phaseId?: string | null;
   taskId?: string | null;
+  budgetUsd?: number | null;
+  timeoutMs?: number | null;
+  idleTimeoutMs?: number | null;
 }
 
 export interface OutputContext {
@@ -162,6 +181,9 @@ export type AgentPatch = Partial<{
   outputTokens: number | null;
   lastActivityAt: number | null;
   uncommitted: boolean;
+  failure: Failure | null;
+  retryAt: number | null;
+  attempt: number;
 }>;
 
 const PATCH_COLUMNS: Record<keyof AgentPatch, string> = {
@@ -177,6 +199,9 @@ const PATCH_COLUMNS: Record<keyof AgentPatch, string> = {
   outputTokens: "output_tokens",
   lastActivityAt: "last_activity_at",
   uncommitted: "uncommitted",
+  failure: "failure_json",
+  retryAt: "retry_at",
+  attempt: "attempt",
 };
 
 const SELECT = `SELECT a.*, s.pid AS live_pid FROM agents a
@@ -195,12 +220,13 @@ export class AgentRepo {
     this.db
       .query(
         `INSERT INTO agents (id, name, provider, status, prompt, command, model, cwd, worktree, branch, base_ref,
-           permissions, token_hash, signal_file, parent_id, mode, initiative_id, phase_id, task_id, created_at, updated_at)
-         VALUES (?, ?, ?, 'starting', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           permissions, token_hash, signal_file, parent_id, mode, initiative_id, phase_id, task_id,
+           budget_usd, timeout_ms, idle_timeout_ms, created_at, updated_at)
+         VALUES (?, ?, ?, 'starting', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(a.id, a.name, a.provider, a.prompt, a.command, a.model, a.cwd, a.worktree, a.branch, a.baseRef,
         a.permissions, a.tokenHash, a.signalFile, a.parentId ?? null, a.mode ?? null, a.initiativeId ?? null,
-        a.phaseId ?? null, a.taskId ?? null, now, now);
+        a.phaseId ?? null, a.taskId ?? null, a.budgetUsd ?? null, a.timeoutMs ?? null, a.idleTimeoutMs ?? null, now, now);
     return this.get(a.id)!;
   }
 
@@ -291,13 +317,25 @@ export class AgentRepo {
     })();
   }
 
+  /** The nearest pending retry (epoch ms), or null. */
+  nextRetryAt(): number | null {
+    const row = this.db.query("SELECT MIN(retry_at) AS at FROM agents WHERE retry_at IS NOT NULL").get() as { at: number | null };
+    return row.at;
+  }
+
+  /** Agents whose retry is due by `now`. */
+  retryDue(now: number): string[] {
+    return (this.db.query("SELECT id FROM agents WHERE retry_at IS NOT NULL AND retry_at <= ? ORDER BY retry_at").all(now) as { id: string }[]).map((r) => r.id);
+  }
+
   update(id: string, patch: AgentPatch): AgentRecord {
     const sets: string[] = [];
     const values: (string | number | null)[] = [];
     for (const [key, value] of Object.entries(patch) as [keyof AgentPatch, AgentPatch[keyof AgentPatch]][]) {
       if (value === undefined) continue;
       sets.push(`${PATCH_COLUMNS[key]} = ?`);
-      values.push(key === "questions" ? (value === null ? null : JSON.stringify(value)) : typeof value === "boolean" ? Number(value) : (value as string | number | null));
+      const json = key === "questions" || key === "failure";
+      values.push(json ? (value === null ? null : JSON.stringify(value)) : typeof value === "boolean" ? Number(value) : (value as string | number | null));
     }
     sets.push("updated_at = ?");
     values.push(Date.now(), id);

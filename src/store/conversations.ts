@@ -133,6 +133,11 @@ export class ConversationRepo {
     ).map(fromRow);
   }
 
+  /** Whether the agent asked a question still open (it waits for the answer). */
+  openFrom(agentId: string): boolean {
+    return this.db.query("SELECT 1 FROM conversations WHERE from_id = ? AND status IN ('pending', 'delivered') LIMIT 1").get(agentId) !== null;
+  }
+
   nextExpiry(): number | null {
     const row = this.db
       .query("SELECT MIN(expires_at) AS at FROM conversations WHERE status IN ('pending', 'delivered') AND expires_at IS NOT NULL")

@@ -220,6 +220,16 @@ export const MIGRATIONS: readonly Migration[] = [
     imported_at INTEGER NOT NULL,
     PRIMARY KEY (agent_id, session)
   );`,
+  // 11: the lifecycle: why the last run failed (class, evidence, attempt; JSON), when the next
+  // attempt starts (a deadline in the store, so a restarted daemon carries on), the attempt
+  // number, and each agent's budget and run limits
+  `ALTER TABLE agents ADD COLUMN failure_json TEXT;
+   ALTER TABLE agents ADD COLUMN retry_at INTEGER;
+   ALTER TABLE agents ADD COLUMN attempt INTEGER NOT NULL DEFAULT 1;
+   ALTER TABLE agents ADD COLUMN budget_usd REAL;
+   ALTER TABLE agents ADD COLUMN timeout_ms INTEGER;
+   ALTER TABLE agents ADD COLUMN idle_timeout_ms INTEGER;
+   CREATE INDEX agents_retry_at ON agents(retry_at) WHERE retry_at IS NOT NULL;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -2,6 +2,7 @@ import type { Agent } from "../protocol/entities.ts";
 import { formatCost } from "../output/lines.ts";
 import { fit, sanitize } from "../output/text.ts";
 import { STATUS, isLive } from "../protocol/status.ts";
+import { failureLine, failureShows } from "../protocol/failure.ts";
 
 /** 45s, 12m, 3h, 2d. */
 export function formatElapsed(ms: number): string {
@@ -69,7 +70,8 @@ export function rowCells(a: Agent, cols: RowColumns, now: number): RowCells {
     provider: cols.provider ? fit(a.provider, cols.provider) : "",
     elapsed: formatElapsed(agentElapsed(a, now)).padStart(cols.elapsed),
     cost: cols.cost ? cost.padStart(cols.cost) : "",
-    what: cols.what ? fit(agentWhat(a), cols.what) : "",
+    // a failure (and a retry's countdown) says more than the task while it stands
+    what: cols.what ? fit(failureShows(a) ? sanitize(failureLine(a.failure, a.retryAt, now)) : agentWhat(a), cols.what) : "",
   };
 }
 

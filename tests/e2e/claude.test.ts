@@ -4,7 +4,7 @@
  * with `troupe signal` through its Bash tool.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { ROOT, Sandbox, waitFor } from "../support/sandbox.ts";
@@ -152,6 +152,29 @@ describe("Claude Code under troupe", () => {
       return a.session === 2 && a.status === "done" ? a : undefined;
     });
     expect(after.result).toBe("answered");
+  }, 120_000);
+
+  test("a 529 overloaded_error through the CLI's own retries is retried by troupe to success", async () => {
+    claudeSandbox();
+    sb.env.CLAUDE_CODE_MAX_RETRIES = "1";
+    mkdirSync(join(sb.dir, ".troupe"), { recursive: true });
+    writeFileSync(join(sb.dir, ".troupe", "config.json"), JSON.stringify({ lifecycle: { retry: { baseDelayMs: 200 } } }));
+    // the first run's request and the CLI's one retry of it are refused; troupe's next run is served
+    let refused = 0;
+    scripts.set("bursty", (req) => {
+      if (refused < 2) {
+        refused++;
+        return apiError(529, "overloaded_error", "Overloaded");
+      }
+      return [[bash(`troupe signal done --result "through the burst"`)]][turnIndex(req)] ?? [text("Done.")];
+    });
+    await sb.json(["spawn", "--provider", "claude", "--name", "bursty", "--prompt", "Anything.", "--json"]);
+    const a = await waitFor("bursty to finish", async () => {
+      const x = (await sb.json<Agent[]>(["ls", "--json"])).find((y) => y.name === "bursty");
+      return x && ["done", "failed"].includes(x.status) ? x : undefined;
+    }, 90_000);
+    expect(a).toMatchObject({ status: "done", result: "through the burst", attempt: 2, session: 2, failure: { class: "overloaded", attempt: 1 } });
+    expect(refused).toBe(2);
   }, 120_000);
 
   test("a run the API refuses fails with the reason, not only a missing signal", async () => {

@@ -128,9 +128,9 @@ describe("parseLine on lines not in the fixtures", () => {
     ]);
   });
 
-  test("a transient 429 that is not a usage limit is network, not usage_limit", () => {
+  test("a transient 429 that is not a usage limit is rate_limit, not usage_limit", () => {
     const text = "API Error: Server is temporarily limiting requests (not your usage limit) · Rate limited";
-    expect(failureOf(claude, text)).toBe("network");
+    expect(failureOf(claude, text)).toBe("rate_limit");
   });
 });
 

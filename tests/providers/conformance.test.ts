@@ -25,13 +25,15 @@ const EXPECTED_FAILURE: Record<string, Record<string, FailureClass | null>> = {
     "not-logged-in": "auth",
     "usage-limit": "usage_limit",
     "usage-limit-weekly": "usage_limit",
-    "rate-limit-429": "usage_limit",
+    // the per-minute 429 (rate_limit_error) is transient; a spent subscription quota comes with a rejected rate_limit_event
+    "rate-limit-429": "rate_limit",
     "credit-low": "usage_limit",
     "no-server": "network",
-    "overloaded-529": "network",
+    "overloaded-529": "overloaded",
     timeout: "timeout",
-    "resume-missing": "crash",
-    "root-no-sandbox": "crash",
+    // fixed refusals: running again cannot help
+    "resume-missing": "setup",
+    "root-no-sandbox": "setup",
   },
   codex: {
     success: null,
@@ -40,8 +42,8 @@ const EXPECTED_FAILURE: Record<string, Record<string, FailureClass | null>> = {
     "quota-429": "usage_limit",
     "offline-no-login": "network",
     "offline-api-key": "network",
-    // "not inside a trusted directory": a setup mistake, not a class the lifecycle retries.
-    "not-git": null,
+    // "not inside a trusted directory": a setup mistake, never retried.
+    "not-git": "setup",
   },
   gemini: {
     success: null,
@@ -50,8 +52,8 @@ const EXPECTED_FAILURE: Record<string, Record<string, FailureClass | null>> = {
     "no-auth": "auth",
     "quota-429": "usage_limit",
     offline: "network",
-    // "folder not trusted" (exit 55): a setup mistake, not a class the lifecycle retries.
-    untrusted: null,
+    // "folder not trusted" (exit 55): a setup mistake, never retried.
+    untrusted: "setup",
   },
 };
 

@@ -62,7 +62,8 @@ describe("opencode parseLine", () => {
 
   test("error patterns, as diagnose() applies them to stderr", () => {
     expect(failureOf(opencode, "ProviderAuthError: invalid x-api-key")).toBe("auth");
-    expect(failureOf(opencode, "AI_APICallError: 429 rate limit exceeded")).toBe("usage_limit");
+    expect(failureOf(opencode, "AI_APICallError: 429 rate limit exceeded")).toBe("rate_limit");
+    expect(failureOf(opencode, "AI_APICallError: insufficient_quota")).toBe("usage_limit");
     expect(failureOf(opencode, "Unable to connect. Is the computer able to access the url?")).toBe("network");
     expect(failureOf(opencode, "Only README.md.")).toBeUndefined();
   });

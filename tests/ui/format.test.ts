@@ -27,6 +27,19 @@ describe("agent rows", () => {
     expect(c.cost.trim()).toBe("$1.50");
   });
 
+  test("a pending retry shows its class and the next attempt; a failed agent its class and evidence", () => {
+    const now = Date.now();
+    const failure = { class: "overloaded" as const, evidence: "API Error: 529 Overloaded", attempt: 1, maxAttempts: 3 };
+    const cols = rowColumns(120);
+    const waiting = makeAgent({ status: "starting", prompt: "the task", failure, retryAt: now + 3_200 });
+    expect(rowCells(waiting, cols, now).what.trim()).toBe("overloaded · attempt 2/3 in 4s");
+    const failed = makeAgent({ status: "failed", prompt: "the task", failure: { ...failure, attempt: 3 }, retryAt: null });
+    expect(rowCells(failed, cols, now).what.trim()).toBe("overloaded: API Error: 529 Overloaded");
+    // a retry under way shows its task again
+    const running = makeAgent({ status: "running", prompt: "the task", failure, retryAt: null, attempt: 2 });
+    expect(rowCells(running, cols, now).what.trim()).toBe("the task");
+  });
+
   test("elapsed time reads short", () => {
     expect(formatElapsed(5_000)).toBe("5s");
     expect(formatElapsed(125_000)).toBe("2m");

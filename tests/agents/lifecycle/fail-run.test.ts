@@ -1,0 +1,49 @@
+import { afterAll, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { AgentService } from "../../../src/agents/service.ts";
+import { EventBus } from "../../../src/events/bus.ts";
+import { Logger } from "../../../src/events/log.ts";
+import { createStore } from "../../../src/store/index.ts";
+import { Sandbox, waitFor } from "../../support/sandbox.ts";
+import { fakeClaude, resultLine } from "../../support/fake-claude.ts";
+
+/**
+ * failRun, as the work model's proposal parsing calls it after a run ended `done` with a file
+ * that does not parse: the service on a real store and repo (no daemon; the stand-in CLI writes
+ * its signal file itself).
+ */
+const sb = new Sandbox();
+afterAll(() => sb.close());
+
+test("bad_output after a run ended resumes its session once with what is malformed; a second one fails it", async () => {
+  const log = new Logger(join(sb.runtime, "daemon.log"));
+  const store = createStore(join(sb.runtime, "t.db"), log);
+  const bus = new EventBus(store.events, log);
+  const ws = { root: sb.dir, stateDir: join(sb.dir, ".troupe"), socket: sb.socket, socketExplicit: true };
+  const agents = new AgentService({ ws, store, bus, log, binDir: sb.runtime });
+  agents.start();
+  try {
+    const argsFile = join(sb.runtime, "args");
+    const signal = (result: string) => `printf '{"status":"done","result":"${result}"}' > "$TROUPE_SIGNAL_FILE"`;
+    const body = `echo '${resultLine("ok")}'; case "$prompt" in *"phases[0].title is missing"*) ${signal("fixed")} ;; *) ${signal("first")} ;; esac`;
+    const env = { PATH: `${fakeClaude(sb.runtime, argsFile, body)}:${process.env.PATH}` };
+    const a = await agents.spawn({ provider: "claude", prompt: "plan it", name: "planner", worktree: false, env });
+    const get = () => agents.get(a.id);
+    await waitFor("the first run to end", () => (get().status === "done" ? true : undefined));
+    expect(get()).toMatchObject({ result: "first", attempt: 1 });
+
+    const failed = agents.failRunWith("planner", "bad_output", "proposal.json: phases[0].title is missing");
+    expect(failed).toMatchObject({ status: "starting", failure: { class: "bad_output", attempt: 1 } });
+    await waitFor("the resumed run to end", () => (get().status === "done" && get().session === 2 ? true : undefined));
+    expect(get()).toMatchObject({ result: "fixed", attempt: 2, failure: { class: "bad_output", attempt: 1 } });
+    expect(readFileSync(argsFile, "utf8")).toContain("--resume\nfake-session\n");
+
+    // a second malformed output is not recovered again
+    expect(agents.failRunWith("planner", "bad_output", "still malformed")).toMatchObject({ status: "failed", failure: { class: "bad_output", attempt: 2 }, error: "still malformed" });
+    expect(() => agents.failRunWith("nobody", "bad_output", "x")).toThrow("no agent 'nobody'");
+  } finally {
+    await agents.shutdown();
+    store.close();
+  }
+}, 30_000);
