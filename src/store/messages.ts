@@ -28,6 +28,9 @@ const fromRow = (r: Row): Message => ({
   deliveredAt: r.delivered_at,
 });
 
+/** What a message's heading in a prompt costs, counted against the budget with its text. */
+const HEADING = 64;
+
 const bySeq = (a: Row, b: Row) => a.seq - b.seq;
 
 /** `msg_<n>` → n; null for anything else. */
@@ -105,11 +108,13 @@ export class MessageRepo {
 
   /**
    * Delivers the agent's oldest queued messages to `session`, as many as fit in `budget`
-   * characters of text (in order: it stops at the first that does not fit).
+   * characters, each counted with its heading (in order: it stops at the first that does not fit).
    */
   claimForSession(agentId: string, session: number, budget: number): SessionClaim {
     return this.db.transaction(() => {
-      const queued = this.db.query("SELECT seq, length(text) AS len FROM messages WHERE to_id = ? AND status = 'queued' ORDER BY seq").all(agentId) as { seq: number; len: number }[];
+      const queued = this.db
+        .query(`SELECT seq, length(text) + ${HEADING} AS len FROM messages WHERE to_id = ? AND status = 'queued' ORDER BY seq`)
+        .all(agentId) as { seq: number; len: number }[];
       let used = 0;
       let n = 0;
       while (n < queued.length && used + queued[n]!.len <= budget) used += queued[n++]!.len;
@@ -162,7 +167,7 @@ export class MessageRepo {
     const row = this.db
       .query(
         `SELECT EXISTS (SELECT 1 FROM messages WHERE to_id = ?1 AND status = 'queued' AND wake = 1)
-           AND (SELECT length(text) FROM messages WHERE to_id = ?1 AND status = 'queued' ORDER BY seq LIMIT 1) <= ?2 AS ready`,
+           AND (SELECT length(text) + ${HEADING} FROM messages WHERE to_id = ?1 AND status = 'queued' ORDER BY seq LIMIT 1) <= ?2 AS ready`,
       )
       .get(agentId, budget) as { ready: number | null };
     return row.ready === 1;

@@ -123,7 +123,7 @@ describe("delivery to a session's prompt", () => {
 
   test("a prompt carries at most PROMPT_BUDGET of text, in order; the rest wait and are counted", async () => {
     const a = agent("a", "done");
-    const big = "x".repeat(PROMPT_BUDGET / 4);
+    const big = "x".repeat(PROMPT_BUDGET / 4 - 40);
     for (let i = 0; i < 6; i++) svc.send(person, { to: "a", text: `${i}${big}` }, never);
     const claim = svc.claim(a.id, 2)!;
     // each is a little over a quarter of the budget: three fit
@@ -135,7 +135,7 @@ describe("delivery to a session's prompt", () => {
 
   test("a message too long for any prompt never wakes the agent (it waits for the inbox)", () => {
     const a = agent("a", "done");
-    svc.send(person, { to: "a", text: "y".repeat(PROMPT_BUDGET + 1) }, () => true);
+    svc.send(person, { to: "a", text: "y".repeat(PROMPT_BUDGET) }, () => true);
     expect(store.messages.wakeReady(a.id, PROMPT_BUDGET)).toBe(false);
     svc.send(person, { to: "a", text: "small" }, () => true);
     expect(store.messages.wakeReady(a.id, PROMPT_BUDGET)).toBe(false);
