@@ -21,8 +21,9 @@ const LAYERS: Record<string, readonly string[]> = {
   "daemon/routes": ["daemon", "services", "protocol"],
   daemon: ["daemon/routes", "services", "store", "events", "protocol", "runtime", "lock-file", "self", "workspace", "workspace-config", "file-modes"],
   // the services, and the one API over them
-  services: ["agents", "conversations", "work", "permissions", "events", "store", "protocol", "self", "workspace"],
+  services: ["agents", "conversations", "messages", "work", "permissions", "events", "store", "protocol", "self", "workspace"],
   conversations: ["agents", "events", "store", "prompts", "protocol"],
+  messages: ["agents", "events", "store", "prompts", "protocol"],
   agents: ["events", "store", "git", "providers", "runtime", "protocol", "output", "prompts", "process-info", "workspace", "workspace-config", "file-modes", "trust"],
   work: ["agents", "conversations", "events", "store", "git", "providers", "runtime", "protocol"],
   permissions: ["agents", "events", "store", "providers", "runtime", "protocol"],
@@ -139,7 +140,7 @@ describe("layer boundaries", () => {
 
   test("no command but the dashboard loads Ink or React, and it only lazily", () => {
     const pkg = /^\s*import\s+(?!type\s)[^"';]*?from\s+"(ink|react|ink-[^"]*|react-[^"]*)"/m;
-    for (const f of new Glob("src/{cli,client,protocol,output,services,daemon,agents,conversations,events,store}/**/*.ts").scanSync({ cwd: root })) {
+    for (const f of new Glob("src/{cli,client,protocol,output,services,daemon,agents,conversations,messages,events,store}/**/*.ts").scanSync({ cwd: root })) {
       expect(`${f}: ${pkg.exec(readFileSync(join(root, f), "utf8"))?.[1] ?? "none"}`).toBe(`${f}: none`);
     }
     expect(readFileSync(join(root, "src/cli/dashboard.ts"), "utf8")).toContain('await import("../ui/run.tsx")');

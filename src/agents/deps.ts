@@ -11,4 +11,12 @@ export interface AgentDeps {
   log: Logger;
   /** Put first on every agent's PATH: the folder holding this troupe. */
   binDir: string;
+  /** The agent's queued messages, put first in a resume's prompt (src/messages/); none without it. */
+  mail?: SessionMail;
+}
+
+/** Messages handed to a session: claimed as its prompt is built, given back if it does not start. */
+export interface SessionMail {
+  /** Delivers the agent's queued messages to `session` and renders them; null when none wait. */
+  claim(agentId: string, session: number): { text: string; release(): void } | null;
 }

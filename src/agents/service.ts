@@ -71,6 +71,8 @@ export class AgentService {
   private readonly watcher: SessionWatcher;
   private readonly stopper: Stopper;
   private readonly launching = new Set<Promise<unknown>>();
+  /** Agents whose resume is under way (see resumeWith). */
+  private readonly resuming = new Set<string>();
   private readonly envs: AgentEnvStore;
   private readonly lifecycle: Lifecycle;
 
@@ -351,17 +353,22 @@ export class AgentService {
   /** What a new run started by someone (not a retry) clears: a fresh count of attempts. */
   private static readonly FRESH_RUN: AgentPatch = { questions: null, result: null, error: null, exitCode: null, failure: null, retryAt: null, attempt: 1 };
 
-  /** Whether the agent could be resumed now: its status allows it and its provider can. */
+  /** Whether the agent could be resumed now: its status allows it, its provider can, and no resume is under way. */
   canResume(ref: string): boolean {
     const rec = this.d.store.agents.find(ref);
-    if (!rec || !isResumable(rec.status)) return false;
+    if (!rec || !isResumable(rec.status) || this.resuming.has(rec.id)) return false;
     const provider = getProvider(rec.provider);
     return !!provider?.buildResume && (!!rec.providerSessionId || !!provider.resumesWithoutSession);
   }
 
   /** A new session of the same provider session, same folder, told `prompt` (a resumable agent only). */
   resumeWith(ref: string, prompt: string): Promise<Agent> {
-    return this.tracked(this.resumeNow(this.resumable(ref), prompt, AgentService.FRESH_RUN));
+    const rec = this.resumable(ref);
+    // its status turns `starting` only once the launch begins: until then a second resume (a
+    // question and a message waking it at once) would start a second process
+    if (this.resuming.has(rec.id)) throw new TroupeError("invalid_state", `${rec.name} is being resumed already`);
+    this.resuming.add(rec.id);
+    return this.tracked(this.resumeNow(rec, prompt, AgentService.FRESH_RUN)).finally(() => this.resuming.delete(rec.id));
   }
 
   private resumable(ref: string): AgentRecord {
@@ -383,21 +390,29 @@ export class AgentService {
     if (!rec.providerSessionId && !provider.resumesWithoutSession) throw new TroupeError("invalid_state", `${rec.name} reported no session id to resume`);
     const clientEnv = this.envs.load(rec.id, rec.name);
     const setup = await this.restoreWorktree(rec);
-    const token = newToken();
-    const cmd = provider.buildResume({
-      prompt,
-      cwd: rec.cwd,
-      model: rec.model ?? undefined,
-      sessionId: rec.providerSessionId ?? "",
-      permissions: rec.permissions,
-      allowedTools: providerConfig(this.d.ws.stateDir, provider.name).allowedTools,
-      command: rec.command ?? undefined,
-      env: clientEnv,
-      ...budgetLeft(rec),
-    });
-    assertWithinArgLimit(cmd.argv, { ...clientEnv, ...cmd.env });
-    this.d.store.agents.setTokenHash(rec.id, hashToken(token));
-    return this.startSession(rec, rec.session + 1, cmd, token, onLaunch, clientEnv, setup);
+    const session = rec.session + 1;
+    // queued messages lead the prompt, delivered to this session in the step that launches it
+    const mail = this.d.mail?.claim(rec.id, session) ?? null;
+    try {
+      const token = newToken();
+      const cmd = provider.buildResume({
+        prompt: mail ? `${mail.text}\n\n${prompt}` : prompt,
+        cwd: rec.cwd,
+        model: rec.model ?? undefined,
+        sessionId: rec.providerSessionId ?? "",
+        permissions: rec.permissions,
+        allowedTools: providerConfig(this.d.ws.stateDir, provider.name).allowedTools,
+        command: rec.command ?? undefined,
+        env: clientEnv,
+        ...budgetLeft(rec),
+      });
+      assertWithinArgLimit(cmd.argv, { ...clientEnv, ...cmd.env });
+      this.d.store.agents.setTokenHash(rec.id, hashToken(token));
+      return await this.startSession(rec, session, cmd, token, onLaunch, clientEnv, setup);
+    } catch (err) {
+      mail?.release();
+      throw err;
+    }
   }
 
   /**

@@ -87,6 +87,25 @@ ${W}`,
     load: () => import("./listen.ts"),
   },
   {
+    name: "send",
+    summary: "send a message to an agent, the person, every agent or the sender's supervisor",
+    usage: `troupe send (AGENT | --user | --all | --supervisor) TEXT [--json]
+  queued until delivered once: through the addressee's inbox, or first in its next run's prompt;
+  a done agent is resumed with it when the sender may resume it (the person, or an agent that
+  started it); --all only queues; --supervisor is the agent that started the sender (else the person)
+${W}`,
+    load: () => import("./send.ts"),
+  },
+  {
+    name: "inbox",
+    summary: "print the messages sent to this agent (or to the person)",
+    usage: `troupe inbox [--wait [--timeout MS]] [--after SEQ] [--json]
+  the messages not yet delivered, oldest first, now delivered; --after SEQ: every message after
+  that seq, read or not; --wait blocks until one comes (exit 3 when --timeout passes first)
+${W}`,
+    load: () => import("./inbox.ts"),
+  },
+  {
     name: "answer",
     summary: "answer a conversation",
     usage: `troupe answer ANSWER --conversation ID\n${W}`,

@@ -5,6 +5,8 @@ import type { Initiative, PhaseTree, Task } from "../protocol/work.ts";
 import type { Agent, Conversation } from "../protocol/entities.ts";
 import type { OutputChunk } from "../protocol/output.ts";
 import type { GcReport } from "../protocol/api-gc.ts";
+import type { SendRequest } from "../protocol/api-messages.ts";
+import type { Message } from "../protocol/message.ts";
 import { request, type HttpOptions } from "./http.ts";
 import type { EventFilter, EventMessage } from "./sse.ts";
 
@@ -14,6 +16,7 @@ const enc = encodeURIComponent;
 const agentsApi = () => import("../protocol/api-agents.ts");
 const conversationsApi = () => import("../protocol/api-conversations.ts");
 const workApi = () => import("../protocol/api-work.ts");
+const messagesApi = () => import("../protocol/api-messages.ts");
 
 /** The typed API of one workspace's daemon; the only way cli/ and ui/ reach it. */
 export class TroupeClient {
@@ -82,6 +85,26 @@ export class TroupeClient {
   /** Claims the oldest pending conversation addressed to the caller, waiting up to `waitMs`. */
   async listen(waitMs: number, signal?: AbortSignal): Promise<Conversation | null> {
     return (await request(this.opts, "GET", `/v1/listen?wait=${waitMs}`, (await conversationsApi()).ListenResponseSchema, undefined, signal)).conversation;
+  }
+
+  /** One message per addressee (`to`: an agent, `user`, `all`, `supervisor`), signed with this client's identity. */
+  async send(req: SendRequest): Promise<Message[]> {
+    return (await request(this.opts, "POST", "/v1/messages", (await messagesApi()).MessageResponseSchema, req)).messages;
+  }
+  /**
+   * The caller's messages, oldest first: after seq `after` (any status), else those not yet
+   * delivered; reading delivers them. With `waitMs`, held until one comes (the daemon caps one wait at 60 s).
+   */
+  async inbox(opts: { after?: number; waitMs?: number } = {}, signal?: AbortSignal): Promise<Message[]> {
+    const params = new URLSearchParams();
+    if (opts.after !== undefined) params.set("after", String(opts.after));
+    if (opts.waitMs !== undefined) params.set("wait", String(opts.waitMs));
+    const q = params.size ? `?${params}` : "";
+    return (await request(this.opts, "GET", `/v1/inbox${q}`, (await messagesApi()).InboxResponseSchema, undefined, signal)).messages;
+  }
+  /** A message to the person, seen (the person only). */
+  async markRead(id: string): Promise<Message> {
+    return (await request(this.opts, "POST", `/v1/messages/${enc(id)}/read`, (await messagesApi()).MessageReadResponseSchema, {})).message;
   }
 
   async createInitiative(req: InitiativeCreateRequest): Promise<Initiative> {

@@ -29,6 +29,7 @@ To talk to others while you work:
 - \`${troupe} ask "<question>" --to <agent name>\` (or \`--user\` for the person) waits and prints the answer.
 - \`${troupe} listen\` prints the next question addressed to you as JSON ({"conversationId", "from", "question", ...}).
 - \`${troupe} answer "<answer>" --conversation <conversationId>\` answers it.
+- \`${troupe} send <agent name> "<text>"\` (or \`--user\`, \`--supervisor\`) sends a message without waiting; \`${troupe} inbox --json\` prints the messages sent to you.
 
 (\`${troupe}\` is also on your PATH as \`troupe\`.)
 `;

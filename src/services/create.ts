@@ -11,7 +11,10 @@ import { BUILD_VERSION } from "../self.ts";
 import type { Services } from "./services.ts";
 import { agentsApi } from "./agents-api.ts";
 import { conversationsApi } from "./conversations-api.ts";
-import { guardOver } from "./guard.ts";
+import { guardOver, permitsOver } from "./guard.ts";
+import { MessageService } from "../messages/service.ts";
+import { DeliveryFollower } from "../messages/delivery.ts";
+import { messagesApi } from "./messages-api.ts";
 import { WorkService } from "../work/service.ts";
 import { workApi } from "./work-api.ts";
 import { modesApi } from "./modes-api.ts";
@@ -46,7 +49,8 @@ export interface RunningServices {
 export function createServices(h: ServiceHost): RunningServices {
   const startedAt = Date.now();
   const bus = new EventBus(h.store.events, h.log);
-  const agents = new AgentService({ ws: h.ws, store: h.store, bus, log: h.log, binDir: h.binDir });
+  const messages = new MessageService(h.store, bus, (): string => agents.troupeCommand());
+  const agents = new AgentService({ ws: h.ws, store: h.store, bus, log: h.log, binDir: h.binDir, mail: messages });
   const conversations = new ConversationService(h.store, bus);
   agents.setPurposefulWait((id) => conversations.waitsOnPurpose(id));
   const feed = new EventFeed(h.store.events, bus);
@@ -55,6 +59,7 @@ export function createServices(h: ServiceHost): RunningServices {
   const decisions = new DecisionStore(h.ws.stateDir, h.log);
   const modes = new ModeService({ agents, store: h.store, bus, log: h.log, decisions, work: modeWorkOver(work, h.store) });
   const guard = guardOver(h.store);
+  const delivery = new DeliveryFollower({ store: h.store, bus, log: h.log, messages, agents });
   const uncommitted = new UncommittedFollower({ store: h.store, bus, log: h.log, agents });
   const reaper = new WorktreeReaper({ ws: h.ws, store: h.store, log: h.log, bus });
   const services: Services = {
@@ -77,6 +82,7 @@ export function createServices(h: ServiceHost): RunningServices {
     agents: agentsApi(agents, guard),
     conversations: conversationsApi(conversations, guard),
     modes: modesApi(modes, guard),
+    messages: messagesApi(messages, guard, permitsOver(h.store)),
     events: {
       open(caller, q) {
         guard(caller, "events.open");
@@ -95,15 +101,19 @@ export function createServices(h: ServiceHost): RunningServices {
       // the conversations follower, so a run failed by its outputs is not woken for a question
       modes.subscribe();
       follower.start();
+      delivery.start();
       uncommitted.start();
       agents.start();
       modes.sweep();
+      // after the agent service settled the sessions it found: deliveries that never ran are queued again
+      delivery.sweep();
       conversations.start();
       reaper.start();
     },
     async shutdown() {
       conversations.shutdown();
       follower.shutdown();
+      delivery.shutdown();
       await reaper.shutdown();
       await uncommitted.shutdown();
       modes.shutdown();

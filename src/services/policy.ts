@@ -47,6 +47,12 @@ export const POLICY = {
   "conversations.get": ["anyone", "read a conversation"],
   "conversations.answer": ["addressee", "answer a conversation addressed to $"],
   "conversations.listen": ["anyone", "listen"],
+  // a message is signed with the caller's identity; whether it wakes a `done` addressee is the
+  // `agents.resume` rule (lineage), checked without refusing: otherwise it only queues
+  "messages.send": ["anyone", "send a message"],
+  // an inbox is always the caller's own (the person's: messages to `user`)
+  "messages.inbox": ["anyone", "read its inbox"],
+  "messages.read": ["person", "mark a message read"],
   "events.open": ["anyone", "follow events"],
   // the work model: anyone reads it (agents read the plan they work in); the person decides
   // what is worked on, so creating, archiving, approving, rejecting, editing and retrying are theirs

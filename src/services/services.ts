@@ -11,6 +11,8 @@ import type { Initiative, PhaseTree, Task } from "../protocol/work.ts";
 import type { ApproveOptions, EditOptions, InitiativeCreateOptions, RejectOptions } from "../work/service.ts";
 import type { GcReport } from "../protocol/api-gc.ts";
 import type { ModesApi } from "./modes-api.ts";
+import type { Message } from "../protocol/message.ts";
+import type { SendOptions } from "../messages/service.ts";
 
 export type { Caller };
 
@@ -30,6 +32,7 @@ export interface Services {
   events: EventsApi;
   work: WorkApi;
   modes: ModesApi;
+  messages: MessagesApi;
 }
 
 export interface DaemonApi {
@@ -63,6 +66,16 @@ export interface ConversationsApi {
   answer(caller: Caller, id: string, answer: string): Conversation;
   /** Claims the caller's oldest pending conversation, waiting up to `waitMs`; null when none came. */
   listen(caller: Caller, waitMs: number, signal: AbortSignal): Promise<Conversation | null>;
+}
+
+/** Messages (src/messages/): one per addressee, queued until delivered once (inbox or a session's prompt). */
+export interface MessagesApi {
+  /** `to`: an agent (id or name), `user`, `all` (queued only) or `supervisor` (the caller's parent; the person for an agent the person started). */
+  send(caller: Caller, req: SendOptions): Message[];
+  /** The caller's messages after `after` (else those queued), oldest first, delivering the queued; `waitMs` (at most MAX_WAIT_MS) holds it until one comes. */
+  inbox(caller: Caller, q: { after?: number; waitMs?: number }, signal: AbortSignal): Promise<Message[]>;
+  /** A message to the person, seen (the person only). */
+  markRead(caller: Caller, id: string): Message;
 }
 
 export interface EventsApi {

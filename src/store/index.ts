@@ -10,6 +10,7 @@ import { PhaseRepo } from "./phases.ts";
 import { TaskRepo } from "./tasks.ts";
 import { BranchRepo } from "./branches.ts";
 import { ModeImportRepo } from "./mode-imports.ts";
+import { MessageRepo } from "./messages.ts";
 import { scrubFreeSpace, secureDelete } from "./secure.ts";
 import { WalCheckpoints } from "./checkpoints.ts";
 import { startCheckpointer } from "../runtime/checkpointer.ts";
@@ -26,6 +27,7 @@ export interface Store {
   tasks: TaskRepo;
   branches: BranchRepo;
   modeImports: ModeImportRepo;
+  messages: MessageRepo;
   /** Makes deleted and overwritten text unrecoverable from the file (VACUUM): one-time steps only. */
   scrub(): void;
   /** When the WAL is copied into the database, on a worker thread (see checkpoints.ts). */
@@ -52,6 +54,7 @@ export function createStore(path: string, warnings: StoreWarnings): Store {
     tasks: new TaskRepo(db, warnings),
     branches: new BranchRepo(db),
     modeImports: new ModeImportRepo(db),
+    messages: new MessageRepo(db),
     scrub: () => scrubFreeSpace(db),
     checkpoints,
     close: () => {

@@ -230,6 +230,22 @@ export const MIGRATIONS: readonly Migration[] = [
    ALTER TABLE agents ADD COLUMN timeout_ms INTEGER;
    ALTER TABLE agents ADD COLUMN idle_timeout_ms INTEGER;
    CREATE INDEX agents_retry_at ON agents(retry_at) WHERE retry_at IS NOT NULL;`,
+  // 12: messages and inboxes (src/messages/): seq orders them; `wake` says the sender may resume
+  // the addressee; `session` is the run whose prompt carried it (requeued if that run never started)
+  `CREATE TABLE messages (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    from_id TEXT NOT NULL,
+    from_name TEXT NOT NULL,
+    to_id TEXT NOT NULL,
+    to_name TEXT NOT NULL,
+    text TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'queued',
+    wake INTEGER NOT NULL DEFAULT 0,
+    session INTEGER,
+    created_at INTEGER NOT NULL,
+    delivered_at INTEGER
+  );
+  CREATE INDEX messages_to ON messages(to_id, status, seq);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -43,6 +43,10 @@ const EXPECTED_ROWS: [string, number[]][] = [
   ["GET /v1/conversations/:id", ALL],
   ["POST /v1/conversations/:id/answer", [200, 200, 403, 403, 403, 403, 401]],
   ["GET /v1/listen", ALL],
+  // anyone sends (signed as itself); an inbox is the caller's own; only the person marks its messages read
+  ["POST /v1/messages", [201, 201, 201, 201, 201, 201, 401]],
+  ["GET /v1/inbox", ALL],
+  ["POST /v1/messages/:id/read", PERSON],
   ["GET /v1/events", ALL],
   ["POST /v1/gc", PERSON],
   ["GET /v1/initiatives", ALL],

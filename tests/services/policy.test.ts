@@ -18,6 +18,7 @@ describe("the authorization policy", () => {
       "daemon.stop",
       "initiatives.archive",
       "initiatives.create",
+      "messages.read",
       "permissions.decide",
       "work.approve",
       "work.edit",

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Agent, Conversation } from "../../src/protocol/entities.ts";
 import type { PhaseTree } from "../../src/protocol/work.ts";
+import type { Message } from "../../src/protocol/message.ts";
 import { isLive } from "../../src/protocol/status.ts";
 import { waitFor, type Sandbox } from "./sandbox.ts";
 
@@ -150,6 +151,13 @@ export class MatrixRun {
     return (r.json as { conversation: Conversation }).conversation;
   }
 
+  /** A message to the person, for a read mark. */
+  async messageToUser(): Promise<Message> {
+    const r = await this.api(null, "POST", "/v1/messages", { to: "user", text: "for the person" });
+    if (r.status !== 201) throw new Error(`send to the person: ${r.status} ${JSON.stringify(r.json)}`);
+    return (r.json as { messages: Message[] }).messages[0]!;
+  }
+
   /** Opens the event stream and closes it as soon as the status is known. */
   async eventsStatus(token: string | null): Promise<number> {
     const abort = new AbortController();
@@ -199,6 +207,9 @@ const CASES: RouteCase[] = [
     call: async (m, f, t) => status(m.api(t, "POST", `/v1/conversations/${(await m.askTarget(f)).id}/answer`, { answer: "yes" })),
   },
   { route: "GET /v1/listen", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/listen?wait=0")) },
+  { route: "POST /v1/messages", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/messages", { to: "user", text: "from the matrix" })) },
+  { route: "GET /v1/inbox", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/inbox?wait=0")) },
+  { route: "POST /v1/messages/:id/read", fresh: null, call: async (m, _f, t) => status(m.api(t, "POST", `/v1/messages/${(await m.messageToUser()).id}/read`, {})) },
   { route: "GET /v1/events", fresh: null, call: (m, _f, t) => m.eventsStatus(t) },
   { route: "POST /v1/gc", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/gc?dry-run", {})) },
   // the work model (MatrixRun.setupWork): the person decides, anyone reads

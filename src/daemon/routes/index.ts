@@ -6,6 +6,7 @@ import { daemonRoutes } from "./daemon.ts";
 import { eventRoutes } from "./events.ts";
 import { workRoutes } from "./work.ts";
 import { modeRoutes } from "./modes.ts";
+import { messageRoutes } from "./messages.ts";
 
 /**
  * The HTTP adapter over the services: each route validates its input (zod), calls one
@@ -19,5 +20,6 @@ export function buildRouter(s: Services): Router {
   eventRoutes(r, s);
   workRoutes(r, s);
   modeRoutes(r, s);
+  messageRoutes(r, s);
   return r;
 }

@@ -1,0 +1,32 @@
+import { TroupeError } from "../errors.ts";
+import { withReconnect } from "../client/connect.ts";
+import type { Message } from "../protocol/message.ts";
+import { connect } from "./context.ts";
+import { parse, parseIntFlag, printJson } from "./command.ts";
+import { stdout } from "./streams.ts";
+
+/** How long one wait request is held by the daemon before the client asks again. */
+const POLL_WINDOW_MS = 30_000;
+
+const when = (ms: number) => new Date(ms).toISOString().slice(11, 19);
+
+export async function run(args: string[]): Promise<number> {
+  const { values } = parse(args, { wait: { type: "boolean" }, after: { type: "string" }, timeout: { type: "string" } }, false);
+  const after = parseIntFlag("after", values.after);
+  const timeoutMs = parseIntFlag("timeout", values.timeout);
+  if (timeoutMs !== undefined && !values.wait) throw new TroupeError("usage", "--timeout goes with --wait");
+  const { client } = await connect(values.workspace);
+  const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
+  let msgs: Message[];
+  for (;;) {
+    const waitMs = values.wait ? Math.max(0, Math.min(deadline - Date.now(), POLL_WINDOW_MS)) : undefined;
+    // a daemon restarted meanwhile (kill -9, an upgrade) is started again and asked again
+    msgs = await withReconnect(values.wait ? deadline : 0, () => client.inbox({ after, waitMs }));
+    if (msgs.length || !values.wait) break;
+    if (Date.now() >= deadline) throw new TroupeError("timeout", `no message arrived within ${timeoutMs} ms`);
+  }
+  if (values.json) printJson(msgs);
+  else if (!msgs.length) stdout.write("no new messages\n");
+  else stdout.write(msgs.map((m) => `${m.id} ${when(m.createdAt)} from ${m.fromName}:\n${m.text.replace(/^/gm, "  ")}\n`).join(""));
+  return 0;
+}

@@ -1,0 +1,24 @@
+import { TroupeError } from "../errors.ts";
+import { connect } from "./context.ts";
+import { parse, printJson } from "./command.ts";
+import { stdout } from "./streams.ts";
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    user: { type: "boolean" },
+    all: { type: "boolean" },
+    supervisor: { type: "boolean" },
+  });
+  const flags = (["user", "all", "supervisor"] as const).filter((f) => values[f]);
+  if (flags.length > 1) throw new TroupeError("usage", "send takes one of AGENT, --user, --all, --supervisor");
+  const to = flags[0] ?? positionals.shift();
+  if (!to) throw new TroupeError("usage", "send needs an AGENT (or --user, --all, --supervisor) and the TEXT");
+  const text = positionals.join(" ");
+  if (!text.trim()) throw new TroupeError("usage", "send needs the message TEXT");
+  const { client } = await connect(values.workspace);
+  const sent = await client.send({ to, text });
+  if (values.json) printJson(sent);
+  else if (!sent.length) stdout.write("no agent to send to\n");
+  else stdout.write(sent.map((m) => `${m.id} → ${m.toName}\n`).join(""));
+  return 0;
+}

@@ -1,0 +1,93 @@
+import { USER } from "../protocol/conversation.ts";
+import type { Agent } from "../protocol/entities.ts";
+import type { Store } from "../store/index.ts";
+import type { EventBus, Published } from "../events/bus.ts";
+import type { Logger } from "../events/log.ts";
+import { messageWakePrompt } from "../prompts/messages.ts";
+import { PROMPT_BUDGET, type MessageService } from "./service.ts";
+
+/** The part of the agent service messages use: its public resume API. */
+export interface MessageResumer {
+  canResume(ref: string): boolean;
+  resumeWith(ref: string, prompt: string): Promise<Agent>;
+  /** This troupe by absolute path, for the prompt. */
+  troupeCommand(): string;
+}
+
+export interface DeliveryDeps {
+  store: Store;
+  bus: EventBus;
+  log: Logger;
+  messages: MessageService;
+  agents: MessageResumer;
+}
+
+/**
+ * What messages do as agents come and go, driven by bus events only:
+ * - a `done` agent with a queued message from a sender that may resume it is resumed, its
+ *   messages first in the prompt (the agent service claims them as the session launches): when
+ *   the message is sent, or when the agent's run ends `done` with one waiting;
+ * - a delivery to a session that never started (the daemon died first, the launch failed) is
+ *   queued again: at daemon start and whenever one of the agent's sessions ends;
+ * - messages to a removed agent are dropped.
+ * A `waiting`, `failed`, `stopped` or running agent is never resumed for a message.
+ */
+export class DeliveryFollower {
+  private off: (() => void) | null = null;
+  /** Wakes looked at once the current burst of events is over (1000 sends make one resume). */
+  private readonly due = new Map<string, ReturnType<typeof setImmediate>>();
+
+  constructor(private readonly d: DeliveryDeps) {}
+
+  /** Subscribe before the agent service starts (it publishes the ends it finds), sweep after. */
+  start(): void {
+    this.off = this.d.bus.subscribe((p) => this.on(p));
+  }
+
+  sweep(): void {
+    this.d.messages.requeueUnstarted(null);
+    for (const id of this.d.store.messages.wakeable()) this.schedule(id);
+  }
+
+  shutdown(): void {
+    this.off?.();
+    for (const t of this.due.values()) clearImmediate(t);
+    this.due.clear();
+  }
+
+  private on({ event: e }: Published): void {
+    switch (e.type) {
+      case "agent:ended":
+        // sessions after this one may be launching now: only this one and older are settled
+        this.d.messages.requeueUnstarted(e.agent.id, e.session);
+        if (e.agent.status === "done") this.schedule(e.agent.id);
+        return;
+      case "message:created":
+        if (e.message.toId !== USER) this.schedule(e.message.toId);
+        return;
+      case "agent:removed":
+        this.d.store.messages.deleteTo(e.agentId);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private schedule(agentId: string): void {
+    if (this.due.has(agentId)) return;
+    this.due.set(
+      agentId,
+      setImmediate(() => {
+        this.due.delete(agentId);
+        this.wake(agentId);
+      }),
+    );
+  }
+
+  private wake(agentId: string): void {
+    const { store, agents, log } = this.d;
+    const rec = store.agents.get(agentId);
+    if (rec?.status !== "done" || !store.messages.wakeReady(agentId, PROMPT_BUDGET) || !agents.canResume(agentId)) return;
+    agents.resumeWith(agentId, messageWakePrompt(agents.troupeCommand())).catch((err) => log.warn(`could not resume ${rec.name} for its messages`, err));
+  }
+}

@@ -1,0 +1,129 @@
+import { TroupeError } from "../errors.ts";
+import { USER } from "../protocol/conversation.ts";
+import type { Message } from "../protocol/message.ts";
+import type { SendRequestSchema } from "../protocol/api-messages.ts";
+import type { z } from "zod";
+import type { Store } from "../store/index.ts";
+import type { AgentRecord } from "../store/agents.ts";
+import { messageSeq, type NewMessage } from "../store/messages.ts";
+import type { BusEvent, EventBus } from "../events/bus.ts";
+import type { Caller } from "../agents/caller.ts";
+import type { SessionMail } from "../agents/deps.ts";
+import { messagesPrompt } from "../prompts/messages.ts";
+
+export type SendOptions = z.output<typeof SendRequestSchema>;
+
+/** The longest one inbox request is held open, as for conversations; clients ask again. */
+export const MAX_WAIT_MS = 60_000;
+/** Message text a session's prompt carries at most (a provider's prompt argument holds 64 KiB). */
+export const PROMPT_BUDGET = 32 * 1024;
+/** Messages one inbox read returns at most; the reader asks again after the last seq. */
+const PAGE = 1000;
+/** `all` reaches the agents that are running or idle, not the stopped or failed. */
+const REACHED_BY_ALL = new Set(["starting", "running", "waiting", "done"]);
+
+const me = (caller: Caller) => (caller.kind === "agent" ? caller.agent.id : USER);
+
+/**
+ * Messages between agents and the person. A message is queued, then delivered exactly once:
+ * through its addressee's inbox, or at the head of its next session's prompt (this service is the
+ * agent service's `SessionMail`). Waking a `done` agent for a message is `DeliveryFollower`'s
+ * business (src/messages/delivery.ts).
+ */
+export class MessageService implements SessionMail {
+  constructor(
+    private readonly store: Store,
+    private readonly bus: EventBus,
+    private readonly troupe: () => string,
+  ) {}
+
+  /**
+   * One message per addressee, signed with the caller's identity. `mayWake(target)`: whether the
+   * sender may resume that agent (then a `done` addressee is woken for it); `all` never wakes.
+   */
+  send(caller: Caller, req: SendOptions, mayWake: (target: AgentRecord) => boolean): Message[] {
+    const from = caller.kind === "agent" ? { fromId: caller.agent.id, fromName: caller.agent.name } : { fromId: USER, fromName: USER };
+    const to = (t: { id: string; name: string }, wake: boolean): NewMessage => ({ ...from, toId: t.id, toName: t.name, text: req.text, wake });
+    let rows: NewMessage[];
+    if (req.to === USER) rows = [to({ id: USER, name: USER }, false)];
+    else if (req.to === "all") rows = this.store.agents.list().filter((a) => a.id !== from.fromId && REACHED_BY_ALL.has(a.status)).map((a) => to(a, false));
+    else if (req.to === "supervisor") {
+      if (caller.kind === "user") throw new TroupeError("bad_request", "the person has no supervisor: send to an agent, --user or --all");
+      const parent = caller.agent.parentId ? this.store.agents.get(caller.agent.parentId) : null;
+      // an agent the person started reports to the person
+      rows = [parent ? to(parent, mayWake(parent)) : to({ id: USER, name: USER }, false)];
+    } else {
+      const target = this.store.agents.find(req.to);
+      if (!target) throw new TroupeError("agent_not_found", `no agent '${req.to}'`);
+      if (target.id === from.fromId) throw new TroupeError("bad_request", "an agent cannot send a message to itself");
+      rows = [to(target, mayWake(target))];
+    }
+    const sent = this.store.messages.insertMany(rows);
+    for (const message of sent) this.bus.publish({ type: "message:created", message });
+    return sent;
+  }
+
+  /**
+   * The caller's messages, oldest first: after `after` (any status), else those still queued;
+   * those queued are delivered now. With `waitMs`, held until at least one comes.
+   */
+  async inbox(caller: Caller, q: { after?: number; waitMs?: number }, signal: AbortSignal): Promise<Message[]> {
+    const id = me(caller);
+    const after = q.after ?? null;
+    const deadline = Date.now() + Math.min(q.waitMs ?? 0, MAX_WAIT_MS);
+    for (;;) {
+      const { page, delivered } = this.store.messages.read(id, after, PAGE);
+      if (page.length) {
+        if (signal.aborted) {
+          // the reader left before the response: what it claimed is queued again
+          this.store.messages.requeue(delivered.map((m) => m.seq));
+          return [];
+        }
+        for (const message of delivered) this.bus.publish({ type: "message:updated", message });
+        return page;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0 || signal.aborted) return [];
+      // nothing can be stored between the read above and this subscription (both synchronous)
+      await this.bus.waitFor((p) => (isNewFor(p.event, id) ? true : null), left, signal);
+    }
+  }
+
+  /** A message to the person, seen in the dashboard. */
+  markRead(id: string): Message {
+    const seq = messageSeq(id);
+    const found = seq === null ? null : this.store.messages.get(seq);
+    if (!found || seq === null) throw new TroupeError("not_found", `no message '${id}'`);
+    if (found.toId !== USER) throw new TroupeError("bad_request", `${id} is addressed to ${found.toName}, not the person`);
+    if (found.status === "read") return found;
+    const read = this.store.messages.markRead(seq, USER)!;
+    this.bus.publish({ type: "message:updated", message: read });
+    return read;
+  }
+
+  /** SessionMail: the agent's oldest queued messages, delivered to `session` (see src/agents/deps.ts). */
+  claim(agentId: string, session: number): { text: string; release(): void } | null {
+    const { messages, left } = this.store.messages.claimForSession(agentId, session, PROMPT_BUDGET);
+    if (!messages.length && !left) return null;
+    for (const message of messages) this.bus.publish({ type: "message:updated", message });
+    return {
+      text: messagesPrompt(this.troupe(), messages, left),
+      release: () => this.publishAll(this.store.messages.requeue(messages.map((m) => m.seq))),
+    };
+  }
+
+  /** Deliveries to sessions of `agentId` (every agent when null) up to `upTo` that never ran: queued again. */
+  requeueUnstarted(agentId: string | null, upTo?: number): void {
+    this.publishAll(this.store.messages.requeueUnstarted(agentId, upTo));
+  }
+
+  private publishAll(msgs: Message[]): void {
+    for (const message of msgs) this.bus.publish({ type: "message:updated", message });
+  }
+}
+
+function isNewFor(e: BusEvent, id: string): boolean {
+  if (e.type === "message:created") return e.message.toId === id;
+  // queued again (a session that never started, a reader that left)
+  return e.type === "message:updated" && e.message.toId === id && e.message.status === "queued";
+}

@@ -1,0 +1,25 @@
+import { shellWord } from "./blocks.ts";
+
+interface PromptMessage {
+  id: string;
+  fromId: string;
+  fromName: string;
+  text: string;
+}
+
+const sender = (m: PromptMessage) => (m.fromId === "user" ? "the person (user)" : `agent "${m.fromName}"`);
+
+/**
+ * The messages a session's prompt starts with, oldest first. `left`: queued messages that did not
+ * fit, which the agent reads with `troupe inbox`.
+ */
+export function messagesPrompt(troupe: string, msgs: PromptMessage[], left: number): string {
+  const body = msgs.map((m) => `[${m.id}] from ${sender(m)}:\n${m.text}`).join("\n\n");
+  const more = left ? `\n\n${left} more message(s) wait for you: read them with \`${shellWord(troupe)} inbox\`.` : "";
+  return `## Messages for you (oldest first)\n\n${body || "(none fit here)"}${more}\n\n---`;
+}
+
+/** What a session woken only by messages is told after them. */
+export function messageWakePrompt(troupe: string): string {
+  return `You were resumed for the messages above. Act on them as they ask (reply with \`${shellWord(troupe)} send <agent name|--user|--supervisor> "<text>"\` if they need one), then end with \`${shellWord(troupe)} signal done\` as before.`;
+}

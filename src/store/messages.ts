@@ -1,0 +1,186 @@
+import type { Database } from "../runtime/sqlite.ts";
+import type { Message, MessageStatus } from "../protocol/message.ts";
+
+interface Row {
+  seq: number;
+  from_id: string;
+  from_name: string;
+  to_id: string;
+  to_name: string;
+  text: string;
+  status: MessageStatus;
+  wake: number;
+  session: number | null;
+  created_at: number;
+  delivered_at: number | null;
+}
+
+const fromRow = (r: Row): Message => ({
+  id: `msg_${r.seq}`,
+  seq: r.seq,
+  fromId: r.from_id,
+  fromName: r.from_name,
+  toId: r.to_id,
+  toName: r.to_name,
+  text: r.text,
+  status: r.status,
+  createdAt: r.created_at,
+  deliveredAt: r.delivered_at,
+});
+
+/** What a message's heading in a prompt costs, counted against the budget with its text. */
+const HEADING = 64;
+
+const bySeq = (a: Row, b: Row) => a.seq - b.seq;
+
+/** `msg_<n>` → n; null for anything else. */
+export function messageSeq(id: string): number | null {
+  const m = /^msg_(\d{1,15})$/.exec(id);
+  return m ? Number(m[1]) : null;
+}
+
+export type NewMessage = Pick<Message, "fromId" | "fromName" | "toId" | "toName" | "text"> & {
+  /** The sender may resume the addressee (see src/messages/service.ts). */
+  wake: boolean;
+};
+
+/** What a session's prompt carries: the oldest queued messages that fit, and how many are left. */
+export interface SessionClaim {
+  messages: Message[];
+  left: number;
+}
+
+/**
+ * Messages, one row per addressee, ordered by `seq` (never reused). A message is `queued` until
+ * it is handed over exactly once, by one of two atomic claims: an inbox read, or a session's
+ * prompt (which records the session, so a run that never started gives it back).
+ */
+export class MessageRepo {
+  constructor(private readonly db: Database) {}
+
+  insertMany(msgs: NewMessage[]): Message[] {
+    const now = Date.now();
+    const insert = this.db.query(
+      `INSERT INTO messages (from_id, from_name, to_id, to_name, text, wake, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+    );
+    return this.db.transaction(() => msgs.map((m) => fromRow(insert.get(m.fromId, m.fromName, m.toId, m.toName, m.text, m.wake ? 1 : 0, now) as Row)))();
+  }
+
+  get(seq: number): Message | null {
+    const row = this.db.query("SELECT * FROM messages WHERE seq = ?").get(seq) as Row | null;
+    return row ? fromRow(row) : null;
+  }
+
+  /**
+   * A page of `toId`'s inbox, oldest first: with `after`, every message past that seq; without,
+   * the queued ones. The queued messages in the page are delivered in the same transaction, so
+   * two readers never both get one as new; `delivered` lists those.
+   */
+  read(toId: string, after: number | null, limit: number): { page: Message[]; delivered: Message[] } {
+    return this.db.transaction(() => {
+      const rows = (
+        after === null
+          ? this.db.query("SELECT * FROM messages WHERE to_id = ? AND status = 'queued' ORDER BY seq LIMIT ?").all(toId, limit)
+          : this.db.query("SELECT * FROM messages WHERE to_id = ? AND seq > ? ORDER BY seq LIMIT ?").all(toId, after, limit)
+      ) as Row[];
+      if (!rows.length) return { page: [], delivered: [] };
+      const delivered = (
+        this.db
+          .query(
+            `UPDATE messages SET status = 'delivered', delivered_at = ?, session = NULL
+             WHERE to_id = ? AND status = 'queued' AND seq >= ? AND seq <= ? RETURNING *`,
+          )
+          .all(Date.now(), toId, rows[0]!.seq, rows.at(-1)!.seq) as Row[]
+      ).sort(bySeq);
+      const changed = new Map(delivered.map((r) => [r.seq, r]));
+      return { page: rows.map((r) => fromRow(changed.get(r.seq) ?? r)), delivered: delivered.map(fromRow) };
+    })();
+  }
+
+  /** Whether a read with these arguments would return anything. */
+  hasFor(toId: string, after: number | null): boolean {
+    const row =
+      after === null
+        ? this.db.query("SELECT 1 FROM messages WHERE to_id = ? AND status = 'queued' LIMIT 1").get(toId)
+        : this.db.query("SELECT 1 FROM messages WHERE to_id = ? AND seq > ? LIMIT 1").get(toId, after);
+    return row !== null;
+  }
+
+  /**
+   * Delivers the agent's oldest queued messages to `session`, as many as fit in `budget`
+   * characters, each counted with its heading (in order: it stops at the first that does not fit).
+   */
+  claimForSession(agentId: string, session: number, budget: number): SessionClaim {
+    return this.db.transaction(() => {
+      const queued = this.db
+        .query(`SELECT seq, length(text) + ${HEADING} AS len FROM messages WHERE to_id = ? AND status = 'queued' ORDER BY seq`)
+        .all(agentId) as { seq: number; len: number }[];
+      let used = 0;
+      let n = 0;
+      while (n < queued.length && used + queued[n]!.len <= budget) used += queued[n++]!.len;
+      if (n === 0) return { messages: [], left: queued.length };
+      const rows = this.db
+        .query(
+          `UPDATE messages SET status = 'delivered', delivered_at = ?, session = ?
+           WHERE to_id = ? AND status = 'queued' AND seq <= ? RETURNING *`,
+        )
+        .all(Date.now(), session, agentId, queued[n - 1]!.seq) as Row[];
+      return { messages: rows.sort(bySeq).map(fromRow), left: queued.length - n };
+    })();
+  }
+
+  /** Queued again: handed to a reader or a session that never got them. Only delivered ones change. */
+  requeue(seqs: number[]): Message[] {
+    const q = this.db.query("UPDATE messages SET status = 'queued', delivered_at = NULL, session = NULL WHERE seq = ? AND status = 'delivered' RETURNING *");
+    return this.db.transaction(() => seqs.flatMap((s) => (q.all(s) as Row[]).map(fromRow)))();
+  }
+
+  /**
+   * Messages delivered to a session of `agentId` (any agent when null) up to `upTo` that never
+   * got a process (no pid: the daemon died or the launch failed before it ran): queued again.
+   */
+  requeueUnstarted(agentId: string | null, upTo = Number.MAX_SAFE_INTEGER): Message[] {
+    return (
+      this.db
+        .query(
+          `UPDATE messages SET status = 'queued', delivered_at = NULL, session = NULL
+           WHERE status = 'delivered' AND session IS NOT NULL AND session <= ?2 AND (?1 IS NULL OR to_id = ?1)
+             AND NOT EXISTS (SELECT 1 FROM agent_sessions s WHERE s.agent_id = messages.to_id AND s.session = messages.session AND s.pid IS NOT NULL)
+           RETURNING *`,
+        )
+        .all(agentId, upTo) as Row[]
+    )
+      .sort(bySeq)
+      .map(fromRow);
+  }
+
+  /** Agents with a queued message whose sender may resume them. */
+  wakeable(): string[] {
+    return (this.db.query("SELECT DISTINCT to_id AS id FROM messages WHERE status = 'queued' AND wake = 1").all() as { id: string }[]).map((r) => r.id);
+  }
+
+  /**
+   * Whether a session started now would carry a message that may wake the agent: one is queued,
+   * and the oldest queued one fits in `budget` (a longer one waits for the inbox).
+   */
+  wakeReady(agentId: string, budget: number): boolean {
+    const row = this.db
+      .query(
+        `SELECT EXISTS (SELECT 1 FROM messages WHERE to_id = ?1 AND status = 'queued' AND wake = 1)
+           AND (SELECT length(text) + ${HEADING} FROM messages WHERE to_id = ?1 AND status = 'queued' ORDER BY seq LIMIT 1) <= ?2 AS ready`,
+      )
+      .get(agentId, budget) as { ready: number | null };
+    return row.ready === 1;
+  }
+
+  /** A message to the person, seen: `read`. Null when there is no such message to `toId`. */
+  markRead(seq: number, toId: string): Message | null {
+    const row = this.db.query("UPDATE messages SET status = 'read', delivered_at = coalesce(delivered_at, ?) WHERE seq = ? AND to_id = ? RETURNING *").get(Date.now(), seq, toId) as Row | null;
+    return row ? fromRow(row) : null;
+  }
+
+  /** Messages to an agent that is gone: nobody will read them. */
+  deleteTo(agentId: string): void {
+    this.db.query("DELETE FROM messages WHERE to_id = ?").run(agentId);
+  }
+}
