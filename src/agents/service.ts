@@ -8,6 +8,8 @@ import type { z } from "zod";
 import type { AgentRecord, AgentPatch } from "../store/index.ts";
 import type { Provider, ProviderCommand } from "../../providers/types.ts";
 import { getProvider } from "../../providers/index.ts";
+import { buildWithRole } from "../../providers/role.ts";
+import type { McpServer } from "../protocol/profile.ts";
 import { sleep, which } from "../runtime/process.ts";
 import { createWorktree, removeWorktree, restoreWorktree, troupeBranches } from "../git/worktree.ts";
 import { dirtyPaths, saveAsCommit } from "../git/status.ts";
@@ -45,6 +47,14 @@ function budgetLeft(rec: AgentRecord): { budgetUsd?: number } {
 
 export type SpawnOptions = z.output<typeof SpawnRequestSchema>;
 export type ResumeOptions = z.output<typeof ResumeRequestSchema>;
+
+/** What a profile adds to a spawn beyond the request's own fields (src/profiles/resolve.ts). */
+export interface SpawnRole {
+  profile: string;
+  instructions: string;
+  allowedTools?: string[];
+  mcpServers?: Record<string, McpServer>;
+}
 
 /** A page of stored output: after a chunk id (oldest first), or the newest before one. */
 export interface OutputQuery {
@@ -175,8 +185,8 @@ export class AgentService {
    * `work`: a mode run of the work model (src/work/modes.ts): its prompt is the mode's, its input
    * folder gets the mode's files, and `req.prompt` is only the run's one-line label.
    */
-  spawn(req: SpawnOptions, parentId: string | null = null, work: SpawnWork | null = null): Promise<Agent> {
-    return this.tracked(this.spawnNow(req, parentId, work));
+  spawn(req: SpawnOptions, parentId: string | null = null, work: SpawnWork | null = null, role: SpawnRole | null = null): Promise<Agent> {
+    return this.tracked(this.spawnNow(req, parentId, work, role));
   }
 
   /** `failed`, with why: a spawn that could not start, or a mode run whose outputs cannot be used. */
@@ -186,8 +196,8 @@ export class AgentService {
     return toAgent(failed);
   }
 
-  private async spawnNow(req: SpawnOptions, parentId: string | null, work: SpawnWork | null): Promise<Agent> {
-    const provider = this.provider(req.provider);
+  private async spawnNow(req: SpawnOptions, parentId: string | null, work: SpawnWork | null, role: SpawnRole | null): Promise<Agent> {
+    const provider = this.provider(req.provider ?? "generic");
     if (provider.binary === null && !req.command?.trim()) throw new TroupeError("bad_request", `the ${provider.name} provider needs a command`);
     if (provider.binary !== null && !work && !req.prompt?.trim()) throw new TroupeError("bad_request", "a prompt is needed");
     if (provider.binary !== null && !which(provider.binary, req.env.PATH ?? process.env.PATH ?? "")) {
@@ -224,15 +234,17 @@ export class AgentService {
     // built before the agent is recorded: a provider that refuses the input leaves nothing behind
     let cmd: ProviderCommand;
     try {
-      cmd = provider.buildSpawn({
+      cmd = buildWithRole(provider, {
         prompt: fullPrompt,
         cwd,
         model: model ?? undefined,
         permissions,
-        allowedTools: config.allowedTools,
+        allowedTools: role?.allowedTools ?? config.allowedTools,
         command: req.command,
         env: req.env,
         ...(req.budgetUsd !== undefined && { budgetUsd: req.budgetUsd }),
+        instructions: role?.instructions,
+        mcpServers: role?.mcpServers,
       });
       assertWithinArgLimit(cmd.argv, { ...req.env, ...cmd.env });
     } catch (err) {

@@ -1,9 +1,11 @@
 import type { AgentService } from "../agents/service.ts";
+import type { ProfileCatalog } from "../profiles/catalog.ts";
+import { withProfile } from "../profiles/resolve.ts";
 import type { Guard } from "./guard.ts";
 import type { AgentsApi } from "./services.ts";
 
 /** The agent service behind the policy: each method is authorized for its caller, then done. */
-export function agentsApi(agents: AgentService, guard: Guard): AgentsApi {
+export function agentsApi(agents: AgentService, guard: Guard, profiles: ProfileCatalog): AgentsApi {
   return {
     list(caller) {
       guard(caller, "agents.list");
@@ -15,7 +17,10 @@ export function agentsApi(agents: AgentService, guard: Guard): AgentsApi {
     },
     spawn(caller, req) {
       guard(caller, "agents.spawn");
-      return agents.spawn(req, caller.kind === "agent" ? caller.agent.id : null);
+      const parent = caller.kind === "agent" ? caller.agent.id : null;
+      if (!req.profile) return agents.spawn(req, parent);
+      const resolved = withProfile(req, profiles.get(req.profile));
+      return agents.spawn(resolved.req, parent, null, resolved.role);
     },
     stop(caller, ref) {
       guard(caller, "agents.stop", agents.find(ref));

@@ -21,6 +21,7 @@ import { modesApi } from "./modes-api.ts";
 import { ModeService } from "../work/modes.ts";
 import { DecisionStore } from "../work/decisions.ts";
 import { modeWorkOver } from "../work/work-reader.ts";
+import { ProfileCatalog } from "../profiles/catalog.ts";
 
 export interface ServiceHost {
   ws: Workspace;
@@ -60,6 +61,7 @@ export function createServices(h: ServiceHost): RunningServices {
   const modes = new ModeService({ agents, store: h.store, bus, log: h.log, decisions, work: modeWorkOver(work, h.store) });
   const guard = guardOver(h.store);
   const delivery = new DeliveryFollower({ store: h.store, bus, log: h.log, messages, agents });
+  const profiles = new ProfileCatalog(h.ws.root);
   const uncommitted = new UncommittedFollower({ store: h.store, bus, log: h.log, agents });
   const reaper = new WorktreeReaper({ ws: h.ws, store: h.store, log: h.log, bus });
   const services: Services = {
@@ -79,7 +81,17 @@ export function createServices(h: ServiceHost): RunningServices {
         return collectGarbage({ ws: h.ws, store: h.store, log: h.log }, q.dryRun);
       },
     },
-    agents: agentsApi(agents, guard),
+    agents: agentsApi(agents, guard, profiles),
+    profiles: {
+      list(caller) {
+        guard(caller, "profiles.read");
+        return profiles.read();
+      },
+      get(caller, name) {
+        guard(caller, "profiles.read");
+        return profiles.get(name);
+      },
+    },
     conversations: conversationsApi(conversations, guard),
     modes: modesApi(modes, guard),
     messages: messagesApi(messages, guard, permitsOver(h.store)),

@@ -13,6 +13,7 @@ import type { GcReport } from "../protocol/api-gc.ts";
 import type { ModesApi } from "./modes-api.ts";
 import type { Message } from "../protocol/message.ts";
 import type { SendOptions } from "../messages/service.ts";
+import type { Profile, ProfilesResponse } from "../protocol/profile.ts";
 
 export type { Caller };
 
@@ -33,6 +34,15 @@ export interface Services {
   work: WorkApi;
   modes: ModesApi;
   messages: MessagesApi;
+  profiles: ProfilesApi;
+}
+
+/** Agent profiles (src/profiles/): read afresh from their files at every call. */
+export interface ProfilesApi {
+  /** Every usable profile, every broken file with why, and the files a same-named profile shadows. */
+  list(caller: Caller): ProfilesResponse;
+  /** By name; `not_found`, or `bad_request` with the file, field and reason for a broken one. */
+  get(caller: Caller, name: string): Profile;
 }
 
 export interface DaemonApi {
