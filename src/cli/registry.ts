@@ -46,6 +46,19 @@ ${W}`,
     load: () => import("./profile.ts"),
   },
   {
+    name: "flow",
+    summary: "agents started on a schedule",
+    usage: `troupe flow add NAME --cron EXPR (--profile P | --provider P) --prompt TEXT [--gate SCRIPT]
+troupe flow ls | show NAME | rm NAME | enable NAME | disable NAME | run NAME
+  --cron EXPR     5 or 6 fields, or @hourly/@daily/...: the daemon's local time
+  --gate SCRIPT   a shell command run first, with the flow's environment: its JSON output
+                  decides ({"run": false} skips) and fills [[key]] in the prompt
+  each run gets the environment of the shell that added the flow; a run missed while
+  no daemon ran runs once at its next start; a run while the last one is live is skipped
+${W}`,
+    load: () => import("./flow.ts"),
+  },
+  {
     name: "ls",
     summary: "list agents",
     usage: `troupe ls [--json]\n${W}`,

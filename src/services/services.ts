@@ -14,6 +14,8 @@ import type { ModesApi } from "./modes-api.ts";
 import type { Message } from "../protocol/message.ts";
 import type { SendOptions } from "../messages/service.ts";
 import type { Profile, ProfilesResponse } from "../protocol/profile.ts";
+import type { Flow, FlowRunResult } from "../protocol/flow.ts";
+import type { FlowAddOptions } from "../flows/service.ts";
 
 export type { Caller };
 
@@ -35,6 +37,18 @@ export interface Services {
   modes: ModesApi;
   messages: MessagesApi;
   profiles: ProfilesApi;
+  flows: FlowsApi;
+}
+
+/** Scheduled flows (src/flows/): reading is open, everything else is the person's. */
+export interface FlowsApi {
+  list(caller: Caller): Flow[];
+  get(caller: Caller, ref: string): Flow;
+  add(caller: Caller, req: FlowAddOptions): Flow;
+  remove(caller: Caller, ref: string): void;
+  setEnabled(caller: Caller, ref: string, enabled: boolean): Flow;
+  /** Runs it now: the gate, the overlap rule, then one agent; its schedule is unchanged. */
+  run(caller: Caller, ref: string): Promise<FlowRunResult>;
 }
 
 /** Agent profiles (src/profiles/): read afresh from their files at every call. */

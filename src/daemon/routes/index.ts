@@ -8,6 +8,7 @@ import { workRoutes } from "./work.ts";
 import { modeRoutes } from "./modes.ts";
 import { messageRoutes } from "./messages.ts";
 import { profileRoutes } from "./profiles.ts";
+import { flowRoutes } from "./flows.ts";
 
 /**
  * The HTTP adapter over the services: each route validates its input (zod), calls one
@@ -23,5 +24,6 @@ export function buildRouter(s: Services): Router {
   modeRoutes(r, s);
   messageRoutes(r, s);
   profileRoutes(r, s);
+  flowRoutes(r, s);
   return r;
 }
