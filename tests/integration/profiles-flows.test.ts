@@ -1,0 +1,134 @@
+import { afterEach, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Database } from "bun:sqlite";
+import { Sandbox, waitFor } from "../support/sandbox.ts";
+
+let sb: Sandbox;
+afterEach(async () => {
+  await sb?.close();
+});
+
+function sandbox(): Sandbox {
+  sb = new Sandbox();
+  // the machine's own ~/.config/troupe/profiles stay out of the test
+  sb.env.XDG_CONFIG_HOME = join(sb.runtime, "config");
+  sb.env.XDG_STATE_HOME = join(sb.runtime, "state");
+  mkdirSync(join(sb.dir, ".troupe", "profiles"), { recursive: true });
+  return sb;
+}
+
+const profile = (name: string, text: string) => writeFileSync(join(sb.dir, ".troupe", "profiles", `${name}.md`), text);
+
+interface Agent { id: string; name: string; status: string; model: string | null; permissions: string }
+
+test("spawn --profile with a generic command profile: the role's instructions come before the prompt", async () => {
+  sandbox();
+  profile("shell", "---\nprovider: generic\npermissions: plan\n---\nROLE: you are the release checker.\n");
+  const out = join(sb.runtime, "prompt.txt");
+  const a = await sb.json<Agent>(["spawn", "--profile", "shell", "--no-worktree", "--command", `printf %s "$TROUPE_PROMPT" > ${out}`, "--json"]);
+  expect(a.permissions).toBe("plan");
+  await waitFor("the prompt file", () => existsSync(out) && readFileSync(out, "utf8").length > 0);
+  const prompt = readFileSync(out, "utf8");
+  expect(prompt.startsWith("ROLE: you are the release checker.\n\n---\n\n")).toBe(true);
+  expect(prompt.match(/ROLE:/g)).toHaveLength(1);
+});
+
+test("spawn --profile with a claude profile: --append-system-prompt, model and tools reach claude's argv; spawn flags win", async () => {
+  sandbox();
+  const bin = join(sb.runtime, "bin");
+  mkdirSync(bin);
+  const argvFile = join(sb.runtime, "argv");
+  writeFileSync(join(bin, "claude"), `#!/bin/sh\nprintf '%s\\0' "$@" > ${argvFile}\n`);
+  chmodSync(join(bin, "claude"), 0o755);
+  profile("reviewer", "---\nprovider: claude\nmodel: opus\nallowedTools: [Read, Grep]\nbudget: 3\n---\n-Review like a hawk.\n");
+  const env = { PATH: `${bin}:${process.env.PATH}` };
+  const a = await sb.json<Agent>(["spawn", "--profile", "reviewer", "--model", "haiku", "--prompt", "look at main", "--json"], { env });
+  expect(a.model).toBe("haiku");
+  await waitFor("claude's argv", () => existsSync(argvFile) && readFileSync(argvFile, "utf8").length > 0);
+  const argv = readFileSync(argvFile, "utf8").split("\0");
+  expect(argv).toContain("--append-system-prompt=-Review like a hawk.");
+  expect(argv).toContain("--max-budget-usd=3");
+  expect(argv.slice(argv.indexOf("--model"), argv.indexOf("--model") + 2)).toEqual(["--model", "haiku"]);
+  expect(argv.slice(argv.indexOf("--allowedTools"), argv.indexOf("--allowedTools") + 3)).toEqual(["--allowedTools", "Read", "Grep"]);
+  // the instructions are the system prompt, not the prompt
+  expect(argv.at(-1)).not.toContain("hawk");
+});
+
+test("a broken or unknown profile refuses the spawn in one line, and profile validate names the file and field", async () => {
+  sandbox();
+  profile("bad", "---\nprovider: claude\npermissions: everything\n---\nx\n");
+  const r = await sb.run(["spawn", "--profile", "bad", "--prompt", "x"]);
+  expect(r.code).not.toBe(0);
+  expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  expect(r.stderr).toContain(`profile 'bad' is broken: ${join(sb.dir, ".troupe", "profiles", "bad.md")}: permissions: `);
+  expect((await sb.run(["spawn", "--profile", "none", "--prompt", "x"])).stderr).toContain("no profile 'none'");
+  const v = await sb.run(["profile", "validate"]);
+  expect(v.code).toBe(1);
+  expect(v.stdout).toContain("bad.md: permissions: ");
+  expect((await sb.json<{ agents?: unknown }[]>(["ls", "--json"])).length).toBe(0);
+});
+
+interface FlowRun { outcome: string; agentId: string | null; flow: { lastOutcome: string } }
+
+/** A scripted `claude` that records its argv, then stays up `seconds`. */
+function fakeClaude(seconds: number): { env: Record<string, string>; argvFile: string } {
+  const bin = join(sb.runtime, "bin");
+  mkdirSync(bin, { recursive: true });
+  const argvFile = join(sb.runtime, "argv");
+  writeFileSync(join(bin, "claude"), `#!/bin/sh\nprintf '%s\\0' "$@" > ${argvFile}\nsleep ${seconds}\n`);
+  chmodSync(join(bin, "claude"), 0o755);
+  return { env: { PATH: `${bin}:${process.env.PATH}` }, argvFile };
+}
+
+test("flow run: the gate skips or fills the prompt; a live previous run is never overlapped", async () => {
+  sandbox();
+  const gateOut = join(sb.runtime, "gate.json");
+  const { env, argvFile } = fakeClaude(60);
+  // the flow's environment is the adding shell's: PATH finds the fake claude, the gate reads GATE_FILE
+  const add = await sb.run(["flow", "add", "nightly", "--cron", "0 3 * * *", "--provider", "claude", "--prompt", "review PR [[pr]]", "--gate", 'cat "$GATE_FILE"'], {
+    env: { ...env, GATE_FILE: gateOut },
+  });
+  expect(add.code).toBe(0);
+  writeFileSync(gateOut, '{"run": false}');
+  const skipped = await sb.json<FlowRun>(["flow", "run", "nightly", "--json"]);
+  expect(skipped.outcome).toBe("skipped by its gate");
+  expect(skipped.agentId).toBeNull();
+  expect(existsSync(argvFile)).toBe(false);
+
+  writeFileSync(gateOut, '{"pr": 7}');
+  const started = await sb.json<FlowRun>(["flow", "run", "nightly", "--json"]);
+  expect(started.outcome).toStartWith("started ");
+  await waitFor("claude's argv", () => existsSync(argvFile) && readFileSync(argvFile, "utf8").length > 0);
+  expect(readFileSync(argvFile, "utf8")).toContain("review PR 7");
+
+  const again = await sb.json<FlowRun>(["flow", "run", "nightly", "--json"]);
+  expect(again.outcome).toMatch(/^skipped: its previous run [a-z-]+ is still (starting|running)$/);
+  expect(again.agentId).toBeNull();
+  const agents = await sb.json<Agent[]>(["ls", "--json"]);
+  expect(agents).toHaveLength(1);
+  expect(agents[0]!.id).toBe(started.agentId!);
+
+  // adding, running and removing flows is the person's
+  const token = await sb.run(["flow", "run", "nightly"], { env: { TROUPE_AGENT_TOKEN: "forged" } });
+  expect(token.code).not.toBe(0);
+});
+
+test("a run missed while no daemon ran runs once at the next start", async () => {
+  sandbox();
+  const { env } = fakeClaude(0);
+  expect((await sb.run(["flow", "add", "tick", "--cron", "0 0 1 1 *", "--provider", "claude", "--prompt", "x"], { env })).code).toBe(0);
+  await sb.run(["daemon", "stop"]);
+  const db = new Database(join(sb.dir, ".troupe", "troupe.db"));
+  db.query("UPDATE flows SET next_run_at = ? WHERE name = 'tick'").run(Date.now() - 3 * 86_400_000);
+  db.close();
+  await sb.run(["daemon", "start"]);
+  const flow = await waitFor("the missed run", async () => {
+    const f = await sb.json<{ lastRunAt: number | null; lastOutcome: string | null; nextRunAt: number }>(["flow", "show", "tick", "--json"]);
+    return f.lastRunAt !== null && f;
+  });
+  expect(flow.lastOutcome).toStartWith("started ");
+  expect(flow.nextRunAt).toBeGreaterThan(Date.now());
+  // once, however many times it was missed
+  expect(await sb.json<Agent[]>(["ls", "--json"])).toHaveLength(1);
+});
