@@ -61,7 +61,7 @@ function describe(p: Profile): string {
     ["permissions", p.permissions],
     ["allowedTools", p.allowedTools?.join(", ")],
     ["mcpServers", p.mcpServers && `${Object.keys(p.mcpServers).join(", ")}${p.trusted === false ? " (not trusted: troupe trust FILE)" : ""}`],
-    ["budget", p.budget !== null ? `$${p.budget} per session` : null],
+    ["budget", p.budget !== null ? `$${p.budget} over all its runs` : null],
   ];
   const head = fields.filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => `${k}: ${String(v)}`);
   return `${p.name}\n${head.map((l) => `  ${l}`).join("\n")}\n\n${p.instructions}\n`;

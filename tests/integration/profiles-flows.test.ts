@@ -48,7 +48,8 @@ test("spawn --profile with a claude profile: --append-system-prompt, model and t
   await waitFor("claude's argv", () => existsSync(argvFile) && readFileSync(argvFile, "utf8").length > 0);
   const argv = readFileSync(argvFile, "utf8").split("\0");
   expect(argv).toContain("--append-system-prompt=-Review like a hawk.");
-  expect(argv).toContain("--max-budget-usd=3");
+  // the profile's budget is the agent's (the lifecycle's --budget): claude is told what is left
+  expect(argv.slice(argv.indexOf("--max-budget-usd"), argv.indexOf("--max-budget-usd") + 2)).toEqual(["--max-budget-usd", "3.00"]);
   expect(argv.slice(argv.indexOf("--model"), argv.indexOf("--model") + 2)).toEqual(["--model", "haiku"]);
   expect(argv.slice(argv.indexOf("--allowedTools"), argv.indexOf("--allowedTools") + 3)).toEqual(["--allowedTools", "Read", "Grep"]);
   // the instructions are the system prompt, not the prompt

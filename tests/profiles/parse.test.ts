@@ -48,6 +48,9 @@ test("precedence: the request's own fields over the profile's (workspace config 
   expect(plain.role).toEqual({ profile: "r", instructions: "Role.", allowedTools: ["Read"] });
   const own = withProfile(req({ profile: "r", model: "haiku", permissions: "edits" }), p);
   expect(own.req).toMatchObject({ provider: "claude", model: "haiku", permissions: "edits" });
+  const budget = parseProfile("/p/b.md", "---\nprovider: codex\nbudget: 4\n---\n", "repository");
+  expect(withProfile(req({ profile: "b" }), budget).req.budgetUsd).toBe(4);
+  expect(withProfile(req({ profile: "b", budgetUsd: 1 }), budget).req.budgetUsd).toBe(1);
   // another provider keeps the role, not the profile's model or tools
   const other = withProfile(req({ profile: "r", provider: "codex" }), p);
   expect(other.req.model).toBeUndefined();
