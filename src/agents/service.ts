@@ -9,7 +9,7 @@ import type { AgentRecord, AgentPatch } from "../store/index.ts";
 import type { Provider, ProviderCommand } from "../../providers/types.ts";
 import { getProvider } from "../../providers/index.ts";
 import { buildWithRole } from "../../providers/role.ts";
-import type { McpServer } from "../protocol/profile.ts";
+import { loadRole, saveRole, type SpawnRole } from "./role-file.ts";
 import { sleep, which } from "../runtime/process.ts";
 import { createWorktree, removeWorktree, restoreWorktree, troupeBranches } from "../git/worktree.ts";
 import { dirtyPaths, saveAsCommit } from "../git/status.ts";
@@ -48,13 +48,6 @@ function budgetLeft(rec: AgentRecord): { budgetUsd?: number } {
 export type SpawnOptions = z.output<typeof SpawnRequestSchema>;
 export type ResumeOptions = z.output<typeof ResumeRequestSchema>;
 
-/** What a profile adds to a spawn beyond the request's own fields (src/profiles/resolve.ts). */
-export interface SpawnRole {
-  profile: string;
-  instructions: string;
-  allowedTools?: string[];
-  mcpServers?: Record<string, McpServer>;
-}
 
 /** A page of stored output: after a chunk id (oldest first), or the newest before one. */
 export interface OutputQuery {
@@ -277,6 +270,7 @@ export class AgentService {
     this.d.bus.publish({ type: "agent:created", agent: toAgent(rec) });
     try {
       this.envs.save(rec.id, req.env);
+      if (role) saveRole(this.envs.dir(rec.id), role);
       this.writeInput(rec, paths.inputDir, wt?.baseCommit ?? null, work && { ...work, prompt: fullPrompt });
     } catch (err) {
       this.failRun(rec.id, `could not write the agent's input: ${errorMessage(err)}`);
@@ -407,13 +401,17 @@ export class AgentService {
     const mail = this.d.mail?.claim(rec.id, session) ?? null;
     try {
       const token = newToken();
+      const role = loadRole(this.envs.dir(rec.id));
       const cmd = provider.buildResume({
         prompt: mail ? `${mail.text}\n\n${prompt}` : prompt,
         cwd: rec.cwd,
         model: rec.model ?? undefined,
         sessionId: rec.providerSessionId ?? "",
         permissions: rec.permissions,
-        allowedTools: providerConfig(this.d.ws.stateDir, provider.name).allowedTools,
+        allowedTools: role?.allowedTools ?? providerConfig(this.d.ws.stateDir, provider.name).allowedTools,
+        // a system prompt holds for the run it is given to; the session's history already holds a prompted role
+        ...(provider.takesSystemPrompt && role && { instructions: role.instructions }),
+        ...(role?.mcpServers && { mcpServers: role.mcpServers }),
         command: rec.command ?? undefined,
         env: clientEnv,
         ...budgetLeft(rec),
@@ -452,14 +450,17 @@ export class AgentService {
     const prompt = rec.mode
       ? readFileSync(join(paths.inputDir, "prompt.md"), "utf8")
       : buildAgentPrompt({ id: rec.id, name: rec.name, prompt: rec.prompt ?? "", inputDir: paths.inputDir, troupe: this.troupeCommand() });
-    const cmd = provider.buildSpawn({
+    const role = loadRole(this.envs.dir(rec.id));
+    const cmd = buildWithRole(provider, {
       prompt,
       cwd: rec.cwd,
       model: rec.model ?? undefined,
       permissions: rec.permissions,
-      allowedTools: config.allowedTools,
+      allowedTools: role?.allowedTools ?? config.allowedTools,
       command: rec.command ?? undefined,
       env: clientEnv,
+      instructions: role?.instructions,
+      mcpServers: role?.mcpServers,
       ...budgetLeft(rec),
     });
     assertWithinArgLimit(cmd.argv, { ...clientEnv, ...cmd.env });

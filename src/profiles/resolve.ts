@@ -1,5 +1,6 @@
 import { TroupeError } from "../errors.ts";
-import type { SpawnOptions, SpawnRole } from "../agents/service.ts";
+import type { SpawnOptions } from "../agents/service.ts";
+import type { SpawnRole } from "../agents/role-file.ts";
 import type { Profile } from "../protocol/profile.ts";
 
 /**

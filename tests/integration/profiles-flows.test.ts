@@ -34,26 +34,46 @@ test("spawn --profile with a generic command profile: the role's instructions co
   expect(prompt.match(/ROLE:/g)).toHaveLength(1);
 });
 
-test("spawn --profile with a claude profile: --append-system-prompt, model and tools reach claude's argv; spawn flags win", async () => {
+test("spawn --profile with a claude profile: --append-system-prompt, model and tools reach claude's argv; spawn flags win; a resume keeps the role", async () => {
   sandbox();
   const bin = join(sb.runtime, "bin");
   mkdirSync(bin);
-  const argvFile = join(sb.runtime, "argv");
-  writeFileSync(join(bin, "claude"), `#!/bin/sh\nprintf '%s\\0' "$@" > ${argvFile}\n`);
+  const runs = join(sb.runtime, "runs");
+  mkdirSync(runs);
+  // a scripted claude: records each run's argv, reports a session, ends done
+  writeFileSync(
+    join(bin, "claude"),
+    `#!/bin/sh
+n=$(ls ${runs} | wc -l)
+printf '%s\\0' "$@" > ${runs}/$n
+echo '{"type":"system","subtype":"init","session_id":"sess-1"}'
+printf '{"status":"done","result":"ok"}' > "$TROUPE_SIGNAL_FILE"
+`,
+  );
   chmodSync(join(bin, "claude"), 0o755);
   profile("reviewer", "---\nprovider: claude\nmodel: opus\nallowedTools: [Read, Grep]\nbudget: 3\n---\n-Review like a hawk.\n");
   const env = { PATH: `${bin}:${process.env.PATH}` };
   const a = await sb.json<Agent>(["spawn", "--profile", "reviewer", "--model", "haiku", "--prompt", "look at main", "--json"], { env });
   expect(a.model).toBe("haiku");
-  await waitFor("claude's argv", () => existsSync(argvFile) && readFileSync(argvFile, "utf8").length > 0);
-  const argv = readFileSync(argvFile, "utf8").split("\0");
+  const argvOf = (n: number) => readFileSync(join(runs, String(n)), "utf8").split("\0");
+  await waitFor("the agent done", async () => (await sb.json<Agent>(["ls", "--json"]))[0]?.status === "done");
+  const argv = argvOf(0);
   expect(argv).toContain("--append-system-prompt=-Review like a hawk.");
   // the profile's budget is the agent's (the lifecycle's --budget): claude is told what is left
   expect(argv.slice(argv.indexOf("--max-budget-usd"), argv.indexOf("--max-budget-usd") + 2)).toEqual(["--max-budget-usd", "3.00"]);
   expect(argv.slice(argv.indexOf("--model"), argv.indexOf("--model") + 2)).toEqual(["--model", "haiku"]);
   expect(argv.slice(argv.indexOf("--allowedTools"), argv.indexOf("--allowedTools") + 3)).toEqual(["--allowedTools", "Read", "Grep"]);
   // the instructions are the system prompt, not the prompt
-  expect(argv.at(-1)).not.toContain("hawk");
+  expect(argv.filter((x) => x.includes("hawk"))).toHaveLength(1);
+
+  // the profile file changes; the agent's resume keeps the role it was spawned with
+  profile("reviewer", "---\nprovider: claude\n---\nSomething else.\n");
+  expect((await sb.run(["resume", a.name, "--message", "and the tests"], { env })).code).toBe(0);
+  await waitFor("the resumed run", () => existsSync(join(runs, "1")) && readFileSync(join(runs, "1"), "utf8").includes("and the tests"));
+  const resumed = argvOf(1);
+  expect(resumed).toContain("--append-system-prompt=-Review like a hawk.");
+  expect(resumed.slice(resumed.indexOf("--resume"), resumed.indexOf("--resume") + 2)).toEqual(["--resume", "sess-1"]);
+  expect(resumed.slice(resumed.indexOf("--allowedTools"), resumed.indexOf("--allowedTools") + 3)).toEqual(["--allowedTools", "Read", "Grep"]);
 });
 
 test("a broken or unknown profile refuses the spawn in one line, and profile validate names the file and field", async () => {
