@@ -153,3 +153,34 @@ test("a run missed while no daemon ran runs once at the next start", async () =>
   // once, however many times it was missed
   expect(await sb.json<Agent[]>(["ls", "--json"])).toHaveLength(1);
 });
+
+test("an enabled flow keeps the daemon from its idle exit; disabled, the daemon exits", async () => {
+  sandbox();
+  const env = { TROUPE_IDLE_EXIT_MS: "1000" };
+  expect((await sb.run(["flow", "add", "weekly", "--cron", "@weekly", "--provider", "claude", "--prompt", "x"], { env })).code).toBe(0);
+  const pid = (await sb.daemonPid())!;
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const t0 = Date.now();
+  await waitFor("three idle periods", () => Date.now() - t0 > 3_000, 5_000);
+  expect(alive()).toBe(true);
+  expect((await sb.run(["flow", "disable", "weekly"], { env })).stdout).toBe("flow weekly disabled\n");
+  await waitFor("the daemon to exit", () => !alive(), 10_000);
+}, 30_000);
+
+test("the timer runs a flow at its times (every second here); while its run is live the next ones are skipped", async () => {
+  sandbox();
+  const { env } = fakeClaude(60);
+  expect((await sb.run(["flow", "add", "often", "--cron", "* * * * * *", "--provider", "claude", "--prompt", "tick"], { env })).code).toBe(0);
+  interface Shown { lastOutcome: string | null; lastRunAt: number | null }
+  const show = () => sb.json<Shown>(["flow", "show", "often", "--json"]);
+  await waitFor("a skipped run", async () => (await show()).lastOutcome?.startsWith("skipped: its previous run") ?? false, 10_000);
+  expect((await sb.run(["flow", "disable", "often"])).code).toBe(0);
+  expect(await sb.json<Agent[]>(["ls", "--json"])).toHaveLength(1);
+}, 30_000);
