@@ -56,7 +56,7 @@ printf '{"status":"done","result":"ok"}' > "$TROUPE_SIGNAL_FILE"
   const a = await sb.json<Agent>(["spawn", "--profile", "reviewer", "--model", "haiku", "--prompt", "look at main", "--json"], { env });
   expect(a.model).toBe("haiku");
   const argvOf = (n: number) => readFileSync(join(runs, String(n)), "utf8").split("\0");
-  await waitFor("the agent done", async () => (await sb.json<Agent>(["ls", "--json"]))[0]?.status === "done");
+  await waitFor("the agent done", async () => (await sb.json<Agent[]>(["ls", "--json"]))[0]?.status === "done");
   const argv = argvOf(0);
   expect(argv).toContain("--append-system-prompt=-Review like a hawk.");
   // the profile's budget is the agent's (the lifecycle's --budget): claude is told what is left
