@@ -25,7 +25,7 @@ const LAYERS: Record<string, readonly string[]> = {
   // profiles: read (untrusted files, as agents' are), validated, applied to a spawn
   profiles: ["agents", "providers", "protocol", "trust", "front-matter"],
   // scheduled flows: a gate command, then a spawn (through a profile or a provider)
-  flows: ["agents", "profiles", "events", "store", "protocol", "runtime", "file-modes"],
+  flows: ["agents", "profiles", "providers", "events", "store", "protocol", "runtime", "file-modes"],
   conversations: ["agents", "events", "store", "prompts", "protocol"],
   messages: ["agents", "events", "store", "prompts", "protocol"],
   agents: ["events", "store", "git", "providers", "runtime", "protocol", "output", "prompts", "process-info", "workspace", "workspace-config", "file-modes", "trust"],

@@ -48,7 +48,6 @@ function budgetLeft(rec: AgentRecord): { budgetUsd?: number } {
 export type SpawnOptions = z.output<typeof SpawnRequestSchema>;
 export type ResumeOptions = z.output<typeof ResumeRequestSchema>;
 
-
 /** A page of stored output: after a chunk id (oldest first), or the newest before one. */
 export interface OutputQuery {
   after?: number;

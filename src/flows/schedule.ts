@@ -6,7 +6,7 @@ export function checkCron(expr: string): void {
   try {
     new Cron(expr, { paused: true });
   } catch (err) {
-    throw new TroupeError("bad_request", `--cron '${expr}' is not a cron expression: ${(err as Error).message}`);
+    throw new TroupeError("bad_request", `--cron '${expr}' is not a cron expression: ${(err as Error).message.replace(/^CronPattern: /, "")}`);
   }
 }
 

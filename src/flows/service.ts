@@ -4,10 +4,12 @@ import { newId } from "../agents/tokens.ts";
 import type { Logger } from "../events/log.ts";
 import type { Store } from "../store/index.ts";
 import type { ProfileCatalog } from "../profiles/catalog.ts";
-import { withProfile } from "../profiles/resolve.ts";
+import { resolveSpawn } from "../profiles/resolve.ts";
 import { SpawnRequestSchema } from "../protocol/api-agents.ts";
 import type { Flow, FlowAddRequestSchema, FlowRunResult } from "../protocol/flow.ts";
 import { isLive } from "../protocol/status.ts";
+import { describeIssue } from "../protocol/issue.ts";
+import { getProvider } from "../../providers/index.ts";
 import type { z } from "zod";
 import { FlowEnvFiles } from "./env-file.ts";
 import { fillPrompt, runGate } from "./gate.ts";
@@ -58,6 +60,7 @@ export class FlowService {
     checkCron(req.cron);
     if (this.d.store.flows.find(req.name)) throw new TroupeError("conflict", `a flow named '${req.name}' exists`);
     if (req.profile) this.d.profiles.get(req.profile);
+    if (req.provider && !getProvider(req.provider)) throw new TroupeError("provider_unknown", `unknown provider '${req.provider}' (see 'troupe providers')`);
     const id = newId("fl");
     this.envs.save(id, req.env);
     const flow = this.d.store.flows.insert({
@@ -151,10 +154,12 @@ export class FlowService {
         if (!decision.run) return done("skipped by its gate");
         prompt = fillPrompt(prompt, decision.vars);
       }
-      const req = SpawnRequestSchema.parse({ provider: f.provider ?? undefined, profile: f.profile ?? undefined, prompt, env, worktree: true });
-      const role = req.profile ? withProfile(req, this.d.profiles.get(req.profile)) : null;
+      // a gate's values may hold what no process argument can (a NUL): one line, as for any spawn
+      const parsed = SpawnRequestSchema.safeParse({ provider: f.provider ?? undefined, profile: f.profile ?? undefined, prompt, env, worktree: true });
+      if (!parsed.success) throw new TroupeError("bad_request", describeIssue(parsed.error, "request"));
+      const r = resolveSpawn(this.d.profiles, parsed.data);
       // the person added the flow: its agents are theirs (no parent)
-      const agent = await this.d.agents.spawn(role?.req ?? req, null, null, role?.role ?? null);
+      const agent = await this.d.agents.spawn(r.req, null, null, r.role);
       return done(`started ${agent.name}`, agent.id);
     } catch (err) {
       return done(`failed: ${errorMessage(err)}`);

@@ -2,6 +2,12 @@ import { TroupeError } from "../errors.ts";
 import type { SpawnOptions } from "../agents/service.ts";
 import type { SpawnRole } from "../agents/role-file.ts";
 import type { Profile } from "../protocol/profile.ts";
+import type { ProfileCatalog } from "./catalog.ts";
+
+/** A spawn request as the agent service takes it: under its profile when it names one. */
+export function resolveSpawn(profiles: ProfileCatalog, req: SpawnOptions): { req: SpawnOptions; role: SpawnRole | null } {
+  return req.profile ? withProfile(req, profiles.get(req.profile)) : { req, role: null };
+}
 
 /**
  * A spawn request under a profile. Precedence: the request's own fields, then the profile's, then

@@ -1,6 +1,6 @@
 import type { AgentService } from "../agents/service.ts";
 import type { ProfileCatalog } from "../profiles/catalog.ts";
-import { withProfile } from "../profiles/resolve.ts";
+import { resolveSpawn } from "../profiles/resolve.ts";
 import type { Guard } from "./guard.ts";
 import type { AgentsApi } from "./services.ts";
 
@@ -17,10 +17,8 @@ export function agentsApi(agents: AgentService, guard: Guard, profiles: ProfileC
     },
     spawn(caller, req) {
       guard(caller, "agents.spawn");
-      const parent = caller.kind === "agent" ? caller.agent.id : null;
-      if (!req.profile) return agents.spawn(req, parent);
-      const resolved = withProfile(req, profiles.get(req.profile));
-      return agents.spawn(resolved.req, parent, null, resolved.role);
+      const resolved = resolveSpawn(profiles, req);
+      return agents.spawn(resolved.req, caller.kind === "agent" ? caller.agent.id : null, null, resolved.role);
     },
     stop(caller, ref) {
       guard(caller, "agents.stop", agents.find(ref));

@@ -184,3 +184,22 @@ test("the timer runs a flow at its times (every second here); while its run is l
   expect((await sb.run(["flow", "disable", "often"])).code).toBe(0);
   expect(await sb.json<Agent[]>(["ls", "--json"])).toHaveLength(1);
 }, 30_000);
+
+test("flow add refuses a bad cron expression, an unknown provider or profile in one line, and adds nothing", async () => {
+  sandbox();
+  await sb.run(["daemon", "start"]);
+  for (const [args, why] of [
+    [["--cron", "every day", "--provider", "claude"], "--cron 'every day' is not a cron expression"],
+    [["--cron", "@daily", "--provider", "nope"], "unknown provider 'nope'"],
+    [["--cron", "@daily", "--profile", "ghost"], "no profile 'ghost'"],
+  ] as const) {
+    const r = await sb.run(["flow", "add", "f", ...args, "--prompt", "x"]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain(why);
+  }
+  const usage = await sb.run(["flow", "add", "f", "--cron", "@daily", "--prompt", "x"]);
+  expect(usage.code).toBe(2);
+  expect(usage.stderr.split("\n")[0]).toBe("troupe: give --profile or --provider (one of them)");
+  expect(await sb.json<unknown[]>(["flow", "ls", "--json"])).toEqual([]);
+});
