@@ -265,6 +265,9 @@ function command(input: CommandInput, resume: string[]): ProviderCommand {
     ...(input.model ? ["--model", input.model] : []),
     ...(input.budgetUsd !== undefined ? ["--max-budget-usd", input.budgetUsd.toFixed(2)] : []),
     ...permissionArgs(input.permissions),
+    // `=`: a value starting with "-" stays a value
+    ...(input.instructions ? [`--append-system-prompt=${input.instructions}`] : []),
+    ...(input.mcpServers ? [`--mcp-config=${JSON.stringify({ mcpServers: input.mcpServers })}`] : []),
     // --allowedTools takes many values; the `--` below ends them and keeps a prompt starting with "-" a prompt.
     ...(input.allowedTools?.length ? ["--allowedTools", ...input.allowedTools] : []),
     ...resume,
@@ -281,6 +284,7 @@ export const claude: Provider = {
   install: "npm install -g @anthropic-ai/claude-code",
   versionArgs: ["--version"],
   accountEnv: "CLAUDE_CONFIG_DIR",
+  takesSystemPrompt: true,
   buildSpawn: (input) => command(input, []),
   buildResume: (input) => command(input, ["--resume", input.sessionId]),
   parseLine: parseClaudeLine,

@@ -1,6 +1,7 @@
 import type { OutputEvent, Stream } from "../src/protocol/output.ts";
 
 import type { PermissionMode } from "../src/protocol/config.ts";
+import type { McpServer } from "../src/protocol/profile.ts";
 
 export type { PermissionMode };
 
@@ -17,6 +18,13 @@ export interface CommandInput {
   command?: string;
   /** Spend limit in USD left for this run, for a CLI that enforces one itself. */
   budgetUsd?: number;
+  /**
+   * A profile's instructions (its body). A provider with `takesSystemPrompt` passes them as a
+   * system prompt; every other gets them before the prompt (`buildWithRole` in providers/role.ts).
+   */
+  instructions?: string;
+  /** A profile's MCP servers (only providers that take them: profiles for others are refused). */
+  mcpServers?: Record<string, McpServer>;
   /** The spawning environment; a provider may read it (IS_SANDBOX, uid) but not change it. */
   env: Readonly<Record<string, string>>;
 }
@@ -54,6 +62,8 @@ export interface Provider {
   buildResume: ((input: CommandInput & { sessionId: string }) => ProviderCommand) | null;
   /** True when no permission mode restricts what runs: the generic provider runs the person's own command. */
   ignoresPermissions?: boolean;
+  /** True when the CLI takes `instructions` as a system prompt of their own; else they go before the prompt. */
+  takesSystemPrompt?: boolean;
   /** True when a resume needs no session id from the CLI's output (sessionId is then ""). */
   resumesWithoutSession?: boolean;
   /** Pure: one complete output line (no newline) to zero or more events. Never throws. */

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, chmodSync, lstatSync, statSync, readFileSync, appendFileSync } from "node:fs";
+import { existsSync, mkdirSync, chmodSync, lstatSync, statSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { homedir, tmpdir } from "node:os";
 import { TroupeError } from "./errors.ts";
@@ -87,7 +87,16 @@ export function resolveWorkspace(opts: { workspace?: string; cwd?: string } = {}
   return { root, stateDir, socket, socketExplicit: false };
 }
 
-/** Keep `.troupe/` out of git through `.git/info/exclude`, never the user's .gitignore. */
+/**
+ * troupe's rule in `.git/info/exclude`: its state stays out of git, while the files a team shares
+ * through the repository (profiles, the workspace config) can be committed. `.troupe/*` rather than
+ * `.troupe/`: git never looks inside an excluded folder, so nothing in it could be re-included.
+ */
+export const EXCLUDE_RULE = [".troupe/*", "!.troupe/profiles/", "!.troupe/config.json"];
+/** Lines an older troupe (or a person) wrote that exclude the whole folder: replaced by the rule. */
+const WHOLE_FOLDER = new Set([".troupe/", "/.troupe/", ".troupe", "/.troupe"]);
+
+/** Writes troupe's rule into `.git/info/exclude` (never the user's .gitignore), replacing the old whole-folder line. */
 export function excludeStateDir(root: string): void {
   const gitDir = join(root, ".git");
   if (!existsSync(gitDir) || !statSync(gitDir).isDirectory()) return;
@@ -95,7 +104,10 @@ export function excludeStateDir(root: string): void {
   const exclude = join(infoDir, "exclude");
   mkdirSync(infoDir, { recursive: true });
   const current = existsSync(exclude) ? readFileSync(exclude, "utf8") : "";
-  if (current.split("\n").some((l) => l.trim() === ".troupe/" || l.trim() === "/.troupe/" || l.trim() === ".troupe")) return;
-  const sep = current === "" || current.endsWith("\n") ? "" : "\n";
-  appendFileSync(exclude, `${sep}.troupe/\n`);
+  const lines = current.split("\n");
+  const trimmed = lines.map((l) => l.trim());
+  if (EXCLUDE_RULE.every((r) => trimmed.includes(r)) && !trimmed.some((l) => WHOLE_FOLDER.has(l))) return;
+  const kept = lines.filter((l) => !WHOLE_FOLDER.has(l.trim()) && !EXCLUDE_RULE.includes(l.trim()));
+  while (kept.length && kept.at(-1) === "") kept.pop();
+  writeFileSync(exclude, `${[...kept, ...EXCLUDE_RULE].join("\n")}\n`);
 }

@@ -21,11 +21,15 @@ const LAYERS: Record<string, readonly string[]> = {
   "daemon/routes": ["daemon", "services", "protocol"],
   daemon: ["daemon/routes", "services", "store", "events", "protocol", "runtime", "lock-file", "self", "workspace", "workspace-config", "file-modes"],
   // the services, and the one API over them
-  services: ["agents", "conversations", "messages", "work", "permissions", "events", "store", "protocol", "self", "workspace"],
+  services: ["agents", "conversations", "messages", "work", "permissions", "profiles", "flows", "events", "store", "protocol", "self", "workspace"],
+  // profiles: read (untrusted files, as agents' are), validated, applied to a spawn
+  profiles: ["agents", "providers", "protocol", "trust", "front-matter"],
+  // scheduled flows: a gate command, then a spawn (through a profile or a provider)
+  flows: ["agents", "profiles", "providers", "events", "store", "protocol", "runtime", "file-modes"],
   conversations: ["agents", "events", "store", "prompts", "protocol"],
   messages: ["agents", "events", "store", "prompts", "protocol"],
   agents: ["events", "store", "git", "providers", "runtime", "protocol", "output", "prompts", "process-info", "workspace", "workspace-config", "file-modes", "trust"],
-  work: ["agents", "conversations", "events", "store", "git", "providers", "runtime", "protocol"],
+  work: ["front-matter", "agents", "conversations", "events", "store", "git", "providers", "runtime", "protocol"],
   permissions: ["agents", "events", "store", "providers", "runtime", "protocol"],
   // below the services
   events: ["store", "protocol"],
@@ -36,6 +40,7 @@ const LAYERS: Record<string, readonly string[]> = {
   providers: ["protocol"],
   runtime: [],
   "workspace-config": ["protocol"],
+  "front-matter": [],
   trust: [],
   workspace: ["process-info", "lock-file"],
   "lock-file": [],

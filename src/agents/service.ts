@@ -8,6 +8,8 @@ import type { z } from "zod";
 import type { AgentRecord, AgentPatch } from "../store/index.ts";
 import type { Provider, ProviderCommand } from "../../providers/types.ts";
 import { getProvider } from "../../providers/index.ts";
+import { buildWithRole } from "../../providers/role.ts";
+import { loadRole, saveRole, type SpawnRole } from "./role-file.ts";
 import { sleep, which } from "../runtime/process.ts";
 import { createWorktree, removeWorktree, restoreWorktree, troupeBranches } from "../git/worktree.ts";
 import { dirtyPaths, saveAsCommit } from "../git/status.ts";
@@ -175,8 +177,8 @@ export class AgentService {
    * `work`: a mode run of the work model (src/work/modes.ts): its prompt is the mode's, its input
    * folder gets the mode's files, and `req.prompt` is only the run's one-line label.
    */
-  spawn(req: SpawnOptions, parentId: string | null = null, work: SpawnWork | null = null): Promise<Agent> {
-    return this.tracked(this.spawnNow(req, parentId, work));
+  spawn(req: SpawnOptions, parentId: string | null = null, work: SpawnWork | null = null, role: SpawnRole | null = null): Promise<Agent> {
+    return this.tracked(this.spawnNow(req, parentId, work, role));
   }
 
   /** `failed`, with why: a spawn that could not start, or a mode run whose outputs cannot be used. */
@@ -186,8 +188,8 @@ export class AgentService {
     return toAgent(failed);
   }
 
-  private async spawnNow(req: SpawnOptions, parentId: string | null, work: SpawnWork | null): Promise<Agent> {
-    const provider = this.provider(req.provider);
+  private async spawnNow(req: SpawnOptions, parentId: string | null, work: SpawnWork | null, role: SpawnRole | null): Promise<Agent> {
+    const provider = this.provider(req.provider ?? "generic");
     if (provider.binary === null && !req.command?.trim()) throw new TroupeError("bad_request", `the ${provider.name} provider needs a command`);
     if (provider.binary !== null && !work && !req.prompt?.trim()) throw new TroupeError("bad_request", "a prompt is needed");
     if (provider.binary !== null && !which(provider.binary, req.env.PATH ?? process.env.PATH ?? "")) {
@@ -224,15 +226,17 @@ export class AgentService {
     // built before the agent is recorded: a provider that refuses the input leaves nothing behind
     let cmd: ProviderCommand;
     try {
-      cmd = provider.buildSpawn({
+      cmd = buildWithRole(provider, {
         prompt: fullPrompt,
         cwd,
         model: model ?? undefined,
         permissions,
-        allowedTools: config.allowedTools,
+        allowedTools: role?.allowedTools ?? config.allowedTools,
         command: req.command,
         env: req.env,
         ...(req.budgetUsd !== undefined && { budgetUsd: req.budgetUsd }),
+        instructions: role?.instructions,
+        mcpServers: role?.mcpServers,
       });
       assertWithinArgLimit(cmd.argv, { ...req.env, ...cmd.env });
     } catch (err) {
@@ -265,6 +269,7 @@ export class AgentService {
     this.d.bus.publish({ type: "agent:created", agent: toAgent(rec) });
     try {
       this.envs.save(rec.id, req.env);
+      if (role) saveRole(this.envs.dir(rec.id), role);
       this.writeInput(rec, paths.inputDir, wt?.baseCommit ?? null, work && { ...work, prompt: fullPrompt });
     } catch (err) {
       this.failRun(rec.id, `could not write the agent's input: ${errorMessage(err)}`);
@@ -395,13 +400,17 @@ export class AgentService {
     const mail = this.d.mail?.claim(rec.id, session) ?? null;
     try {
       const token = newToken();
+      const role = loadRole(this.envs.dir(rec.id));
       const cmd = provider.buildResume({
         prompt: mail ? `${mail.text}\n\n${prompt}` : prompt,
         cwd: rec.cwd,
         model: rec.model ?? undefined,
         sessionId: rec.providerSessionId ?? "",
         permissions: rec.permissions,
-        allowedTools: providerConfig(this.d.ws.stateDir, provider.name).allowedTools,
+        allowedTools: role?.allowedTools ?? providerConfig(this.d.ws.stateDir, provider.name).allowedTools,
+        // a system prompt holds for the run it is given to; the session's history already holds a prompted role
+        ...(provider.takesSystemPrompt && role && { instructions: role.instructions }),
+        ...(role?.mcpServers && { mcpServers: role.mcpServers }),
         command: rec.command ?? undefined,
         env: clientEnv,
         ...budgetLeft(rec),
@@ -440,14 +449,17 @@ export class AgentService {
     const prompt = rec.mode
       ? readFileSync(join(paths.inputDir, "prompt.md"), "utf8")
       : buildAgentPrompt({ id: rec.id, name: rec.name, prompt: rec.prompt ?? "", inputDir: paths.inputDir, troupe: this.troupeCommand() });
-    const cmd = provider.buildSpawn({
+    const role = loadRole(this.envs.dir(rec.id));
+    const cmd = buildWithRole(provider, {
       prompt,
       cwd: rec.cwd,
       model: rec.model ?? undefined,
       permissions: rec.permissions,
-      allowedTools: config.allowedTools,
+      allowedTools: role?.allowedTools ?? config.allowedTools,
       command: rec.command ?? undefined,
       env: clientEnv,
+      instructions: role?.instructions,
+      mcpServers: role?.mcpServers,
       ...budgetLeft(rec),
     });
     assertWithinArgLimit(cmd.argv, { ...clientEnv, ...cmd.env });

@@ -17,8 +17,10 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "spawn",
     summary: "start an agent",
-    usage: `troupe spawn (--provider NAME --prompt TEXT | --command 'SHELL COMMAND') [options]
-  --provider NAME     ${PROVIDER_LIST} (default: generic with --command)
+    usage: `troupe spawn ((--provider | --profile) NAME --prompt TEXT | --command 'SHELL COMMAND') [options]
+  --provider NAME     ${PROVIDER_LIST} (default: the profile's; generic with --command)
+  --profile NAME      a profile (troupe profile ls): its provider, model, permissions, tools
+                      and instructions; this command's own flags win over it
   --prompt TEXT       the task; --prompt-file F reads it from a file
   --command CMD       a shell command to run as the agent (generic provider)
   --name NAME         a name (default: an unused adjective-animal)
@@ -32,6 +34,29 @@ export const COMMANDS: CommandSpec[] = [
   --json              print the agent as JSON
 ${W}`,
     load: () => import("./spawn.ts"),
+  },
+  {
+    name: "profile",
+    summary: "list, show and check agent profiles",
+    usage: `troupe profile ls|show NAME|validate [NAME] [--json]
+  profiles are Markdown files with front matter: .troupe/profiles/*.md (the repository's),
+  .claude/agents/*.md (Claude Code's subagents), ~/.config/troupe/profiles/*.md (yours);
+  the first of a name wins. validate exits 1 when a file is broken, naming file, field, reason.
+${W}`,
+    load: () => import("./profile.ts"),
+  },
+  {
+    name: "flow",
+    summary: "agents started on a schedule",
+    usage: `troupe flow add NAME --cron EXPR (--profile P | --provider P) --prompt TEXT [--gate SCRIPT]
+troupe flow ls | show NAME | rm NAME | enable NAME | disable NAME | run NAME
+  --cron EXPR     5 or 6 fields, or @hourly/@daily/...: the daemon's local time
+  --gate SCRIPT   a shell command run first, with the flow's environment: its JSON output
+                  decides ({"run": false} skips) and fills [[key]] in the prompt
+  each run gets the environment of the shell that added the flow; a run missed while
+  no daemon ran runs once at its next start; a run while the last one is live is skipped
+${W}`,
+    load: () => import("./flow.ts"),
   },
   {
     name: "ls",
@@ -210,7 +235,8 @@ ${W}`,
   {
     name: "trust",
     summary: "allow this workspace's config, as it is now, to run its worktree.setup command",
-    usage: `troupe trust [--json]
+    usage: `troupe trust [FILE] [--json]
+  FILE: a repository profile (.troupe/profiles/NAME.md) whose mcpServers may then start
   recorded per user by a hash of .troupe/config.json (under $XDG_STATE_HOME/troupe/trusted);
   any change to the file needs a new 'troupe trust'
 ${W}`,

@@ -20,6 +20,7 @@ export async function run(args: string[]): Promise<number> {
     args,
     {
       provider: { type: "string" },
+      profile: { type: "string" },
       prompt: { type: "string" },
       "prompt-file": { type: "string" },
       command: { type: "string" },
@@ -44,8 +45,9 @@ export async function run(args: string[]): Promise<number> {
       throw new TroupeError("usage", `cannot read ${values["prompt-file"]}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
   }
-  const provider = values.provider ?? (values.command ? "generic" : undefined);
-  if (!provider) throw new TroupeError("usage", "give --provider NAME with --prompt, or --command");
+  // a profile may name the provider; the daemon says so when it does not
+  const provider = values.provider ?? (values.command && !values.profile ? "generic" : undefined);
+  if (!provider && !values.profile) throw new TroupeError("usage", "give --provider NAME or --profile NAME with --prompt, or --command");
   const permissions = values.permissions;
   if (permissions !== undefined && !PERMISSIONS.includes(permissions as (typeof PERMISSIONS)[number])) {
     throw new TroupeError("usage", `--permissions takes ${PERMISSIONS.join(", ")}`);
@@ -57,6 +59,7 @@ export async function run(args: string[]): Promise<number> {
   const { client } = await connect(values.workspace);
   const agent = await client.spawn({
     provider,
+    profile: values.profile,
     command: values.command,
     prompt,
     name: values.name,

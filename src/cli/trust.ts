@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { TroupeError } from "../errors.ts";
 import { resolveWorkspace } from "../workspace.ts";
 import { trust } from "../trust.ts";
@@ -12,7 +12,8 @@ import { stdout } from "./streams.ts";
  */
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {});
-  if (positionals.length) throw new TroupeError("usage", "trust takes no arguments");
+  if (positionals.length > 1) throw new TroupeError("usage", "trust takes at most one FILE");
+  if (positionals[0]) return trustProfile(resolve(positionals[0]), values.json === true);
   const ws = resolveWorkspace({ workspace: values.workspace });
   const path = join(ws.stateDir, "config.json");
   let text: string;
@@ -31,5 +32,20 @@ export async function run(args: string[]): Promise<number> {
   const record = trust(path);
   if (values.json) await printJson({ trusted: path, setup, record });
   else await stdout.write(`trusted ${path}${typeof setup === "string" ? `: each new worktree runs '${setup}'` : ""}\n`);
+  return 0;
+}
+
+/** A repository profile's current bytes, so its `mcpServers` may start (what they start is shown). */
+async function trustProfile(path: string, json: boolean): Promise<number> {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    throw new TroupeError("not_found", `${path} does not exist: nothing to trust`);
+  }
+  const commands = [...text.matchAll(/^\s*command:\s*(.+)$/gm)].map((m) => m[1]!.trim());
+  const record = trust(path);
+  if (json) await printJson({ trusted: path, record });
+  else await stdout.write(`trusted ${path}${commands.length ? `: its MCP servers run ${commands.join(", ")}` : ""}\n`);
   return 0;
 }

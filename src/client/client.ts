@@ -7,6 +7,8 @@ import type { OutputChunk } from "../protocol/output.ts";
 import type { GcReport } from "../protocol/api-gc.ts";
 import type { SendRequest } from "../protocol/api-messages.ts";
 import type { Message } from "../protocol/message.ts";
+import type { Profile, ProfilesResponse } from "../protocol/profile.ts";
+import type { Flow, FlowAddRequest, FlowRunResult } from "../protocol/flow.ts";
 import { request, type HttpOptions } from "./http.ts";
 import type { EventFilter, EventMessage } from "./sse.ts";
 
@@ -17,6 +19,8 @@ const agentsApi = () => import("../protocol/api-agents.ts");
 const conversationsApi = () => import("../protocol/api-conversations.ts");
 const workApi = () => import("../protocol/api-work.ts");
 const messagesApi = () => import("../protocol/api-messages.ts");
+const profileApi = () => import("../protocol/profile.ts");
+const flowApi = () => import("../protocol/flow.ts");
 
 /** The typed API of one workspace's daemon; the only way cli/ and ui/ reach it. */
 export class TroupeClient {
@@ -31,6 +35,32 @@ export class TroupeClient {
   async gc(q: { dryRun: boolean }): Promise<GcReport> {
     const { GcResponseSchema } = await import("../protocol/api-gc.ts");
     return (await request(this.opts, "POST", `/v1/gc${q.dryRun ? "?dry-run" : ""}`, GcResponseSchema, {})).report;
+  }
+
+  async profiles(): Promise<ProfilesResponse> {
+    return request(this.opts, "GET", "/v1/profiles", (await profileApi()).ProfilesResponseSchema);
+  }
+  async profile(name: string): Promise<Profile> {
+    return (await request(this.opts, "GET", `/v1/profiles/${enc(name)}`, (await profileApi()).ProfileResponseSchema)).profile;
+  }
+
+  async flows(): Promise<Flow[]> {
+    return (await request(this.opts, "GET", "/v1/flows", (await flowApi()).FlowsResponseSchema)).flows;
+  }
+  async flow(ref: string): Promise<Flow> {
+    return (await request(this.opts, "GET", `/v1/flows/${enc(ref)}`, (await flowApi()).FlowResponseSchema)).flow;
+  }
+  async addFlow(req: FlowAddRequest): Promise<Flow> {
+    return (await request(this.opts, "POST", "/v1/flows", (await flowApi()).FlowResponseSchema, req)).flow;
+  }
+  async removeFlow(ref: string): Promise<void> {
+    await request(this.opts, "DELETE", `/v1/flows/${enc(ref)}`, OkSchema);
+  }
+  async setFlowEnabled(ref: string, enabled: boolean): Promise<Flow> {
+    return (await request(this.opts, "POST", `/v1/flows/${enc(ref)}/${enabled ? "enable" : "disable"}`, (await flowApi()).FlowResponseSchema, {})).flow;
+  }
+  async runFlow(ref: string): Promise<FlowRunResult> {
+    return request(this.opts, "POST", `/v1/flows/${enc(ref)}/run`, (await flowApi()).FlowRunResponseSchema, {});
   }
 
   async listAgents(): Promise<Agent[]> {

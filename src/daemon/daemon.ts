@@ -111,6 +111,8 @@ export function runDaemon(ws: Workspace): RunningDaemon | null {
   idle.hold("live agents", () => store.sessions.open().length > 0 || store.agents.list().some((a) => isLive(a.status)));
   idle.hold("pending retries", () => store.agents.nextRetryAt() !== null);
   idle.hold("conversation deadlines", () => store.conversations.nextExpiry() !== null);
+  // an enabled flow is a promise to run at its time: the daemon stays for it
+  idle.hold("enabled flows", () => core.flows.anyEnabled());
   idle.hold("connected clients", () => server.activeRequests() > 0);
   idle.start();
   const unwatchWorkspace = watchWorkspace(ws, () => {

@@ -3,6 +3,7 @@ import { AgentSchema } from "./entities.ts";
 import { OutputChunkSchema } from "./output.ts";
 import { PermissionModeSchema } from "./config.ts";
 import { SignalSchema } from "./signal.ts";
+import { ProfileNameSchema } from "./profile.ts";
 
 const NUL_MESSAGE = "must not contain a NUL byte (a process's arguments and environment cannot hold one)";
 /** Text that reaches a process's argv or environment: the kernel ends a string at NUL, and spawn refuses it. */
@@ -16,7 +17,10 @@ const Env = z.record(z.string(), z.string()).superRefine((env, ctx) => {
 const Name = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "lowercase letters, digits and dashes, at most 63");
 
 export const SpawnRequestSchema = z.object({
-  provider: z.string().min(1).default("generic"),
+  /** Unset: the profile's, else generic. */
+  provider: z.string().min(1).optional(),
+  /** A profile (`troupe profile ls`): its provider, model, permissions, tools and instructions, under this request's own fields. */
+  profile: ProfileNameSchema.optional(),
   command: ProcessTextSchema.min(1).optional(),
   prompt: ProcessTextSchema.optional(),
   name: Name.optional(),

@@ -1,9 +1,11 @@
 import type { AgentService } from "../agents/service.ts";
+import type { ProfileCatalog } from "../profiles/catalog.ts";
+import { resolveSpawn } from "../profiles/resolve.ts";
 import type { Guard } from "./guard.ts";
 import type { AgentsApi } from "./services.ts";
 
 /** The agent service behind the policy: each method is authorized for its caller, then done. */
-export function agentsApi(agents: AgentService, guard: Guard): AgentsApi {
+export function agentsApi(agents: AgentService, guard: Guard, profiles: ProfileCatalog): AgentsApi {
   return {
     list(caller) {
       guard(caller, "agents.list");
@@ -15,7 +17,8 @@ export function agentsApi(agents: AgentService, guard: Guard): AgentsApi {
     },
     spawn(caller, req) {
       guard(caller, "agents.spawn");
-      return agents.spawn(req, caller.kind === "agent" ? caller.agent.id : null);
+      const resolved = resolveSpawn(profiles, req);
+      return agents.spawn(resolved.req, caller.kind === "agent" ? caller.agent.id : null, null, resolved.role);
     },
     stop(caller, ref) {
       guard(caller, "agents.stop", agents.find(ref));

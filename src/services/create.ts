@@ -21,6 +21,8 @@ import { modesApi } from "./modes-api.ts";
 import { ModeService } from "../work/modes.ts";
 import { DecisionStore } from "../work/decisions.ts";
 import { modeWorkOver } from "../work/work-reader.ts";
+import { ProfileCatalog } from "../profiles/catalog.ts";
+import { FlowService } from "../flows/service.ts";
 
 export interface ServiceHost {
   ws: Workspace;
@@ -39,6 +41,8 @@ export interface RunningServices {
   work: WorkService;
   /** Mode agents (discuss, plan, refine, detail, execute) and the import of what they write. */
   modes: ModeService;
+  /** Scheduled flows: the daemon holds off its idle exit while one is enabled. */
+  flows: FlowService;
   /** Adopts sessions an earlier daemon left, starts expiry timers and event followers. */
   start(): void;
   /** Waits for launches under way, then stops watching; agents keep running. */
@@ -60,6 +64,8 @@ export function createServices(h: ServiceHost): RunningServices {
   const modes = new ModeService({ agents, store: h.store, bus, log: h.log, decisions, work: modeWorkOver(work, h.store) });
   const guard = guardOver(h.store);
   const delivery = new DeliveryFollower({ store: h.store, bus, log: h.log, messages, agents });
+  const profiles = new ProfileCatalog(h.ws.root);
+  const flows = new FlowService({ root: h.ws.root, stateDir: h.ws.stateDir, store: h.store, log: h.log, agents, profiles });
   const uncommitted = new UncommittedFollower({ store: h.store, bus, log: h.log, agents });
   const reaper = new WorktreeReaper({ ws: h.ws, store: h.store, log: h.log, bus });
   const services: Services = {
@@ -79,7 +85,17 @@ export function createServices(h: ServiceHost): RunningServices {
         return collectGarbage({ ws: h.ws, store: h.store, log: h.log }, q.dryRun);
       },
     },
-    agents: agentsApi(agents, guard),
+    agents: agentsApi(agents, guard, profiles),
+    profiles: {
+      list(caller) {
+        guard(caller, "profiles.read");
+        return profiles.read();
+      },
+      get(caller, name) {
+        guard(caller, "profiles.read");
+        return profiles.get(name);
+      },
+    },
     conversations: conversationsApi(conversations, guard),
     modes: modesApi(modes, guard),
     messages: messagesApi(messages, guard, permitsOver(h.store)),
@@ -90,12 +106,21 @@ export function createServices(h: ServiceHost): RunningServices {
       },
     },
     work: workApi(work, guard),
+    flows: {
+      list: (caller) => (guard(caller, "flows.read"), flows.list()),
+      get: (caller, ref) => (guard(caller, "flows.read"), flows.get(ref)),
+      add: (caller, req) => (guard(caller, "flows.add"), flows.add(req)),
+      remove: (caller, ref) => (guard(caller, "flows.remove"), flows.remove(ref)),
+      setEnabled: (caller, ref, enabled) => (guard(caller, "flows.enable"), flows.setEnabled(ref, enabled)),
+      run: (caller, ref) => (guard(caller, "flows.run"), flows.run(ref)),
+    },
   };
   return {
     services,
     bus,
     work,
     modes,
+    flows,
     start() {
       // followers first: sessions completed at start publish agent:ended; mode imports before
       // the conversations follower, so a run failed by its outputs is not woken for a question
@@ -109,8 +134,11 @@ export function createServices(h: ServiceHost): RunningServices {
       delivery.sweep();
       conversations.start();
       reaper.start();
+      // after the agents' start: a missed run's overlap check sees what is still live
+      flows.start();
     },
     async shutdown() {
+      flows.shutdown();
       conversations.shutdown();
       follower.shutdown();
       delivery.shutdown();

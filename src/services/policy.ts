@@ -63,6 +63,15 @@ export const POLICY = {
   "work.reject": ["person", "reject a proposal"],
   "work.edit": ["person", "edit a proposal"],
   "work.retry": ["person", "retry a task"],
+  // profiles are files anyone here can read; an agent picks one for the workers it spawns
+  "profiles.read": ["anyone", "read profiles"],
+  // a flow starts agents on a schedule with the environment of whoever added it, and its gate is
+  // a command: adding, changing and running flows is the person's; reading them is open
+  "flows.read": ["anyone", "read flows"],
+  "flows.add": ["person", "add a flow"],
+  "flows.remove": ["person", "remove a flow"],
+  "flows.enable": ["person", "enable or disable a flow"],
+  "flows.run": ["person", "run a flow"],
   // allowing or denying a tool permission (a later issue): the person decides, never an agent
   "permissions.decide": ["person", "decide a permission request of $"],
 } as const satisfies Record<string, readonly [Rule, string]>;

@@ -13,6 +13,9 @@ import type { GcReport } from "../protocol/api-gc.ts";
 import type { ModesApi } from "./modes-api.ts";
 import type { Message } from "../protocol/message.ts";
 import type { SendOptions } from "../messages/service.ts";
+import type { Profile, ProfilesResponse } from "../protocol/profile.ts";
+import type { Flow, FlowRunResult } from "../protocol/flow.ts";
+import type { FlowAddOptions } from "../flows/service.ts";
 
 export type { Caller };
 
@@ -33,6 +36,27 @@ export interface Services {
   work: WorkApi;
   modes: ModesApi;
   messages: MessagesApi;
+  profiles: ProfilesApi;
+  flows: FlowsApi;
+}
+
+/** Scheduled flows (src/flows/): reading is open, everything else is the person's. */
+export interface FlowsApi {
+  list(caller: Caller): Flow[];
+  get(caller: Caller, ref: string): Flow;
+  add(caller: Caller, req: FlowAddOptions): Flow;
+  remove(caller: Caller, ref: string): void;
+  setEnabled(caller: Caller, ref: string, enabled: boolean): Flow;
+  /** Runs it now: the gate, the overlap rule, then one agent; its schedule is unchanged. */
+  run(caller: Caller, ref: string): Promise<FlowRunResult>;
+}
+
+/** Agent profiles (src/profiles/): read afresh from their files at every call. */
+export interface ProfilesApi {
+  /** Every usable profile, every broken file with why, and the files a same-named profile shadows. */
+  list(caller: Caller): ProfilesResponse;
+  /** By name; `not_found`, or `bad_request` with the file, field and reason for a broken one. */
+  get(caller: Caller, name: string): Profile;
 }
 
 export interface DaemonApi {

@@ -11,6 +11,7 @@ import { TaskRepo } from "./tasks.ts";
 import { BranchRepo } from "./branches.ts";
 import { ModeImportRepo } from "./mode-imports.ts";
 import { MessageRepo } from "./messages.ts";
+import { FlowRepo } from "./flows.ts";
 import { scrubFreeSpace, secureDelete } from "./secure.ts";
 import { WalCheckpoints } from "./checkpoints.ts";
 import { startCheckpointer } from "../runtime/checkpointer.ts";
@@ -28,6 +29,7 @@ export interface Store {
   branches: BranchRepo;
   modeImports: ModeImportRepo;
   messages: MessageRepo;
+  flows: FlowRepo;
   /** Makes deleted and overwritten text unrecoverable from the file (VACUUM): one-time steps only. */
   scrub(): void;
   /** When the WAL is copied into the database, on a worker thread (see checkpoints.ts). */
@@ -55,6 +57,7 @@ export function createStore(path: string, warnings: StoreWarnings): Store {
     branches: new BranchRepo(db),
     modeImports: new ModeImportRepo(db),
     messages: new MessageRepo(db),
+    flows: new FlowRepo(db),
     scrub: () => scrubFreeSpace(db),
     checkpoints,
     close: () => {

@@ -246,6 +246,23 @@ export const MIGRATIONS: readonly Migration[] = [
     delivered_at INTEGER
   );
   CREATE INDEX messages_to ON messages(to_id, status, seq);`,
+  // 13: scheduled flows (src/flows/): their schedule and what their last run did; their environment
+  // is a 0600 file (.troupe/flows/<id>/env.json), never the store
+  `CREATE TABLE flows (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    cron TEXT NOT NULL,
+    profile TEXT,
+    provider TEXT,
+    prompt TEXT NOT NULL,
+    gate TEXT,
+    enabled INTEGER NOT NULL DEFAULT 1,
+    next_run_at INTEGER,
+    last_run_at INTEGER,
+    last_agent_id TEXT,
+    last_outcome TEXT,
+    created_at INTEGER NOT NULL
+  );`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,5 +1,6 @@
 import type { SpawnRequest } from "../protocol/api.ts";
 import type { Agent, Conversation } from "../protocol/entities.ts";
+import type { Profile } from "../protocol/profile.ts";
 import { STATUS } from "../protocol/status.ts";
 import { conversationsFrom, orphanConversations, type EntitiesState } from "./state/entities.ts";
 import { choiceField, formValues, makeForm, textField, type ChoiceOption, type FormState } from "./state/form.ts";
@@ -62,15 +63,32 @@ export async function submitQuestions(client: Pick<DashboardClient, "resume" | "
 
 export const GENERIC = "generic";
 
-/** Installed providers first and selectable; the rest shown with how to install them. */
-export function providerOptions(choices: readonly ProviderChoice[]): ChoiceOption[] {
+const PROFILE = "profile:";
+
+/**
+ * Installed providers first and selectable, then the profiles (`profile:<provider>:<name>`: a
+ * profile runs its provider's CLI, so it is selectable when that CLI is installed), then the
+ * providers not installed, with how to install them.
+ */
+export function providerOptions(choices: readonly ProviderChoice[], profiles: readonly Profile[] = []): ChoiceOption[] {
   const sorted = [...choices].sort((a, b) => Number(b.installed) - Number(a.installed));
-  return sorted.map((p) => ({
+  const option = (p: ProviderChoice): ChoiceOption => ({
     value: p.name,
     label: p.name === GENERIC ? `${p.displayName} (a shell command)` : `${p.displayName}${p.version ? ` ${p.version}` : ""}`,
     disabled: !p.installed,
     note: p.installed ? undefined : `not installed: ${p.install}`,
-  }));
+  });
+  const installed = new Set(choices.filter((c) => c.installed).map((c) => c.name));
+  const profileOptions = profiles.map((p): ChoiceOption => {
+    const usable = p.provider !== null && installed.has(p.provider);
+    return {
+      value: `${PROFILE}${p.provider ?? ""}:${p.name}`,
+      label: `Profile ${p.name}${p.provider ? ` (${p.provider})` : ""}${p.description ? `: ${p.description}` : ""}`,
+      disabled: !usable,
+      note: usable ? undefined : p.provider ? `${p.provider} is not installed` : "names no provider: use troupe spawn --profile --provider",
+    };
+  });
+  return [...sorted.filter((p) => p.installed).map(option), ...profileOptions, ...sorted.filter((p) => !p.installed).map(option)];
 }
 
 export function newAgentForm(options: ChoiceOption[] | null): FormState {
@@ -89,13 +107,15 @@ export function newAgentForm(options: ChoiceOption[] | null): FormState {
 export function spawnRequest(form: FormState, env: Record<string, string>): SpawnRequest {
   const v = formValues(form);
   const s = (k: string) => String(v[k] ?? "").trim();
-  const provider = s("provider");
-  if (!provider) throw new FormError("no installed provider to start");
+  const choice = s("provider");
+  if (!choice) throw new FormError("no installed provider to start");
+  // a profile's choice carries its provider, so a generic one's text is its command too
+  const [provider, profile] = choice.startsWith(PROFILE) ? choice.slice(PROFILE.length).split(":") : [choice, undefined];
   const prompt = String(v.prompt ?? "").trim();
   if (!prompt) throw new FormError(provider === GENERIC ? "type the command to run" : "type a prompt");
   const opt = (k: string) => s(k) || undefined;
   return {
-    provider,
+    ...(profile ? { profile } : { provider }),
     ...(provider === GENERIC ? { command: prompt } : { prompt }),
     name: opt("name"),
     model: opt("model"),

@@ -5,7 +5,7 @@ import type { LineParser } from "../output/lines.ts";
 /** The part of the daemon's API the dashboard uses; tests and the benchmark pass a fake. */
 export type DashboardClient = Pick<
   TroupeClient,
-  "health" | "listAgents" | "conversations" | "events" | "output" | "spawn" | "stop" | "resume" | "answer"
+  "health" | "listAgents" | "conversations" | "events" | "output" | "spawn" | "stop" | "resume" | "answer" | "profiles"
 >;
 
 /** A provider as the new-agent dialog offers it. */

@@ -1,6 +1,6 @@
 import { lstatSync, mkdirSync, readdirSync, renameSync } from "node:fs";
 import { join, relative } from "node:path";
-import { parseDocument } from "yaml";
+import { fileError, splitFrontMatter } from "../front-matter.ts";
 import type { z } from "zod";
 import { TroupeError } from "../errors.ts";
 import { readAgentFile } from "../agents/agent-file.ts";
@@ -32,34 +32,8 @@ export type ModeOutputs =
   | { mode: "execute" };
 
 /** A file an agent wrote that cannot be imported: `file` relative to its worktree. */
-export function proposalError(file: string, problem: string): TroupeError {
-  return new TroupeError("bad_request", `${file}: ${problem}`);
-}
-
-// `---` on its own line opens and closes the front matter (YAML's `...` may close it too)
-const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n?(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
-
-/** Splits `---\n<yaml>\n---\n<body>`; `data` is null when the file has no front matter. */
-export function splitFrontMatter(file: string, text: string): { data: unknown; body: string } {
-  const src = text.replace(/^\uFEFF/, "");
-  const m = FRONT_MATTER.exec(src);
-  if (!m) {
-    if (/^---[ \t]*\r?\n/.test(src)) throw proposalError(file, "the front matter opened with --- is never closed by a --- line");
-    return { data: null, body: src.trim() };
-  }
-  // uniqueKeys: two `title:` lines are a mistake, not "the last wins"
-  const doc = parseDocument(m[1]!, { uniqueKeys: true, prettyErrors: false });
-  const err = doc.errors[0];
-  if (err) throw proposalError(file, `front matter is not valid YAML (line ${(err.linePos?.[0]?.line ?? 0) + 1}): ${err.message.split("\n")[0]}`);
-  let data: unknown;
-  try {
-    // an alias bomb stops here rather than filling memory
-    data = doc.toJS({ maxAliasCount: 50 });
-  } catch (e) {
-    throw proposalError(file, `front matter cannot be read: ${(e as Error).message}`);
-  }
-  return { data, body: src.slice(m[0].length).trim() };
-}
+export const proposalError = fileError;
+export { splitFrontMatter };
 
 function frontMatter<S extends z.ZodType>(file: string, data: unknown, schema: S, keys: string): z.output<S> {
   if (data === null || typeof data !== "object" || Array.isArray(data)) throw proposalError(file, `the front matter must be a mapping (${keys})`);

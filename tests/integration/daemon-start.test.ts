@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Sandbox, waitFor } from "../support/sandbox.ts";
 
@@ -29,14 +29,21 @@ test("ten clients starting at the same instant leave exactly one daemon", async 
   expect(log2.split("\n").filter((l) => l.includes(" serving "))).toHaveLength(1);
 });
 
-test("the daemon keeps .troupe/ out of git through .git/info/exclude, not .gitignore", async () => {
+test("the daemon keeps its state out of git through .git/info/exclude, not .gitignore; profiles and config can be committed", async () => {
   sb = new Sandbox();
+  // a repository troupe used before: its old whole-folder line is rewritten
+  writeFileSync(join(sb.dir, ".git", "info", "exclude"), "# git ls-files --others --exclude-from=.git/info/exclude\n*.log\n.troupe/\n");
   await sb.run(["daemon", "start"]);
-  expect(readFileSync(join(sb.dir, ".git", "info", "exclude"), "utf8")).toContain(".troupe/\n");
+  const exclude = () => readFileSync(join(sb.dir, ".git", "info", "exclude"), "utf8");
+  expect(exclude()).toBe("# git ls-files --others --exclude-from=.git/info/exclude\n*.log\n.troupe/*\n!.troupe/profiles/\n!.troupe/config.json\n");
   expect(sb.git("status", "--porcelain")).toBe("");
+  mkdirSync(join(sb.dir, ".troupe", "profiles"));
+  writeFileSync(join(sb.dir, ".troupe", "profiles", "reviewer.md"), "---\nprovider: claude\n---\nreview\n");
+  writeFileSync(join(sb.dir, ".troupe", "config.json"), "{}\n");
+  expect(sb.git("status", "--porcelain", "-uall").trim().split("\n").sort()).toEqual(["?? .troupe/config.json", "?? .troupe/profiles/reviewer.md"]);
   await sb.run(["daemon", "stop"]);
   await sb.run(["daemon", "start"]);
-  expect(readFileSync(join(sb.dir, ".git", "info", "exclude"), "utf8").match(/\.troupe\//g)).toHaveLength(1);
+  expect(exclude().match(/\.troupe/g)).toHaveLength(3);
 });
 
 test("daemon start / status / stop report what they did", async () => {

@@ -67,6 +67,16 @@ const EXPECTED_ROWS: [string, number[]][] = [
   ["POST /v1/initiatives/:ref/plan", [201, 201, 201, 201, 201, 201, 401]],
   ["POST /v1/initiatives/:ref/refine", [201, 201, 201, 201, 201, 201, 401]],
   ["POST /v1/phases/:ref/detail", [201, 201, 201, 201, 201, 201, 401]],
+  // profiles are read by anyone; flows are the person's to add, change and run, anyone's to read
+  ["GET /v1/profiles", ALL],
+  ["GET /v1/profiles/:name", ALL],
+  ["GET /v1/flows", ALL],
+  ["POST /v1/flows", [201, 403, 403, 403, 403, 403, 401]],
+  ["GET /v1/flows/:ref", ALL],
+  ["POST /v1/flows/:ref/disable", PERSON],
+  ["POST /v1/flows/:ref/enable", PERSON],
+  ["POST /v1/flows/:ref/run", PERSON],
+  ["DELETE /v1/flows/:ref", PERSON],
   ["POST /v1/daemon/stop", PERSON],
 ];
 const EXPECTED: Matrix = Object.fromEntries(

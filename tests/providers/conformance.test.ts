@@ -6,6 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { PROVIDER_NAMES, PROVIDERS, getProvider } from "../../providers/index.ts";
 import { PROMPT_ARG_MAX_BYTES } from "../../providers/prompt-arg.ts";
+import { buildWithRole } from "../../providers/role.ts";
 import type { CommandInput, FailureClass, Provider, ProviderCommand } from "../../providers/types.ts";
 import { diagnose, describeFailure } from "../../src/agents/failure.ts";
 import { TroupeError } from "../../src/errors.ts";
@@ -200,3 +201,17 @@ for (const p of PROVIDERS) {
     }
   });
 }
+
+describe("a profile's instructions (buildWithRole)", () => {
+  const count = (cmd: ProviderCommand, s: string) =>
+    [...cmd.argv, cmd.stdin ?? "", ...Object.values(cmd.env ?? {})].join("\n").split(s).length - 1;
+  for (const p of PROVIDERS) {
+    test(`${p.name}: reach the CLI exactly once, as a system prompt when it takes one, else before the prompt`, () => {
+      const cmd = buildWithRole(p, { ...baseInput, permissions: "skip", prompt: "THE-TASK", command: p.binary === null ? "true" : undefined, instructions: "-ROLE-MARK" });
+      expect(count(cmd, "-ROLE-MARK")).toBe(1);
+      expect(count(cmd, "THE-TASK")).toBe(1);
+      if (p.takesSystemPrompt) expect(cmd.argv.some((a) => a.includes("THE-TASK") && a.includes("ROLE-MARK"))).toBe(false);
+      else expect(count(cmd, "-ROLE-MARK\n\n---\n\nTHE-TASK")).toBe(1);
+    });
+  }
+});

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Agent, Conversation } from "../../src/protocol/entities.ts";
 import type { PhaseTree } from "../../src/protocol/work.ts";
@@ -52,6 +52,12 @@ export class MatrixRun {
     const res = await fetch(`http://troupe${path}`, { unix: this.sb.socket, method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await res.text();
     return { status: res.status, json: text ? (JSON.parse(text) as unknown) : null };
+  }
+
+  /** A repository profile for the profile routes to read. */
+  writeProfile(): void {
+    mkdirSync(join(this.sb.dir, ".troupe", "profiles"), { recursive: true });
+    writeFileSync(join(this.sb.dir, ".troupe", "profiles", "matrix.md"), "---\nprovider: generic\n---\nmatrix\n");
   }
 
   /** Spawns as `token` (null: the person) an agent that writes its token where the run can read it. */
@@ -237,6 +243,17 @@ const CASES: RouteCase[] = [
     fresh: null,
     call: (m, _f, t) => status(m.api(t, "POST", "/v1/phases/matrix%2Fdt/detail", { command: "exit 0", env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } })),
   },
+  { route: "GET /v1/profiles", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/profiles")) },
+  { route: "GET /v1/profiles/:name", fresh: null, call: (m, _f, t) => (m.writeProfile(), status(m.api(t, "GET", "/v1/profiles/matrix"))) },
+  { route: "GET /v1/flows", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/flows")) },
+  // the person adds the flow the next rows act on; an agent is refused before anything is added
+  { route: "POST /v1/flows", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/flows", { name: "matrix", cron: "@yearly", provider: "generic", prompt: "x" })) },
+  { route: "GET /v1/flows/:ref", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/flows/matrix")) },
+  { route: "POST /v1/flows/:ref/disable", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/flows/matrix/disable", {})) },
+  { route: "POST /v1/flows/:ref/enable", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/flows/matrix/enable", {})) },
+  // the generic provider without a command: the run fails (its outcome says why), nothing starts
+  { route: "POST /v1/flows/:ref/run", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/flows/matrix/run", {})) },
+  { route: "DELETE /v1/flows/:ref", fresh: null, call: (m, _f, t) => status(m.api(t, "DELETE", "/v1/flows/matrix")) },
   // last: the person's call stops the daemon
   { route: "POST /v1/daemon/stop", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/daemon/stop", {})) },
 ];

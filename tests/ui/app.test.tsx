@@ -196,6 +196,33 @@ describe("actions", () => {
     await screen.waitFor("started fixer");
   });
 
+  test("n offers the profiles beside the providers; a profile starts the agent with its name", async () => {
+    const client = new FakeClient([]);
+    const profile = { description: "Reviews diffs", model: null, mode: null, permissions: null, allowedTools: null, mcpServers: null, budget: null, instructions: "Review.", source: "repository" as const, file: "/r/.troupe/profiles/x.md", trusted: null };
+    client.profileList = [
+      { ...profile, name: "reviewer", provider: "claude" },
+      { ...profile, name: "aidy", provider: "aider", description: null },
+    ];
+    screen = await renderApp(client);
+    await screen.waitFor("no agents yet");
+    await screen.press("n");
+    await screen.waitFor("Claude Code 2.1.0");
+    await screen.press(KEY.right, KEY.right);
+    await screen.waitFor("Profile reviewer (claude): Reviews diffs");
+    // a profile whose CLI is not installed is shown, not chosen
+    await screen.press(KEY.right);
+    await screen.waitFor("Claude Code");
+    await screen.press(KEY.left);
+    await screen.waitFor("Profile reviewer (claude)");
+    await screen.press(KEY.tab);
+    await screen.type("review main");
+    await screen.press(KEY.enter);
+    await waitFor(() => client.callsOf("spawn").length === 1, () => `spawn called; screen:\n${screen!.frame()}`);
+    const req = client.callsOf("spawn")[0]![0] as Record<string, unknown>;
+    expect(req).toMatchObject({ profile: "reviewer", prompt: "review main" });
+    expect(req.provider).toBeUndefined();
+  });
+
   test("s asks first, then stops; r resumes with a message", async () => {
     const a = makeAgent({ name: "worker", status: "running" });
     const client = new FakeClient([a]);

@@ -7,6 +7,8 @@ import { eventRoutes } from "./events.ts";
 import { workRoutes } from "./work.ts";
 import { modeRoutes } from "./modes.ts";
 import { messageRoutes } from "./messages.ts";
+import { profileRoutes } from "./profiles.ts";
+import { flowRoutes } from "./flows.ts";
 
 /**
  * The HTTP adapter over the services: each route validates its input (zod), calls one
@@ -21,5 +23,7 @@ export function buildRouter(s: Services): Router {
   workRoutes(r, s);
   modeRoutes(r, s);
   messageRoutes(r, s);
+  profileRoutes(r, s);
+  flowRoutes(r, s);
   return r;
 }

@@ -25,8 +25,10 @@ export function openAnswer(env: KeyEnv): void {
 
 export function openNewAgent(env: KeyEnv): void {
   env.dispatch({ type: "open", modal: { kind: "new", form: newAgentForm(null), busy: false } });
-  env.deps.listProviders().then(
-    (choices) => env.dispatch({ type: "form", action: { type: "setOptions", id: "provider", options: providerOptions(choices) } }),
+  // profiles are offered beside the providers; a daemon that cannot list them leaves the providers
+  const profiles = env.deps.client.profiles().then((r) => r.profiles, () => []);
+  Promise.all([env.deps.listProviders(), profiles]).then(
+    ([choices, ps]) => env.dispatch({ type: "form", action: { type: "setOptions", id: "provider", options: providerOptions(choices, ps) } }),
     (err: unknown) => say(env, `could not list providers: ${errorMessage(err)}`, "error"),
   );
 }

@@ -5,6 +5,7 @@ import type { Agent, Conversation } from "../../../src/protocol/entities.ts";
 import type { DaemonEvent } from "../../../src/protocol/events.ts";
 import type { OutputChunk } from "../../../src/protocol/output.ts";
 import type { DashboardClient } from "../../../src/ui/types.ts";
+import type { Profile, ProfilesResponse } from "../../../src/protocol/profile.ts";
 
 let seq = 0;
 
@@ -116,6 +117,12 @@ export class FakeClient implements DashboardClient {
   }
   async stopDaemon() {
     return { ok: true as const };
+  }
+  /** What `profiles()` answers: the new-agent dialog offers them beside the providers. */
+  profileList: Profile[] = [];
+  async profiles(): Promise<ProfilesResponse> {
+    this.check("profiles", []);
+    return { profiles: this.profileList, broken: [], shadowed: [] };
   }
   async listAgents(): Promise<Agent[]> {
     this.check("listAgents", []);

@@ -1,0 +1,75 @@
+import { TroupeError } from "../errors.ts";
+import type { Flow } from "../protocol/flow.ts";
+import { clientEnv, connect } from "./context.ts";
+import { parse, printJson } from "./command.ts";
+import { stdout } from "./streams.ts";
+
+const SUBCOMMANDS = "add, ls, show, rm, enable, disable, run";
+
+const when = (ms: number | null) => (ms === null ? "-" : new Date(ms).toISOString().replace(/\.\d+Z$/, "Z"));
+
+/** `troupe flow add|ls|show|rm|enable|disable|run`: agents started on a schedule. */
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    cron: { type: "string" },
+    profile: { type: "string" },
+    provider: { type: "string" },
+    prompt: { type: "string" },
+    gate: { type: "string" },
+  });
+  const [sub, name, ...extra] = positionals;
+  if (extra.length) throw new TroupeError("usage", `flow ${sub} takes one NAME`);
+  if (sub !== "ls" && sub !== undefined && !name) throw new TroupeError("usage", `flow ${sub} takes a NAME`);
+  if (sub !== "add" && (values.cron ?? values.profile ?? values.provider ?? values.prompt ?? values.gate) !== undefined) {
+    throw new TroupeError("usage", "--cron, --profile, --provider, --prompt and --gate go with 'flow add'");
+  }
+  const { client } = await connect(values.workspace);
+  const out = async (flow: Flow, line: string) => (values.json ? printJson(flow) : stdout.write(`${line}\n`)).then(() => 0);
+  switch (sub) {
+    case "add": {
+      if (!values.cron || !values.prompt) throw new TroupeError("usage", "flow add NAME --cron EXPR (--profile P | --provider P) --prompt TEXT [--gate SCRIPT]");
+      if ((values.profile === undefined) === (values.provider === undefined)) throw new TroupeError("usage", "give --profile or --provider (one of them)");
+      const flow = await client.addFlow({ name: name!, cron: values.cron, profile: values.profile, provider: values.provider, prompt: values.prompt, gate: values.gate, env: clientEnv() });
+      return out(flow, `flow ${flow.name} added; next run ${when(flow.nextRunAt)}`);
+    }
+    case "ls": {
+      const flows = await client.flows();
+      if (values.json) return printJson(flows).then(() => 0);
+      const rows = flows.map((f) => `${f.name.padEnd(20)} ${f.enabled ? "on " : "off"} ${f.cron.padEnd(16)} next ${when(f.nextRunAt)}  ${f.lastOutcome ?? ""}`);
+      await stdout.write(rows.length ? `${rows.join("\n")}\n` : "no flows\n");
+      return 0;
+    }
+    case "show": {
+      const f = await client.flow(name!);
+      const lines = [
+        `${f.name} (${f.id}) ${f.enabled ? "enabled" : "disabled"}`,
+        `  cron: ${f.cron}`,
+        `  ${f.profile ? `profile: ${f.profile}` : `provider: ${f.provider}`}`,
+        ...(f.gate ? [`  gate: ${f.gate}`] : []),
+        `  next run: ${when(f.nextRunAt)}`,
+        `  last run: ${when(f.lastRunAt)}${f.lastOutcome ? ` (${f.lastOutcome})` : ""}`,
+        "",
+        f.prompt,
+      ];
+      return out(f, lines.join("\n"));
+    }
+    case "rm":
+      await client.removeFlow(name!);
+      if (values.json) await printJson({ ok: true });
+      else await stdout.write(`flow ${name} removed\n`);
+      return 0;
+    case "enable":
+    case "disable": {
+      const f = await client.setFlowEnabled(name!, sub === "enable");
+      return out(f, `flow ${f.name} ${f.enabled ? `enabled; next run ${when(f.nextRunAt)}` : "disabled"}`);
+    }
+    case "run": {
+      const r = await client.runFlow(name!);
+      if (values.json) await printJson(r);
+      else await stdout.write(`flow ${r.flow.name}: ${r.outcome}\n`);
+      return r.outcome.startsWith("failed") ? 1 : 0;
+    }
+    default:
+      throw new TroupeError("usage", sub ? `no flow subcommand '${sub}' (${SUBCOMMANDS})` : `flow takes a subcommand: ${SUBCOMMANDS}`);
+  }
+}
