@@ -11,8 +11,9 @@
  * Prints figures; fails on nothing. Needs tmux and a build (npm run build).
  *
  *   bun scripts/bench/idle.ts [--agents 10] [--dashboards 3] [--window 60] [--many 200]
- *                             [--command 'sleep 100000'] [--json]
- * (--many 0 skips scene 2; TROUPE_BIN=path measures another build.)
+ *                             [--command 'sleep 100000'] [--settle 20] [--json]
+ * (--many 0 skips scene 2; --settle: seconds from the dashboards' start to the window;
+ * TROUPE_BIN=path measures another build.)
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -27,6 +28,7 @@ const { values: o } = parseArgs({
     window: { type: "string", default: "60" },
     many: { type: "string", default: "200" },
     command: { type: "string", default: "sleep 100000" },
+    settle: { type: "string", default: "20" },
     json: { type: "boolean", default: false },
   },
 });
@@ -35,7 +37,7 @@ const DASHBOARDS = Number(o.dashboards);
 const WINDOW_S = Number(o.window);
 const MANY = Number(o.many);
 // after its first frame a dashboard asks the daemon for the agent CLIs' versions (seconds of node start-ups)
-const SETTLE_MS = 20_000;
+const SETTLE_MS = Number(o.settle) * 1000;
 /**
  * Idle agents are measured once each is over a minute old: a row that reads "42s" is redrawn
  * every second by design, one that reads "3m" once a minute.
