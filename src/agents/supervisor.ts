@@ -72,8 +72,9 @@ export class Supervisor {
       if (l.child.exitCode !== null || l.child.signalCode !== null) this.report(l, readExitFile(l.exitPath) ?? childStatus(l.child));
       return;
     }
+    if (this.stopped) return;
     this.exits ??= startExitWatcher((pid) => this.exited(pid));
-    const how = this.stopped ? "unsupported" : this.exits.watch(l.pid);
+    const how = this.exits.watch(l.pid);
     // the pidfd may name a newer process that took a reused pid: the start time tells
     if (how === "gone" || !isProcessAlive(l.pid, l.pidStart)) this.report(l, readExitFile(l.exitPath));
     else if (how === "unsupported") this.poll(l);
