@@ -58,7 +58,6 @@ export class SessionWatcher {
   /** Follows live sessions an earlier daemon left open; completes the dead ones, once. */
   start(): void {
     this.tailer.start(join(this.d.ws.stateDir, "logs"));
-    this.supervisor.start();
     for (const s of this.d.store.sessions.open()) {
       if (s.pid !== null && isProcessAlive(s.pid, s.pidStart)) {
         this.follow(s, s.pid, s.pidStart, null);

@@ -16,6 +16,9 @@ import { idleExitMs, watchWorkspace } from "./lifecycle.ts";
 import { IdleExit } from "./idle.ts";
 import { isLive } from "../protocol/status.ts";
 
+/** Lifecycle events stored between two prunes of the event log (which keeps the newest 50,000). */
+const PRUNE_EVERY = 1000;
+
 /** Outside a compiled binary, agents still need a `troupe` on PATH: a shim that runs this one. */
 function binDir(ws: Workspace): string {
   const compiled = selfBinDir();
@@ -65,7 +68,6 @@ export function runDaemon(ws: Workspace): RunningDaemon | null {
     if (stopping) return;
     stopping = true;
     log.info("daemon stopping (agents keep running)");
-    clearInterval(pruner);
     const steps = [() => idle.stop(), () => unwatchWorkspace(), () => server.stop()];
     for (const step of steps) {
       try {
@@ -92,8 +94,15 @@ export function runDaemon(ws: Workspace): RunningDaemon | null {
   store.events.prune();
   // every event stands for a write (output tells the checkpoints itself): checkpoint soon, off this thread
   core.bus.subscribe((p) => p.event.type !== "agent:output" && store.checkpoints.wrote());
-  // every agent:updated is logged whole; keep the log bounded while the daemon runs for weeks
-  const pruner = setInterval(() => store.events.prune(), 60_000);
+  // every agent:updated is logged whole; keep the log bounded while the daemon runs for weeks,
+  // counted in appends rather than on a timer, so an idle daemon never wakes for it
+  let appended = 0;
+  core.bus.subscribe((p) => {
+    if (p.id !== null && ++appended >= PRUNE_EVERY) {
+      appended = 0;
+      store.events.prune();
+    }
+  });
   const idle = new IdleExit(idleExitMs(ws.stateDir, log), (why) => {
     log.info(`daemon exits: ${why}`);
     shutdown();

@@ -88,6 +88,25 @@ export type TryLockFd = (fd: number) => boolean;
  */
 export type PunchHole = (fd: number, from: number, to: number) => boolean;
 
+// ---- process exits as kernel events (nothing polls)
+
+/** How `watch` went: the exit will be reported, the process is already gone, or this system cannot tell. */
+export type ExitWatch = "watching" | "gone" | "unsupported";
+
+export interface ExitWatcher {
+  /**
+   * Reports, once, when `pid` ends (any process of this user, not only a child), without waking
+   * anything meanwhile. "gone": no such process now (nothing will be reported). "unsupported":
+   * no kernel notification here (not Linux >= 5.3); the caller must look by itself.
+   */
+  watch(pid: number): ExitWatch;
+  /** Stops the watching thread and closes every handle; nothing is reported afterwards. */
+  close(): void;
+}
+
+/** `onExit(pid)` runs on this thread's loop. The watching thread starts with the first watch. */
+export type StartExitWatcher = (onExit: (pid: number) => void) => ExitWatcher;
+
 // ---- process and text helpers
 
 export interface ProcessRuntime {

@@ -23,8 +23,6 @@ export interface FeedOptions {
   /** Called once each time something new starts waiting for the person. */
   onAttention?: () => void;
   hz?: number;
-  /** Refetch the full state this often as a safety net against a missed event. */
-  reconcileMs?: number;
   retryMaxMs?: number;
   output?: OutputStoreOptions;
 }
@@ -44,7 +42,6 @@ export class Feed {
   private stopped = false;
   private current: AbortController | null = null;
   private wake: (() => void) | null = null;
-  private reconcileTimer: ReturnType<typeof setInterval> | null = null;
 
   constructor(
     private readonly client: DashboardClient,
@@ -58,21 +55,18 @@ export class Feed {
   getView = (): FeedView => this.view;
   subscribe = (fn: () => void): (() => void) => this.publisher.subscribe(fn);
 
+  /**
+   * No periodic refetch: the stream replays from the last id after a reconnect, and a client
+   * further behind gets a `resync`; those two refetch. An idle dashboard wakes for nothing.
+   */
   start(): void {
     void this.loop();
-    const every = this.opts.reconcileMs ?? 15_000;
-    if (every > 0) {
-      this.reconcileTimer = setInterval(() => {
-        if (this.view.connection.state === "live") this.refresh().catch(() => undefined);
-      }, every);
-    }
   }
 
   stop(): void {
     this.stopped = true;
     this.current?.abort();
     this.wake?.();
-    if (this.reconcileTimer) clearInterval(this.reconcileTimer);
     this.publisher.dispose();
     this.output.dispose();
   }

@@ -13,10 +13,30 @@ export function formatElapsed(ms: number): string {
   return `${Math.floor(s / 86_400)}d`;
 }
 
+/** Milliseconds until `formatElapsed(ms)` reads differently: "11s" in a second, "3m" within a minute. */
+export function elapsedChangesIn(ms: number): number {
+  if (ms < 1000) return 1000 - ms; // "0s", also while this clock is behind the daemon's
+  const unit = ms < 60_000 ? 1000 : ms < 3_600_000 ? 60_000 : ms < 86_400_000 ? 3_600_000 : 86_400_000;
+  return unit - (ms % unit);
+}
+
+/** Whether the agent's elapsed time still runs (else it is fixed at its last update). */
+const elapsedRuns = (a: Agent): boolean => isLive(a.status) || STATUS[a.status].needsPerson;
+
 /** How long the agent has been going, or went. */
 export function agentElapsed(a: Agent, now: number): number {
-  const live = isLive(a.status) || STATUS[a.status].needsPerson;
-  return (live ? now : a.updatedAt) - a.createdAt;
+  return (elapsedRuns(a) ? now : a.updatedAt) - a.createdAt;
+}
+
+/** Milliseconds from `now` until the first of these rows' elapsed time reads differently; null when none runs. */
+export function nextElapsedChange(rows: readonly Agent[], now: number): number | null {
+  let next: number | null = null;
+  for (const a of rows) {
+    if (!elapsedRuns(a)) continue;
+    const wait = elapsedChangesIn(now - a.createdAt);
+    if (next === null || wait < next) next = wait;
+  }
+  return next;
 }
 
 /** What the agent works on, on one line. */

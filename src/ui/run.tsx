@@ -11,6 +11,7 @@ import { restoreTerminal } from "./terminal.ts";
 import { ThemeContext, themeFromEnv } from "./theme.ts";
 import type { DashboardDeps } from "./types.ts";
 import { gc } from "../runtime/process.ts";
+import { guardMemory } from "./memory-guard.ts";
 
 const RSS_BUDGET_BYTES = 140 * 1024 * 1024;
 const MEMORY_CHECK_MS = 2_000;
@@ -71,13 +72,13 @@ export async function runDashboard({ client, workspace, env }: RunOptions): Prom
     // it); the higher cap only lets a keypress draw without queueing behind a streaming frame.
     { alternateScreen: true, exitOnCtrlC: false, patchConsole: true, maxFps: 60, incrementalRendering: true, interactive: true },
   );
-  // JSC collects lazily: while output streams, freed frames pile up to 230+ MB of RSS before it
-  // does (the live heap stays ~45 MB). A full collection when RSS passes the budget keeps the
-  // dashboard near 150 MB on a shared box, at one ~20 ms pause every few seconds at most.
-  const memoryGuard = setInterval(() => {
-    if (process.memoryUsage.rss() > RSS_BUDGET_BYTES) gc();
-  }, MEMORY_CHECK_MS);
-  memoryGuard.unref();
+  // at one ~20 ms pause every few seconds at most, while output streams
+  const stopMemoryGuard = guardMemory(feed.output.publisher, {
+    budgetBytes: RSS_BUDGET_BYTES,
+    everyMs: MEMORY_CHECK_MS,
+    rss: () => process.memoryUsage.rss(),
+    gc,
+  });
   // Asking each agent CLI for its version takes seconds (several are Node programs): do it
   // once the first frame is up, so the new-agent dialog opens with the answer ready.
   const prefetch = setTimeout(() => void listProviders().catch(() => {}), 300);
@@ -91,7 +92,7 @@ export async function runDashboard({ client, workspace, env }: RunOptions): Prom
     code = 1;
   } finally {
     clearTimeout(prefetch);
-    clearInterval(memoryGuard);
+    stopMemoryGuard();
     feed.stop();
     process.off("uncaughtException", crash);
     process.off("unhandledRejection", crash);

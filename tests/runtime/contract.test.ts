@@ -5,6 +5,7 @@ import { openDatabase } from "../../src/runtime/sqlite.ts";
 import { startCheckpointer } from "../../src/runtime/checkpointer.ts";
 import { serveUnix, unixFetch } from "../../src/runtime/serve.ts";
 import { tryLockFd } from "../../src/runtime/flock.ts";
+import { startExitWatcher } from "../../src/runtime/exit-watch.ts";
 import { gc, mainScript, sleep, stringWidth, which } from "../../src/runtime/process.ts";
 
 // The runtime contract (src/runtime/contract.ts) as tests: every adapter must pass these.
@@ -109,5 +110,27 @@ describe("runtime adapter", () => {
     expect(mainScript()).toBeString();
     expect(stringWidth("ab")).toBe(2);
     expect(stringWidth("日本")).toBe(4);
+  });
+  test("exit watcher: a process that is not our child is reported once when it ends; a reaped pid is gone", async () => {
+    // a grandchild, orphaned at once: only a kernel notification (or polling) can tell its end
+    const out = Bun.spawnSync(["sh", "-c", "sleep 30 >/dev/null 2>&1 & echo $!"]);
+    const pid = Number(out.stdout.toString().trim());
+    const seen: number[] = [];
+    let ended!: () => void;
+    const reported = new Promise<void>((r) => (ended = r));
+    const w = startExitWatcher((p) => {
+      seen.push(p);
+      ended();
+    });
+    try {
+      expect(w.watch(pid)).toBe("watching");
+      process.kill(pid, "SIGKILL");
+      await Promise.race([reported, sleep(10_000)]);
+      expect(seen).toEqual([pid]);
+      // a child already reaped: no such process any more (an orphan may linger as a zombie)
+      expect(w.watch(Bun.spawnSync(["true"]).pid)).toBe("gone");
+    } finally {
+      w.close();
+    }
   });
 });

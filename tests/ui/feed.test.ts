@@ -1,10 +1,10 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, jest, test } from "bun:test";
 import { Feed } from "../../src/ui/feed.ts";
 import { FakeClient, makeAgent, makeConversation } from "./helpers/fake-client.ts";
 import { defaultParser, waitFor } from "./helpers/render.tsx";
 
 function start(client: FakeClient, onAttention = () => {}) {
-  const feed = new Feed(client, () => defaultParser, { onAttention, reconcileMs: 0, retryMaxMs: 20 });
+  const feed = new Feed(client, () => defaultParser, { onAttention, retryMaxMs: 20 });
   feed.start();
   return feed;
 }
@@ -66,5 +66,26 @@ describe("Feed", () => {
     await waitFor(() => feed.getView().entities.agents[w.id]!.lastActivityAt === 7, () => "update seen");
     expect(bells).toBe(2);
     feed.stop();
+  });
+  test("a quiet feed refetches nothing: no state request in an hour of fake time without events", async () => {
+    jest.useFakeTimers();
+    try {
+      const a = makeAgent({ status: "running" });
+      const client = new FakeClient([a]);
+      const feed = new Feed(client, () => defaultParser, { retryMaxMs: 20 });
+      feed.start();
+      for (let i = 0; i < 100 && feed.getView().connection.state !== "live"; i++) await Promise.resolve();
+      expect(feed.getView().connection.state).toBe("live");
+      const before = client.callsOf("listAgents").length;
+      expect(before).toBe(1);
+      for (let s = 0; s < 3600; s += 5) {
+        jest.advanceTimersByTime(5_000);
+        await Promise.resolve();
+      }
+      expect(client.callsOf("listAgents").length).toBe(before);
+      feed.stop();
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

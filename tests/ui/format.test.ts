@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { displayWidth } from "../../src/output/text.ts";
-import { formatElapsed, listTop, rowCells, rowColumns } from "../../src/ui/format.ts";
+import { elapsedChangesIn, formatElapsed, listTop, nextElapsedChange, rowCells, rowColumns } from "../../src/ui/format.ts";
 import { layout } from "../../src/ui/layout.ts";
 import { makeAgent } from "./helpers/fake-client.ts";
 
@@ -45,6 +45,27 @@ describe("agent rows", () => {
     expect(formatElapsed(125_000)).toBe("2m");
     expect(formatElapsed(3 * 3600_000)).toBe("3h");
     expect(formatElapsed(50 * 3600_000)).toBe("2d");
+  });
+
+  test("the next redraw for elapsed times comes when the first shown text would change", () => {
+    const now = 1_800_000_000_000;
+    const at = (ms: number, status: "running" | "done" = "running") => makeAgent({ status, createdAt: now - ms, updatedAt: now - ms + 1000 });
+    // "11s" changes in 0.3 s, "3m" (3m 20.5s) at 4m, "2h" (2h 10m) at 3h
+    expect(elapsedChangesIn(11_700)).toBe(300);
+    expect(elapsedChangesIn(200_500)).toBe(39_500);
+    expect(elapsedChangesIn(2 * 3600_000 + 600_000)).toBe(3000_000);
+    expect(formatElapsed(200_500 + 39_500)).toBe("4m");
+    expect(formatElapsed(200_500 + 39_499)).toBe("3m");
+    // 59.4 s reads "59s", then "1m": a second's precision until the minute
+    expect(elapsedChangesIn(59_400)).toBe(600);
+    // a clock behind the daemon's shows "0s" until the agent is a second old
+    expect(elapsedChangesIn(-2_000)).toBe(3_000);
+    // the soonest of the rows; finished agents' times stand still
+    expect(nextElapsedChange([at(200_500), at(2 * 3600_000 + 600_000)], now)).toBe(39_500);
+    expect(nextElapsedChange([at(200_500), at(11_700)], now)).toBe(300);
+    expect(nextElapsedChange([at(11_700, "done"), at(2 * 3600_000 + 600_000)], now)).toBe(3000_000);
+    expect(nextElapsedChange([at(11_700, "done")], now)).toBeNull();
+    expect(nextElapsedChange([], now)).toBeNull();
   });
 
   test("the list window moves only as far as the selection needs", () => {

@@ -6,7 +6,7 @@ import { QuestionsDialog } from "../components/QuestionsDialog.tsx";
 import { ResumeDialog } from "../components/ResumeDialog.tsx";
 import type { FeedView } from "../feed.ts";
 import { listTop } from "../format.ts";
-import { useNow } from "../hooks/useNow.ts";
+import { useClock } from "../hooks/useClock.ts";
 import type { OutputStore } from "../output-store.ts";
 import type { Screen } from "../screen.ts";
 import type { UiState } from "../state/ui.ts";
@@ -23,7 +23,6 @@ export interface MainViewProps {
 
 /** What fills the space between the header and the bottom lines: a dialog, or the current view. */
 export function MainView({ ui, view, screen, store }: MainViewProps) {
-  const now = useNow(1000);
   const { layout: lay } = screen;
   const { width, height } = lay.main;
   // The list's first row, kept across renders so the selection moves within the window.
@@ -31,6 +30,9 @@ export function MainView({ ui, view, screen, store }: MainViewProps) {
   const selIndex = screen.selectedId ? screen.ids.indexOf(screen.selectedId) : 0;
   topRef.current = listTop(topRef.current, Math.max(0, selIndex), screen.ids.length, lay.list.height - 1);
   const m = ui.modal;
+  const listShown = m.kind === "none" && !(ui.view === "diff" && ui.diff) && ui.view !== "phases";
+  // redraws for elapsed times only for the rows on screen, and only while the list is
+  const now = useClock(screen.visible, listShown ? { top: topRef.current, count: Math.max(0, lay.list.height - 1) } : null);
   switch (m.kind) {
     case "help":
       return <HelpOverlay width={width} height={height} top={m.top} />;

@@ -83,7 +83,7 @@ export interface RenderAppOptions {
 /** The dashboard on a fake daemon, at a fixed size; resolves once the first agents frame is drawn. */
 export async function renderApp(client: FakeClient, opts: RenderAppOptions = {}): Promise<Screen> {
   let bells = 0;
-  const feed = new Feed(client, () => defaultParser, { onAttention: () => bells++, reconcileMs: 0, retryMaxMs: 50 });
+  const feed = new Feed(client, () => defaultParser, { onAttention: () => bells++, retryMaxMs: 50 });
   const deps: DashboardDeps = {
     client,
     workspace: "~/ws",

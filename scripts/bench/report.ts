@@ -1,0 +1,176 @@
+/**
+ * Every benchmark, one table. Runs ask.ts, ingest.ts, dashboard.ts, dashboard-rss.ts and
+ * idle.ts against the build in dist/ (each as its own process, one after the other), measures
+ * the compiled dashboard's first frame in tmux beside a compiled Ink hello-world built here (the
+ * floor for any Ink program on this runtime), and prints figures, the issue's targets and ratios.
+ * Takes ~10 minutes; fails on nothing (a bench that breaks shows "n/a" and its error).
+ *
+ *   npm run build && bun scripts/bench/report.ts [--quick]
+ * --quick: shorter windows (idle over 20 s, 100 agents; ingest 20 MB; fewer runs), for a look.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { compileBinary } from "../../src/runtime/compile.ts";
+
+const ROOT = resolve(import.meta.dir, "../..");
+const BIN = join(ROOT, "dist", "troupe");
+const quick = process.argv.includes("--quick");
+const RUNS = quick ? 3 : 7;
+
+interface Row {
+  figure: string;
+  value: string;
+  against: string;
+  ratio: string;
+}
+const rows: Row[] = [];
+const notes: string[] = [];
+
+const num = (re: RegExp, text: string): number | null => {
+  const m = re.exec(text);
+  return m ? Number(m[1]) : null;
+};
+const fmt = (v: number | null, unit: string, digits = 1) => (v === null ? "n/a" : `${v.toFixed(digits)} ${unit}`);
+const ratio = (a: number | null, b: number | null) => (a === null || b === null || b === 0 ? "" : `${(a / b).toFixed(2)}x`);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? null;
+
+function bench(script: string, args: string[] = []): string {
+  process.stderr.write(`running ${script} ${args.join(" ")}\n`);
+  const r = Bun.spawnSync(["bun", join(ROOT, "scripts", "bench", script), ...args], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  const out = r.stdout.toString();
+  if (r.exitCode !== 0) notes.push(`${script} exited ${r.exitCode}: ${r.stderr.toString().trim().split("\n").pop()}`);
+  return out;
+}
+
+// --- first frame in tmux: troupe's dashboard and the Ink floor -------------------------------
+const work = mkdtempSync(join(tmpdir(), "troupe-report-"));
+const runtime = mkdtempSync("/tmp/tr-report-");
+const env = { ...process.env, TROUPE_WORKSPACE: work, TROUPE_SOCKET: join(runtime, "d.sock") } as Record<string, string>;
+const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-S", join(runtime, "tmux.sock"), ...args], { env, stdout: "pipe" }).stdout.toString();
+const rssMB = (pid: number) => {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+};
+
+/** Time from starting `command` in a 120x40 tmux window until `text` shows, and RSS a second later. */
+async function firstFrame(command: string, text: string): Promise<{ ms: number | null; rss: number | null }> {
+  const times: number[] = [];
+  const mem: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    tmux("new-session", "-d", "-s", "ff", "-x", "120", "-y", "40", command);
+    let shown = 0;
+    while (performance.now() - t0 < 10_000) {
+      if (tmux("capture-pane", "-p", "-t", "ff").includes(text)) {
+        shown = performance.now() - t0;
+        break;
+      }
+      await Bun.sleep(2);
+    }
+    const pid = Number(tmux("display-message", "-p", "-t", "ff", "#{pane_pid}").trim());
+    await Bun.sleep(1000);
+    if (shown) times.push(shown);
+    if (pid) mem.push(rssMB(pid));
+    tmux("kill-session", "-t", "ff");
+    await Bun.sleep(200);
+  }
+  return { ms: median(times), rss: median(mem) };
+}
+
+async function inkFloor(): Promise<string> {
+  // inside the project, so that "ink" resolves from its node_modules
+  const dir = join(ROOT, "dist", "ink-hello");
+  mkdirSync(dir, { recursive: true });
+  const entry = join(dir, "hello.tsx");
+  writeFileSync(
+    entry,
+    `import { render, Text } from "ink";\nrender(<Text>hello from ink</Text>, { alternateScreen: true });\nsetInterval(() => {}, 1 << 30);\n`,
+  );
+  const out = join(dir, "hello");
+  const r = await compileBinary({ entry, outfile: out, define: {} });
+  if (!r.ok) throw new Error(`building the Ink hello-world: ${r.errors.join("; ")}`);
+  return out;
+}
+
+try {
+  const troupe = (args: string[]) => Bun.spawnSync([BIN, ...args], { env, stdout: "ignore", stderr: "ignore" });
+  for (let i = 0; i < 5; i++) troupe(["spawn", "--no-worktree", "--name", `a${i}`, "--command", "sleep 100000"]);
+  const hello = await inkFloor();
+  const ink = await firstFrame(`exec '${hello}'`, "hello from ink");
+  const dash = await firstFrame(`exec '${BIN}'`, "Agents (5)");
+  rows.push({ figure: "dashboard first frame, daemon up, 5 agents (tmux 120x40)", value: fmt(dash.ms, "ms", 0), against: `Ink hello-world ${fmt(ink.ms, "ms", 0)} · target 100 ms`, ratio: ratio(dash.ms, ink.ms) });
+  rows.push({ figure: "dashboard RSS after its first frame", value: fmt(dash.rss, "MB", 0), against: `Ink hello-world ${fmt(ink.rss, "MB", 0)} · target 60 MB`, ratio: ratio(dash.rss, ink.rss) });
+  for (let i = 0; i < 5; i++) troupe(["stop", `a${i}`]);
+} catch (err) {
+  notes.push(`first frames: ${(err as Error).message}`);
+} finally {
+  tmux("kill-server");
+  Bun.spawnSync([BIN, "daemon", "stop"], { env, stdout: "ignore", stderr: "ignore" });
+  rmSync(work, { recursive: true, force: true });
+  rmSync(runtime, { recursive: true, force: true });
+}
+
+// --- idle ---------------------------------------------------------------------------------
+{
+  const many = quick ? 100 : 200;
+  const out = bench("idle.ts", ["--json", "--window", quick ? "20" : "60", "--many", String(many)]);
+  try {
+    const scenes = JSON.parse(out.trim().split("\n").pop() ?? "") as { totalCpu: number; windowS: number; processes: { name: string; cpu: number }[] }[];
+    const [all, alone] = scenes;
+    if (all) {
+      const d = all.processes.find((p) => p.name === "daemon")?.cpu ?? null;
+      const dash = all.processes.filter((p) => p.name.startsWith("dashboard")).map((p) => p.cpu);
+      rows.push({ figure: `idle CPU: daemon + 10 idle agents + 3 dashboards, ${all.windowS} s`, value: fmt(all.totalCpu, "% of a core", 3), against: "target 0.1 % (was ≈ 7 %)", ratio: ratio(all.totalCpu, 0.1) });
+      rows.push({ figure: "  of which the daemon / each dashboard", value: `${fmt(d, "%", 3)} / ${dash.map((c) => c.toFixed(3)).join(", ")} %`, against: "", ratio: "" });
+    }
+    if (alone) rows.push({ figure: `daemon CPU with ${many} idle agents, ${alone.windowS} s`, value: fmt(alone.totalCpu, "% of a core", 3), against: "target 0.2 % (was 1.7 %)", ratio: ratio(alone.totalCpu, 0.2) });
+  } catch {
+    notes.push("idle.ts printed no figures");
+  }
+}
+
+// --- ask --------------------------------------------------------------------------------------
+{
+  const out = bench("ask.ts", quick ? ["300", "10"] : ["1000", "20"]);
+  const p99 = num(/\(typed client\): p50 [\d.]+ ms, p99 ([\d.]+) ms/, out);
+  const answer = num(/cold 'troupe answer' process \(median of \d+\): ([\d.]+) ms/, out);
+  const version = num(/baseline 'troupe --version' process \(median of \d+\): ([\d.]+) ms/, out);
+  rows.push({ figure: "API ask → answer round trip, p99", value: fmt(p99, "ms", 2), against: "target 1 ms", ratio: ratio(p99, 1) });
+  rows.push({ figure: "cold `troupe answer` process, median", value: fmt(answer, "ms", 1), against: `\`troupe --version\` ${fmt(version, "ms", 1)} · target 10 ms`, ratio: ratio(answer, version) });
+}
+
+// --- ingest -----------------------------------------------------------------------------------
+{
+  const out = bench("ingest.ts", quick ? ["20", "10"] : ["100", "10"]);
+  const mbs = num(/N=10: ingest ([\d.]+) MB\/s/, out);
+  const p99 = num(/N=10: .*p99 ([\d.]+) ms/, out);
+  const cpu = num(/N=10: .*daemon CPU ([\d.]+) s per 100 MB/, out);
+  rows.push({ figure: "ingest, 10 agents flooding", value: fmt(mbs, "MB/s", 1), against: `daemon CPU ${fmt(cpu, "s", 2)} per 100 MB`, ratio: "" });
+  rows.push({ figure: "output event latency, 10 agents, p99", value: fmt(p99, "ms", 1), against: "target 50 ms", ratio: ratio(p99, 50) });
+}
+
+// --- dashboard (in process) and the compiled dashboard's RSS while an agent streams -------------
+{
+  const out = bench("dashboard.ts");
+  const key = num(/keypress → frame, while streaming:\s+p50 [\d.]+ ms, p99 ([\d.]+) ms/, out);
+  const fps = num(/frames while streaming:\s+([\d.]+) \/s/, out);
+  rows.push({ figure: "keypress → frame while one of 100 agents streams, p99", value: fmt(key, "ms", 1), against: `${fmt(fps, "frames/s", 1)} while streaming`, ratio: "" });
+  const rss = bench("dashboard-rss.ts");
+  const med = num(/while streaming \(\d+ s\):\s+median ([\d.]+) MB/, rss);
+  const max = num(/while streaming \(\d+ s\):.*max ([\d.]+) MB/, rss);
+  rows.push({ figure: "dashboard RSS, 100 agents, one streaming 100k lines at 5k/s", value: `median ${fmt(med, "MB", 0)}, max ${fmt(max, "MB", 0)}`, against: "target 100 MB, flat", ratio: ratio(max, 100) });
+}
+
+// --- the table ----------------------------------------------------------------------------------
+const cpu = cpus()[0]?.model ?? "unknown CPU";
+console.log(`troupe benchmarks · ${new Date().toISOString().slice(0, 10)} · ${cpus().length} cores (${cpu}), load ${loadavg().map((l) => l.toFixed(2)).join(" ")} at the end · bun ${Bun.version}`);
+console.log("");
+const w = [Math.max(...rows.map((r) => r.figure.length)), Math.max(...rows.map((r) => r.value.length)), Math.max(...rows.map((r) => r.against.length))];
+console.log(`| ${"figure".padEnd(w[0]!)} | ${"measured".padEnd(w[1]!)} | ${"against".padEnd(w[2]!)} | ratio |`);
+console.log(`|${"-".repeat(w[0]! + 2)}|${"-".repeat(w[1]! + 2)}|${"-".repeat(w[2]! + 2)}|-------|`);
+for (const r of rows) console.log(`| ${r.figure.padEnd(w[0]!)} | ${r.value.padEnd(w[1]!)} | ${r.against.padEnd(w[2]!)} | ${r.ratio.padEnd(5)} |`);
+for (const n of notes) console.log(`note: ${n}`);

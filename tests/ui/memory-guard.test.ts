@@ -1,0 +1,31 @@
+import { expect, jest, test } from "bun:test";
+import { Publisher } from "../../src/ui/publisher.ts";
+import { guardMemory } from "../../src/ui/memory-guard.ts";
+
+test("the memory guard looks at RSS on output and once after it, never while the dashboard is idle", () => {
+  jest.useFakeTimers();
+  try {
+    const output = new Publisher(30);
+    let looks = 0;
+    let collections = 0;
+    let rss = 50;
+    const stop = guardMemory(output, { budgetBytes: 100, everyMs: 2_000, rss: () => (looks++, rss), gc: () => collections++ });
+    jest.advanceTimersByTime(3_600_000);
+    expect(looks).toBe(0);
+    // a burst: one look at once, then at most one per interval, then one after it ends
+    rss = 150;
+    for (let i = 0; i < 30; i++) {
+      output.flush();
+      jest.advanceTimersByTime(100);
+    }
+    expect(looks).toBe(2);
+    jest.advanceTimersByTime(2_000);
+    expect(looks).toBe(3);
+    expect(collections).toBe(3);
+    jest.advanceTimersByTime(3_600_000);
+    expect(looks).toBe(3);
+    stop();
+  } finally {
+    jest.useRealTimers();
+  }
+});
