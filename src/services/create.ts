@@ -17,6 +17,7 @@ import { DeliveryFollower } from "../messages/delivery.ts";
 import { messagesApi } from "./messages-api.ts";
 import { WorkService } from "../work/service.ts";
 import { workApi } from "./work-api.ts";
+import { Dispatcher } from "../work/dispatch.ts";
 import { modesApi } from "./modes-api.ts";
 import { ModeService } from "../work/modes.ts";
 import { DecisionStore } from "../work/decisions.ts";
@@ -58,6 +59,7 @@ export function createServices(h: ServiceHost): RunningServices {
   const work = new WorkService({ root: h.ws.root, store: h.store, bus, agents });
   const decisions = new DecisionStore(h.ws.stateDir, h.log);
   const modes = new ModeService({ agents, store: h.store, bus, log: h.log, decisions, work: modeWorkOver(work, h.store) });
+  const dispatcher = new Dispatcher({ root: h.ws.root, stateDir: h.ws.stateDir, store: h.store, bus, log: h.log, modes, agents });
   const guard = guardOver(h.store);
   const delivery = new DeliveryFollower({ store: h.store, bus, log: h.log, messages, agents });
   const uncommitted = new UncommittedFollower({ store: h.store, bus, log: h.log, agents });
@@ -89,7 +91,7 @@ export function createServices(h: ServiceHost): RunningServices {
         return feed.open(q);
       },
     },
-    work: workApi(work, guard),
+    work: workApi(work, dispatcher, guard),
   };
   return {
     services,
@@ -109,8 +111,11 @@ export function createServices(h: ServiceHost): RunningServices {
       delivery.sweep();
       conversations.start();
       reaper.start();
+      // last: what the sweep imported and the ends found at start are in the store by now
+      dispatcher.start();
     },
     async shutdown() {
+      await dispatcher.shutdown();
       conversations.shutdown();
       follower.shutdown();
       delivery.shutdown();

@@ -63,6 +63,8 @@ export const POLICY = {
   "work.reject": ["person", "reject a proposal"],
   "work.edit": ["person", "edit a proposal"],
   "work.retry": ["person", "retry a task"],
+  // dispatch starts paid agents with the dispatcher's environment and merges as their identity
+  "work.dispatch": ["person", "dispatch an initiative"],
   // allowing or denying a tool permission (a later issue): the person decides, never an agent
   "permissions.decide": ["person", "decide a permission request of $"],
 } as const satisfies Record<string, readonly [Rule, string]>;

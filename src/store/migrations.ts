@@ -246,6 +246,11 @@ export const MIGRATIONS: readonly Migration[] = [
     delivered_at INTEGER
   );
   CREATE INDEX messages_to ON messages(to_id, status, seq);`,
+  // 13: dispatch (src/work/dispatch.ts) keeps its state on the tasks it drives: the merge commit
+  // that brought a task in, and the session of its agent asked to resolve a merge conflict (set
+  // before that resume starts, so a daemon killed in between knows whether it started)
+  `ALTER TABLE tasks ADD COLUMN merge_commit TEXT;
+   ALTER TABLE tasks ADD COLUMN resolve_session INTEGER;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
