@@ -178,7 +178,11 @@ export class Dispatcher {
       this.stopNow(init);
       return;
     }
-    for (const step of settle(this.snapshot(init))) await this.settleStep(init, captured, step);
+    const settling = settle(this.snapshot(init));
+    // each finished agent's worktree checked at once; the merges then one at a time
+    const dirty = new Map(settling.flatMap((s) => (s.kind === "merge" ? [[s.task.id, this.merges.dirty(s.agent.id)] as const] : [])));
+    for (const p of dirty.values()) p.catch(() => undefined);
+    for (const step of settling) await this.settleStep(init, captured, step, dirty.get(step.task.id));
     for (const step of advance(this.snapshot(init))) await this.advanceStep(init, captured, step);
   }
 
@@ -231,7 +235,7 @@ export class Dispatcher {
     return { concurrency: d.concurrency, provider: d.provider, model: d.model ?? undefined, command: d.command ?? undefined, env: runEnv(captured) };
   }
 
-  private async settleStep(init: InitiativeRecord, captured: Captured, step: SettleStep): Promise<void> {
+  private async settleStep(init: InitiativeRecord, captured: Captured, step: SettleStep, dirty?: Promise<string[]>): Promise<void> {
     switch (step.kind) {
       case "recover": {
         // the daemon died between claiming the task and recording its agent: find the agent, if it was made
@@ -250,7 +254,7 @@ export class Dispatcher {
         await this.merges.resolve(init, step.task, step.agent.id, step.task.conflicts ?? []);
         return;
       case "merge":
-        await this.merges.merge(init, captured.identity, step.task, step.agent);
+        await this.merges.merge(init, captured.identity, step.task, step.agent, dirty);
         return;
     }
   }

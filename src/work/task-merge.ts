@@ -44,7 +44,14 @@ export class TaskMerges {
     return m;
   }
 
-  async merge(init: InitiativeRecord, identity: GitIdentity, task: TaskRecord, agent: AgentView): Promise<void> {
+  /** What the agent left uncommitted in its worktree; asked of every finished task at once, before the merges one by one. */
+  async dirty(agentId: string): Promise<string[]> {
+    const rec = this.d.store.agents.get(agentId);
+    return rec?.worktree && existsSync(rec.worktree) ? dirtyPaths(rec.worktree) : [];
+  }
+
+  /** `dirtyNow`: `dirty(agent)` started earlier; asked here when not. */
+  async merge(init: InitiativeRecord, identity: GitIdentity, task: TaskRecord, agent: AgentView, dirtyNow?: Promise<string[]>): Promise<void> {
     const { writes } = this.d;
     const rec = this.d.store.agents.get(agent.id);
     const branch = task.branch ?? rec?.branch ?? null;
@@ -54,7 +61,7 @@ export class TaskMerges {
     }
     // its run is over only once what it left uncommitted is dealt with: the uncommitted follower
     // (src/agents/cleanup/) resumes it once to commit, or flags it; either wakes dispatch again
-    const dirty = rec?.worktree && existsSync(rec.worktree) ? await dirtyPaths(rec.worktree) : [];
+    const dirty = await (dirtyNow ?? this.dirty(agent.id));
     if (dirty.length) {
       if (rec!.uncommitted) {
         writes.task(task, { status: "blocked", reason: `agent ${agent.name} left uncommitted changes in ${dirty.join(", ")} (${rec!.worktree}); nothing of it was merged` });
