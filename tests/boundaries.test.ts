@@ -25,7 +25,7 @@ const LAYERS: Record<string, readonly string[]> = {
   conversations: ["agents", "events", "store", "prompts", "protocol"],
   messages: ["agents", "events", "store", "prompts", "protocol"],
   agents: ["events", "store", "git", "providers", "runtime", "protocol", "output", "prompts", "process-info", "workspace", "workspace-config", "file-modes", "trust"],
-  work: ["agents", "conversations", "events", "store", "git", "providers", "runtime", "protocol"],
+  work: ["agents", "conversations", "events", "store", "git", "providers", "runtime", "protocol", "file-modes"],
   permissions: ["agents", "events", "store", "providers", "runtime", "protocol"],
   // below the services
   events: ["store", "protocol"],

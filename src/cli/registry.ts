@@ -153,7 +153,8 @@ ${W}`,
     name: "phases",
     summary: "an initiative's phases and tasks as a tree",
     usage: `troupe phases INITIATIVE [--json]
-  --json  {"initiative": {...}, "phases": [{"id", "slug", "title", "status", "dependsOn", "tasks": [...]}]}
+  --json  {"initiative": {...}, "phases": [{"id", "slug", "title", "status", "dependsOn", "reason", "tasks": [...]}]}
+          each task: id, slug, title, status, dependsOn, agent, branch, summary, reason, conflicts
 ${W}`,
     load: () => import("./phases.ts"),
   },

@@ -20,6 +20,8 @@ export type MergeOutcome =
 
 const firstLine = (err: unknown): string => errorMessage(err).trim().split("\n")[0] ?? "";
 
+const IDENTITY_ENV = /^(HOME|XDG_CONFIG_HOME|USER|LOGNAME|EMAIL|GIT_(AUTHOR|COMMITTER)_(NAME|EMAIL)|GIT_CONFIG_(GLOBAL|SYSTEM|NOSYSTEM))$/;
+
 /** `ident` as `git var` prints it: `Name <email> 1700000000 +0000`. */
 export function parseIdent(ident: string): GitIdentity | null {
   const m = /^(.*?)\s*<([^>]*)>/.exec(ident.trim());
@@ -32,7 +34,10 @@ export function parseIdent(ident: string): GitIdentity | null {
  * XDG_CONFIG_HOME and GIT_* variables) in the workspace: what `git commit` would use in their shell.
  */
 export async function captureIdentity(root: string, env: Record<string, string>): Promise<GitIdentity> {
-  const git = simpleGit(root).env({ ...env, PATH: env.PATH ?? process.env.PATH ?? "" });
+  // only what git reads to name someone: simple-git refuses an environment holding EDITOR, PAGER
+  // and the like (as any person's may), and git needs nothing else here
+  const asked = Object.fromEntries(Object.entries(env).filter(([k]) => IDENTITY_ENV.test(k)));
+  const git = simpleGit(root).env({ ...asked, PATH: env.PATH ?? process.env.PATH ?? "" });
   let ident: GitIdentity | null = null;
   try {
     ident = parseIdent(await git.raw(["var", "GIT_COMMITTER_IDENT"]));

@@ -100,7 +100,8 @@ describe("identity", () => {
 
   test("is what git would use in the person's environment", async () => {
     sb = new Sandbox();
-    const env = { ...sb.env, GIT_COMMITTER_NAME: "Dee Spatcher", GIT_COMMITTER_EMAIL: "dee@example.invalid" };
+    // an EDITOR, a PAGER and askpass helpers, as a person's shell has them, change nothing
+    const env = { ...sb.env, GIT_COMMITTER_NAME: "Dee Spatcher", GIT_COMMITTER_EMAIL: "dee@example.invalid", EDITOR: "vim", PAGER: "less", GIT_ASKPASS: "/bin/true" };
     expect(await captureIdentity(sb.dir, env)).toEqual(who);
   });
 
