@@ -29,7 +29,7 @@ const LAYERS: Record<string, readonly string[]> = {
   conversations: ["agents", "events", "store", "prompts", "protocol"],
   messages: ["agents", "events", "store", "prompts", "protocol"],
   agents: ["events", "store", "git", "providers", "runtime", "protocol", "output", "prompts", "process-info", "workspace", "workspace-config", "file-modes", "trust"],
-  work: ["front-matter", "agents", "conversations", "events", "store", "git", "providers", "runtime", "protocol"],
+  work: ["front-matter", "agents", "conversations", "events", "store", "git", "providers", "runtime", "protocol", "file-modes"],
   permissions: ["agents", "events", "store", "providers", "runtime", "protocol"],
   // below the services
   events: ["store", "protocol"],

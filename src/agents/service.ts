@@ -75,6 +75,12 @@ export class AgentService {
   private readonly launching = new Set<Promise<unknown>>();
   /** Agents whose resume is under way (see resumeWith). */
   private readonly resuming = new Set<string>();
+  /**
+   * Names picked by spawns not yet recorded: a name is taken in the store only at the insert,
+   * after awaits (branches, the worktree), so concurrent spawns (dispatch starts several) could
+   * otherwise pick the same one and the second's `git worktree add -b` fail.
+   */
+  private readonly naming = new Set<string>();
   private readonly envs: AgentEnvStore;
   private readonly lifecycle: Lifecycle;
 
@@ -178,7 +184,12 @@ export class AgentService {
    * folder gets the mode's files, and `req.prompt` is only the run's one-line label.
    */
   spawn(req: SpawnOptions, parentId: string | null = null, work: SpawnWork | null = null, role: SpawnRole | null = null): Promise<Agent> {
-    return this.tracked(this.spawnNow(req, parentId, work, role));
+    const claim: { name: string | null } = { name: null };
+    return this.tracked(
+      this.spawnNow(req, parentId, work, role, claim).finally(() => {
+        if (claim.name) this.naming.delete(claim.name);
+      }),
+    );
   }
 
   /** `failed`, with why: a spawn that could not start, or a mode run whose outputs cannot be used. */
@@ -188,7 +199,7 @@ export class AgentService {
     return toAgent(failed);
   }
 
-  private async spawnNow(req: SpawnOptions, parentId: string | null, work: SpawnWork | null, role: SpawnRole | null): Promise<Agent> {
+  private async spawnNow(req: SpawnOptions, parentId: string | null, work: SpawnWork | null, role: SpawnRole | null, claim: { name: string | null }): Promise<Agent> {
     const provider = this.provider(req.provider ?? "generic");
     if (provider.binary === null && !req.command?.trim()) throw new TroupeError("bad_request", `the ${provider.name} provider needs a command`);
     if (provider.binary !== null && !work && !req.prompt?.trim()) throw new TroupeError("bad_request", "a prompt is needed");
@@ -199,9 +210,11 @@ export class AgentService {
     const { agents } = this.d.store;
     // a removed agent's branch stays, so its name stays taken for worktrees
     const branches = req.worktree ? await troupeBranches(this.d.ws.root) : new Set<string>();
-    const taken = (n: string) => agents.nameTaken(n) || branches.has(n);
+    const taken = (n: string) => this.naming.has(n) || agents.nameTaken(n) || branches.has(n);
     if (req.name && taken(req.name)) throw new TroupeError("conflict", `the name '${req.name}' is taken (an agent or a troupe/${req.name} branch)`);
     const name = req.name ?? uniqueName(taken);
+    this.naming.add(name);
+    claim.name = name;
     const id = newId("ag");
     const token = newToken();
     const prompt = req.prompt ?? null;

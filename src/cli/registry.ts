@@ -178,7 +178,8 @@ ${W}`,
     name: "phases",
     summary: "an initiative's phases and tasks as a tree",
     usage: `troupe phases INITIATIVE [--json]
-  --json  {"initiative": {...}, "phases": [{"id", "slug", "title", "status", "dependsOn", "tasks": [...]}]}
+  --json  {"initiative": {...}, "phases": [{"id", "slug", "title", "status", "dependsOn", "reason", "tasks": [...]}]}
+          each task: id, slug, title, status, dependsOn, agent, branch, summary, reason, conflicts
 ${W}`,
     load: () => import("./phases.ts"),
   },
@@ -206,6 +207,19 @@ ${W}`,
   opens front matter (title, dependsOn) and the body; a refused save opens again with the error on top
 ${W}`,
     load: () => import("./edit.ts"),
+  },
+  {
+    name: "dispatch",
+    summary: "let the daemon carry an initiative: detail, execute and merge its approved phases",
+    usage: `troupe dispatch INITIATIVE [--concurrency N] [--provider P] [--model M] [--json]
+troupe dispatch INITIATIVE --stop
+  your environment and git identity now are used for every run and merge of this initiative
+  --concurrency N  execute agents at once (default 4, at most 64)
+  --provider P     ${PROVIDER_LIST} (default: claude; generic with --command)
+  --command CMD    a shell command every run starts with, its prompt in $TROUPE_PROMPT (for scripts and tests)
+  --stop           start nothing more and merge nothing more; agents under way go on
+${W}`,
+    load: () => import("./dispatch.ts"),
   },
   {
     name: "retry",

@@ -44,6 +44,7 @@ export function treeText(t: PhaseTree): string {
   for (const p of t.phases) {
     const after = p.dependsOn.length ? `  after ${p.dependsOn.map((d) => phaseSlug.get(d) ?? d).join(", ")}` : "";
     out.push(`  ${mark(p.status)} ${init.slug}/${p.slug}  ${p.status}  ${oneLine(p.title)}${after}`);
+    if (p.reason && p.status !== "completed") out.push(`      ${oneLine(p.reason, 200)}`);
     const taskSlug = new Map(p.tasks.map((x) => [x.id, x.slug]));
     for (const k of p.tasks) {
       const bits = [
@@ -52,6 +53,9 @@ export function treeText(t: PhaseTree): string {
         k.summary ? oneLine(k.summary, 40) : "",
       ].filter(Boolean);
       out.push(`      ${mark(k.status)} ${init.slug}/${k.slug}  ${k.status}  ${oneLine(k.title)}${bits.length ? `  ${bits.join(" · ")}` : ""}`);
+      // why it waits for the person (or what its agent is resolving), and the files to look at
+      if (k.reason && k.status !== "completed") out.push(`          ${oneLine(k.reason, 200)}`);
+      if (k.conflicts?.length && k.status === "blocked") out.push(`          conflicts: ${k.conflicts.join(", ")}`);
     }
   }
   return `${out.join("\n")}\n`;

@@ -1,6 +1,6 @@
 import { HealthSchema, OkSchema } from "../protocol/api-base.ts";
 import type { AskRequest, ResumeRequest, SignalRequest, SpawnRequest } from "../protocol/api.ts";
-import type { ApproveRequest, EditRequest, InitiativeCreateRequest, RejectRequest, WorkItems } from "../protocol/api-work.ts";
+import type { ApproveRequest, DispatchRequest, EditRequest, InitiativeCreateRequest, RejectRequest, WorkItems } from "../protocol/api-work.ts";
 import type { Initiative, PhaseTree, Task } from "../protocol/work.ts";
 import type { Agent, Conversation } from "../protocol/entities.ts";
 import type { OutputChunk } from "../protocol/output.ts";
@@ -172,6 +172,13 @@ export class TroupeClient {
   }
   async edit(ref: string, req: EditRequest): Promise<WorkItems> {
     return request(this.opts, "PATCH", `/v1/work/${enc(ref)}`, (await workApi()).WorkItemsResponseSchema, req);
+  }
+  /** The daemon drives the initiative from now on, with `req.env` (the caller's environment) for every run and merge. */
+  async dispatch(ref: string, req: DispatchRequest): Promise<Initiative> {
+    return (await request(this.opts, "POST", `/v1/initiatives/${enc(ref)}/dispatch`, (await workApi()).InitiativeResponseSchema, req)).initiative;
+  }
+  async stopDispatch(ref: string): Promise<Initiative> {
+    return (await request(this.opts, "DELETE", `/v1/initiatives/${enc(ref)}/dispatch`, (await workApi()).InitiativeResponseSchema)).initiative;
   }
   async retry(ref: string): Promise<Task> {
     return (await request(this.opts, "POST", `/v1/tasks/${enc(ref)}/retry`, (await workApi()).TaskResponseSchema, {})).task;

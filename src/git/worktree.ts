@@ -19,6 +19,24 @@ export function isGitRepo(root: string): boolean {
   return existsSync(join(root, ".git"));
 }
 
+const worktreeLocks = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs `fn` (a `git worktree add | remove | prune`) alone among this process's worktree changes
+ * in `root`: concurrent `git worktree add`s in one repository fail (git reads the admin folder
+ * another is still writing: "failed to read .git/worktrees/<x>/commondir"), as parallel spawns
+ * and dispatch would make them.
+ */
+export function withWorktreeLock<T>(root: string, fn: () => Promise<T>): Promise<T> {
+  const run = (worktreeLocks.get(root) ?? Promise.resolve()).then(fn, fn);
+  const tail = run.catch(() => undefined);
+  worktreeLocks.set(root, tail);
+  void tail.then(() => {
+    if (worktreeLocks.get(root) === tail) worktreeLocks.delete(root);
+  });
+  return run;
+}
+
 export function worktreePath(root: string, name: string): string {
   return join(root, ".troupe", "worktrees", name);
 }
@@ -38,7 +56,7 @@ export async function createWorktree(root: string, name: string, baseRef = "HEAD
   const path = worktreePath(root, name);
   mkdirSync(join(root, ".troupe", "worktrees"), { recursive: true });
   try {
-    await git.raw(["worktree", "add", "-b", branch, path, baseCommit]);
+    await withWorktreeLock(root, () => git.raw(["worktree", "add", "-b", branch, path, baseCommit]));
   } catch (err) {
     throw new TroupeError("spawn_failed", `git worktree add failed: ${errorMessage(err).trim().split("\n")[0]}`, { cause: err });
   }
@@ -54,7 +72,7 @@ export async function troupeBranches(root: string): Promise<Set<string>> {
 
 /** Removes the worktree (its branch stays, holding the agent's commits). */
 export async function removeWorktree(root: string, path: string): Promise<void> {
-  await simpleGit(root).raw(["worktree", "remove", "--force", path]);
+  await withWorktreeLock(root, () => simpleGit(root).raw(["worktree", "remove", "--force", path]));
 }
 
 /** Checks out an existing branch again in a new worktree at `path` (a resume after the worktree was removed). */
@@ -62,9 +80,11 @@ export async function restoreWorktree(root: string, path: string, branch: string
   mkdirSync(join(root, ".troupe", "worktrees"), { recursive: true });
   const git = simpleGit(root);
   // git's record of the old worktree may remain (removed by hand): it would refuse the branch
-  await git.raw(["worktree", "prune"]);
   try {
-    await git.raw(["worktree", "add", path, branch]);
+    await withWorktreeLock(root, async () => {
+      await git.raw(["worktree", "prune"]);
+      await git.raw(["worktree", "add", path, branch]);
+    });
   } catch (err) {
     throw new TroupeError("spawn_failed", `could not recreate the worktree from ${branch}: ${errorMessage(err).trim().split("\n")[0]}`, { cause: err });
   }

@@ -51,6 +51,8 @@ export const DispatchRequestSchema = z.object({
   concurrency: z.number().int().positive().max(64).default(4),
   provider: z.string().min(1).optional(),
   model: z.string().min(1).optional(),
+  /** A shell command every run starts with (the generic provider, its prompt in $TROUPE_PROMPT): for scripts and tests. */
+  command: z.string().min(1).optional(),
   /** The dispatching person's environment (git identity included): every run and merge uses it. */
   env: Env.default({}),
 });

@@ -31,6 +31,8 @@ export const DispatchSchema = z.object({
   concurrency: z.number().int().positive(),
   provider: z.string().min(1),
   model: z.string().min(1).nullable(),
+  /** A shell command every run starts with (the generic provider): for scripts and tests. */
+  command: z.string().min(1).nullable().default(null),
   startedAt: z.number().int(),
 });
 export type Dispatch = z.infer<typeof DispatchSchema>;
@@ -107,9 +109,9 @@ export type Task = z.infer<typeof TaskSchema>;
 export const PhaseTreeSchema = z.object({
   initiative: InitiativeSchema,
   phases: z.array(
-    PhaseSchema.pick({ id: true, slug: true, title: true, status: true, dependsOn: true }).extend({
+    PhaseSchema.pick({ id: true, slug: true, title: true, status: true, dependsOn: true, reason: true }).extend({
       tasks: z.array(
-        TaskSchema.pick({ id: true, slug: true, title: true, status: true, dependsOn: true, branch: true, summary: true }).extend({
+        TaskSchema.pick({ id: true, slug: true, title: true, status: true, dependsOn: true, branch: true, summary: true, reason: true, conflicts: true }).extend({
           /** The working agent's name. */
           agent: z.string().nullable(),
         }),

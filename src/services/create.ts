@@ -17,6 +17,7 @@ import { DeliveryFollower } from "../messages/delivery.ts";
 import { messagesApi } from "./messages-api.ts";
 import { WorkService } from "../work/service.ts";
 import { workApi } from "./work-api.ts";
+import { Dispatcher } from "../work/dispatch.ts";
 import { modesApi } from "./modes-api.ts";
 import { ModeService } from "../work/modes.ts";
 import { DecisionStore } from "../work/decisions.ts";
@@ -62,6 +63,7 @@ export function createServices(h: ServiceHost): RunningServices {
   const work = new WorkService({ root: h.ws.root, store: h.store, bus, agents });
   const decisions = new DecisionStore(h.ws.stateDir, h.log);
   const modes = new ModeService({ agents, store: h.store, bus, log: h.log, decisions, work: modeWorkOver(work, h.store) });
+  const dispatcher = new Dispatcher({ root: h.ws.root, stateDir: h.ws.stateDir, store: h.store, bus, log: h.log, modes, agents });
   const guard = guardOver(h.store);
   const delivery = new DeliveryFollower({ store: h.store, bus, log: h.log, messages, agents });
   const profiles = new ProfileCatalog(h.ws.root);
@@ -105,7 +107,7 @@ export function createServices(h: ServiceHost): RunningServices {
         return feed.open(q);
       },
     },
-    work: workApi(work, guard),
+    work: workApi(work, dispatcher, guard),
     flows: {
       list: (caller) => (guard(caller, "flows.read"), flows.list()),
       get: (caller, ref) => (guard(caller, "flows.read"), flows.get(ref)),
@@ -136,9 +138,12 @@ export function createServices(h: ServiceHost): RunningServices {
       reaper.start();
       // after the agents' start: a missed run's overlap check sees what is still live
       flows.start();
+      // last: what the sweep imported and the ends found at start are in the store by now
+      dispatcher.start();
     },
     async shutdown() {
       flows.shutdown();
+      await dispatcher.shutdown();
       conversations.shutdown();
       follower.shutdown();
       delivery.shutdown();

@@ -72,6 +72,8 @@ export const POLICY = {
   "flows.remove": ["person", "remove a flow"],
   "flows.enable": ["person", "enable or disable a flow"],
   "flows.run": ["person", "run a flow"],
+  // dispatch starts paid agents with the dispatcher's environment and merges as their identity
+  "work.dispatch": ["person", "dispatch an initiative"],
   // allowing or denying a tool permission (a later issue): the person decides, never an agent
   "permissions.decide": ["person", "decide a permission request of $"],
 } as const satisfies Record<string, readonly [Rule, string]>;

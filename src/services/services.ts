@@ -10,6 +10,7 @@ import type { WorkItems } from "../protocol/api-work.ts";
 import type { Initiative, PhaseTree, Task } from "../protocol/work.ts";
 import type { ApproveOptions, EditOptions, InitiativeCreateOptions, RejectOptions } from "../work/service.ts";
 import type { GcReport } from "../protocol/api-gc.ts";
+import type { DispatchOptions } from "../work/dispatch.ts";
 import type { ModesApi } from "./modes-api.ts";
 import type { Message } from "../protocol/message.ts";
 import type { SendOptions } from "../messages/service.ts";
@@ -133,4 +134,8 @@ export interface WorkApi {
   edit(caller: Caller, ref: string, req: EditOptions): WorkItems;
   /** A blocked or failed task → pending. */
   retry(caller: Caller, ref: string): Task;
+  /** From now on the daemon drives the initiative, with the caller's environment and git identity (the person only). */
+  dispatch(caller: Caller, ref: string, req: DispatchOptions): Promise<Initiative>;
+  /** No new runs or merges; agents under way go on. */
+  stopDispatch(caller: Caller, ref: string): Initiative;
 }

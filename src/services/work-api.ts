@@ -1,9 +1,10 @@
+import type { Dispatcher } from "../work/dispatch.ts";
 import type { WorkService } from "../work/service.ts";
 import type { Guard } from "./guard.ts";
 import type { WorkApi } from "./services.ts";
 
 /** The work service behind the policy: reading is anyone's, every decision the person's. */
-export function workApi(work: WorkService, guard: Guard): WorkApi {
+export function workApi(work: WorkService, dispatcher: Dispatcher, guard: Guard): WorkApi {
   return {
     createInitiative(caller, req) {
       guard(caller, "initiatives.create");
@@ -52,6 +53,14 @@ export function workApi(work: WorkService, guard: Guard): WorkApi {
     retry(caller, ref) {
       guard(caller, "work.retry");
       return work.retry(ref);
+    },
+    dispatch(caller, ref, req) {
+      guard(caller, "work.dispatch");
+      return dispatcher.dispatch(ref, req);
+    },
+    stopDispatch(caller, ref) {
+      guard(caller, "work.dispatch");
+      return dispatcher.stop(ref);
     },
   };
 }

@@ -263,6 +263,11 @@ export const MIGRATIONS: readonly Migration[] = [
     last_outcome TEXT,
     created_at INTEGER NOT NULL
   );`,
+  // 14: dispatch (src/work/dispatch.ts) keeps its state on the tasks it drives: the merge commit
+  // that brought a task in, and the session of its agent asked to resolve a merge conflict (set
+  // before that resume starts, so a daemon killed in between knows whether it started)
+  `ALTER TABLE tasks ADD COLUMN merge_commit TEXT;
+   ALTER TABLE tasks ADD COLUMN resolve_session INTEGER;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -19,15 +19,23 @@ interface Row {
   reason: string | null;
   conflicts_json: string | null;
   merged_at: number | null;
+  merge_commit: string | null;
+  resolve_session: number | null;
   revise: number;
   version: number;
   created_at: number;
   updated_at: number;
 }
 
-/** What the daemon keeps beyond what clients see: whether its proposer was asked to propose it again. */
+/**
+ * What the daemon keeps beyond what clients see: whether its proposer was asked to propose it
+ * again, and dispatch's state (the merge commit that brought it in; the session of its agent
+ * asked to resolve a merge conflict).
+ */
 export interface TaskRecord extends Task {
   revise: boolean;
+  mergeCommit: string | null;
+  resolveSession: number | null;
 }
 
 export type NewTask = Pick<Task, "id" | "initiativeId" | "phaseId" | "slug" | "title" | "description" | "status" | "proposedBy" | "dependsOn">;
@@ -43,6 +51,8 @@ export type TaskPatch = Partial<{
   reason: string | null;
   conflicts: string[] | null;
   mergedAt: number | null;
+  mergeCommit: string | null;
+  resolveSession: number | null;
   revise: boolean;
   dependsOn: string[];
 }>;
@@ -58,13 +68,15 @@ const COLUMNS: Record<Exclude<keyof TaskPatch, "dependsOn">, string> = {
   reason: "reason",
   conflicts: "conflicts_json",
   mergedAt: "merged_at",
+  mergeCommit: "merge_commit",
+  resolveSession: "resolve_session",
   revise: "revise",
 };
 
 const Conflicts = z.array(z.string()).nullable();
 
 export function toTask(rec: TaskRecord): Task {
-  const { revise: _r, ...task } = rec;
+  const { revise: _r, mergeCommit: _m, resolveSession: _s, ...task } = rec;
   return task;
 }
 
@@ -96,6 +108,8 @@ export class TaskRepo {
       reason: r.reason,
       conflicts: parseJson(Conflicts, r.conflicts_json, null, `task ${r.slug}'s conflicts`, this.w),
       mergedAt: r.merged_at,
+      mergeCommit: r.merge_commit,
+      resolveSession: r.resolve_session,
       revise: r.revise === 1,
       version: r.version,
       createdAt: r.created_at,

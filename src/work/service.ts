@@ -96,6 +96,7 @@ export class WorkService implements ProposalSink {
         title: p.title,
         status: p.status,
         dependsOn: p.dependsOn,
+        reason: p.reason,
         tasks: dependencyOrder(tasks.filter((t) => t.phaseId === p.id)).map((t) => ({
           id: t.id,
           slug: t.slug,
@@ -105,6 +106,8 @@ export class WorkService implements ProposalSink {
           agent: agentName(t.agentId),
           branch: t.branch,
           summary: t.summary,
+          reason: t.reason,
+          conflicts: t.conflicts,
         })),
       })),
     };

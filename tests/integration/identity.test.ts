@@ -62,6 +62,9 @@ const EXPECTED_ROWS: [string, number[]][] = [
   ["PATCH /v1/work/:ref", PERSON],
   // the person passes and is refused by the task's state (pending: nothing to retry)
   ["POST /v1/tasks/:ref/retry", [409, 403, 403, 403, 403, 403, 401]],
+  // dispatch starts paid agents with the caller's environment: the person's alone
+  ["POST /v1/initiatives/:ref/dispatch", PERSON],
+  ["DELETE /v1/initiatives/:ref/dispatch", PERSON],
   ["POST /v1/initiatives/:ref/archive", PERSON],
   ["POST /v1/initiatives/:ref/discuss", [201, 201, 201, 201, 201, 201, 401]],
   ["POST /v1/initiatives/:ref/plan", [201, 201, 201, 201, 201, 201, 401]],

@@ -89,9 +89,9 @@ describe("the work model through the CLI", () => {
       ["api", "proposed", [db!.id]],
       ["ui", "proposed", [api!.id]],
     ]);
-    // exactly the documented shape
+    // exactly the documented shape (with why a phase or task waits: dispatch's reasons and conflicts)
     expect(Object.keys(tree).sort()).toEqual(["initiative", "phases"]);
-    expect(Object.keys(tree.phases[0]!).sort()).toEqual(["dependsOn", "id", "slug", "status", "tasks", "title"]);
+    expect(Object.keys(tree.phases[0]!).sort()).toEqual(["dependsOn", "id", "reason", "slug", "status", "tasks", "title"]);
     expect((await sb.run(["phases", "shop"])).stdout).toContain("  ! shop/api  proposed  Title of api  after db\n");
 
     const approved = await sb.json<WorkItems>(["approve", "shop/db", api!.id, "--json"]);

@@ -25,6 +25,7 @@ describe("the authorization policy", () => {
       "messages.read",
       "permissions.decide",
       "work.approve",
+      "work.dispatch",
       "work.edit",
       "work.reject",
       "work.retry",

@@ -4,7 +4,7 @@ import type { Agent, Conversation } from "../../src/protocol/entities.ts";
 import type { PhaseTree } from "../../src/protocol/work.ts";
 import type { Message } from "../../src/protocol/message.ts";
 import { isLive } from "../../src/protocol/status.ts";
-import { waitFor, type Sandbox } from "./sandbox.ts";
+import { GIT_IDENTITY, waitFor, type Sandbox } from "./sandbox.ts";
 
 /**
  * Every route of the API tried by every kind of caller against a live daemon, as HTTP statuses.
@@ -232,6 +232,13 @@ const CASES: RouteCase[] = [
   { route: "PATCH /v1/work/:ref", fresh: null, call: (m, _f, t) => status(m.api(t, "PATCH", "/v1/work/matrix%2Fed", { title: "edited" })) },
   // no task can have failed before dispatch: the person passes the policy and is told the task is pending
   { route: "POST /v1/tasks/:ref/retry", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/tasks/matrix%2Ftk/retry", {})) },
+  // on `arch` (no phases: nothing starts), before it is archived
+  {
+    route: "POST /v1/initiatives/:ref/dispatch",
+    fresh: null,
+    call: (m, _f, t) => status(m.api(t, "POST", "/v1/initiatives/arch/dispatch", { command: "exit 0", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...GIT_IDENTITY } })),
+  },
+  { route: "DELETE /v1/initiatives/:ref/dispatch", fresh: null, call: (m, _f, t) => status(m.api(t, "DELETE", "/v1/initiatives/arch/dispatch")) },
   { route: "POST /v1/initiatives/:ref/archive", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/initiatives/arch/archive", {})) },
   ...(["discuss", "plan", "refine"] as const).map((mode): RouteCase => ({
     route: `POST /v1/initiatives/:ref/${mode}`,

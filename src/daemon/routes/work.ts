@@ -1,4 +1,4 @@
-import { ApproveRequestSchema, EditRequestSchema, InitiativeCreateRequestSchema, RejectRequestSchema } from "../../protocol/api-work.ts";
+import { ApproveRequestSchema, DispatchRequestSchema, EditRequestSchema, InitiativeCreateRequestSchema, RejectRequestSchema } from "../../protocol/api-work.ts";
 import type { Services } from "../../services/services.ts";
 import { json, readJson } from "../http.ts";
 import type { Router } from "../router.ts";
@@ -22,5 +22,10 @@ export function workRoutes(r: Router, s: Services): void {
     const body = await readJson(req, RejectRequestSchema);
     return json(await s.work.reject(caller, params.ref!, body));
   });
+  r.on("POST", "/v1/initiatives/:ref/dispatch", async ({ req, params, caller }) => {
+    const body = await readJson(req, DispatchRequestSchema);
+    return json({ initiative: await s.work.dispatch(caller, params.ref!, body) });
+  });
+  r.on("DELETE", "/v1/initiatives/:ref/dispatch", ({ params, caller }) => json({ initiative: s.work.stopDispatch(caller, params.ref!) }));
   r.on("POST", "/v1/tasks/:ref/retry", ({ params, caller }) => json({ task: s.work.retry(caller, params.ref!) }));
 }

@@ -1,0 +1,150 @@
+import { isLive, type AgentStatus } from "../protocol/status.ts";
+import type { PhaseStatus } from "../protocol/work.ts";
+import type { PhaseRecord } from "../store/phases.ts";
+import type { TaskRecord } from "../store/tasks.ts";
+import { dependencyOrder, readyOrder } from "./dag.ts";
+
+/**
+ * What dispatch does next for one initiative, as pure functions of what the store holds: the
+ * dispatcher (dispatch.ts) carries the steps out and asks again. Two questions, asked in turn:
+ * `settle` (what became of the tasks under way: merge, fail, recover) and `advance` (what starts
+ * now and which phases and the initiative are complete). Being pure, they are tested as tables
+ * (tests/work/dispatch-plan.test.ts), and a daemon that starts over after `kill -9` asks them the
+ * same questions of the same store.
+ */
+
+/** What the plan needs of an agent. */
+export interface AgentView {
+  id: string;
+  name: string;
+  status: AgentStatus;
+  session: number;
+  error: string | null;
+}
+
+export type SettleStep =
+  /** Its agent's run is over, done: merge its branch into the initiative branch. */
+  | { kind: "merge"; task: TaskRecord; agent: AgentView }
+  /** A conflict's resume was recorded but never started (the daemon died in between). */
+  | { kind: "resolve"; task: TaskRecord; agent: AgentView }
+  | { kind: "fail"; task: TaskRecord; reason: string }
+  /** `in_progress` without its agent: a start the daemon died in. Its agent, if one was made. */
+  | { kind: "recover"; task: TaskRecord };
+
+export type AdvanceStep =
+  | { kind: "phase"; phase: PhaseRecord; status: PhaseStatus; reason: string | null }
+  | { kind: "detail"; phase: PhaseRecord }
+  | { kind: "start"; task: TaskRecord }
+  | { kind: "complete" };
+
+export interface Snapshot {
+  phases: PhaseRecord[];
+  tasks: TaskRecord[];
+  agent: (id: string) => AgentView | null;
+  /** Detail agents of a phase, oldest first. */
+  detailAgents: (phaseId: string) => AgentView[];
+  /** A phase whose detail agent would not start: not tried again until the person dispatches again. */
+  detailRefused: (phaseId: string) => boolean;
+  /** A task or phase whose agent this daemon is spawning now: under way, its agent not recorded yet. */
+  starting: (id: string) => boolean;
+  concurrency: number;
+}
+
+/** Tasks under way whose agent's run ended, or that a crash left without their agent. */
+export function settle(s: Snapshot): SettleStep[] {
+  const steps: SettleStep[] = [];
+  for (const task of s.tasks) {
+    if (task.status !== "in_progress" || s.starting(task.id)) continue;
+    if (task.agentId === null) {
+      steps.push({ kind: "recover", task });
+      continue;
+    }
+    const agent = s.agent(task.agentId);
+    if (!agent) {
+      steps.push({ kind: "fail", task, reason: "its agent was removed before its work was merged" });
+      continue;
+    }
+    switch (agent.status) {
+      case "starting":
+      case "running":
+      case "waiting":
+        break;
+      case "done":
+        steps.push(task.resolveSession !== null && agent.session < task.resolveSession ? { kind: "resolve", task, agent } : { kind: "merge", task, agent });
+        break;
+      case "failed":
+        steps.push({ kind: "fail", task, reason: `agent ${agent.name} failed: ${agent.error ?? "no reason given"}` });
+        break;
+      case "stopped":
+        steps.push({ kind: "fail", task, reason: `agent ${agent.name} was stopped` });
+        break;
+    }
+  }
+  return steps;
+}
+
+const ACTIVE: PhaseStatus[] = ["approved", "in_progress", "blocked"];
+
+/** Phase statuses, details and starts (at most `concurrency` tasks under way), then the initiative's completion. */
+export function advance(s: Snapshot): AdvanceStep[] {
+  const steps: AdvanceStep[] = [];
+  const status = new Map(s.phases.map((p) => [p.id, p.status]));
+  const reasons = new Map(s.phases.map((p) => [p.id, p.reason]));
+  const setStatus = (phase: PhaseRecord, to: PhaseStatus, reason: string | null = null) => {
+    const from = status.get(phase.id)!;
+    if (from === to && reason === reasons.get(phase.id)) return;
+    // a phase reaches completed through in_progress (the table's only way there)
+    if (to === "completed" && from !== "in_progress") steps.push({ kind: "phase", phase, status: "in_progress", reason: null });
+    steps.push({ kind: "phase", phase, status: to, reason });
+    status.set(phase.id, to);
+    reasons.set(phase.id, reason);
+  };
+  const tasksOf = new Map<string, TaskRecord[]>();
+  for (const t of s.tasks) {
+    if (t.status === "rejected") continue;
+    const list = tasksOf.get(t.phaseId) ?? [];
+    list.push(t);
+    tasksOf.set(t.phaseId, list);
+  }
+  let slots = s.concurrency - s.tasks.filter((t) => t.status === "in_progress").length;
+  for (const phase of dependencyOrder(s.phases)) {
+    if (!ACTIVE.includes(status.get(phase.id)!)) continue;
+    if (!phase.dependsOn.every((d) => status.get(d) === "completed")) continue;
+    const tasks = tasksOf.get(phase.id) ?? [];
+    if (!tasks.length) {
+      const details = s.detailAgents(phase.id);
+      const last = details.at(-1);
+      if (s.starting(phase.id)) continue;
+      if (!last) {
+        if (s.detailRefused(phase.id)) continue;
+        setStatus(phase, "in_progress");
+        steps.push({ kind: "detail", phase });
+      } else if (isLive(last.status) || last.status === "waiting") {
+        setStatus(phase, "in_progress");
+      } else if (last.status === "failed" || last.status === "stopped") {
+        // stays detailable: `troupe detail` on it again is how the person goes on
+        setStatus(phase, "in_progress", `its detail agent ${last.name} ${last.status === "failed" ? `failed: ${last.error ?? "no reason given"}` : "was stopped"}`);
+      }
+      continue;
+    }
+    const done = (id: string) => tasks.find((t) => t.id === id)?.status === "completed";
+    const ready = readyOrder(tasks, (t) => t.status === "pending", done);
+    for (const task of ready) {
+      if (slots <= 0) break;
+      setStatus(phase, "in_progress");
+      steps.push({ kind: "start", task });
+      slots--;
+    }
+    const started = new Set(steps.flatMap((st) => (st.kind === "start" ? [st.task.id] : [])));
+    if (tasks.every((t) => t.status === "completed")) setStatus(phase, "completed");
+    else {
+      const stuck = tasks.filter((t) => t.status === "blocked" || t.status === "failed");
+      const moving = tasks.some((t) => t.status === "in_progress" || started.has(t.id) || (t.status === "pending" && ready.includes(t)));
+      if (stuck.length && !moving) setStatus(phase, "blocked", `task ${stuck.map((t) => t.slug).join(", ")} ${stuck.length > 1 ? "are" : "is"} ${stuck[0]!.status}`);
+      else if (moving && status.get(phase.id) === "blocked") setStatus(phase, "in_progress");
+    }
+  }
+  const live = s.phases.filter((p) => status.get(p.id) !== "rejected");
+  if (live.length && live.every((p) => status.get(p.id) === "completed")) steps.push({ kind: "complete" });
+  return steps;
+}

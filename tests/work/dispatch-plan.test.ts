@@ -1,0 +1,154 @@
+import { describe, expect, test } from "bun:test";
+import type { AgentStatus } from "../../src/protocol/status.ts";
+import type { PhaseStatus, TaskStatus } from "../../src/protocol/work.ts";
+import type { PhaseRecord } from "../../src/store/phases.ts";
+import type { TaskRecord } from "../../src/store/tasks.ts";
+import { advance, settle, type AdvanceStep, type AgentView, type SettleStep, type Snapshot } from "../../src/work/dispatch-plan.ts";
+
+let clock = 0;
+const phase = (slug: string, status: PhaseStatus, dependsOn: string[] = [], reason: string | null = null): PhaseRecord => ({
+  id: slug,
+  initiativeId: "in",
+  slug,
+  title: slug,
+  content: "",
+  status,
+  dependsOn,
+  proposedBy: null,
+  reason,
+  revise: false,
+  version: 1,
+  createdAt: ++clock,
+  updatedAt: clock,
+});
+const task = (slug: string, status: TaskStatus, o: Partial<TaskRecord> = {}): TaskRecord => ({
+  id: slug,
+  initiativeId: "in",
+  phaseId: "p",
+  slug,
+  title: slug,
+  description: "",
+  status,
+  dependsOn: [],
+  proposedBy: null,
+  agentId: null,
+  branch: null,
+  summary: null,
+  reason: null,
+  conflicts: null,
+  mergedAt: null,
+  mergeCommit: null,
+  resolveSession: null,
+  revise: false,
+  version: 1,
+  createdAt: ++clock,
+  updatedAt: clock,
+  ...o,
+});
+const agent = (id: string, status: AgentStatus, session = 1, error: string | null = null): AgentView => ({ id, name: `n-${id}`, status, session, error });
+
+function snap(phases: PhaseRecord[], tasks: TaskRecord[], o: { agents?: AgentView[]; details?: Record<string, AgentView[]>; concurrency?: number; refused?: string[]; starting?: string[] } = {}): Snapshot {
+  return {
+    phases,
+    tasks,
+    concurrency: o.concurrency ?? 2,
+    agent: (id) => o.agents?.find((a) => a.id === id) ?? null,
+    detailAgents: (p) => o.details?.[p] ?? [],
+    detailRefused: (p) => o.refused?.includes(p) ?? false,
+    starting: (id) => o.starting?.includes(id) ?? false,
+  };
+}
+
+/** Steps as short strings: `merge a`, `start b`, `phase p in_progress`, ... */
+const show = (steps: (SettleStep | AdvanceStep)[]) =>
+  steps.map((s) => {
+    switch (s.kind) {
+      case "phase":
+        return `phase ${s.phase.slug} ${s.status}${s.reason ? `: ${s.reason}` : ""}`;
+      case "detail":
+        return `detail ${s.phase.slug}`;
+      case "complete":
+        return "complete";
+      case "fail":
+        return `fail ${s.task.slug}: ${s.reason}`;
+      default:
+        return `${s.kind} ${s.task.slug}`;
+    }
+  });
+
+describe("settle: what became of the tasks under way", () => {
+  const cases: [string, TaskRecord, AgentView | null, string[]][] = [
+    ["a running agent: nothing yet", task("a", "in_progress", { agentId: "g" }), agent("g", "running"), []],
+    ["waiting on the person's answer: nothing yet", task("a", "in_progress", { agentId: "g" }), agent("g", "waiting"), []],
+    ["done: merge", task("a", "in_progress", { agentId: "g" }), agent("g", "done"), ["merge a"]],
+    ["failed: the task fails with the agent's reason", task("a", "in_progress", { agentId: "g" }), agent("g", "failed", 1, "rate limited"), ["fail a: agent n-g failed: rate limited"]],
+    ["stopped by the person", task("a", "in_progress", { agentId: "g" }), agent("g", "stopped"), ["fail a: agent n-g was stopped"]],
+    ["its agent removed", task("a", "in_progress", { agentId: "g" }), null, ["fail a: its agent was removed before its work was merged"]],
+    ["claimed, the daemon died before its agent was recorded", task("a", "in_progress"), null, ["recover a"]],
+    ["a resume to resolve recorded but never started", task("a", "in_progress", { agentId: "g", resolveSession: 2 }), agent("g", "done", 1), ["resolve a"]],
+    ["the resolving session ended: merge again", task("a", "in_progress", { agentId: "g", resolveSession: 2 }), agent("g", "done", 2), ["merge a"]],
+    ["a completed task is left alone", task("a", "completed", { agentId: "g" }), agent("g", "done"), []],
+  ];
+  for (const [name, t, a, steps] of cases) test(name, () => expect(show(settle(snap([], [t], { agents: a ? [a] : [] })))).toEqual(steps));
+});
+
+describe("advance: starts, details and completions", () => {
+  test("ready tasks start by dependency order then age, at most `concurrency` under way", () => {
+    const p = phase("p", "approved");
+    const ts = [task("c", "pending", { dependsOn: ["a"] }), task("a", "completed"), task("b", "pending"), task("d", "pending"), task("e", "in_progress", { agentId: "g" })];
+    expect(show(advance(snap([p], ts, { concurrency: 3, agents: [agent("g", "running")] })))).toEqual(["phase p in_progress", "start b", "start d"]);
+  });
+
+  test("a task waits for its dependencies to complete, not just to start", () => {
+    const ts = [task("a", "in_progress", { agentId: "g" }), task("b", "pending", { dependsOn: ["a"] })];
+    expect(show(advance(snap([phase("p", "in_progress")], ts)))).toEqual([]);
+  });
+
+  test("a phase waits for the phases it depends on", () => {
+    const phases = [phase("p", "in_progress"), phase("q", "approved", ["p"])];
+    const ts = [task("a", "in_progress", { agentId: "g" }), task("b", "pending", { phaseId: "q" })];
+    expect(show(advance(snap(phases, ts)))).toEqual([]);
+  });
+
+  test("a proposed or rejected phase is not dispatched", () => {
+    expect(show(advance(snap([phase("p", "proposed"), phase("q", "rejected")], [])))).toEqual([]);
+  });
+
+  test("an approved phase without tasks gets one detail agent", () => {
+    expect(show(advance(snap([phase("p", "approved")], [])))).toEqual(["phase p in_progress", "detail p"]);
+    expect(show(advance(snap([phase("p", "in_progress")], [], { details: { p: [agent("g", "running")] } })))).toEqual([]);
+    // tasks rejected without --revise: the person decides what next
+    expect(show(advance(snap([phase("p", "in_progress")], [task("a", "rejected")], { details: { p: [agent("g", "done")] } })))).toEqual([]);
+    expect(show(advance(snap([phase("p", "approved")], [], { refused: ["p"] })))).toEqual([]);
+  });
+
+  test("a failed detail agent is said on the phase, which stays detailable", () => {
+    const steps = advance(snap([phase("p", "in_progress")], [], { details: { p: [agent("g", "failed", 1, "no tasks")] } }));
+    expect(show(steps)).toEqual(["phase p in_progress: its detail agent n-g failed: no tasks"]);
+  });
+
+  test("proposed tasks wait for the person (review tasks)", () => {
+    expect(show(advance(snap([phase("p", "in_progress")], [task("a", "proposed")], { details: { p: [agent("g", "done")] } })))).toEqual([]);
+  });
+
+  test("a phase completes when every task has; the initiative when every phase has", () => {
+    const phases = [phase("p", "in_progress"), phase("q", "completed"), phase("r", "rejected")];
+    expect(show(advance(snap(phases, [task("a", "completed"), task("b", "rejected")])))).toEqual(["phase p completed", "complete"]);
+  });
+
+  test("the initiative waits for a proposed phase", () => {
+    expect(show(advance(snap([phase("p", "completed"), phase("q", "proposed")], [])))).toEqual([]);
+  });
+
+  test("a phase is blocked only when nothing in it can go on", () => {
+    const p = phase("p", "in_progress");
+    expect(show(advance(snap([p], [task("a", "blocked"), task("b", "in_progress", { agentId: "g" })], { agents: [agent("g", "running")] })))).toEqual([]);
+    expect(show(advance(snap([p], [task("a", "blocked"), task("b", "completed")])))).toEqual(["phase p blocked: task a is blocked"]);
+    expect(show(advance(snap([p], [task("a", "failed"), task("b", "pending", { dependsOn: ["a"] })])))).toEqual(["phase p blocked: task a is failed"]);
+  });
+
+  test("a retried task takes its blocked phase back in progress", () => {
+    const p = phase("p", "blocked", [], "task a is blocked");
+    expect(show(advance(snap([p], [task("a", "pending"), task("b", "completed")])))).toEqual(["phase p in_progress", "start a"]);
+  });
+});
