@@ -7,6 +7,8 @@ import { attentionKeys, entitiesReducer, initialEntities, type EntitiesState } f
 import { OutputStore, type OutputStoreOptions } from "./output-store.ts";
 import { Publisher } from "./publisher.ts";
 import type { DashboardClient } from "./types.ts";
+import type { WorkItems } from "../protocol/api-work.ts";
+import type { WorkSnapshot } from "./state/work.ts";
 
 export type Connection =
   | { state: "connecting" }
@@ -153,13 +155,32 @@ export class Feed {
     }
   }
 
+  /** Applies what a review action returned (approve, reject, edit, retry), without waiting for its events. */
+  upsertWork(items: Partial<WorkItems>): void {
+    for (const initiative of items.initiatives ?? []) this.pending.push({ type: "initiative:updated", initiative });
+    for (const phase of items.phases ?? []) this.pending.push({ type: "phase:updated", phase });
+    for (const task of items.tasks ?? []) this.pending.push({ type: "task:updated", task });
+    this.publisher.flush();
+  }
+
   /** Fetches the whole state; events newer than it still win per entity. */
   async refresh(): Promise<void> {
-    const [agents, conversations] = await Promise.all([this.client.listAgents(), this.client.conversations({ pending: true })]);
+    const [agents, conversations, work] = await Promise.all([
+      this.client.listAgents(),
+      this.client.conversations({ pending: true }),
+      this.workSnapshot(),
+    ]);
     if (this.stopped) return;
     this.applyPending();
-    this.setEntities(entitiesReducer(this.view.entities, { type: "snapshot", agents, conversations }));
+    this.setEntities(entitiesReducer(this.view.entities, { type: "snapshot", agents, conversations, work }));
     this.publisher.flush();
+  }
+
+  /** Every initiative that is not archived, with its phases and tasks. */
+  private async workSnapshot(): Promise<WorkSnapshot> {
+    const initiatives = (await this.client.initiatives()).filter((i) => i.status !== "archived");
+    const parts = await Promise.all(initiatives.map((i) => this.client.initiativeWork(i.id)));
+    return { initiatives, phases: parts.flatMap((p) => p.phases), tasks: parts.flatMap((p) => p.tasks) };
   }
 
   private applyPending(): void {

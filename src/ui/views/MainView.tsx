@@ -9,7 +9,9 @@ import { listTop } from "../format.ts";
 import { useNow } from "../hooks/useNow.ts";
 import type { OutputStore } from "../output-store.ts";
 import type { Screen } from "../screen.ts";
-import type { UiState } from "../state/ui.ts";
+import { currentView, type UiState } from "../state/ui.ts";
+import { confirmQuestion } from "../controllers/work.ts";
+import { RejectDialog } from "../components/RejectDialog.tsx";
 import { AgentsView } from "./AgentsView.tsx";
 import { DiffView } from "./DiffView.tsx";
 import { PhasesView } from "./PhasesView.tsx";
@@ -50,11 +52,32 @@ export function MainView({ ui, view, screen, store }: MainViewProps) {
           height={height}
         />
       );
+    case "reject":
+      return <RejectDialog modal={m} width={width} height={height} />;
+    case "work-confirm": {
+      const q = confirmQuestion(m.confirm);
+      return <ConfirmDialog title={q.title} question={q.question} busy={m.busy} width={width} height={height} />;
+    }
+    case "edit-error":
+      return <ConfirmDialog title={`${m.name} was not saved`} question={`${m.error}\n\nEdit it again? (no: nothing changes)`} busy={m.busy} width={width} height={height} />;
     case "none":
       break;
   }
-  if (ui.view === "diff" && ui.diff) return <DiffView diff={ui.diff} width={width} height={height} />;
-  if (ui.view === "phases") return <PhasesView width={width} height={height} />;
+  const current = currentView(ui);
+  if (current === "diff" && ui.diff) return <DiffView diff={ui.diff} width={width} height={height} />;
+  if (current === "phases") {
+    return (
+      <PhasesView
+        layout={screen.phaseLayout}
+        rows={screen.phaseRows}
+        selected={screen.phaseSelected}
+        content={screen.phaseContent}
+        contentTop={ui.phases.contentTop}
+        pane={ui.phases.pane}
+        loaded={view.entities.loaded}
+      />
+    );
+  }
   return (
     <AgentsView
       layout={lay}

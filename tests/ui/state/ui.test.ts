@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { FOLLOW } from "../../../src/ui/state/scroll.ts";
-import { initialUi, uiReducer, type UiAction, type UiState } from "../../../src/ui/state/ui.ts";
+import { currentView, initialUi, uiReducer, type UiAction, type UiState } from "../../../src/ui/state/ui.ts";
 import { makeForm, textField } from "../../../src/ui/state/form.ts";
 
 const run = (s: UiState, ...a: UiAction[]) => a.reduce(uiReducer, s);
@@ -50,12 +50,12 @@ describe("uiReducer", () => {
   });
 
   test("a diff result for another agent is ignored", () => {
-    let s = run(initialUi, { type: "diffOpen", agentId: "a", title: "t" });
-    s = run(s, { type: "diffLoaded", agentId: "b", lines: ["x"] });
+    let s = run(initialUi, { type: "diffOpen", key: "a", title: "t" });
+    s = run(s, { type: "diffLoaded", key: "b", lines: ["x"] });
     expect(s.diff!.lines).toBeNull();
-    s = run(s, { type: "diffLoaded", agentId: "a", lines: ["y"] }, { type: "diffScroll", top: -3 });
+    s = run(s, { type: "diffLoaded", key: "a", lines: ["y"] }, { type: "diffScroll", top: -3 });
     expect(s.diff).toMatchObject({ lines: ["y"], top: 0 });
-    expect(s.view).toBe("diff");
+    expect(currentView(s)).toBe("diff");
   });
 
   test("help scrolls within its bounds", () => {
