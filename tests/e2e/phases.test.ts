@@ -71,7 +71,7 @@ describe.skipIf(!HAVE_TMUX)("phases view in a terminal", () => {
       await term.waitFor("1 needs you");
 
       // api is first now (the proposal sorts first): e opens the editor, the save goes to the daemon
-      term.keys("k", "k");
+      term.keys("k");
       await term.waitFor("Routes over the store.");
       term.keys("e");
       await waitFor("api renamed", async () => (await sb!.json<PhaseTree>(["phases", "shop", "--json"])).phases.find((p) => p.slug === "api")?.title === "Checkout API");
