@@ -8,9 +8,13 @@ export type PhaseRow =
   | { kind: "phase"; key: string; phase: Phase; initiative: Initiative; after: string[]; needs: boolean; expanded: boolean; children: number }
   | { kind: "task"; key: string; task: Task; phase: Phase; initiative: Initiative; after: string[]; agent: string | null; needs: boolean };
 
-/** What waits for the person first, then in the order the items came. */
-const byNeedsThenAge = <T extends { createdAt: number; id: string }>(needs: (x: T) => boolean) => (a: T, b: T) =>
-  Number(needs(b)) - Number(needs(a)) || a.createdAt - b.createdAt || a.id.localeCompare(b.id);
+/**
+ * What waits for the person first, then by age. The sort is stable and the state's tables keep
+ * the daemon's order (a snapshot's, then events' arrival), so items created in the same
+ * millisecond keep the order they were stored in, as `troupe phases` shows them.
+ */
+const byNeedsThenAge = <T extends { createdAt: number }>(needs: (x: T) => boolean) => (a: T, b: T) =>
+  Number(needs(b)) - Number(needs(a)) || a.createdAt - b.createdAt;
 
 /**
  * The tree as shown: initiatives (not archived), each phase under its initiative with the
