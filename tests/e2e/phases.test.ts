@@ -40,6 +40,24 @@ async function planned(s: Sandbox): Promise<PhaseTree> {
   }, 30_000);
 }
 
+const selectedLine = (screen: string) => screen.split("\n").findIndex((l) => l.includes("›"));
+
+/**
+ * Selects the row of `slug`, going down from the top (the initiative): phases proposed in the
+ * same millisecond may come in either order, as `troupe phases` lists them.
+ */
+async function select(t: Terminal, slug: string): Promise<string> {
+  const selected = new RegExp(`› +!? +${slug} `);
+  t.keys("k", "k", "k");
+  await t.waitFor(/› +. +shop /);
+  for (let i = 0; i < 3 && !selected.test(t.screen()); i++) {
+    const at = selectedLine(t.screen());
+    t.keys("j");
+    await waitFor("the selection to move", () => selectedLine(t.screen()) !== at || undefined, 5_000);
+  }
+  return t.waitFor(selected);
+}
+
 const statusOf = async (s: Sandbox, slug: string) => (await s.json<PhaseTree>(["phases", "shop", "--json"])).phases.find((p) => p.slug === slug)?.status;
 
 describe.skipIf(!HAVE_TMUX)("phases view in a terminal", () => {
@@ -62,7 +80,7 @@ describe.skipIf(!HAVE_TMUX)("phases view in a terminal", () => {
       // the first row is the initiative: y there says why it cannot act, and approves nothing
       term.keys("y");
       await term.waitFor("no proposed goal to review");
-      term.keys("j");
+      await select(term, "store");
       await term.waitFor("Tables for orders.");
       term.keys("y");
       await waitFor("store approved", async () => (await statusOf(sb!, "store")) === "approved");
@@ -70,8 +88,8 @@ describe.skipIf(!HAVE_TMUX)("phases view in a terminal", () => {
       expect(await statusOf(sb, "api")).toBe("proposed");
       await term.waitFor("1 needs");
 
-      // api is first now (the proposal sorts first): e opens the editor, the save goes to the daemon
-      term.keys("k");
+      // api sorts first now (the proposal waits for the person): e opens the editor, the save goes to the daemon
+      await select(term, "api");
       await term.waitFor("Routes over the store.");
       term.keys("e");
       await waitFor("api renamed", async () => (await sb!.json<PhaseTree>(["phases", "shop", "--json"])).phases.find((p) => p.slug === "api")?.title === "Checkout API");
