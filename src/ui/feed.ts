@@ -8,6 +8,7 @@ import { OutputStore, type OutputStoreOptions } from "./output-store.ts";
 import { Publisher } from "./publisher.ts";
 import type { DashboardClient } from "./types.ts";
 import type { WorkItems } from "../protocol/api-work.ts";
+import type { Initiative } from "../protocol/work.ts";
 import type { WorkSnapshot } from "./state/work.ts";
 
 export type Connection =
@@ -176,9 +177,19 @@ export class Feed {
     this.publisher.flush();
   }
 
-  /** Every initiative that is not archived, with its phases and tasks. */
-  private async workSnapshot(): Promise<WorkSnapshot> {
-    const initiatives = (await this.client.initiatives()).filter((i) => i.status !== "archived");
+  /**
+   * Every initiative that is not archived, with its phases and tasks. A daemon from before the
+   * work model (still running after an upgrade) has no such route: the rest of the dashboard works.
+   */
+  private async workSnapshot(): Promise<WorkSnapshot | undefined> {
+    let all: Initiative[];
+    try {
+      all = await this.client.initiatives();
+    } catch (err) {
+      if (err instanceof TroupeError && err.code === "not_found") return undefined;
+      throw err;
+    }
+    const initiatives = all.filter((i) => i.status !== "archived");
     const parts = await Promise.all(initiatives.map((i) => this.client.initiativeWork(i.id)));
     return { initiatives, phases: parts.flatMap((p) => p.phases), tasks: parts.flatMap((p) => p.tasks) };
   }

@@ -179,4 +179,14 @@ describe("phases view", () => {
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
     expect(screen.frame()).toContain("2 need you");
   });
+
+  test("a daemon without the work routes: the agents still load, the phases view is empty", async () => {
+    const client = new FakeClient([makeAgent({ name: "old-timer" })]);
+    client.workRoutes = false;
+    screen = await renderApp(client);
+    await screen.waitFor("old-timer");
+    expect(screen.frame()).not.toContain("daemon not reachable");
+    await screen.press("p");
+    await screen.waitFor("no initiatives yet");
+  });
 });

@@ -45,6 +45,18 @@ function details(r: PhaseRow): string {
 
 const INDENT = { initiative: "", phase: "  ", task: "    " } as const;
 
+/**
+ * The tree's rows are derived afresh on every change, so a row is compared by what it shows:
+ * the same item objects (the state keeps an unchanged item's object) and the same derived facts.
+ */
+function sameRow(a: PhaseRow, b: PhaseRow): boolean {
+  if (a.kind !== b.kind || a.key !== b.key || a.needs !== b.needs || a.initiative !== b.initiative) return false;
+  if (a.kind === "initiative" && b.kind === "initiative") return a.expanded === b.expanded && a.children === b.children;
+  if (a.kind === "phase" && b.kind === "phase") return a.phase === b.phase && a.expanded === b.expanded && a.children === b.children && a.after.join() === b.after.join();
+  if (a.kind === "task" && b.kind === "task") return a.task === b.task && a.agent === b.agent && a.after.join() === b.after.join();
+  return false;
+}
+
 /** One initiative, phase or task on one line; memoised, so moving the selection redraws two rows. */
 export const PhaseTreeRow = memo(function PhaseTreeRow({ row, width, selected, focused }: PhaseTreeRowProps) {
   const theme = useTheme();
@@ -62,4 +74,4 @@ export const PhaseTreeRow = memo(function PhaseTreeRow({ row, width, selected, f
       <Text color={tint(theme, "gray")}>{fit(sanitize(details(row)), rest)}</Text>
     </Text>
   );
-});
+}, (a, b) => a.width === b.width && a.selected === b.selected && a.focused === b.focused && sameRow(a.row, b.row));

@@ -238,8 +238,11 @@ export class FakeClient implements DashboardClient {
     return c;
   }
 
+  /** False: a daemon from before the work model (its routes answer not_found). */
+  workRoutes = true;
   async initiatives(): Promise<Initiative[]> {
     this.check("initiatives", []);
+    if (!this.workRoutes) throw new TroupeError("not_found", "no route GET /v1/initiatives");
     return [...this.initiativesById.values()];
   }
   async initiativeWork(ref: string): Promise<WorkItems> {
