@@ -71,8 +71,7 @@ export type UiAction =
   | { type: "cyclePane" }
   /** Switches to a top view (`p`): the stack becomes agents, then it. */
   | { type: "view"; view: View }
-  /** Opens a view over the current one; `back` returns to it. */
-  | { type: "push"; view: View }
+  /** Back to the view below (a diff opens over the view it came from). */
   | { type: "back" }
   | { type: "toggleRaw" }
   | { type: "scroll"; scroll: Scroll }
@@ -132,8 +131,6 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return { ...state, pane: state.pane === "list" ? "output" : "list" };
     case "view":
       return { ...state, views: action.view === "agents" ? ["agents"] : ["agents", action.view] };
-    case "push":
-      return currentView(state) === action.view ? state : { ...state, views: [...state.views, action.view] };
     case "back":
       return state.views.length > 1 ? { ...state, views: state.views.slice(0, -1) } : state;
     case "toggleRaw":

@@ -58,6 +58,23 @@ describe("uiReducer", () => {
     expect(currentView(s)).toBe("diff");
   });
 
+  test("views form a stack: a diff opens over the phases view and back returns to it; p switches the top view", () => {
+    let s = run(initialUi, { type: "view", view: "phases" }, { type: "diffOpen", key: "tk_1", title: "t" });
+    expect(s.views).toEqual(["agents", "phases", "diff"]);
+    s = run(s, { type: "back" });
+    expect(currentView(s)).toBe("phases");
+    s = run(s, { type: "back" }, { type: "back" });
+    expect(s.views).toEqual(["agents"]);
+    expect(run(s, { type: "diffOpen", key: "a", title: "t" }, { type: "diffOpen", key: "b", title: "t" }).views).toEqual(["agents", "diff"]);
+  });
+
+  test("the phases view keeps its selection, folds and content scroll; another item starts at its top", () => {
+    let s = run(initialUi, { type: "phaseSelect", key: "ph_1" }, { type: "phaseScroll", top: 7 }, { type: "phaseToggle", key: "in_1" });
+    expect(s.phases).toEqual({ selected: "ph_1", collapsed: ["in_1"], pane: "tree", contentTop: 7 });
+    s = run(s, { type: "phaseSelect", key: "ph_2" }, { type: "phaseToggle", key: "in_1" }, { type: "phasePane", pane: "content" });
+    expect(s.phases).toEqual({ selected: "ph_2", collapsed: [], pane: "content", contentTop: 0 });
+  });
+
   test("help scrolls within its bounds", () => {
     let s = run(initialUi, { type: "open", modal: { kind: "help", top: 0 } }, { type: "helpScroll", delta: -1, max: 5 });
     expect(s.modal).toEqual({ kind: "help", top: 0 });
