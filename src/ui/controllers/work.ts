@@ -3,7 +3,7 @@ import { parseEditable, renderEditable, stripNotes, withNote } from "../../proto
 import type { WorkItems } from "../../protocol/api-work.ts";
 import { rowName, rowStatus, type PhaseRow } from "../phase-rows.ts";
 import { formValues, makeForm, textField } from "../state/form.ts";
-import type { Modal, WorkConfirm } from "../state/ui.ts";
+import type { Modal } from "../state/ui.ts";
 import { FormError } from "../actions.ts";
 import { say, type KeyEnv } from "./types.ts";
 
@@ -136,18 +136,6 @@ export function openDetail(env: KeyEnv): void {
   const r = row(env);
   if (r?.kind !== "phase") return;
   env.dispatch({ type: "open", modal: { kind: "work-confirm", confirm: { action: "detail", phaseId: r.phase.id, title: rowName(r) }, busy: false } });
-}
-
-export function confirmQuestion(c: WorkConfirm): { title: string; question: string } {
-  switch (c.action) {
-    case "detail":
-      return { title: `Detail ${c.title}?`, question: `Start a detail agent (a paid agent run) to break ${c.title} into tasks?` };
-    case "dispatch":
-      return {
-        title: `Dispatch ${c.title}?`,
-        question: `Let troupe drive ${c.title}: it starts detail and execute agents (paid agent runs) as phases and tasks become ready, and merges their work. g again stops it.`,
-      };
-  }
 }
 
 export function confirmWork(env: KeyEnv): void {

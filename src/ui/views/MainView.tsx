@@ -10,7 +10,7 @@ import { useNow } from "../hooks/useNow.ts";
 import type { OutputStore } from "../output-store.ts";
 import type { Screen } from "../screen.ts";
 import { currentView, type UiState } from "../state/ui.ts";
-import { confirmQuestion } from "../controllers/work.ts";
+import { WorkConfirmDialog } from "../components/WorkConfirmDialog.tsx";
 import { RejectDialog } from "../components/RejectDialog.tsx";
 import { AgentsView } from "./AgentsView.tsx";
 import { DiffView } from "./DiffView.tsx";
@@ -54,10 +54,8 @@ export function MainView({ ui, view, screen, store }: MainViewProps) {
       );
     case "reject":
       return <RejectDialog modal={m} width={width} height={height} />;
-    case "work-confirm": {
-      const q = confirmQuestion(m.confirm);
-      return <ConfirmDialog title={q.title} question={q.question} busy={m.busy} width={width} height={height} />;
-    }
+    case "work-confirm":
+      return <WorkConfirmDialog confirm={m.confirm} busy={m.busy} width={width} height={height} />;
     case "edit-error":
       return <ConfirmDialog title={`${m.name} was not saved`} question={`${m.error}\n\nEdit it again? (no: nothing changes)`} busy={m.busy} width={width} height={height} />;
     case "none":
