@@ -16,16 +16,25 @@ export type PhaseRow =
 const byNeedsThenAge = <T extends { createdAt: number }>(needs: (x: T) => boolean) => (a: T, b: T) =>
   Number(needs(b)) - Number(needs(a)) || a.createdAt - b.createdAt;
 
+function groupBy<T>(items: readonly T[], key: (x: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const x of items) {
+    const k = key(x);
+    const list = out.get(k);
+    if (list) list.push(x);
+    else out.set(k, [x]);
+  }
+  return out;
+}
+
 /**
  * The tree as shown: initiatives (not archived), each phase under its initiative with the
  * slugs it comes after, each task under its phase with its agent. Whatever waits for the
  * person (a proposal, a revised goal) sorts first at its level, and so does what holds one.
  */
 export function phaseRows(work: WorkState, agents: Readonly<Record<string, Agent>>, collapsed: readonly string[]): PhaseRow[] {
-  const phasesOf = new Map<string, Phase[]>();
-  for (const p of Object.values(work.phases)) phasesOf.set(p.initiativeId, [...(phasesOf.get(p.initiativeId) ?? []), p]);
-  const tasksOf = new Map<string, Task[]>();
-  for (const t of Object.values(work.tasks)) tasksOf.set(t.phaseId, [...(tasksOf.get(t.phaseId) ?? []), t]);
+  const phasesOf = groupBy(Object.values(work.phases), (p) => p.initiativeId);
+  const tasksOf = groupBy(Object.values(work.tasks), (t) => t.phaseId);
 
   const phaseNeeds = (p: Phase) => phaseNeedsYou(p) || (tasksOf.get(p.id) ?? []).some(taskNeedsYou);
   const initNeeds = (i: Initiative) => initiativeNeedsYou(i) || (phasesOf.get(i.id) ?? []).some(phaseNeeds);
