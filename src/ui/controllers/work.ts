@@ -125,7 +125,7 @@ export function toggleDispatch(env: KeyEnv): "dialog" | void {
   if (!r) return;
   const i = initiativeOf(r);
   if (i.dispatch) {
-    env.deps.runs.stopDispatch(i.id).then((it) => applied(env, { initiatives: [it] }, `stopped dispatching ${i.slug}; running tasks finish`), (err: unknown) => failed(env, err));
+    env.deps.runs.stopDispatch(i.id).then((it) => applied(env, { initiatives: [it] }, `stopped dispatching ${i.slug}; agents under way go on, their work is merged at the next dispatch`), (err: unknown) => failed(env, err));
     return;
   }
   env.dispatch({ type: "open", modal: { kind: "work-confirm", confirm: { action: "dispatch", initiativeId: i.id, title: i.slug }, busy: false } });
