@@ -304,7 +304,9 @@ export class FakeClient implements DashboardClient {
   }
   async dispatch(ref: string): Promise<Initiative> {
     this.check("dispatch", [ref]);
-    return this.setInitiative({ ...this.initiativesById.get(ref)!, dispatch: { concurrency: 4, provider: "claude", model: null, startedAt: Date.now() } });
+    // `command` joins the dispatch schema with the dispatch work: a variable (not a literal) fits both
+    const dispatch = { concurrency: 4, provider: "claude", model: null, command: null, startedAt: Date.now() };
+    return this.setInitiative({ ...this.initiativesById.get(ref)!, dispatch });
   }
   async stopDispatch(ref: string): Promise<Initiative> {
     this.check("stopDispatch", [ref]);
