@@ -195,6 +195,12 @@ const deps: DashboardDeps = {
   parserFor: target.parserFor,
   listProviders: async () => [],
   loadDiff: async () => [],
+  runs: {
+    detail: () => Promise.reject(new Error("not in the benchmark")),
+    dispatch: () => Promise.reject(new Error("not in the benchmark")),
+    stopDispatch: () => Promise.reject(new Error("not in the benchmark")),
+  },
+  editText: async (text) => text,
   bell: () => undefined,
   env: {},
 };

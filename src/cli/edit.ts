@@ -6,7 +6,7 @@ import { TroupeError, errorMessage } from "../errors.ts";
 import type { TroupeClient } from "../client/client.ts";
 import { parse, printJson } from "./command.ts";
 import { connect } from "./context.ts";
-import { parseEditable, renderEditable, stripNotes, withNote, type Editable } from "./edit-file.ts";
+import { parseEditable, renderEditable, stripNotes, withNote, type Editable } from "../protocol/editable.ts";
 import { stdout } from "./streams.ts";
 import { changedLines } from "./work-format.ts";
 

@@ -8,7 +8,7 @@ import type { Feed } from "./feed.ts";
 import { useDashboard } from "./hooks/useDashboard.ts";
 import { useKeys } from "./hooks/useKeys.ts";
 import { useTerminalSize, type Size } from "./hooks/useTerminalSize.ts";
-import type { UiState } from "./state/ui.ts";
+import { currentView, type UiState } from "./state/ui.ts";
 import type { DashboardDeps } from "./types.ts";
 import { MainView } from "./views/MainView.tsx";
 
@@ -24,17 +24,25 @@ export interface AppProps {
 
 /** The shell: state and keys come from hooks, the screen from views. */
 export function App({ deps, feed, size, initial, onQuit }: AppProps) {
-  const { exit } = useApp();
+  const { exit, suspendTerminal } = useApp();
   const term = useTerminalSize(size);
   const quit = () => {
     onQuit?.();
     exit();
   };
-  const { ui, view, screen, envNow } = useDashboard(deps, feed, term, quit, initial);
+  // An editor takes the terminal: Ink leaves the alternate screen, gives up raw mode, and redraws after.
+  const suspend = async <T,>(fn: () => Promise<T>): Promise<T> => {
+    const out: T[] = [];
+    await suspendTerminal(async () => {
+      out.push(await fn());
+    });
+    return out[0] as T;
+  };
+  const { ui, view, screen, envNow } = useDashboard(deps, feed, term, { quit, suspend }, initial);
   useKeys(envNow);
   return (
     <Box flexDirection="column" width={term.columns} height={term.rows} overflow="hidden">
-      <Header workspace={deps.workspace} total={screen.total} running={screen.running} needYou={screen.needs.size} view={ui.view} width={term.columns} />
+      <Header workspace={deps.workspace} total={screen.total} running={screen.running} needYou={screen.needYou} view={currentView(ui)} width={term.columns} />
       {screen.banner ? <Banner text={screen.banner} width={term.columns} /> : null}
       <MainView ui={ui} view={view} screen={screen} store={feed.output} />
       {ui.filter.editing ? <FilterBar text={ui.filter.text} width={term.columns} /> : null}

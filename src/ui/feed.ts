@@ -7,6 +7,9 @@ import { attentionKeys, entitiesReducer, initialEntities, type EntitiesState } f
 import { OutputStore, type OutputStoreOptions } from "./output-store.ts";
 import { Publisher } from "./publisher.ts";
 import type { DashboardClient } from "./types.ts";
+import type { WorkItems } from "../protocol/api-work.ts";
+import type { Initiative } from "../protocol/work.ts";
+import type { WorkSnapshot } from "./state/work.ts";
 
 export type Connection =
   | { state: "connecting" }
@@ -147,13 +150,42 @@ export class Feed {
     }
   }
 
+  /** Applies what a review action returned (approve, reject, edit, retry), without waiting for its events. */
+  upsertWork(items: Partial<WorkItems>): void {
+    for (const initiative of items.initiatives ?? []) this.pending.push({ type: "initiative:updated", initiative });
+    for (const phase of items.phases ?? []) this.pending.push({ type: "phase:updated", phase });
+    for (const task of items.tasks ?? []) this.pending.push({ type: "task:updated", task });
+    this.publisher.flush();
+  }
+
   /** Fetches the whole state; events newer than it still win per entity. */
   async refresh(): Promise<void> {
-    const [agents, conversations] = await Promise.all([this.client.listAgents(), this.client.conversations({ pending: true })]);
+    const [agents, conversations, work] = await Promise.all([
+      this.client.listAgents(),
+      this.client.conversations({ pending: true }),
+      this.workSnapshot(),
+    ]);
     if (this.stopped) return;
     this.applyPending();
-    this.setEntities(entitiesReducer(this.view.entities, { type: "snapshot", agents, conversations }));
+    this.setEntities(entitiesReducer(this.view.entities, { type: "snapshot", agents, conversations, work }));
     this.publisher.flush();
+  }
+
+  /**
+   * Every initiative that is not archived, with its phases and tasks. A daemon from before the
+   * work model (still running after an upgrade) has no such route: the rest of the dashboard works.
+   */
+  private async workSnapshot(): Promise<WorkSnapshot | undefined> {
+    let all: Initiative[];
+    try {
+      all = await this.client.initiatives();
+    } catch (err) {
+      if (err instanceof TroupeError && err.code === "not_found") return undefined;
+      throw err;
+    }
+    const initiatives = all.filter((i) => i.status !== "archived");
+    const parts = await Promise.all(initiatives.map((i) => this.client.initiativeWork(i.id)));
+    return { initiatives, phases: parts.flatMap((p) => p.phases), tasks: parts.flatMap((p) => p.tasks) };
   }
 
   private applyPending(): void {

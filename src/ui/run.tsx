@@ -5,6 +5,8 @@ import type { Workspace } from "../workspace.ts";
 import { App } from "./app.tsx";
 import { closingNote } from "./closing-note.ts";
 import { loadDiff } from "./diff-source.ts";
+import { editInEditor } from "./editor.ts";
+import { workRuns } from "./work-runs.ts";
 import { Feed } from "./feed.ts";
 import { listProviders } from "./providers.ts";
 import { restoreTerminal } from "./terminal.ts";
@@ -42,6 +44,8 @@ export async function runDashboard({ client, workspace, env }: RunOptions): Prom
     parserFor,
     listProviders,
     loadDiff: (agent) => loadDiff(agent, workspace.root),
+    runs: workRuns(client, env),
+    editText: editInEditor,
     bell: () => undefined,
     env,
   };

@@ -6,7 +6,10 @@ import type { Size } from "./hooks/useTerminalSize.ts";
 import { layout, type Layout } from "./layout.ts";
 import { needsPerson, visibleAgents, type EntitiesState } from "./state/entities.ts";
 import type { Viewport } from "./state/scroll.ts";
-import type { UiState } from "./state/ui.ts";
+import { currentView, type UiState } from "./state/ui.ts";
+import { workAttentionKeys } from "./state/work.ts";
+import { phaseRows, rowContent, type PhaseRow } from "./phase-rows.ts";
+import { sanitize, wrapText } from "../output/text.ts";
 import { diffRows } from "./views/DiffView.tsx";
 
 /** Everything the dashboard derives from its state, the feed and the terminal size: one pure function. */
@@ -21,6 +24,14 @@ export interface Screen {
   selected: Agent | null;
   total: number;
   running: number;
+  /** What waits for the person: agents, and proposals to review (the header's count). */
+  needYou: number;
+  /** The phases tree as shown (empty unless the phases view is open), and its selection as shown. */
+  phaseRows: PhaseRow[];
+  phaseSelected: PhaseRow | null;
+  /** The phases view's tree and content pane, and the selected item's content wrapped to that pane. */
+  phaseLayout: Layout;
+  phaseContent: string[];
   banner: string | null;
   layout: Layout;
   /** The output pane's rows for text (its title takes one). */
@@ -36,15 +47,28 @@ export function deriveScreen(ui: UiState, view: FeedView, term: Size): Screen {
   const agents = Object.values(entities.agents);
   const selectedId = ui.selectedId !== null && ids.includes(ui.selectedId) ? ui.selectedId : (ids[0] ?? null);
   const banner = connection.state === "down" ? `daemon not reachable (${connection.error}); retrying, agents keep running` : null;
-  const lay = layout(term.columns, term.rows, (banner ? 1 : 0) + (ui.filter.editing ? 1 : 0), visible.length);
+  const extra = (banner ? 1 : 0) + (ui.filter.editing ? 1 : 0);
+  const lay = layout(term.columns, term.rows, extra, visible.length);
+  const needs = needsOf(entities);
+  // Only while the phases view is open (or under a view opened from it): sorting the tree is work.
+  const rows = ui.views.includes("phases") ? phaseRows(entities.work, entities.agents, ui.phases.collapsed) : [];
+  const phaseSelected = rows.find((r) => r.key === ui.phases.selected) ?? rows[0] ?? null;
+  const phaseLayout = layout(term.columns, term.rows, extra, rows.length);
+  const contentWidth = Math.max(1, phaseLayout.output.width - 1);
+  const phaseContent = phaseSelected && currentView(ui) === "phases" ? rowContent(phaseSelected).flatMap((l) => (l ? wrapText(sanitize(l), contentWidth) : [""])) : [];
   return {
     visible,
     ids,
-    needs: needsOf(entities),
+    needs,
     selectedId,
     selected: selectedId ? (entities.agents[selectedId] ?? null) : null,
     total: agents.length,
     running: agents.filter((a) => isLive(a.status)).length,
+    needYou: needs.size + workAttentionKeys(entities.work).length,
+    phaseRows: rows,
+    phaseSelected,
+    phaseLayout,
+    phaseContent,
     banner,
     layout: lay,
     viewport: { width: lay.output.width, height: Math.max(0, lay.output.height - 1) },

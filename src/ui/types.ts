@@ -1,12 +1,21 @@
 import type { TroupeClient } from "../client/client.ts";
 import type { Agent } from "../protocol/entities.ts";
+import type { Initiative } from "../protocol/work.ts";
 import type { LineParser } from "../output/lines.ts";
 
 /** The part of the daemon's API the dashboard uses; tests and the benchmark pass a fake. */
 export type DashboardClient = Pick<
   TroupeClient,
-  "health" | "listAgents" | "conversations" | "events" | "output" | "spawn" | "stop" | "resume" | "answer" | "profiles"
+  | "health" | "listAgents" | "conversations" | "events" | "output" | "spawn" | "stop" | "resume" | "answer" | "profiles"
+  | "initiatives" | "initiativeWork" | "initiativeDiff" | "approve" | "reject" | "edit" | "retry"
 >;
+
+/** The work calls that start (or stop starting) paid agents, as `troupe detail` and `troupe dispatch` make them. */
+export interface WorkRuns {
+  detail: (phaseRef: string) => Promise<Agent>;
+  dispatch: (initiativeRef: string) => Promise<Initiative>;
+  stopDispatch: (initiativeRef: string) => Promise<Initiative>;
+}
 
 /** A provider as the new-agent dialog offers it. */
 export interface ProviderChoice {
@@ -25,6 +34,12 @@ export interface DashboardDeps {
   parserFor: (provider: string) => LineParser;
   listProviders: () => Promise<ProviderChoice[]>;
   loadDiff: (agent: Agent) => Promise<string[]>;
+  runs: WorkRuns;
+  /**
+   * Opens `text` in $EDITOR (a temp file named after `name`) and returns the saved text; the
+   * caller hands the terminal over first (Ink's suspendTerminal).
+   */
+  editText: (text: string, name: string) => Promise<string>;
   /** Rings the terminal bell; a no-op when the person turned it off. */
   bell: () => void;
   /** Environment passed to agents spawned from the dashboard. */

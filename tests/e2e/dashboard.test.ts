@@ -4,87 +4,10 @@
  * back with capture-pane; every wait is a poll with a deadline.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { join } from "node:path";
-import { BIN, Sandbox, waitFor } from "../support/sandbox.ts";
+import { Sandbox, waitFor } from "../support/sandbox.ts";
+import { HAVE_TMUX, Terminal } from "../support/terminal.ts";
 
 const TEST_MS = 60_000;
-const HAVE_TMUX = Bun.spawnSync(["sh", "-c", "command -v tmux"]).exitCode === 0;
-
-/** One tmux server of our own (its socket in the sandbox), one window running a shell. */
-class Terminal {
-  readonly sock: string;
-  constructor(private readonly sb: Sandbox, cols = 120, rows = 36) {
-    this.sock = join(sb.runtime, "tmux.sock");
-    this.tmux("new-session", "-d", "-s", "t", "-x", String(cols), "-y", String(rows), "sh");
-    this.tmux("set-option", "-t", "t", "status", "off");
-  }
-
-  tmux(...args: string[]): string {
-    const r = Bun.spawnSync(["tmux", "-S", this.sock, ...args], { env: { ...this.sb.env, TERM: "xterm-256color" }, cwd: this.sb.dir });
-    if (r.exitCode !== 0) throw new Error(`tmux ${args.join(" ")}: ${r.stderr.toString()}`);
-    return r.stdout.toString();
-  }
-
-  screen(): string {
-    return this.tmux("capture-pane", "-p", "-t", "t");
-  }
-
-  /** tmux key names (Enter, Escape, Tab, C-j, PageUp...) or plain letters. */
-  keys(...keys: string[]): void {
-    this.tmux("send-keys", "-t", "t", ...keys);
-  }
-
-  type(text: string): void {
-    this.tmux("send-keys", "-t", "t", "-l", text);
-  }
-
-  format(f: string): string {
-    return this.tmux("display-message", "-p", "-t", "t", f).trim();
-  }
-
-  resize(cols: number, rows: number): void {
-    this.tmux("resize-window", "-t", "t", "-x", String(cols), "-y", String(rows));
-  }
-
-  async waitFor(text: string | RegExp, ms = 15_000): Promise<string> {
-    let last = "";
-    try {
-      return await waitFor(
-        `${String(text)} on screen`,
-        () => {
-          last = this.screen();
-          return (typeof text === "string" ? last.includes(text) : text.test(last)) ? last : undefined;
-        },
-        ms,
-      );
-    } catch (err) {
-      throw new Error(`${(err as Error).message}\n--- screen ---\n${last}`);
-    }
-  }
-
-  async waitForNot(text: string | RegExp, ms = 15_000): Promise<string> {
-    return waitFor(`${String(text)} gone`, () => {
-      const s = this.screen();
-      return (typeof text === "string" ? s.includes(text) : text.test(s)) ? undefined : s;
-    }, ms);
-  }
-
-  /** Starts the dashboard in the shell and waits for its first frame. */
-  async openDashboard(): Promise<void> {
-    this.type(`${BIN}`);
-    this.keys("Enter");
-    await this.waitFor(/Agents \(\d+/);
-  }
-
-  close(): void {
-    try {
-      this.tmux("kill-server");
-    } catch {
-      // already gone
-    }
-  }
-}
-
 interface AgentJson {
   id: string;
   name: string;

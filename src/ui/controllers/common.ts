@@ -4,6 +4,7 @@ import type { Agent } from "../../protocol/entities.ts";
 import { ch, ctrl, named } from "../keys.ts";
 import { nothingToAnswer, openAnswer, openNewAgent, openResume, openStop } from "./dialogs.ts";
 import { say, type Binding, type KeyEnv } from "./types.ts";
+import { currentView } from "../state/ui.ts";
 
 /** Bindings several controllers share, each defined once (the help shows each once). */
 
@@ -47,7 +48,7 @@ export const phases: Binding = {
   command: "phases",
   keys: [ch("p")],
   help: "phases view",
-  run: (env) => env.dispatch({ type: "view", view: env.ui.view === "phases" ? "agents" : "phases" }),
+  run: (env) => env.dispatch({ type: "view", view: currentView(env.ui) === "phases" ? "agents" : "phases" }),
 };
 
 function diffTitle(a: Agent): string {
@@ -59,17 +60,17 @@ export const diff: Binding = {
   keys: [ch("d")],
   help: "diff of the agent's branch against its base",
   hint: "diff",
-  disabled: (env) => (env.ui.view === "diff" ? null : noAgent(env)),
+  disabled: (env) => (currentView(env.ui) === "diff" ? null : noAgent(env)),
   run: (env) => {
     const { selected, dispatch } = env;
-    if (env.ui.view === "diff" || !selected) {
-      dispatch({ type: "view", view: "agents" });
+    if (currentView(env.ui) === "diff" || !selected) {
+      dispatch({ type: "back" });
       return;
     }
-    dispatch({ type: "diffOpen", agentId: selected.id, title: diffTitle(selected) });
+    dispatch({ type: "diffOpen", key: selected.id, title: diffTitle(selected) });
     env.deps.loadDiff(selected).then(
-      (lines) => dispatch({ type: "diffLoaded", agentId: selected.id, lines }),
-      (err: unknown) => dispatch({ type: "diffFailed", agentId: selected.id, error: errorMessage(err) }),
+      (lines) => dispatch({ type: "diffLoaded", key: selected.id, lines }),
+      (err: unknown) => dispatch({ type: "diffFailed", key: selected.id, error: errorMessage(err) }),
     );
   },
 };

@@ -1,6 +1,7 @@
 import { ch, named } from "../keys.ts";
 import { quitFromDialog } from "./common.ts";
 import { confirmStop } from "./dialogs.ts";
+import { confirmWork, editAgain } from "./work.ts";
 import type { Binding, Controller, KeyEnv } from "./types.ts";
 
 const close = (env: KeyEnv) => {
@@ -11,7 +12,7 @@ const close = (env: KeyEnv) => {
 /** esc cancels every dialog, forms and confirmations alike. */
 export const cancel: Binding = { command: "cancel", keys: [named("escape", "esc")], help: "cancel", run: close };
 
-/** A yes/no question (stop an agent). */
+/** A yes/no question: stop an agent, detail a phase, dispatch an initiative, edit again after a refusal. */
 export const confirmController: Controller = {
   context: "confirm",
   bindings: [
@@ -21,7 +22,10 @@ export const confirmController: Controller = {
       keys: [ch("y"), named("return", "enter")],
       help: "yes",
       run: (env) => {
-        confirmStop(env);
+        const kind = env.ui.modal.kind;
+        if (kind === "work-confirm") confirmWork(env);
+        else if (kind === "edit-error") editAgain(env);
+        else confirmStop(env);
         return "dialog";
       },
     },

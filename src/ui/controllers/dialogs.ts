@@ -3,13 +3,14 @@ import { errorMessage } from "../../errors.ts";
 import { FormError, newAgentForm, providerOptions, questionsModal, resumeForm, resumeMessage, spawnRequest, submitQuestions } from "../actions.ts";
 import type { Modal } from "../state/ui.ts";
 import { say, type KeyEnv } from "./types.ts";
+import { submitReject } from "./work.ts";
 
 /** The dialogs that hold a form. */
-export type FormModal = Extract<Modal, { kind: "questions" | "new" | "resume" }>;
+export type FormModal = Extract<Modal, { kind: "questions" | "new" | "resume" | "reject" }>;
 
 export function formModal(env: KeyEnv): FormModal | null {
   const m = env.ui.modal;
-  return m.kind === "questions" || m.kind === "new" || m.kind === "resume" ? m : null;
+  return m.kind === "questions" || m.kind === "new" || m.kind === "resume" || m.kind === "reject" ? m : null;
 }
 
 /** Why `a` has nothing to open for the selected agent, or null. */
@@ -78,6 +79,12 @@ export function submitForm(env: KeyEnv): void {
           dispatch({ type: "select", id: a.id });
           done(`started ${a.name}`);
         }, (err: unknown) => failed(env, err));
+        return;
+      }
+      case "reject": {
+        const p = submitReject(env, m);
+        dispatch({ type: "busy", busy: true });
+        p.catch((err: unknown) => failed(env, err));
         return;
       }
       case "resume": {

@@ -15,9 +15,7 @@ function scrollDiff(env: KeyEnv, how: ScrollHow): void {
   env.dispatch({ type: "diffScroll", top: Math.max(0, Math.min(max, next)) });
 }
 
-const toAgents = (env: KeyEnv) => env.dispatch({ type: "view", view: "agents" });
-
-/** The diff view: the keys scroll it; esc or d goes back. */
+/** The diff view: the keys scroll it; esc or d goes back to the view it was opened from. */
 export const diffController: Controller = {
   context: "diff",
   bindings: [
@@ -27,7 +25,7 @@ export const diffController: Controller = {
     pageDown((env) => scrollDiff(env, "pageDown")),
     home((env) => scrollDiff(env, "home")),
     end((env) => scrollDiff(env, "end")),
-    back(toAgents),
+    { ...back((env) => env.dispatch({ type: "back" })), help: "back to the view the diff was opened from" },
     diff,
     help,
     quit,

@@ -1,5 +1,5 @@
 import { keysLabel, specMatches, type KeyContext, type KeyInput } from "../keys.ts";
-import type { UiState } from "../state/ui.ts";
+import { currentView, type UiState } from "../state/ui.ts";
 import { confirmController } from "./confirm.ts";
 import { diffController } from "./diff.ts";
 import { fieldController } from "./field.ts";
@@ -7,7 +7,7 @@ import { filterController } from "./filter.ts";
 import { helpController } from "./help.ts";
 import { listController } from "./list.ts";
 import { outputController } from "./output.ts";
-import { phasesController } from "./phases.ts";
+import { phaseContentController, phasesController } from "./phases.ts";
 import type { Binding, Controller, KeyEnv } from "./types.ts";
 
 export type { Binding, Controller, KeyEnv, Outcome } from "./types.ts";
@@ -18,6 +18,7 @@ export const CONTROLLERS: Readonly<Record<KeyContext, Controller>> = {
   output: outputController,
   diff: diffController,
   phases: phasesController,
+  phaseContent: phaseContentController,
   field: fieldController,
   filter: filterController,
   confirm: confirmController,
@@ -30,17 +31,21 @@ export function keyContext(ui: UiState): KeyContext {
     case "help":
       return "help";
     case "stop":
+    case "work-confirm":
+    case "edit-error":
       return "confirm";
     case "questions":
     case "new":
     case "resume":
+    case "reject":
       return "field";
     case "none":
       break;
   }
   if (ui.filter.editing) return "filter";
-  if (ui.view === "diff") return "diff";
-  if (ui.view === "phases") return "phases";
+  const view = currentView(ui);
+  if (view === "diff") return "diff";
+  if (view === "phases") return ui.phases.pane === "content" ? "phaseContent" : "phases";
   return ui.pane;
 }
 
@@ -56,6 +61,8 @@ export function resolveKey(context: KeyContext, input: string, key: KeyInput): s
 /** Sections of the help overlay, each the bindings of one or more contexts. */
 export const HELP_SECTIONS: readonly { title: string; contexts: readonly KeyContext[] }[] = [
   { title: "Agents and output", contexts: ["list", "output"] },
+  { title: "Phases (p)", contexts: ["phases", "phaseContent"] },
+  { title: "Diff", contexts: ["diff"] },
   { title: "Text fields", contexts: ["field"] },
   { title: "Filter", contexts: ["filter"] },
   { title: "Confirm", contexts: ["confirm"] },

@@ -22,6 +22,8 @@ export interface KeyEnv {
   /** The selected agent's output, read when a key needs it. */
   output: () => LineSource | null;
   quit: () => void;
+  /** Hands the terminal to `fn` (an editor): Ink leaves the alternate screen and redraws after. */
+  suspend: <T>(fn: () => Promise<T>) => Promise<T>;
 }
 
 /**

@@ -19,7 +19,7 @@ export interface Dashboard {
 }
 
 /** The dashboard's state: the UI store, the feed, what derives from both, and the env keys run in. */
-export function useDashboard(deps: DashboardDeps, feed: Feed, term: Size, quit: () => void, initial?: Partial<UiState>): Dashboard {
+export function useDashboard(deps: DashboardDeps, feed: Feed, term: Size, shell: Pick<KeyEnv, "quit" | "suspend">, initial?: Partial<UiState>): Dashboard {
   const [store] = useState(() => createUiStore(initial));
   const ui = useSyncExternalStore(store.subscribe, store.get);
   const view = useFeed(feed);
@@ -51,7 +51,8 @@ export function useDashboard(deps: DashboardDeps, feed: Feed, term: Size, quit: 
       deps,
       selected: s.selected,
       output: () => (s.selected ? (feed.output.get(s.selected.id)?.source(u.raw) ?? null) : null),
-      quit,
+      quit: shell.quit,
+      suspend: shell.suspend,
     };
   };
   return { ui, view, screen, envNow };

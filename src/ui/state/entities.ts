@@ -3,6 +3,7 @@ import { USER } from "../../protocol/entities.ts";
 import type { DaemonEvent } from "../../protocol/events.ts";
 import { assertNever } from "../../errors.ts";
 import { STATUS } from "../../protocol/status.ts";
+import { initialWork, workAttentionKeys, workEvents, workSnapshot, type WorkEvent, type WorkSnapshot, type WorkState } from "./work.ts";
 
 /** The agent asked the person questions (its status needs the person, and it has some). */
 export const hasQuestions = (a: Agent): boolean => STATUS[a.status].needsPerson && (a.questions?.length ?? 0) > 0;
@@ -11,15 +12,18 @@ export const hasQuestions = (a: Agent): boolean => STATUS[a.status].needsPerson 
 export interface EntitiesState {
   agents: Readonly<Record<string, Agent>>;
   conversations: Readonly<Record<string, Conversation>>;
+  /** Initiatives, phases and tasks (`work.ts`). */
+  work: WorkState;
   /** True once the first snapshot arrived. */
   loaded: boolean;
 }
 
 export type EntitiesAction =
-  | { type: "snapshot"; agents: Agent[]; conversations: Conversation[] }
+  /** `work` absent: the work model was not fetched (the part held stays). */
+  | { type: "snapshot"; agents: Agent[]; conversations: Conversation[]; work?: WorkSnapshot }
   | { type: "events"; events: DaemonEvent[] };
 
-export const initialEntities: EntitiesState = { agents: {}, conversations: {}, loaded: false };
+export const initialEntities: EntitiesState = { agents: {}, conversations: {}, work: initialWork, loaded: false };
 
 const CONVERSATION_RANK: Record<Conversation["status"], number> = { pending: 0, delivered: 1, answered: 2, expired: 2 };
 
@@ -41,11 +45,13 @@ export function entitiesReducer(state: EntitiesState, action: EntitiesAction): E
       const conversations: Record<string, Conversation> = {};
       for (const c of action.conversations) conversations[c.id] = newerConversation(state.conversations[c.id], c);
       // A conversation we hold but the (pending-only) snapshot lacks was answered or expired meanwhile.
-      return { agents, conversations: dropSettled(conversations), loaded: true };
+      const work = action.work ? workSnapshot(state.work, action.work) : state.work;
+      return { agents, conversations: dropSettled(conversations), work, loaded: true };
     }
     case "events": {
       let agents: Record<string, Agent> | null = null;
       let conversations: Record<string, Conversation> | null = null;
+      const work: WorkEvent[] = [];
       for (const ev of action.events) {
         switch (ev.type) {
           case "agent:created":
@@ -84,7 +90,8 @@ export function entitiesReducer(state: EntitiesState, action: EntitiesAction): E
           case "task:created":
           case "task:updated":
           case "task:removed":
-            break; // the work model's state is the phases view's (not yet followed here)
+            work.push(ev);
+            break;
           case "message:created":
           case "message:updated":
             break; // messages to the person: not yet shown
@@ -92,8 +99,9 @@ export function entitiesReducer(state: EntitiesState, action: EntitiesAction): E
             assertNever(ev);
         }
       }
-      if (!agents && !conversations) return state;
-      return { ...state, agents: agents ?? state.agents, conversations: conversations ?? state.conversations };
+      const nextWork = work.length ? workEvents(state.work, work) : state.work;
+      if (!agents && !conversations && nextWork === state.work) return state;
+      return { ...state, agents: agents ?? state.agents, conversations: conversations ?? state.conversations, work: nextWork };
     }
   }
 }
@@ -169,12 +177,13 @@ export function visibleAgents(state: EntitiesState, filterText: string): Agent[]
     .sort((a, b) => rank(a) - rank(b) || b.createdAt - a.createdAt || a.name.localeCompare(b.name));
 }
 
-/** Ids (agents with questions, open user conversations) that call for the person now. */
+/** Ids (agents with questions, open user conversations, proposals to review) that call for the person now. */
 export function attentionKeys(state: EntitiesState): Set<string> {
   const keys = new Set<string>();
   for (const a of Object.values(state.agents)) {
     if (hasQuestions(a)) keys.add(`agent:${a.id}:${a.session}`);
   }
   for (const c of userConversations(state)) keys.add(`conversation:${c.id}`);
+  for (const k of workAttentionKeys(state.work)) keys.add(k);
   return keys;
 }

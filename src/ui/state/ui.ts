@@ -5,6 +5,11 @@ import { formReducer, type FormAction, type FormState } from "./form.ts";
 export type View = "agents" | "diff" | "phases";
 export type Pane = "list" | "output";
 
+/** A yes/no question about the work model; both start paid agents. */
+export type WorkConfirm =
+  | { action: "detail"; phaseId: string; title: string }
+  | { action: "dispatch"; initiativeId: string; title: string };
+
 export type Modal =
   | { kind: "none" }
   | { kind: "help"; top: number }
@@ -12,10 +17,16 @@ export type Modal =
   | { kind: "questions"; agentId: string | null; title: string; questions: Question[]; conversations: Conversation[]; form: FormState; busy: boolean }
   | { kind: "new"; form: FormState; busy: boolean }
   | { kind: "stop"; agentId: string; name: string; busy: boolean }
-  | { kind: "resume"; agentId: string; name: string; form: FormState; busy: boolean };
+  | { kind: "resume"; agentId: string; name: string; form: FormState; busy: boolean }
+  /** Reject a proposed phase or task: a reason, and whether its agent proposes again. */
+  | { kind: "reject"; ref: string; title: string; form: FormState; busy: boolean }
+  | { kind: "work-confirm"; confirm: WorkConfirm; busy: boolean }
+  /** The daemon refused an edit: `text` (as saved) opens again with the error on top. */
+  | { kind: "edit-error"; ref: string; name: string; original: string; text: string; error: string; busy: boolean };
 
 export interface DiffState {
-  agentId: string;
+  /** What the diff is of (an agent or initiative id): a late answer for another is dropped. */
+  key: string;
   title: string;
   lines: string[] | null;
   error: string | null;
@@ -27,8 +38,17 @@ export interface StatusMessage {
   kind: "error" | "info";
 }
 
+/** The phases view: its own selection (a row key, see `phase-rows.ts`), collapsed rows, and its content pane. */
+export interface PhasesUi {
+  selected: string | null;
+  collapsed: readonly string[];
+  pane: "tree" | "content";
+  contentTop: number;
+}
+
 export interface UiState {
-  view: View;
+  /** The views as opened, bottom first: `agents` always at the bottom; esc goes back one. */
+  views: readonly View[];
   pane: Pane;
   selectedId: string | null;
   /** `replace`: the kept filter shows, and the first character typed starts a new one (as in less). */
@@ -37,8 +57,11 @@ export interface UiState {
   scroll: Scroll;
   modal: Modal;
   diff: DiffState | null;
+  phases: PhasesUi;
   status: StatusMessage | null;
 }
+
+export const currentView = (ui: UiState): View => ui.views[ui.views.length - 1] ?? "agents";
 
 export type UiAction =
   | { type: "select"; id: string | null }
@@ -46,7 +69,10 @@ export type UiAction =
   | { type: "move"; delta: number; ids: readonly string[]; from?: string | null }
   | { type: "pane"; pane: Pane }
   | { type: "cyclePane" }
+  /** Switches to a top view (`p`): the stack becomes agents, then it. */
   | { type: "view"; view: View }
+  /** Back to the view below (a diff opens over the view it came from). */
+  | { type: "back" }
   | { type: "toggleRaw" }
   | { type: "scroll"; scroll: Scroll }
   | { type: "filterStart" }
@@ -58,14 +84,18 @@ export type UiAction =
   | { type: "form"; action: FormAction }
   | { type: "busy"; busy: boolean }
   | { type: "helpScroll"; delta: number; max: number }
-  | { type: "diffOpen"; agentId: string; title: string }
-  | { type: "diffLoaded"; agentId: string; lines: string[] }
-  | { type: "diffFailed"; agentId: string; error: string }
+  | { type: "diffOpen"; key: string; title: string }
+  | { type: "diffLoaded"; key: string; lines: string[] }
+  | { type: "diffFailed"; key: string; error: string }
+  | { type: "phaseSelect"; key: string | null }
+  | { type: "phaseToggle"; key: string }
+  | { type: "phasePane"; pane: PhasesUi["pane"] }
+  | { type: "phaseScroll"; top: number }
   | { type: "diffScroll"; top: number }
   | { type: "status"; status: StatusMessage | null };
 
 export const initialUi: UiState = {
-  view: "agents",
+  views: ["agents"],
   pane: "list",
   selectedId: null,
   filter: { text: "", editing: false, replace: false },
@@ -73,6 +103,7 @@ export const initialUi: UiState = {
   scroll: FOLLOW,
   modal: { kind: "none" },
   diff: null,
+  phases: { selected: null, collapsed: [], pane: "tree", contentTop: 0 },
   status: null,
 };
 
@@ -99,7 +130,9 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case "cyclePane":
       return { ...state, pane: state.pane === "list" ? "output" : "list" };
     case "view":
-      return { ...state, view: action.view };
+      return { ...state, views: action.view === "agents" ? ["agents"] : ["agents", action.view] };
+    case "back":
+      return state.views.length > 1 ? { ...state, views: state.views.slice(0, -1) } : state;
     case "toggleRaw":
       return { ...state, raw: !state.raw, scroll: FOLLOW };
     case "scroll":
@@ -120,7 +153,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return { ...state, modal: { kind: "none" } };
     case "form": {
       const m = state.modal;
-      if (m.kind !== "questions" && m.kind !== "new" && m.kind !== "resume") return state;
+      if (m.kind !== "questions" && m.kind !== "new" && m.kind !== "resume" && m.kind !== "reject") return state;
       const form = formReducer(m.form, action.action);
       return form === m.form ? state : { ...state, modal: { ...m, form } };
     }
@@ -134,17 +167,34 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       if (m.kind === "none" || m.kind === "help") return state;
       return { ...state, modal: { ...m, busy: action.busy } };
     }
-    case "diffOpen":
-      return { ...state, view: "diff", diff: { agentId: action.agentId, title: action.title, lines: null, error: null, top: 0 } };
+    case "diffOpen": {
+      const views = currentView(state) === "diff" ? state.views : [...state.views, "diff" as const];
+      return { ...state, views, diff: { key: action.key, title: action.title, lines: null, error: null, top: 0 } };
+    }
     case "diffLoaded":
-      if (state.diff?.agentId !== action.agentId) return state;
+      if (state.diff?.key !== action.key) return state;
       return { ...state, diff: { ...state.diff, lines: action.lines, error: null } };
     case "diffFailed":
-      if (state.diff?.agentId !== action.agentId) return state;
+      if (state.diff?.key !== action.key) return state;
       return { ...state, diff: { ...state.diff, error: action.error } };
     case "diffScroll":
       if (!state.diff) return state;
       return { ...state, diff: { ...state.diff, top: Math.max(0, action.top) } };
+    case "phaseSelect": {
+      const p = state.phases;
+      if (p.selected === action.key) return state;
+      // Another item's content starts at its top.
+      return { ...state, phases: { ...p, selected: action.key, contentTop: 0 } };
+    }
+    case "phaseToggle": {
+      const c = state.phases.collapsed;
+      const collapsed = c.includes(action.key) ? c.filter((k) => k !== action.key) : [...c, action.key];
+      return { ...state, phases: { ...state.phases, collapsed } };
+    }
+    case "phasePane":
+      return { ...state, phases: { ...state.phases, pane: action.pane } };
+    case "phaseScroll":
+      return { ...state, phases: { ...state.phases, contentTop: Math.max(0, action.top) } };
     case "status":
       return { ...state, status: action.status };
   }

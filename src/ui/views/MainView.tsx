@@ -9,7 +9,9 @@ import { listTop } from "../format.ts";
 import { useClock } from "../hooks/useClock.ts";
 import type { OutputStore } from "../output-store.ts";
 import type { Screen } from "../screen.ts";
-import type { UiState } from "../state/ui.ts";
+import { currentView, type UiState } from "../state/ui.ts";
+import { WorkConfirmDialog } from "../components/WorkConfirmDialog.tsx";
+import { RejectDialog } from "../components/RejectDialog.tsx";
 import { AgentsView } from "./AgentsView.tsx";
 import { DiffView } from "./DiffView.tsx";
 import { PhasesView } from "./PhasesView.tsx";
@@ -30,7 +32,7 @@ export function MainView({ ui, view, screen, store }: MainViewProps) {
   const selIndex = screen.selectedId ? screen.ids.indexOf(screen.selectedId) : 0;
   topRef.current = listTop(topRef.current, Math.max(0, selIndex), screen.ids.length, lay.list.height - 1);
   const m = ui.modal;
-  const listShown = m.kind === "none" && !(ui.view === "diff" && ui.diff) && ui.view !== "phases";
+  const listShown = m.kind === "none" && currentView(ui) === "agents";
   // redraws for elapsed times only for the rows on screen, and only while the list is
   const now = useClock(screen.visible, listShown ? { top: topRef.current, count: Math.max(0, lay.list.height - 1) } : null);
   switch (m.kind) {
@@ -52,11 +54,30 @@ export function MainView({ ui, view, screen, store }: MainViewProps) {
           height={height}
         />
       );
+    case "reject":
+      return <RejectDialog modal={m} width={width} height={height} />;
+    case "work-confirm":
+      return <WorkConfirmDialog confirm={m.confirm} busy={m.busy} width={width} height={height} />;
+    case "edit-error":
+      return <ConfirmDialog title={`${m.name} was not saved`} question={`${m.error}\n\nEdit it again? (no: nothing changes)`} busy={m.busy} width={width} height={height} />;
     case "none":
       break;
   }
-  if (ui.view === "diff" && ui.diff) return <DiffView diff={ui.diff} width={width} height={height} />;
-  if (ui.view === "phases") return <PhasesView width={width} height={height} />;
+  const current = currentView(ui);
+  if (current === "diff" && ui.diff) return <DiffView diff={ui.diff} width={width} height={height} />;
+  if (current === "phases") {
+    return (
+      <PhasesView
+        layout={screen.phaseLayout}
+        rows={screen.phaseRows}
+        selected={screen.phaseSelected}
+        content={screen.phaseContent}
+        contentTop={ui.phases.contentTop}
+        pane={ui.phases.pane}
+        loaded={view.entities.loaded}
+      />
+    );
+  }
   return (
     <AgentsView
       layout={lay}

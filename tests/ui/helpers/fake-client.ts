@@ -4,6 +4,8 @@ import type { Health, ResumeRequest, SpawnRequest } from "../../../src/protocol/
 import type { Agent, Conversation } from "../../../src/protocol/entities.ts";
 import type { DaemonEvent } from "../../../src/protocol/events.ts";
 import type { OutputChunk } from "../../../src/protocol/output.ts";
+import type { ApproveRequest, EditRequest, RejectRequest, WorkItems } from "../../../src/protocol/api-work.ts";
+import type { Initiative, Phase, Task } from "../../../src/protocol/work.ts";
 import type { DashboardClient } from "../../../src/ui/types.ts";
 import type { Profile, ProfilesResponse } from "../../../src/protocol/profile.ts";
 
@@ -73,6 +75,74 @@ export function makeConversation(over: Partial<Conversation> = {}): Conversation
   };
 }
 
+export function makeInitiative(over: Partial<Initiative> = {}): Initiative {
+  const n = ++seq;
+  const slug = over.slug ?? `init-${n}`;
+  return {
+    id: `in_${n}`,
+    name: slug,
+    slug,
+    goal: `the goal of ${slug}`,
+    proposedGoal: null,
+    status: "active",
+    baseRef: "main",
+    baseCommit: "0".repeat(40),
+    branch: `troupe-initiative/${slug}`,
+    review: "phases",
+    dispatch: null,
+    version: 1,
+    createdAt: n,
+    updatedAt: n,
+    ...over,
+  };
+}
+
+export function makePhase(initiative: Initiative, over: Partial<Phase> = {}): Phase {
+  const n = ++seq;
+  const slug = over.slug ?? `phase-${n}`;
+  return {
+    id: `ph_${n}`,
+    initiativeId: initiative.id,
+    slug,
+    title: `Phase ${slug}`,
+    content: `What ${slug} does.`,
+    status: "proposed",
+    dependsOn: [],
+    proposedBy: null,
+    reason: null,
+    version: 1,
+    createdAt: n,
+    updatedAt: n,
+    ...over,
+  };
+}
+
+export function makeTask(phase: Phase, over: Partial<Task> = {}): Task {
+  const n = ++seq;
+  const slug = over.slug ?? `task-${n}`;
+  return {
+    id: `tk_${n}`,
+    initiativeId: phase.initiativeId,
+    phaseId: phase.id,
+    slug,
+    title: `Task ${slug}`,
+    description: `How to do ${slug}.`,
+    status: "pending",
+    dependsOn: [],
+    proposedBy: null,
+    agentId: null,
+    branch: null,
+    summary: null,
+    reason: null,
+    conflicts: null,
+    mergedAt: null,
+    version: 1,
+    createdAt: n,
+    updatedAt: n,
+    ...over,
+  };
+}
+
 type Call = { method: string; args: unknown[] };
 
 /**
@@ -83,6 +153,10 @@ export class FakeClient implements DashboardClient {
   agents = new Map<string, Agent>();
   conversationsById = new Map<string, Conversation>();
   chunks: OutputChunk[] = [];
+  initiativesById = new Map<string, Initiative>();
+  phasesById = new Map<string, Phase>();
+  tasksById = new Map<string, Task>();
+  diffs = new Map<string, string>();
   calls: Call[] = [];
   up = true;
   pid = 4242;
@@ -169,6 +243,110 @@ export class FakeClient implements DashboardClient {
     this.conversationsById.set(id, c);
     this.emit({ type: "conversation:updated", conversation: c });
     return c;
+  }
+
+  /** False: a daemon from before the work model (its routes answer not_found). */
+  workRoutes = true;
+  async initiatives(): Promise<Initiative[]> {
+    this.check("initiatives", []);
+    if (!this.workRoutes) throw new TroupeError("not_found", "no route GET /v1/initiatives");
+    return [...this.initiativesById.values()];
+  }
+  async initiativeWork(ref: string): Promise<WorkItems> {
+    this.check("initiativeWork", [ref]);
+    return {
+      initiatives: [],
+      phases: [...this.phasesById.values()].filter((p) => p.initiativeId === ref),
+      tasks: [...this.tasksById.values()].filter((t) => t.initiativeId === ref),
+    };
+  }
+  async initiativeDiff(ref: string): Promise<string> {
+    this.check("initiativeDiff", [ref]);
+    return this.diffs.get(ref) ?? "";
+  }
+  /** Like the daemon's review: a proposed phase becomes approved, a proposed task pending. */
+  async approve(req: ApproveRequest): Promise<WorkItems> {
+    this.check("approve", [req]);
+    const out: WorkItems = { initiatives: [], phases: [], tasks: [] };
+    for (const id of req.ids ?? []) {
+      const p = this.phasesById.get(id);
+      const t = this.tasksById.get(id);
+      if (p?.status === "proposed") out.phases.push(this.setPhase({ ...p, status: "approved" }));
+      else if (t?.status === "proposed") out.tasks.push(this.setTask({ ...t, status: "pending" }));
+      else throw new TroupeError("invalid_state", `${id} is not proposed`);
+    }
+    return out;
+  }
+  async reject(ref: string, req: RejectRequest): Promise<WorkItems> {
+    this.check("reject", [ref, req]);
+    const p = this.phasesById.get(ref);
+    if (p) return { initiatives: [], phases: [this.setPhase({ ...p, status: "rejected", reason: req.reason })], tasks: [] };
+    const t = this.tasksById.get(ref)!;
+    return { initiatives: [], phases: [], tasks: [this.setTask({ ...t, status: "rejected", reason: req.reason })] };
+  }
+  /** Dependencies must name phases of the same initiative (by slug or id), as the daemon checks. */
+  async edit(ref: string, req: EditRequest): Promise<WorkItems> {
+    this.check("edit", [ref, req]);
+    const p = this.phasesById.get(ref)!;
+    const siblings = [...this.phasesById.values()].filter((x) => x.initiativeId === p.initiativeId);
+    const dependsOn = (req.dependsOn ?? []).map((d) => {
+      const dep = siblings.find((x) => x.slug === d || x.id === d);
+      if (!dep) throw new TroupeError("bad_request", `phase ${p.slug} depends on '${d}': no such phase`);
+      return dep.id;
+    });
+    const next = { ...p, title: req.title ?? p.title, content: req.body ?? p.content, dependsOn };
+    return { initiatives: [], phases: [this.setPhase(next)], tasks: [] };
+  }
+  async retry(ref: string): Promise<Task> {
+    this.check("retry", [ref]);
+    return this.setTask({ ...this.tasksById.get(ref)!, status: "pending", reason: null });
+  }
+
+  /** `troupe detail` and `troupe dispatch` (the dashboard reaches them through its `runs`). */
+  async detail(ref: string): Promise<Agent> {
+    this.check("detail", [ref]);
+    const a = makeAgent({ name: `detail-${seq}`, mode: "detail", phaseId: ref, status: "starting" });
+    this.setAgent(a, "agent:created");
+    return a;
+  }
+  async dispatch(ref: string): Promise<Initiative> {
+    this.check("dispatch", [ref]);
+    // `command` joins the dispatch schema with the dispatch work: a variable (not a literal) fits both
+    const dispatch = { concurrency: 4, provider: "claude", model: null, command: null, startedAt: Date.now() };
+    return this.setInitiative({ ...this.initiativesById.get(ref)!, dispatch });
+  }
+  async stopDispatch(ref: string): Promise<Initiative> {
+    this.check("stopDispatch", [ref]);
+    return this.setInitiative({ ...this.initiativesById.get(ref)!, dispatch: null });
+  }
+
+  setInitiative(i: Initiative): Initiative {
+    const cur = this.initiativesById.get(i.id);
+    const next = cur ? { ...i, version: cur.version + 1 } : i;
+    this.initiativesById.set(i.id, next);
+    this.emit({ type: cur ? "initiative:updated" : "initiative:created", initiative: next });
+    return next;
+  }
+
+  addInitiative(i: Initiative): Initiative {
+    this.initiativesById.set(i.id, i);
+    this.emit({ type: "initiative:created", initiative: i });
+    return i;
+  }
+  /** Stores the phase (a new version of it when it exists) and pushes its event. */
+  setPhase(p: Phase): Phase {
+    const cur = this.phasesById.get(p.id);
+    const next = cur ? { ...p, version: cur.version + 1 } : p;
+    this.phasesById.set(p.id, next);
+    this.emit({ type: cur ? "phase:updated" : "phase:created", phase: next });
+    return next;
+  }
+  setTask(t: Task): Task {
+    const cur = this.tasksById.get(t.id);
+    const next = cur ? { ...t, version: cur.version + 1 } : t;
+    this.tasksById.set(t.id, next);
+    this.emit({ type: cur ? "task:updated" : "task:created", task: next });
+    return next;
   }
 
   async *events(since: number | null, signal?: AbortSignal): AsyncGenerator<EventMessage> {

@@ -56,6 +56,8 @@ export interface Screen {
   feed: Feed;
   exited: () => boolean;
   bells: () => number;
+  /** The texts the editor was opened on. */
+  edits: string[];
 }
 
 export const defaultParser: LineParser = (line) => {
@@ -78,11 +80,14 @@ export interface RenderAppOptions {
   providers?: ProviderChoice[];
   diff?: string[];
   initial?: Partial<UiState>;
+  /** Stands in for $EDITOR: gets the file's text, returns what was saved. */
+  editor?: (text: string, name: string) => string;
 }
 
 /** The dashboard on a fake daemon, at a fixed size; resolves once the first agents frame is drawn. */
 export async function renderApp(client: FakeClient, opts: RenderAppOptions = {}): Promise<Screen> {
   let bells = 0;
+  const edits: string[] = [];
   const feed = new Feed(client, () => defaultParser, { onAttention: () => bells++, retryMaxMs: 50 });
   const deps: DashboardDeps = {
     client,
@@ -95,6 +100,11 @@ export async function renderApp(client: FakeClient, opts: RenderAppOptions = {})
         { name: "generic", displayName: "Shell command", installed: true, install: "" },
       ],
     loadDiff: async () => opts.diff ?? ["diff --git a/x b/x", "+added line", "-removed line"],
+    runs: { detail: (r) => client.detail(r), dispatch: (r) => client.dispatch(r), stopDispatch: (r) => client.stopDispatch(r) },
+    editText: async (text, name) => {
+      edits.push(text);
+      return opts.editor ? opts.editor(text, name) : text;
+    },
     bell: () => bells++,
     env: { PATH: "/bin" },
   };
@@ -152,6 +162,7 @@ export async function renderApp(client: FakeClient, opts: RenderAppOptions = {})
     feed,
     exited: () => exited,
     bells: () => bells,
+    edits,
   };
   await screen.waitFor(/Agents \(/);
   // The first snapshot has landed once the list says so (or no agents exist).

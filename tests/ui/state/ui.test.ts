@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { FOLLOW } from "../../../src/ui/state/scroll.ts";
-import { initialUi, uiReducer, type UiAction, type UiState } from "../../../src/ui/state/ui.ts";
+import { currentView, initialUi, uiReducer, type UiAction, type UiState } from "../../../src/ui/state/ui.ts";
 import { makeForm, textField } from "../../../src/ui/state/form.ts";
 
 const run = (s: UiState, ...a: UiAction[]) => a.reduce(uiReducer, s);
@@ -50,12 +50,29 @@ describe("uiReducer", () => {
   });
 
   test("a diff result for another agent is ignored", () => {
-    let s = run(initialUi, { type: "diffOpen", agentId: "a", title: "t" });
-    s = run(s, { type: "diffLoaded", agentId: "b", lines: ["x"] });
+    let s = run(initialUi, { type: "diffOpen", key: "a", title: "t" });
+    s = run(s, { type: "diffLoaded", key: "b", lines: ["x"] });
     expect(s.diff!.lines).toBeNull();
-    s = run(s, { type: "diffLoaded", agentId: "a", lines: ["y"] }, { type: "diffScroll", top: -3 });
+    s = run(s, { type: "diffLoaded", key: "a", lines: ["y"] }, { type: "diffScroll", top: -3 });
     expect(s.diff).toMatchObject({ lines: ["y"], top: 0 });
-    expect(s.view).toBe("diff");
+    expect(currentView(s)).toBe("diff");
+  });
+
+  test("views form a stack: a diff opens over the phases view and back returns to it; p switches the top view", () => {
+    let s = run(initialUi, { type: "view", view: "phases" }, { type: "diffOpen", key: "tk_1", title: "t" });
+    expect(s.views).toEqual(["agents", "phases", "diff"]);
+    s = run(s, { type: "back" });
+    expect(currentView(s)).toBe("phases");
+    s = run(s, { type: "back" }, { type: "back" });
+    expect(s.views).toEqual(["agents"]);
+    expect(run(s, { type: "diffOpen", key: "a", title: "t" }, { type: "diffOpen", key: "b", title: "t" }).views).toEqual(["agents", "diff"]);
+  });
+
+  test("the phases view keeps its selection, folds and content scroll; another item starts at its top", () => {
+    let s = run(initialUi, { type: "phaseSelect", key: "ph_1" }, { type: "phaseScroll", top: 7 }, { type: "phaseToggle", key: "in_1" });
+    expect(s.phases).toEqual({ selected: "ph_1", collapsed: ["in_1"], pane: "tree", contentTop: 7 });
+    s = run(s, { type: "phaseSelect", key: "ph_2" }, { type: "phaseToggle", key: "in_1" }, { type: "phasePane", pane: "content" });
+    expect(s.phases).toEqual({ selected: "ph_2", collapsed: [], pane: "content", contentTop: 0 });
   });
 
   test("help scrolls within its bounds", () => {

@@ -1,11 +1,11 @@
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { z } from "zod";
 import { TroupeError, errorMessage } from "../errors.ts";
-import type { EditRequest } from "../protocol/api-work.ts";
-import { describeIssue } from "../protocol/issue.ts";
+import type { EditRequest } from "./api-work.ts";
+import { describeIssue } from "./issue.ts";
 
 /**
- * A proposed phase or task as `troupe edit` shows it in $EDITOR: YAML front matter (title,
+ * A proposed phase or task as `troupe edit` and the dashboard's `e` show it in $EDITOR: YAML front matter (title,
  * dependsOn as slugs) and the body, as proposal files are written. Lines starting with `#`
  * before the front matter are troupe's notes (the last error) and are ignored.
  */
