@@ -263,6 +263,8 @@ export const MIGRATIONS: readonly Migration[] = [
     last_outcome TEXT,
     created_at INTEGER NOT NULL
   );`,
+  // 14: the user account (src/accounts/) each agent runs on; null: the spawning environment's
+  `ALTER TABLE agents ADD COLUMN account_id TEXT;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
