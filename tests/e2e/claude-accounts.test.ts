@@ -4,7 +4,7 @@
  * another's normally. The accounts live in a temporary $XDG_STATE_HOME, as a user's would.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { ROOT, Sandbox, waitFor } from "../support/sandbox.ts";
@@ -14,16 +14,30 @@ import type { Account } from "../../src/protocol/account.ts";
 
 /** Which tokens are spent, and until when (epoch ms); past it they are served again. */
 const spent = new Map<string, number>();
+/** Tokens served this many more requests before they are spent for an hour. */
+const allowance = new Map<string, number>();
 let server: FakeAnthropic;
 let home: string;
 let sb: Sandbox;
 
 beforeAll(() => {
   const gate = (headers: Record<string, string>): ApiError | undefined => {
-    const until = spent.get(requestToken(headers) ?? "");
+    const tok = requestToken(headers) ?? "";
+    const left = allowance.get(tok);
+    if (left !== undefined) {
+      allowance.set(tok, left - 1);
+      if (left <= 0) spent.set(tok, Date.now() + 3_600_000);
+    }
+    const until = spent.get(tok);
     return until !== undefined && Date.now() < until ? usageLimitError(until) : undefined;
   };
-  server = startFakeAnthropic((req) => [[bash(`troupe signal done --result finished`)]][turnIndex(req)] ?? [text("Done.")], { gate });
+  server = startFakeAnthropic((req) => {
+    // the carry-over case writes a file first (its first run gets going), the others finish at once
+    const steps = req.messages.some((m) => JSON.stringify(m.content).includes("step1.txt"))
+      ? [[bash("echo 'wrote step 1' > step1.txt && git add step1.txt && git commit -qm step1 && cat step1.txt")], [bash("troupe signal done --result finished")]]
+      : [[bash("troupe signal done --result finished")]];
+    return steps[turnIndex(req)] ?? [text("Done.")];
+  }, { gate });
   home = mkdtempSync(join(tmpdir(), "troupe-claude-home-"));
 });
 afterAll(() => {
@@ -32,6 +46,7 @@ afterAll(() => {
 });
 afterEach(async () => {
   spent.clear();
+  allowance.clear();
   server.requests.length = 0;
   await sb?.close();
 });
@@ -85,6 +100,31 @@ describe("accounts and failover (real Claude Code)", () => {
     expect(outputs).not.toContain("tok-spent");
     expect(outputs).not.toContain("tok-good");
     expect(statSync(join(sb.env.XDG_STATE_HOME!, "troupe", "accounts.json")).mode & 0o777).toBe(0o600);
+  }, 150_000);
+
+  test("accounts with their own config folders: the session is carried to the next one and resumed there", async () => {
+    accountsSandbox();
+    const dirA = join(sb.dir, ".acct-a");
+    const dirB = join(sb.dir, ".acct-b");
+    mkdirSync(dirA);
+    mkdirSync(dirB);
+    // key-a serves the first turn (the run gets going: a file written), then is spent
+    allowance.set("key-a", 1);
+    await sb.run(["account", "add", "--provider", "claude", "--name", "a", "--env", `CLAUDE_CONFIG_DIR=${dirA}`, "--env", "CLAUDE_CODE_OAUTH_TOKEN=key-a"]);
+    await sb.run(["account", "add", "--provider", "claude", "--name", "b", "--env", `CLAUDE_CONFIG_DIR=${dirB}`, "--env", "CLAUDE_CODE_OAUTH_TOKEN=key-b"]);
+    await sb.json(["spawn", "--provider", "claude", "--name", "mover", "--prompt", "Write step1.txt, then finish.", "--json"]);
+    const done = await waitFor("mover to finish", async () => {
+      const a = await agentNamed("mover");
+      return a && ["done", "failed", "blocked"].includes(a.status) ? a : undefined;
+    }, 90_000);
+    expect(done).toMatchObject({ status: "done", session: 2, failure: { class: "usage_limit", attempt: 1 } });
+    // the session file went to b's folder, and the resumed run sent the first run's history
+    const carried = readdirSync(join(dirB, "projects"), { recursive: true }).map(String);
+    expect(carried).toContainEqual(expect.stringContaining(`${done.providerSessionId}.jsonl`));
+    const onB = server.requests.filter((r) => r.kind === "main" && requestToken(r.headers) === "key-b");
+    expect(onB.length).toBeGreaterThan(0);
+    // (a boolean: the request body is ~100 KB of Claude Code's system prompt)
+    expect(JSON.stringify(onB[0]!.body).includes("wrote step 1")).toBe(true);
   }, 150_000);
 
   test("with its only account spent the agent is blocked until the reset, then finishes by itself", async () => {
