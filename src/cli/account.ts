@@ -30,7 +30,7 @@ async function add(args: string[]): Promise<number> {
   if (positionals.length) throw new TroupeError("usage", `unexpected argument '${positionals[0]}'`);
   if (!values.provider) throw new TroupeError("usage", "give --provider NAME");
   // `--token -` reads it from stdin, so it is never in a process list or a shell history
-  const token = values.token === "-" ? (await Bun.stdin.text()).trim() : values.token;
+  const token = values.token === "-" ? (await readStdin()).trim() : values.token;
   let env: Record<string, string> | undefined;
   if (values.env) {
     env = {};
@@ -45,6 +45,12 @@ async function add(args: string[]): Promise<number> {
   if (values.json) await printJson(account);
   else await stdout.write(`${account.name} (${account.id}) ${account.provider} ${account.kind}\n`);
   return 0;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 async function list(args: string[]): Promise<number> {

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { Sandbox, waitFor } from "../support/sandbox.ts";
+import { BIN, Sandbox, waitFor } from "../support/sandbox.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
 import type { Account } from "../../src/protocol/account.ts";
 
@@ -61,6 +61,13 @@ describe("accounts", () => {
     expect(acct).toMatchObject({ name: "claude-1", provider: "claude", kind: "token", status: "available", exhaustedUntil: null, lastUsedAt: null });
     const env = await sb.run(["account", "add", "--provider", "generic", "--env", `API_TOKEN=${SECRET}`, "--name", "work"]);
     expect(env).toMatchObject({ code: 0, stdout: expect.stringMatching(/^work \(acct_[0-9a-f]+\) generic env\n$/) });
+    // `--token -` reads it from stdin: never in a process list
+    const piped = Bun.spawn([BIN, "account", "add", "--provider", "codex", "--token", "-", "--name", "piped", "--json"], { cwd: sb.dir, env: sb.env, stdin: new Blob([`${SECRET}\n`]), stdout: "pipe", stderr: "pipe" });
+    expect(await piped.exited).toBe(0);
+    const pipedOut = await new Response(piped.stdout).text();
+    expect(JSON.parse(pipedOut)).toMatchObject({ name: "piped", kind: "token" });
+    expect(pipedOut).not.toContain(SECRET);
+    expect((await sb.run(["account", "rm", "piped"])).code).toBe(0);
     const ls = await sb.run(["account", "ls"]);
     const lsJson = await sb.run(["account", "ls", "--json"]);
     expect(JSON.parse(lsJson.stdout).map((a: Account) => a.name)).toEqual(["claude-1", "work"]);
