@@ -197,9 +197,6 @@ export class AgentService {
     if (provider.binary !== null && !which(provider.binary, req.env.PATH ?? process.env.PATH ?? "")) {
       throw new TroupeError("bad_request", `${provider.binary} is not installed: ${provider.install}`);
     }
-    // chosen before anything exists: a spent or unknown account refuses the spawn
-    const accountId = this.accounts ? this.accounts.choose(provider.name, req.account ?? null) : null;
-    if (req.account && !this.accounts) throw new TroupeError("bad_request", "accounts are not available in this daemon");
     const config = providerConfig(this.d.ws.stateDir, provider.name);
     const { agents } = this.d.store;
     // a removed agent's branch stays, so its name stays taken for worktrees
@@ -207,6 +204,9 @@ export class AgentService {
     const taken = (n: string) => agents.nameTaken(n) || branches.has(n);
     if (req.name && taken(req.name)) throw new TroupeError("conflict", `the name '${req.name}' is taken (an agent or a troupe/${req.name} branch)`);
     const name = req.name ?? uniqueName(taken);
+    // chosen before anything is created: a spent or unknown account refuses the spawn
+    const accountId = this.accounts ? this.accounts.choose(provider.name, req.account ?? null) : null;
+    if (req.account && !this.accounts) throw new TroupeError("bad_request", "accounts are not available in this daemon");
     const id = newId("ag");
     const token = newToken();
     const prompt = req.prompt ?? null;
