@@ -80,6 +80,8 @@ export const aider: Provider = {
   versionArgs: ["--version"],
   // Aider reads API keys from the environment and .aider.conf.yml; it has no config-dir variable.
   accountEnv: null,
+  tokenEnv: null,
+  credentialEnv: [],
   buildSpawn,
   buildResume,
   parseLine,

@@ -285,6 +285,9 @@ export const claude: Provider = {
   versionArgs: ["--version"],
   accountEnv: "CLAUDE_CONFIG_DIR",
   takesSystemPrompt: true,
+  // a long-lived OAuth token (`claude setup-token`); API keys of the spawning env would win over it
+  tokenEnv: "CLAUDE_CODE_OAUTH_TOKEN",
+  credentialEnv: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"],
   buildSpawn: (input) => command(input, []),
   buildResume: (input) => command(input, ["--resume", input.sessionId]),
   parseLine: parseClaudeLine,

@@ -153,6 +153,9 @@ export const codex: Provider = {
   install: "npm install -g @openai/codex",
   versionArgs: ["--version"],
   accountEnv: "CODEX_HOME",
+  // `codex exec` reads CODEX_API_KEY; OPENAI_API_KEY of the spawning env would win over a CODEX_HOME login
+  tokenEnv: "CODEX_API_KEY",
+  credentialEnv: ["OPENAI_API_KEY", "CODEX_API_KEY"],
   buildSpawn,
   buildResume,
   parseLine,

@@ -100,6 +100,8 @@ export const gemini: Provider = {
   versionArgs: ["--version"],
   // The CLI keeps settings, OAuth credentials and sessions in $GEMINI_CLI_HOME/.gemini.
   accountEnv: "GEMINI_CLI_HOME",
+  tokenEnv: "GEMINI_API_KEY",
+  credentialEnv: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
   buildSpawn,
   buildResume,
   parseLine,

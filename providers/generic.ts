@@ -36,6 +36,8 @@ export const generic: Provider = {
   install: "nothing to install: give any shell command with --command",
   versionArgs: [],
   accountEnv: null,
+  tokenEnv: null,
+  credentialEnv: [],
   buildSpawn,
   buildResume: buildSpawn,
   resumesWithoutSession: true,

@@ -106,6 +106,8 @@ export const opencode: Provider = {
   versionArgs: ["--version"],
   // Credentials (auth.json) and sessions live in $XDG_DATA_HOME/opencode.
   accountEnv: "XDG_DATA_HOME",
+  tokenEnv: null,
+  credentialEnv: [],
   buildSpawn,
   buildResume,
   parseLine,

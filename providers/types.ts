@@ -57,6 +57,13 @@ export interface Provider {
   versionArgs: string[];
   /** Environment variable that points the CLI at an account's config folder. */
   accountEnv: string | null;
+  /** Environment variable that gives the CLI an account's token (`troupe account add --token`). */
+  tokenEnv: string | null;
+  /**
+   * The CLI's credential variables: an agent on an account gets none of these from the spawning
+   * environment, only the account's own, so it really runs on that account.
+   */
+  credentialEnv: readonly string[];
   buildSpawn(input: CommandInput): ProviderCommand;
   /** Null when the CLI cannot resume a session. */
   buildResume: ((input: CommandInput & { sessionId: string }) => ProviderCommand) | null;

@@ -24,6 +24,8 @@ export type ErrorCode =
   | "workspace_missing"
   | "untrusted_config"
   | "dirty_worktree"
+  | "account_not_found"
+  | "accounts_exhausted"
   | "internal";
 
 export class TroupeError extends Error {
@@ -60,6 +62,8 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   daemon_unavailable: 503,
   untrusted_config: 409,
   dirty_worktree: 409,
+  account_not_found: 404,
+  accounts_exhausted: 409,
   internal: 500,
 };
 

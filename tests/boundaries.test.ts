@@ -21,7 +21,7 @@ const LAYERS: Record<string, readonly string[]> = {
   "daemon/routes": ["daemon", "services", "protocol"],
   daemon: ["daemon/routes", "services", "store", "events", "protocol", "runtime", "lock-file", "self", "workspace", "workspace-config", "file-modes"],
   // the services, and the one API over them
-  services: ["agents", "conversations", "messages", "work", "permissions", "profiles", "flows", "events", "store", "protocol", "self", "workspace"],
+  services: ["agents", "accounts", "conversations", "messages", "work", "permissions", "profiles", "flows", "events", "store", "protocol", "self", "workspace"],
   // profiles: read (untrusted files, as agents' are), validated, applied to a spawn
   profiles: ["agents", "providers", "protocol", "trust", "front-matter"],
   // scheduled flows: a gate command, then a spawn (through a profile or a provider)
@@ -29,6 +29,8 @@ const LAYERS: Record<string, readonly string[]> = {
   conversations: ["agents", "events", "store", "prompts", "protocol"],
   messages: ["agents", "events", "store", "prompts", "protocol"],
   agents: ["events", "store", "git", "providers", "runtime", "protocol", "output", "prompts", "process-info", "workspace", "workspace-config", "file-modes", "trust"],
+  // the user's accounts: agents take them through a port (agents/accounts-port.ts) the daemon plugs in
+  accounts: ["agents", "events", "store", "providers", "runtime", "protocol", "file-modes"],
   work: ["front-matter", "agents", "conversations", "events", "store", "git", "providers", "runtime", "protocol", "file-modes"],
   permissions: ["agents", "events", "store", "providers", "runtime", "protocol"],
   // below the services

@@ -39,6 +39,7 @@ import { isLive, isResumable, statusesWhere } from "../protocol/status.ts";
 import type { FailureClass } from "../protocol/failure.ts";
 import type { FailoverHook } from "./lifecycle/end.ts";
 import { Lifecycle } from "./lifecycle/lifecycle.ts";
+import type { AccountPort } from "./accounts-port.ts";
 
 /** What is left of the agent's budget, for a CLI that enforces one itself (claude --max-budget-usd). */
 function budgetLeft(rec: AgentRecord): { budgetUsd?: number } {
@@ -83,6 +84,7 @@ export class AgentService {
   private readonly naming = new Set<string>();
   private readonly envs: AgentEnvStore;
   private readonly lifecycle: Lifecycle;
+  private accounts: AccountPort | null = null;
 
   constructor(private readonly d: AgentDeps) {
     this.stopper = new Stopper(d);
@@ -215,6 +217,9 @@ export class AgentService {
     const name = req.name ?? uniqueName(taken);
     this.naming.add(name);
     claim.name = name;
+    // chosen before anything is created: a spent or unknown account refuses the spawn
+    const accountId = this.accounts ? this.accounts.choose(provider.name, req.account ?? null) : null;
+    if (req.account && !this.accounts) throw new TroupeError("bad_request", "accounts are not available in this daemon");
     const id = newId("ag");
     const token = newToken();
     const prompt = req.prompt ?? null;
@@ -278,6 +283,7 @@ export class AgentService {
       budgetUsd: req.budgetUsd ?? null,
       timeoutMs: req.timeoutMs ?? null,
       idleTimeoutMs: req.idleTimeoutMs ?? null,
+      accountId,
     });
     this.d.bus.publish({ type: "agent:created", agent: toAgent(rec) });
     try {
@@ -325,7 +331,15 @@ export class AgentService {
     const files = sessionFiles(agentPaths(ws.stateDir, rec.name, rec.worktree).logsDir, session);
     const marker = newMarker();
     const who = { id: rec.id, name: rec.name, token, signalFile: rec.signalFile, workspace: ws.root, socket: ws.socket, sessionKey: marker };
-    const env = agentEnv(clientEnv, who, this.d.binDir);
+    // every run (a retry, a resume) on the agent's account as it is now, never one found spent
+    let runEnv = clientEnv;
+    try {
+      if (this.accounts) runEnv = this.accounts.envFor(store.agents.get(rec.id) ?? rec, clientEnv);
+    } catch (err) {
+      if (session === 1) this.failRun(rec.id, errorMessage(err));
+      throw err;
+    }
+    const env = agentEnv(runEnv, who, this.d.binDir);
     clearSignalFile(rec.signalFile);
     mkdirSync(dirname(rec.signalFile), { recursive: true });
     // the marker is stored before the process exists: a daemon that dies during the launch still knows it
@@ -492,6 +506,11 @@ export class AgentService {
   /** Where failover between accounts plugs in: called on `usage_limit` (none: not retried). */
   setFailover(hook: FailoverHook | null): void {
     this.lifecycle.setFailover(hook);
+  }
+
+  /** The user's accounts: which one each agent runs on, and its credential in each run's environment. */
+  setAccounts(port: AccountPort | null): void {
+    this.accounts = port;
   }
 
   /** Who knows when an agent waits on purpose (in `listen`, on an answer): the conversations. */

@@ -33,7 +33,7 @@ export function agentRows(agents: Agent[]): string {
       a.pid === null ? "-" : String(a.pid),
       ago(a.createdAt),
       a.costUsd === null ? "-" : `$${a.costUsd.toFixed(2)}`,
-      oneLine((failureShows(a) ? failureLine(a.failure, a.retryAt, Date.now()) : null) ?? a.error ?? (a.questions ? a.questions.map((q) => q.question).join(" | ") : null) ?? a.result ?? a.prompt ?? a.command),
+      oneLine((failureShows(a) ? failureLine(a.failure, a.retryAt, Date.now(), a.status) : null) ?? a.error ?? (a.questions ? a.questions.map((q) => q.question).join(" | ") : null) ?? a.result ?? a.prompt ?? a.command),
     ]),
   );
 }

@@ -70,7 +70,7 @@ export async function run(args: string[]): Promise<number> {
 /** The agent's failure after its log, on stderr (the log itself stays the agent's output). */
 async function showFailure(client: TroupeClient, id: string): Promise<void> {
   const a = await client.agent(id);
-  if (failureShows(a)) process.stderr.write(`troupe: ${a.name} ${a.status}, attempt ${a.failure.attempt}: ${failureLine(a.failure, a.retryAt, Date.now())}\n`);
+  if (failureShows(a)) process.stderr.write(`troupe: ${a.name} ${a.status}, attempt ${a.failure.attempt}: ${failureLine(a.failure, a.retryAt, Date.now(), a.status)}\n`);
 }
 
 async function printHistory(client: TroupeClient, id: string, session: number | undefined, print: (c: OutputChunk[]) => Promise<void>, from: () => number) {

@@ -31,6 +31,7 @@ export const COMMANDS: CommandSpec[] = [
   --budget USD        stop the agent (failed, class budget) once it has spent this
   --timeout T         wall-clock limit per run (minutes, or 90s, 30m, 2h)
   --idle-timeout T    limit without output per run (default: lifecycle.idleTimeoutMinutes, 30)
+  --account NAME      run on this account of yours (default: the least recently used available one, if any)
   --json              print the agent as JSON
 ${W}`,
     load: () => import("./spawn.ts"),
@@ -173,6 +174,22 @@ troupe initiative diff INITIATIVE
   --review  what the person approves: phases (default; tasks are approved automatically), tasks (both) or none
 ${W}`,
     load: () => import("./initiative.ts"),
+  },
+  {
+    name: "account",
+    summary: "add, list or remove the provider accounts agents run on (yours, in every workspace)",
+    usage: `troupe account add --provider P (--token TOKEN | --config-dir DIR | --env NAME=VALUE ...) [--name N] [--json]
+troupe account ls [--json]
+troupe account rm ACCOUNT [--json]
+  --token T        claude: a long-lived OAuth token (claude setup-token); codex: CODEX_API_KEY; gemini: GEMINI_API_KEY; '-' reads it from stdin
+  --config-dir D   the CLI's config folder, logged in (CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME)
+  --env NAME=VALUE variables given to the agent as they are
+  Each new agent takes the least recently used available account of its provider (spawn --account pins one);
+  on a spent quota it moves to the next, or waits (blocked) for the first reset. Secrets stay in a 0600 file
+  under $XDG_STATE_HOME/troupe (never in ls, --json, logs or events); --json: [{"id", "name", "provider",
+  "kind", "status": "available"|"exhausted"|"invalid", "exhaustedUntil", "lastUsedAt", "problem"}]
+${W}`,
+    load: () => import("./account.ts"),
   },
   {
     name: "phases",

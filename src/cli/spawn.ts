@@ -32,6 +32,7 @@ export async function run(args: string[]): Promise<number> {
       budget: { type: "string" },
       timeout: { type: "string" },
       "idle-timeout": { type: "string" },
+      account: { type: "string" },
     },
     false,
   );
@@ -71,6 +72,7 @@ export async function run(args: string[]): Promise<number> {
     budgetUsd,
     timeoutMs,
     idleTimeoutMs,
+    account: values.account,
   });
   if (values.json) printJson(agent);
   else stdout.write(`${agent.name} (${agent.id}) ${agent.status}${agent.worktree ? ` in ${agent.worktree}` : ""}\n`);

@@ -9,6 +9,7 @@ import type { SendRequest } from "../protocol/api-messages.ts";
 import type { Message } from "../protocol/message.ts";
 import type { Profile, ProfilesResponse } from "../protocol/profile.ts";
 import type { Flow, FlowAddRequest, FlowRunResult } from "../protocol/flow.ts";
+import type { Account, AddAccountRequest } from "../protocol/account.ts";
 import { request, type HttpOptions } from "./http.ts";
 import type { EventFilter, EventMessage } from "./sse.ts";
 
@@ -21,6 +22,7 @@ const workApi = () => import("../protocol/api-work.ts");
 const messagesApi = () => import("../protocol/api-messages.ts");
 const profileApi = () => import("../protocol/profile.ts");
 const flowApi = () => import("../protocol/flow.ts");
+const accountsApi = () => import("../protocol/account.ts");
 
 /** The typed API of one workspace's daemon; the only way cli/ and ui/ reach it. */
 export class TroupeClient {
@@ -61,6 +63,16 @@ export class TroupeClient {
   }
   async runFlow(ref: string): Promise<FlowRunResult> {
     return request(this.opts, "POST", `/v1/flows/${enc(ref)}/run`, (await flowApi()).FlowRunResponseSchema, {});
+  }
+
+  async accounts(): Promise<Account[]> {
+    return (await request(this.opts, "GET", "/v1/accounts", (await accountsApi()).AccountListResponseSchema)).accounts;
+  }
+  async addAccount(req: AddAccountRequest): Promise<Account> {
+    return (await request(this.opts, "POST", "/v1/accounts", (await accountsApi()).AccountResponseSchema, req)).account;
+  }
+  async removeAccount(ref: string): Promise<Account> {
+    return (await request(this.opts, "DELETE", `/v1/accounts/${enc(ref)}`, (await accountsApi()).AccountResponseSchema)).account;
   }
 
   async listAgents(): Promise<Agent[]> {

@@ -36,6 +36,8 @@ export const SpawnRequestSchema = z.object({
   /** Wall-clock limit per run, and the limit without output; unset: the workspace config's. */
   timeoutMs: z.number().int().positive().optional(),
   idleTimeoutMs: z.number().int().positive().optional(),
+  /** The user account (name or id) it runs on; unset: the provider's least recently used available one, if it has any. */
+  account: z.string().min(1).max(128).optional(),
 });
 export type SpawnRequest = z.input<typeof SpawnRequestSchema>;
 

@@ -61,6 +61,8 @@ export const AgentSchema = z.object({
   attempt: z.number().int().positive(),
   /** Spend limit in USD (null: none). */
   budgetUsd: z.number().nullable(),
+  /** The user account it runs on (`troupe account ls`); null: the spawning environment's credential. */
+  accountId: z.string().nullable(),
 });
 export type Agent = z.infer<typeof AgentSchema>;
 

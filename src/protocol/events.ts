@@ -22,6 +22,14 @@ export const DaemonEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("task:removed"), taskId: z.string() }),
   z.object({ type: z.literal("message:created"), message: MessageSchema }),
   z.object({ type: z.literal("message:updated"), message: MessageSchema }),
+  /** An agent moved to another account of the user (its own was spent): ids and names only, never a secret. */
+  z.object({
+    type: z.literal("agent:account_switched"),
+    agentId: z.string(),
+    from: z.object({ id: z.string(), name: z.string() }).nullable(),
+    to: z.object({ id: z.string(), name: z.string() }),
+    reason: z.string(),
+  }),
   /** Sent when a subscriber fell too far behind: it must refetch state, events were dropped. */
   z.object({ type: z.literal("resync"), reason: z.string() }),
 ]);

@@ -43,7 +43,11 @@ export const failureShows = (a: { status: string; failure: Failure | null; retry
  * One line for a person: the class, and either the next attempt ("attempt 2/3 in 4s") or the
  * evidence. `retryAt` is the agent's (null: no retry pending).
  */
-export function failureLine(f: Failure, retryAt: number | null, now: number): string {
+export function failureLine(f: Failure, retryAt: number | null, now: number, status?: string): string {
+  if (retryAt !== null && status === "blocked") {
+    const mins = Math.max(0, Math.ceil((retryAt - now) / 60_000));
+    return `${f.class} · every account spent; resumes at ${new Date(retryAt).toISOString().slice(11, 16)} UTC (in ${mins}m)`;
+  }
   if (retryAt !== null) {
     const secs = Math.max(0, Math.ceil((retryAt - now) / 1000));
     const of = f.maxAttempts ? `/${f.maxAttempts}` : "";

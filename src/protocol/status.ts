@@ -7,7 +7,7 @@
  * Invariant: at most one process per agent at any time. Only a status that is not `live`
  * may start a process (resume, retry, message, attach), and starting one makes it live.
  */
-export const AGENT_STATUSES = ["starting", "running", "waiting", "done", "failed", "stopped"] as const;
+export const AGENT_STATUSES = ["starting", "running", "waiting", "done", "failed", "stopped", "blocked"] as const;
 export type AgentStatus = (typeof AGENT_STATUSES)[number];
 
 export interface StatusTraits {
@@ -31,6 +31,10 @@ export const STATUS: Readonly<Record<AgentStatus, StatusTraits>> = {
   failed: { live: false, resumable: true, attachable: true, needsPerson: false, ended: true },
   // resumed only by an explicit resume, once nothing of the stopped session lives
   stopped: { live: false, resumable: true, attachable: true, needsPerson: false, ended: true },
+  // every account of its provider is spent: nothing runs until the first reset (its `retryAt`),
+  // when it resumes by itself on the account that came back. No resume meanwhile (it would need
+  // an account too); `troupe stop` calls it off, `troupe account add` does not wake it early
+  blocked: { live: false, resumable: false, attachable: false, needsPerson: false, ended: false },
 };
 
 export const isLive = (s: AgentStatus): boolean => STATUS[s].live;

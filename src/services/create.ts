@@ -24,6 +24,11 @@ import { DecisionStore } from "../work/decisions.ts";
 import { modeWorkOver } from "../work/work-reader.ts";
 import { ProfileCatalog } from "../profiles/catalog.ts";
 import { FlowService } from "../flows/service.ts";
+import { AccountStore } from "../accounts/store.ts";
+import { accountPaths } from "../accounts/paths.ts";
+import { AccountBroker } from "../accounts/failover.ts";
+import { AccountService } from "../accounts/service.ts";
+import { AgentEnvStore } from "../agents/env-store.ts";
 
 export interface ServiceHost {
   ws: Workspace;
@@ -58,6 +63,13 @@ export function createServices(h: ServiceHost): RunningServices {
   const agents = new AgentService({ ws: h.ws, store: h.store, bus, log: h.log, binDir: h.binDir, mail: messages });
   const conversations = new ConversationService(h.store, bus);
   agents.setPurposefulWait((id) => conversations.waitsOnPurpose(id));
+  // the user's accounts (shared by every daemon of the user): which one each agent runs on, failover on a spent quota
+  const accountStore = new AccountStore(accountPaths());
+  const envs = new AgentEnvStore(h.ws.stateDir);
+  const broker = new AccountBroker({ store: h.store, bus, log: h.log, accounts: accountStore, loadEnv: (rec) => envs.load(rec.id, rec.name) });
+  agents.setAccounts(broker);
+  agents.setFailover(broker.failover);
+  const accounts = new AccountService(accountStore);
   const feed = new EventFeed(h.store.events, bus);
   const follower = new AgentFollower({ store: h.store, bus, log: h.log, conversations, agents });
   const work = new WorkService({ root: h.ws.root, store: h.store, bus, agents });
@@ -115,6 +127,11 @@ export function createServices(h: ServiceHost): RunningServices {
       remove: (caller, ref) => (guard(caller, "flows.remove"), flows.remove(ref)),
       setEnabled: (caller, ref, enabled) => (guard(caller, "flows.enable"), flows.setEnabled(ref, enabled)),
       run: (caller, ref) => (guard(caller, "flows.run"), flows.run(ref)),
+    },
+    accounts: {
+      list: (caller) => (guard(caller, "accounts.list"), accounts.list()),
+      add: (caller, req) => (guard(caller, "accounts.add"), accounts.add(req)),
+      remove: (caller, ref) => (guard(caller, "accounts.remove"), accounts.remove(ref)),
     },
   };
   return {

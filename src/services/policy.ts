@@ -74,6 +74,10 @@ export const POLICY = {
   "flows.run": ["person", "run a flow"],
   // dispatch starts paid agents with the dispatcher's environment and merges as their identity
   "work.dispatch": ["person", "dispatch an initiative"],
+  // the user's provider accounts hold credentials and are shared by every workspace: the person's alone
+  "accounts.list": ["person", "list accounts"],
+  "accounts.add": ["person", "add an account"],
+  "accounts.remove": ["person", "remove an account"],
   // allowing or denying a tool permission (a later issue): the person decides, never an agent
   "permissions.decide": ["person", "decide a permission request of $"],
 } as const satisfies Record<string, readonly [Rule, string]>;

@@ -17,6 +17,8 @@ import type { SendOptions } from "../messages/service.ts";
 import type { Profile, ProfilesResponse } from "../protocol/profile.ts";
 import type { Flow, FlowRunResult } from "../protocol/flow.ts";
 import type { FlowAddOptions } from "../flows/service.ts";
+import type { Account } from "../protocol/account.ts";
+import type { AddAccount } from "../accounts/service.ts";
 
 export type { Caller };
 
@@ -39,6 +41,7 @@ export interface Services {
   messages: MessagesApi;
   profiles: ProfilesApi;
   flows: FlowsApi;
+  accounts: AccountsApi;
 }
 
 /** Scheduled flows (src/flows/): reading is open, everything else is the person's. */
@@ -58,6 +61,14 @@ export interface ProfilesApi {
   list(caller: Caller): ProfilesResponse;
   /** By name; `not_found`, or `bad_request` with the file, field and reason for a broken one. */
   get(caller: Caller, name: string): Profile;
+}
+
+/** The user's provider accounts (src/accounts/): the public view only, never a secret. */
+export interface AccountsApi {
+  list(caller: Caller): Account[];
+  add(caller: Caller, req: AddAccount): Account;
+  /** By id or name; `account_not_found` otherwise. */
+  remove(caller: Caller, ref: string): Account;
 }
 
 export interface DaemonApi {

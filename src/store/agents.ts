@@ -44,6 +44,7 @@ interface AgentRow {
   budget_usd: number | null;
   timeout_ms: number | null;
   idle_timeout_ms: number | null;
+  account_id: string | null;
 }
 
 /**
@@ -125,6 +126,7 @@ function fromRow(r: AgentRow, pid: number | null, w: StoreWarnings): AgentRecord
     budgetUsd: r.budget_usd,
     timeoutMs: r.timeout_ms,
     idleTimeoutMs: r.idle_timeout_ms,
+    accountId: r.account_id,
   };
 }
 
@@ -158,6 +160,8 @@ export interface NewAgent {
   budgetUsd?: number | null;
   timeoutMs?: number | null;
   idleTimeoutMs?: number | null;
+  /** The user account it runs on (null: the spawning environment's credential). */
+  accountId?: string | null;
 }
 
 export interface OutputContext {
@@ -184,6 +188,7 @@ export type AgentPatch = Partial<{
   failure: Failure | null;
   retryAt: number | null;
   attempt: number;
+  accountId: string | null;
 }>;
 
 const PATCH_COLUMNS: Record<keyof AgentPatch, string> = {
@@ -202,6 +207,7 @@ const PATCH_COLUMNS: Record<keyof AgentPatch, string> = {
   failure: "failure_json",
   retryAt: "retry_at",
   attempt: "attempt",
+  accountId: "account_id",
 };
 
 const SELECT = `SELECT a.*, s.pid AS live_pid FROM agents a
@@ -221,12 +227,12 @@ export class AgentRepo {
       .query(
         `INSERT INTO agents (id, name, provider, status, prompt, command, model, cwd, worktree, branch, base_ref,
            permissions, token_hash, signal_file, parent_id, mode, initiative_id, phase_id, task_id,
-           budget_usd, timeout_ms, idle_timeout_ms, created_at, updated_at)
-         VALUES (?, ?, ?, 'starting', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           budget_usd, timeout_ms, idle_timeout_ms, account_id, created_at, updated_at)
+         VALUES (?, ?, ?, 'starting', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(a.id, a.name, a.provider, a.prompt, a.command, a.model, a.cwd, a.worktree, a.branch, a.baseRef,
         a.permissions, a.tokenHash, a.signalFile, a.parentId ?? null, a.mode ?? null, a.initiativeId ?? null,
-        a.phaseId ?? null, a.taskId ?? null, a.budgetUsd ?? null, a.timeoutMs ?? null, a.idleTimeoutMs ?? null, now, now);
+        a.phaseId ?? null, a.taskId ?? null, a.budgetUsd ?? null, a.timeoutMs ?? null, a.idleTimeoutMs ?? null, a.accountId ?? null, now, now);
     return this.get(a.id)!;
   }
 

@@ -268,6 +268,8 @@ export const MIGRATIONS: readonly Migration[] = [
   // before that resume starts, so a daemon killed in between knows whether it started)
   `ALTER TABLE tasks ADD COLUMN merge_commit TEXT;
    ALTER TABLE tasks ADD COLUMN resolve_session INTEGER;`,
+  // 15: the user account (src/accounts/) each agent runs on; null: the spawning environment's
+  `ALTER TABLE agents ADD COLUMN account_id TEXT;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

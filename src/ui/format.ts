@@ -91,7 +91,7 @@ export function rowCells(a: Agent, cols: RowColumns, now: number): RowCells {
     elapsed: formatElapsed(agentElapsed(a, now)).padStart(cols.elapsed),
     cost: cols.cost ? cost.padStart(cols.cost) : "",
     // a failure (and a retry's countdown) says more than the task while it stands
-    what: cols.what ? fit(failureShows(a) ? sanitize(failureLine(a.failure, a.retryAt, now)) : agentWhat(a), cols.what) : "",
+    what: cols.what ? fit(failureShows(a) ? sanitize(failureLine(a.failure, a.retryAt, now, a.status)) : agentWhat(a), cols.what) : "",
   };
 }
 

@@ -37,6 +37,7 @@ const STATUS_LOOK: Record<AgentStatus, { unicode: string; ascii: string; colour:
   done: { unicode: "✓", ascii: "v", colour: "blue" },
   failed: { unicode: "✗", ascii: "x", colour: "red" },
   stopped: { unicode: "■", ascii: "-", colour: "gray" },
+  blocked: { unicode: "⧗", ascii: "z", colour: "magenta" },
 };
 
 export function statusSymbol(theme: Theme, s: AgentStatus): string {

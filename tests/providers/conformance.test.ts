@@ -10,6 +10,7 @@ import { buildWithRole } from "../../providers/role.ts";
 import type { CommandInput, FailureClass, Provider, ProviderCommand } from "../../providers/types.ts";
 import { diagnose, describeFailure } from "../../src/agents/failure.ts";
 import { TroupeError } from "../../src/errors.ts";
+import { withAccount } from "../../src/accounts/env.ts";
 import { OutputEventSchema, type Stream } from "../../src/protocol/output.ts";
 import { baseInput, fixtureCases, fixtureChunks, loadFixture } from "./fixture-helpers.ts";
 import { NOT_JSON_OBJECTS, WRONG_SHAPES, mutations } from "./hostile-lines.ts";
@@ -121,6 +122,20 @@ for (const p of PROVIDERS) {
       expect(p.displayName.length).toBeGreaterThan(0);
       expect(p.install.length).toBeGreaterThan(0);
       if (p.binary !== null) expect(p.versionArgs.length).toBeGreaterThan(0);
+    });
+
+    test("account variables: names, and an account's token or folder replaces every credential of the spawning environment", () => {
+      const name = /^[A-Z_][A-Z0-9_]*$/;
+      for (const v of [p.accountEnv, p.tokenEnv, ...p.credentialEnv]) if (v !== null) expect(v).toMatch(name);
+      // a token variable the CLI reads is a credential: the spawning environment's own must go
+      if (p.tokenEnv) expect(p.credentialEnv).toContain(p.tokenEnv);
+      const shell = Object.fromEntries(p.credentialEnv.map((k) => [k, "from-the-shell"]));
+      const account = { id: "acct_x", name: "x", provider: p.name, token: "acct", configDir: "/acct", env: null, exhaustedUntil: null, lastUsedAt: null, createdAt: 0 };
+      for (const kind of ["token", "config-dir"] as const) {
+        const env = withAccount(p, { ...account, kind }, { ...shell, PATH: "/bin" });
+        expect(Object.values(env)).not.toContain("from-the-shell");
+        expect(env.PATH).toBe("/bin");
+      }
     });
 
     test("the parser never throws and gives valid events on every recorded line, its own or another CLI's", () => {

@@ -53,6 +53,8 @@ export interface FakeAnthropicOptions {
   isMain?: (request: ScriptRequest) => boolean;
   /** Text for side requests (titles, quota checks, summaries). */
   sideText?: string;
+  /** Answers a Messages request with an error before any script sees it, by its headers (say, a spent account's token). */
+  gate?: (headers: Record<string, string>) => ApiError | undefined;
 }
 
 export interface FakeAnthropic {
@@ -77,6 +79,17 @@ const BodySchema = z.looseObject({
 export const text = (t: string): ReplyBlock => ({ type: "text", text: t });
 export const toolUse = (name: string, input: Record<string, unknown>): ReplyBlock => ({ type: "tool_use", name, input });
 export const bash = (command: string, description = "Run a command"): ReplyBlock => toolUse("Bash", { command, description });
+/** The subscription usage-limit 429 as the real API sends it (recorded: tests/fixtures/claude/usage-limit.meta.json). */
+export const usageLimitError = (resetAtMs: number): ApiError =>
+  apiError(429, "rate_limit_error", "This request would exceed your account's rate limit. Please try again later.", {
+    "anthropic-ratelimit-unified-status": "rejected",
+    "anthropic-ratelimit-unified-reset": String(Math.ceil(resetAtMs / 1000)),
+    "anthropic-ratelimit-unified-representative-claim": "five_hour",
+  });
+
+/** The token a request carries (`authorization: Bearer T`, or `x-api-key: T`). */
+export const requestToken = (headers: Record<string, string>): string | undefined => headers.authorization?.replace(/^Bearer\s+/i, "") ?? headers["x-api-key"];
+
 export const apiError = (status: number, type: string, message: string, headers?: Record<string, string>): ApiError => ({
   error: { status, type, message, headers },
 });
@@ -218,6 +231,8 @@ export function startFakeAnthropic(script: Script, options: FakeAnthropicOptions
       if (url.pathname === "/v1/messages/count_tokens") return Response.json({ input_tokens: Math.ceil(raw.length / 40) });
       if (url.pathname !== "/v1/messages") return Response.json({});
 
+      const refused = options.gate?.(record.headers);
+      if (refused) return errorResponse(refused.error);
       const parsed = BodySchema.safeParse(body);
       if (!parsed.success) return errorResponse({ status: 400, type: "invalid_request_error", message: `fake-anthropic: ${parsed.error.message}` });
       const request = toScriptRequest(parsed.data);

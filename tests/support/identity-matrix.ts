@@ -218,6 +218,17 @@ const CASES: RouteCase[] = [
   { route: "POST /v1/messages/:id/read", fresh: null, call: async (m, _f, t) => status(m.api(t, "POST", `/v1/messages/${(await m.messageToUser()).id}/read`, {})) },
   { route: "GET /v1/events", fresh: null, call: (m, _f, t) => m.eventsStatus(t) },
   { route: "POST /v1/gc", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/gc?dry-run", {})) },
+  // the user's accounts (the sandbox's own $XDG_STATE_HOME): the person's alone, reading included
+  { route: "GET /v1/accounts", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/accounts")) },
+  { route: "POST /v1/accounts", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/accounts", { provider: "generic", env: { MATRIX: "1" } })) },
+  {
+    route: "DELETE /v1/accounts/:ref",
+    fresh: null,
+    call: async (m, _f, t) => {
+      const made = (await m.api(null, "POST", "/v1/accounts", { provider: "generic", env: { MATRIX: "1" } })).json as { account: { id: string } };
+      return status(m.api(t, "DELETE", `/v1/accounts/${made.account.id}`));
+    },
+  },
   // the work model (MatrixRun.setupWork): the person decides, anyone reads
   { route: "GET /v1/initiatives", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/initiatives")) },
   { route: "POST /v1/initiatives", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/initiatives", { name: "by matrix", goal: "g" })) },

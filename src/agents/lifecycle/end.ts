@@ -15,8 +15,9 @@ export function hasSession(rec: AgentRecord): boolean {
 /**
  * Where failover between accounts plugs in (the accounts work): given the agent and its
  * `usage_limit` failure (with `resetsAt` when the provider said it), the action to take: a retry
- * (`how: "resume"`, on another account it has switched to), or `fail`. Without one, a spent quota
- * is not retried: never on the same account.
+ * (`how: "resume"`, on another account it has switched to), `blocked` until the first account of
+ * the provider comes back, or `fail`. Without one, a spent quota is not retried: never on the same
+ * account.
  */
 export type FailoverHook = (rec: AgentRecord, failure: Failure) => Action;
 
@@ -56,6 +57,7 @@ export function failurePatch(rec: AgentRecord, d: Diagnosis, hasSession: boolean
   const previous = rec.failure && rec.failure.attempt === rec.attempt - 1 ? rec.failure.class : null;
   let action = decide(d.failure, { attempt: rec.attempt, previous, hasSession }, s, random);
   if (action.kind === "failover") action = failover ? failover(rec, failure) : { kind: "fail" };
+  if (action.kind === "blocked") return { status: "blocked", failure: { ...failure, maxAttempts: action.attempt }, retryAt: action.until };
   if (action.kind === "retry") return { status: "starting", failure: { ...failure, maxAttempts: action.how === "rerun" ? s.maxAttempts : rec.attempt + 1 }, retryAt: Date.now() + action.delayMs };
   return { status: "failed", failure, retryAt: null };
 }

@@ -106,7 +106,8 @@ export class Lifecycle {
     const { store, bus, log } = this.d;
     const rec = store.agents.get(id);
     if (!rec || rec.retryAt === null) return;
-    if (rec.status !== "starting" || !rec.failure) {
+    // `blocked`: every account was spent; its deadline is the first reset
+    if ((rec.status !== "starting" && rec.status !== "blocked") || !rec.failure) {
       store.agents.update(id, { retryAt: null });
       return;
     }

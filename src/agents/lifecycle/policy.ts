@@ -42,6 +42,8 @@ export type Action =
   | { kind: "retry"; attempt: number; delayMs: number; how: "rerun" }
   | { kind: "retry"; attempt: number; delayMs: 0; how: "resume" }
   | { kind: "failover" }
+  /** Nothing to run on until `until` (every account of the provider is spent): `blocked`, then attempt `attempt`. */
+  | { kind: "blocked"; attempt: number; until: number }
   | { kind: "fail" };
 
 /** What a decision looks at besides the class. */

@@ -9,6 +9,7 @@ import { modeRoutes } from "./modes.ts";
 import { messageRoutes } from "./messages.ts";
 import { profileRoutes } from "./profiles.ts";
 import { flowRoutes } from "./flows.ts";
+import { accountRoutes } from "./accounts.ts";
 
 /**
  * The HTTP adapter over the services: each route validates its input (zod), calls one
@@ -25,5 +26,6 @@ export function buildRouter(s: Services): Router {
   messageRoutes(r, s);
   profileRoutes(r, s);
   flowRoutes(r, s);
+  accountRoutes(r, s);
   return r;
 }

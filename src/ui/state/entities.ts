@@ -95,6 +95,8 @@ export function entitiesReducer(state: EntitiesState, action: EntitiesAction): E
           case "message:created":
           case "message:updated":
             break; // messages to the person: not yet shown
+          case "agent:account_switched":
+            break; // the agent itself comes as agent:updated; the switch is for logs and scripts
           default:
             assertNever(ev);
         }
@@ -139,7 +141,7 @@ export function needsPerson(agent: Agent, state: EntitiesState): boolean {
   return userConversations(state).some((c) => c.fromId === agent.id);
 }
 
-const STATUS_ORDER: Record<AgentStatus, number> = { waiting: 0, starting: 1, running: 2, failed: 3, stopped: 4, done: 5 };
+const STATUS_ORDER: Record<AgentStatus, number> = { waiting: 0, starting: 1, running: 2, blocked: 3, failed: 4, stopped: 5, done: 6 };
 
 export interface AgentFilter {
   statuses: AgentStatus[];

@@ -47,6 +47,7 @@ export function makeAgent(over: Partial<Agent> = {}): Agent {
     retryAt: null,
     attempt: 1,
     budgetUsd: null,
+    accountId: null,
     createdAt: now - 60_000,
     updatedAt: now,
     lastActivityAt: null,

@@ -1,0 +1,59 @@
+import type { Account, AccountKind, AccountStatus } from "../protocol/account.ts";
+
+/** An account as the user's file keeps it: with its secret. Never sent anywhere as is. */
+export interface StoredAccount {
+  id: string;
+  name: string;
+  provider: string;
+  kind: AccountKind;
+  /** `token`: given to the CLI in the provider's token variable. */
+  token: string | null;
+  /** `config-dir`: the CLI's config folder (its login and its sessions). */
+  configDir: string | null;
+  /** `env`: variables given as they are. */
+  env: Record<string, string> | null;
+  exhaustedUntil: number | null;
+  lastUsedAt: number | null;
+  createdAt: number;
+}
+
+/** What the selection asks of the world: whether a config folder is still there. */
+export type DirExists = (path: string) => boolean;
+
+/** Its status now: `invalid` (its config folder is gone) before `exhausted` (until its reset) before `available`. */
+export function accountStatus(a: StoredAccount, now: number, dirExists: DirExists): { status: AccountStatus; problem: string | null } {
+  if (a.configDir !== null && !dirExists(a.configDir)) return { status: "invalid", problem: `config folder ${a.configDir} is missing` };
+  if (a.exhaustedUntil !== null && a.exhaustedUntil > now) return { status: "exhausted", problem: null };
+  return { status: "available", problem: null };
+}
+
+/** The public view: no secret, and an exhaustion already past reads as none. */
+export function publicAccount(a: StoredAccount, now: number, dirExists: DirExists): Account {
+  const { status, problem } = accountStatus(a, now, dirExists);
+  return {
+    id: a.id,
+    name: a.name,
+    provider: a.provider,
+    kind: a.kind,
+    status,
+    exhaustedUntil: status === "exhausted" ? a.exhaustedUntil : null,
+    lastUsedAt: a.lastUsedAt,
+    problem,
+  };
+}
+
+/**
+ * The provider's available account used least recently (never used first, then the oldest use;
+ * ties by creation), leaving out `exclude`; null when none is available.
+ */
+export function leastRecentlyUsed(accounts: readonly StoredAccount[], provider: string, now: number, dirExists: DirExists, exclude: string | null = null): StoredAccount | null {
+  const usable = accounts.filter((a) => a.provider === provider && a.id !== exclude && accountStatus(a, now, dirExists).status === "available");
+  usable.sort((x, y) => (x.lastUsedAt ?? -1) - (y.lastUsedAt ?? -1) || x.createdAt - y.createdAt);
+  return usable[0] ?? null;
+}
+
+/** When the provider's first exhausted account comes back (null: none is exhausted). */
+export function earliestReset(accounts: readonly StoredAccount[], provider: string, now: number): number | null {
+  const resets = accounts.filter((a) => a.provider === provider && a.exhaustedUntil !== null && a.exhaustedUntil > now).map((a) => a.exhaustedUntil!);
+  return resets.length ? Math.min(...resets) : null;
+}

@@ -1,0 +1,20 @@
+import type { AgentRecord } from "../store/index.ts";
+
+/**
+ * What the agents need of the user's accounts (src/accounts/ implements it; the daemon plugs it
+ * in with `AgentService.setAccounts`). Without one, every agent runs on the spawning environment.
+ */
+export interface AccountPort {
+  /**
+   * The account a new agent of `provider` takes: `pinned` (a name or id), else the least recently
+   * used available one; null when the provider has no accounts. Throws when none is available:
+   * no agent is ever started on a spent account.
+   */
+  choose(provider: string, pinned: string | null): string | null;
+  /**
+   * The environment of the agent's next run: `clientEnv` with its account's credential in place of
+   * the provider's own variables. An agent whose account is spent (or gone) moves to an available
+   * one first (recorded, announced); throws when none is.
+   */
+  envFor(rec: AgentRecord, clientEnv: Record<string, string>): Record<string, string>;
+}

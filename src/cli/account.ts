@@ -1,0 +1,83 @@
+import { TroupeError } from "../errors.ts";
+import type { Account } from "../protocol/account.ts";
+import { connect } from "./context.ts";
+import { parse, printJson } from "./command.ts";
+import { stdout } from "./streams.ts";
+
+/** `troupe account add|ls|rm`: the user's provider accounts, shared by every workspace. */
+export async function run(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  switch (sub) {
+    case "add":
+      return add(rest);
+    case "ls":
+      return list(rest);
+    case "rm":
+      return remove(rest);
+    default:
+      throw new TroupeError("usage", sub ? `unknown account command '${sub}' (add, ls or rm)` : "give add, ls or rm");
+  }
+}
+
+async function add(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    provider: { type: "string" },
+    name: { type: "string" },
+    token: { type: "string" },
+    "config-dir": { type: "string" },
+    env: { type: "string", multiple: true },
+  });
+  if (positionals.length) throw new TroupeError("usage", `unexpected argument '${positionals[0]}'`);
+  if (!values.provider) throw new TroupeError("usage", "give --provider NAME");
+  // `--token -` reads it from stdin, so it is never in a process list or a shell history
+  const token = values.token === "-" ? (await readStdin()).trim() : values.token;
+  let env: Record<string, string> | undefined;
+  if (values.env) {
+    env = {};
+    for (const kv of values.env) {
+      const eq = kv.indexOf("=");
+      if (eq < 1) throw new TroupeError("usage", `--env takes NAME=VALUE, not '${kv.split("=")[0]}'`);
+      env[kv.slice(0, eq)] = kv.slice(eq + 1);
+    }
+  }
+  const { client } = await connect(values.workspace);
+  const account = await client.addAccount({ provider: values.provider, name: values.name, token, configDir: values["config-dir"], env });
+  if (values.json) await printJson(account);
+  else await stdout.write(`${account.name} (${account.id}) ${account.provider} ${account.kind}\n`);
+  return 0;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function list(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {});
+  if (positionals.length) throw new TroupeError("usage", "account ls takes no arguments");
+  const { client } = await connect(values.workspace);
+  const accounts = await client.accounts();
+  if (values.json) await printJson(accounts);
+  else await stdout.write(formatAccounts(accounts, Date.now()));
+  return 0;
+}
+
+async function remove(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {});
+  if (positionals.length !== 1) throw new TroupeError("usage", "give one account (id or name)");
+  const { client } = await connect(values.workspace);
+  const account = await client.removeAccount(positionals[0]!);
+  if (values.json) await printJson(account);
+  else await stdout.write(`removed ${account.name} (${account.id})\n`);
+  return 0;
+}
+
+/** One line per account: name, provider, kind, status (with its reset), last use. No secret is known here. */
+export function formatAccounts(accounts: Account[], now: number): string {
+  if (!accounts.length) return "no accounts: agents run on the spawning environment's credentials ('troupe account add')\n";
+  const ago = (t: number | null) => (t === null ? "never used" : `used ${Math.max(0, Math.round((now - t) / 60_000))}m ago`);
+  const status = (a: Account) =>
+    a.status === "exhausted" && a.exhaustedUntil !== null ? `exhausted until ${new Date(a.exhaustedUntil).toISOString()}` : a.status === "invalid" ? `invalid: ${a.problem}` : a.status;
+  return accounts.map((a) => `${a.name}  ${a.id}  ${a.provider}  ${a.kind}  ${status(a)}  ${ago(a.lastUsedAt)}\n`).join("");
+}

@@ -1,0 +1,57 @@
+import { describe, expect, test } from "bun:test";
+import { accountStatus, earliestReset, leastRecentlyUsed, publicAccount, type StoredAccount } from "../../src/accounts/select.ts";
+
+const NOW = 1_800_000_000_000;
+let n = 0;
+function acct(over: Partial<StoredAccount> = {}): StoredAccount {
+  n++;
+  return { id: `acct_${n}`, name: `a${n}`, provider: "claude", kind: "token", token: `tok${n}`, configDir: null, env: null, exhaustedUntil: null, lastUsedAt: null, createdAt: n, ...over };
+}
+const always = () => true;
+
+describe("least recently used selection", () => {
+  test("never used first (oldest first among them), then the oldest use", () => {
+    const used = acct({ lastUsedAt: NOW - 10 });
+    const older = acct({ lastUsedAt: NOW - 1000 });
+    const fresh1 = acct();
+    const fresh2 = acct();
+    expect(leastRecentlyUsed([used, older, fresh2, fresh1], "claude", NOW, always)?.id).toBe(fresh1.id);
+    expect(leastRecentlyUsed([used, older], "claude", NOW, always)?.id).toBe(older.id);
+  });
+
+  test("only the provider's available accounts, never the one excluded", () => {
+    const other = acct({ provider: "codex" });
+    const spent = acct({ exhaustedUntil: NOW + 1 });
+    const gone = acct({ kind: "config-dir", token: null, configDir: "/nowhere" });
+    const ok = acct({ lastUsedAt: NOW });
+    const exists = (p: string) => p !== "/nowhere";
+    expect(leastRecentlyUsed([other, spent, gone, ok], "claude", NOW, exists)?.id).toBe(ok.id);
+    expect(leastRecentlyUsed([other, spent, gone, ok], "claude", NOW, exists, ok.id)).toBeNull();
+  });
+
+  test("an exhaustion expires at its reset: the account is available again", () => {
+    const a = acct({ exhaustedUntil: NOW + 5_000 });
+    expect(accountStatus(a, NOW, always).status).toBe("exhausted");
+    expect(accountStatus(a, NOW + 5_000, always).status).toBe("available");
+    expect(leastRecentlyUsed([a], "claude", NOW + 5_000, always)?.id).toBe(a.id);
+    expect(publicAccount(a, NOW + 5_000, always).exhaustedUntil).toBeNull();
+    expect(publicAccount(a, NOW, always).exhaustedUntil).toBe(NOW + 5_000);
+  });
+
+  test("a missing config folder makes the account invalid, whatever its quota", () => {
+    const a = acct({ kind: "config-dir", token: null, configDir: "/gone", exhaustedUntil: NOW + 1 });
+    expect(accountStatus(a, NOW, () => false)).toEqual({ status: "invalid", problem: "config folder /gone is missing" });
+  });
+
+  test("the earliest reset among the provider's spent accounts", () => {
+    const accounts = [acct({ exhaustedUntil: NOW + 9_000 }), acct({ exhaustedUntil: NOW + 3_000 }), acct({ exhaustedUntil: NOW - 1 }), acct({ provider: "codex", exhaustedUntil: NOW + 1 })];
+    expect(earliestReset(accounts, "claude", NOW)).toBe(NOW + 3_000);
+    expect(earliestReset(accounts, "gemini", NOW)).toBeNull();
+  });
+
+  test("the public view carries no secret", () => {
+    const view = JSON.stringify(publicAccount(acct({ kind: "env", token: null, env: { KEY: "hunter2" } }), NOW, always));
+    expect(view).not.toContain("hunter2");
+    expect(view).not.toContain("tok");
+  });
+});
