@@ -285,7 +285,8 @@ function command(input: CommandInput, resume: string[]): ProviderCommand {
  */
 export function claudeMcp(server: McpServerSpec): McpInjection {
   const file = join(server.inputDir, "mcp.json");
-  const config = { mcpServers: { troupe: { type: "stdio", command: server.command, args: server.args, timeout: server.toolTimeoutMs } } };
+  // alwaysLoad: troupe's tools are never deferred behind tool search (an agent must see handoff and signal at once)
+  const config = { mcpServers: { troupe: { type: "stdio", command: server.command, args: server.args, timeout: server.toolTimeoutMs, alwaysLoad: true } } };
   return { args: ["--mcp-config", file], files: { [file]: `${JSON.stringify(config, null, 2)}\n` } };
 }
 
