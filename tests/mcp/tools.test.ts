@@ -144,15 +144,15 @@ describe("troupe mcp, as an agent (its token decides who it is)", () => {
     sb = new Sandbox();
     const boss = await identityAgent(sb, "boss");
     const other = await identityAgent(sb, "other");
-    const mcp = await open(boss);
+    const mcp = await open(boss.env);
     const r = await mcp.call("handoff", { command: 'troupe signal done --result "from worker"', message: "work", worktree: false });
     expect(r.text).toContain("from worker");
     const worker = JSON.parse(r.texts[1]!) as { id: string; parentId: string };
-    expect(worker.parentId).toBe(boss.TROUPE_AGENT_ID);
+    expect(worker.parentId).toBe(boss.env.TROUPE_AGENT_ID);
     const w = await mcp.json<{ name: string }>("assign", { command: "sleep 30", message: "later", worktree: false });
     const rec = (await agentNamed(w.name))!;
-    expect(rec.parentId).toBe(boss.TROUPE_AGENT_ID);
-    expect(rec.prompt).toContain(`assigned to you by the agent boss (${boss.TROUPE_AGENT_ID})`);
+    expect(rec.parentId).toBe(boss.env.TROUPE_AGENT_ID);
+    expect(rec.prompt).toContain(`assigned to you by the agent boss (${boss.env.TROUPE_AGENT_ID})`);
     expect(rec.prompt).toContain('{"to": "supervisor"');
 
     const refused = await mcp.call("stop_agent", { agent: "other" });
@@ -163,19 +163,19 @@ describe("troupe mcp, as an agent (its token decides who it is)", () => {
     expect(await mcp.json("stop_agent", { agent: w.name })).toMatchObject({ status: "stopped" });
 
     // naming itself as someone else changes nothing: the token is the identity
-    const posing = await open({ ...boss, TROUPE_AGENT_ID: other.TROUPE_AGENT_ID, TROUPE_AGENT_NAME: "other" });
+    const posing = await open({ ...boss.env, TROUPE_AGENT_ID: other.env.TROUPE_AGENT_ID, TROUPE_AGENT_NAME: "other" });
     const q = await posing.call("ask", { user: true, question: "who am I?", timeoutSeconds: 1 });
     expect(q.isError).toBe(true);
     const conv = (await sb.json<Conversation[]>(["conversations", "--json"])).find((c) => c.question === "who am I?")!;
-    expect(conv.fromId).toBe(boss.TROUPE_AGENT_ID);
+    expect(conv.fromId).toBe(boss.env.TROUPE_AGENT_ID);
     const posed = await posing.call("stop_agent", { agent: "other" });
     expect(posed.isError).toBe(true);
 
-    const forged = await open({ TROUPE_AGENT_TOKEN: "forged", TROUPE_AGENT_ID: other.TROUPE_AGENT_ID });
+    const forged = await open({ TROUPE_AGENT_TOKEN: "forged", TROUPE_AGENT_ID: other.env.TROUPE_AGENT_ID });
     const f = await forged.call("list_agents");
     expect(f.isError).toBe(true);
-    boss.release();
-    other.release();
+    await boss.release();
+    await other.release();
   });
 
   test("messages: until the daemon has them, the three tools say so", async () => {

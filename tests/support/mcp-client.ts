@@ -45,21 +45,17 @@ export class McpSession {
   }
 }
 
-export interface AgentIdentity {
-  TROUPE_AGENT_TOKEN: string;
-  TROUPE_AGENT_ID: string;
-  TROUPE_AGENT_NAME: string;
-}
+export type AgentIdentity = Record<"TROUPE_AGENT_TOKEN" | "TROUPE_AGENT_ID" | "TROUPE_AGENT_NAME", string>;
 
 /**
  * A running `--command` agent that hands its identity to the test (its session's token, id and
  * name, written to a file) and then waits until `release` is called: what its CLI would pass to
  * the `troupe mcp` it starts.
  */
-export async function identityAgent(sb: Sandbox, name: string, spawnedBy?: AgentIdentity): Promise<AgentIdentity & { release(): void }> {
+export async function identityAgent(sb: Sandbox, name: string): Promise<{ env: AgentIdentity; release(): Promise<unknown> }> {
   const file = join(sb.dir, `.id-${name}`);
   const cmd = `printf '%s %s %s' "$TROUPE_AGENT_TOKEN" "$TROUPE_AGENT_ID" "$TROUPE_AGENT_NAME" > ${file}.tmp && mv ${file}.tmp ${file}; while [ ! -f ${file}.go ]; do sleep 0.05; done; troupe signal done --result released`;
-  await sb.json(["spawn", "--no-worktree", "--name", name, "--command", cmd, "--json"], { env: spawnedBy ? { ...spawnedBy } : {} });
+  await sb.json(["spawn", "--no-worktree", "--name", name, "--command", cmd, "--json"], {});
   const [token, id, agentName] = await waitFor(`${name}'s identity`, () => {
     try {
       return readFileSync(file, "utf8").split(" ");
@@ -67,5 +63,5 @@ export async function identityAgent(sb: Sandbox, name: string, spawnedBy?: Agent
       return undefined;
     }
   });
-  return { TROUPE_AGENT_TOKEN: token!, TROUPE_AGENT_ID: id!, TROUPE_AGENT_NAME: agentName!, release: () => Bun.write(`${file}.go`, "") as unknown as void };
+  return { env: { TROUPE_AGENT_TOKEN: token!, TROUPE_AGENT_ID: id!, TROUPE_AGENT_NAME: agentName! }, release: () => Bun.write(`${file}.go`, "") };
 }
