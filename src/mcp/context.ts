@@ -1,12 +1,4 @@
 import type { TroupeClient } from "../client/client.ts";
-import type { Message } from "../protocol/message.ts";
-import type { SendRequest } from "../protocol/api-messages.ts";
-
-/** The messages part of the client, as the messages service defines it (present once that service is built in). */
-export interface MessagesClient {
-  send(req: SendRequest): Promise<Message[]>;
-  inbox(q: { after?: number; waitMs?: number }, signal?: AbortSignal): Promise<Message[]>;
-}
 
 /** What every tool works with: a client carrying the caller's identity, and who that caller is. */
 export interface McpContext {
@@ -19,9 +11,4 @@ export interface McpContext {
   self: { id: string; name: string } | null;
   /** Milliseconds a tool call may wait by default (handoff, wait_agent, ask, wait_for_message). */
   defaultWaitMs: number;
-}
-
-export function messagesOf(client: TroupeClient): MessagesClient | null {
-  const c = client as unknown as Partial<MessagesClient>;
-  return typeof c.send === "function" && typeof c.inbox === "function" ? (c as MessagesClient) : null;
 }

@@ -1,20 +1,13 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { withReconnect } from "../client/connect.ts";
-import { TroupeError } from "../errors.ts";
 import type { Message } from "../protocol/message.ts";
-import { messagesOf, type McpContext, type MessagesClient } from "./context.ts";
+import type { McpContext } from "./context.ts";
 import { guarded, json, text } from "./result.ts";
 import { MCP_MAX_WAIT_SECONDS } from "../protocol/mcp.ts";
 
 /** One inbox request is held at most this long by the daemon; the server asks again until its own deadline. */
 const POLL_WINDOW_MS = 30_000;
-
-function messages(ctx: McpContext): MessagesClient {
-  const m = messagesOf(ctx.client);
-  if (!m) throw new TroupeError("not_found", "messages are not available in this daemon");
-  return m;
-}
 
 const view = (m: Message) => ({ id: m.id, seq: m.seq, from: m.fromName, fromId: m.fromId, to: m.toName, text: m.text, createdAt: m.createdAt });
 
@@ -26,16 +19,16 @@ export function registerTalkTools(server: McpServer, ctx: McpContext): void {
       description: 'Send a message (no answer expected). to: an agent\'s id or name, "supervisor" (the agent that started you), "user" (the person) or "all" (every other agent). You are the sender; the text cannot change that.',
       inputSchema: { to: z.string().min(1), text: z.string().min(1) },
     },
-    ({ to, text: body }) => guarded(async () => json((await messages(ctx).send({ to, text: body })).map(view))),
+    ({ to, text: body }) => guarded(async () => json((await ctx.client.send({ to, text: body })).map(view))),
   );
 
   server.registerTool(
     "read_inbox",
     {
-      description: "Your messages after seq `after` (all of them without it), oldest first; reading them delivers them.",
+      description: "Your messages, oldest first: those not yet delivered, or with `after` every message after that seq (read or not); reading delivers them.",
       inputSchema: { after: z.number().int().nonnegative().optional().describe("the seq of the last message you read") },
     },
-    ({ after }) => guarded(async () => json((await messages(ctx).inbox({ after })).map(view))),
+    ({ after }) => guarded(async () => json((await ctx.client.inbox({ after })).map(view))),
   );
 
   server.registerTool(
@@ -46,11 +39,10 @@ export function registerTalkTools(server: McpServer, ctx: McpContext): void {
     },
     ({ timeoutSeconds }, extra) =>
       guarded(async () => {
-        const m = messages(ctx);
         const deadline = Date.now() + (timeoutSeconds === undefined ? ctx.defaultWaitMs : timeoutSeconds * 1000);
         for (;;) {
           const waitMs = Math.min(POLL_WINDOW_MS, Math.max(0, deadline - Date.now()));
-          const got = await withReconnect(deadline + 15_000, () => m.inbox({ waitMs }, extra.signal));
+          const got = await withReconnect(deadline + 15_000, () => ctx.client.inbox({ waitMs }, extra.signal));
           if (got.length > 0 || Date.now() >= deadline || extra.signal.aborted) return json(got.map(view));
         }
       }),

@@ -178,12 +178,41 @@ describe("troupe mcp, as an agent (its token decides who it is)", () => {
     await other.release();
   });
 
-  test("messages: until the daemon has them, the three tools say so", async () => {
+  test("messages: sent as the token says, read from the inbox once, pushed to a waiting wait_for_message; assign's worker reports to its supervisor", async () => {
     sb = new Sandbox();
-    const mcp = await open();
-    for (const [tool, args] of [["send_message", { to: "user", text: "hi" }], ["read_inbox", {}], ["wait_for_message", { timeoutSeconds: 1 }]] as const) {
-      const r = await mcp.call(tool, args);
-      expect(r).toMatchObject({ isError: true, text: "messages are not available in this daemon" });
-    }
+    const boss = await identityAgent(sb, "boss");
+    const other = await identityAgent(sb, "other");
+    const person = await open();
+    const mcp = await open(boss.env);
+
+    // a message to an agent, read through its inbox: once
+    const sent = await person.json<{ from: string; to: string }[]>("send_message", { to: "boss", text: "start with the schema" });
+    expect(sent).toMatchObject([{ from: "user", to: "boss" }]);
+    expect(await mcp.json<{ text: string; from: string }[]>("read_inbox")).toMatchObject([{ text: "start with the schema", from: "user" }]);
+    expect(await mcp.json<unknown[]>("read_inbox")).toEqual([]);
+    const all = await mcp.json<{ seq: number; text: string }[]>("read_inbox", { after: 0 });
+    expect(all.map((m) => m.text)).toEqual(["start with the schema"]);
+
+    // the sender is the token's agent, whatever its environment says it is
+    const posing = await open({ ...boss.env, TROUPE_AGENT_ID: other.env.TROUPE_AGENT_ID, TROUPE_AGENT_NAME: "other" });
+    await posing.json("send_message", { to: "user", text: "who sent this?" });
+    expect(await person.json<{ fromId: string; text: string }[]>("read_inbox")).toMatchObject([{ fromId: boss.env.TROUPE_AGENT_ID, text: "who sent this?" }]);
+
+    // a wait under way gets the message sent meanwhile
+    const waiting = mcp.call("wait_for_message", { timeoutSeconds: 30 });
+    await person.json("send_message", { to: "boss", text: "go" });
+    expect(JSON.parse((await waiting).text)).toMatchObject([{ text: "go", from: "user" }]);
+    expect(await mcp.json<unknown[]>("wait_for_message", { timeoutSeconds: 1 })).toEqual([]);
+
+    // a worker assigned by boss reports to its supervisor, as its prompt tells it
+    await mcp.json("assign", { command: 'troupe send --supervisor "backfill done" && troupe signal done', message: "backfill", worktree: false });
+    expect(JSON.parse((await mcp.call("wait_for_message", { timeoutSeconds: 30 })).text)).toMatchObject([{ text: "backfill done" }]);
+
+    const bad = await mcp.call("send_message", { to: "nobody", text: "hi" });
+    expect(bad.isError).toBe(true);
+    const empty = await mcp.call("send_message", { to: "user", text: "" });
+    expect(empty.isError).toBe(true);
+    await boss.release();
+    await other.release();
   });
 });
