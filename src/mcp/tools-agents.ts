@@ -10,7 +10,7 @@ import { outcome, startWorker, waitForAgent } from "./workers.ts";
 const agentRef = z.string().min(1).describe("an agent's id or name");
 const timeoutSeconds = z.number().int().positive().max(MCP_MAX_WAIT_SECONDS).optional();
 const worker = {
-  profile: z.string().min(1).optional().describe("an agent profile (not available yet: use provider)"),
+  profile: z.string().min(1).optional().describe("an agent profile (troupe profile ls): its provider, model, permissions, tools and instructions; the other fields win over it"),
   provider: z.string().min(1).optional().describe("claude, codex, gemini, ... (default: your own CLI, else claude)"),
   model: z.string().min(1).optional().describe("the provider's model"),
   command: z.string().min(1).optional().describe("a shell command to run as the agent instead of a CLI (generic provider; the prompt is in $TROUPE_PROMPT)"),

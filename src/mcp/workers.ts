@@ -1,6 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { withReconnect } from "../client/connect.ts";
-import { TroupeError } from "../errors.ts";
 import type { Agent } from "../protocol/entities.ts";
 import { isLive } from "../protocol/status.ts";
 import type { McpContext } from "./context.ts";
@@ -37,9 +36,10 @@ function briefing(ctx: McpContext, how: Briefing): string {
   return "";
 }
 
-/** The provider a worker runs on: the one asked for; a command's generic; else the caller's own CLI; else claude. */
-async function providerFor(ctx: McpContext, input: WorkerInput): Promise<string> {
+/** The provider a worker runs on: the one asked for; the profile's; a command's generic; else the caller's own CLI; else claude. */
+async function providerFor(ctx: McpContext, input: WorkerInput): Promise<string | undefined> {
   if (input.provider) return input.provider;
+  if (input.profile) return undefined;
   if (input.command) return "generic";
   if (ctx.self) {
     const me = await ctx.client.agent(ctx.self.id).catch(() => null);
@@ -50,11 +50,9 @@ async function providerFor(ctx: McpContext, input: WorkerInput): Promise<string>
 
 /** Starts a worker as the caller's child (the daemon records the parent from the caller's token). */
 export async function startWorker(ctx: McpContext, input: WorkerInput, how: Briefing): Promise<Agent> {
-  if (input.profile !== undefined) {
-    throw new TroupeError("bad_request", `profiles are not available in this troupe yet: give provider (and model) instead of profile '${input.profile}'`);
-  }
   return ctx.client.spawn({
     provider: await providerFor(ctx, input),
+    profile: input.profile,
     prompt: input.prompt + briefing(ctx, how),
     command: input.command,
     name: input.name,

@@ -56,7 +56,7 @@ describe("troupe mcp, as the person", () => {
     expect(unknown).toMatchObject({ isError: true, text: "no agent 'nobody'" });
     const profile = await mcp.call("spawn_agent", { profile: "reviewer", prompt: "review" });
     expect(profile.isError).toBe(true);
-    expect(profile.text).toContain("profiles are not available");
+    expect(profile.text).toContain("reviewer");
     const badProvider = await mcp.call("spawn_agent", { provider: "nonesuch", prompt: "x" });
     expect(badProvider.isError).toBe(true);
     // after all that, the server still answers
