@@ -1,6 +1,7 @@
 import type { OutputEvent, Stream } from "../src/protocol/output.ts";
 import { fitsInArgument } from "./prompt-arg.ts";
-import type { CommandInput, ErrorPattern, FailureClass, PermissionMode, Provider, ProviderCommand } from "./types.ts";
+import { join } from "node:path";
+import type { CommandInput, ErrorPattern, FailureClass, McpInjection, McpServerSpec, PermissionMode, Provider, ProviderCommand } from "./types.ts";
 
 /**
  * Claude Code, `claude -p --output-format stream-json --verbose` (checked against 2.1.197).
@@ -277,6 +278,18 @@ function command(input: CommandInput, resume: string[]): ProviderCommand {
   return { argv, ...(env && { env }), ...(!inArgv && { stdin: input.prompt }) };
 }
 
+/**
+ * `--mcp-config <file>` (a JSON file of `mcpServers`; added to the person's own servers, not
+ * replacing them). `timeout` is the per-server tool-call limit in ms (checked in 2.1.197: it wins
+ * over MCP_TOOL_TIMEOUT). Claude Code hands its whole environment to stdio servers.
+ */
+export function claudeMcp(server: McpServerSpec): McpInjection {
+  const file = join(server.inputDir, "mcp.json");
+  // alwaysLoad: troupe's tools are never deferred behind tool search (an agent must see handoff and signal at once)
+  const config = { mcpServers: { troupe: { type: "stdio", command: server.command, args: server.args, timeout: server.toolTimeoutMs, alwaysLoad: true } } };
+  return { args: ["--mcp-config", file], files: { [file]: `${JSON.stringify(config, null, 2)}\n` } };
+}
+
 export const claude: Provider = {
   name: "claude",
   displayName: "Claude Code",
@@ -290,6 +303,7 @@ export const claude: Provider = {
   credentialEnv: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"],
   buildSpawn: (input) => command(input, []),
   buildResume: (input) => command(input, ["--resume", input.sessionId]),
+  mcp: claudeMcp,
   parseLine: parseClaudeLine,
   errorPatterns: claudeErrorPatterns,
 };

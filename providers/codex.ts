@@ -1,7 +1,7 @@
 import type { OutputEvent } from "../src/protocol/output.ts";
 import { jsonlStdout, num, obj, str, stringify, type JsonObject } from "./json-line.ts";
 import { fitsInArgument } from "./prompt-arg.ts";
-import type { CommandInput, PermissionMode, Provider, ProviderCommand } from "./types.ts";
+import type { CommandInput, McpInjection, McpServerSpec, PermissionMode, Provider, ProviderCommand } from "./types.ts";
 
 /**
  * OpenAI Codex CLI, `codex exec --json` (checked against codex-cli 0.169). This version has
@@ -42,6 +42,24 @@ function buildSpawn(input: CommandInput): ProviderCommand {
 
 function buildResume(input: CommandInput & { sessionId: string }): ProviderCommand {
   return withPrompt(["codex", ...execArgs(input), "resume", "--", input.sessionId], input.prompt);
+}
+
+/**
+ * Config overrides (`-c key=TOML`, before `exec`), so `~/.codex/config.toml` is untouched. Codex
+ * starts MCP servers with a minimal environment: `env_vars` forwards the agent's identity. Its
+ * default tool timeout is 60 s; `approve` runs troupe's tools without asking (exec cannot ask).
+ */
+export function codexMcp(server: McpServerSpec): McpInjection {
+  const set = (key: string, value: unknown) => ["-c", `mcp_servers.troupe.${key}=${JSON.stringify(value)}`];
+  return {
+    args: [
+      ...set("command", server.command),
+      ...set("args", server.args),
+      ...set("env_vars", server.envNames),
+      ...set("tool_timeout_sec", Math.ceil(server.toolTimeoutMs / 1000)),
+      ...set("default_tools_approval_mode", "approve"),
+    ],
+  };
 }
 
 function itemEvents(type: string, item: JsonObject): OutputEvent[] | null {
@@ -158,6 +176,7 @@ export const codex: Provider = {
   credentialEnv: ["OPENAI_API_KEY", "CODEX_API_KEY"],
   buildSpawn,
   buildResume,
+  mcp: codexMcp,
   parseLine,
   errorPatterns: [
     // a fixed refusal: running again cannot help

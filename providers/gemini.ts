@@ -1,7 +1,8 @@
 import type { OutputEvent } from "../src/protocol/output.ts";
 import { jsonlStdout, num, obj, str, stringify, type JsonObject } from "./json-line.ts";
 import { fitsInArgument } from "./prompt-arg.ts";
-import type { CommandInput, PermissionMode, Provider, ProviderCommand } from "./types.ts";
+import { join } from "node:path";
+import type { CommandInput, McpInjection, McpServerSpec, PermissionMode, Provider, ProviderCommand } from "./types.ts";
 
 /**
  * Google Gemini CLI, `gemini -p ... --output-format stream-json` (checked against 0.61).
@@ -43,6 +44,20 @@ function command(input: CommandInput, resume: string[]): ProviderCommand {
 
 const buildSpawn = (input: CommandInput): ProviderCommand => command(input, []);
 const buildResume = (input: CommandInput & { sessionId: string }): ProviderCommand => command(input, ["--resume", input.sessionId]);
+
+/**
+ * Gemini CLI has no flag for an MCP server: a settings file of its own, named by
+ * GEMINI_CLI_SYSTEM_SETTINGS_PATH (checked with 0.61), merged over the person's ~/.gemini and the
+ * project's settings, which stay untouched. It stands in for the machine's system settings file
+ * (`/etc/gemini-cli/settings.json`) for this session. Values name the agent's variables (`$VAR`,
+ * expanded by the CLI) so that no secret is written; `trust` skips confirmations headless runs cannot give.
+ */
+export function geminiMcp(server: McpServerSpec): McpInjection {
+  const file = join(server.inputDir, "gemini-settings.json");
+  const env = Object.fromEntries(server.envNames.map((n) => [n, `$${n}`]));
+  const settings = { mcpServers: { troupe: { command: server.command, args: server.args, env, timeout: server.toolTimeoutMs, trust: true } } };
+  return { args: [], env: { GEMINI_CLI_SYSTEM_SETTINGS_PATH: file }, files: { [file]: `${JSON.stringify(settings, null, 2)}\n` } };
+}
 
 function parseEvent(event: JsonObject): OutputEvent[] | null {
   switch (str(event.type)) {
@@ -104,6 +119,7 @@ export const gemini: Provider = {
   credentialEnv: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
   buildSpawn,
   buildResume,
+  mcp: geminiMcp,
   parseLine,
   errorPatterns: [
     // a fixed refusal: running again cannot help

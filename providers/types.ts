@@ -37,6 +37,28 @@ export interface ProviderCommand {
   stdin?: string;
 }
 
+/** troupe's own MCP server (`troupe mcp`), as an agent's CLI is to start it. */
+export interface McpServerSpec {
+  /** Absolute path of troupe, and its arguments (`["mcp"]`). */
+  command: string;
+  args: string[];
+  /** Variables the server needs from the agent's environment (its identity and socket): a CLI that filters its MCP servers' environment must pass these. */
+  envNames: string[];
+  /** The longest a tool call may take: a supervisor's handoff waits for its worker. */
+  toolTimeoutMs: number;
+  /** The agent's input folder (`.troupe/input/`, the user's alone), where config files go. */
+  inputDir: string;
+}
+
+/** What configures troupe's MCP server for one session, never touching the person's own config files. */
+export interface McpInjection {
+  /** Inserted right after the executable (before any subcommand or prompt). */
+  args: string[];
+  env?: Record<string, string>;
+  /** Files to write before the session starts: absolute path (inside `inputDir`) → content. */
+  files?: Record<string, string>;
+}
+
 import type { FailureClass } from "../src/protocol/failure.ts";
 
 export type { FailureClass };
@@ -67,6 +89,8 @@ export interface Provider {
   buildSpawn(input: CommandInput): ProviderCommand;
   /** Null when the CLI cannot resume a session. */
   buildResume: ((input: CommandInput & { sessionId: string }) => ProviderCommand) | null;
+  /** How this CLI gets troupe's MCP server, so agents have troupe's tools natively; absent when it cannot. */
+  mcp?: (server: McpServerSpec) => McpInjection;
   /** True when no permission mode restricts what runs: the generic provider runs the person's own command. */
   ignoresPermissions?: boolean;
   /** True when the CLI takes `instructions` as a system prompt of their own; else they go before the prompt. */

@@ -23,6 +23,7 @@ import { agentEnv } from "./env.ts";
 import { AgentEnvStore, moveLegacyEnvs } from "./env-store.ts";
 import { launchSession, sessionFiles } from "./launch.ts";
 import { assertWithinArgLimit } from "./arg-limit.ts";
+import { withTroupeMcp, writeMcpFiles } from "./mcp-config.ts";
 import { uniqueName } from "./names.ts";
 import { agentPaths } from "./paths.ts";
 import { hashToken, newId, newToken } from "./tokens.ts";
@@ -243,8 +244,9 @@ export class AgentService {
       : buildAgentPrompt({ id, name, prompt: prompt ?? "", inputDir: paths.inputDir, troupe });
     // built before the agent is recorded: a provider that refuses the input leaves nothing behind
     let cmd: ProviderCommand;
+    let mcpFiles: Record<string, string>;
     try {
-      cmd = buildWithRole(provider, {
+      const built = buildWithRole(provider, {
         prompt: fullPrompt,
         cwd,
         model: model ?? undefined,
@@ -256,6 +258,7 @@ export class AgentService {
         instructions: role?.instructions,
         mcpServers: role?.mcpServers,
       });
+      ({ cmd, files: mcpFiles } = withTroupeMcp(provider, built, troupe, paths.inputDir));
       assertWithinArgLimit(cmd.argv, { ...req.env, ...cmd.env });
     } catch (err) {
       if (wt) await removeWorktree(this.d.ws.root, wt.path).catch((e) => this.d.log.warn(`removing worktree ${wt.path} of a refused spawn`, e));
@@ -290,6 +293,7 @@ export class AgentService {
       this.envs.save(rec.id, req.env);
       if (role) saveRole(this.envs.dir(rec.id), role);
       this.writeInput(rec, paths.inputDir, wt?.baseCommit ?? null, work && { ...work, prompt: fullPrompt });
+      writeMcpFiles(mcpFiles);
     } catch (err) {
       this.failRun(rec.id, `could not write the agent's input: ${errorMessage(err)}`);
       throw err;
@@ -428,7 +432,7 @@ export class AgentService {
     try {
       const token = newToken();
       const role = loadRole(this.envs.dir(rec.id));
-      const cmd = provider.buildResume({
+      const built = provider.buildResume({
         prompt: mail ? `${mail.text}\n\n${prompt}` : prompt,
         cwd: rec.cwd,
         model: rec.model ?? undefined,
@@ -442,7 +446,9 @@ export class AgentService {
         env: clientEnv,
         ...budgetLeft(rec),
       });
+      const { cmd, files } = withTroupeMcp(provider, built, this.troupeCommand(), agentPaths(this.d.ws.stateDir, rec.name, rec.worktree).inputDir);
       assertWithinArgLimit(cmd.argv, { ...clientEnv, ...cmd.env });
+      writeMcpFiles(files);
       this.d.store.agents.setTokenHash(rec.id, hashToken(token));
       return await this.startSession(rec, session, cmd, token, onLaunch, clientEnv, setup);
     } catch (err) {
@@ -477,7 +483,7 @@ export class AgentService {
       ? readFileSync(join(paths.inputDir, "prompt.md"), "utf8")
       : buildAgentPrompt({ id: rec.id, name: rec.name, prompt: rec.prompt ?? "", inputDir: paths.inputDir, troupe: this.troupeCommand() });
     const role = loadRole(this.envs.dir(rec.id));
-    const cmd = buildWithRole(provider, {
+    const built = buildWithRole(provider, {
       prompt,
       cwd: rec.cwd,
       model: rec.model ?? undefined,
@@ -489,7 +495,9 @@ export class AgentService {
       mcpServers: role?.mcpServers,
       ...budgetLeft(rec),
     });
+    const { cmd, files } = withTroupeMcp(provider, built, this.troupeCommand(), agentPaths(this.d.ws.stateDir, rec.name, rec.worktree).inputDir);
     assertWithinArgLimit(cmd.argv, { ...clientEnv, ...cmd.env });
+    writeMcpFiles(files);
     this.d.store.agents.setTokenHash(rec.id, hashToken(token));
     return this.startSession(rec, rec.session + 1, cmd, token, onLaunch, clientEnv, setup);
   }

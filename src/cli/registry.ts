@@ -155,6 +155,17 @@ ${W}`,
     load: () => import("./modes.ts").then((m) => ({ run: (args: string[]) => m.runModeCommand(mode, args) })),
   })),
   {
+    name: "mcp",
+    summary: "serve troupe's tools over MCP (stdio), or add them to your own agent CLI",
+    usage: `troupe mcp [--install claude|codex|gemini [--write]]
+  without flags: an MCP server on stdin/stdout, acting as $TROUPE_AGENT_TOKEN's agent (else as you);
+  every agent troupe starts has it already (tools mcp__troupe__handoff, assign, send_message, ...)
+  --install CLI   print the config that adds troupe to your own claude, codex or gemini
+  --write         with --install: write it into that CLI's user config (a backup is kept)
+${W}`,
+    load: () => import("./mcp.ts"),
+  },
+  {
     name: "signal",
     summary: "end this agent's run: done, questions or error",
     usage: `troupe signal done [--result TEXT]

@@ -93,6 +93,10 @@ export class TroupeClient {
   async resume(ref: string, req: ResumeRequest): Promise<Agent> {
     return (await request(this.opts, "POST", `/v1/agents/${enc(ref)}/resume`, (await agentsApi()).AgentResponseSchema, req)).agent;
   }
+  /** The agent; with `waitMs`, held until it is no longer live (it ended its run) or the wait ends. */
+  async waitAgent(ref: string, waitMs: number, signal?: AbortSignal): Promise<Agent> {
+    return (await request(this.opts, "GET", `/v1/agents/${enc(ref)}/wait?wait=${waitMs}`, (await agentsApi()).AgentResponseSchema, undefined, signal)).agent;
+  }
   /** Stored output chunks, oldest first: those after chunk id `after`, or the newest before `before`. */
   async output(ref: string, q: { after?: number; before?: number; session?: number; limit?: number } = {}): Promise<OutputChunk[]> {
     const params = new URLSearchParams();

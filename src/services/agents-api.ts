@@ -1,11 +1,14 @@
 import type { AgentService } from "../agents/service.ts";
 import type { ProfileCatalog } from "../profiles/catalog.ts";
 import { resolveSpawn } from "../profiles/resolve.ts";
+import { MAX_WAIT_MS } from "../conversations/service.ts";
+import type { EventBus } from "../events/bus.ts";
+import { isLive } from "../protocol/status.ts";
 import type { Guard } from "./guard.ts";
 import type { AgentsApi } from "./services.ts";
 
 /** The agent service behind the policy: each method is authorized for its caller, then done. */
-export function agentsApi(agents: AgentService, guard: Guard, profiles: ProfileCatalog): AgentsApi {
+export function agentsApi(agents: AgentService, guard: Guard, profiles: ProfileCatalog, bus: EventBus): AgentsApi {
   return {
     list(caller) {
       guard(caller, "agents.list");
@@ -37,6 +40,19 @@ export function agentsApi(agents: AgentService, guard: Guard, profiles: ProfileC
     output(caller, ref, q) {
       guard(caller, "agents.output", agents.find(ref));
       return agents.output(ref, q);
+    },
+    async wait(caller, ref, waitMs, signal) {
+      guard(caller, "agents.wait", agents.find(ref));
+      const now = agents.get(ref);
+      if (!isLive(now.status) || waitMs <= 0) return now;
+      // subscribed in the same turn as the read above: an end in between cannot be missed
+      await bus.waitFor(
+        ({ event: e }) => (e.type === "agent:updated" && e.agent.id === now.id && !isLive(e.agent.status)) || (e.type === "agent:removed" && e.agentId === now.id) || null,
+        Math.min(waitMs, MAX_WAIT_MS),
+        signal,
+      );
+      // as it is now (a removed one is agent_not_found)
+      return agents.get(now.id);
     },
     signal(caller, signal) {
       guard(caller, "agents.signal");

@@ -99,7 +99,7 @@ export function createServices(h: ServiceHost): RunningServices {
         return collectGarbage({ ws: h.ws, store: h.store, log: h.log }, q.dryRun);
       },
     },
-    agents: agentsApi(agents, guard, profiles),
+    agents: agentsApi(agents, guard, profiles, bus),
     profiles: {
       list(caller) {
         guard(caller, "profiles.read");

@@ -31,6 +31,8 @@ export const POLICY = {
   "agents.list": ["anyone", "list agents"],
   "agents.get": ["anyone", "read $"],
   "agents.output": ["anyone", "read the output of $"],
+  // waiting for an agent to end is reading it (a supervisor's handoff waits on its worker)
+  "agents.wait": ["anyone", "wait for $"],
   // a spawned agent is the caller's child (its parent_id)
   "agents.spawn": ["anyone", "spawn an agent"],
   "agents.stop": ["lineage", "stop $"],

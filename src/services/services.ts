@@ -90,6 +90,8 @@ export interface AgentsApi {
   /** `force`: uncommitted changes in its worktree are saved as a commit first, rather than refused. */
   remove(caller: Caller, ref: string, opts?: { force?: boolean }): Promise<void>;
   output(caller: Caller, ref: string, q: OutputQuery): OutputChunk[];
+  /** The agent once it is not live (ended: done, waiting, failed, stopped), or as it is after `waitMs` (at most MAX_WAIT_MS). */
+  wait(caller: Caller, ref: string, waitMs: number, signal: AbortSignal): Promise<Agent>;
   /** Stores the calling agent's signal (by its identity, never by a path it names) in its signal file. */
   signal(caller: Caller, signal: Signal): void;
 }

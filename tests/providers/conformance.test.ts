@@ -9,6 +9,8 @@ import { PROMPT_ARG_MAX_BYTES } from "../../providers/prompt-arg.ts";
 import { buildWithRole } from "../../providers/role.ts";
 import type { CommandInput, FailureClass, Provider, ProviderCommand } from "../../providers/types.ts";
 import { diagnose, describeFailure } from "../../src/agents/failure.ts";
+import { withTroupeMcp } from "../../src/agents/mcp-config.ts";
+import { MCP_MAX_WAIT_SECONDS } from "../../src/protocol/mcp.ts";
 import { TroupeError } from "../../src/errors.ts";
 import { withAccount } from "../../src/accounts/env.ts";
 import { OutputEventSchema, type Stream } from "../../src/protocol/output.ts";
@@ -203,6 +205,28 @@ for (const p of PROVIDERS) {
       if (p.binary) expect(cmd.argv[0]).toBe(p.binary);
       if (!p.resumesWithoutSession) expect(cmd.argv.some((a) => a === "sess-1234" || a.endsWith("=sess-1234"))).toBe(true);
       expect(p.buildSpawn(input(p)).argv).not.toContain("sess-1234");
+    });
+
+    test.skipIf(!p.mcp)("troupe's MCP server: configured in the agent's input folder, the prompt untouched, with a long tool timeout", () => {
+      const inputDir = "/ws/.troupe/worktrees/ada/.troupe/input";
+      for (const build of [() => p.buildSpawn(input(p, { prompt: "-do it" })), ...(p.buildResume ? [() => resumeOf(p, { prompt: "-do it" })] : [])]) {
+        const plain = build();
+        const { cmd, files } = withTroupeMcp(p, plain, "/opt/troupe/troupe", inputDir);
+        expect(cmd.argv[0]).toBe(plain.argv[0]!);
+        // inserted right after the executable: the rest, prompt included, is as it was
+        expect(cmd.argv.slice(-plain.argv.length + 1)).toEqual(plain.argv.slice(1));
+        expect(promptRoute(cmd, "-do it")).toBe(promptRoute(plain, "-do it"));
+        expect(cmd.stdin).toBe(plain.stdin);
+        for (const path of Object.keys(files)) expect(path.startsWith(`${inputDir}/`)).toBe(true);
+        // somewhere (argv, env or a file) names troupe's server, its `mcp` command and a limit above the longest wait
+        const said = JSON.stringify({ argv: cmd.argv, env: cmd.env, files: Object.values(files) });
+        expect(said).toContain("/opt/troupe/troupe");
+        expect(said).toContain("mcp");
+        const limits = [...said.matchAll(/timeout[_a-z]*\\?"?[:=]\s*\\?"?(\d+)/gi)].map((m) => Number(m[1]));
+        expect(limits.length).toBeGreaterThan(0);
+        const ms = Math.max(...limits.map((n) => (n < 100_000 ? n * 1000 : n)));
+        expect(ms).toBeGreaterThan(MCP_MAX_WAIT_SECONDS * 1000);
+      }
     });
 
     const cases = fixtureCases(p.name);

@@ -182,6 +182,7 @@ const CASES: RouteCase[] = [
   { route: "GET /v1/agents", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/agents")) },
   { route: "GET /v1/agents/:ref", fresh: null, call: (m, f, t) => status(m.api(t, "GET", `/v1/agents/${ref(f)}`)) },
   { route: "GET /v1/agents/:ref/output", fresh: null, call: (m, f, t) => status(m.api(t, "GET", `/v1/agents/${ref(f)}/output`)) },
+  { route: "GET /v1/agents/:ref/wait", fresh: null, call: (m, f, t) => status(m.api(t, "GET", `/v1/agents/${ref(f)}/wait`)) },
   {
     route: "POST /v1/agents",
     fresh: null,

@@ -21,6 +21,10 @@ export function agentRoutes(r: Router, s: Services): void {
     const q = { after: intParam(url, "after"), before: intParam(url, "before"), session: intParam(url, "session"), limit: intParam(url, "limit") };
     return json({ chunks: s.agents.output(caller, params.ref!, q) });
   });
+  // a long poll (≤ 60 s a request): the agent once it is no longer live; clients ask again to wait longer
+  r.on("GET", "/v1/agents/:ref/wait", async ({ params, url, req, caller }) => {
+    return json({ agent: await s.agents.wait(caller, params.ref!, intParam(url, "wait") ?? 0, req.signal) });
+  });
   r.on("POST", "/v1/signal", async ({ req, caller }) => {
     s.agents.signal(caller, await readJson(req, SignalRequestSchema));
     return json({ ok: true });
