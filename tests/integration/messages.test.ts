@@ -132,8 +132,9 @@ describe("messages to an agent", () => {
     const pa = [
       `troupe spawn --no-worktree --name kid --command ${shellQuote(kid)} >/dev/null`,
       "while [ ! -f kid.done ]; do sleep 0.05; done",
-      "troupe send kid 'more work' >/dev/null",
+      // read before waking kid again: its second run reports too, and must not race this read
       "troupe inbox --json > pa.inbox",
+      "troupe send kid 'more work' >/dev/null",
       "troupe signal done",
     ].join("; ");
     await sb.json(["spawn", "--no-worktree", "--name", "pa", "--command", pa, "--json"]);
