@@ -6,9 +6,10 @@ import type { EventBus } from "../events/bus.ts";
 import { isLive } from "../protocol/status.ts";
 import type { Guard } from "./guard.ts";
 import type { AgentsApi } from "./services.ts";
+import type { PurposefulWaits } from "./waits.ts";
 
 /** The agent service behind the policy: each method is authorized for its caller, then done. */
-export function agentsApi(agents: AgentService, guard: Guard, profiles: ProfileCatalog, bus: EventBus): AgentsApi {
+export function agentsApi(agents: AgentService, guard: Guard, profiles: ProfileCatalog, bus: EventBus, waits: PurposefulWaits): AgentsApi {
   return {
     list(caller) {
       guard(caller, "agents.list");
@@ -46,10 +47,12 @@ export function agentsApi(agents: AgentService, guard: Guard, profiles: ProfileC
       const now = agents.get(ref);
       if (!isLive(now.status) || waitMs <= 0) return now;
       // subscribed in the same turn as the read above: an end in between cannot be missed
-      await bus.waitFor(
-        ({ event: e }) => (e.type === "agent:updated" && e.agent.id === now.id && !isLive(e.agent.status)) || (e.type === "agent:removed" && e.agentId === now.id) || null,
-        Math.min(waitMs, MAX_WAIT_MS),
-        signal,
+      await waits.during(caller, () =>
+        bus.waitFor(
+          ({ event: e }) => (e.type === "agent:updated" && e.agent.id === now.id && !isLive(e.agent.status)) || (e.type === "agent:removed" && e.agentId === now.id) || null,
+          Math.min(waitMs, MAX_WAIT_MS),
+          signal,
+        ),
       );
       // as it is now (a removed one is agent_not_found)
       return agents.get(now.id);

@@ -15,6 +15,7 @@ import { guardOver, permitsOver } from "./guard.ts";
 import { MessageService } from "../messages/service.ts";
 import { DeliveryFollower } from "../messages/delivery.ts";
 import { messagesApi } from "./messages-api.ts";
+import { PurposefulWaits } from "./waits.ts";
 import { WorkService } from "../work/service.ts";
 import { workApi } from "./work-api.ts";
 import { Dispatcher } from "../work/dispatch.ts";
@@ -62,7 +63,8 @@ export function createServices(h: ServiceHost): RunningServices {
   const messages = new MessageService(h.store, bus, (): string => agents.troupeCommand());
   const agents = new AgentService({ ws: h.ws, store: h.store, bus, log: h.log, binDir: h.binDir, mail: messages });
   const conversations = new ConversationService(h.store, bus);
-  agents.setPurposefulWait((id) => conversations.waitsOnPurpose(id));
+  const waits = new PurposefulWaits();
+  agents.setPurposefulWait((id) => conversations.waitsOnPurpose(id) || waits.has(id));
   // the user's accounts (shared by every daemon of the user): which one each agent runs on, failover on a spent quota
   const accountStore = new AccountStore(accountPaths());
   const envs = new AgentEnvStore(h.ws.stateDir);
@@ -99,7 +101,7 @@ export function createServices(h: ServiceHost): RunningServices {
         return collectGarbage({ ws: h.ws, store: h.store, log: h.log }, q.dryRun);
       },
     },
-    agents: agentsApi(agents, guard, profiles, bus),
+    agents: agentsApi(agents, guard, profiles, bus, waits),
     profiles: {
       list(caller) {
         guard(caller, "profiles.read");
@@ -112,7 +114,7 @@ export function createServices(h: ServiceHost): RunningServices {
     },
     conversations: conversationsApi(conversations, guard),
     modes: modesApi(modes, guard),
-    messages: messagesApi(messages, guard, permitsOver(h.store)),
+    messages: messagesApi(messages, guard, permitsOver(h.store), waits),
     events: {
       open(caller, q) {
         guard(caller, "events.open");

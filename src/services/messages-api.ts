@@ -1,9 +1,10 @@
 import type { MessageService } from "../messages/service.ts";
 import type { Guard, Permits } from "./guard.ts";
 import type { MessagesApi } from "./services.ts";
+import type { PurposefulWaits } from "./waits.ts";
 
 /** The message service behind the policy: each method is authorized for its caller, then done. */
-export function messagesApi(messages: MessageService, guard: Guard, permits: Permits): MessagesApi {
+export function messagesApi(messages: MessageService, guard: Guard, permits: Permits, waits: PurposefulWaits): MessagesApi {
   return {
     send(caller, req) {
       guard(caller, "messages.send");
@@ -12,7 +13,7 @@ export function messagesApi(messages: MessageService, guard: Guard, permits: Per
     },
     inbox(caller, q, signal) {
       guard(caller, "messages.inbox");
-      return messages.inbox(caller, q, signal);
+      return q.waitMs ? waits.during(caller, () => messages.inbox(caller, q, signal)) : messages.inbox(caller, q, signal);
     },
     markRead(caller, id) {
       guard(caller, "messages.read");

@@ -162,3 +162,16 @@ test("an inactivity timeout stops the run and fails it with class timeout", asyn
   const a = await ended("hung");
   expect(a).toMatchObject({ status: "failed", failure: { class: "timeout", evidence: "no output for 2 s", attempt: 1 } });
 }, SLOW);
+
+test("an agent waiting on purpose for a message is not idle: its inactivity clock stops while it waits", async () => {
+  sb = new Sandbox();
+  config({ retry: { maxAttempts: 1 } });
+  const cmd = "echo waiting; troupe inbox --wait --timeout 20000 --json > got.json; troupe signal done --result woke";
+  await sb.json(["spawn", "--no-worktree", "--name", "patient", "--idle-timeout", "2s", "--command", cmd, "--json"]);
+  // well past its 2 s limit, still waiting in its inbox, not stopped
+  const started = Date.now();
+  await waitFor("4 s in the wait", async () => Date.now() - started > 4_000 && (await agent("patient"))?.status === "running", 10_000);
+  expect((await sb.run(["send", "patient", "go on"])).code).toBe(0);
+  const a = await ended("patient");
+  expect(a).toMatchObject({ status: "done", result: "woke", failure: null });
+}, SLOW);
