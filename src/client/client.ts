@@ -149,6 +149,11 @@ export class TroupeClient {
     return (await request(this.opts, "GET", `/v1/inbox${q}`, (await messagesApi()).InboxResponseSchema, undefined, signal)).messages;
   }
   /** A message to the person, seen (the person only). */
+  /** The person's messages not yet read, oldest first; unlike `inbox` it changes no status. */
+  async messages(_q: { unread: true }): Promise<Message[]> {
+    return (await request(this.opts, "GET", "/v1/messages?to=user&unread", (await messagesApi()).UnreadResponseSchema)).messages;
+  }
+
   async markRead(id: string): Promise<Message> {
     return (await request(this.opts, "POST", `/v1/messages/${enc(id)}/read`, (await messagesApi()).MessageReadResponseSchema, {})).message;
   }

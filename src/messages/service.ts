@@ -89,6 +89,11 @@ export class MessageService implements SessionMail {
     }
   }
 
+  /** The person's messages not yet read (the dashboard's snapshot): nothing is delivered by looking. */
+  unread(): Message[] {
+    return this.store.messages.unread(USER, PAGE);
+  }
+
   /** A message to the person, seen in the dashboard. */
   markRead(id: string): Message {
     const seq = messageSeq(id);

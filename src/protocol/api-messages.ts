@@ -11,5 +11,7 @@ export type SendRequest = z.input<typeof SendRequestSchema>;
 export const MessageResponseSchema = z.object({ messages: z.array(MessageSchema) });
 /** `GET /v1/inbox?after=SEQ&wait=MS`: the caller's messages after `after`, oldest first; with `wait`, a long poll until one comes. Reading delivers them. */
 export const InboxResponseSchema = z.object({ messages: z.array(MessageSchema) });
+/** `GET /v1/messages?to=user&unread`: the person's messages not yet read, oldest first; delivers nothing. */
+export const UnreadResponseSchema = z.object({ messages: z.array(MessageSchema) });
 /** `POST /v1/messages/:id/read` (the person, a message to `user`). */
 export const MessageReadResponseSchema = z.object({ message: MessageSchema });

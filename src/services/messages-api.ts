@@ -15,6 +15,10 @@ export function messagesApi(messages: MessageService, guard: Guard, permits: Per
       guard(caller, "messages.inbox");
       return q.waitMs ? waits.during(caller, () => messages.inbox(caller, q, signal)) : messages.inbox(caller, q, signal);
     },
+    unread(caller) {
+      guard(caller, "messages.unread");
+      return messages.unread();
+    },
     markRead(caller, id) {
       guard(caller, "messages.read");
       return messages.markRead(id);

@@ -55,6 +55,8 @@ export const POLICY = {
   // an inbox is always the caller's own (the person's: messages to `user`)
   "messages.inbox": ["anyone", "read its inbox"],
   "messages.read": ["person", "mark a message read"],
+  // the dashboard's snapshot of what waits for the person; unlike the inbox it delivers nothing
+  "messages.unread": ["person", "list the person's unread messages"],
   "events.open": ["anyone", "follow events"],
   // the work model: anyone reads it (agents read the plan they work in); the person decides
   // what is worked on, so creating, archiving, approving, rejecting, editing and retrying are theirs

@@ -112,6 +112,8 @@ export interface MessagesApi {
   send(caller: Caller, req: SendOptions): Message[];
   /** The caller's messages after `after` (else those queued), oldest first, delivering the queued; `waitMs` (at most MAX_WAIT_MS) holds it until one comes. */
   inbox(caller: Caller, q: { after?: number; waitMs?: number }, signal: AbortSignal): Promise<Message[]>;
+  /** The person's messages not yet read, oldest first; read-only (the person only). */
+  unread(caller: Caller): Message[];
   /** A message to the person, seen (the person only). */
   markRead(caller: Caller, id: string): Message;
 }

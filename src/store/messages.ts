@@ -66,6 +66,12 @@ export class MessageRepo {
     return this.db.transaction(() => msgs.map((m) => fromRow(insert.get(m.fromId, m.fromName, m.toId, m.toName, m.text, m.wake ? 1 : 0, now) as Row)))();
   }
 
+  /** Messages to `toId` not yet read, oldest first; reading them here changes nothing. */
+  unread(toId: string, limit: number): Message[] {
+    const rows = this.db.query("SELECT * FROM messages WHERE to_id = ? AND status != 'read' ORDER BY seq LIMIT ?").all(toId, limit) as Row[];
+    return rows.map(fromRow);
+  }
+
   get(seq: number): Message | null {
     const row = this.db.query("SELECT * FROM messages WHERE seq = ?").get(seq) as Row | null;
     return row ? fromRow(row) : null;

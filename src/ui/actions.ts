@@ -2,7 +2,7 @@ import type { SpawnRequest } from "../protocol/api.ts";
 import type { Agent, Conversation } from "../protocol/entities.ts";
 import type { Profile } from "../protocol/profile.ts";
 import { STATUS } from "../protocol/status.ts";
-import { conversationsFrom, orphanConversations, type EntitiesState } from "./state/entities.ts";
+import { conversationsFrom, messagesFrom, orphanConversations, orphanMessages, type EntitiesState } from "./state/entities.ts";
 import { choiceField, formValues, makeForm, textField, type ChoiceOption, type FormState } from "./state/form.ts";
 import type { Modal } from "./state/ui.ts";
 import type { DashboardClient, ProviderChoice } from "./types.ts";
@@ -11,6 +11,26 @@ import type { DashboardClient, ProviderChoice } from "./types.ts";
 export class FormError extends Error {}
 
 type QuestionsModal = Extract<Modal, { kind: "questions" }>;
+type MessagesModal = Extract<Modal, { kind: "messages" }>;
+
+/**
+ * The `a` dialog for `agent`'s unread messages to the person, with a reply field (sent to it).
+ * With none, the unread messages no listed agent sent (no reply: there is no one to send it to).
+ */
+export function messagesModal(agent: Agent | null, entities: EntitiesState): MessagesModal | null {
+  const own = agent ? messagesFrom(entities, agent.id) : [];
+  const messages = own.length ? own : orphanMessages(entities);
+  if (!messages.length) return null;
+  const replyTo = own.length && agent ? agent.id : null;
+  const title = replyTo && agent ? `Messages from ${agent.name}` : "Messages for you";
+  const form = makeForm([textField("reply", replyTo && agent ? `Reply to ${agent.name} (optional)` : "Reply", { multiline: true, placeholder: "enter with nothing typed closes" })]);
+  return { kind: "messages", title, messages, replyTo, form, busy: false };
+}
+
+/** The reply typed in the messages dialog; empty: none. */
+export function replyText(form: FormState): string {
+  return String(formValues(form).reply ?? "").trim();
+}
 
 /**
  * The `a` dialog for `agent`: its questions when it waits, and the user conversations it asked.

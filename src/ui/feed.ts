@@ -1,5 +1,6 @@
 import type { Agent, Conversation } from "../protocol/entities.ts";
 import type { DaemonEvent } from "../protocol/events.ts";
+import type { Message } from "../protocol/message.ts";
 import type { EventMessage } from "../client/sse.ts";
 import { TroupeError, errorMessage } from "../errors.ts";
 import type { LineParser } from "../output/lines.ts";
@@ -77,6 +78,11 @@ export class Feed {
   /** Applies an agent an action returned, without waiting for its event. */
   upsertAgent(agent: Agent): void {
     this.pending.push({ type: "agent:updated", agent });
+    this.publisher.flush();
+  }
+
+  upsertMessage(message: Message): void {
+    this.pending.push({ type: "message:updated", message });
     this.publisher.flush();
   }
 
@@ -160,15 +166,26 @@ export class Feed {
 
   /** Fetches the whole state; events newer than it still win per entity. */
   async refresh(): Promise<void> {
-    const [agents, conversations, work] = await Promise.all([
+    const [agents, conversations, work, messages] = await Promise.all([
       this.client.listAgents(),
       this.client.conversations({ pending: true }),
       this.workSnapshot(),
+      this.unreadMessages(),
     ]);
     if (this.stopped) return;
     this.applyPending();
-    this.setEntities(entitiesReducer(this.view.entities, { type: "snapshot", agents, conversations, work }));
+    this.setEntities(entitiesReducer(this.view.entities, { type: "snapshot", agents, conversations, work, messages }));
     this.publisher.flush();
+  }
+
+  /** The person's unread messages; a daemon from before messages has no such route (the rest works). */
+  private async unreadMessages(): Promise<Message[] | undefined> {
+    try {
+      return await this.client.messages({ unread: true });
+    } catch (err) {
+      if (err instanceof TroupeError && err.code === "not_found") return undefined;
+      throw err;
+    }
   }
 
   /**

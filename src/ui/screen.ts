@@ -4,7 +4,7 @@ import { helpScrollMax } from "./components/HelpOverlay.tsx";
 import type { FeedView } from "./feed.ts";
 import type { Size } from "./hooks/useTerminalSize.ts";
 import { layout, type Layout } from "./layout.ts";
-import { needsPerson, visibleAgents, type EntitiesState } from "./state/entities.ts";
+import { hasQuestions, visibleAgents, waitingOnPerson, type EntitiesState } from "./state/entities.ts";
 import type { Viewport } from "./state/scroll.ts";
 import { currentView, type UiState } from "./state/ui.ts";
 import { workAttentionKeys } from "./state/work.ts";
@@ -78,5 +78,6 @@ export function deriveScreen(ui: UiState, view: FeedView, term: Size): Screen {
 }
 
 function needsOf(entities: EntitiesState): Set<string> {
-  return new Set(Object.values(entities.agents).filter((a) => needsPerson(a, entities)).map((a) => a.id));
+  const waiting = waitingOnPerson(entities);
+  return new Set(Object.values(entities.agents).filter((a) => hasQuestions(a) || waiting.has(a.id)).map((a) => a.id));
 }

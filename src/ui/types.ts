@@ -7,6 +7,7 @@ import type { LineParser } from "../output/lines.ts";
 export type DashboardClient = Pick<
   TroupeClient,
   | "health" | "listAgents" | "conversations" | "events" | "output" | "spawn" | "stop" | "resume" | "answer" | "profiles"
+  | "messages" | "markRead" | "send"
   | "initiatives" | "initiativeWork" | "initiativeDiff" | "approve" | "reject" | "edit" | "retry"
 >;
 

@@ -103,6 +103,24 @@ describe.skipIf(!HAVE_TMUX)("dashboard in a terminal", () => {
     await term.waitForNot("needs you");
   }, TEST_MS);
 
+  test("a message from troupe send --user is a needs-you item: a shows it and marks it read", async () => {
+    await spawn("dora", "troupe send --user hello && troupe signal done");
+    await waitFor("dora done", statusIs("dora", "done"));
+    await term.openDashboard();
+    await term.waitFor("1 needs you");
+    await term.waitFor(/! dora/);
+    term.keys("a");
+    await term.waitFor("Messages from dora");
+    await term.waitFor("hello");
+    const read = await waitFor("the message read", async () => {
+      const all = await sb.json<{ text: string; status: string }[]>(["inbox", "--after", "0", "--json"]);
+      return all.length === 1 && all[0]!.status === "read" && all;
+    });
+    expect(read[0]!.text).toBe("hello");
+    term.keys("Enter");
+    await term.waitForNot("needs you");
+  }, TEST_MS);
+
   test("quitting leaves agents running and the terminal as it was; 80x24 stays usable", async () => {
     await spawn("sleepy", "sleep 600");
     await spawn("chatty", 'for i in $(seq 1 200); do echo "a rather long line of output number $i that will need wrapping in a narrow pane"; done; sleep 600');

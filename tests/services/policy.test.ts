@@ -26,6 +26,7 @@ describe("the authorization policy", () => {
       "initiatives.archive",
       "initiatives.create",
       "messages.read",
+      "messages.unread",
       "permissions.decide",
       "work.approve",
       "work.dispatch",

@@ -173,6 +173,52 @@ describe("answering", () => {
   });
 });
 
+describe("messages to the person", () => {
+  test("an agent's message marks its row, rings once; a shows it and marks it read; a reply is sent to it", async () => {
+    const run = makeAgent({ name: "runner", status: "running" });
+    const sender = makeAgent({ name: "sender", status: "done", createdAt: Date.now() - 120_000 });
+    const client = new FakeClient([run, sender]);
+    screen = await renderApp(client);
+    await screen.waitFor("sender");
+    const bells = screen.bells();
+    const m = client.addMessage(sender, "hello from the sender");
+    await screen.waitFor("1 needs you");
+    expect(screen.bells()).toBe(bells + 1);
+    const rows = screen.frame().split("\n");
+    const row = rows.findIndex((r) => r.includes("sender") && r.includes("done"));
+    expect(row).toBeLessThan(rows.findIndex((r) => r.includes("runner") && r.includes("running")));
+    expect(rows[row]).toContain("!");
+    await screen.press("k");
+    await screen.press("a");
+    await screen.waitFor("hello from the sender");
+    await waitFor(() => client.callsOf("markRead").length === 1, () => "markRead called");
+    expect(client.callsOf("markRead")[0]).toEqual([m.id]);
+    await screen.type("thanks");
+    await screen.press(KEY.enter);
+    await waitFor(() => client.callsOf("send").length === 1, () => "send called");
+    expect(client.callsOf("send")[0]).toEqual([{ to: sender.id, text: "thanks" }]);
+    await screen.waitForNot("needs you");
+    expect(screen.bells()).toBe(bells + 1);
+  });
+
+  test("unread messages in the snapshot show; enter with no reply closes without sending", async () => {
+    const sender = makeAgent({ name: "sender", status: "done" });
+    const client = new FakeClient([sender]);
+    client.addMessage(sender, "first note");
+    client.addMessage(sender, "second note");
+    screen = await renderApp(client);
+    await screen.waitFor("1 needs you");
+    await screen.press("a");
+    await screen.waitFor("second note");
+    expect(screen.frame()).toContain("first note");
+    await waitFor(() => client.callsOf("markRead").length === 2, () => "both marked read");
+    await screen.press(KEY.enter);
+    await screen.waitForNot("second note");
+    expect(client.callsOf("send")).toEqual([]);
+    await screen.waitForNot("needs you");
+  });
+});
+
 describe("actions", () => {
   test("n: only installed providers can be chosen; the agent starts with what was typed", async () => {
     const client = new FakeClient([]);

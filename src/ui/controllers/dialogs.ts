@@ -1,27 +1,40 @@
 import type { Agent } from "../../protocol/entities.ts";
 import { errorMessage } from "../../errors.ts";
-import { FormError, newAgentForm, providerOptions, questionsModal, resumeForm, resumeMessage, spawnRequest, submitQuestions } from "../actions.ts";
+import type { Message } from "../../protocol/message.ts";
+import { FormError, messagesModal, newAgentForm, providerOptions, questionsModal, replyText, resumeForm, resumeMessage, spawnRequest, submitQuestions } from "../actions.ts";
 import type { Modal } from "../state/ui.ts";
 import { say, type KeyEnv } from "./types.ts";
 import { submitReject } from "./work.ts";
 
 /** The dialogs that hold a form. */
-export type FormModal = Extract<Modal, { kind: "questions" | "new" | "resume" | "reject" }>;
+export type FormModal = Extract<Modal, { kind: "questions" | "new" | "resume" | "reject" | "messages" }>;
 
 export function formModal(env: KeyEnv): FormModal | null {
   const m = env.ui.modal;
-  return m.kind === "questions" || m.kind === "new" || m.kind === "resume" || m.kind === "reject" ? m : null;
+  return m.kind === "questions" || m.kind === "new" || m.kind === "resume" || m.kind === "reject" || m.kind === "messages" ? m : null;
 }
 
 /** Why `a` has nothing to open for the selected agent, or null. */
 export function nothingToAnswer(env: KeyEnv): string | null {
-  if (questionsModal(env.selected, env.entities)) return null;
-  return env.selected ? `${env.selected.name} has no questions for you` : "nothing waits for an answer";
+  if (questionsModal(env.selected, env.entities) || messagesModal(env.selected, env.entities)) return null;
+  return env.selected ? `${env.selected.name} has no questions or messages for you` : "nothing waits for an answer";
 }
 
+/** Questions first (the agent is blocked on them); else the agent's unread messages, marked read as they show. */
 export function openAnswer(env: KeyEnv): void {
-  const modal = questionsModal(env.selected, env.entities);
-  if (modal) env.dispatch({ type: "open", modal });
+  const modal = questionsModal(env.selected, env.entities) ?? messagesModal(env.selected, env.entities);
+  if (!modal) return;
+  env.dispatch({ type: "open", modal });
+  if (modal.kind === "messages") markShown(env, modal.messages);
+}
+
+function markShown(env: KeyEnv, messages: readonly Message[]): void {
+  for (const m of messages) {
+    env.deps.client.markRead(m.id).then(
+      (read) => env.feed.upsertMessage(read),
+      (err: unknown) => say(env, `could not mark ${m.id} read: ${errorMessage(err)}`, "error"),
+    );
+  }
 }
 
 export function openNewAgent(env: KeyEnv): void {
@@ -85,6 +98,17 @@ export function submitForm(env: KeyEnv): void {
         const p = submitReject(env, m);
         dispatch({ type: "busy", busy: true });
         p.catch((err: unknown) => failed(env, err));
+        return;
+      }
+      case "messages": {
+        const text = replyText(m.form);
+        if (!text) {
+          dispatch({ type: "close" });
+          return;
+        }
+        if (!m.replyTo) throw new FormError("no agent to reply to: these came from outside the list");
+        dispatch({ type: "busy", busy: true });
+        deps.client.send({ to: m.replyTo, text }).then(() => done("reply sent"), (err: unknown) => failed(env, err));
         return;
       }
       case "resume": {

@@ -38,6 +38,7 @@ export function keyContext(ui: UiState): KeyContext {
     case "new":
     case "resume":
     case "reject":
+    case "messages":
       return "field";
     case "none":
       break;

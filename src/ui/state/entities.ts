@@ -1,6 +1,7 @@
 import type { Agent, AgentStatus, Conversation } from "../../protocol/entities.ts";
 import { USER } from "../../protocol/entities.ts";
 import type { DaemonEvent } from "../../protocol/events.ts";
+import type { Message } from "../../protocol/message.ts";
 import { assertNever } from "../../errors.ts";
 import { STATUS } from "../../protocol/status.ts";
 import { initialWork, workAttentionKeys, workEvents, workSnapshot, type WorkEvent, type WorkSnapshot, type WorkState } from "./work.ts";
@@ -12,6 +13,11 @@ export const hasQuestions = (a: Agent): boolean => STATUS[a.status].needsPerson 
 export interface EntitiesState {
   agents: Readonly<Record<string, Agent>>;
   conversations: Readonly<Record<string, Conversation>>;
+  /**
+   * Messages to the person: the unread, and those read while we watched (kept so that a late
+   * `delivered` event, after our own read mark, cannot bring one back).
+   */
+  messages: Readonly<Record<string, Message>>;
   /** Initiatives, phases and tasks (`work.ts`). */
   work: WorkState;
   /** True once the first snapshot arrived. */
@@ -19,17 +25,24 @@ export interface EntitiesState {
 }
 
 export type EntitiesAction =
-  /** `work` absent: the work model was not fetched (the part held stays). */
-  | { type: "snapshot"; agents: Agent[]; conversations: Conversation[]; work?: WorkSnapshot }
+  /** `work`, `messages` absent: not fetched (the part held stays). */
+  | { type: "snapshot"; agents: Agent[]; conversations: Conversation[]; work?: WorkSnapshot; messages?: Message[] }
   | { type: "events"; events: DaemonEvent[] };
 
-export const initialEntities: EntitiesState = { agents: {}, conversations: {}, work: initialWork, loaded: false };
+export const initialEntities: EntitiesState = { agents: {}, conversations: {}, messages: {}, work: initialWork, loaded: false };
 
 const CONVERSATION_RANK: Record<Conversation["status"], number> = { pending: 0, delivered: 1, answered: 2, expired: 2 };
 
 /** The newer of two versions of one agent: events and snapshots may arrive out of order. */
 function newerAgent(cur: Agent | undefined, next: Agent): Agent {
   return cur && cur.updatedAt > next.updatedAt ? cur : next;
+}
+
+const MESSAGE_RANK: Record<Message["status"], number> = { queued: 0, delivered: 1, read: 2 };
+
+/** A message only moves forward (queued, delivered, read); an older version never wins. */
+function newerMessage(cur: Message | undefined, next: Message): Message {
+  return cur && MESSAGE_RANK[cur.status] > MESSAGE_RANK[next.status] ? cur : next;
 }
 
 function newerConversation(cur: Conversation | undefined, next: Conversation): Conversation {
@@ -46,11 +59,20 @@ export function entitiesReducer(state: EntitiesState, action: EntitiesAction): E
       for (const c of action.conversations) conversations[c.id] = newerConversation(state.conversations[c.id], c);
       // A conversation we hold but the (pending-only) snapshot lacks was answered or expired meanwhile.
       const work = action.work ? workSnapshot(state.work, action.work) : state.work;
-      return { agents, conversations: dropSettled(conversations), work, loaded: true };
+      let messages = state.messages;
+      if (action.messages) {
+        // the snapshot lists the unread: one held unread but missing from it was read meanwhile
+        const next: Record<string, Message> = {};
+        for (const m of Object.values(state.messages)) if (m.status === "read") next[m.id] = m;
+        for (const m of action.messages) next[m.id] = newerMessage(state.messages[m.id], m);
+        messages = next;
+      }
+      return { agents, conversations: dropSettled(conversations), messages, work, loaded: true };
     }
     case "events": {
       let agents: Record<string, Agent> | null = null;
       let conversations: Record<string, Conversation> | null = null;
+      let messages: Record<string, Message> | null = null;
       const work: WorkEvent[] = [];
       for (const ev of action.events) {
         switch (ev.type) {
@@ -93,8 +115,15 @@ export function entitiesReducer(state: EntitiesState, action: EntitiesAction): E
             work.push(ev);
             break;
           case "message:created":
-          case "message:updated":
-            break; // messages to the person: not yet shown
+          case "message:updated": {
+            if (ev.message.toId !== USER) break; // between agents: not the person's business
+            const cur = (messages ?? state.messages)[ev.message.id];
+            const next = newerMessage(cur, ev.message);
+            if (next === cur || (!cur && next.status === "read")) break;
+            messages ??= { ...state.messages };
+            messages[next.id] = next;
+            break;
+          }
           case "agent:account_switched":
             break; // the agent itself comes as agent:updated; the switch is for logs and scripts
           default:
@@ -102,8 +131,14 @@ export function entitiesReducer(state: EntitiesState, action: EntitiesAction): E
         }
       }
       const nextWork = work.length ? workEvents(state.work, work) : state.work;
-      if (!agents && !conversations && nextWork === state.work) return state;
-      return { ...state, agents: agents ?? state.agents, conversations: conversations ?? state.conversations, work: nextWork };
+      if (!agents && !conversations && !messages && nextWork === state.work) return state;
+      return {
+        ...state,
+        agents: agents ?? state.agents,
+        conversations: conversations ?? state.conversations,
+        messages: messages ?? state.messages,
+        work: nextWork,
+      };
     }
   }
 }
@@ -135,10 +170,33 @@ export function orphanConversations(state: EntitiesState): Conversation[] {
   return userConversations(state).filter((c) => !state.agents[c.fromId]);
 }
 
-/** True when the agent waits for the person: questions, or a question to the user it is blocked on. */
+/** Unread messages to the person, oldest first. */
+export function userMessages(state: EntitiesState): Message[] {
+  return Object.values(state.messages).filter((m) => m.status !== "read").sort((a, b) => a.seq - b.seq);
+}
+
+/** Unread messages `agentId` sent the person. */
+export function messagesFrom(state: EntitiesState, agentId: string): Message[] {
+  return userMessages(state).filter((m) => m.fromId === agentId);
+}
+
+/** Unread messages whose sender is not an agent we list (a shell, a removed agent). */
+export function orphanMessages(state: EntitiesState): Message[] {
+  return userMessages(state).filter((m) => !state.agents[m.fromId]);
+}
+
+/** Agent ids with an open user conversation or an unread message to the person. */
+export function waitingOnPerson(state: EntitiesState): Set<string> {
+  const ids = new Set(userConversations(state).map((c) => c.fromId));
+  for (const m of userMessages(state)) ids.add(m.fromId);
+  return ids;
+}
+
+
+
+/** True when the agent waits for the person: questions, a question to the user it is blocked on, or an unread message. */
 export function needsPerson(agent: Agent, state: EntitiesState): boolean {
-  if (hasQuestions(agent)) return true;
-  return userConversations(state).some((c) => c.fromId === agent.id);
+  return hasQuestions(agent) || waitingOnPerson(state).has(agent.id);
 }
 
 const STATUS_ORDER: Record<AgentStatus, number> = { waiting: 0, starting: 1, running: 2, blocked: 3, failed: 4, stopped: 5, done: 6 };
@@ -172,20 +230,21 @@ function matches(agent: Agent, f: AgentFilter): boolean {
 /** The list as shown: those needing the person first, then by status, newest first within. */
 export function visibleAgents(state: EntitiesState, filterText: string): Agent[] {
   const f = parseFilter(filterText);
-  const needs = new Set(userConversations(state).map((c) => c.fromId));
+  const needs = waitingOnPerson(state);
   const rank = (a: Agent) => (needs.has(a.id) || hasQuestions(a) ? -1 : STATUS_ORDER[a.status]);
   return Object.values(state.agents)
     .filter((a) => matches(a, f))
     .sort((a, b) => rank(a) - rank(b) || b.createdAt - a.createdAt || a.name.localeCompare(b.name));
 }
 
-/** Ids (agents with questions, open user conversations, proposals to review) that call for the person now. */
+/** Ids (agents with questions, open user conversations, unread messages, proposals to review) that call for the person now. */
 export function attentionKeys(state: EntitiesState): Set<string> {
   const keys = new Set<string>();
   for (const a of Object.values(state.agents)) {
     if (hasQuestions(a)) keys.add(`agent:${a.id}:${a.session}`);
   }
   for (const c of userConversations(state)) keys.add(`conversation:${c.id}`);
+  for (const m of userMessages(state)) keys.add(`message:${m.id}`);
   for (const k of workAttentionKeys(state.work)) keys.add(k);
   return keys;
 }

@@ -1,4 +1,5 @@
 import type { Conversation, Question } from "../../protocol/entities.ts";
+import type { Message } from "../../protocol/message.ts";
 import { FOLLOW, type Scroll } from "./scroll.ts";
 import { formReducer, type FormAction, type FormState } from "./form.ts";
 
@@ -18,6 +19,8 @@ export type Modal =
   | { kind: "new"; form: FormState; busy: boolean }
   | { kind: "stop"; agentId: string; name: string; busy: boolean }
   | { kind: "resume"; agentId: string; name: string; form: FormState; busy: boolean }
+  /** Unread messages to the person from one sender (marked read once shown), with an optional reply. */
+  | { kind: "messages"; title: string; messages: Message[]; replyTo: string | null; form: FormState; busy: boolean }
   /** Reject a proposed phase or task: a reason, and whether its agent proposes again. */
   | { kind: "reject"; ref: string; title: string; form: FormState; busy: boolean }
   | { kind: "work-confirm"; confirm: WorkConfirm; busy: boolean }
@@ -153,7 +156,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return { ...state, modal: { kind: "none" } };
     case "form": {
       const m = state.modal;
-      if (m.kind !== "questions" && m.kind !== "new" && m.kind !== "resume" && m.kind !== "reject") return state;
+      if (m.kind !== "questions" && m.kind !== "new" && m.kind !== "resume" && m.kind !== "reject" && m.kind !== "messages") return state;
       const form = formReducer(m.form, action.action);
       return form === m.form ? state : { ...state, modal: { ...m, form } };
     }

@@ -3,6 +3,7 @@ import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
 import { HelpOverlay } from "../components/HelpOverlay.tsx";
 import { NewAgentDialog } from "../components/NewAgentDialog.tsx";
 import { QuestionsDialog } from "../components/QuestionsDialog.tsx";
+import { MessagesDialog } from "../components/MessagesDialog.tsx";
 import { ResumeDialog } from "../components/ResumeDialog.tsx";
 import type { FeedView } from "../feed.ts";
 import { listTop } from "../format.ts";
@@ -44,6 +45,8 @@ export function MainView({ ui, view, screen, store }: MainViewProps) {
       return <NewAgentDialog modal={m} width={width} height={height} />;
     case "resume":
       return <ResumeDialog modal={m} width={width} height={height} />;
+    case "messages":
+      return <MessagesDialog modal={m} width={width} height={height} />;
     case "stop":
       return (
         <ConfirmDialog

@@ -3,6 +3,8 @@ import { TroupeError } from "../../../src/errors.ts";
 import type { Health, ResumeRequest, SpawnRequest } from "../../../src/protocol/api.ts";
 import type { Agent, Conversation } from "../../../src/protocol/entities.ts";
 import type { DaemonEvent } from "../../../src/protocol/events.ts";
+import type { Message } from "../../../src/protocol/message.ts";
+import type { SendRequest } from "../../../src/protocol/api-messages.ts";
 import type { OutputChunk } from "../../../src/protocol/output.ts";
 import type { ApproveRequest, EditRequest, RejectRequest, WorkItems } from "../../../src/protocol/api-work.ts";
 import type { Initiative, Phase, Task } from "../../../src/protocol/work.ts";
@@ -244,6 +246,33 @@ export class FakeClient implements DashboardClient {
     this.conversationsById.set(id, c);
     this.emit({ type: "conversation:updated", conversation: c });
     return c;
+  }
+
+  messagesById = new Map<string, Message>();
+  /** A message to the person, as `troupe send --user` from `from` stores it (and publishes it). */
+  addMessage(from: Agent, text: string): Message {
+    const n = ++seq;
+    const m: Message = { id: `msg_${n}`, seq: n, fromId: from.id, fromName: from.name, toId: "user", toName: "user", text, status: "queued", createdAt: Date.now(), deliveredAt: null };
+    this.messagesById.set(m.id, m);
+    this.emit({ type: "message:created", message: m });
+    return m;
+  }
+  async messages(q: { unread: true }): Promise<Message[]> {
+    this.check("messages", [q]);
+    return [...this.messagesById.values()].filter((m) => m.toId === "user" && m.status !== "read");
+  }
+  async markRead(id: string): Promise<Message> {
+    this.check("markRead", [id]);
+    const m: Message = { ...this.messagesById.get(id)!, status: "read" };
+    this.messagesById.set(id, m);
+    this.emit({ type: "message:updated", message: m });
+    return m;
+  }
+  async send(req: SendRequest): Promise<Message[]> {
+    this.check("send", [req]);
+    const to = this.agents.get(req.to);
+    const n = ++seq;
+    return [{ id: `msg_${n}`, seq: n, fromId: "user", fromName: "user", toId: req.to, toName: to?.name ?? req.to, text: req.text, status: "queued", createdAt: Date.now(), deliveredAt: null }];
   }
 
   /** False: a daemon from before the work model (its routes answer not_found). */

@@ -3,12 +3,21 @@ import {
   attentionKeys,
   entitiesReducer,
   initialEntities,
+  messagesFrom,
   needsPerson,
   orphanConversations,
+  orphanMessages,
   parseFilter,
   visibleAgents,
 } from "../../../src/ui/state/entities.ts";
 import { makeAgent, makeConversation } from "../helpers/fake-client.ts";
+import type { Message } from "../../../src/protocol/message.ts";
+
+let n = 0;
+const message = (over: Partial<Message> = {}): Message => {
+  const seq = ++n;
+  return { id: `msg_${seq}`, seq, fromId: "a1", fromName: "agent-1", toId: "user", toName: "user", text: `note ${seq}`, status: "queued", createdAt: seq, deliveredAt: null, ...over };
+};
 
 describe("entitiesReducer", () => {
   test("a snapshot loads agents and open conversations only", () => {
@@ -92,5 +101,49 @@ describe("visibleAgents", () => {
   test("a conversation from no listed agent is an orphan", () => {
     const s = entitiesReducer(state, { type: "events", events: [{ type: "conversation:created", conversation: makeConversation({ fromId: "script" }) }] });
     expect(orphanConversations(s)).toHaveLength(1);
+  });
+});
+
+describe("messages to the person", () => {
+  const sender = makeAgent({ status: "done" });
+  const other = makeAgent({ status: "running", createdAt: sender.createdAt + 1 });
+  const base = entitiesReducer(initialEntities, { type: "snapshot", agents: [sender, other], conversations: [] });
+  const ev = (type: "message:created" | "message:updated", m: Message) => ({ type, message: m });
+
+  test("an unread message marks its sender: first in the list, an attention key; read, it is gone", () => {
+    const m = message({ fromId: sender.id, fromName: sender.name });
+    const s = entitiesReducer(base, { type: "events", events: [ev("message:created", m)] });
+    expect(needsPerson(s.agents[sender.id]!, s)).toBe(true);
+    expect(visibleAgents(s, "").map((a) => a.id)).toEqual([sender.id, other.id]);
+    expect(attentionKeys(s).has(`message:${m.id}`)).toBe(true);
+    expect(messagesFrom(s, sender.id)).toEqual([m]);
+    const read = entitiesReducer(s, { type: "events", events: [ev("message:updated", { ...m, status: "read" })] });
+    expect(needsPerson(read.agents[sender.id]!, read)).toBe(false);
+    expect(attentionKeys(read).size).toBe(0);
+  });
+
+  test("newest by status: a late `delivered` never brings back a read message; messages between agents are ignored", () => {
+    const m = message({ fromId: sender.id });
+    const s = entitiesReducer(base, {
+      type: "events",
+      events: [ev("message:created", m), ev("message:updated", { ...m, status: "read" }), ev("message:updated", { ...m, status: "delivered" })],
+    });
+    expect(s.messages[m.id]?.status).toBe("read");
+    expect(messagesFrom(s, sender.id)).toEqual([]);
+    const toAgent = entitiesReducer(base, { type: "events", events: [ev("message:created", message({ toId: other.id, toName: other.name }))] });
+    expect(toAgent).toBe(base);
+  });
+
+  test("a snapshot holds the unread; one held but missing from it was read meanwhile; absent, the held stay", () => {
+    const a = message({ fromId: sender.id });
+    const b = message({ fromId: "gone", fromName: "removed" });
+    const s = entitiesReducer(base, { type: "snapshot", agents: [sender, other], conversations: [], messages: [a, b] });
+    expect(messagesFrom(s, sender.id)).toEqual([a]);
+    expect(orphanMessages(s)).toEqual([b]);
+    const again = entitiesReducer(s, { type: "snapshot", agents: [sender, other], conversations: [], messages: [b] });
+    expect(messagesFrom(again, sender.id)).toEqual([]);
+    expect(orphanMessages(again)).toEqual([b]);
+    const noRoute = entitiesReducer(s, { type: "snapshot", agents: [sender, other], conversations: [] });
+    expect(noRoute.messages).toBe(s.messages);
   });
 });
