@@ -5,9 +5,9 @@ import { parse, printJson } from "./command.ts";
 import { connect } from "./context.ts";
 import { stdout } from "./streams.ts";
 import { decisions } from "../client/modes.ts";
-import { decisionsText, initiativeRows, initiativeText } from "./work-format.ts";
+import { decisionsText, initiativeRows, initiativeText, spentText } from "./work-format.ts";
 
-const SUBCOMMANDS = "new, ls, show, archive or diff";
+const SUBCOMMANDS = "new, ls, show, budget, archive or diff";
 
 export async function run(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
@@ -16,6 +16,8 @@ export async function run(args: string[]): Promise<number> {
       return create(rest);
     case "ls":
       return list(rest);
+    case "budget":
+      return budget(rest);
     case "show":
     case "archive":
     case "diff":
@@ -31,6 +33,7 @@ async function create(args: string[]): Promise<number> {
     "goal-file": { type: "string" },
     base: { type: "string" },
     review: { type: "string" },
+    budget: { type: "string" },
   });
   const name = positionals.join(" ").trim();
   if (!name) throw new TroupeError("usage", "initiative new takes a NAME");
@@ -46,10 +49,30 @@ async function create(args: string[]): Promise<number> {
   if (!goal?.trim()) throw new TroupeError("usage", "the goal is empty");
   const review = ReviewPolicySchema.safeParse(values.review ?? "phases");
   if (!review.success) throw new TroupeError("usage", `--review takes phases, tasks or none, not '${values.review}'`);
+  const budgetUsd = values.budget === undefined ? undefined : usd(values.budget, "--budget");
   const { client } = await connect(values.workspace);
-  const init = await client.createInitiative({ name, goal, baseRef: values.base, review: review.data });
+  const init = await client.createInitiative({ name, goal, baseRef: values.base, review: review.data, budgetUsd });
   if (values.json) await printJson(init);
   else await stdout.write(`initiative ${init.slug} (${init.id}) on ${init.branch} from ${init.baseRef}\n`);
+  return 0;
+}
+
+/** An amount in US dollars, positive. */
+function usd(text: string, what: string): number {
+  const n = Number(text);
+  if (!text.trim() || !(n > 0) || !Number.isFinite(n)) throw new TroupeError("usage", `${what} takes an amount in USD, such as 2.50, not '${text}'`);
+  return n;
+}
+
+async function budget(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {});
+  const [ref, amount, ...extra] = positionals;
+  if (!ref || amount === undefined || extra.length) throw new TroupeError("usage", "initiative budget takes an INITIATIVE and an amount in USD");
+  const budgetUsd = usd(amount, "initiative budget");
+  const { client } = await connect(values.workspace);
+  const init = await client.setInitiativeBudget(ref, budgetUsd);
+  if (values.json) await printJson(init);
+  else await stdout.write(`initiative ${init.slug}: ${spentText(init)}\n`);
   return 0;
 }
 

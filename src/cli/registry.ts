@@ -175,14 +175,16 @@ troupe signal error --error TEXT [--class CLASS]   (CLASS: how troupe takes it, 
   },
   {
     name: "initiative",
-    summary: "create, list, show, archive an initiative, or diff its branch",
-    usage: `troupe initiative new NAME (--goal TEXT | --goal-file F) [--base REF] [--review phases|tasks|none] [--json]
+    summary: "create, list, show, budget, archive an initiative, or diff its branch",
+    usage: `troupe initiative new NAME (--goal TEXT | --goal-file F) [--base REF] [--review phases|tasks|none] [--budget USD] [--json]
 troupe initiative ls [--json]
-troupe initiative show INITIATIVE [--json]   the goal and the decisions discuss agents took
+troupe initiative show INITIATIVE [--json]   the goal, what it spent and the decisions discuss agents took
+troupe initiative budget INITIATIVE USD [--json]   a new limit: dispatch goes on under it
 troupe initiative archive INITIATIVE [--json]
 troupe initiative diff INITIATIVE
   INITIATIVE is an id or a slug; its branch is troupe-initiative/<slug>, made from --base (default: the current branch)
   --review  what the person approves: phases (default; tasks are approved automatically), tasks (both) or none
+  --budget  at most this many USD over all its agents: once spent, dispatch starts no new agent
 ${W}`,
     load: () => import("./initiative.ts"),
   },

@@ -17,11 +17,18 @@ export function initiativeText(i: Initiative): string {
     `review:  ${i.review}`,
     `base:    ${i.baseRef} at ${i.baseCommit.slice(0, 12)}`,
     `branch:  ${i.branch}`,
+    `spent:   ${spentText(i)}`,
+    ...(i.reason ? [`held:    ${i.reason}`] : []),
     "",
     i.goal.trimEnd(),
   ];
   if (i.proposedGoal !== null) lines.push("", `proposed goal (troupe approve ${i.slug} accepts it):`, i.proposedGoal.trimEnd());
   return `${lines.join("\n")}\n`;
+}
+
+/** What its agents spent, of its budget when it has one. */
+export function spentText(i: Initiative): string {
+  return i.budgetUsd === null ? `$${i.spentUsd.toFixed(2)} (no budget)` : `$${i.spentUsd.toFixed(2)} of $${i.budgetUsd.toFixed(2)}`;
 }
 
 /** The decisions discuss agents took, under the goal: each title, its slug, then its text indented. */
@@ -38,7 +45,8 @@ export function decisionsText(list: Decision[]): string {
 /** The tree as people read it: refs they can copy, status, title, what each waits for. */
 export function treeText(t: PhaseTree): string {
   const init = t.initiative;
-  const out = [`${init.name} (${init.slug}) · ${init.status} · review ${init.review} · ${init.branch}`];
+  const out = [`${init.name} (${init.slug}) · ${init.status} · review ${init.review} · ${init.branch} · spent ${spentText(init)}`];
+  if (init.reason) out.push(`  ${oneLine(init.reason, 200)}`);
   if (t.phases.length === 0) out.push(`  no phases yet; a plan agent proposes them`);
   const phaseSlug = new Map(t.phases.map((p) => [p.id, p.slug]));
   for (const p of t.phases) {

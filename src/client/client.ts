@@ -171,6 +171,10 @@ export class TroupeClient {
   async archiveInitiative(ref: string): Promise<Initiative> {
     return (await request(this.opts, "POST", `/v1/initiatives/${enc(ref)}/archive`, (await workApi()).InitiativeResponseSchema, {})).initiative;
   }
+  /** A new spend limit over all the initiative's agents (the person only). */
+  async setInitiativeBudget(ref: string, budgetUsd: number): Promise<Initiative> {
+    return (await request(this.opts, "POST", `/v1/initiatives/${enc(ref)}/budget`, (await workApi()).InitiativeResponseSchema, { budgetUsd })).initiative;
+  }
   async phaseTree(ref: string): Promise<PhaseTree> {
     return (await request(this.opts, "GET", `/v1/initiatives/${enc(ref)}/tree`, (await workApi()).PhaseTreeResponseSchema)).tree;
   }

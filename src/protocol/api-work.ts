@@ -11,8 +11,14 @@ export const InitiativeCreateRequestSchema = z.object({
   goal: z.string().trim().min(1),
   baseRef: z.string().min(1).optional(),
   review: ReviewPolicySchema.default("phases"),
+  /** Spend limit in USD over all its agents: past it dispatch starts no new agent. */
+  budgetUsd: z.number().positive().optional(),
 });
 export type InitiativeCreateRequest = z.input<typeof InitiativeCreateRequestSchema>;
+
+/** `troupe initiative budget I USD`: the initiative's new limit (the person's). */
+export const BudgetRequestSchema = z.object({ budgetUsd: z.number().positive() });
+export type BudgetRequest = z.input<typeof BudgetRequestSchema>;
 
 /** `troupe discuss|plan|refine I`, `troupe detail PHASE`: an agent of that mode (as `spawn`). */
 export const ModeRunRequestSchema = z.object({

@@ -53,6 +53,12 @@ export const InitiativeSchema = z.object({
   branch: z.string(),
   review: ReviewPolicySchema,
   dispatch: DispatchSchema.nullable(),
+  /** At most this many US dollars over all its agents' runs; null: no limit. */
+  budgetUsd: z.number().nullable(),
+  /** What its agents reported spending (their costUsd summed); 0 before any reports. */
+  spentUsd: z.number(),
+  /** Why dispatch starts no new agent (its budget is spent); null while nothing holds it. */
+  reason: z.string().nullable(),
   version: z.number().int(),
   createdAt: z.number().int(),
   updatedAt: z.number().int(),

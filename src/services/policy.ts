@@ -78,6 +78,8 @@ export const POLICY = {
   "flows.run": ["person", "run a flow"],
   // dispatch starts paid agents with the dispatcher's environment and merges as their identity
   "work.dispatch": ["person", "dispatch an initiative"],
+  // a budget limits what the person's accounts spend: an agent never raises its own initiative's
+  "initiatives.budget": ["person", "set an initiative's budget"],
   // the user's provider accounts hold credentials and are shared by every workspace: the person's alone
   "accounts.list": ["person", "list accounts"],
   "accounts.add": ["person", "add an account"],

@@ -133,6 +133,8 @@ export interface WorkApi {
   listInitiatives(caller: Caller): Initiative[];
   initiative(caller: Caller, ref: string): Initiative;
   archive(caller: Caller, ref: string): Initiative;
+  /** A new spend limit over all its agents (the person only); dispatch goes on under it. */
+  setBudget(caller: Caller, ref: string, budgetUsd: number): Initiative;
   /** Phases in dependency order with their tasks: the `troupe phases --json` shape. */
   tree(caller: Caller, ref: string): PhaseTree;
   /** Every phase and task of the initiative, content included. */

@@ -22,6 +22,10 @@ export function workApi(work: WorkService, dispatcher: Dispatcher, guard: Guard)
       guard(caller, "initiatives.archive");
       return work.archive(ref);
     },
+    setBudget(caller, ref, budgetUsd) {
+      guard(caller, "initiatives.budget");
+      return work.setBudget(ref, budgetUsd);
+    },
     tree(caller, ref) {
       guard(caller, "work.read");
       return work.tree(ref);

@@ -15,6 +15,9 @@ interface Row {
   branch: string;
   review: ReviewPolicy;
   dispatch_json: string | null;
+  budget_usd: number | null;
+  reason: string | null;
+  spent_usd: number;
   version: number;
   created_at: number;
   updated_at: number;
@@ -25,7 +28,7 @@ export interface InitiativeRecord extends Initiative {
   proposedGoalBy: string | null;
 }
 
-export type NewInitiative = Pick<Initiative, "id" | "name" | "slug" | "goal" | "baseRef" | "baseCommit" | "branch" | "review">;
+export type NewInitiative = Pick<Initiative, "id" | "name" | "slug" | "goal" | "baseRef" | "baseCommit" | "branch" | "review" | "budgetUsd">;
 
 export type InitiativePatch = Partial<{
   goal: string;
@@ -33,6 +36,8 @@ export type InitiativePatch = Partial<{
   proposedGoalBy: string | null;
   status: InitiativeStatus;
   dispatch: Dispatch | null;
+  budgetUsd: number;
+  reason: string | null;
 }>;
 
 const COLUMNS: Record<keyof InitiativePatch, string> = {
@@ -41,7 +46,12 @@ const COLUMNS: Record<keyof InitiativePatch, string> = {
   proposedGoalBy: "proposed_goal_by",
   status: "status",
   dispatch: "dispatch_json",
+  budgetUsd: "budget_usd",
+  reason: "reason",
 };
+
+/** Every initiative column and what its agents spent, summed as it is read (always current). */
+const SELECT = `SELECT i.*, (SELECT COALESCE(SUM(a.cost_usd), 0) FROM agents a WHERE a.initiative_id = i.id) AS spent_usd FROM initiatives i`;
 
 /** Initiatives; every change bumps `version` (the service publishes it as `initiative:updated`). */
 export class InitiativeRepo {
@@ -64,6 +74,9 @@ export class InitiativeRepo {
       branch: r.branch,
       review: r.review,
       dispatch: parseJson(DispatchSchema.nullable(), r.dispatch_json, null, `initiative ${r.slug}'s dispatch`, this.w),
+      budgetUsd: r.budget_usd,
+      spentUsd: r.spent_usd,
+      reason: r.reason,
       version: r.version,
       createdAt: r.created_at,
       updatedAt: r.updated_at,
@@ -74,26 +87,26 @@ export class InitiativeRepo {
     const now = Date.now();
     this.db
       .query(
-        `INSERT INTO initiatives (id, name, slug, goal, status, base_ref, base_commit, branch, review, created_at, updated_at)
-         VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO initiatives (id, name, slug, goal, status, base_ref, base_commit, branch, review, budget_usd, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(i.id, i.name, i.slug, i.goal, i.baseRef, i.baseCommit, i.branch, i.review, now, now);
+      .run(i.id, i.name, i.slug, i.goal, i.baseRef, i.baseCommit, i.branch, i.review, i.budgetUsd, now, now);
     return this.get(i.id)!;
   }
 
   get(id: string): InitiativeRecord | null {
-    const row = this.db.query("SELECT * FROM initiatives WHERE id = ?").get(id) as Row | null;
+    const row = this.db.query(`${SELECT} WHERE i.id = ?`).get(id) as Row | null;
     return row ? this.fromRow(row) : null;
   }
 
   /** By id or slug. */
   find(ref: string): InitiativeRecord | null {
-    const row = this.db.query("SELECT * FROM initiatives WHERE id = ?1 OR slug = ?1").get(ref) as Row | null;
+    const row = this.db.query(`${SELECT} WHERE i.id = ?1 OR i.slug = ?1`).get(ref) as Row | null;
     return row ? this.fromRow(row) : null;
   }
 
   list(): InitiativeRecord[] {
-    return (this.db.query("SELECT * FROM initiatives ORDER BY created_at, id").all() as Row[]).map((r) => this.fromRow(r));
+    return (this.db.query(`${SELECT} ORDER BY i.created_at, i.id`).all() as Row[]).map((r) => this.fromRow(r));
   }
 
   slugTaken(slug: string): boolean {
@@ -106,7 +119,7 @@ export class InitiativeRepo {
     for (const [key, value] of Object.entries(patch) as [keyof InitiativePatch, InitiativePatch[keyof InitiativePatch]][]) {
       if (value === undefined) continue;
       sets.push(`${COLUMNS[key]} = ?`);
-      values.push(key === "dispatch" ? (value === null ? null : JSON.stringify(value)) : (value as string | null));
+      values.push(key === "dispatch" ? (value === null ? null : JSON.stringify(value)) : (value as string | number | null));
     }
     sets.push("version = version + 1", "updated_at = ?");
     values.push(Date.now(), id);

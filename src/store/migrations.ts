@@ -270,6 +270,10 @@ export const MIGRATIONS: readonly Migration[] = [
    ALTER TABLE tasks ADD COLUMN resolve_session INTEGER;`,
   // 15: the user account (src/accounts/) each agent runs on; null: the spawning environment's
   `ALTER TABLE agents ADD COLUMN account_id TEXT;`,
+  // 16: an initiative's budget (what it has spent is summed from its agents' cost_usd, never
+  // stored twice) and why dispatch holds it (the budget spent)
+  `ALTER TABLE initiatives ADD COLUMN budget_usd REAL;
+   ALTER TABLE initiatives ADD COLUMN reason TEXT;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

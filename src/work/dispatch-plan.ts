@@ -35,7 +35,9 @@ export type AdvanceStep =
   | { kind: "phase"; phase: PhaseRecord; status: PhaseStatus; reason: string | null }
   | { kind: "detail"; phase: PhaseRecord }
   | { kind: "start"; task: TaskRecord }
-  | { kind: "complete" };
+  | { kind: "complete" }
+  /** Why the initiative starts nothing (its budget spent), or null once nothing holds it: when that changes. */
+  | { kind: "hold"; reason: string | null };
 
 export interface Snapshot {
   phases: PhaseRecord[];
@@ -48,6 +50,18 @@ export interface Snapshot {
   /** A task or phase whose agent this daemon is spawning now: under way, its agent not recorded yet. */
   starting: (id: string) => boolean;
   concurrency: number;
+  /** The initiative's slug, for its reason. */
+  slug: string;
+  /** The initiative's budget and what its agents spent; budget null: no limit. */
+  budgetUsd: number | null;
+  spentUsd: number;
+  /** The initiative's reason as the store holds it. */
+  reason: string | null;
+}
+
+/** Why an initiative whose budget is spent starts nothing, and how the person goes on. */
+export function budgetReason(slug: string, spentUsd: number, budgetUsd: number): string {
+  return `budget spent: $${spentUsd.toFixed(2)} of $${budgetUsd.toFixed(2)}; raise it with troupe initiative budget ${slug} USD`;
 }
 
 /** Tasks under way whose agent's run ended, or that a crash left without their agent. */
@@ -85,9 +99,15 @@ export function settle(s: Snapshot): SettleStep[] {
 
 const ACTIVE: PhaseStatus[] = ["approved", "in_progress", "blocked"];
 
-/** Phase statuses, details and starts (at most `concurrency` tasks under way), then the initiative's completion. */
+/**
+ * Phase statuses, details and starts (at most `concurrency` tasks under way, none once the
+ * budget is spent: then the initiative holds with a reason), then the initiative's completion.
+ */
 export function advance(s: Snapshot): AdvanceStep[] {
   const steps: AdvanceStep[] = [];
+  const spent = s.budgetUsd !== null && s.spentUsd >= s.budgetUsd;
+  /** Starts the budget held back: the initiative says why while there are any. */
+  let held = 0;
   const status = new Map(s.phases.map((p) => [p.id, p.status]));
   const reasons = new Map(s.phases.map((p) => [p.id, p.reason]));
   const setStatus = (phase: PhaseRecord, to: PhaseStatus, reason: string | null = null) => {
@@ -117,6 +137,10 @@ export function advance(s: Snapshot): AdvanceStep[] {
       if (s.starting(phase.id)) continue;
       if (!last) {
         if (s.detailRefused(phase.id)) continue;
+        if (spent) {
+          held++;
+          continue;
+        }
         setStatus(phase, "in_progress");
         steps.push({ kind: "detail", phase });
       } else if (isLive(last.status) || last.status === "waiting") {
@@ -131,6 +155,10 @@ export function advance(s: Snapshot): AdvanceStep[] {
     const ready = readyOrder(tasks, (t) => t.status === "pending", done);
     for (const task of ready) {
       if (slots <= 0) break;
+      if (spent) {
+        held++;
+        break;
+      }
       setStatus(phase, "in_progress");
       steps.push({ kind: "start", task });
       slots--;
@@ -146,5 +174,7 @@ export function advance(s: Snapshot): AdvanceStep[] {
   }
   const live = s.phases.filter((p) => status.get(p.id) !== "rejected");
   if (live.length && live.every((p) => status.get(p.id) === "completed")) steps.push({ kind: "complete" });
+  const reason = held && s.budgetUsd !== null ? budgetReason(s.slug, s.spentUsd, s.budgetUsd) : null;
+  if (reason !== s.reason) steps.push({ kind: "hold", reason });
   return steps;
 }

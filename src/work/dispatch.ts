@@ -19,7 +19,7 @@ import { assertTransition } from "./transitions.ts";
 
 /** Starts mode agents: ModeService.start (src/work/modes.ts). */
 export interface ModeStarter {
-  start(mode: AgentMode, ref: string, opts: { provider?: string; model?: string; command?: string; env: Record<string, string> }): Promise<Agent>;
+  start(mode: AgentMode, ref: string, opts: { provider?: string; model?: string; command?: string; env: Record<string, string>; budgetUsd?: number }): Promise<Agent>;
 }
 
 export interface DispatchDeps {
@@ -194,6 +194,10 @@ export class Dispatcher {
       phases: store.phases.list(init.id),
       tasks: store.tasks.listByInitiative(init.id),
       concurrency: init.dispatch?.concurrency ?? 1,
+      slug: init.slug,
+      budgetUsd: init.budgetUsd,
+      spentUsd: init.spentUsd,
+      reason: init.reason,
       agent: (id) => {
         const a = store.agents.get(id);
         return a ? view(a) : null;
@@ -230,9 +234,12 @@ export class Dispatcher {
     this.starting.set(id, p);
   }
 
-  private runOptions(init: InitiativeRecord, captured: Captured): DispatchOptions {
+  /** How each agent runs: within what is left of the initiative's budget (read now, not at the pass's start). */
+  private runOptions(init: InitiativeRecord, captured: Captured): DispatchOptions & { budgetUsd?: number } {
     const d = init.dispatch!;
-    return { concurrency: d.concurrency, provider: d.provider, model: d.model ?? undefined, command: d.command ?? undefined, env: runEnv(captured) };
+    const now = this.d.store.initiatives.get(init.id) ?? init;
+    const left = now.budgetUsd === null ? undefined : now.budgetUsd - now.spentUsd;
+    return { concurrency: d.concurrency, provider: d.provider, model: d.model ?? undefined, command: d.command ?? undefined, env: runEnv(captured), ...(left !== undefined && left > 0 && { budgetUsd: left }) };
   }
 
   private async settleStep(init: InitiativeRecord, captured: Captured, step: SettleStep, dirty?: Promise<string[]>): Promise<void> {
@@ -291,6 +298,12 @@ export class Dispatcher {
           const now = this.d.store.tasks.get(claimed.id);
           if (now) this.writes.task(now, { agentId: agent.id, branch: agent.branch });
         });
+        return;
+      }
+      case "hold": {
+        const rec = this.d.store.initiatives.update(init.id, { reason: step.reason });
+        publish(this.d.bus, [{ kind: "initiative", created: false, rec }]);
+        if (step.reason) this.d.log.info(`initiative ${init.slug} holds: ${step.reason}`);
         return;
       }
       case "complete": {

@@ -21,6 +21,8 @@ export interface ModeRunOptions {
   command?: string;
   /** The spawning client's environment. */
   env: Record<string, string>;
+  /** The agent's spend limit (dispatch: what is left of its initiative's budget). */
+  budgetUsd?: number;
 }
 
 export interface ModeDeps {
@@ -103,6 +105,7 @@ export class ModeService {
       baseRef: initiative.branch,
       worktree: true,
       env: opts.env,
+      budgetUsd: opts.budgetUsd,
     });
     if (!req.success) throw new TroupeError("bad_request", describeIssue(req.error, "request"));
     const spawnWork: SpawnWork = { mode, initiativeId: initiative.id, phaseId: phase?.id ?? null, taskId: task?.id ?? null, files: input };

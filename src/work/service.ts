@@ -58,6 +58,7 @@ export class WorkService implements ProposalSink {
       baseCommit: base.commit,
       branch,
       review: req.review,
+      budgetUsd: req.budgetUsd ?? null,
     });
     publish(this.d.bus, [{ kind: "initiative", created: true, rec }]);
     return toInitiative(rec);
@@ -78,6 +79,14 @@ export class WorkService implements ProposalSink {
     if (init.status === "archived") return toInitiative(init);
     assertTransition("initiative", init.slug, init.status, "archived");
     const rec = this.d.store.initiatives.update(init.id, { status: "archived", dispatch: null });
+    publish(this.d.bus, [{ kind: "initiative", created: false, rec }]);
+    return toInitiative(rec);
+  }
+
+  /** A new limit over all its agents (`troupe initiative budget`): dispatch, woken by the update, goes on under it. */
+  setBudget(ref: string, budgetUsd: number): Initiative {
+    const init = resolveInitiative(this.d.store, ref);
+    const rec = this.d.store.initiatives.update(init.id, { budgetUsd });
     publish(this.d.bus, [{ kind: "initiative", created: false, rec }]);
     return toInitiative(rec);
   }

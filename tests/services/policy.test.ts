@@ -24,6 +24,7 @@ describe("the authorization policy", () => {
       "flows.remove",
       "flows.run",
       "initiatives.archive",
+      "initiatives.budget",
       "initiatives.create",
       "messages.read",
       "messages.unread",

@@ -47,8 +47,16 @@ const task = (slug: string, status: TaskStatus, o: Partial<TaskRecord> = {}): Ta
 });
 const agent = (id: string, status: AgentStatus, session = 1, error: string | null = null): AgentView => ({ id, name: `n-${id}`, status, session, error });
 
-function snap(phases: PhaseRecord[], tasks: TaskRecord[], o: { agents?: AgentView[]; details?: Record<string, AgentView[]>; concurrency?: number; refused?: string[]; starting?: string[] } = {}): Snapshot {
+function snap(
+  phases: PhaseRecord[],
+  tasks: TaskRecord[],
+  o: { agents?: AgentView[]; details?: Record<string, AgentView[]>; concurrency?: number; refused?: string[]; starting?: string[]; budgetUsd?: number; spentUsd?: number; reason?: string } = {},
+): Snapshot {
   return {
+    slug: "in",
+    budgetUsd: o.budgetUsd ?? null,
+    spentUsd: o.spentUsd ?? 0,
+    reason: o.reason ?? null,
     phases,
     tasks,
     concurrency: o.concurrency ?? 2,
@@ -69,6 +77,8 @@ const show = (steps: (SettleStep | AdvanceStep)[]) =>
         return `detail ${s.phase.slug}`;
       case "complete":
         return "complete";
+      case "hold":
+        return `hold: ${s.reason}`;
       case "fail":
         return `fail ${s.task.slug}: ${s.reason}`;
       default:
@@ -150,5 +160,35 @@ describe("advance: starts, details and completions", () => {
   test("a retried task takes its blocked phase back in progress", () => {
     const p = phase("p", "blocked", [], "task a is blocked");
     expect(show(advance(snap([p], [task("a", "pending"), task("b", "completed")])))).toEqual(["phase p in_progress", "start a"]);
+  });
+});
+
+describe("advance: the initiative's budget", () => {
+  const reason = "budget spent: $5.00 of $5.00; raise it with troupe initiative budget in USD";
+  test("under budget: tasks and details start as ever", () => {
+    const phases = [phase("p", "in_progress"), phase("q", "approved")];
+    expect(show(advance(snap(phases, [task("a", "pending")], { budgetUsd: 5, spentUsd: 4.99 })))).toEqual(["start a", "phase q in_progress", "detail q"]);
+  });
+
+  test("spent: no task and no detail starts, and the initiative says why", () => {
+    const phases = [phase("p", "in_progress"), phase("q", "approved")];
+    expect(show(advance(snap(phases, [task("a", "pending")], { budgetUsd: 5, spentUsd: 5 })))).toEqual([`hold: ${reason}`]);
+    // said once: the next pass finds it said
+    expect(show(advance(snap(phases, [task("a", "pending")], { budgetUsd: 5, spentUsd: 5, reason })))).toEqual([]);
+  });
+
+  test("spent while its agents still run: merges go on, nothing new starts; the phase is not blocked", () => {
+    const ts = [task("a", "in_progress", { agentId: "g" }), task("b", "pending")];
+    expect(show(advance(snap([phase("p", "in_progress")], ts, { budgetUsd: 1, spentUsd: 2, agents: [agent("g", "running")] })))).toEqual([
+      "hold: budget spent: $2.00 of $1.00; raise it with troupe initiative budget in USD",
+    ]);
+  });
+
+  test("raised: starts resume and the reason goes", () => {
+    expect(show(advance(snap([phase("p", "in_progress")], [task("a", "pending")], { budgetUsd: 10, spentUsd: 5, reason })))).toEqual(["start a", "hold: null"]);
+  });
+
+  test("spent with nothing left to start: no reason, and the initiative completes", () => {
+    expect(show(advance(snap([phase("p", "in_progress")], [task("a", "completed")], { budgetUsd: 1, spentUsd: 3 })))).toEqual(["phase p completed", "complete"]);
   });
 });

@@ -1,4 +1,4 @@
-import { ApproveRequestSchema, DispatchRequestSchema, EditRequestSchema, InitiativeCreateRequestSchema, RejectRequestSchema } from "../../protocol/api-work.ts";
+import { ApproveRequestSchema, BudgetRequestSchema, DispatchRequestSchema, EditRequestSchema, InitiativeCreateRequestSchema, RejectRequestSchema } from "../../protocol/api-work.ts";
 import type { Services } from "../../services/services.ts";
 import { json, readJson } from "../http.ts";
 import type { Router } from "../router.ts";
@@ -14,6 +14,10 @@ export function workRoutes(r: Router, s: Services): void {
   r.on("GET", "/v1/initiatives/:ref/tree", ({ params, caller }) => json({ tree: s.work.tree(caller, params.ref!) }));
   r.on("GET", "/v1/initiatives/:ref/work", ({ params, caller }) => json(s.work.items(caller, params.ref!)));
   r.on("POST", "/v1/initiatives/:ref/archive", ({ params, caller }) => json({ initiative: s.work.archive(caller, params.ref!) }));
+  r.on("POST", "/v1/initiatives/:ref/budget", async ({ req, params, caller }) => {
+    const body = await readJson(req, BudgetRequestSchema);
+    return json({ initiative: s.work.setBudget(caller, params.ref!, body.budgetUsd) });
+  });
   r.on("GET", "/v1/initiatives/:ref/diff", async ({ params, caller }) => json({ diff: await s.work.diff(caller, params.ref!) }));
   r.on("POST", "/v1/approve", async ({ req, caller }) => json(s.work.approve(caller, await readJson(req, ApproveRequestSchema))));
   r.on("GET", "/v1/work/:ref", ({ params, caller }) => json(s.work.item(caller, params.ref!)));
