@@ -5,14 +5,23 @@
  * (Codex defers MCP tools behind its tool_search, which the fake Responses API does not drive yet.)
  */
 import { afterEach, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
 import { ROOT, Sandbox, waitFor } from "../support/sandbox.ts";
 import { startFakeGemini, type FakeServer } from "../../scripts/fake-model-servers.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
 
 let sb: Sandbox;
-const SECURE_TMP = join(ROOT, "node_modules", ".cache", "troupe-e2e");
+/** Writable by others: Gemini CLI ignores a settings file below such a folder. */
+function openToOthers(dir: string): boolean {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(d) && (statSync(d).mode & 0o002) !== 0) return true;
+    if (dirname(d) === d) return false;
+  }
+}
+// the checkout's own cache, unless the checkout itself sits under /tmp (a fresh CI clone may): then the user's
+const SECURE_TMP = [join(ROOT, "node_modules", ".cache", "troupe-e2e"), join(homedir(), ".cache", "troupe-e2e")].find((d) => !openToOthers(d)) ?? join(homedir(), ".cache", "troupe-e2e");
 let server: FakeServer | undefined;
 afterEach(async () => {
   server?.stop();
