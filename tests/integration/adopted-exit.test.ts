@@ -17,16 +17,7 @@ async function adoptAfterKill9(name: string, command: string): Promise<Agent> {
   await sb.json(["spawn", "--no-worktree", "--name", name, "--command", command, "--json"]);
   const agent = (await sb.json<Agent[]>(["ls", "--json"]))[0]!;
   expect(agent.status).toBe("running");
-  const oldPid = await sb.daemonPid();
-  process.kill(oldPid!, "SIGKILL");
-  await waitFor("the old daemon to be gone", () => {
-    try {
-      process.kill(oldPid!, 0);
-      return false;
-    } catch {
-      return true;
-    }
-  });
+  await sb.killDaemon();
   // the next request starts a daemon, which adopts the still running agent
   expect((await sb.json<Agent[]>(["ls", "--json"]))[0]!.status).toBe("running");
   await waitFor("the new daemon to adopt it", () => readFileSync(join(sb.dir, ".troupe", "daemon.log"), "utf8").includes(`adopted ${agent.id}`));

@@ -35,16 +35,7 @@ test("a daemon killed between starting a session's wrapper and storing its pid l
   const gate = join(sb.dir, "go");
   await sb.json(["spawn", "--no-worktree", "--name", "orphan", "--command", `while [ ! -f "${gate}" ]; do sleep 0.05; done; troupe signal done --result survived`, "--json"]);
   await waitFor("orphan running", async () => (await agent("orphan"))?.status === "running");
-  const pid = await sb.daemonPid();
-  process.kill(pid!, "SIGKILL");
-  await waitFor("the daemon to be gone", () => {
-    try {
-      process.kill(pid!, 0);
-      return false;
-    } catch {
-      return true;
-    }
-  });
+  await sb.killDaemon();
   // what a daemon killed mid-launch leaves: the session recorded, its pid not yet
   const db = new Database(join(sb.dir, ".troupe", "troupe.db"));
   db.run("UPDATE agent_sessions SET pid = NULL, pid_start = NULL");

@@ -55,16 +55,7 @@ test("a pending retry is a deadline in the store: a daemon killed while it waits
   const command = `if [ -f ${mark} ]; then troupe signal done --result later; else touch ${mark}; troupe signal error --error "reset" --class network; fi`;
   await sb.json(["spawn", "--no-worktree", "--name", "patient", "--command", command, "--json"]);
   await waitFor("the retry to be pending", async () => ((await agent("patient")).retryAt !== null ? true : undefined));
-  const daemon = (await sb.daemonPid())!;
-  process.kill(daemon, "SIGKILL");
-  await waitFor("the daemon to be gone", () => {
-    try {
-      process.kill(daemon, 0);
-      return false;
-    } catch {
-      return true;
-    }
-  });
+  await sb.killDaemon();
   // the next client starts a daemon, which starts the retry at its time
   expect(await ended("patient")).toMatchObject({ status: "done", result: "later", attempt: 2, session: 2 });
 }, SLOW);
@@ -139,16 +130,7 @@ test("an agent killed with kill -9 while the daemon is down is resumed once on t
   await spawnFake("victim", `case "$prompt" in *interrupted*) troupe signal done --result resumed ;; *) echo $$ > ${pidFile}; exec sleep 1000 ;; esac`);
   await waitFor("the agent to run", () => readFileSync(pidFile, "utf8").trim() || undefined);
   const wrapper = (await agent("victim")).pid!;
-  const daemon = (await sb.daemonPid())!;
-  process.kill(daemon, "SIGKILL");
-  await waitFor("the daemon to be gone", () => {
-    try {
-      process.kill(daemon, 0);
-      return false;
-    } catch {
-      return true;
-    }
-  });
+  await sb.killDaemon();
   // the whole session, wrapper included: no exit status is left, as after a reboot
   process.kill(-wrapper, "SIGKILL");
   const a = await ended("victim");

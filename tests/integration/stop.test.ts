@@ -47,26 +47,11 @@ async function agent(name: string): Promise<Agent | undefined> {
   return (await sb.json<Agent[]>(["ls", "--json"])).find((a) => a.name === name);
 }
 
-async function killDaemon(): Promise<void> {
-  const pid = await sb.daemonPid();
-  expect(pid).toBeNumber();
-  process.kill(pid!, "SIGKILL");
-  // gone altogether, not only a zombie main thread whose other threads still hold the socket
-  await waitFor("the daemon to be gone", () => {
-    try {
-      process.kill(pid!, 0);
-      return false;
-    } catch {
-      return true;
-    }
-  });
-}
-
 test("a stop survives kill -9 of the daemon: the next daemon SIGKILLs what ignored SIGTERM", async () => {
   sb = new Sandbox();
   const { pid } = await spawnWaitingFor("stubborn", stubborn("a.pid"), "a.pid");
   expect((await sb.run(["stop", "stubborn"])).code).toBe(0);
-  await killDaemon();
+  await sb.killDaemon();
   expect(alive(pid)).toBe(true); // SIGTERM was ignored, and the SIGKILL was the dead daemon's to send
   expect((await agent("stubborn"))?.status).toBe("stopped"); // any client starts the next daemon
   await waitFor("the process to be killed", () => !alive(pid), GRACE_MS + ROOM_MS);
@@ -76,7 +61,7 @@ test("a second stop still kills when the first one's SIGKILL was lost", async ()
   sb = new Sandbox();
   const { pid } = await spawnWaitingFor("twice", stubborn("b.pid"), "b.pid");
   expect((await sb.run(["stop", "twice"])).code).toBe(0);
-  await killDaemon();
+  await sb.killDaemon();
   const again = await sb.run(["stop", "twice"]);
   expect(again.code).toBe(0);
   expect(again.stdout).toBe("twice stopped\n");
@@ -134,7 +119,7 @@ test("an agent killed by a signal reports 128 + the signal: 143 for a stop, 137 
 test("an adopted agent (started by an earlier daemon) that a stop kills reports 143", async () => {
   sb = new Sandbox();
   const a = await sb.json<Agent>(["spawn", "--no-worktree", "--name", "adopted", "--command", "sleep 1000", "--json"]);
-  await killDaemon();
+  await sb.killDaemon();
   expect(alive(a.pid!)).toBe(true);
   expect((await sb.run(["stop", "adopted"])).code).toBe(0);
   expect(await waitFor("adopted's exit code", async () => (await agent("adopted"))?.exitCode ?? undefined)).toBe(143);

@@ -89,6 +89,22 @@ export class Sandbox {
     return s.running ? s.pid ?? null : null;
   }
 
+  /** `kill -9` of the workspace's daemon, waiting until it is gone altogether (not only a zombie main thread whose other threads still hold the socket); its pid. */
+  async killDaemon(): Promise<number> {
+    const pid = await this.daemonPid();
+    if (pid === null) throw new Error("no daemon to kill");
+    process.kill(pid, "SIGKILL");
+    await waitFor("the daemon to be gone", () => {
+      try {
+        process.kill(pid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    return pid;
+  }
+
   async close(): Promise<void> {
     // a daemon may have been started another way (the dashboard in tmux): its socket tells
     if (this.ran || existsSync(this.socket)) await this.stopAll();
