@@ -3,6 +3,7 @@ import { AgentSchema, ConversationSchema } from "./entities.ts";
 import { OutputChunkSchema } from "./output.ts";
 import { InitiativeSchema, PhaseSchema, TaskSchema } from "./work.ts";
 import { MessageSchema } from "./message.ts";
+import { PermissionRequestSchema } from "./permission.ts";
 
 /** Everything the daemon pushes to subscribers (SSE `event:` name = `type`). */
 export const DaemonEventSchema = z.discriminatedUnion("type", [
@@ -22,6 +23,10 @@ export const DaemonEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("task:removed"), taskId: z.string() }),
   z.object({ type: z.literal("message:created"), message: MessageSchema }),
   z.object({ type: z.literal("message:updated"), message: MessageSchema }),
+  /** A tool call waits for the person (or was decided by a rule: created already decided). */
+  z.object({ type: z.literal("permission:created"), request: PermissionRequestSchema }),
+  /** Decided (allowed, denied) or cancelled because its agent's session ended. */
+  z.object({ type: z.literal("permission:updated"), request: PermissionRequestSchema }),
   /** An agent moved to another account of the user (its own was spent): ids and names only, never a secret. */
   z.object({
     type: z.literal("agent:account_switched"),

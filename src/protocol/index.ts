@@ -7,3 +7,4 @@ export * from "./config.ts";
 export * from "./work.ts";
 export * from "./message.ts";
 export * from "./failure.ts";
+export * from "./permission.ts";

@@ -126,6 +126,9 @@ export function entitiesReducer(state: EntitiesState, action: EntitiesAction): E
           }
           case "agent:account_switched":
             break; // the agent itself comes as agent:updated; the switch is for logs and scripts
+          case "permission:created":
+          case "permission:updated":
+            break; // TODO(issue 12): permission requests as needs-you items (the dashboard's part)
           default:
             assertNever(ev);
         }
