@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { z } from "zod";
 import { TroupeError } from "./errors.ts";
 import { describeIssue } from "./protocol/issue.ts";
 import { DEFAULT_KEEP_DAYS, DEFAULT_OUTPUT_CAP, WorkspaceConfigSchema, unknownConfigKeys, type ProviderConfig, type WorkspaceConfig, type WorktreeConfig } from "./protocol/config.ts";
@@ -10,12 +11,16 @@ export function configPath(stateDir: string): string {
 
 /** The workspace config; none is an empty one, a broken one is a clear error (never a silent default). */
 export function readWorkspaceConfig(stateDir: string): WorkspaceConfig {
-  const path = configPath(stateDir);
+  return readJsonConfig(configPath(stateDir), WorkspaceConfigSchema, "config") ?? { providers: {} };
+}
+
+/** A JSON config file checked by `schema`; null when there is none; broken is a clear error, unknown keys a warning. */
+export function readJsonConfig<S extends z.ZodType>(path: string, schema: S, what: string): z.output<S> | null {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch {
-    return { providers: {} };
+    return null;
   }
   let json: unknown;
   try {
@@ -23,11 +28,11 @@ export function readWorkspaceConfig(stateDir: string): WorkspaceConfig {
   } catch {
     throw new TroupeError("bad_request", `${path} is not valid JSON`);
   }
-  const parsed = WorkspaceConfigSchema.safeParse(json);
+  const parsed = schema.safeParse(json);
   if (!parsed.success) {
-    throw new TroupeError("bad_request", `${path}: ${describeIssue(parsed.error, "config")}`);
+    throw new TroupeError("bad_request", `${path}: ${describeIssue(parsed.error, what)}`);
   }
-  const unknown = unknownConfigKeys(WorkspaceConfigSchema, json);
+  const unknown = unknownConfigKeys(schema, json);
   if (unknown.length) warnOnce(`${path}: ignoring unknown key${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (a newer troupe's?)`);
   return parsed.data;
 }

@@ -13,26 +13,26 @@ import { dirname, join, relative, resolve } from "node:path";
 const LAYERS: Record<string, readonly string[]> = {
   // the entry point and the people's side: the daemon only through the client
   main: ["cli", "self"],
-  cli: ["client", "protocol", "output", "providers", "workspace", "lock-file", "trust", "self"],
-  ui: ["client", "protocol", "output", "providers", "workspace", "runtime"],
+  cli: ["client", "protocol", "output", "providers", "workspace", "lock-file", "trust", "self", "user-config"],
+  ui: ["client", "protocol", "output", "providers", "workspace", "runtime", "user-config"],
   mcp: ["client", "protocol"],
   client: ["protocol", "lock-file", "process-info", "self", "workspace", "runtime"],
   // the daemon: its routes are an adapter over the services; the rest hosts them
   "daemon/routes": ["daemon", "services", "protocol"],
-  daemon: ["daemon/routes", "services", "store", "events", "protocol", "runtime", "lock-file", "self", "workspace", "workspace-config", "file-modes"],
+  daemon: ["daemon/routes", "services", "store", "events", "protocol", "runtime", "lock-file", "self", "workspace", "workspace-config", "file-modes", "user-config"],
   // the services, and the one API over them
-  services: ["agents", "accounts", "conversations", "messages", "work", "permissions", "profiles", "flows", "events", "store", "protocol", "self", "workspace"],
+  services: ["agents", "accounts", "conversations", "messages", "work", "permissions", "profiles", "flows", "events", "store", "protocol", "self", "workspace", "user-config"],
   // profiles: read (untrusted files, as agents' are), validated, applied to a spawn
   profiles: ["agents", "providers", "protocol", "trust", "front-matter"],
   // scheduled flows: a gate command, then a spawn (through a profile or a provider)
   flows: ["agents", "profiles", "providers", "events", "store", "protocol", "runtime", "file-modes"],
   conversations: ["agents", "events", "store", "prompts", "protocol"],
   messages: ["agents", "events", "store", "prompts", "protocol"],
-  agents: ["events", "store", "git", "providers", "runtime", "protocol", "output", "prompts", "process-info", "workspace", "workspace-config", "file-modes", "trust"],
+  agents: ["events", "store", "git", "providers", "runtime", "protocol", "output", "prompts", "process-info", "workspace", "workspace-config", "file-modes", "trust", "user-config"],
   // the user's accounts: agents take them through a port (agents/accounts-port.ts) the daemon plugs in
   accounts: ["agents", "events", "store", "providers", "runtime", "protocol", "file-modes"],
   work: ["front-matter", "agents", "conversations", "events", "store", "git", "providers", "runtime", "protocol", "file-modes"],
-  permissions: ["agents", "events", "store", "providers", "runtime", "protocol"],
+  permissions: ["agents", "events", "store", "providers", "runtime", "protocol", "user-config"],
   // below the services
   events: ["store", "protocol"],
   store: ["protocol", "runtime"],
@@ -42,6 +42,8 @@ const LAYERS: Record<string, readonly string[]> = {
   providers: ["protocol"],
   runtime: [],
   "workspace-config": ["protocol"],
+  // the user's own settings (~/.config/troupe/config.json), read like the workspace config
+  "user-config": ["protocol", "workspace-config"],
   "front-matter": [],
   trust: [],
   workspace: ["process-info", "lock-file"],

@@ -60,3 +60,17 @@ export const PermissionDecisionSchema = z.discriminatedUnion("behavior", [
   z.object({ behavior: z.literal("deny"), reason: z.string().min(1).max(16 * 1024) }),
 ]);
 export type PermissionDecision = z.infer<typeof PermissionDecisionSchema>;
+
+/**
+ * A permission policy as the workspace config, the user's config, a profile, an initiative or a
+ * spawn states it. Rules are `Tool` or `Tool(pattern)` (`Bash(npm test*)`, `Edit(src/**)`,
+ * `Read`); a deny rule wins over any allow. Layers merge spawn flags first, then profile,
+ * initiative, workspace config, user config: the first that names a mode wins, rules add up.
+ */
+export const PermissionPolicySchema = z.object({
+  /** skip | edits | plan | ask (PermissionModeSchema) */
+  mode: z.string().min(1).optional(),
+  allow: z.array(z.string().min(1)).optional(),
+  deny: z.array(z.string().min(1)).optional(),
+});
+export type PermissionPolicy = z.infer<typeof PermissionPolicySchema>;

@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { PermissionPolicySchema } from "./permission.ts";
+
+/** Notifications when an agent needs the person or ends (issue 12). */
+export const NotifyConfigSchema = z.object({
+  /** A shell command the daemon runs per notification, with TROUPE_AGENT, TROUPE_AGENT_ID, TROUPE_REASON, TROUPE_TEXT. */
+  command: z.string().min(1).optional(),
+  /** Seconds in which a second notification for the same agent and reason is dropped. */
+  quietSeconds: z.number().nonnegative().optional(),
+  /** Whether dashboards also emit desktop-notification escapes (OSC 9 / OSC 777). */
+  desktop: z.boolean().optional(),
+});
+export type NotifyConfig = z.infer<typeof NotifyConfigSchema>;
+
+/**
+ * `~/.config/troupe/config.json` (`$XDG_CONFIG_HOME/troupe/config.json`): the user's own settings,
+ * never a repository's: what runs commands on the person's behalf (`notify.command`) lives only here.
+ * Unknown keys are dropped with a warning, as in the workspace config.
+ */
+export const UserConfigSchema = z.object({
+  notify: NotifyConfigSchema.optional(),
+  permissions: PermissionPolicySchema.optional(),
+});
+export type UserConfig = z.infer<typeof UserConfigSchema>;
