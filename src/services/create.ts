@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { AgentService } from "../agents/service.ts";
 import { AgentFollower } from "../conversations/follow-agents.ts";
 import { UncommittedFollower, WorktreeReaper, collectGarbage } from "../agents/cleanup/index.ts";
@@ -31,7 +32,6 @@ import { AccountBroker } from "../accounts/failover.ts";
 import { AccountService } from "../accounts/service.ts";
 import { AgentEnvStore } from "../agents/env-store.ts";
 import { Notifier } from "../notify/notifier.ts";
-import { join } from "node:path";
 
 export interface ServiceHost {
   ws: Workspace;
