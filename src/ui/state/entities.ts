@@ -4,7 +4,7 @@ import type { DaemonEvent } from "../../protocol/events.ts";
 import type { Message } from "../../protocol/message.ts";
 import { assertNever } from "../../errors.ts";
 import { STATUS } from "../../protocol/status.ts";
-import { initialWork, workAttentionKeys, workEvents, workSnapshot, type WorkEvent, type WorkSnapshot, type WorkState } from "./work.ts";
+import { initialWork, workEvents, workSnapshot, type WorkEvent, type WorkSnapshot, type WorkState } from "./work.ts";
 
 /** The agent asked the person questions (its status needs the person, and it has some). */
 export const hasQuestions = (a: Agent): boolean => STATUS[a.status].needsPerson && (a.questions?.length ?? 0) > 0;
@@ -238,16 +238,4 @@ export function visibleAgents(state: EntitiesState, filterText: string): Agent[]
   return Object.values(state.agents)
     .filter((a) => matches(a, f))
     .sort((a, b) => rank(a) - rank(b) || b.createdAt - a.createdAt || a.name.localeCompare(b.name));
-}
-
-/** Ids (agents with questions, open user conversations, unread messages, proposals to review) that call for the person now. */
-export function attentionKeys(state: EntitiesState): Set<string> {
-  const keys = new Set<string>();
-  for (const a of Object.values(state.agents)) {
-    if (hasQuestions(a)) keys.add(`agent:${a.id}:${a.session}`);
-  }
-  for (const c of userConversations(state)) keys.add(`conversation:${c.id}`);
-  for (const m of userMessages(state)) keys.add(`message:${m.id}`);
-  for (const k of workAttentionKeys(state.work)) keys.add(k);
-  return keys;
 }
