@@ -303,6 +303,8 @@ export const claude: Provider = {
   credentialEnv: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"],
   buildSpawn: (input) => command(input, []),
   buildResume: (input) => command(input, ["--resume", input.sessionId]),
+  // the person answers its permission prompts: no permission flag, no system prompt (the session holds it)
+  interactive: (input) => ({ argv: ["claude", ...(input.model ? ["--model", input.model] : []), "--resume", input.sessionId] }),
   mcp: claudeMcp,
   parseLine: parseClaudeLine,
   errorPatterns: claudeErrorPatterns,

@@ -108,7 +108,8 @@ export class SessionWatcher {
     }
   }
 
-  private onExit(agentId: string, session: number, exitCode: number | null): void {
+  /** A session's process ended: its output is stored, then the session is completed once. */
+  onExit(agentId: string, session: number, exitCode: number | null): void {
     const sess = this.d.store.sessions.get(agentId, session);
     if (!sess) return;
     // an adopted wrapper killed by a stop leaves no exit file and no status: the stop's signal killed it
@@ -127,7 +128,10 @@ export class SessionWatcher {
     const updated = store.db.transaction(() => {
       if (!store.sessions.end(agentId, session, exitCode)) return null;
       if (rec.session !== session) return null;
-      if (rec.status === "stopped") return store.agents.update(agentId, { exitCode });
+      if (rec.status === "stopped") return store.agents.update(agentId, { exitCode, attachedFrom: null });
+      // the person's interactive CLI: back to the status before it, whatever the signal file says
+      // (a person rarely runs `troupe signal` by hand: no missing-signal rule)
+      if (rec.status === "attached") return store.agents.update(agentId, { status: rec.attachedFrom ?? "stopped", attachedFrom: null, lastActivityAt: Date.now() });
       const read = readSignalFile(rec.signalFile);
       let diagnosis = null;
       if (read.kind !== "ok") {
@@ -143,6 +147,12 @@ export class SessionWatcher {
     })();
     if (!updated) return;
     const agent = toAgent(updated);
+    if (rec.status === "attached" && updated.status !== "attached") {
+      log.info(`${rec.name}: interactive session ${session} ended (exit ${exitCode}); back to ${updated.status}`);
+      bus.publish({ type: "agent:updated", agent });
+      bus.publish({ type: "agent:detached", agent, session });
+      return;
+    }
     if (updated.retryAt !== null) {
       log.info(`${rec.name} session ${session} failed (${updated.failure?.class}); attempt ${updated.attempt + 1} at ${new Date(updated.retryAt).toISOString()}`);
       bus.publish({ type: "agent:updated", agent });
