@@ -105,6 +105,11 @@ export interface Provider {
    * `troupe attach` (no prompt: the person types); absent when the CLI has none.
    */
   interactive?: (input: InteractiveInput) => ProviderCommand;
+  /**
+   * Where the CLI keeps its own transcript of a session, as JSON lines `parseLine` reads: what an
+   * interactive session said is kept from there (the terminal's screen is not). Absent: nothing is.
+   */
+  transcript?: (input: InteractiveInput) => string | null;
   /** How this CLI gets troupe's MCP server, so agents have troupe's tools natively; absent when it cannot. */
   mcp?: (server: McpServerSpec) => McpInjection;
   /** True when no permission mode restricts what runs: the generic provider runs the person's own command. */

@@ -7,7 +7,7 @@ import { STATUS, statusesWhere } from "../protocol/status.ts";
 import type { AgentRecord } from "../store/index.ts";
 import { toAgent } from "../store/agents.ts";
 import { getProvider } from "../../providers/index.ts";
-import { isProcessAlive, processStartTime } from "../process-info.ts";
+import { isProcessAlive, processStartedAt, processStartTime } from "../process-info.ts";
 import type { AgentDeps } from "./deps.ts";
 import type { AgentEnvStore } from "./env-store.ts";
 import { agentEnv } from "./env.ts";
@@ -17,9 +17,13 @@ import { agentPaths } from "./paths.ts";
 import { carriesMarker, newMarker, nothingFound, type FoundProcesses } from "./processes.ts";
 import { hashToken, newToken } from "./tokens.ts";
 import type { SessionWatcher } from "./watcher.ts";
+import { keepTranscript, markTranscript } from "./transcript.ts";
+import type { SessionRecord } from "../store/index.ts";
 
 /** How long a detach waits for the watcher to see the reported process gone before ending it itself. */
 const DETACH_WAIT_MS = 5_000;
+/** Boot time is in whole seconds: a process's start computed from it may seem up to this much early. */
+const START_SLACK_MS = 1_500;
 
 export interface AttachDeps extends AgentDeps {
   envs: AgentEnvStore;
@@ -79,8 +83,10 @@ export class Attachments {
     const env = { ...agentEnv(this.d.runEnv(rec, clientEnv), who, this.d.binDir), ...cmd.env };
     // what the session's log holds: the CLI writes to the person's terminal, not here
     mkdirSync(dirname(files.stdoutPath), { recursive: true });
-    writeFileSync(files.stdoutPath, `troupe: attached: ${cmd.argv.join(" ")} runs on the person's terminal; its screen is not kept here (the CLI keeps the session's own transcript)\n`, { flag: "a" });
+    writeFileSync(files.stdoutPath, `troupe: attached: ${cmd.argv.join(" ")} runs on the person's terminal; its screen is not kept here\n`, { flag: "a" });
     writeFileSync(files.stderrPath, "", { flag: "a" });
+    const transcript = provider.transcript?.({ sessionId: rec.providerSessionId ?? "", cwd: rec.cwd, env });
+    if (transcript) markTranscript(files.exitPath, transcript);
     const updated = store.db.transaction(() => {
       store.sessions.insert({ agentId: rec.id, session, ...files, marker });
       store.agents.setTokenHash(rec.id, hashToken(token));
@@ -93,14 +99,26 @@ export class Attachments {
     return { agent, session, argv: cmd.argv, cwd: rec.cwd, env };
   }
 
+  /** The session's process ended: what it said is copied from the CLI's transcript (see transcript.ts). */
+  ended(sess: SessionRecord): void {
+    const rec = this.d.store.agents.get(sess.agentId);
+    const provider = rec && getProvider(rec.provider);
+    if (!provider) return;
+    const problem = keepTranscript(sess.exitPath, sess.stdoutPath, provider);
+    if (problem) this.d.log.warn(`${rec.name} session ${sess.session}: ${problem}`);
+  }
+
   /** The client started the interactive CLI as `pid`: watched from now on, by the kernel's report. */
   started(rec: AgentRecord, session: number, pid: number): Agent {
     const sess = this.current(rec, session);
     if (sess.pid !== null) throw new TroupeError("conflict", `${rec.name}'s session ${session} already runs as pid ${sess.pid}`);
     // a CLI that ended already has nothing to watch: the client's detach follows
     if (!isProcessAlive(pid, null)) return toAgent(rec);
-    // only the process the daemon handed the marker to may stand for the session
-    if (!sess.marker || !carriesMarker(pid, sess.marker)) throw new TroupeError("bad_request", `pid ${pid} is not ${rec.name}'s interactive session ${session}`);
+    // the process the client started with the session's marker. Its environment may not show the
+    // marker (Claude Code sets its process title over it): one that started after the session did passes
+    const started = processStartedAt(pid);
+    const ours = (sess.marker !== null && carriesMarker(pid, sess.marker)) || started === null || started >= sess.startedAt - START_SLACK_MS;
+    if (!ours) throw new TroupeError("bad_request", `pid ${pid} is not ${rec.name}'s interactive session ${session} (it started before the session)`);
     const pidStart = processStartTime(pid);
     this.d.store.sessions.setPid(rec.id, session, pid, pidStart);
     this.d.watcher.follow({ ...sess, pid, pidStart }, pid, pidStart, null);

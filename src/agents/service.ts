@@ -114,6 +114,7 @@ export class AgentService {
       restoreWorktree: (rec) => this.restoreWorktree(rec),
       troupe: () => this.troupeCommand(),
     });
+    this.watcher.setAttachedEnd((s) => this.attachments.ended(s));
   }
 
   start(): void {

@@ -43,6 +43,8 @@ export class SessionWatcher {
   private readonly tailer: Tailer;
   private readonly supervisor: Supervisor;
   private readonly lastActivity = new Map<string, number>();
+  /** Called when an attached session's process ended, before its last output is stored (see attach.ts). */
+  private attachedEnd: ((s: SessionRecord) => void) | null = null;
 
   constructor(
     private readonly d: AgentDeps,
@@ -80,6 +82,10 @@ export class SessionWatcher {
     this.hooks.followed();
   }
 
+  setAttachedEnd(fn: (s: SessionRecord) => void): void {
+    this.attachedEnd = fn;
+  }
+
   /** An agent's output was removed: give the space back (see Tailer.releaseSpace). */
   releaseSpace(): void {
     this.tailer.releaseSpace();
@@ -114,6 +120,14 @@ export class SessionWatcher {
     if (!sess) return;
     // an adopted wrapper killed by a stop leaves no exit file and no status: the stop's signal killed it
     if (exitCode === null && sess.stopSignal !== null) exitCode = 128 + sess.stopSignal;
+    const rec = this.d.store.agents.get(agentId);
+    if (rec?.status === "attached" && rec.session === session && sess.endedAt === null) {
+      try {
+        this.attachedEnd?.(sess);
+      } catch (err) {
+        this.d.log.warn(`${agentId} session ${session}: keeping the CLI's transcript failed`, err);
+      }
+    }
     // the rest of its output is stored first, in passes that let requests through
     this.tailer
       .finish(sess)
