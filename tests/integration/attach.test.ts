@@ -127,3 +127,21 @@ test("daemon and client both killed while attached, the CLI exits meanwhile: the
   const back = await waitFor("el back to done", statusIs("el", "done"));
   expect(back.session).toBe(attached.session);
 });
+
+test("troupe stop on an attached agent ends its CLI, found by its pid though its environment lost the marker; the agent is stopped", async () => {
+  sb = new Sandbox();
+  // attached, it replaces itself (same pid) with a process whose environment holds no troupe marker
+  const command = [
+    'if [ -n "$TROUPE_ATTACHED" ]; then exec env -i PATH="$PATH" sh -c "while :; do sleep 0.05; done"; fi',
+    "troupe signal done --result ok",
+  ].join("\n");
+  await sb.json(["spawn", "--name", "fy", "--command", command, "--json"]);
+  await waitFor("fy done", statusIs("fy", "done"));
+  const { client, attached } = await attach("fy");
+  await waitFor("the marker gone from its environment", () => !readFileSync(`/proc/${attached.pid}/environ`, "utf8").includes("TROUPE_SESSION_KEY"));
+  expect((await sb.run(["stop", "fy"])).code).toBe(0);
+  expect(await client.exited).toBe(0);
+  expect(await new Response(client.stdout).text()).toContain("detached from fy: stopped");
+  await waitFor("the CLI gone", () => !existsSync(`/proc/${attached.pid}`));
+  expect((await agentNamed("fy"))!.status).toBe("stopped");
+});
