@@ -67,6 +67,19 @@ describe.skipIf(!HAVE_TMUX)("taking an agent over in a terminal", () => {
     expect((await agent("ada"))!.status).toBe("done");
   }, TEST_MS);
 
+  test("the terminal goes away while attached (an SSH connection dropped: SIGHUP): the daemon puts the agent back", async () => {
+    await doneAgent("hup");
+    term = new Terminal(sb);
+    term.type(`${BIN} attach hup`);
+    term.keys("Enter");
+    await term.waitFor("interactive hup ready in hup");
+    await waitFor("hup attached", statusIs("hup", "attached"));
+    // the tmux server's end hangs the pane's terminal up, as sshd does when the connection drops
+    term.close();
+    term = null;
+    await waitFor("hup back to done", statusIs("hup", "done"));
+  }, TEST_MS);
+
   for (const [cols, rows] of [
     [120, 36],
     [80, 24],
