@@ -163,8 +163,9 @@ export class SessionWatcher {
     const agent = toAgent(updated);
     if (rec.status === "attached" && updated.status !== "attached") {
       log.info(`${rec.name}: interactive session ${session} ended (exit ${exitCode}); back to ${updated.status}`);
-      bus.publish({ type: "agent:updated", agent });
+      // the detach first: followers (the notifier) tell the status it returns to from news
       bus.publish({ type: "agent:detached", agent, session });
+      bus.publish({ type: "agent:updated", agent });
       return;
     }
     if (updated.retryAt !== null) {
