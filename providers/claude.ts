@@ -1,7 +1,7 @@
 import type { OutputEvent, Stream } from "../src/protocol/output.ts";
 import { fitsInArgument } from "./prompt-arg.ts";
 import { join } from "node:path";
-import type { CommandInput, ErrorPattern, FailureClass, McpInjection, McpServerSpec, PermissionMode, Provider, ProviderCommand } from "./types.ts";
+import type { CommandInput, ErrorPattern, FailureClass, InteractiveInput, McpInjection, McpServerSpec, PermissionMode, Provider, ProviderCommand } from "./types.ts";
 
 /**
  * Claude Code, `claude -p --output-format stream-json --verbose` (checked against 2.1.197).
@@ -290,6 +290,17 @@ export function claudeMcp(server: McpServerSpec): McpInjection {
   return { args: ["--mcp-config", file], files: { [file]: `${JSON.stringify(config, null, 2)}\n` } };
 }
 
+/**
+ * Claude Code appends every turn of a session to `<config>/projects/<cwd, non-alphanumerics as
+ * dashes>/<session id>.jsonl` (checked with 2.1.197), in the stream-json shapes of `-p` (`user`,
+ * `assistant` messages) with bookkeeping lines of its own beside them.
+ */
+function claudeTranscript(input: InteractiveInput): string | null {
+  const dir = input.env.CLAUDE_CONFIG_DIR || (input.env.HOME ? join(input.env.HOME, ".claude") : null);
+  if (!dir || !input.sessionId) return null;
+  return join(dir, "projects", input.cwd.replace(/[^A-Za-z0-9]/g, "-"), `${input.sessionId}.jsonl`);
+}
+
 export const claude: Provider = {
   name: "claude",
   displayName: "Claude Code",
@@ -303,6 +314,9 @@ export const claude: Provider = {
   credentialEnv: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"],
   buildSpawn: (input) => command(input, []),
   buildResume: (input) => command(input, ["--resume", input.sessionId]),
+  // the person answers its permission prompts: no permission flag, no system prompt (the session holds it)
+  interactive: (input) => ({ argv: ["claude", ...(input.model ? ["--model", input.model] : []), "--resume", input.sessionId] }),
+  transcript: claudeTranscript,
   mcp: claudeMcp,
   parseLine: parseClaudeLine,
   errorPatterns: claudeErrorPatterns,

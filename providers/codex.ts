@@ -176,6 +176,8 @@ export const codex: Provider = {
   credentialEnv: ["OPENAI_API_KEY", "CODEX_API_KEY"],
   buildSpawn,
   buildResume,
+  // the interactive TUI's own resume subcommand (`codex resume SESSION_ID`)
+  interactive: (input) => ({ argv: ["codex", "resume", input.sessionId] }),
   mcp: codexMcp,
   parseLine,
   errorPatterns: [

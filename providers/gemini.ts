@@ -119,6 +119,8 @@ export const gemini: Provider = {
   credentialEnv: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
   buildSpawn,
   buildResume,
+  // without -p Gemini CLI is interactive; --resume takes the session's id as the headless run does
+  interactive: (input) => ({ argv: ["gemini", ...(input.model ? ["--model", input.model] : []), "--resume", input.sessionId] }),
   mcp: geminiMcp,
   parseLine,
   errorPatterns: [

@@ -1,7 +1,7 @@
 import { TroupeError } from "../src/errors.ts";
 import type { OutputEvent, Stream } from "../src/protocol/output.ts";
 import { fitsInArgument, PROMPT_ARG_MAX_BYTES } from "./prompt-arg.ts";
-import type { CommandInput, Provider, ProviderCommand } from "./types.ts";
+import type { CommandInput, InteractiveInput, Provider, ProviderCommand } from "./types.ts";
 
 /**
  * Any command at all, run through `sh -c`: stdout lines are text, stderr lines are kept raw.
@@ -25,6 +25,15 @@ function buildSpawn(input: CommandInput): ProviderCommand {
   };
 }
 
+/**
+ * A shell command has no interactive mode of its own: attaching runs the agent's command again
+ * on the person's terminal, with TROUPE_ATTACHED=1 so that it can tell (and read the keyboard).
+ */
+function interactive(input: InteractiveInput): ProviderCommand {
+  if (!input.command?.trim()) throw new TroupeError("invalid_state", "this agent has no command to run");
+  return { argv: ["sh", "-c", input.command], env: { TROUPE_ATTACHED: "1" } };
+}
+
 function parseLine(line: string, stream: Stream): OutputEvent[] {
   return stream === "stdout" ? [{ kind: "text", text: line }] : [{ kind: "raw", line }];
 }
@@ -40,6 +49,7 @@ export const generic: Provider = {
   credentialEnv: [],
   buildSpawn,
   buildResume: buildSpawn,
+  interactive,
   resumesWithoutSession: true,
   ignoresPermissions: true,
   parseLine,

@@ -37,6 +37,17 @@ export interface ProviderCommand {
   stdin?: string;
 }
 
+/** What the person's interactive run of an agent's session is built from (`troupe attach`). */
+export interface InteractiveInput {
+  /** The provider's own session id ("" for a provider that resumes without one). */
+  sessionId: string;
+  cwd: string;
+  model?: string;
+  /** The generic provider's shell command. */
+  command?: string;
+  env: Readonly<Record<string, string>>;
+}
+
 /** troupe's own MCP server (`troupe mcp`), as an agent's CLI is to start it. */
 export interface McpServerSpec {
   /** Absolute path of troupe, and its arguments (`["mcp"]`). */
@@ -89,6 +100,16 @@ export interface Provider {
   buildSpawn(input: CommandInput): ProviderCommand;
   /** Null when the CLI cannot resume a session. */
   buildResume: ((input: CommandInput & { sessionId: string }) => ProviderCommand) | null;
+  /**
+   * The CLI's own interactive mode resuming the session, run on the person's terminal by
+   * `troupe attach` (no prompt: the person types); absent when the CLI has none.
+   */
+  interactive?: (input: InteractiveInput) => ProviderCommand;
+  /**
+   * Where the CLI keeps its own transcript of a session, as JSON lines `parseLine` reads: what an
+   * interactive session said is kept from there (the terminal's screen is not). Absent: nothing is.
+   */
+  transcript?: (input: InteractiveInput) => string | null;
   /** How this CLI gets troupe's MCP server, so agents have troupe's tools natively; absent when it cannot. */
   mcp?: (server: McpServerSpec) => McpInjection;
   /** True when no permission mode restricts what runs: the generic provider runs the person's own command. */

@@ -16,6 +16,24 @@ function statFields(pid: number): string[] | null {
   }
 }
 
+/** Clock ticks per second of /proc's start times: 100 on every Linux troupe runs on (USER_HZ). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * When `pid` started (epoch ms, to a tick), from its start time and the boot time; null without
+ * /proc. For telling whether a reported process came after something, not for exact timing.
+ */
+export function processStartedAt(pid: number): number | null {
+  const ticks = Number(processStartTime(pid));
+  let boot: number;
+  try {
+    boot = Number(/^btime (\d+)$/m.exec(readFileSync("/proc/stat", "utf8"))?.[1]);
+  } catch {
+    return null;
+  }
+  return Number.isFinite(ticks) && Number.isFinite(boot) ? boot * 1000 + (ticks * 1000) / TICKS_PER_SECOND : null;
+}
+
 /** Alive, not a zombie, and (when known) the same process that was started. */
 export function isProcessAlive(pid: number, startTime: string | null): boolean {
   try {

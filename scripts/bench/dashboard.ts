@@ -201,6 +201,7 @@ const deps: DashboardDeps = {
     stopDispatch: () => Promise.reject(new Error("not in the benchmark")),
   },
   editText: async (text) => text,
+  attach: () => Promise.reject(new Error("not in the benchmark")),
   bell: () => undefined,
   env: {},
 };

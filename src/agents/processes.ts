@@ -61,6 +61,11 @@ export function findProcesses(q: ProcessQuery): FoundProcesses {
   return { pids, groups: [...signalled] };
 }
 
+/** Whether `pid` carries the session marker in its environment (a reported pid is that session's). */
+export function carriesMarker(pid: number, marker: string): boolean {
+  return hasMarker(pid, [Buffer.from(`${SESSION_KEY_VAR}=${marker}\0`)]);
+}
+
 /** Sends `signal` to every process and group found; returns how many were reached. */
 export function signalAll(found: FoundProcesses, signal: NodeJS.Signals): number {
   let reached = 0;

@@ -40,6 +40,8 @@ import { isLive, isResumable, statusesWhere } from "../protocol/status.ts";
 import type { FailureClass } from "../protocol/failure.ts";
 import type { FailoverHook } from "./lifecycle/end.ts";
 import { Lifecycle } from "./lifecycle/lifecycle.ts";
+import { Attachments } from "./attach.ts";
+import type { Attachment } from "../protocol/api-agents.ts";
 import type { AccountPort } from "./accounts-port.ts";
 
 /** What is left of the agent's budget, for a CLI that enforces one itself (claude --max-budget-usd). */
@@ -85,6 +87,7 @@ export class AgentService {
   private readonly naming = new Set<string>();
   private readonly envs: AgentEnvStore;
   private readonly lifecycle: Lifecycle;
+  private readonly attachments: Attachments;
   private accounts: AccountPort | null = null;
 
   constructor(private readonly d: AgentDeps) {
@@ -101,6 +104,17 @@ export class AgentService {
     });
     this.watcher = new SessionWatcher(d, this.lifecycle.watcherHooks());
     this.envs = new AgentEnvStore(d.ws.stateDir);
+    this.attachments = new Attachments({
+      ...d,
+      envs: this.envs,
+      watcher: this.watcher,
+      leftovers: (id) => this.stopper.waitGone(id, KILL_GRACE_MS + REMOVE_MARGIN_MS),
+      resuming: (id) => this.resuming.has(id),
+      runEnv: (rec, env) => (this.accounts ? this.accounts.envFor(this.d.store.agents.get(rec.id) ?? rec, env) : env),
+      restoreWorktree: (rec) => this.restoreWorktree(rec),
+      troupe: () => this.troupeCommand(),
+    });
+    this.watcher.setAttachedEnd((s) => this.attachments.ended(s));
   }
 
   start(): void {
@@ -532,6 +546,21 @@ export class AgentService {
     this.lifecycle.setPurposefulWait(check);
   }
 
+
+  /** The person takes the agent's session over interactively (see Attachments). */
+  attach(ref: string): Promise<Attachment> {
+    return this.tracked(this.attachments.begin(this.find(ref)));
+  }
+
+  /** The attached session's interactive CLI runs as `pid`. */
+  attachStarted(ref: string, session: number, pid: number): Agent {
+    return this.attachments.started(this.find(ref), session, pid);
+  }
+
+  /** The attached session's interactive CLI exited: the agent goes back to its earlier status. */
+  detach(ref: string, session: number, exitCode: number | null): Promise<Agent> {
+    return this.attachments.end(this.find(ref), session, exitCode);
+  }
 
   /**
    * `stopped` at once; whatever of it lives gets SIGTERM, then SIGKILL at a deadline kept in the

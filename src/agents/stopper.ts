@@ -2,6 +2,7 @@ import { constants } from "node:os";
 import type { AgentDeps } from "./deps.ts";
 import { sleep } from "../runtime/process.ts";
 import { findProcesses, nothingFound, signalAll, type FoundProcesses } from "./processes.ts";
+import { isProcessAlive } from "../process-info.ts";
 
 /** How long a stopped agent has between SIGTERM and SIGKILL. */
 export const KILL_GRACE_MS = 5_000;
@@ -41,7 +42,11 @@ export class Stopper {
     // a group id is the agent's only while the group lives on from its session: once the daemon
     // saw it end, with no stop under way, the pid may since lead someone else's group
     const groups = sessions.flatMap((s) => (s.pid !== null && (s.endedAt === null || s.killAt !== null) ? [s.pid] : []));
-    return findProcesses({ markers, groups });
+    const found = findProcesses({ markers, groups });
+    // an open session's own process, by pid: an attached session's CLI leads no group of its own
+    // (it is in the person's shell job), and its environment may no longer show the marker
+    const own = sessions.flatMap((s) => (s.pid !== null && s.endedAt === null && !found.pids.includes(s.pid) && isProcessAlive(s.pid, s.pidStart) ? [s.pid] : []));
+    return own.length ? { ...found, pids: [...found.pids, ...own] } : found;
   }
 
   /**

@@ -43,6 +43,8 @@ export class SessionWatcher {
   private readonly tailer: Tailer;
   private readonly supervisor: Supervisor;
   private readonly lastActivity = new Map<string, number>();
+  /** Called when an attached session's process ended, before its last output is stored (see attach.ts). */
+  private attachedEnd: ((s: SessionRecord) => void) | null = null;
 
   constructor(
     private readonly d: AgentDeps,
@@ -80,6 +82,10 @@ export class SessionWatcher {
     this.hooks.followed();
   }
 
+  setAttachedEnd(fn: (s: SessionRecord) => void): void {
+    this.attachedEnd = fn;
+  }
+
   /** An agent's output was removed: give the space back (see Tailer.releaseSpace). */
   releaseSpace(): void {
     this.tailer.releaseSpace();
@@ -108,11 +114,20 @@ export class SessionWatcher {
     }
   }
 
-  private onExit(agentId: string, session: number, exitCode: number | null): void {
+  /** A session's process ended: its output is stored, then the session is completed once. */
+  onExit(agentId: string, session: number, exitCode: number | null): void {
     const sess = this.d.store.sessions.get(agentId, session);
     if (!sess) return;
     // an adopted wrapper killed by a stop leaves no exit file and no status: the stop's signal killed it
     if (exitCode === null && sess.stopSignal !== null) exitCode = 128 + sess.stopSignal;
+    const rec = this.d.store.agents.get(agentId);
+    if (rec?.status === "attached" && rec.session === session && sess.endedAt === null) {
+      try {
+        this.attachedEnd?.(sess);
+      } catch (err) {
+        this.d.log.warn(`${agentId} session ${session}: keeping the CLI's transcript failed`, err);
+      }
+    }
     // the rest of its output is stored first, in passes that let requests through
     this.tailer
       .finish(sess)
@@ -127,7 +142,10 @@ export class SessionWatcher {
     const updated = store.db.transaction(() => {
       if (!store.sessions.end(agentId, session, exitCode)) return null;
       if (rec.session !== session) return null;
-      if (rec.status === "stopped") return store.agents.update(agentId, { exitCode });
+      if (rec.status === "stopped") return store.agents.update(agentId, { exitCode, attachedFrom: null });
+      // the person's interactive CLI: back to the status before it, whatever the signal file says
+      // (a person rarely runs `troupe signal` by hand: no missing-signal rule)
+      if (rec.status === "attached") return store.agents.update(agentId, { status: rec.attachedFrom ?? "stopped", attachedFrom: null, lastActivityAt: Date.now() });
       const read = readSignalFile(rec.signalFile);
       let diagnosis = null;
       if (read.kind !== "ok") {
@@ -143,6 +161,13 @@ export class SessionWatcher {
     })();
     if (!updated) return;
     const agent = toAgent(updated);
+    if (rec.status === "attached" && updated.status !== "attached") {
+      log.info(`${rec.name}: interactive session ${session} ended (exit ${exitCode}); back to ${updated.status}`);
+      // the detach first: followers (the notifier) tell the status it returns to from news
+      bus.publish({ type: "agent:detached", agent, session });
+      bus.publish({ type: "agent:updated", agent });
+      return;
+    }
     if (updated.retryAt !== null) {
       log.info(`${rec.name} session ${session} failed (${updated.failure?.class}); attempt ${updated.attempt + 1} at ${new Date(updated.retryAt).toISOString()}`);
       bus.publish({ type: "agent:updated", agent });

@@ -97,6 +97,19 @@ ${W}`,
     load: () => import("./resume.ts"),
   },
   {
+    name: "attach",
+    summary: "take an agent's session over in its CLI's interactive mode, on this terminal",
+    usage: `troupe attach AGENT [--stop] [--json]
+  a waiting, done, failed or stopped agent: its provider's interactive CLI resumes the same
+  session in the agent's worktree, with the agent's environment (claude --resume, codex resume,
+  gemini --resume; the generic provider runs its command again with TROUPE_ATTACHED=1). ctrl+c is
+  the CLI's. Meanwhile the agent is 'attached' (no retry, message or resume starts it); when the
+  CLI exits it is back in the status it had.
+  --stop   a running agent is stopped first (else a terminal is asked)
+${W}`,
+    load: () => import("./attach.ts"),
+  },
+  {
     name: "ask",
     summary: "ask an agent, a task's agent or the person, and wait for the answer",
     usage: `troupe ask QUESTION (--to AGENT | --task ID | --phase ID | --user) [--timeout MS]

@@ -3,6 +3,7 @@ import type { AskRequest, ResumeRequest, SignalRequest, SpawnRequest } from "../
 import type { ApproveRequest, DispatchRequest, EditRequest, InitiativeCreateRequest, RejectRequest, WorkItems } from "../protocol/api-work.ts";
 import type { Initiative, PhaseTree, Task } from "../protocol/work.ts";
 import type { Agent, Conversation } from "../protocol/entities.ts";
+import type { Attachment } from "../protocol/api-agents.ts";
 import type { OutputChunk } from "../protocol/output.ts";
 import type { GcReport } from "../protocol/api-gc.ts";
 import type { SendRequest } from "../protocol/api-messages.ts";
@@ -92,6 +93,16 @@ export class TroupeClient {
   }
   async resume(ref: string, req: ResumeRequest): Promise<Agent> {
     return (await request(this.opts, "POST", `/v1/agents/${enc(ref)}/resume`, (await agentsApi()).AgentResponseSchema, req)).agent;
+  }
+  /** The person takes the agent over: it is attached, and this says what to run (see client/attach.ts). */
+  async attach(ref: string): Promise<Attachment> {
+    return (await request(this.opts, "POST", `/v1/agents/${enc(ref)}/attach`, (await agentsApi()).AttachResponseSchema, {})).attachment;
+  }
+  async attachStarted(ref: string, session: number, pid: number): Promise<Agent> {
+    return (await request(this.opts, "POST", `/v1/agents/${enc(ref)}/attach/pid`, (await agentsApi()).AgentResponseSchema, { session, pid })).agent;
+  }
+  async detach(ref: string, session: number, exitCode: number | null): Promise<Agent> {
+    return (await request(this.opts, "POST", `/v1/agents/${enc(ref)}/detach`, (await agentsApi()).AgentResponseSchema, { session, exitCode })).agent;
   }
   /** The agent; with `waitMs`, held until it is no longer live (it ended its run) or the wait ends. */
   async waitAgent(ref: string, waitMs: number, signal?: AbortSignal): Promise<Agent> {

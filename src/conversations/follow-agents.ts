@@ -48,10 +48,11 @@ export class AgentFollower {
       case "agent:ended":
         // what it claimed with `listen` in that session and did not answer is handed out again
         this.d.conversations.releaseLeases(e.agent.id, e.session);
-        if (e.agent.status === "done") {
-          const next = this.d.store.conversations.list({ pending: true }).find((c) => c.toId === e.agent.id && c.status === "pending");
-          if (next) this.wake(e.agent.id, next);
-        }
+        this.wakeIfDone(e.agent.id, e.agent.status);
+        return;
+      case "agent:detached":
+        // a question asked while the person had it attached
+        this.wakeIfDone(e.agent.id, e.agent.status);
         return;
       case "conversation:created":
         if (e.conversation.toId !== USER) this.wake(e.conversation.toId, e.conversation);
@@ -65,6 +66,13 @@ export class AgentFollower {
       default:
         return;
     }
+  }
+
+  /** A done agent with a pending question is woken for it. */
+  private wakeIfDone(agentId: string, status: string): void {
+    if (status !== "done") return;
+    const next = this.d.store.conversations.list({ pending: true }).find((c) => c.toId === agentId && c.status === "pending");
+    if (next) this.wake(agentId, next);
   }
 
   private wake(agentId: string, conv: Conversation): void {

@@ -7,8 +7,13 @@ import type { Logger } from "./log.ts";
  * Events between services inside the daemon: never persisted, never sent to subscribers
  * (clients learn the same from `agent:updated`). `agent:ended`: a session of the agent ended
  * and was completed once; `agent.status` says how (done, waiting, failed, stopped).
+ * `agent:detached`: the person's interactive CLI on the agent exited and the agent is back in
+ * the status it had before (`agent.status`); what waited for it meanwhile (a message, a
+ * question to a done agent) may wake it now. Not an end: nothing of its run is imported again.
  */
-export type InternalEvent = { type: "agent:ended"; agent: Agent; session: number; exitCode: number | null };
+export type InternalEvent =
+  | { type: "agent:ended"; agent: Agent; session: number; exitCode: number | null }
+  | { type: "agent:detached"; agent: Agent; session: number };
 
 export type BusEvent = DaemonEvent | InternalEvent;
 
@@ -21,13 +26,13 @@ export interface Published<E extends BusEvent = BusEvent> {
 /** What subscribers of the event stream may see. */
 export type WirePublished = Published<DaemonEvent>;
 
-export const isWire = (p: Published): p is WirePublished => p.event.type !== "agent:ended";
+export const isWire = (p: Published): p is WirePublished => p.event.type !== "agent:ended" && p.event.type !== "agent:detached";
 
 type Listener = (p: Published) => void;
 
 /** Lifecycle events are kept for replay; output lives in its chunks, the rest is momentary. */
 const isDurable = (e: BusEvent): e is Exclude<DaemonEvent, { type: "agent:output" | "resync" }> =>
-  e.type !== "agent:output" && e.type !== "resync" && e.type !== "agent:ended";
+  e.type !== "agent:output" && e.type !== "resync" && e.type !== "agent:ended" && e.type !== "agent:detached";
 
 /**
  * The one place events are emitted: persisted first (lifecycle), then fanned out synchronously.

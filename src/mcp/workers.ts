@@ -98,6 +98,8 @@ export function outcome(a: Agent, waitedMs: number): CallToolResult {
       const at = a.retryAt ? ` It resumes by itself at ${new Date(a.retryAt).toISOString()}` : "";
       return say(`${who} is blocked: ${a.error ?? "every account of its provider is spent"}.${at}; call wait_agent {"agent": "${a.id}"} then.`);
     }
+    case "attached":
+      return say(`${who} is attached: the person runs it interactively; call wait_agent {"agent": "${a.id}"} to wait until they are back.`);
     case "starting":
     case "running":
       return say(`${who} is still ${a.status} after ${Math.round(waitedMs / 1000)} s; call wait_agent {"agent": "${a.id}"} to keep waiting.`);

@@ -29,6 +29,8 @@ export interface DeliveryDeps {
  *   the message is sent, or when the agent's run ends `done` with one waiting;
  * - a delivery to a session that never started (the daemon died first, the launch failed) is
  *   queued again: at daemon start and whenever one of the agent's sessions ends;
+ * - an attached agent (the person's interactive CLI) only queues them: its detach back to `done`
+ *   delivers them as its run's end would;
  * - messages to a removed agent are dropped.
  * A `waiting`, `failed`, `stopped` or running agent is never resumed for a message.
  */
@@ -60,6 +62,10 @@ export class DeliveryFollower {
       case "agent:ended":
         // sessions after this one may be launching now: only this one and older are settled
         this.d.messages.requeueUnstarted(e.agent.id, e.session);
+        if (e.agent.status === "done") this.schedule(e.agent.id);
+        return;
+      case "agent:detached":
+        // messages queued while the person had it attached
         if (e.agent.status === "done") this.schedule(e.agent.id);
         return;
       case "message:created":

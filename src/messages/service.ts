@@ -19,8 +19,8 @@ export const MAX_WAIT_MS = 60_000;
 export const PROMPT_BUDGET = 32 * 1024;
 /** Messages one inbox read returns at most; the reader asks again after the last seq. */
 const PAGE = 1000;
-/** `all` reaches the agents that are running or idle, not the stopped or failed. */
-const REACHED_BY_ALL = new Set(["starting", "running", "waiting", "done"]);
+/** `all` reaches the agents that are running or idle (an attached one gets it after the person), not the stopped or failed. */
+const REACHED_BY_ALL = new Set(["starting", "running", "waiting", "done", "attached"]);
 
 const me = (caller: Caller) => (caller.kind === "agent" ? caller.agent.id : USER);
 

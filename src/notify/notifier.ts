@@ -1,4 +1,4 @@
-import type { EventBus } from "../events/bus.ts";
+import { isWire, type EventBus } from "../events/bus.ts";
 import type { Logger } from "../events/log.ts";
 import type { Notice } from "../protocol/notice.ts";
 import type { NotifyConfig } from "../protocol/user-config.ts";
@@ -41,6 +41,8 @@ export class Notifier {
   private running = 0;
   private off: (() => void) | null = null;
   private lastConfigError: string | null = null;
+  /** Attached sessions that ended (`agentId:session`): the agent's status after them is not news. */
+  private readonly detached = new Set<string>();
 
   constructor(private readonly d: NotifierDeps) {
     this.sent = new SentLog(d.sentPath, d.log);
@@ -48,7 +50,11 @@ export class Notifier {
 
   start(): void {
     this.off = this.d.bus.subscribe((p) => {
-      if (p.event.type === "agent:output" || p.event.type === "agent:ended") return;
+      // the person's own interactive session ended (troupe attach): the status it returns to was
+      // notified already, and the person was there
+      if (p.event.type === "agent:detached") this.detached.add(`${p.event.agent.id}:${p.event.session}`);
+      if (!isWire(p) || p.event.type === "agent:output") return;
+      if (p.event.type === "agent:updated" && this.detached.has(`${p.event.agent.id}:${p.event.agent.session}`)) return;
       const n = noticeOf(p.event, this.d.nameOf);
       if (n) this.consider(n);
     });

@@ -56,3 +56,23 @@ export type SignalRequest = z.input<typeof SignalRequestSchema>;
 export const AgentResponseSchema = z.object({ agent: AgentSchema });
 export const AgentsResponseSchema = z.object({ agents: z.array(AgentSchema) });
 export const OutputResponseSchema = z.object({ chunks: z.array(OutputChunkSchema) });
+
+/**
+ * `POST /v1/agents/:ref/attach` (the person only): the agent is now `attached` in a new session,
+ * and the client is to run `argv` in `cwd` with `env` on the person's terminal. `env` is the
+ * agent's environment (its API keys among it): a client passes it to the process, never prints it.
+ */
+export const AttachmentSchema = z.object({
+  agent: AgentSchema,
+  session: z.number().int().positive(),
+  argv: z.array(z.string()).min(1),
+  cwd: z.string().min(1),
+  env: z.record(z.string(), z.string()),
+});
+export type Attachment = z.infer<typeof AttachmentSchema>;
+export const AttachResponseSchema = z.object({ attachment: AttachmentSchema });
+
+/** `POST /v1/agents/:ref/attach/pid`: the interactive CLI runs as `pid`; the daemon watches it end. */
+export const AttachPidRequestSchema = z.object({ session: z.number().int().positive(), pid: z.number().int().positive() });
+/** `POST /v1/agents/:ref/detach`: the interactive CLI of `session` exited (its status, if known). */
+export const DetachRequestSchema = z.object({ session: z.number().int().positive(), exitCode: z.number().int().nullable().default(null) });

@@ -7,7 +7,7 @@
  * Invariant: at most one process per agent at any time. Only a status that is not `live`
  * may start a process (resume, retry, message, attach), and starting one makes it live.
  */
-export const AGENT_STATUSES = ["starting", "running", "waiting", "done", "failed", "stopped", "blocked"] as const;
+export const AGENT_STATUSES = ["starting", "running", "waiting", "done", "failed", "stopped", "blocked", "attached"] as const;
 export type AgentStatus = (typeof AGENT_STATUSES)[number];
 
 export interface StatusTraits {
@@ -35,6 +35,10 @@ export const STATUS: Readonly<Record<AgentStatus, StatusTraits>> = {
   // when it resumes by itself on the account that came back. No resume meanwhile (it would need
   // an account too); `troupe stop` calls it off, `troupe account add` of its provider wakes it at once
   blocked: { live: false, resumable: false, attachable: false, needsPerson: false, ended: false },
+  // the person runs the provider's interactive CLI on the agent's session (`troupe attach`): that
+  // process lives on their terminal, so nothing else may start one (no retry, message, resume,
+  // flow or dispatch); when it exits the agent is back in the status it had before
+  attached: { live: true, resumable: false, attachable: false, needsPerson: false, ended: false },
 };
 
 export const isLive = (s: AgentStatus): boolean => STATUS[s].live;

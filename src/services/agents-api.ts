@@ -38,6 +38,18 @@ export function agentsApi(agents: AgentService, guard: Guard, profiles: ProfileC
       guard(caller, "agents.remove", agents.find(ref));
       return agents.remove(ref, opts);
     },
+    attach(caller, ref) {
+      guard(caller, "agents.attach", agents.find(ref));
+      return agents.attach(ref);
+    },
+    attachStarted(caller, ref, session, pid) {
+      guard(caller, "agents.attach", agents.find(ref));
+      return agents.attachStarted(ref, session, pid);
+    },
+    detach(caller, ref, session, exitCode) {
+      guard(caller, "agents.attach", agents.find(ref));
+      return agents.detach(ref, session, exitCode);
+    },
     output(caller, ref, q) {
       guard(caller, "agents.output", agents.find(ref));
       return agents.output(ref, q);

@@ -40,6 +40,8 @@ export const POLICY = {
   // an environment on a resume reaches another session's secrets: the person's alone
   "agents.resume.env": ["person", "set the environment of $"],
   "agents.remove": ["lineage", "remove $"],
+  // the person's own terminal runs the agent's CLI with the agent's environment: never an agent's
+  "agents.attach": ["person", "attach to $"],
   "agents.signal": ["agent", "signal"],
   // a mode run is a spawn (the caller's child) with the work model's input; its outputs are proposals the person reviews
   "modes.run": ["anyone", "start a mode agent"],

@@ -6,6 +6,7 @@ import type { OutputQuery, ResumeOptions, SpawnOptions } from "../agents/service
 import type { AskOptions } from "../conversations/service.ts";
 import type { Feed, FeedQuery } from "../events/feed.ts";
 import type { Signal } from "../protocol/signal.ts";
+import type { Attachment } from "../protocol/api-agents.ts";
 import type { WorkItems } from "../protocol/api-work.ts";
 import type { Initiative, PhaseTree, Task } from "../protocol/work.ts";
 import type { ApproveOptions, EditOptions, InitiativeCreateOptions, RejectOptions } from "../work/service.ts";
@@ -92,6 +93,12 @@ export interface AgentsApi {
   output(caller: Caller, ref: string, q: OutputQuery): OutputChunk[];
   /** The agent once it is not live (ended: done, waiting, failed, stopped), or as it is after `waitMs` (at most MAX_WAIT_MS). */
   wait(caller: Caller, ref: string, waitMs: number, signal: AbortSignal): Promise<Agent>;
+  /** The person takes the agent's session over: it is `attached`, and the client runs the returned command. */
+  attach(caller: Caller, ref: string): Promise<Attachment>;
+  /** The attached session's interactive CLI runs as `pid` (the daemon watches it end). */
+  attachStarted(caller: Caller, ref: string, session: number, pid: number): Agent;
+  /** The attached session's interactive CLI exited: the agent is back in its earlier status. */
+  detach(caller: Caller, ref: string, session: number, exitCode: number | null): Promise<Agent>;
   /** Stores the calling agent's signal (by its identity, never by a path it names) in its signal file. */
   signal(caller: Caller, signal: Signal): void;
 }

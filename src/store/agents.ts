@@ -45,6 +45,7 @@ interface AgentRow {
   timeout_ms: number | null;
   idle_timeout_ms: number | null;
   account_id: string | null;
+  attached_from: AgentStatus | null;
 }
 
 /**
@@ -57,6 +58,8 @@ export interface AgentRecord extends Agent {
   /** Per-run limits (ms); null: the workspace config's. */
   timeoutMs: number | null;
   idleTimeoutMs: number | null;
+  /** While `attached`: the status it returns to when the person's interactive CLI exits. */
+  attachedFrom: AgentStatus | null;
 }
 
 const Questions = z.array(QuestionSchema);
@@ -127,12 +130,13 @@ function fromRow(r: AgentRow, pid: number | null, w: StoreWarnings): AgentRecord
     timeoutMs: r.timeout_ms,
     idleTimeoutMs: r.idle_timeout_ms,
     accountId: r.account_id,
+    attachedFrom: r.attached_from,
   };
 }
 
 /** The public view: no signal file path. */
 export function toAgent(rec: AgentRecord): Agent {
-  const { signalFile: _s, timeoutMs: _t, idleTimeoutMs: _i, ...agent } = rec;
+  const { signalFile: _s, timeoutMs: _t, idleTimeoutMs: _i, attachedFrom: _a, ...agent } = rec;
   return agent;
 }
 
@@ -189,6 +193,7 @@ export type AgentPatch = Partial<{
   retryAt: number | null;
   attempt: number;
   accountId: string | null;
+  attachedFrom: AgentStatus | null;
 }>;
 
 const PATCH_COLUMNS: Record<keyof AgentPatch, string> = {
@@ -208,6 +213,7 @@ const PATCH_COLUMNS: Record<keyof AgentPatch, string> = {
   retryAt: "retry_at",
   attempt: "attempt",
   accountId: "account_id",
+  attachedFrom: "attached_from",
 };
 
 const SELECT = `SELECT a.*, s.pid AS live_pid FROM agents a

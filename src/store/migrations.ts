@@ -274,6 +274,8 @@ export const MIGRATIONS: readonly Migration[] = [
   // stored twice) and why dispatch holds it (the budget spent)
   `ALTER TABLE initiatives ADD COLUMN budget_usd REAL;
    ALTER TABLE initiatives ADD COLUMN reason TEXT;`,
+  // 18 (17 is the tool permissions' migration; this one goes right after it): the status an attached agent returns to when the person's interactive CLI exits
+  `ALTER TABLE agents ADD COLUMN attached_from TEXT;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

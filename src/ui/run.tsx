@@ -6,6 +6,7 @@ import { App } from "./app.tsx";
 import { closingNote } from "./closing-note.ts";
 import { loadDiff } from "./diff-source.ts";
 import { editInEditor } from "./editor.ts";
+import { runAttached } from "../client/attach.ts";
 import { workRuns } from "./work-runs.ts";
 import { Feed } from "./feed.ts";
 import { listProviders } from "./providers.ts";
@@ -58,6 +59,7 @@ export async function runDashboard({ client, workspace, env }: RunOptions): Prom
     loadDiff: (agent) => loadDiff(agent, workspace.root),
     runs: workRuns(client, env),
     editText: editInEditor,
+    attach: (ref) => runAttached(client, ref),
     bell: () => undefined,
     env,
   };

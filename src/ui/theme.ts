@@ -38,6 +38,8 @@ const STATUS_LOOK: Record<AgentStatus, { unicode: string; ascii: string; colour:
   failed: { unicode: "✗", ascii: "x", colour: "red" },
   stopped: { unicode: "■", ascii: "-", colour: "gray" },
   blocked: { unicode: "⧗", ascii: "z", colour: "magenta" },
+  // the person has it on their terminal (troupe attach)
+  attached: { unicode: "▶", ascii: ">", colour: "magenta" },
 };
 
 export function statusSymbol(theme: Theme, s: AgentStatus): string {

@@ -1,4 +1,5 @@
 import type { TroupeClient } from "../client/client.ts";
+import type { Attached } from "../client/attach.ts";
 import type { Agent } from "../protocol/entities.ts";
 import type { Initiative } from "../protocol/work.ts";
 import type { LineParser } from "../output/lines.ts";
@@ -6,7 +7,7 @@ import type { LineParser } from "../output/lines.ts";
 /** The part of the daemon's API the dashboard uses; tests and the benchmark pass a fake. */
 export type DashboardClient = Pick<
   TroupeClient,
-  | "health" | "listAgents" | "conversations" | "events" | "output" | "spawn" | "stop" | "resume" | "answer" | "profiles"
+  | "health" | "listAgents" | "conversations" | "events" | "output" | "spawn" | "stop" | "resume" | "answer" | "profiles" | "waitAgent"
   | "messages" | "markRead" | "send"
   | "initiatives" | "initiativeWork" | "initiativeDiff" | "approve" | "reject" | "edit" | "retry"
 >;
@@ -41,6 +42,11 @@ export interface DashboardDeps {
    * caller hands the terminal over first (Ink's suspendTerminal).
    */
   editText: (text: string, name: string) => Promise<string>;
+  /**
+   * Takes the agent over on this terminal (`troupe attach`: the provider's interactive CLI, until
+   * it exits); the caller hands the terminal over first. The agent as it is after.
+   */
+  attach: (agentId: string) => Promise<Attached>;
   /** Rings the terminal bell; a no-op when the person turned it off. */
   bell: () => void;
   /** Environment passed to agents spawned from the dashboard. */

@@ -36,6 +36,10 @@ const EXPECTED_ROWS: [string, number[]][] = [
   ["POST /v1/agents", [201, 201, 201, 201, 201, 201, 401]],
   ["POST /v1/agents/:ref/stop", LINEAGE],
   ["POST /v1/agents/:ref/resume", LINEAGE],
+  // the person passes and is refused by the agent's state (it runs: stop it first)
+  ["POST /v1/agents/:ref/attach", [409, 403, 403, 403, 403, 403, 401]],
+  ["POST /v1/agents/:ref/attach/pid", [409, 403, 403, 403, 403, 403, 401]],
+  ["POST /v1/agents/:ref/detach", PERSON],
   ["POST /v1/agents/:ref/resume with env", PERSON],
   ["DELETE /v1/agents/:ref", LINEAGE],
   ["POST /v1/signal", [403, 200, 200, 200, 200, 200, 401]],

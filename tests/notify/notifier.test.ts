@@ -44,6 +44,22 @@ const waiting = (session: number, question = "which?") =>
   bus.publish({ type: "agent:updated", agent: makeAgent({ id: "a1", name: "ada", status: "waiting", session, questions: [{ id: "q1", question }] }) });
 
 describe("Notifier", () => {
+  test("an agent back from the person's attached session is not news: its status then calls nothing", () => {
+    const { runs, n } = notifier({ command: "true", quietSeconds: 0 });
+    const done = (session: number) => makeAgent({ id: "a9", name: "ada", status: "done", session, result: "ok" });
+    bus.publish({ type: "agent:updated", agent: done(1) });
+    bus.publish({ type: "agent:updated", agent: makeAgent({ id: "a9", name: "ada", status: "attached", session: 2 }) });
+    bus.publish({ type: "agent:detached", agent: done(2), session: 2 });
+    bus.publish({ type: "agent:updated", agent: done(2) });
+    // a later run's end is news again
+    bus.publish({ type: "agent:updated", agent: done(3) });
+    n.shutdown();
+    expect(runs.map((r) => [r.env.TROUPE_REASON, r.env.TROUPE_AGENT_ID])).toEqual([
+      ["done", "a9"],
+      ["done", "a9"],
+    ]);
+  });
+
   test("one call per agent and reason within the quiet period; another reason or a later time calls again", () => {
     const { runs, n } = notifier({ command: "true", quietSeconds: 60 });
     waiting(1);

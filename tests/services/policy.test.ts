@@ -10,12 +10,13 @@ const parents: Record<string, string | null> = { a: null, b: "a", c: "b", x: nul
 const parentOf: ParentOf = (id) => parents[id] ?? null;
 
 describe("the authorization policy", () => {
-  test("what only the person may do: stop the daemon, clean up worktrees, set a resume's environment, decide tool permissions, decide the work, add and run flows, the accounts", () => {
+  test("what only the person may do: stop the daemon, clean up worktrees, set a resume's environment, attach to an agent, decide tool permissions, decide the work, add and run flows, the accounts", () => {
     const personOnly = Object.entries(POLICY).filter(([, [rule]]) => rule === "person").map(([action]) => action);
     expect(personOnly.sort()).toEqual([
       "accounts.add",
       "accounts.list",
       "accounts.remove",
+      "agents.attach",
       "agents.resume.env",
       "daemon.gc",
       "daemon.stop",

@@ -194,6 +194,11 @@ const CASES: RouteCase[] = [
     fresh: "finished",
     call: (m, f, t) => status(m.api(t, "POST", `/v1/agents/${ref(f)}/resume`, { message: "go on" })),
   },
+  // the shared target runs: the person passes and is told to stop it first (409), everyone else is
+  // refused first (tests/integration/attach.test.ts takes the person's attach through)
+  { route: "POST /v1/agents/:ref/attach", fresh: null, call: (m, f, t) => status(m.api(t, "POST", `/v1/agents/${ref(f)}/attach`, {})) },
+  { route: "POST /v1/agents/:ref/attach/pid", fresh: null, call: (m, f, t) => status(m.api(t, "POST", `/v1/agents/${ref(f)}/attach/pid`, { session: 1, pid: process.pid })) },
+  { route: "POST /v1/agents/:ref/detach", fresh: null, call: (m, f, t) => status(m.api(t, "POST", `/v1/agents/${ref(f)}/detach`, { session: 1 })) },
   {
     route: "POST /v1/agents/:ref/resume with env",
     fresh: "finished",

@@ -53,6 +53,8 @@ export class RunLimits {
       const rec = this.d.store.agents.get(sess.agentId);
       // `starting` too: a run is followed before it is marked running
       if (!rec || rec.session !== sess.session || !isLive(rec.status)) continue;
+      // the person's interactive CLI is theirs to end: no run limit applies to it
+      if (rec.status === "attached") continue;
       // already being stopped for a limit
       if (rec.failure && rec.failure.attempt === rec.attempt && (rec.failure.class === "timeout" || rec.failure.class === "budget")) continue;
       const wall = rec.timeoutMs ?? s.timeoutMs;

@@ -1,4 +1,4 @@
-import { ResumeRequestSchema, SignalRequestSchema, SpawnRequestSchema } from "../../protocol/api.ts";
+import { AttachPidRequestSchema, DetachRequestSchema, ResumeRequestSchema, SignalRequestSchema, SpawnRequestSchema } from "../../protocol/api.ts";
 import type { Services } from "../../services/services.ts";
 import { intParam, json, readJson } from "../http.ts";
 import type { Router } from "../router.ts";
@@ -16,6 +16,16 @@ export function agentRoutes(r: Router, s: Services): void {
   r.on("POST", "/v1/agents/:ref/resume", async ({ req, params, caller }) => {
     const body = await readJson(req, ResumeRequestSchema);
     return json({ agent: await s.agents.resume(caller, params.ref!, body) });
+  });
+  // the person takes the agent over on their terminal: the command to run, then its pid, then its end
+  r.on("POST", "/v1/agents/:ref/attach", async ({ params, caller }) => json({ attachment: await s.agents.attach(caller, params.ref!) }));
+  r.on("POST", "/v1/agents/:ref/attach/pid", async ({ req, params, caller }) => {
+    const body = await readJson(req, AttachPidRequestSchema);
+    return json({ agent: s.agents.attachStarted(caller, params.ref!, body.session, body.pid) });
+  });
+  r.on("POST", "/v1/agents/:ref/detach", async ({ req, params, caller }) => {
+    const body = await readJson(req, DetachRequestSchema);
+    return json({ agent: await s.agents.detach(caller, params.ref!, body.session, body.exitCode) });
   });
   r.on("GET", "/v1/agents/:ref/output", ({ params, url, caller }) => {
     const q = { after: intParam(url, "after"), before: intParam(url, "before"), session: intParam(url, "session"), limit: intParam(url, "limit") };

@@ -5,6 +5,7 @@ import { ch, ctrl, named } from "../keys.ts";
 import { nothingToAnswer, openAnswer, openNewAgent, openResume, openStop } from "./dialogs.ts";
 import { say, type Binding, type KeyEnv } from "./types.ts";
 import { currentView } from "../state/ui.ts";
+import { attachBinding } from "./attach.ts";
 
 /** Bindings several controllers share, each defined once (the help shows each once). */
 
@@ -124,6 +125,7 @@ export const agentActions: readonly Binding[] = [
       return "dialog";
     },
   },
+  attachBinding,
   diff,
   {
     command: "toggleRaw",

@@ -5,6 +5,7 @@ import { FormError, messagesModal, newAgentForm, providerOptions, questionsModal
 import type { Modal } from "../state/ui.ts";
 import { say, type KeyEnv } from "./types.ts";
 import { submitReject } from "./work.ts";
+import { stopThenTakeOver } from "./attach.ts";
 
 /** The dialogs that hold a form. */
 export type FormModal = Extract<Modal, { kind: "questions" | "new" | "resume" | "reject" | "messages" }>;
@@ -47,8 +48,8 @@ export function openNewAgent(env: KeyEnv): void {
   );
 }
 
-export function openStop(env: KeyEnv, agent: Agent): void {
-  env.dispatch({ type: "open", modal: { kind: "stop", agentId: agent.id, name: agent.name, busy: false } });
+export function openStop(env: KeyEnv, agent: Agent, attach = false): void {
+  env.dispatch({ type: "open", modal: { kind: "stop", agentId: agent.id, name: agent.name, busy: false, attach } });
 }
 
 export function openResume(env: KeyEnv, agent: Agent): void {
@@ -135,6 +136,7 @@ export function confirmStop(env: KeyEnv): void {
       env.feed.upsertAgent(a);
       env.dispatch({ type: "close" });
       say(env, `stopped ${a.name}`);
+      if (m.attach) void stopThenTakeOver(env, a);
     },
     (err: unknown) => {
       env.dispatch({ type: "close" });

@@ -202,7 +202,7 @@ export function needsPerson(agent: Agent, state: EntitiesState): boolean {
   return hasQuestions(agent) || waitingOnPerson(state).has(agent.id);
 }
 
-const STATUS_ORDER: Record<AgentStatus, number> = { waiting: 0, starting: 1, running: 2, blocked: 3, failed: 4, stopped: 5, done: 6 };
+const STATUS_ORDER: Record<AgentStatus, number> = { waiting: 0, attached: 1, starting: 2, running: 3, blocked: 4, failed: 5, stopped: 6, done: 7 };
 
 export interface AgentFilter {
   statuses: AgentStatus[];

@@ -17,7 +17,8 @@ export type Modal =
   /** Answers for one agent's questions and/or open user conversations, sent together. */
   | { kind: "questions"; agentId: string | null; title: string; questions: Question[]; conversations: Conversation[]; form: FormState; busy: boolean }
   | { kind: "new"; form: FormState; busy: boolean }
-  | { kind: "stop"; agentId: string; name: string; busy: boolean }
+  /** `attach`: the person asked to take it over (`t`): once stopped, it is attached. */
+  | { kind: "stop"; agentId: string; name: string; busy: boolean; attach?: boolean }
   | { kind: "resume"; agentId: string; name: string; form: FormState; busy: boolean }
   /** Unread messages to the person from one sender (marked read once shown), with an optional reply. */
   | { kind: "messages"; title: string; messages: Message[]; replyTo: string | null; form: FormState; busy: boolean }

@@ -50,8 +50,12 @@ export function MainView({ ui, view, screen, store }: MainViewProps) {
     case "stop":
       return (
         <ConfirmDialog
-          title={`Stop ${m.name}?`}
-          question={`Stop ${m.name} and every process it started? Its worktree and output stay; r resumes it later.`}
+          title={m.attach ? `Take over ${m.name}?` : `Stop ${m.name}?`}
+          question={
+            m.attach
+              ? `${m.name} is running. Stop it and every process it started, then take its session over on this terminal?`
+              : `Stop ${m.name} and every process it started? Its worktree and output stay; r resumes it later.`
+          }
           busy={m.busy}
           width={width}
           height={height}

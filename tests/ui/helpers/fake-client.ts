@@ -238,6 +238,11 @@ export class FakeClient implements DashboardClient {
     this.check("stop", [ref]);
     return this.update(ref, { status: "stopped", pid: null });
   }
+  /** The agent as it is (the fake's stop is immediate: nothing to wait for). */
+  async waitAgent(ref: string, _waitMs: number): Promise<Agent> {
+    this.check("waitAgent", [ref]);
+    return this.agents.get(ref)!;
+  }
   async resume(ref: string, req: ResumeRequest): Promise<Agent> {
     this.check("resume", [ref, req]);
     const a = this.agents.get(ref)!;

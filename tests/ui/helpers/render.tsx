@@ -58,6 +58,8 @@ export interface Screen {
   bells: () => number;
   /** The texts the editor was opened on. */
   edits: string[];
+  /** The agents taken over with `t` (ids). */
+  attaches: string[];
 }
 
 export const defaultParser: LineParser = (line) => {
@@ -88,6 +90,7 @@ export interface RenderAppOptions {
 export async function renderApp(client: FakeClient, opts: RenderAppOptions = {}): Promise<Screen> {
   let bells = 0;
   const edits: string[] = [];
+  const attaches: string[] = [];
   const feed = new Feed(client, () => defaultParser, { onAttention: () => bells++, retryMaxMs: 50 });
   const deps: DashboardDeps = {
     client,
@@ -101,6 +104,10 @@ export async function renderApp(client: FakeClient, opts: RenderAppOptions = {})
       ],
     loadDiff: async () => opts.diff ?? ["diff --git a/x b/x", "+added line", "-removed line"],
     runs: { detail: (r) => client.detail(r), dispatch: (r) => client.dispatch(r), stopDispatch: (r) => client.stopDispatch(r) },
+    attach: async (id) => {
+      attaches.push(id);
+      return { agent: client.agents.get(id)!, exitCode: 0, problem: null };
+    },
     editText: async (text, name) => {
       edits.push(text);
       return opts.editor ? opts.editor(text, name) : text;
@@ -163,6 +170,7 @@ export async function renderApp(client: FakeClient, opts: RenderAppOptions = {})
     exited: () => exited,
     bells: () => bells,
     edits,
+    attaches,
   };
   await screen.waitFor(/Agents \(/);
   // The first snapshot has landed once the list says so (or no agents exist).

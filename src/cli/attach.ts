@@ -1,0 +1,52 @@
+import { createInterface } from "node:readline/promises";
+import { TroupeError } from "../errors.ts";
+import { runAttached } from "../client/attach.ts";
+import type { TroupeClient } from "../client/client.ts";
+import type { Agent } from "../protocol/entities.ts";
+import { isLive } from "../protocol/status.ts";
+import { connect } from "./context.ts";
+import { parse, printJson } from "./command.ts";
+import { stderr, stdout } from "./streams.ts";
+
+/** How long a stopped agent gets to be gone before the attach gives up (its stop's SIGKILL comes at 5 s). */
+const STOP_WAIT_MS = 15_000;
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, { stop: { type: "boolean" } });
+  const [ref, ...extra] = positionals;
+  if (!ref || extra.length) throw new TroupeError("usage", "attach takes one AGENT (id or name)");
+  if (process.env.TROUPE_AGENT_TOKEN) throw new TroupeError("forbidden", "only the person attaches to an agent, from their own terminal");
+  const { client } = await connect(values.workspace);
+  let agent = await client.agent(ref);
+  if (isLive(agent.status) && agent.status !== "attached") {
+    if (!values.stop && !(await ask(`${agent.name} is ${agent.status}. Stop it and attach? [y/N] `))) {
+      throw new TroupeError("invalid_state", `${agent.name} is ${agent.status}; stop it first (troupe attach --stop)`);
+    }
+    agent = await stopAndWait(client, agent);
+  }
+  const done = await runAttached(client, agent.id);
+  if (done.problem) stderr.write(`troupe: ${done.problem}\n`);
+  if (values.json) await printJson(done.agent);
+  else stdout.write(`detached from ${done.agent.name}: ${done.agent.status} (session ${done.agent.session})\n`);
+  return done.exitCode === null && done.problem ? 1 : 0;
+}
+
+/** Yes only from a person at a terminal who says so. */
+async function ask(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY || !process.stderr.isTTY) return false;
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
+async function stopAndWait(client: TroupeClient, agent: Agent): Promise<Agent> {
+  await client.stop(agent.id);
+  const deadline = Date.now() + STOP_WAIT_MS;
+  let now = await client.waitAgent(agent.id, STOP_WAIT_MS);
+  while (isLive(now.status) && Date.now() < deadline) now = await client.waitAgent(agent.id, deadline - Date.now());
+  if (isLive(now.status)) throw new TroupeError("timeout", `${agent.name} did not stop within ${STOP_WAIT_MS / 1000} s`);
+  return now;
+}
