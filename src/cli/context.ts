@@ -1,6 +1,9 @@
 import { autostartingClient } from "../client/connect.ts";
-import type { TroupeClient } from "../client/client.ts";
+import { preferJitlessParsing, type TroupeClient } from "../client/client.ts";
 import { resolveWorkspace, type Workspace } from "../workspace.ts";
+
+// a command parses a handful of replies and exits
+preferJitlessParsing();
 
 /**
  * The workspace a command acts on, and a client of its daemon. The first request that finds

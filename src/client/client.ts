@@ -16,15 +16,24 @@ import type { EventFilter, EventMessage } from "./sse.ts";
 
 const enc = encodeURIComponent;
 
+let jitless = false;
+
+/**
+ * For a process that parses a handful of replies and exits (a CLI command): zod's compiled fast
+ * path, generated with `new Function` on the first parse of each object schema, costs it more than
+ * it saves. Set before any schema loads; nothing is loaded here.
+ */
+export function preferJitlessParsing(): void {
+  jitless = true;
+}
+
 /**
  * Protocol schemas load on first use, zod with them (~3 ms, and each schema costs to build): the
- * agents' hot commands use the checks in replies.ts and never load zod. zod's compiled fast path
- * (generated with `new Function` on the first parse of each object schema) costs more than it saves
- * in a client, which parses a handful of replies: off.
+ * agents' hot commands use the checks in replies.ts and never load zod.
  */
 async function schemas<M>(load: () => Promise<M>): Promise<M> {
-  const [{ z }, mod] = await Promise.all([import("zod"), load()]);
-  z.config({ jitless: true });
+  const mod = await load();
+  if (jitless) (await import("zod")).z.config({ jitless: true });
   return mod;
 }
 const baseApi = () => schemas(() => import("../protocol/api-base.ts"));
