@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { TroupeClient } from "../../src/client/client.ts";
-import { BIN, bareServer, helloBinary, line, load, ms, pct, timeProcess, type Timed } from "./floor.ts";
+import { BIN, bareServer, helloBinary, line, load, ms, pct, processCpuMs, timeProcess, type Timed } from "./floor.ts";
 
 const roundTrips = Number(process.argv[2] ?? 1000);
 const processRuns = Number(process.argv[3] ?? 100);
@@ -53,10 +53,13 @@ try {
   const client = new TroupeClient({ socket });
 
   // --- API round trips, the three kinds interleaved so that load moves them alike
+  const daemonPid = (await client.health()).pid;
   const typed: number[] = [];
   const raw: number[] = [];
   const bare: number[] = [];
+  let cpu0 = 0;
   for (let i = 0; i < roundTrips + WARM; i++) {
+    if (i === WARM) cpu0 = processCpuMs(daemonPid);
     const [t, answer] = await timed(async () => {
       const conv = await client.ask({ question: `q${i}`, user: true });
       const waiting = client.conversation(conv.id, 5000);
@@ -71,7 +74,9 @@ try {
     raw.push(r);
     bare.push(b);
   }
-  console.log(line(`API ask→answer round trip (typed client)`, typed));
+  // two exchanges reach the daemon per iteration (typed and bare)
+  const perExchange = (processCpuMs(daemonPid) - cpu0) / (2 * roundTrips);
+  console.log(line(`API ask→answer round trip (typed client)`, typed, `; daemon CPU ${ms(perExchange)} per exchange`));
   console.log(line(`API ask→answer round trip (bare fetch)  `, raw));
   console.log(line(`floor: the same 3 requests to a bare Bun.serve`, bare, `; typed/floor ${(pct(typed, 50) / pct(bare, 50)).toFixed(2)}x at the median`));
 
@@ -115,7 +120,7 @@ try {
   }
   console.log(line(`whole 'troupe ask' + 'troupe answer' pair`, pair));
 
-  const mem = Bun.spawnSync(["ps", "-o", "rss=", "-p", String((await client.health()).pid)]).stdout.toString().trim();
+  const mem = Bun.spawnSync(["ps", "-o", "rss=", "-p", String(daemonPid)]).stdout.toString().trim();
   console.log(`daemon RSS after the run: ${(Number(mem) / 1024).toFixed(1)} MB`);
 } finally {
   floor.stop();

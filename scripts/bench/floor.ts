@@ -5,7 +5,7 @@
  * a compiled Bun hello-world (process start and exit, nothing of troupe), and a bare HTTP exchange
  * over a Unix socket (what Bun costs before any of troupe's request path).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { compileBinary } from "../../src/runtime/compile.ts";
@@ -20,6 +20,13 @@ export const load = (): string => `load ${loadavg().map((l) => l.toFixed(2)).joi
 /** `label: median X, p99 Y (n runs) · load` */
 export function line(label: string, xs: number[], extra = ""): string {
   return `${label}: median ${ms(pct(xs, 50))}, p99 ${ms(pct(xs, 99))} (${xs.length} runs)${extra} · ${load()}`;
+}
+
+/** CPU (user + system, all threads) a running process has used so far, from /proc (10 ms ticks). */
+export function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 export interface Timed {

@@ -14,7 +14,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readdirSync
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { TroupeClient } from "../../src/client/client.ts";
-import { BIN, line, load, ms, pct, timeProcess, type Timed } from "./floor.ts";
+import { BIN, line, load, ms, pct, processCpuMs, timeProcess, type Timed } from "./floor.ts";
 
 const spawns = Number(process.argv[2] ?? 100);
 const processRuns = Number(process.argv[3] ?? 20);
@@ -66,9 +66,12 @@ try {
   await Bun.spawn([BIN, "daemon", "start"], { env, stdout: "ignore" }).exited;
   const client = new TroupeClient({ socket: env.TROUPE_SOCKET! });
 
+  const daemonPid = (await client.health()).pid;
   const api: number[] = [];
   const floor: number[] = [];
+  let cpu0 = 0;
   for (let i = 0; i < spawns + WARM; i++) {
+    if (i === WARM) cpu0 = processCpuMs(daemonPid);
     const t0 = performance.now();
     const agent = await client.spawn({ provider: "generic", command: COMMAND, worktree: false, env: agentEnv });
     const t1 = performance.now();
@@ -79,7 +82,8 @@ try {
     api.push(t1 - t0);
     floor.push(t2 - t1);
   }
-  console.log(line(`API spawn, shell command, no worktree`, api));
+  const perSpawn = (processCpuMs(daemonPid) - cpu0) / spawns;
+  console.log(line(`API spawn, shell command, no worktree`, api, `; daemon CPU ${ms(perSpawn)} per spawn`));
   console.log(line(`floor: a bare detached sh -c with output to files`, floor, `; spawn/floor ${(pct(api, 50) / pct(floor, 50)).toFixed(2)}x at the median`));
 
   const cli: Timed[] = [];
