@@ -62,13 +62,6 @@ export class ConversationService {
       taskId = req.task ? target.taskId : null;
       phaseId = req.task ? null : target.phaseId;
     }
-    // the row and its event in one commit: one WAL write per ask
-    const conv = this.store.db.transaction(() => this.record(caller, req, toId, toName, taskId, phaseId))();
-    if (conv.expiresAt !== null && (this.expiryAt === null || conv.expiresAt < this.expiryAt)) this.armExpiry(conv.expiresAt);
-    return conv;
-  }
-
-  private record(caller: Caller, req: AskOptions, toId: string, toName: string, taskId: string | null, phaseId: string | null): Conversation {
     const conv = this.store.conversations.insert({
       id: newId("cv"),
       fromId: caller.kind === "agent" ? caller.agent.id : USER,
@@ -81,6 +74,7 @@ export class ConversationService {
       expiresAt: req.timeoutMs ? Date.now() + req.timeoutMs : null,
     });
     this.bus.publish({ type: "conversation:created", conversation: conv });
+    if (conv.expiresAt !== null && (this.expiryAt === null || conv.expiresAt < this.expiryAt)) this.armExpiry(conv.expiresAt);
     return conv;
   }
 
@@ -173,13 +167,10 @@ export class ConversationService {
     if (c.status === "answered") throw new TroupeError("already_answered", `conversation ${id} was already answered by ${c.answeredBy}`);
     if (c.status === "expired") throw new TroupeError("conflict", `conversation ${id} expired; the asker is no longer waiting`);
     const by = caller.kind === "agent" ? caller.agent.name : USER;
-    // the answer and its event in one commit
-    return this.store.db.transaction(() => {
-      const answered = this.store.conversations.answer(id, answer, by);
-      if (!answered) throw new TroupeError("already_answered", `conversation ${id} was already answered`);
-      this.bus.publish({ type: "conversation:updated", conversation: answered });
-      return answered;
-    })();
+    const answered = this.store.conversations.answer(id, answer, by);
+    if (!answered) throw new TroupeError("already_answered", `conversation ${id} was already answered`);
+    this.bus.publish({ type: "conversation:updated", conversation: answered });
+    return answered;
   }
 
   /** Hands one pending conversation to its addressee as it is woken for it; null when it was not pending. */

@@ -41,13 +41,13 @@ export class ConversationRepo {
   constructor(private readonly db: Database) {}
 
   insert(c: NewConversation): Conversation {
-    const row = this.db
+    this.db
       .query(
         `INSERT INTO conversations (id, from_id, from_name, to_id, to_name, question, status, task_id, phase_id, created_at, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?) RETURNING *`,
+         VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)`,
       )
-      .get(c.id, c.fromId, c.fromName, c.toId, c.toName, c.question, c.taskId, c.phaseId, Date.now(), c.expiresAt) as Row;
-    return fromRow(row);
+      .run(c.id, c.fromId, c.fromName, c.toId, c.toName, c.question, c.taskId, c.phaseId, Date.now(), c.expiresAt);
+    return this.get(c.id)!;
   }
 
   get(id: string): Conversation | null {
