@@ -1,10 +1,10 @@
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, chmodSync, lstatSync, statSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { homedir, tmpdir } from "node:os";
 import { TroupeError } from "./errors.ts";
 import { isProcessAlive } from "./process-info.ts";
 import { readLockFile } from "./lock-file.ts";
+import { sha256Hex } from "./runtime/hash.ts";
 
 /** Where one workspace keeps its state and where its daemon listens. */
 export interface Workspace {
@@ -67,7 +67,7 @@ export function runtimeDir(): string {
 }
 
 export function socketPathFor(root: string): string {
-  const hash = createHash("sha256").update(root).digest("hex").slice(0, 16);
+  const hash = sha256Hex(root).slice(0, 16);
   return join(runtimeDir(), `${hash}.sock`);
 }
 

@@ -48,7 +48,7 @@ const LAYERS: Record<string, readonly string[]> = {
   "user-config": ["protocol", "workspace-config"],
   "front-matter": [],
   trust: [],
-  workspace: ["process-info", "lock-file"],
+  workspace: ["process-info", "lock-file", "runtime"],
   "lock-file": [],
   "file-modes": [],
   "process-info": [],

@@ -1,97 +1,129 @@
 /**
- * Conversation latency of the compiled binary:
+ * Conversation latency of the compiled binary, each figure beside its floor measured in the same
+ * run (see floor.ts) and the machine's load:
  *  - API round trip: ask (POST) → answer (POST) → the waiting GET returns, over the Unix socket,
- *    through the typed client (zod on every reply) and with bare fetch (the daemon's share);
- *  - process pair: wall time of a whole `troupe ask` + `troupe answer` exchange, and of a cold
- *    `troupe answer` process alone (the start-up cost an agent pays per call).
- * Usage: bun scripts/bench/ask.ts [roundTrips=1000] [processRuns=20]
+ *    through the typed client (checks on every reply) and with bare fetch (the daemon's share),
+ *    interleaved with the same three requests to a bare Bun.serve (the floor);
+ *  - cold processes: `troupe answer` (the start-up an agent pays per call), interleaved with
+ *    `troupe --version` and a compiled hello-world; wall time and the CPU the process used;
+ *  - a whole `troupe ask` + `troupe answer` exchange.
+ * Usage: bun scripts/bench/ask.ts [roundTrips=1000] [processRuns=100]   (TROUPE_BIN: another build)
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { TroupeClient } from "../../src/client/client.ts";
+import { BIN, bareServer, helloBinary, line, load, ms, pct, processCpuMs, timeProcess, type Timed } from "./floor.ts";
 
-const BIN = resolve(import.meta.dir, "../../dist/troupe");
 const roundTrips = Number(process.argv[2] ?? 1000);
-const processRuns = Number(process.argv[3] ?? 20);
-
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
-const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
+const processRuns = Number(process.argv[3] ?? 100);
+const WARM = 50;
 
 const dir = mkdtempSync(join(tmpdir(), "troupe-bench-"));
 const runtime = mkdtempSync("/tmp/tb-");
-const env = { ...process.env, TROUPE_WORKSPACE: dir, TROUPE_SOCKET: join(runtime, "d.sock") } as Record<string, string>;
+const socket = join(runtime, "d.sock");
+const floorSocket = join(runtime, "floor.sock");
+const env = { ...process.env, TROUPE_WORKSPACE: dir, TROUPE_SOCKET: socket } as Record<string, string>;
 const run = (args: string[]) => Bun.spawn([BIN, ...args], { env, stdout: "pipe", stderr: "pipe" });
 
+type Reply = { conversation: { id: string; answer: string | null } };
+async function call(sock: string, method: string, path: string, body?: unknown): Promise<Reply> {
+  const res = await fetch(`http://troupe${path}`, { method, unix: sock, body: body === undefined ? undefined : JSON.stringify(body), headers: { "content-type": "application/json" } });
+  return (await res.json()) as Reply;
+}
+
+/** POST, then a GET held while a second POST goes: the shape of an ask → answer exchange, without the client. */
+async function bareExchange(sock: string, i: number): Promise<string | null> {
+  const { conversation } = await call(sock, "POST", "/v1/conversations", { question: `r${i}`, user: true });
+  const waiting = call(sock, "GET", `/v1/conversations/${conversation.id}?wait=5000`);
+  await call(sock, "POST", `/v1/conversations/${conversation.id}/answer`, { answer: `b${i}` });
+  return (await waiting).conversation.answer;
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
+  const t0 = performance.now();
+  const v = await fn();
+  return [performance.now() - t0, v];
+}
+
+const floor = await bareServer(floorSocket);
 try {
+  console.log(`machine: ${navigator.hardwareConcurrency} cores, bun ${Bun.version}, ${load()} at the start`);
   await run(["daemon", "start"]).exited;
-  const client = new TroupeClient({ socket: env.TROUPE_SOCKET! });
+  const client = new TroupeClient({ socket });
 
-  // warm-up, then measured round trips
-  const api: number[] = [];
-  for (let i = 0; i < roundTrips + 50; i++) {
-    const t0 = performance.now();
-    const conv = await client.ask({ question: `q${i}`, user: true });
-    const waiting = client.conversation(conv.id, 5000);
-    await client.answer(conv.id, `a${i}`);
-    const done = await waiting;
-    if (done.answer !== `a${i}`) throw new Error("wrong answer");
-    if (i >= 50) api.push(performance.now() - t0);
-  }
-
-  // the same exchange with bare fetch: what the daemon and the socket cost without the client's parsing
+  // --- API round trips, the three kinds interleaved so that load moves them alike
+  const daemonPid = (await client.health()).pid;
+  const typed: number[] = [];
   const raw: number[] = [];
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`http://troupe${path}`, { method, unix: env.TROUPE_SOCKET!, body: body === undefined ? undefined : JSON.stringify(body), headers: { "content-type": "application/json" } });
-    return (await res.json()) as { conversation: { id: string; answer: string | null } };
-  };
-  for (let i = 0; i < roundTrips + 50; i++) {
-    const t0 = performance.now();
-    const { conversation } = await call("POST", "/v1/conversations", { question: `r${i}`, user: true });
-    const waiting = call("GET", `/v1/conversations/${conversation.id}?wait=5000`);
-    await call("POST", `/v1/conversations/${conversation.id}/answer`, { answer: `b${i}` });
-    if ((await waiting).conversation.answer !== `b${i}`) throw new Error("wrong answer");
-    if (i >= 50) raw.push(performance.now() - t0);
+  const bare: number[] = [];
+  let cpu0 = 0;
+  for (let i = 0; i < roundTrips + WARM; i++) {
+    if (i === WARM) cpu0 = processCpuMs(daemonPid);
+    const [t, answer] = await timed(async () => {
+      const conv = await client.ask({ question: `q${i}`, user: true });
+      const waiting = client.conversation(conv.id, 5000);
+      await client.answer(conv.id, `a${i}`);
+      return (await waiting).answer;
+    });
+    const [r, rawAnswer] = await timed(() => bareExchange(socket, i));
+    const [b] = await timed(() => bareExchange(floorSocket, i));
+    if (answer !== `a${i}` || rawAnswer !== `b${i}`) throw new Error("wrong answer");
+    if (i < WARM) continue;
+    typed.push(t);
+    raw.push(r);
+    bare.push(b);
   }
+  // two exchanges reach the daemon per iteration (typed and bare)
+  const perExchange = (processCpuMs(daemonPid) - cpu0) / (2 * roundTrips);
+  console.log(line(`API ask→answer round trip (typed client)`, typed, `; daemon CPU ${ms(perExchange)} per exchange`));
+  console.log(line(`API ask→answer round trip (bare fetch)  `, raw));
+  console.log(line(`floor: the same 3 requests to a bare Bun.serve`, bare, `; typed/floor ${(pct(typed, 50) / pct(bare, 50)).toFixed(2)}x at the median`));
 
-  // cold processes: `troupe ask --user` waiting, `troupe answer` from another process
+  // --- cold processes, interleaved
+  const hello = await helloBinary();
+  const answers: Timed[] = [];
+  const versions: Timed[] = [];
+  const hellos: Timed[] = [];
+  for (let i = 0; i < processRuns + 3; i++) {
+    const conv = await client.ask({ question: `p${i}`, user: true });
+    const a = await timeProcess([BIN, "answer", "yes", "--conversation", conv.id], env);
+    if (a.code !== 0) throw new Error(`troupe answer: ${a.stderr}`);
+    const v = await timeProcess([BIN, "--version"], env);
+    const h = await timeProcess([hello], env);
+    if (i < 3) continue;
+    answers.push(a);
+    versions.push(v);
+    hellos.push(h);
+  }
+  const wall = (xs: Timed[]) => xs.map((x) => x.wall);
+  const cpu = (xs: Timed[]) => xs.map((x) => x.cpu);
+  const cpuNote = (xs: Timed[]) => `, CPU median ${ms(pct(cpu(xs), 50))}`;
+  console.log(line(`cold 'troupe answer' process`, wall(answers), cpuNote(answers)));
+  console.log(line(`baseline 'troupe --version' process`, wall(versions), cpuNote(versions)));
+  console.log(line(`floor: compiled Bun hello-world`, wall(hellos), cpuNote(hellos)));
+  const r = (a: number[], b: number[]) => (pct(a, 50) / pct(b, 50)).toFixed(2);
+  console.log(
+    `ratios at the median: answer/--version ${r(wall(answers), wall(versions))} (CPU ${r(cpu(answers), cpu(versions))}), answer/hello ${r(wall(answers), wall(hellos))} (CPU ${r(cpu(answers), cpu(hellos))})`,
+  );
+
+  // --- a whole exchange of two processes
   const pair: number[] = [];
-  const answerOnly: number[] = [];
-  const version: number[] = [];
-  for (let i = 0; i < processRuns + 2; i++) {
+  for (let i = 0; i < Math.min(20, processRuns); i++) {
     const t0 = performance.now();
-    const asker = run(["ask", `p${i}`, "--user", "--timeout", "10000"]);
+    const asker = run(["ask", `w${i}`, "--user", "--timeout", "10000"]);
     let conv;
-    for (;;) {
-      conv = (await client.conversations({ pending: true }))[0];
-      if (conv) break;
-      await Bun.sleep(1);
-    }
-    const t1 = performance.now();
-    const answer = run(["answer", "yes", "--conversation", conv.id]);
-    if ((await answer.exited) !== 0) throw new Error(await new Response(answer.stderr).text());
-    const t2 = performance.now();
+    while (!(conv = (await client.conversations({ pending: true }))[0])) await Bun.sleep(1);
+    if ((await run(["answer", "yes", "--conversation", conv.id]).exited) !== 0) throw new Error("troupe answer failed");
     if ((await asker.exited) !== 0) throw new Error(await new Response(asker.stderr).text());
-    const t3 = performance.now();
-    const v0 = performance.now();
-    await run(["--version"]).exited;
-    const v1 = performance.now();
-    if (i >= 2) {
-      pair.push(t3 - t0);
-      answerOnly.push(t2 - t1);
-      version.push(v1 - v0);
-    }
+    pair.push(performance.now() - t0);
   }
+  console.log(line(`whole 'troupe ask' + 'troupe answer' pair`, pair));
 
-  const mem = Bun.spawnSync(["ps", "-o", "rss=", "-p", String((await client.health()).pid)]).stdout.toString().trim();
-  console.log(`machine: ${navigator.hardwareConcurrency} cores, bun ${Bun.version}`);
-  console.log(`API ask→answer round trip over ${roundTrips} (typed client): p50 ${fmt(pct(api, 50))}, p99 ${fmt(pct(api, 99))}, max ${fmt(Math.max(...api))}`);
-  console.log(`API ask→answer round trip over ${roundTrips} (bare fetch):   p50 ${fmt(pct(raw, 50))}, p99 ${fmt(pct(raw, 99))}, max ${fmt(Math.max(...raw))}`);
-  console.log(`cold 'troupe answer' process (median of ${processRuns}): ${fmt(pct(answerOnly, 50))} (p90 ${fmt(pct(answerOnly, 90))})`);
-  console.log(`whole 'troupe ask' + 'troupe answer' pair (median of ${processRuns}): ${fmt(pct(pair, 50))}`);
-  console.log(`baseline 'troupe --version' process (median of ${processRuns}): ${fmt(pct(version, 50))}; answer/version ratio ${(pct(answerOnly, 50) / pct(version, 50)).toFixed(2)}`);
+  const mem = Bun.spawnSync(["ps", "-o", "rss=", "-p", String(daemonPid)]).stdout.toString().trim();
   console.log(`daemon RSS after the run: ${(Number(mem) / 1024).toFixed(1)} MB`);
 } finally {
+  floor.stop();
   await run(["daemon", "stop"]).exited;
   rmSync(dir, { recursive: true, force: true });
   rmSync(runtime, { recursive: true, force: true });

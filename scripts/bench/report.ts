@@ -1,5 +1,5 @@
 /**
- * Every benchmark, one table. Runs ask.ts, ingest.ts, dashboard.ts, dashboard-rss.ts and
+ * Every benchmark, one table. Runs ask.ts, spawn.ts, ingest.ts, dashboard.ts, dashboard-rss.ts and
  * idle.ts against the build in dist/ (each as its own process, one after the other), measures
  * the compiled dashboard's first frame in tmux beside a compiled Ink hello-world built here (the
  * floor for any Ink program on this runtime), and prints figures, the issue's targets and ratios.
@@ -133,14 +133,20 @@ try {
   }
 }
 
-// --- ask --------------------------------------------------------------------------------------
+// --- ask and spawn: figures beside their floors measured in the same run (see floor.ts) -------------
 {
-  const out = bench("ask.ts", quick ? ["300", "10"] : ["1000", "20"]);
-  const p99 = num(/\(typed client\): p50 [\d.]+ ms, p99 ([\d.]+) ms/, out);
-  const answer = num(/cold 'troupe answer' process \(median of \d+\): ([\d.]+) ms/, out);
-  const version = num(/baseline 'troupe --version' process \(median of \d+\): ([\d.]+) ms/, out);
-  rows.push({ figure: "API ask → answer round trip, p99", value: fmt(p99, "ms", 2), against: "target 1 ms", ratio: ratio(p99, 1) });
-  rows.push({ figure: "cold `troupe answer` process, median", value: fmt(answer, "ms", 1), against: `\`troupe --version\` ${fmt(version, "ms", 1)} · target 10 ms`, ratio: ratio(answer, version) });
+  const out = bench("ask.ts", quick ? ["300", "30"] : ["1000", "100"]);
+  const p99 = num(/\(typed client\): median [\d.]+ ms, p99 ([\d.]+) ms/, out);
+  const floorMedian = num(/floor: the same 3 requests to a bare Bun.serve: median ([\d.]+) ms/, out);
+  const answer = num(/cold 'troupe answer' process: median ([\d.]+) ms/, out);
+  const version = num(/baseline 'troupe --version' process: median ([\d.]+) ms/, out);
+  const hello = num(/floor: compiled Bun hello-world: median ([\d.]+) ms/, out);
+  rows.push({ figure: "API ask → answer round trip, p99", value: fmt(p99, "ms", 2), against: `bare Bun.serve median ${fmt(floorMedian, "ms", 2)} · target 1 ms`, ratio: ratio(p99, 1) });
+  rows.push({ figure: "cold `troupe answer` process, median", value: fmt(answer, "ms", 1), against: `\`troupe --version\` ${fmt(version, "ms", 1)} · hello ${fmt(hello, "ms", 1)} · target 10 ms`, ratio: ratio(answer, version) });
+  const spawn = bench("spawn.ts", quick ? ["30", "5"] : ["100", "20"]);
+  const api = num(/API spawn, shell command, no worktree: median ([\d.]+) ms/, spawn);
+  const bare = num(/floor: a bare detached sh -c with output to files: median ([\d.]+) ms/, spawn);
+  rows.push({ figure: "spawn of a shell-command agent without worktree, median", value: fmt(api, "ms", 1), against: `bare detached sh ${fmt(bare, "ms", 1)} · target 10 ms`, ratio: ratio(api, bare) });
 }
 
 // --- ingest -----------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, ftruncateSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync } from "node:fs";
 import { watch, type FSWatcher } from "chokidar";
 import type { OutputChunk, Stream } from "../protocol/output.ts";
 import { DEFAULT_OUTPUT_CAP } from "../protocol/config.ts";
@@ -115,6 +115,9 @@ export class Tailer {
 
   start(logsRoot: string): void {
     this.refreshCap();
+    // chokidar watches the parent of a folder not there yet (.troupe, where every store commit
+    // touches the WAL) and rescans it on each event: a third of the daemon's time per request
+    mkdirSync(logsRoot, { recursive: true });
     this.watcher = watch(logsRoot, { ignoreInitial: true, depth: 3, persistent: true });
     const onFs = (path: string) => {
       const t = this.files.get(path);

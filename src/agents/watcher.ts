@@ -24,7 +24,7 @@ const DIAGNOSE_CHUNKS = 16;
 /** What the lifecycle wants to hear from the watcher. */
 export interface WatcherHooks {
   /** A session started being watched (its limits start). */
-  followed(): void;
+  followed(session: SessionRecord): void;
   /** The agent's reported cost grew (its budget is checked). */
   costChanged(agentId: string): void;
   /** A run's end scheduled a retry. */
@@ -79,7 +79,7 @@ export class SessionWatcher {
   follow(s: SessionRecord, pid: number, pidStart: string | null, child: ChildProcess | null): void {
     this.tailer.add({ ...s, pid });
     this.supervisor.track({ agentId: s.agentId, session: s.session, pid, pidStart, exitPath: s.exitPath, child });
-    this.hooks.followed();
+    this.hooks.followed(s);
   }
 
   setAttachedEnd(fn: (s: SessionRecord) => void): void {

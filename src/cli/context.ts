@@ -1,11 +1,9 @@
-import { z } from "zod";
 import { autostartingClient } from "../client/connect.ts";
-import type { TroupeClient } from "../client/client.ts";
+import { preferJitlessParsing, type TroupeClient } from "../client/client.ts";
 import { resolveWorkspace, type Workspace } from "../workspace.ts";
 
-// A command parses a handful of replies and exits: zod's compiled fast path (generated with
-// `new Function` on first use of each object schema) costs more than it saves there.
-z.config({ jitless: true });
+// a command parses a handful of replies and exits
+preferJitlessParsing();
 
 /**
  * The workspace a command acts on, and a client of its daemon. The first request that finds

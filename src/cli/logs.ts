@@ -6,7 +6,7 @@ import type { TroupeClient } from "../client/client.ts";
 import { colorEnabled, formatLine, parserFor, renderChunksWith } from "../output/render.ts";
 import { connect } from "./context.ts";
 import { parse, parseIntFlag } from "./command.ts";
-import { stdout } from "./streams.ts";
+import { stderr, stdout } from "./streams.ts";
 
 const PAGE = 5000;
 
@@ -22,7 +22,7 @@ export async function run(args: string[]): Promise<number> {
   const { client } = await connect(values.workspace);
   const agent = await client.agent(ref);
   const parse_ = parserFor(agent.provider);
-  const color = colorEnabled();
+  const color = colorEnabled(stdout);
   let lastSession: number | null = null;
   let lastId = 0;
   // awaited: a slow reader slows the reading down instead of piling output up in memory
@@ -70,7 +70,7 @@ export async function run(args: string[]): Promise<number> {
 /** The agent's failure after its log, on stderr (the log itself stays the agent's output). */
 async function showFailure(client: TroupeClient, id: string): Promise<void> {
   const a = await client.agent(id);
-  if (failureShows(a)) process.stderr.write(`troupe: ${a.name} ${a.status}, attempt ${a.failure.attempt}: ${failureLine(a.failure, a.retryAt, Date.now(), a.status)}\n`);
+  if (failureShows(a)) stderr.write(`troupe: ${a.name} ${a.status}, attempt ${a.failure.attempt}: ${failureLine(a.failure, a.retryAt, Date.now(), a.status)}\n`);
 }
 
 async function printHistory(client: TroupeClient, id: string, session: number | undefined, print: (c: OutputChunk[]) => Promise<void>, from: () => number) {

@@ -5,7 +5,7 @@ import { writeSignalFile } from "../agents/signal-file.ts";
 import { resolveWorkspace } from "../workspace.ts";
 import { clientFor } from "../client/connect.ts";
 import { parse } from "./command.ts";
-import { stdout } from "./streams.ts";
+import { stderr, stdout } from "./streams.ts";
 
 function build(kind: string | undefined, v: { result?: string; question?: string[]; error?: string; class?: string }): Signal {
   if (v.class !== undefined && kind !== "error") throw new TroupeError("usage", "--class goes with signal error");
@@ -46,7 +46,7 @@ export async function run(args: string[]): Promise<number> {
     const file = process.env.TROUPE_SIGNAL_FILE;
     if (!file) throw new TroupeError("daemon_unavailable", `${err.message}; and TROUPE_SIGNAL_FILE is not set to write the signal to`);
     writeSignalFile(file, signal);
-    process.stderr.write(`troupe: no daemon answered; the signal is in ${file}, read when this session ends\n`);
+    stderr.write(`troupe: no daemon answered; the signal is in ${file}, read when this session ends\n`);
   }
   stdout.write(`signalled ${signal.status}\n`);
   return 0;

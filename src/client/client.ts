@@ -1,4 +1,4 @@
-import { HealthSchema, OkSchema } from "../protocol/api-base.ts";
+import type { Health } from "../protocol/api-base.ts";
 import type { AskRequest, ResumeRequest, SignalRequest, SpawnRequest } from "../protocol/api.ts";
 import type { ApproveRequest, DispatchRequest, EditRequest, InitiativeCreateRequest, RejectRequest, WorkItems } from "../protocol/api-work.ts";
 import type { Initiative, PhaseTree, Task } from "../protocol/work.ts";
@@ -12,31 +12,52 @@ import type { Profile, ProfilesResponse } from "../protocol/profile.ts";
 import type { Flow, FlowAddRequest, FlowRunResult } from "../protocol/flow.ts";
 import type { Account, AddAccountRequest } from "../protocol/account.ts";
 import { request, type HttpOptions } from "./http.ts";
+import { ConversationReply, ListenReply, OkReply } from "./replies.ts";
 import type { EventFilter, EventMessage } from "./sse.ts";
 
 const enc = encodeURIComponent;
 
-// Loaded on first use: building zod schemas is most of a cold `troupe answer`, which needs only these.
-const agentsApi = () => import("../protocol/api-agents.ts");
-const conversationsApi = () => import("../protocol/api-conversations.ts");
-const workApi = () => import("../protocol/api-work.ts");
-const messagesApi = () => import("../protocol/api-messages.ts");
-const profileApi = () => import("../protocol/profile.ts");
-const flowApi = () => import("../protocol/flow.ts");
-const accountsApi = () => import("../protocol/account.ts");
+let jitless = false;
+
+/**
+ * For a process that parses a handful of replies and exits (a CLI command): zod's compiled fast
+ * path, generated with `new Function` on the first parse of each object schema, costs it more than
+ * it saves. Set before any schema loads; nothing is loaded here.
+ */
+export function preferJitlessParsing(): void {
+  jitless = true;
+}
+
+/**
+ * Protocol schemas load on first use, zod with them (~3 ms, and each schema costs to build): the
+ * agents' hot commands use the checks in replies.ts and never load zod.
+ */
+async function schemas<M>(load: () => Promise<M>): Promise<M> {
+  const mod = await load();
+  if (jitless) (await import("zod")).z.config({ jitless: true });
+  return mod;
+}
+const baseApi = () => schemas(() => import("../protocol/api-base.ts"));
+const agentsApi = () => schemas(() => import("../protocol/api-agents.ts"));
+const conversationsApi = () => schemas(() => import("../protocol/api-conversations.ts"));
+const workApi = () => schemas(() => import("../protocol/api-work.ts"));
+const messagesApi = () => schemas(() => import("../protocol/api-messages.ts"));
+const profileApi = () => schemas(() => import("../protocol/profile.ts"));
+const flowApi = () => schemas(() => import("../protocol/flow.ts"));
+const accountsApi = () => schemas(() => import("../protocol/account.ts"));
 
 /** The typed API of one workspace's daemon; the only way cli/ and ui/ reach it. */
 export class TroupeClient {
   constructor(readonly opts: HttpOptions) {}
 
-  health() {
-    return request(this.opts, "GET", "/v1/health", HealthSchema);
+  async health(): Promise<Health> {
+    return request(this.opts, "GET", "/v1/health", (await baseApi()).HealthSchema);
   }
   stopDaemon() {
-    return request(this.opts, "POST", "/v1/daemon/stop", OkSchema, {});
+    return request(this.opts, "POST", "/v1/daemon/stop", OkReply, {});
   }
   async gc(q: { dryRun: boolean }): Promise<GcReport> {
-    const { GcResponseSchema } = await import("../protocol/api-gc.ts");
+    const { GcResponseSchema } = await schemas(() => import("../protocol/api-gc.ts"));
     return (await request(this.opts, "POST", `/v1/gc${q.dryRun ? "?dry-run" : ""}`, GcResponseSchema, {})).report;
   }
 
@@ -57,7 +78,7 @@ export class TroupeClient {
     return (await request(this.opts, "POST", "/v1/flows", (await flowApi()).FlowResponseSchema, req)).flow;
   }
   async removeFlow(ref: string): Promise<void> {
-    await request(this.opts, "DELETE", `/v1/flows/${enc(ref)}`, OkSchema);
+    await request(this.opts, "DELETE", `/v1/flows/${enc(ref)}`, OkReply);
   }
   async setFlowEnabled(ref: string, enabled: boolean): Promise<Flow> {
     return (await request(this.opts, "POST", `/v1/flows/${enc(ref)}/${enabled ? "enable" : "disable"}`, (await flowApi()).FlowResponseSchema, {})).flow;
@@ -89,7 +110,7 @@ export class TroupeClient {
     return (await request(this.opts, "POST", `/v1/agents/${enc(ref)}/stop`, (await agentsApi()).AgentResponseSchema, {})).agent;
   }
   async remove(ref: string, opts: { force?: boolean } = {}): Promise<void> {
-    await request(this.opts, "DELETE", `/v1/agents/${enc(ref)}${opts.force ? "?force" : ""}`, OkSchema);
+    await request(this.opts, "DELETE", `/v1/agents/${enc(ref)}${opts.force ? "?force" : ""}`, OkReply);
   }
   async resume(ref: string, req: ResumeRequest): Promise<Agent> {
     return (await request(this.opts, "POST", `/v1/agents/${enc(ref)}/resume`, (await agentsApi()).AgentResponseSchema, req)).agent;
@@ -121,27 +142,27 @@ export class TroupeClient {
 
   /** The calling agent's signal: the daemon stores it as this agent's (by its token) and writes its signal file. */
   signal(signal: SignalRequest) {
-    return request(this.opts, "POST", "/v1/signal", OkSchema, signal);
+    return request(this.opts, "POST", "/v1/signal", OkReply, signal);
   }
 
   async ask(req: AskRequest): Promise<Conversation> {
-    return (await request(this.opts, "POST", "/v1/conversations", (await conversationsApi()).ConversationResponseSchema, req)).conversation;
+    return (await request(this.opts, "POST", "/v1/conversations", ConversationReply, req)).conversation;
   }
   /** The conversation; with `waitMs`, held until it is answered or expired, or the wait ends. */
   async conversation(id: string, waitMs?: number, signal?: AbortSignal): Promise<Conversation> {
     const q = waitMs === undefined ? "" : `?wait=${waitMs}`;
-    return (await request(this.opts, "GET", `/v1/conversations/${enc(id)}${q}`, (await conversationsApi()).ConversationResponseSchema, undefined, signal)).conversation;
+    return (await request(this.opts, "GET", `/v1/conversations/${enc(id)}${q}`, ConversationReply, undefined, signal)).conversation;
   }
   async conversations(q: { pending?: boolean } = {}): Promise<Conversation[]> {
     const path = q.pending ? "/v1/conversations?pending=1" : "/v1/conversations";
     return (await request(this.opts, "GET", path, (await conversationsApi()).ConversationsResponseSchema)).conversations;
   }
   async answer(id: string, answer: string): Promise<Conversation> {
-    return (await request(this.opts, "POST", `/v1/conversations/${enc(id)}/answer`, (await conversationsApi()).ConversationResponseSchema, { answer })).conversation;
+    return (await request(this.opts, "POST", `/v1/conversations/${enc(id)}/answer`, ConversationReply, { answer })).conversation;
   }
   /** Claims the oldest pending conversation addressed to the caller, waiting up to `waitMs`. */
   async listen(waitMs: number, signal?: AbortSignal): Promise<Conversation | null> {
-    return (await request(this.opts, "GET", `/v1/listen?wait=${waitMs}`, (await conversationsApi()).ListenResponseSchema, undefined, signal)).conversation;
+    return (await request(this.opts, "GET", `/v1/listen?wait=${waitMs}`, ListenReply, undefined, signal)).conversation;
   }
 
   /** One message per addressee (`to`: an agent, `user`, `all`, `supervisor`), signed with this client's identity. */

@@ -1,5 +1,4 @@
-import type { z } from "zod";
-import { ErrorBodySchema } from "../protocol/api-base.ts";
+import { ErrorReply, type ReplyCheck } from "./replies.ts";
 import { TroupeError, isErrorCode } from "../errors.ts";
 import { unixFetch } from "../runtime/serve.ts";
 import { BUILD_VERSION, VERSION_HEADER } from "../self.ts";
@@ -33,22 +32,22 @@ function notDelivered(err: unknown): boolean {
 /** The error code of a reply, read from a clone so the reply itself stays readable. */
 async function peekCode(res: Response): Promise<string | undefined> {
   try {
-    const parsed = ErrorBodySchema.safeParse(JSON.parse(await res.clone().text()));
+    const parsed = ErrorReply.safeParse(JSON.parse(await res.clone().text()));
     return parsed.success ? parsed.data.error.code : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** One JSON request over the daemon's Unix socket, validated on the way back. */
-export async function request<S extends z.ZodType>(
+/** One JSON request over the daemon's Unix socket, validated on the way back (a zod schema, or a check as strict). */
+export async function request<T>(
   opts: HttpOptions,
   method: Method,
   path: string,
-  schema: S,
+  schema: ReplyCheck<T>,
   body?: unknown,
   signal?: AbortSignal,
-): Promise<z.infer<S>> {
+): Promise<T> {
   const headers = baseHeaders(opts, "application/json");
   if (body !== undefined) headers["content-type"] = "application/json";
   const send = () =>
@@ -80,7 +79,7 @@ export async function request<S extends z.ZodType>(
     throw new TroupeError("internal", `daemon sent a non-JSON reply (${res.status})`, { cause: err });
   }
   if (!res.ok) {
-    const parsed = ErrorBodySchema.safeParse(json);
+    const parsed = ErrorReply.safeParse(json);
     if (!parsed.success) throw new TroupeError("internal", `daemon error ${res.status} without an error body`);
     const { code, message } = parsed.data.error;
     throw new TroupeError(isErrorCode(code) ? code : "internal", message);

@@ -121,6 +121,9 @@ export interface ProcessRuntime {
 /** Terminal columns of a string (East Asian wide characters and emoji count two). */
 export type StringWidth = (s: string) => number;
 
+/** SHA-256 of a UTF-8 string, as lowercase hex (node:crypto costs ~3 ms to load: a client start needs only this). */
+export type Sha256Hex = (text: string) => string;
+
 // ---- the single-binary build (used by scripts/build.ts, never at run time)
 
 export interface CompileOptions {

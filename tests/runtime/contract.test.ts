@@ -1,12 +1,14 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { createHash } from "node:crypto";
 import { openDatabase } from "../../src/runtime/sqlite.ts";
 import { startCheckpointer } from "../../src/runtime/checkpointer.ts";
 import { serveUnix, unixFetch } from "../../src/runtime/serve.ts";
 import { tryLockFd } from "../../src/runtime/flock.ts";
 import { startExitWatcher } from "../../src/runtime/exit-watch.ts";
 import { gc, mainScript, sleep, stringWidth, which } from "../../src/runtime/process.ts";
+import { sha256Hex } from "../../src/runtime/hash.ts";
 
 // The runtime contract (src/runtime/contract.ts) as tests: every adapter must pass these.
 const dir = mkdtempSync("/tmp/tr-rt-");
@@ -110,6 +112,10 @@ describe("runtime adapter", () => {
     expect(mainScript()).toBeString();
     expect(stringWidth("ab")).toBe(2);
     expect(stringWidth("日本")).toBe(4);
+  });
+  test("hash: SHA-256 as hex, the same as node:crypto's (socket paths of running daemons depend on it)", () => {
+    expect(sha256Hex("")).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    expect(sha256Hex("/home/me/repo-é")).toBe(createHash("sha256").update("/home/me/repo-é").digest("hex"));
   });
   test("exit watcher: a process that is not our child is reported once when it ends; a reaped pid is gone", async () => {
     // a grandchild, orphaned at once: only a kernel notification (or polling) can tell its end

@@ -5,6 +5,8 @@
  */
 export class DeadlineTimer {
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** When the timer fires. */
+  private at: number | null = null;
   private closed = false;
 
   constructor(
@@ -18,8 +20,21 @@ export class DeadlineTimer {
     if (this.closed) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.at = null;
     const at = this.next();
     if (at === null) return;
+    this.arm(at);
+  }
+
+  /** One new deadline: the timer moves only when it comes first (no re-reading of every other). */
+  add(at: number): void {
+    if (this.closed || (this.at !== null && this.at <= at)) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.arm(at);
+  }
+
+  private arm(at: number): void {
+    this.at = at;
     this.timer = setTimeout(() => this.fire(), Math.min(Math.max(0, at - Date.now()), 2 ** 31 - 1));
   }
 
@@ -27,10 +42,12 @@ export class DeadlineTimer {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.at = null;
   }
 
   private fire(): void {
     this.timer = null;
+    this.at = null;
     if (this.closed) return;
     try {
       this.due(Date.now());

@@ -57,7 +57,7 @@ export class Lifecycle {
 
   watcherHooks(): WatcherHooks {
     return {
-      followed: () => this.limits.schedule(),
+      followed: (session) => this.limits.followed(session),
       costChanged: (id) => this.checkBudget(id),
       retryScheduled: () => this.retries.schedule(),
       failover: () => this.failover,

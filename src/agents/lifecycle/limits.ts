@@ -1,4 +1,4 @@
-import type { Store } from "../../store/index.ts";
+import type { AgentRecord, SessionRecord, Store } from "../../store/index.ts";
 import type { Diagnosis } from "../failure.ts";
 import type { LifecycleSettings } from "./settings.ts";
 import { DeadlineTimer } from "./deadline-timer.ts";
@@ -42,6 +42,16 @@ export class RunLimits {
     this.timer.schedule();
   }
 
+  /**
+   * A run started being followed: only its own deadline can come before the timer. Re-reading
+   * every live run's here made each spawn cost a store read per live agent.
+   */
+  followed(sess: SessionRecord): void {
+    const rec = this.d.store.agents.get(sess.agentId);
+    const deadline = rec ? this.deadlineOf(sess, rec, this.d.settings()) : null;
+    if (deadline) this.timer.add(deadline.at);
+  }
+
   shutdown(): void {
     this.timer.shutdown();
   }
@@ -51,24 +61,29 @@ export class RunLimits {
     const out: { agentId: string; deadline: Deadline }[] = [];
     for (const sess of this.d.store.sessions.open()) {
       const rec = this.d.store.agents.get(sess.agentId);
-      // `starting` too: a run is followed before it is marked running
-      if (!rec || rec.session !== sess.session || !isLive(rec.status)) continue;
-      // the person's interactive CLI is theirs to end: no run limit applies to it
-      if (rec.status === "attached") continue;
-      // already being stopped for a limit
-      if (rec.failure && rec.failure.attempt === rec.attempt && (rec.failure.class === "timeout" || rec.failure.class === "budget")) continue;
-      const wall = rec.timeoutMs ?? s.timeoutMs;
-      const idle = rec.idleTimeoutMs ?? s.idleTimeoutMs;
-      const candidates: Deadline[] = [];
-      if (wall) candidates.push({ at: sess.startedAt + wall, kind: "wall", limitMs: wall });
-      if (idle) {
-        const from = Math.max(sess.startedAt, rec.lastActivityAt ?? 0, this.waitedAt.get(rec.id) ?? 0);
-        candidates.push({ at: from + idle, kind: "idle", limitMs: idle });
-      }
-      const first = candidates.sort((a, b) => a.at - b.at)[0];
-      if (first) out.push({ agentId: rec.id, deadline: first });
+      const deadline = rec ? this.deadlineOf(sess, rec, s) : null;
+      if (deadline) out.push({ agentId: sess.agentId, deadline });
     }
     return out;
+  }
+
+  /** The run's nearest limit, or null when it has none or is not a live run of its agent. */
+  private deadlineOf(sess: SessionRecord, rec: AgentRecord, s: LifecycleSettings): Deadline | null {
+    // `starting` too: a run is followed before it is marked running
+    if (rec.session !== sess.session || !isLive(rec.status)) return null;
+    // the person's interactive CLI is theirs to end: no run limit applies to it
+    if (rec.status === "attached") return null;
+    // already being stopped for a limit
+    if (rec.failure && rec.failure.attempt === rec.attempt && (rec.failure.class === "timeout" || rec.failure.class === "budget")) return null;
+    const wall = rec.timeoutMs ?? s.timeoutMs;
+    const idle = rec.idleTimeoutMs ?? s.idleTimeoutMs;
+    const candidates: Deadline[] = [];
+    if (wall) candidates.push({ at: sess.startedAt + wall, kind: "wall", limitMs: wall });
+    if (idle) {
+      const from = Math.max(sess.startedAt, rec.lastActivityAt ?? 0, this.waitedAt.get(rec.id) ?? 0);
+      candidates.push({ at: from + idle, kind: "idle", limitMs: idle });
+    }
+    return candidates.sort((a, b) => a.at - b.at)[0] ?? null;
   }
 
   private nearest(): number | null {

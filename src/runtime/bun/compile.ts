@@ -16,7 +16,9 @@ const stubDevtools: BunPlugin = {
 export const compileBinary: CompileBinary = async (opts) => {
   const result = await Bun.build({
     entrypoints: [opts.entry],
-    compile: { outfile: opts.outfile },
+    // a project's .env or bunfig.toml in the current folder is not troupe's configuration: loaded, a
+    // .env would change the workspace and the environment every agent inherits
+    compile: { outfile: opts.outfile, autoloadDotenv: false, autoloadBunfig: false },
     format: "esm",
     target: "bun",
     minify: true,
