@@ -28,7 +28,7 @@ export interface ProviderChoice {
   install: string;
 }
 
-/** What the dashboard needs from outside its own code; each has a real default in run.tsx. */
+/** What the dashboard needs from outside its own code; each has a real default in mount.tsx. */
 export interface DashboardDeps {
   client: DashboardClient;
   workspace: string;
