@@ -4,12 +4,13 @@
  * Samples the dashboard process's RSS every second while the output streams and after it ends.
  * Prints figures; fails on nothing. Needs tmux.
  *   npm run build && bun scripts/bench/dashboard-rss.ts
+ * TROUPE_BIN=path measures another build (an older one, to compare).
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 
-const BIN = resolve(import.meta.dir, "../../dist/troupe");
+const BIN = process.env.TROUPE_BIN ?? resolve(import.meta.dir, "../../dist/troupe");
 const LINES = 100_000;
 const dir = mkdtempSync(join(tmpdir(), "troupe-rss-"));
 const runtime = mkdtempSync("/tmp/tq-");
@@ -46,7 +47,7 @@ try {
   }
   const sorted = [...streaming].sort((x, y) => x - y);
   const med = sorted[Math.floor(sorted.length / 2)]!;
-  console.log(`compiled dashboard, 100 agents, one streaming ${LINES.toLocaleString("en")} lines at ~5,000 lines/s, 160x50 (tmux)`);
+  console.log(`compiled dashboard, 100 agents, one streaming ${LINES.toLocaleString("en")} lines at ~5,000 lines/s, 160x50 (tmux); load ${loadavg()[0]!.toFixed(2)} (1-min avg)`);
   console.log(`  RSS at start:                 ${start.toFixed(0)} MB`);
   console.log(`  RSS while streaming (${streaming.length} s):   median ${med.toFixed(0)} MB, max ${Math.max(...streaming).toFixed(0)} MB, min ${Math.min(...streaming).toFixed(0)} MB`);
   console.log(`  RSS after the stream ended:   ${after.map((x) => x.toFixed(0)).join(" ")} MB`);

@@ -202,7 +202,6 @@ const deps: DashboardDeps = {
   },
   editText: async (text) => text,
   attach: () => Promise.reject(new Error("not in the benchmark")),
-  bell: () => undefined,
   env: {},
 };
 const stdout = new Tty();

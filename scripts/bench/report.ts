@@ -1,20 +1,17 @@
 /**
- * Every benchmark, one table. Runs ask.ts, spawn.ts, ingest.ts, dashboard.ts, dashboard-rss.ts and
- * idle.ts against the build in dist/ (each as its own process, one after the other), measures
- * the compiled dashboard's first frame in tmux beside a compiled Ink hello-world built here (the
- * floor for any Ink program on this runtime), and prints figures, the issue's targets and ratios.
+ * Every benchmark, one table. Runs first-frame.ts (the compiled dashboard's first frame in tmux
+ * beside a compiled Ink hello-world, the floor for any Ink program on this runtime), idle.ts,
+ * ask.ts, ingest.ts, dashboard.ts and dashboard-rss.ts against the build in dist/ (each as its own
+ * process, one after the other), and prints figures, the issue's targets and ratios.
  * Takes ~10 minutes; fails on nothing (a bench that breaks shows "n/a" and its error).
  *
  *   npm run build && bun scripts/bench/report.ts [--quick]
  * --quick: shorter windows (idle over 20 s, 100 agents; ingest 20 MB; fewer runs), for a look.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { join, resolve } from "node:path";
-import { compileBinary } from "../../src/runtime/compile.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
-const BIN = join(ROOT, "dist", "troupe");
 const quick = process.argv.includes("--quick");
 const RUNS = quick ? 3 : 7;
 
@@ -33,7 +30,6 @@ const num = (re: RegExp, text: string): number | null => {
 };
 const fmt = (v: number | null, unit: string, digits = 1) => (v === null ? "n/a" : `${v.toFixed(digits)} ${unit}`);
 const ratio = (a: number | null, b: number | null) => (a === null || b === null || b === 0 ? "" : `${(a / b).toFixed(2)}x`);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? null;
 
 function bench(script: string, args: string[] = []): string {
   process.stderr.write(`running ${script} ${args.join(" ")}\n`);
@@ -43,75 +39,15 @@ function bench(script: string, args: string[] = []): string {
   return out;
 }
 
-// --- first frame in tmux: troupe's dashboard and the Ink floor -------------------------------
-const work = mkdtempSync(join(tmpdir(), "troupe-report-"));
-const runtime = mkdtempSync("/tmp/tr-report-");
-const env = { ...process.env, TROUPE_WORKSPACE: work, TROUPE_SOCKET: join(runtime, "d.sock") } as Record<string, string>;
-const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-S", join(runtime, "tmux.sock"), ...args], { env, stdout: "pipe" }).stdout.toString();
-const rssMB = (pid: number) => {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
-};
-
-/** Time from starting `command` in a 120x40 tmux window until `text` shows, and RSS a second later. */
-async function firstFrame(command: string, text: string): Promise<{ ms: number | null; rss: number | null }> {
-  const times: number[] = [];
-  const mem: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t0 = performance.now();
-    tmux("new-session", "-d", "-s", "ff", "-x", "120", "-y", "40", command);
-    let shown = 0;
-    while (performance.now() - t0 < 10_000) {
-      if (tmux("capture-pane", "-p", "-t", "ff").includes(text)) {
-        shown = performance.now() - t0;
-        break;
-      }
-      await Bun.sleep(2);
-    }
-    const pid = Number(tmux("display-message", "-p", "-t", "ff", "#{pane_pid}").trim());
-    await Bun.sleep(1000);
-    if (shown) times.push(shown);
-    if (pid) mem.push(rssMB(pid));
-    tmux("kill-session", "-t", "ff");
-    await Bun.sleep(200);
-  }
-  return { ms: median(times), rss: median(mem) };
-}
-
-async function inkFloor(): Promise<string> {
-  // inside the project, so that "ink" resolves from its node_modules
-  const dir = join(ROOT, "dist", "ink-hello");
-  mkdirSync(dir, { recursive: true });
-  const entry = join(dir, "hello.tsx");
-  writeFileSync(
-    entry,
-    `import { render, Text } from "ink";\nrender(<Text>hello from ink</Text>, { alternateScreen: true });\nsetInterval(() => {}, 1 << 30);\n`,
-  );
-  const out = join(dir, "hello");
-  const r = await compileBinary({ entry, outfile: out, define: {} });
-  if (!r.ok) throw new Error(`building the Ink hello-world: ${r.errors.join("; ")}`);
-  return out;
-}
-
-try {
-  const troupe = (args: string[]) => Bun.spawnSync([BIN, ...args], { env, stdout: "ignore", stderr: "ignore" });
-  for (let i = 0; i < 5; i++) troupe(["spawn", "--no-worktree", "--name", `a${i}`, "--command", "sleep 100000"]);
-  const hello = await inkFloor();
-  const ink = await firstFrame(`exec '${hello}'`, "hello from ink");
-  const dash = await firstFrame(`exec '${BIN}'`, "Agents (5)");
-  rows.push({ figure: "dashboard first frame, daemon up, 5 agents (tmux 120x40)", value: fmt(dash.ms, "ms", 0), against: `Ink hello-world ${fmt(ink.ms, "ms", 0)} · target 100 ms`, ratio: ratio(dash.ms, ink.ms) });
-  rows.push({ figure: "dashboard RSS after its first frame", value: fmt(dash.rss, "MB", 0), against: `Ink hello-world ${fmt(ink.rss, "MB", 0)} · target 60 MB`, ratio: ratio(dash.rss, ink.rss) });
-  for (let i = 0; i < 5; i++) troupe(["stop", `a${i}`]);
-} catch (err) {
-  notes.push(`first frames: ${(err as Error).message}`);
-} finally {
-  tmux("kill-server");
-  Bun.spawnSync([BIN, "daemon", "stop"], { env, stdout: "ignore", stderr: "ignore" });
-  rmSync(work, { recursive: true, force: true });
-  rmSync(runtime, { recursive: true, force: true });
+// --- first frame in tmux: troupe's dashboard and the Ink floor, alternating (first-frame.ts) ------
+{
+  const out = bench("first-frame.ts", [String(RUNS)]);
+  const ink = /Ink hello-world:\s+([\d.]+) ms .*RSS ([\d.]+) MB/.exec(out);
+  const dash = /troupe dashboard:\s+([\d.]+) ms .*RSS ([\d.]+) MB/.exec(out);
+  const at = (m: RegExpExecArray | null, i: number) => (m ? Number(m[i]) : null);
+  const [inkMs, inkRss, dashMs, dashRss] = [at(ink, 1), at(ink, 2), at(dash, 1), at(dash, 2)];
+  rows.push({ figure: "dashboard first frame, daemon up, 5 agents (tmux 120x40)", value: fmt(dashMs, "ms", 0), against: `Ink hello-world ${fmt(inkMs, "ms", 0)} · target 100 ms`, ratio: ratio(dashMs, inkMs) });
+  rows.push({ figure: "dashboard RSS after its first frame", value: fmt(dashRss, "MB", 0), against: `Ink hello-world ${fmt(inkRss, "MB", 0)} · target 60 MB`, ratio: ratio(dashRss, inkRss) });
 }
 
 // --- idle ---------------------------------------------------------------------------------

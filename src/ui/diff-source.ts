@@ -1,9 +1,10 @@
 import { existsSync } from "node:fs";
-import { simpleGit } from "simple-git";
 import type { Agent } from "../protocol/entities.ts";
 
 /** Lines of a diff; read-only git, run where the agent's branch and worktree are. */
 export async function loadDiff(agent: Agent, workspaceRoot: string): Promise<string[]> {
+  // loaded on the first diff shown: simple-git is no part of the dashboard's first frame
+  const { simpleGit } = await import("simple-git");
   const lines: string[] = [];
   const split = (s: string) => s.replace(/\n$/, "").split("\n").filter((l, i, a) => !(a.length === 1 && l === ""));
   if (agent.branch && agent.baseRef) {

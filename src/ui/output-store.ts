@@ -1,5 +1,6 @@
 import type { OutputChunk } from "../protocol/output.ts";
-import { chunkLines, renderLine, type LineParser, type RenderedLine } from "../output/lines.ts";
+import { chunkLines, type LineParser, type RenderedLine } from "../output/lines.ts";
+import { sanitize } from "../output/text.ts";
 import { OutputRenderer, type LineSink } from "../output/renderer.ts";
 import { errorMessage } from "../errors.ts";
 import type { LineSource } from "./state/scroll.ts";
@@ -9,39 +10,60 @@ import type { DashboardClient } from "./types.ts";
 /** Lines kept per agent and view: older ones drop off, so memory stays flat however long the output. */
 export const DEFAULT_CAP = 5_000;
 
-class Ring implements LineSource, LineSink {
+/** The last `cap` items (give or take a batch) by absolute index; older ones drop off. */
+class Ring<T> {
   base = 0;
-  lines: RenderedLine[] = [];
+  items: T[] = [];
   constructor(private readonly cap: number) {}
   get end(): number {
-    return this.base + this.lines.length;
+    return this.base + this.items.length;
   }
-  at(i: number): RenderedLine {
-    return this.lines[i - this.base]!;
+  at(i: number): T {
+    return this.items[i - this.base]!;
   }
-  push(l: RenderedLine): void {
-    this.lines.push(l);
+  push(item: T): void {
+    this.items.push(item);
     // Trim in batches: splicing on every line would make appends O(cap).
-    if (this.lines.length > this.cap + (this.cap >> 2)) {
-      const drop = this.lines.length - this.cap;
-      this.lines.splice(0, drop);
+    if (this.items.length > this.cap + (this.cap >> 2)) {
+      const drop = this.items.length - this.cap;
+      this.items.splice(0, drop);
       this.base += drop;
     }
   }
+}
+
+class LineRing extends Ring<RenderedLine> implements LineSource, LineSink {
   /** A streamed text delta continuing the last line's paragraph. */
   extend(text: string): void {
-    const last = this.lines.length - 1;
+    const last = this.items.length - 1;
     if (last < 0) return this.push({ text, kind: "text" });
-    this.lines[last] = { ...this.lines[last]!, text: this.lines[last]!.text + text };
+    this.items[last] = { ...this.items[last]!, text: this.items[last]!.text + text };
   }
+}
+
+/**
+ * Raw lines stay the strings the CLI wrote: only the few on screen become display lines, when
+ * drawn (a line object per line, for a view most people never open, doubled what a buffer held).
+ */
+function rawSource(lines: Ring<string>): LineSource {
+  return {
+    get base() {
+      return lines.base;
+    },
+    get end() {
+      return lines.end;
+    },
+    at: (i) => ({ text: sanitize(lines.at(i)), kind: "raw" }),
+  };
 }
 
 export type OutputState = "loading" | "ready" | "error";
 
 /** One agent's output as display lines, rendered and raw, kept current from history then events. */
 export class AgentOutput {
-  readonly rendered: Ring;
-  readonly raw: Ring;
+  readonly rendered: LineRing;
+  private readonly raw: Ring<string>;
+  private readonly rawLines: LineSource;
   lastChunkId = 0;
   state: OutputState = "loading";
   error: string | null = null;
@@ -52,9 +74,10 @@ export class AgentOutput {
   /** Live chunks that arrived while history was loading. */
   queued: OutputChunk[] = [];
 
-  constructor(readonly agentId: string, private readonly parse: LineParser, cap: number) {
-    this.rendered = new Ring(cap);
-    this.raw = new Ring(cap);
+  constructor(readonly agentId: string, parse: LineParser, cap: number) {
+    this.rendered = new LineRing(cap);
+    this.raw = new Ring<string>(cap);
+    this.rawLines = rawSource(this.raw);
     this.renderer = new OutputRenderer(parse);
   }
 
@@ -64,7 +87,7 @@ export class AgentOutput {
     this.renderer.chunk(chunk, this.rendered);
     for (const line of chunkLines(chunk)) {
       this.total++;
-      this.raw.push(renderLine(this.parse, line, chunk.stream, true)[0]!);
+      this.raw.push(line);
     }
     return true;
   }
@@ -76,7 +99,7 @@ export class AgentOutput {
   }
 
   source(raw: boolean): LineSource {
-    return raw ? this.raw : this.rendered;
+    return raw ? this.rawLines : this.rendered;
   }
 }
 

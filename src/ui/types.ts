@@ -29,7 +29,7 @@ export interface ProviderChoice {
   install: string;
 }
 
-/** What the dashboard needs from outside its own code; each has a real default in run.tsx. */
+/** What the dashboard needs from outside its own code; each has a real default in mount.tsx. */
 export interface DashboardDeps {
   client: DashboardClient;
   workspace: string;
@@ -47,8 +47,6 @@ export interface DashboardDeps {
    * it exits); the caller hands the terminal over first. The agent as it is after.
    */
   attach: (agentId: string) => Promise<Attached>;
-  /** Rings the terminal bell; a no-op when the person turned it off. */
-  bell: () => void;
   /** Environment passed to agents spawned from the dashboard. */
   env: Record<string, string>;
 }

@@ -26,6 +26,9 @@ export const compileBinary: CompileBinary = async (opts) => {
     bytecode: true,
     // the dashboard (Ink, React) and each command load as their own chunks, only when used
     splitting: true,
+    // NODE_ENV stays unset (React's development builds): with the production builds defined here
+    // (~5 MB and part of the first frame less), keys typed into a CLI the dashboard handed the
+    // terminal to (`t`, Ink's suspendTerminal) never reached it (tests/e2e/attach.test.ts)
     define: opts.define,
     plugins: [stubDevtools],
   });

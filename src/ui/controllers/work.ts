@@ -1,5 +1,4 @@
 import { TroupeError, errorMessage } from "../../errors.ts";
-import { parseEditable, renderEditable, stripNotes, withNote } from "../../protocol/editable.ts";
 import type { WorkItems } from "../../protocol/api-work.ts";
 import { rowName, rowStatus, type PhaseRow } from "../phase-rows.ts";
 import { formValues, makeForm, textField } from "../state/form.ts";
@@ -65,8 +64,11 @@ export function notEditable(env: KeyEnv): string | null {
   return r.needs ? null : `${rowName(r)} is ${rowStatus(r)}: only a proposal can be edited`;
 }
 
+// The editor's format (YAML) loads on the first edit: it is no part of the dashboard's first frame.
+const editableFormat = () => import("../../protocol/editable.ts");
+
 /** The item as the editor shows it: dependencies by slug, as proposals name them. */
-function editable(r: Row<"phase"> | Row<"task">): string {
+function editable(r: Row<"phase"> | Row<"task">, { renderEditable }: Awaited<ReturnType<typeof editableFormat>>): string {
   if (r.kind === "phase") return renderEditable({ title: r.phase.title, dependsOn: r.after, body: r.phase.content });
   return renderEditable({ title: r.task.title, dependsOn: r.after, body: r.task.description });
 }
@@ -74,12 +76,15 @@ function editable(r: Row<"phase"> | Row<"task">): string {
 export function editSelected(env: KeyEnv): void {
   const r = row(env);
   if (!r || r.kind === "initiative") return;
-  const original = editable(r);
-  void runEditor(env, r.key, rowName(r), original, original);
+  void editableFormat().then((format) => {
+    const original = editable(r, format);
+    return runEditor(env, r.key, rowName(r), original, original);
+  });
 }
 
 /** Opens the editor on `text`; a refused save offers to edit again with the error on top (as `troupe edit`). */
 async function runEditor(env: KeyEnv, ref: string, name: string, original: string, text: string): Promise<void> {
+  const { parseEditable, stripNotes } = await editableFormat();
   let saved: string;
   try {
     saved = stripNotes(await env.suspend(() => env.deps.editText(text, name)));
@@ -100,7 +105,7 @@ export function editAgain(env: KeyEnv): void {
   const m = env.ui.modal;
   if (m.kind !== "edit-error") return;
   env.dispatch({ type: "close" });
-  void runEditor(env, m.ref, m.name, m.original, withNote(m.text, m.error));
+  void editableFormat().then(({ withNote }) => runEditor(env, m.ref, m.name, m.original, withNote(m.text, m.error)));
 }
 
 export function notDetailable(env: KeyEnv): string | null {

@@ -112,7 +112,6 @@ export async function renderApp(client: FakeClient, opts: RenderAppOptions = {})
       edits.push(text);
       return opts.editor ? opts.editor(text, name) : text;
     },
-    bell: () => bells++,
     env: { PATH: "/bin" },
   };
   feed.start();
