@@ -158,7 +158,7 @@ async function withDashboards(): Promise<SceneFigure> {
     const daemon = ws.daemonPid();
     const procs = [{ name: "daemon", pid: daemon }];
     for (let i = 0; i < DASHBOARDS; i++) {
-      ws.tmux(i === 0 ? "new-session" : "new-window", ...(i === 0 ? ["-d", "-s", "idle", "-x", "160", "-y", "50"] : ["-d", "-t", "idle"]), `exec '${BIN}'`);
+      ws.tmux(i === 0 ? "new-session" : "new-window", ...(i === 0 ? ["-d", "-s", "idle", "-x", "160", "-y", "50"] : ["-d", "-t", "idle:"]), `exec '${BIN}'`);
     }
     for (let t = 0; t < 100; t++) {
       const pids = ws.tmux("list-panes", "-s", "-t", "idle", "-F", "#{pane_pid}").split("\n").filter(Boolean).map(Number);
@@ -168,6 +168,7 @@ async function withDashboards(): Promise<SceneFigure> {
       }
       await Bun.sleep(100);
     }
+    if (procs.length !== DASHBOARDS + 1) throw new Error(`${procs.length - 1} of ${DASHBOARDS} dashboards started`);
     await Bun.sleep(Math.max(SETTLE_MS, spawned + AGE_MS - Date.now()));
     return await measure(`daemon + ${AGENTS} idle agents (${done} done, ${waiting} waiting) + ${DASHBOARDS} dashboards (160x50, tmux)`, procs);
   } finally {

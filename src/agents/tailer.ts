@@ -1,5 +1,5 @@
-import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync } from "node:fs";
-import { watch, type FSWatcher } from "chokidar";
+import { closeSync, fstatSync, ftruncateSync, openSync, readSync, statSync, watch, type FSWatcher } from "node:fs";
+import { dirname, join } from "node:path";
 import type { OutputChunk, Stream } from "../protocol/output.ts";
 import { DEFAULT_OUTPUT_CAP } from "../protocol/config.ts";
 import type { ChunkRepo, Piece } from "../store/chunks.ts";
@@ -33,17 +33,17 @@ const BLOCK = 4096;
 /** Most of a raw file's stored bytes freed in one pass. */
 const RELEASE_BYTES = 16 * 1024 * 1024;
 /**
- * inotify can coalesce events (and a watcher may not cover a new file yet): a sweep wakes every
- * file now and then, but only while output comes in (until SWEEP_FOR_MS after the last news), so
- * an idle daemon has no timer.
+ * inotify can coalesce events (and a folder that did not exist yet could not be watched): a sweep
+ * looks at every file's size now and then, but only while output comes in (until SWEEP_FOR_MS
+ * after the last news), so an idle daemon has no timer. A stat per file, no read unless it grew.
  */
-const SWEEP_MS = 500;
+const SWEEP_MS = 2_000;
 const SWEEP_FOR_MS = 10_000;
 /**
- * chokidar reports at most one change per file per 50 ms and drops the rest (no trailing
- * event), so a file that had news is read again every FOLLOW_MS until FOLLOW_FOR_MS pass with
- * nothing new: output written inside the throttle window is seen within ~15 ms, not at the next
- * sweep. Quiet files cost no timer.
+ * Bun's fs.watch drops the last of a quick run of changes (measured: writes 1 ms apart, no event
+ * after the final one), so a file that had news is looked at again every FOLLOW_MS until
+ * FOLLOW_FOR_MS pass with nothing new: output written in a burst is seen within ~15 ms, not at
+ * the next sweep. A look is a stat; only a file that grew is read. Quiet files cost no timer.
  */
 const FOLLOW_MS = 15;
 const FOLLOW_FOR_MS = 60;
@@ -99,7 +99,12 @@ export class Tailer {
   private scheduled = false;
   private stopped = false;
   private canRelease = true;
-  private watcher: FSWatcher | null = null;
+  /**
+   * One inotify watch per session folder (node:fs watch): chokidar, used before, re-read the whole
+   * folder (readdir + an lstat per entry) and stat'ed the file on every write, several times the
+   * cost of storing the line.
+   */
+  private readonly dirs = new Map<string, FSWatcher>();
   private sweep: ReturnType<typeof setTimeout> | null = null;
   private followTimer: ReturnType<typeof setTimeout> | null = null;
 
@@ -113,19 +118,8 @@ export class Tailer {
     this.wal = opts.wal ?? null;
   }
 
-  start(logsRoot: string): void {
+  start(): void {
     this.refreshCap();
-    // chokidar watches the parent of a folder not there yet (.troupe, where every store commit
-    // touches the WAL) and rescans it on each event: a third of the daemon's time per request
-    mkdirSync(logsRoot, { recursive: true });
-    this.watcher = watch(logsRoot, { ignoreInitial: true, depth: 3, persistent: true });
-    const onFs = (path: string) => {
-      const t = this.files.get(path);
-      if (!t) return;
-      this.wake(t);
-      this.followFor(t);
-    };
-    this.watcher.on("change", onFs).on("add", onFs).on("error", (e) => this.log.warn("watcher error", e));
     // a store from before the cap (or a lowered cap): bring every agent under it, a pass at a time
     for (const id of this.chunks.agentsOver(this.cap)) this.overCap.add(id);
     this.schedule();
@@ -135,7 +129,43 @@ export class Tailer {
     this.stopped = true;
     if (this.sweep) clearTimeout(this.sweep);
     if (this.followTimer) clearTimeout(this.followTimer);
-    await this.watcher?.close();
+    for (const w of this.dirs.values()) w.close();
+    this.dirs.clear();
+  }
+
+  /** Watches the folder of a followed file (once); a folder not there yet is left to the sweep, which tries again. */
+  private watchDir(dir: string): void {
+    if (this.dirs.has(dir) || this.stopped) return;
+    try {
+      const w = watch(dir, { persistent: false }, (_event, name) => {
+        const t = name === null ? undefined : this.files.get(join(dir, name));
+        if (!t) return;
+        this.wake(t);
+        this.followFor(t);
+      });
+      w.on("error", (e) => {
+        this.log.warn(`watching ${dir} failed`, e);
+        w.close();
+        this.dirs.delete(dir);
+      });
+      this.dirs.set(dir, w);
+    } catch {
+      // not created yet: the sweep looks again
+    }
+  }
+
+  /** Stops watching a folder once none of its files is followed. */
+  private unwatchDir(dir: string): void {
+    for (const path of this.files.keys()) if (dirname(path) === dir) return;
+    this.dirs.get(dir)?.close();
+    this.dirs.delete(dir);
+  }
+
+  /** A look without a read: the file grew past what is stored (or is gone while finishing). */
+  private grew(t: Tracked): boolean {
+    if (t.finishing) return true;
+    const st = statSync(t.path, { throwIfNoEntry: false });
+    return st !== undefined && st.size > t.offset;
   }
 
   add(s: SessionRecord): void {
@@ -164,7 +194,10 @@ export class Tailer {
     if (this.sweep || this.stopped) return;
     const tick = () => {
       this.sweep = null;
-      for (const t of this.files.values()) this.wake(t);
+      for (const t of this.files.values()) {
+        this.watchDir(dirname(t.path));
+        if (this.grew(t)) this.wake(t);
+      }
       if (Date.now() - this.lastNews < SWEEP_FOR_MS && !this.stopped) this.sweep = setTimeout(tick, SWEEP_MS);
     };
     this.sweep = setTimeout(tick, SWEEP_MS);
@@ -199,6 +232,7 @@ export class Tailer {
   private track(s: SessionRecord, stream: Stream, path: string, offset: number): Tracked {
     const t: Tracked = { agentId: s.agentId, session: s.session, stream, path, offset, released: 0, releaseTo: 0, followUntil: 0, finishing: null };
     this.files.set(path, t);
+    this.watchDir(dirname(path));
     return t;
   }
 
@@ -244,7 +278,7 @@ export class Tailer {
       const now = Date.now();
       for (const f of this.following) {
         if (f.followUntil <= now || this.files.get(f.path) !== f) this.following.delete(f);
-        else this.wake(f);
+        else if (this.grew(f)) this.wake(f);
       }
       if (this.following.size && !this.stopped) this.followTimer = setTimeout(tick, FOLLOW_MS);
     };
@@ -338,7 +372,10 @@ export class Tailer {
 
   /** The end of a finished session's file: everything is stored, so a file over the cap is emptied. */
   private finished(t: Tracked, size: number): void {
-    if (this.files.get(t.path) === t) this.files.delete(t.path);
+    if (this.files.get(t.path) === t) {
+      this.files.delete(t.path);
+      this.unwatchDir(dirname(t.path));
+    }
     this.pending.delete(t);
     this.following.delete(t);
     if (t.released > 0 || size > this.cap) {

@@ -1,5 +1,4 @@
 import type { ChildProcess } from "node:child_process";
-import { join } from "node:path";
 import type { OutputChunk } from "../protocol/output.ts";
 import type { AgentPatch, SessionRecord } from "../store/index.ts";
 import { toAgent } from "../store/agents.ts";
@@ -59,7 +58,7 @@ export class SessionWatcher {
 
   /** Follows live sessions an earlier daemon left open; completes the dead ones, once. */
   start(): void {
-    this.tailer.start(join(this.d.ws.stateDir, "logs"));
+    this.tailer.start();
     for (const s of this.d.store.sessions.open()) {
       if (s.pid !== null && isProcessAlive(s.pid, s.pidStart)) {
         this.follow(s, s.pid, s.pidStart, null);

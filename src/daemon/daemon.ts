@@ -107,6 +107,8 @@ export function runDaemon(ws: Workspace): RunningDaemon | null {
     log.info(`daemon exits: ${why}`);
     shutdown();
   });
+  // an event may end a hold (an agent ends, a deadline passes): the idle clock starts from it
+  core.bus.subscribe((p) => p.event.type !== "agent:output" && idle.touch());
   let steppingAside = false;
   const server = serve(ws.socket, router, core.services, log, {
     onRequest: () => idle.touch(),

@@ -4,21 +4,23 @@ export interface IdleHold {
   busy(): boolean;
 }
 
-/** How often a held daemon looks again: the exit comes idleMs to idleMs + this after the last hold ends. */
-const HOLD_RECHECK_MS = 60_000;
-
 /**
  * Exits the daemon after `idleMs` with no request and nothing holding it. Holds are a registry:
  * the daemon registers live agents, pending deadlines and connected clients, and each later
  * service with its own deadlines (retries, quota resets, flows) adds one more `hold`.
- * One timer, re-armed when it fires (a request only stamps the time): nothing runs while idle
- * but a wake-up per idle period, or per minute while something holds.
+ * One timer, at the real deadline: a request, an event or a client leaving only stamps the time
+ * (`touch`). A held daemon looks again one idle period later, not sooner: a hold ends with an
+ * event (an agent ends, a client leaves, a deadline passes), which stamps the time, so the exit
+ * comes `idleMs` after it; a hold that ended without one is counted from when it was seen ended
+ * (at most two idle periods after it).
  */
 export class IdleExit {
   private readonly holds: IdleHold[] = [];
   private lastActivity = Date.now();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private wasHeld = false;
+  /** When a check last found the daemon held. */
+  private heldAt = 0;
 
   /** `idleMs` 0 never exits. */
   constructor(
@@ -48,13 +50,17 @@ export class IdleExit {
   }
 
   private check(): void {
-    const held = this.holds.some((h) => h.busy());
-    if (held || this.wasHeld) {
-      // quiet time counts from when the last hold was seen ended, never from before it
-      this.wasHeld = held;
-      this.lastActivity = Date.now();
-      this.arm(held ? Math.min(this.idleMs, HOLD_RECHECK_MS) : this.idleMs);
+    const now = Date.now();
+    if (this.holds.some((h) => h.busy())) {
+      this.wasHeld = true;
+      this.heldAt = now;
+      this.arm(this.idleMs);
       return;
+    }
+    if (this.wasHeld) {
+      // quiet time counts from what ended the hold (a touch since it was seen held), else from now
+      this.wasHeld = false;
+      if (this.lastActivity <= this.heldAt) this.lastActivity = now;
     }
     const quiet = Date.now() - this.lastActivity;
     if (quiet < this.idleMs) {

@@ -151,7 +151,15 @@ export function serve(socket: string, router: Router, services: Pick<Services, "
     } finally {
       if (!streaming) active--;
       else if (req.signal.aborted) active--;
-      else req.signal.addEventListener("abort", () => active--, { once: true });
+      else
+        req.signal.addEventListener(
+          "abort",
+          () => {
+            active--;
+            hooks.onRequest(); // a client leaving ends a hold: the idle clock starts from here
+          },
+          { once: true },
+        );
     }
   }
   const error = (err: Error): Response => {

@@ -4,7 +4,6 @@ import type { WirePublished } from "../events/bus.ts";
 export const SSE_QUEUE_LIMIT = 1000;
 /** ...or bytes: a thousand large output chunks must not pin hundreds of MB for one slow reader. */
 export const SSE_QUEUE_BYTES = 8 * 1024 * 1024;
-export const HEARTBEAT_MS = 15_000;
 
 /** Each event is serialized once, however many subscribers send it. */
 const frames = new WeakMap<WirePublished, string>();
@@ -23,7 +22,9 @@ function frame(p: WirePublished): string {
  * One subscriber's stream. Overflow policy: when more than SSE_QUEUE_LIMIT frames or
  * SSE_QUEUE_BYTES wait (the client reads too slowly), the backlog is dropped and replaced by one `resync` event;
  * the client then refetches state. The daemon never blocks on, or buffers without bound for,
- * a slow client.
+ * a slow client. No heartbeat: on a Unix socket a client that goes away closes the connection and
+ * the stream ends at once (cancel), and clients reconnect when the stream ends, never on silence;
+ * a ping every 15 s only woke every idle dashboard and the daemon.
  */
 export function sseStream(initial: WirePublished[], subscribe: (l: (p: WirePublished) => void) => () => void): ReadableStream<string> {
   const queue: string[] = initial.map(frame);
@@ -31,7 +32,6 @@ export function sseStream(initial: WirePublished[], subscribe: (l: (p: WirePubli
   let wake: (() => void) | null = null;
   let closed = false;
   let unsubscribe = () => {};
-  let heartbeat: ReturnType<typeof setInterval> | undefined;
 
   const push = (s: string) => {
     if (closed) return;
@@ -51,14 +51,12 @@ export function sseStream(initial: WirePublished[], subscribe: (l: (p: WirePubli
   const cleanup = () => {
     closed = true;
     unsubscribe();
-    clearInterval(heartbeat);
     wake?.();
   };
 
   return new ReadableStream<string>({
     start() {
       unsubscribe = subscribe((p) => push(frame(p)));
-      heartbeat = setInterval(() => queue.length === 0 && push(": ping\n\n"), HEARTBEAT_MS);
       queue.unshift(": connected\n\n");
     },
     async pull(controller) {

@@ -28,13 +28,34 @@ export function agentElapsed(a: Agent, now: number): number {
   return (elapsedRuns(a) ? now : a.updatedAt) - a.createdAt;
 }
 
-/** Milliseconds from `now` until the first of these rows' elapsed time reads differently; null when none runs. */
+/**
+ * A minute or hour display may change this much later than it could, so that rows whose changes
+ * fall this close together are redrawn once: ten agents started a few seconds apart otherwise
+ * woke an idle dashboard ten times a minute (measured with strace), a redraw each.
+ */
+const GATHER_MS = 2_000;
+
+/**
+ * Milliseconds from `now` until these rows' elapsed times should be drawn again: the first change,
+ * or, when that is a minute (or coarser) display, the last such change within GATHER_MS after it
+ * (never past a seconds display's change); null when none runs.
+ */
 export function nextElapsedChange(rows: readonly Agent[], now: number): number | null {
-  let next: number | null = null;
+  const changes: { wait: number; coarse: boolean }[] = [];
   for (const a of rows) {
     if (!elapsedRuns(a)) continue;
-    const wait = elapsedChangesIn(now - a.createdAt);
-    if (next === null || wait < next) next = wait;
+    const ms = now - a.createdAt;
+    const wait = elapsedChangesIn(ms);
+    changes.push({ wait, coarse: ms + wait >= 60_000 });
+  }
+  if (!changes.length) return null;
+  changes.sort((x, y) => x.wait - y.wait);
+  const first = changes[0]!;
+  if (!first.coarse) return first.wait;
+  let next = first.wait;
+  for (const c of changes) {
+    if (!c.coarse || c.wait > first.wait + GATHER_MS) break;
+    next = c.wait;
   }
   return next;
 }

@@ -44,7 +44,7 @@ test("a raw file an agent still appends to gives back what is stored; nothing is
   const out = openSync(s.stdoutPath, "a");
   writeSync(out, block(30_000, 0)); // 3 MB: three times the cap
   tailer = new Tailer(store.chunks, () => {}, new Logger(join(dir, "daemon.log")), { capBytes: () => MiB });
-  tailer.start(join(dir, "logs"));
+  tailer.start();
   tailer.add(s);
   const offset = () => store!.sessions.get("a1", 1)!.stdoutOffset;
   await waitFor("the first 3 MB stored", () => offset() === 3_000_000);
@@ -92,7 +92,7 @@ test("a store written by the schema before the cap is migrated; an agent over th
 
   mkdirSync(join(dir, "logs"));
   tailer = new Tailer(store.chunks, () => {}, new Logger(join(dir, "daemon.log")), { capBytes: () => 4 * MiB });
-  tailer.start(join(dir, "logs"));
+  tailer.start();
   await waitFor("the agent under the cap", () => store!.chunks.usage("a1").stored <= 4 * MiB);
   await waitFor("the freed pages given back", () => pragma("freelist_count") === 0);
   expect(pragma("page_count") * pragma("page_size")).toBeLessThan(8 * MiB);

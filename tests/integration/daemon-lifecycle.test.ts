@@ -76,6 +76,11 @@ test("an idle daemon exits; a live agent or a connected client keeps it up; the 
   const abort = new AbortController();
   const events = await fetch("http://troupe/v1/events", { unix: sb.socket, signal: abort.signal });
   expect(events.status).toBe(200);
+  // read the stream as a dashboard does: a Bun fetch whose body nobody reads may let its connection go
+  const reader = events.body!.getReader();
+  void (async () => {
+    while (!(await reader.read().catch(() => ({ done: true }))).done);
+  })();
   writeFileSync(join(sb.dir, "go"), "");
   await waitFor("the agent done", async () => (await sb.json<AgentJson[]>(["ls", "--json"], { env }))[0]?.status === "done");
   const t1 = Date.now();

@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import { statSync } from "node:fs";
+import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Sandbox, waitFor } from "../support/sandbox.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
@@ -15,7 +15,7 @@ test("kill -9 of the daemon while 5 agents stream: every byte is stored exactly 
   sb = new Sandbox();
   // each agent writes numbered lines in bursts, some without a trailing newline until the next burst
   const cmd = (n: string) =>
-    `i=1; while [ $i -le ${LINES} ]; do printf '${n} line %d\\n' $i; if [ $((i % 400)) -eq 0 ]; then printf '${n} partial'; sleep 0.15; printf ' %d\\n' $i; fi; i=$((i+1)); done; troupe signal done --result ${n}-ok`;
+    `i=1; while [ $i -le ${LINES} ]; do printf '${n} line %d\\n' $i; if [ $((i % 400)) -eq 0 ]; then printf '${n} partial'; sleep 0.15; printf ' %d\\n' $i; fi; i=$((i+1)); done; while [ ! -f go ]; do sleep 0.05; done; troupe signal done --result ${n}-ok`;
   const names = ["s1", "s2", "s3", "s4", "s5"];
   for (const n of names) await sb.json(["spawn", "--no-worktree", "--name", n, "--command", cmd(n), "--json"]);
   const first = await sb.daemonPid();
@@ -34,6 +34,8 @@ test("kill -9 of the daemon while 5 agents stream: every byte is stored exactly 
   await waitFor("agents writing with no daemon", () => names.every((n) => written(n) > atKill.get(n)!));
   expect((await sb.run(["daemon", "start"])).code).toBe(0);
   expect(await sb.daemonPid()).not.toBe(first);
+  // the agents signal only now: a fast agent must not end (and signal) while no daemon answers
+  writeFileSync(join(sb.dir, "go"), "");
 
   const agents = await waitFor(
     "all agents to end",

@@ -68,6 +68,20 @@ describe("agent rows", () => {
     expect(nextElapsedChange([], now)).toBeNull();
   });
 
+  test("minute displays that change within two seconds of each other are redrawn once, never past a seconds display's change", () => {
+    const now = 1_800_000_000_000;
+    const at = (ms: number) => makeAgent({ status: "running", createdAt: now - ms, updatedAt: now - ms });
+    // agents started 0.5 s apart, all "3m": one redraw once the last of them reads "4m"
+    const spawned = [200_500, 200_000, 199_500, 199_000];
+    expect(nextElapsedChange(spawned.map(at), now)).toBe(41_000);
+    expect(spawned.map((ms) => formatElapsed(ms + 41_000))).toEqual(["4m", "4m", "4m", "4m"]);
+    // one started 10 s later changes at its own time, not with them
+    expect(nextElapsedChange([at(200_500), at(190_500)], now)).toBe(39_500);
+    // "59s" turning "1m" gathers a "2m" turning "3m" 0.9 s later, unless a "10s" changes between them
+    expect(nextElapsedChange([at(59_400), at(178_500)], now)).toBe(1_500);
+    expect(nextElapsedChange([at(59_400), at(178_500), at(10_000)], now)).toBe(600);
+  });
+
   test("the list window moves only as far as the selection needs", () => {
     expect(listTop(0, 3, 100, 10)).toBe(0);
     expect(listTop(0, 12, 100, 10)).toBe(3);
