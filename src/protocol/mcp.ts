@@ -7,9 +7,10 @@ export const MCP_DEFAULT_WAIT_SECONDS = 600;
  * weekend still finds the agent waiting. Claude Code holds its run meanwhile.
  */
 export const MCP_PERMISSION_WAIT_SECONDS = 7 * 24 * 3600;
+/** The host's limit `troupe mcp --install` writes into the person's own CLI: above the longest wait, so no host cuts a tool call short. */
+export const MCP_TOOL_TIMEOUT_MS = (MCP_MAX_WAIT_SECONDS + 300) * 1000;
 /**
- * The host's limit troupe writes into every MCP config (per server, not per tool): above the
- * longest wait, the permission tool's included, so no host cuts a tool call short. Under 2^31 ms,
- * the most a JavaScript timer holds.
+ * The limit troupe injects into its agents' MCP configs (per server, not per tool): above the
+ * permission tool's wait for the person too. Under 2^31 ms, the most a JavaScript timer holds.
  */
-export const MCP_TOOL_TIMEOUT_MS = (MCP_PERMISSION_WAIT_SECONDS + 300) * 1000;
+export const MCP_AGENT_TOOL_TIMEOUT_MS = (MCP_PERMISSION_WAIT_SECONDS + 300) * 1000;
