@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { McpServerSpec, Provider, ProviderCommand } from "../../providers/types.ts";
-import { MCP_TOOL_TIMEOUT_MS } from "../protocol/mcp.ts";
+import { MCP_AGENT_TOOL_TIMEOUT_MS } from "../protocol/mcp.ts";
 
 /** What `troupe mcp` needs from the session's environment: who the agent is and where its daemon listens. */
 const IDENTITY_VARS = ["TROUPE_AGENT_TOKEN", "TROUPE_AGENT_ID", "TROUPE_AGENT_NAME", "TROUPE_SOCKET", "TROUPE_WORKSPACE"];
@@ -13,7 +13,7 @@ const IDENTITY_VARS = ["TROUPE_AGENT_TOKEN", "TROUPE_AGENT_ID", "TROUPE_AGENT_NA
  */
 export function withTroupeMcp(provider: Provider, cmd: ProviderCommand, troupe: string, inputDir: string): { cmd: ProviderCommand; files: Record<string, string> } {
   if (!provider.mcp) return { cmd, files: {} };
-  const spec: McpServerSpec = { command: troupe, args: ["mcp"], envNames: IDENTITY_VARS, toolTimeoutMs: MCP_TOOL_TIMEOUT_MS, inputDir };
+  const spec: McpServerSpec = { command: troupe, args: ["mcp"], envNames: IDENTITY_VARS, toolTimeoutMs: MCP_AGENT_TOOL_TIMEOUT_MS, inputDir };
   const inj = provider.mcp(spec);
   const [exe, ...rest] = cmd.argv;
   const env = inj.env || cmd.env ? { ...cmd.env, ...inj.env } : undefined;
