@@ -10,6 +10,7 @@ import type { Message } from "../protocol/message.ts";
 import type { Profile, ProfilesResponse } from "../protocol/profile.ts";
 import type { Flow, FlowAddRequest, FlowRunResult } from "../protocol/flow.ts";
 import type { Account, AddAccountRequest } from "../protocol/account.ts";
+import type { PermissionDecision, PermissionRequest, PermissionStatus } from "../protocol/permission.ts";
 import { request, type HttpOptions } from "./http.ts";
 import type { EventFilter, EventMessage } from "./sse.ts";
 
@@ -23,6 +24,7 @@ const messagesApi = () => import("../protocol/api-messages.ts");
 const profileApi = () => import("../protocol/profile.ts");
 const flowApi = () => import("../protocol/flow.ts");
 const accountsApi = () => import("../protocol/account.ts");
+const permissionApi = () => import("../protocol/permission.ts");
 
 /** The typed API of one workspace's daemon; the only way cli/ and ui/ reach it. */
 export class TroupeClient {
@@ -156,6 +158,16 @@ export class TroupeClient {
 
   async markRead(id: string): Promise<Message> {
     return (await request(this.opts, "POST", `/v1/messages/${enc(id)}/read`, (await messagesApi()).MessageReadResponseSchema, {})).message;
+  }
+
+  /** Permission requests, oldest first; `status: "pending"`: those still waiting for the person. */
+  async permissions(q: { status?: PermissionStatus } = {}): Promise<PermissionRequest[]> {
+    const path = q.status ? `/v1/permissions?status=${q.status}` : "/v1/permissions";
+    return (await request(this.opts, "GET", path, (await permissionApi()).PermissionsResponseSchema)).requests;
+  }
+  /** The person's answer to a pending request (refused when it was already decided or its agent ended). */
+  async decidePermission(id: string, decision: PermissionDecision): Promise<PermissionRequest> {
+    return (await request(this.opts, "POST", `/v1/permissions/${enc(id)}/decide`, (await permissionApi()).PermissionResponseSchema, decision)).request;
   }
 
   async createInitiative(req: InitiativeCreateRequest): Promise<Initiative> {

@@ -74,3 +74,6 @@ export const PermissionPolicySchema = z.object({
   deny: z.array(z.string().min(1)).optional(),
 });
 export type PermissionPolicy = z.infer<typeof PermissionPolicySchema>;
+
+export const PermissionResponseSchema = z.object({ request: PermissionRequestSchema });
+export const PermissionsResponseSchema = z.object({ requests: z.array(PermissionRequestSchema) });
