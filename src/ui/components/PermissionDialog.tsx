@@ -1,9 +1,9 @@
 import { Box, Text } from "ink";
-import { truncate } from "../../output/text.ts";
+import { truncate, wrapText } from "../../output/text.ts";
 import { questionsOf, requestLines } from "../permission-lines.ts";
 import type { PermissionModal } from "../permission-form.ts";
 import type { ChoiceField, TextField } from "../state/form.ts";
-import { selectionMark, tint, useTheme } from "../theme.ts";
+import { tint, useTheme } from "../theme.ts";
 import { Dialog, dialogInner } from "./Dialog.tsx";
 import { FormView } from "./FormView.tsx";
 import { RequestLinesView } from "./RequestLinesView.tsx";
@@ -18,21 +18,26 @@ export interface PermissionDialogProps {
 
 const TITLE = { tool: "Allow", question: "Questions from", plan: "Plan from" } as const;
 
-/** The decision's choices, one a line: the selected one marked, the first (allow once) selected at first. */
-function Choices({ field, active, width }: { field: ChoiceField; active: boolean; width: number }) {
+/** The decision's choices as rows: the selected one marked; a long one (the rule allow always adds) wraps, never cut. */
+function choiceRows(field: ChoiceField, active: boolean, width: number, ascii: boolean): { text: string; on: boolean; deny: boolean }[] {
+  return field.options.flatMap((o, i) => {
+    const on = i === field.index;
+    const mark = on && active ? (ascii ? ">" : "›") : " ";
+    const dot = ascii ? (on ? "(*)" : "( )") : on ? "●" : "○";
+    const head = `${mark} ${dot} `;
+    return wrapText(o.label, Math.max(1, width - head.length)).map((t, j) => ({ text: (j === 0 ? head : " ".repeat(head.length)) + t, on, deny: o.value === "deny" }));
+  });
+}
+
+function Choices({ rows, active }: { rows: ReturnType<typeof choiceRows>; active: boolean }) {
   const theme = useTheme();
   return (
     <Box flexDirection="column">
-      {field.options.map((o, i) => {
-        const on = i === field.index;
-        const mark = on ? (active ? selectionMark(theme) : " ") : " ";
-        const dot = theme.ascii ? (on ? "(*)" : "( )") : on ? "●" : "○";
-        return (
-          <Text key={o.value} wrap="truncate-end" bold={on} inverse={on && active && theme.color} color={tint(theme, o.value === "deny" ? "red" : undefined)}>
-            {truncate(`${mark} ${dot} ${o.label}`, width)}
-          </Text>
-        );
-      })}
+      {rows.map((r, i) => (
+        <Text key={i} wrap="truncate-end" bold={r.on} inverse={r.on && active && theme.color} color={tint(theme, r.deny ? "red" : undefined)}>
+          {r.text}
+        </Text>
+      ))}
     </Box>
   );
 }
@@ -43,12 +48,13 @@ function DecisionBody({ modal, cwd, width, height }: PermissionDialogProps) {
   const [choice, reason] = modal.form.fields as [ChoiceField, TextField];
   const reasonActive = modal.form.active === 1;
   const reasonRows = reasonActive ? Math.min(3, Math.max(1, reason.value.split("\n").length)) : 1;
-  const formRows = 1 + choice.options.length + 1 + reasonRows + (modal.form.error ? 1 : 0);
+  const choices = choiceRows(choice, !reasonActive, width, theme.ascii);
+  const formRows = 1 + choices.length + 1 + reasonRows + (modal.form.error ? 1 : 0);
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <RequestLinesView lines={requestLines(modal.request, cwd)} width={width} height={Math.max(1, height - formRows)} />
       <Text> </Text>
-      <Choices field={choice} active={!reasonActive} width={width} />
+      <Choices rows={choices} active={!reasonActive} />
       <Text wrap="truncate-end" color={tint(theme, reasonActive ? "cyan" : "gray")} bold={reasonActive}>
         {truncate(reason.label, width)}
       </Text>
@@ -84,7 +90,7 @@ export function PermissionDialog(props: PermissionDialogProps) {
     ? "sending…"
     : r.kind === "question"
       ? "enter next (sends on the last) · ←/→ choose · space ticks · ctrl+s send · esc later (it keeps waiting)"
-      : "↑/↓ choose · enter takes it · tab to the reason · esc later (it keeps waiting)";
+      : "↑/↓ choose · enter takes it · tab reason · esc later (it keeps waiting)";
   const body = { ...props, width: inner.width, height: inner.height };
   return (
     <Dialog title={title} width={width} height={height} footer={footer}>
