@@ -199,7 +199,7 @@ export class Feed {
   /** The requests waiting for the person; a daemon from before permissions has no such route. */
   private async pendingPermissions(): Promise<PermissionRequest[] | undefined> {
     try {
-      return await this.client.permissions({ status: "pending" });
+      return await this.client.permissions({ pending: true });
     } catch (err) {
       if (err instanceof TroupeError && err.code === "not_found") return undefined;
       throw err;

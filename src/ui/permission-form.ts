@@ -55,7 +55,8 @@ export function permissionModal(agent: Agent | null, entities: EntitiesState): P
   const all = permissionsOf(entities.permissions, agent.id);
   const request = all[0];
   if (!request) return null;
-  const rule = suggestRule(request.toolName, request.input, agent.cwd);
+  // the folder the daemon matches rules against (PermissionService.decide)
+  const rule = suggestRule(request.toolName, request.input, agent.worktree ?? agent.cwd);
   const form = request.kind === "question" ? questionForm(request) : decisionForm(request, rule);
   return { kind: "permission", request, rule, waiting: all.length, form, busy: false };
 }

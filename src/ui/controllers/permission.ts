@@ -8,7 +8,7 @@ import { say, type KeyEnv } from "./types.ts";
  * Refusals that mean the request is no longer the person's to answer: decided meanwhile (another
  * dashboard, the CLI, a rule) or its agent ended. The dialog closes with the daemon's one line.
  */
-const GONE = new Set(["conflict", "invalid_state", "not_found", "permission_decided"]);
+const GONE = new Set(["conflict", "not_found"]);
 
 /** Sends the dialog's decision; the dialog closes once the daemon took it. */
 export function decidePermission(env: KeyEnv, m: PermissionModal): void {

@@ -51,6 +51,7 @@ export function makeAgent(over: Partial<Agent> = {}): Agent {
     attempt: 1,
     budgetUsd: null,
     accountId: null,
+    pendingPermissions: 0,
     createdAt: now - 60_000,
     updatedAt: now,
     lastActivityAt: null,
@@ -97,6 +98,7 @@ export function makeInitiative(over: Partial<Initiative> = {}): Initiative {
     budgetUsd: null,
     spentUsd: 0,
     reason: null,
+    permissions: null,
     version: 1,
     createdAt: n,
     updatedAt: n,
@@ -309,9 +311,9 @@ export class FakeClient implements DashboardClient {
     this.emit({ type: "permission:updated", request: r });
     return r;
   }
-  async permissions(q: { status?: PermissionStatus } = {}): Promise<PermissionRequest[]> {
+  async permissions(q: { pending?: boolean } = {}): Promise<PermissionRequest[]> {
     this.check("permissions", [q]);
-    return [...this.permissionsById.values()].filter((r) => !q.status || r.status === q.status);
+    return [...this.permissionsById.values()].filter((r) => !q.pending || r.status === "pending");
   }
   async decidePermission(id: string, d: PermissionDecision): Promise<PermissionRequest> {
     this.check("decidePermission", [id, d]);
