@@ -60,6 +60,9 @@ function oneCall(name: string, command: string): void {
   });
 }
 
+/** Writes and commits a file (an agent that leaves changes uncommitted is resumed to commit them), printing its text. */
+const COMMIT = (file: string, text: string) => `echo ${text} > ${file} && git add ${file} && git commit -qm "add ${file}" && cat ${file}`;
+
 async function spawnAsking(s: Sandbox, name: string): Promise<void> {
   await s.json(["spawn", "--provider", "claude", "--permissions", "ask", "--allow", "Bash(troupe signal *)", "--name", name, "--prompt", "Run the command.", "--json"]);
 }
@@ -103,11 +106,11 @@ async function explained<T>(s: Sandbox, step: Promise<T>): Promise<T> {
 describe.skipIf(!HAVE_TMUX)("permission requests from the real Claude Code CLI, answered in the dashboard", () => {
   test("a Bash call under ask waits; a + enter allows it once, it runs and the agent finishes (80x24)", async () => {
     const s = sandbox();
-    oneCall("gatekeeper", "echo allowed-ran > ran.txt && cat ran.txt");
+    oneCall("gatekeeper", COMMIT("ran.txt", "allowed-ran"));
     term = new Terminal(s, 80, 24);
     await term.openDashboard();
     await spawnAsking(s, "gatekeeper");
-    const screen = await explained(s, term.waitFor("$ echo allowed-ran > ran.txt && cat ran.txt", 60_000));
+    const screen = await explained(s, term.waitFor("$ echo allowed-ran > ran.txt && git add", 60_000));
     expect(screen).toMatch(/! +gatekeeper/);
     for (const l of screen.split("\n")) expect(Bun.stringWidth(l)).toBeLessThanOrEqual(80);
     // nothing ran yet: the call waits for the person
@@ -121,7 +124,7 @@ describe.skipIf(!HAVE_TMUX)("permission requests from the real Claude Code CLI, 
     const a = await explained(s, ended(s, "gatekeeper"));
     expect(a).toMatchObject({ status: "done", result: "ran: allowed-ran" });
     expect(toolResultSeen("gatekeeper")).toEqual({ text: "allowed-ran", isError: false });
-    expect(readFileSync(join(a.cwd, "ran.txt"), "utf8")).toBe("allowed-ran\n");
+    expect(s.git("show", `${a.branch}:ran.txt`)).toBe("allowed-ran\n");
     await term.waitForNot(/! +gatekeeper/);
   }, 180_000);
 
@@ -150,11 +153,11 @@ describe.skipIf(!HAVE_TMUX)("permission requests from the real Claude Code CLI, 
 
   test("kill -9 of the daemon while a request is pending loses nothing: shown again, allowing it lets the agent finish", async () => {
     const s = sandbox();
-    oneCall("survivor", "echo survived > survived.txt && cat survived.txt");
+    oneCall("survivor", COMMIT("survived.txt", "survived"));
     term = new Terminal(s);
     await term.openDashboard();
     await spawnAsking(s, "survivor");
-    await explained(s, term.waitFor("$ echo survived > survived.txt", 60_000));
+    await explained(s, term.waitFor("$ echo survived > survived.txt && git add", 60_000));
     const before = await s.json<PermissionRequest[]>(["permissions", "--json"]);
     expect(before.map((r) => r.status)).toEqual(["pending"]);
 
@@ -163,7 +166,9 @@ describe.skipIf(!HAVE_TMUX)("permission requests from the real Claude Code CLI, 
     // the next request starts a daemon; the dashboard reconnects to it
     expect((await agent(s, "survivor"))?.status).toBe("running");
     await explained(s, term.waitForNot("daemon not reachable", 30_000));
-    await explained(s, term.waitFor("$ echo survived > survived.txt"));
+    // the new daemon holds the same request, still pending (the permission tool's wait reconnected to it)
+    expect((await s.json<PermissionRequest[]>(["permissions", "--json"])).map((r) => [r.id, r.status])).toEqual(before.map((r) => [r.id, "pending"]));
+    await explained(s, term.waitFor("$ echo survived > survived.txt && git add"));
     term.keys("a");
     await term.waitFor("allow once");
     term.keys("Enter");
@@ -171,6 +176,6 @@ describe.skipIf(!HAVE_TMUX)("permission requests from the real Claude Code CLI, 
     const a = await explained(s, ended(s, "survivor"));
     expect(a).toMatchObject({ status: "done", result: "ran: survived" });
     expect(toolResultSeen("survivor")).toEqual({ text: "survived", isError: false });
-    expect(readFileSync(join(a.cwd, "survived.txt"), "utf8")).toBe("survived\n");
+    expect(s.git("show", `${a.branch}:survived.txt`)).toBe("survived\n");
   }, 240_000);
 });
