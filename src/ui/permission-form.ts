@@ -2,7 +2,7 @@ import type { Agent } from "../protocol/entities.ts";
 import type { PermissionDecision, PermissionRequest } from "../protocol/permission.ts";
 import { suggestRule } from "../permissions/rules.ts";
 import { FormError } from "./actions.ts";
-import { planOf, questionsOf } from "./permission-lines.ts";
+import { questionsOf } from "./permission-lines.ts";
 import { permissionsOf } from "./state/permissions.ts";
 import type { EntitiesState } from "./state/entities.ts";
 import { choiceField, formValues, isLastField, makeForm, textField, type Field, type FormState } from "./state/form.ts";
@@ -117,6 +117,3 @@ export function settledText(req: PermissionRequest, s: { status: PermissionReque
   const how = s.status === "allowed" ? "allowed" : s.status === "denied" ? "denied" : "answered";
   return `${what} was already ${how} ${s.decidedBy === "rule" ? "by a rule" : "elsewhere (another dashboard or the CLI)"}`;
 }
-
-/** `planOf` for the dialog: the plan text, or a note that none came. */
-export const planText = (req: PermissionRequest): string => planOf(req.input) ?? "(no plan text was sent)";

@@ -26,7 +26,7 @@ function prefixed(text: string, mark: "- " | "+ ", kind: "del" | "add", max = MA
 }
 
 /** Compact JSON of the input, cut at a size a pane can show. */
-export function compactJson(input: Record<string, unknown>): string {
+function compactJson(input: Record<string, unknown>): string {
   const json = JSON.stringify(input);
   return json.length > MAX_JSON_CHARS ? `${json.slice(0, MAX_JSON_CHARS)}… (${json.length.toLocaleString("en")} characters)` : json;
 }
@@ -94,7 +94,7 @@ export function questionsOf(input: Record<string, unknown>): QuestionInput[] {
 }
 
 /** ExitPlanMode's plan: the CLI puts the plan file's text in `plan` (see the fixtures). */
-export function planOf(input: Record<string, unknown>): string | null {
+function planOf(input: Record<string, unknown>): string | null {
   const plan = str(input.plan);
   return plan && plan.trim() ? plan : null;
 }
