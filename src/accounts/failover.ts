@@ -57,6 +57,10 @@ export class AccountBroker implements AccountPort {
     return account ? withAccount(provider, account, clientEnv) : clientEnv;
   }
 
+  earliestReset(provider: string): number | null {
+    return this.d.accounts.earliestReset(provider);
+  }
+
   /** The FailoverHook (AgentService.setFailover): called inside a run's end on `usage_limit`. */
   readonly failover = (rec: AgentRecord, failure: Failure): Action => {
     try {

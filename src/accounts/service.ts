@@ -11,7 +11,11 @@ export type AddAccount = z.output<typeof AddAccountRequestSchema>;
 
 /** `troupe account add|ls|rm` over the user's account store: what goes out is the public view, never a secret. */
 export class AccountService {
-  constructor(private readonly accounts: AccountStore) {}
+  /** `onAdded`: an account of `provider` came (blocked agents of it may run again). */
+  constructor(
+    private readonly accounts: AccountStore,
+    private readonly onAdded: (provider: string) => void = () => {},
+  ) {}
 
   list(): Account[] {
     const now = Date.now();
@@ -30,6 +34,7 @@ export class AccountService {
     const name = req.name ?? this.freeName(provider.name);
     const kind = req.token !== undefined ? "token" : req.configDir !== undefined ? "config-dir" : "env";
     const stored = this.accounts.add({ name, provider: provider.name, kind, token: req.token ?? null, configDir: req.configDir ?? null, env: req.env ?? null });
+    this.onAdded(provider.name);
     return publicAccount(stored, Date.now(), existsSync);
   }
 

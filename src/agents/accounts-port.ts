@@ -17,4 +17,6 @@ export interface AccountPort {
    * one first (recorded, announced); throws when none is.
    */
   envFor(rec: AgentRecord, clientEnv: Record<string, string>): Record<string, string>;
+  /** When the first spent account of `provider` comes back; null when none is spent with a known reset. */
+  earliestReset(provider: string): number | null;
 }

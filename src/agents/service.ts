@@ -98,6 +98,7 @@ export class AgentService {
       respawn: (rec, onLaunch) => this.respawnNow(rec, onLaunch),
       tracked: (launch) => this.tracked(launch),
       troupe: () => this.troupeCommand(),
+      blockedUntil: (rec) => this.accounts?.earliestReset(rec.provider) ?? null,
     });
     this.watcher = new SessionWatcher(d, this.lifecycle.watcherHooks());
     this.envs = new AgentEnvStore(d.ws.stateDir);
@@ -544,6 +545,11 @@ export class AgentService {
   /** The user's accounts: which one each agent runs on, and its credential in each run's environment. */
   setAccounts(port: AccountPort | null): void {
     this.accounts = port;
+  }
+
+  /** Blocked agents of `provider` retry now (`troupe account add` gave them an account); how many. */
+  wakeBlocked(provider: string): number {
+    return this.lifecycle.wakeBlocked(provider);
   }
 
   /** Who knows when an agent waits on purpose (in `listen`, on an answer): the conversations. */

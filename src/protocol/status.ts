@@ -33,7 +33,7 @@ export const STATUS: Readonly<Record<AgentStatus, StatusTraits>> = {
   stopped: { live: false, resumable: true, attachable: true, needsPerson: false, ended: true },
   // every account of its provider is spent: nothing runs until the first reset (its `retryAt`),
   // when it resumes by itself on the account that came back. No resume meanwhile (it would need
-  // an account too); `troupe stop` calls it off, `troupe account add` does not wake it early
+  // an account too); `troupe stop` calls it off, `troupe account add` of its provider wakes it at once
   blocked: { live: false, resumable: false, attachable: false, needsPerson: false, ended: false },
 };
 

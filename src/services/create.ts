@@ -75,7 +75,7 @@ export function createServices(h: ServiceHost): RunningServices {
   const broker = new AccountBroker({ store: h.store, bus, log: h.log, accounts: accountStore, loadEnv: (rec) => envs.load(rec.id, rec.name) });
   agents.setAccounts(broker);
   agents.setFailover(broker.failover);
-  const accounts = new AccountService(accountStore);
+  const accounts = new AccountService(accountStore, (provider) => agents.wakeBlocked(provider));
   const feed = new EventFeed(h.store.events, bus);
   const follower = new AgentFollower({ store: h.store, bus, log: h.log, conversations, agents });
   const work = new WorkService({ root: h.ws.root, store: h.store, bus, agents });

@@ -140,4 +140,18 @@ describe("accounts", () => {
     expect((await sb.run(["ls"])).stdout).toContain("every account spent; resumes at");
     expect(await sb.json<Agent>(["stop", "stuck", "--json"])).toMatchObject({ status: "stopped", retryAt: null });
   }, 30_000);
+
+  test("an account added for a blocked agent's provider wakes it: it runs on the new account at once", async () => {
+    newState();
+    const sb = workspace();
+    await sb.run(["account", "add", "--provider", "generic", "--env", "ACCT=one", "--name", "one"]);
+    await sb.json(["spawn", "--name", "stuck", "--command", COMMAND, "--json"]);
+    expect(await ended(sb, "stuck")).toMatchObject({ status: "blocked" });
+    const two = await sb.json<Account>(["account", "add", "--provider", "generic", "--env", "ACCT=two", "--name", "two", "--json"]);
+    const done = await waitFor("stuck to run on the new account", async () => {
+      const a = (await sb.json<Agent[]>(["ls", "--json"])).find((x) => x.name === "stuck");
+      return a?.status === "done" ? a : undefined;
+    });
+    expect(done).toMatchObject({ result: "ran on two", accountId: two.id, retryAt: null });
+  }, 30_000);
 });

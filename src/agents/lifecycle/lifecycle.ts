@@ -28,6 +28,8 @@ export interface LifecycleDeps extends AgentDeps {
   /** Counts a launch as under way (a stopping daemon waits for it). */
   tracked<T>(launch: Promise<T>): Promise<T>;
   troupe(): string;
+  /** When an agent whose accounts are all spent may run again (the first reset); null: no accounts. */
+  blockedUntil(rec: AgentRecord): number | null;
 }
 
 /**
@@ -130,10 +132,44 @@ export class Lifecycle {
     this.d.tracked(launch)
       .then((a) => log.info(`${rec.name}: attempt ${a.attempt} started after ${failure.class}`))
       .catch((err: unknown) => {
+        if (this.blockAgain(id, err)) return;
         log.warn(`${rec.name}: retry after ${failure.class} could not start`, err);
         const failed = store.agents.update(id, { status: "failed", retryAt: null, error: `retry could not start: ${errorMessage(err)}` });
         bus.publish({ type: "agent:updated", agent: toAgent(failed) });
       });
+  }
+
+  /**
+   * A retry that found every account spent again (a reset came later than announced, or another
+   * daemon took the account back) goes back to `blocked` until the next reset instead of failing.
+   */
+  private blockAgain(id: string, err: unknown): boolean {
+    const { store, bus, log } = this.d;
+    const rec = store.agents.get(id);
+    if (!(err instanceof TroupeError) || err.code !== "accounts_exhausted" || !rec) return false;
+    const until = this.d.blockedUntil(rec);
+    if (until === null) return false;
+    const blocked = store.agents.update(id, { status: "blocked", retryAt: Math.max(until, Date.now() + 1_000) });
+    log.info(`${rec.name}: every ${rec.provider} account is still spent; blocked until ${new Date(blocked.retryAt!).toISOString()}`);
+    bus.publish({ type: "agent:updated", agent: toAgent(blocked) });
+    this.retries.schedule();
+    return true;
+  }
+
+  /**
+   * A blocked agent of `provider` runs again now (an account was added): its retry comes due at
+   * once, and takes the new account if it is the one available.
+   */
+  wakeBlocked(provider: string): number {
+    const { store, log } = this.d;
+    const now = Date.now();
+    const woken = store.agents.list().filter((a) => a.status === "blocked" && a.provider === provider && a.retryAt !== null && a.retryAt > now);
+    for (const rec of woken) {
+      store.agents.update(rec.id, { retryAt: now });
+      log.info(`${rec.name}: an ${provider} account was added; retrying now`);
+    }
+    if (woken.length) this.retries.schedule();
+    return woken.length;
   }
 
   /** Stops a run for a limit (timeout, budget): the failure is recorded with the stop, the run's end applies it. */
