@@ -1,5 +1,4 @@
 import { TroupeError, errorMessage } from "../../errors.ts";
-import { FormError } from "../actions.ts";
 import { decidedText, permissionDecision, settledText, type PermissionModal } from "../permission-form.ts";
 import { failed } from "./dialogs.ts";
 import { say, type KeyEnv } from "./types.ts";
@@ -10,15 +9,9 @@ import { say, type KeyEnv } from "./types.ts";
  */
 const GONE = new Set(["conflict", "not_found"]);
 
-/** Sends the dialog's decision; the dialog closes once the daemon took it. */
+/** Sends the dialog's decision (a FormError for what was typed is thrown to `submitForm`); the dialog closes once the daemon took it. */
 export function decidePermission(env: KeyEnv, m: PermissionModal): void {
-  let decision;
-  try {
-    decision = permissionDecision(m);
-  } catch (err) {
-    if (err instanceof FormError) return failed(env, err);
-    throw err;
-  }
+  const decision = permissionDecision(m);
   env.dispatch({ type: "busy", busy: true });
   env.deps.client.decidePermission(m.request.id, decision).then(
     (r) => {
