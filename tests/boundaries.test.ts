@@ -21,7 +21,7 @@ const LAYERS: Record<string, readonly string[]> = {
   "daemon/routes": ["daemon", "services", "protocol"],
   daemon: ["daemon/routes", "services", "store", "events", "protocol", "runtime", "lock-file", "self", "workspace", "workspace-config", "file-modes", "user-config"],
   // the services, and the one API over them
-  services: ["agents", "accounts", "conversations", "messages", "work", "permissions", "profiles", "flows", "events", "store", "protocol", "self", "workspace", "user-config"],
+  services: ["agents", "accounts", "conversations", "messages", "work", "permissions", "profiles", "flows", "notify", "events", "store", "protocol", "self", "workspace", "user-config"],
   // profiles: read (untrusted files, as agents' are), validated, applied to a spawn
   profiles: ["agents", "providers", "protocol", "trust", "front-matter"],
   // scheduled flows: a gate command, then a spawn (through a profile or a provider)
@@ -32,6 +32,8 @@ const LAYERS: Record<string, readonly string[]> = {
   // the user's accounts: agents take them through a port (agents/accounts-port.ts) the daemon plugs in
   accounts: ["agents", "events", "store", "providers", "runtime", "protocol", "file-modes"],
   work: ["front-matter", "agents", "conversations", "events", "store", "git", "providers", "runtime", "protocol", "file-modes"],
+  // notify.command when an agent needs the person: follows the bus, reads the user's config
+  notify: ["events", "protocol", "user-config"],
   permissions: ["agents", "events", "store", "providers", "runtime", "protocol", "user-config"],
   // below the services
   events: ["store", "protocol"],

@@ -7,8 +7,11 @@ export const NotifyConfigSchema = z.object({
   command: z.string().min(1).optional(),
   /** Seconds in which a second notification for the same agent and reason is dropped. */
   quietSeconds: z.number().nonnegative().optional(),
-  /** Whether dashboards also emit desktop-notification escapes (OSC 9 / OSC 777). */
-  desktop: z.boolean().optional(),
+  /**
+   * Whether dashboards also write desktop-notification escapes: true for both OSC 9 and OSC 777,
+   * or only one of them (a terminal that knows both would show two). Off when absent.
+   */
+  desktop: z.union([z.boolean(), z.enum(["osc9", "osc777"])]).optional(),
 });
 export type NotifyConfig = z.infer<typeof NotifyConfigSchema>;
 

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { AgentService } from "../agents/service.ts";
 import { AgentFollower } from "../conversations/follow-agents.ts";
 import { UncommittedFollower, WorktreeReaper, collectGarbage } from "../agents/cleanup/index.ts";
@@ -32,6 +33,7 @@ import { AccountService } from "../accounts/service.ts";
 import { AgentEnvStore } from "../agents/env-store.ts";
 import { PermissionService } from "../permissions/service.ts";
 import { permissionsApi } from "./permissions-api.ts";
+import { Notifier } from "../notify/notifier.ts";
 
 export interface ServiceHost {
   ws: Workspace;
@@ -88,6 +90,7 @@ export function createServices(h: ServiceHost): RunningServices {
   const flows = new FlowService({ root: h.ws.root, stateDir: h.ws.stateDir, store: h.store, log: h.log, agents, profiles });
   const uncommitted = new UncommittedFollower({ store: h.store, bus, log: h.log, agents });
   const reaper = new WorktreeReaper({ ws: h.ws, store: h.store, log: h.log, bus });
+  const notifier = new Notifier({ bus, log: h.log, root: h.ws.root, sentPath: join(h.ws.stateDir, "notified.json"), nameOf: (id) => h.store.agents.get(id)?.name ?? null });
   const services: Services = {
     identify: (token) => agents.identify(token),
     daemon: {
@@ -148,6 +151,8 @@ export function createServices(h: ServiceHost): RunningServices {
     modes,
     flows,
     start() {
+      // before anything publishes: what the start finds (a run that ended while no daemon ran) is news
+      notifier.start();
       // followers first: sessions completed at start publish agent:ended; mode imports before
       // the conversations follower, so a run failed by its outputs is not woken for a question
       modes.subscribe();
@@ -168,6 +173,7 @@ export function createServices(h: ServiceHost): RunningServices {
       dispatcher.start();
     },
     async shutdown() {
+      notifier.shutdown();
       flows.shutdown();
       await dispatcher.shutdown();
       conversations.shutdown();

@@ -5,7 +5,8 @@ import type { PermissionRequest } from "../protocol/permission.ts";
 import type { EventMessage } from "../client/sse.ts";
 import { TroupeError, errorMessage } from "../errors.ts";
 import type { LineParser } from "../output/lines.ts";
-import { attentionKeys, entitiesReducer, initialEntities, type EntitiesState } from "./state/entities.ts";
+import { entitiesReducer, initialEntities, type EntitiesState } from "./state/entities.ts";
+import { attentionItems, type AttentionItem } from "./state/attention.ts";
 import { OutputStore, type OutputStoreOptions } from "./output-store.ts";
 import { Publisher } from "./publisher.ts";
 import type { DashboardClient } from "./types.ts";
@@ -25,8 +26,8 @@ export interface FeedView {
 }
 
 export interface FeedOptions {
-  /** Called once each time something new starts waiting for the person. */
-  onAttention?: () => void;
+  /** Called once each time something new starts waiting for the person (or fails), with what is new. */
+  onAttention?: (items: AttentionItem[]) => void;
   hz?: number;
   retryMaxMs?: number;
   output?: OutputStoreOptions;
@@ -233,9 +234,11 @@ export class Feed {
   private setEntities(entities: EntitiesState): void {
     if (entities === this.view.entities) return;
     this.view = { ...this.view, entities };
-    const keys = attentionKeys(entities);
-    if (this.attention !== null && [...keys].some((k) => !this.attention!.has(k))) this.opts.onAttention?.();
-    this.attention = keys;
+    const items = attentionItems(entities);
+    // the first state is what already waited when the dashboard opened: nothing new in it
+    const fresh = this.attention === null ? [] : [...items].filter(([k]) => !this.attention!.has(k)).map(([, item]) => item);
+    this.attention = new Set(items.keys());
+    if (fresh.length) this.opts.onAttention?.(fresh);
   }
 
   private setConnection(connection: Connection): void {

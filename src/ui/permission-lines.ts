@@ -121,3 +121,11 @@ export function requestLines(req: PermissionRequest, cwd: string | null): Reques
     }
   }
 }
+
+/** One line for a notification: the tool and its first line (`Bash $ npm test`), the first question, or the plan. */
+export function requestSummary(req: PermissionRequest): string {
+  if (req.kind === "question") return questionsOf(req.input)[0]?.question ?? "questions for you";
+  if (req.kind === "plan") return "a plan to approve";
+  const first = toolLines(req.toolName, req.input, null)[0]?.text ?? "";
+  return `${req.toolName} ${first}`.trim();
+}

@@ -14,6 +14,10 @@ import { ThemeContext, themeFromEnv } from "./theme.ts";
 import type { DashboardDeps } from "./types.ts";
 import { gc } from "../runtime/process.ts";
 import { guardMemory } from "./memory-guard.ts";
+import { alertBytes, desktopEscapes } from "./alert.ts";
+import type { AttentionItem } from "./state/attention.ts";
+import type { NotifyConfig } from "../protocol/user-config.ts";
+import { readUserConfig } from "../user-config.ts";
 
 const RSS_BUDGET_BYTES = 140 * 1024 * 1024;
 const MEMORY_CHECK_MS = 2_000;
@@ -30,14 +34,22 @@ function shortPath(p: string): string {
   return home && p.startsWith(home) ? `~${p.slice(home.length)}` : p;
 }
 
+/** Rings once and, when the user's config asks, writes desktop notifications (read afresh: an edit applies at once). */
+function alertPerson(items: AttentionItem[]): void {
+  if (!process.stdout.isTTY) return; // escapes are for a terminal, never for a pipe or a file
+  let desktop: NotifyConfig["desktop"];
+  try {
+    desktop = readUserConfig().notify?.desktop;
+  } catch {
+    desktop = undefined; // a broken config is reported where it is used for more (the daemon's log); the bell still rings
+  }
+  const bytes = alertBytes(items, { bell: process.env.TROUPE_BELL !== "0", desktop: desktopEscapes(desktop), tmux: Boolean(process.env.TMUX) });
+  if (bytes) process.stdout.write(bytes);
+}
+
 /** Mounts the dashboard full screen until the person quits; returns the exit code. */
 export async function runDashboard({ client, workspace, env }: RunOptions): Promise<number> {
-  const bellOn = process.env.TROUPE_BELL !== "0";
-  const feed = new Feed(client, parserFor, {
-    onAttention: () => {
-      if (bellOn) process.stdout.write("\x07");
-    },
-  });
+  const feed = new Feed(client, parserFor, { onAttention: alertPerson });
   const deps: DashboardDeps = {
     client,
     workspace: shortPath(workspace.root),

@@ -6,7 +6,7 @@ import type { PermissionRequest } from "../../protocol/permission.ts";
 import { assertNever } from "../../errors.ts";
 import { STATUS } from "../../protocol/status.ts";
 import { initialPermissions, permissionEvent, permissionsSnapshot, type PermissionsState } from "./permissions.ts";
-import { initialWork, workAttentionKeys, workEvents, workSnapshot, type WorkEvent, type WorkSnapshot, type WorkState } from "./work.ts";
+import { initialWork, workEvents, workSnapshot, type WorkEvent, type WorkSnapshot, type WorkState } from "./work.ts";
 
 /** The agent asked the person questions (its status needs the person, and it has some). */
 export const hasQuestions = (a: Agent): boolean => STATUS[a.status].needsPerson && (a.questions?.length ?? 0) > 0;
@@ -245,17 +245,4 @@ export function visibleAgents(state: EntitiesState, filterText: string): Agent[]
   return Object.values(state.agents)
     .filter((a) => matches(a, f))
     .sort((a, b) => rank(a) - rank(b) || b.createdAt - a.createdAt || a.name.localeCompare(b.name));
-}
-
-/** Ids (agents with questions, open user conversations, unread messages, permission requests, proposals to review) that call for the person now. */
-export function attentionKeys(state: EntitiesState): Set<string> {
-  const keys = new Set<string>();
-  for (const a of Object.values(state.agents)) {
-    if (hasQuestions(a)) keys.add(`agent:${a.id}:${a.session}`);
-  }
-  for (const c of userConversations(state)) keys.add(`conversation:${c.id}`);
-  for (const m of userMessages(state)) keys.add(`message:${m.id}`);
-  for (const id of Object.keys(state.permissions.pending)) keys.add(`permission:${id}`);
-  for (const k of workAttentionKeys(state.work)) keys.add(k);
-  return keys;
 }

@@ -1,6 +1,5 @@
 import { describe, expect, test } from "bun:test";
 import {
-  attentionKeys,
   entitiesReducer,
   initialEntities,
   messagesFrom,
@@ -10,6 +9,7 @@ import {
   parseFilter,
   visibleAgents,
 } from "../../../src/ui/state/entities.ts";
+import { attentionItems } from "../../../src/ui/state/attention.ts";
 import { makeAgent, makeConversation } from "../helpers/fake-client.ts";
 import type { Message } from "../../../src/protocol/message.ts";
 
@@ -93,9 +93,9 @@ describe("visibleAgents", () => {
   });
 
   test("attention keys name what waits for the person", () => {
-    const keys = attentionKeys(state);
+    const keys = attentionItems(state);
     expect(keys.has(`agent:${wait.id}:1`)).toBe(true);
-    expect([...keys].filter((k) => k.startsWith("conversation:"))).toHaveLength(1);
+    expect([...keys.keys()].filter((k) => k.startsWith("conversation:"))).toHaveLength(1);
   });
 
   test("a conversation from no listed agent is an orphan", () => {
@@ -115,11 +115,11 @@ describe("messages to the person", () => {
     const s = entitiesReducer(base, { type: "events", events: [ev("message:created", m)] });
     expect(needsPerson(s.agents[sender.id]!, s)).toBe(true);
     expect(visibleAgents(s, "").map((a) => a.id)).toEqual([sender.id, other.id]);
-    expect(attentionKeys(s).has(`message:${m.id}`)).toBe(true);
+    expect(attentionItems(s).has(`message:${m.id}`)).toBe(true);
     expect(messagesFrom(s, sender.id)).toEqual([m]);
     const read = entitiesReducer(s, { type: "events", events: [ev("message:updated", { ...m, status: "read" })] });
     expect(needsPerson(read.agents[sender.id]!, read)).toBe(false);
-    expect(attentionKeys(read).size).toBe(0);
+    expect(attentionItems(read).size).toBe(0);
   });
 
   test("newest by status: a late `delivered` never brings back a read message; messages between agents are ignored", () => {

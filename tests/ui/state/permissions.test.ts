@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { PermissionRequest } from "../../../src/protocol/permission.ts";
-import { attentionKeys, entitiesReducer, initialEntities, visibleAgents } from "../../../src/ui/state/entities.ts";
+import { entitiesReducer, initialEntities, visibleAgents } from "../../../src/ui/state/entities.ts";
+import { attentionItems } from "../../../src/ui/state/attention.ts";
 import { permissionsOf } from "../../../src/ui/state/permissions.ts";
 import { makeAgent } from "../helpers/fake-client.ts";
 
@@ -29,7 +30,7 @@ describe("permission requests in the dashboard's state", () => {
   test("a pending request puts its agent first and calls for the person; its decision takes it away", () => {
     const s = entitiesReducer(base, { type: "events", events: [{ type: "permission:created", request: request("perm_1", a.id) }] });
     expect(visibleAgents(s, "").map((x) => x.name)).toEqual(["asker", "newer"]);
-    expect(attentionKeys(s).has("permission:perm_1")).toBe(true);
+    expect(attentionItems(s).get("permission:perm_1")).toEqual({ name: a.id, reason: "permission", text: "Bash $ ls" });
     const done = entitiesReducer(s, { type: "events", events: [{ type: "permission:updated", request: request("perm_1", a.id, { status: "allowed", decidedBy: "person" }) }] });
     expect(permissionsOf(done.permissions, a.id)).toEqual([]);
     expect(visibleAgents(done, "").map((x) => x.name)).toEqual(["newer", "asker"]);

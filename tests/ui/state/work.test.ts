@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { attentionKeys, entitiesReducer, initialEntities } from "../../../src/ui/state/entities.ts";
+import { entitiesReducer, initialEntities } from "../../../src/ui/state/entities.ts";
+import { attentionItems } from "../../../src/ui/state/attention.ts";
 import { initialWork, workEvents, workSnapshot } from "../../../src/ui/state/work.ts";
 import { phaseRows, rowContent } from "../../../src/ui/phase-rows.ts";
 import { makeAgent, makeInitiative, makePhase, makeTask } from "../helpers/fake-client.ts";
@@ -45,12 +46,12 @@ describe("work state", () => {
     const i = makeInitiative();
     const p = makePhase(i, { status: "proposed" });
     let s = entitiesReducer(initialEntities, { type: "snapshot", agents: [], conversations: [], work: { initiatives: [i], phases: [p], tasks: [] } });
-    expect([...attentionKeys(s)]).toEqual([`phase:${p.id}`]);
+    expect([...attentionItems(s).keys()]).toEqual([`phase:${p.id}`]);
     s = entitiesReducer(s, { type: "events", events: [{ type: "phase:updated", phase: { ...p, status: "approved", version: 2 } }] });
-    expect([...attentionKeys(s)]).toEqual([]);
+    expect([...attentionItems(s).keys()]).toEqual([]);
     const t = makeTask(p, { status: "proposed" });
     s = entitiesReducer(s, { type: "events", events: [{ type: "task:created", task: t }, { type: "initiative:updated", initiative: { ...i, proposedGoal: "better", version: 2 } }] });
-    expect([...attentionKeys(s)].sort()).toEqual([`initiative:${i.id}`, `task:${t.id}`].sort());
+    expect([...attentionItems(s).keys()].sort()).toEqual([`initiative:${i.id}`, `task:${t.id}`].sort());
     // A snapshot without work (not fetched) keeps what is held.
     expect(entitiesReducer(s, { type: "snapshot", agents: [], conversations: [] }).work).toBe(s.work);
   });
