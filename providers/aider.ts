@@ -1,5 +1,6 @@
 import type { OutputEvent, Stream } from "../src/protocol/output.ts";
 import { fitsInArgument } from "./prompt-arg.ts";
+import { askRefused } from "./permission-rules.ts";
 import type { CommandInput, PermissionMode, Provider, ProviderCommand } from "./types.ts";
 
 /**
@@ -20,6 +21,8 @@ function permissionArgs(mode: PermissionMode): string[] {
       return ["--no-suggest-shell-commands"];
     case "plan":
       return ["--chat-mode", "ask"];
+    case "ask":
+      throw askRefused("Aider (--message)");
   }
 }
 

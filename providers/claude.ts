@@ -235,6 +235,9 @@ export function parseClaudeLine(line: string, stream: Stream): OutputEvent[] {
   }
 }
 
+/** The MCP tool `ask` points Claude Code at: troupe's server is injected as `troupe` (src/agents/mcp-config.ts). */
+export const CLAUDE_PERMISSION_TOOL = "mcp__troupe__permission";
+
 function permissionArgs(mode: PermissionMode): string[] {
   switch (mode) {
     case "skip":
@@ -243,7 +246,20 @@ function permissionArgs(mode: PermissionMode): string[] {
       return ["--permission-mode", "acceptEdits"];
     case "plan":
       return ["--permission-mode", "plan"];
+    case "ask":
+      // every call the CLI may not make alone goes to troupe's tool, which files it for the person
+      return ["--permission-prompt-tool", CLAUDE_PERMISSION_TOOL];
   }
+}
+
+/** Under `ask` the daemon applies the rules (and logs what they decide); otherwise the CLI does. */
+function ruleArgs(input: CommandInput): string[] {
+  if (input.permissions === "ask") return [];
+  return [
+    // each flag takes many values; the `--` before the prompt ends them
+    ...(input.allowedTools?.length ? ["--allowedTools", ...input.allowedTools] : []),
+    ...(input.deniedTools?.length ? ["--disallowedTools", ...input.deniedTools] : []),
+  ];
 }
 
 /**
@@ -270,7 +286,7 @@ function command(input: CommandInput, resume: string[]): ProviderCommand {
     ...(input.instructions ? [`--append-system-prompt=${input.instructions}`] : []),
     ...(input.mcpServers ? [`--mcp-config=${JSON.stringify({ mcpServers: input.mcpServers })}`] : []),
     // --allowedTools takes many values; the `--` below ends them and keeps a prompt starting with "-" a prompt.
-    ...(input.allowedTools?.length ? ["--allowedTools", ...input.allowedTools] : []),
+    ...ruleArgs(input),
     ...resume,
     ...(inArgv ? ["--", input.prompt] : []),
   ];
@@ -295,6 +311,7 @@ export const claude: Provider = {
   displayName: "Claude Code",
   binary: "claude",
   install: "npm install -g @anthropic-ai/claude-code",
+  routesPermissions: true,
   versionArgs: ["--version"],
   accountEnv: "CLAUDE_CONFIG_DIR",
   takesSystemPrompt: true,

@@ -1,6 +1,7 @@
 import type { OutputEvent } from "../src/protocol/output.ts";
 import { jsonlStdout, num, obj, str, stringify, type JsonObject } from "./json-line.ts";
 import { fitsInArgument } from "./prompt-arg.ts";
+import { askRefused } from "./permission-rules.ts";
 import type { CommandInput, McpInjection, McpServerSpec, PermissionMode, Provider, ProviderCommand } from "./types.ts";
 
 /**
@@ -16,6 +17,8 @@ function permissionArgs(mode: PermissionMode): string[] {
       return ["--sandbox", "workspace-write"];
     case "plan":
       return ["--sandbox", "read-only"];
+    case "ask":
+      throw askRefused("Codex (exec)");
   }
 }
 

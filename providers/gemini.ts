@@ -1,6 +1,7 @@
 import type { OutputEvent } from "../src/protocol/output.ts";
 import { jsonlStdout, num, obj, str, stringify, type JsonObject } from "./json-line.ts";
 import { fitsInArgument } from "./prompt-arg.ts";
+import { askRefused, splitRule } from "./permission-rules.ts";
 import { join } from "node:path";
 import type { CommandInput, McpInjection, McpServerSpec, PermissionMode, Provider, ProviderCommand } from "./types.ts";
 
@@ -17,7 +18,49 @@ function approvalMode(mode: PermissionMode): string {
       return "auto_edit";
     case "plan":
       return "plan";
+    case "ask":
+      throw askRefused("Gemini CLI (-p)");
   }
+}
+
+/** troupe's (Claude Code's) tool names → Gemini CLI's. */
+const GEMINI_TOOLS: Record<string, string> = {
+  Bash: "run_shell_command",
+  Edit: "replace",
+  MultiEdit: "replace",
+  Write: "write_file",
+  Read: "read_file",
+  Glob: "glob",
+  Grep: "search_file_content",
+  WebFetch: "web_fetch",
+  WebSearch: "google_web_search",
+};
+
+/**
+ * Allow rules as `--allowed-tools` entries: a whole tool, or a Bash rule whose pattern is a command
+ * prefix (`npm test*` → `run_shell_command(npm test)`; Gemini matches shell commands by prefix).
+ * What it cannot say (file patterns, a `*` inside a command) is left out: those calls stay
+ * unapproved, which a headless run refuses, never a wider allow than the rule.
+ */
+export function geminiAllowedTools(rules: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const rule of rules) {
+    const r = splitRule(rule);
+    if (!r) continue;
+    const [tool, pattern] = r;
+    const mcp = /^mcp__([^_].*?)__(.+)$/.exec(tool);
+    const name = GEMINI_TOOLS[tool] ?? (mcp ? `${mcp[1]}__${mcp[2]}` : null);
+    if (!name || name.includes("*")) continue;
+    if (pattern === null) out.push(name);
+    else if (tool === "Bash" && pattern.endsWith("*") && !pattern.slice(0, -1).includes("*")) out.push(`${name}(${pattern.slice(0, -1).trimEnd()})`);
+  }
+  return [...new Set(out)];
+}
+
+function allowedToolArgs(input: CommandInput): string[] {
+  const tools = geminiAllowedTools(input.allowedTools ?? []);
+  // `=`: one value per flag, so the prompt that follows is never taken for a tool
+  return tools.map((t) => `--allowed-tools=${t}`);
 }
 
 function args(input: CommandInput, promptArg: boolean): string[] {
@@ -27,6 +70,7 @@ function args(input: CommandInput, promptArg: boolean): string[] {
     "--skip-trust",
     "--approval-mode",
     approvalMode(input.permissions),
+    ...allowedToolArgs(input),
     ...(input.model ? ["--model", input.model] : []),
     // `--prompt=...` keeps a prompt that starts with "-" from being read as a flag.
     ...(promptArg ? [`--prompt=${input.prompt}`] : []),

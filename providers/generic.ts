@@ -1,6 +1,7 @@
 import { TroupeError } from "../src/errors.ts";
 import type { OutputEvent, Stream } from "../src/protocol/output.ts";
 import { fitsInArgument, PROMPT_ARG_MAX_BYTES } from "./prompt-arg.ts";
+import { askRefused } from "./permission-rules.ts";
 import type { CommandInput, Provider, ProviderCommand } from "./types.ts";
 
 /**
@@ -9,6 +10,8 @@ import type { CommandInput, Provider, ProviderCommand } from "./types.ts";
  * the same command again with the resume prompt (answers, message) in $TROUPE_PROMPT.
  */
 function buildSpawn(input: CommandInput): ProviderCommand {
+  // a shell command has no tool calls to route: `ask` would promise what nothing enforces
+  if (input.permissions === "ask") throw askRefused("a shell command (the generic provider)");
   if (!input.command?.trim()) {
     throw new TroupeError("bad_request", "the generic provider runs a shell command: give one with --command");
   }

@@ -1,5 +1,6 @@
 import type { OutputEvent } from "../src/protocol/output.ts";
 import { jsonlStdout, num, obj, str, stringify, type JsonObject } from "./json-line.ts";
+import { askRefused } from "./permission-rules.ts";
 import type { CommandInput, PermissionMode, Provider, ProviderCommand } from "./types.ts";
 
 /**
@@ -16,6 +17,8 @@ function permissionSetup(mode: PermissionMode): { args: string[]; config?: unkno
       return { args: [], config: { permission: { edit: "allow", bash: "ask", webfetch: "ask" } } };
     case "plan":
       return { args: ["--agent", "plan"] };
+    case "ask":
+      throw askRefused("opencode (run)");
   }
 }
 

@@ -12,8 +12,10 @@ export interface CommandInput {
   /** The provider's own session id, present when resuming. */
   sessionId?: string;
   permissions: PermissionMode;
-  /** Extra tools to allow by name, for providers that take an allow-list. */
+  /** Allow rules (`Read`, `Bash(npm test*)`), for providers that take an allow-list; `ask` applies them in the daemon instead. */
   allowedTools?: string[];
+  /** Deny rules, for providers that take a deny-list; `ask` applies them in the daemon instead. */
+  deniedTools?: string[];
   /** The shell command of the generic provider. */
   command?: string;
   /** Spend limit in USD left for this run, for a CLI that enforces one itself. */
@@ -91,6 +93,11 @@ export interface Provider {
   buildResume: ((input: CommandInput & { sessionId: string }) => ProviderCommand) | null;
   /** How this CLI gets troupe's MCP server, so agents have troupe's tools natively; absent when it cannot. */
   mcp?: (server: McpServerSpec) => McpInjection;
+  /**
+   * True when the CLI can run under `ask`: it asks troupe's MCP tool `permission` about each tool
+   * call its rules do not allow (Claude Code's --permission-prompt-tool). Others refuse `ask`.
+   */
+  routesPermissions?: boolean;
   /** True when no permission mode restricts what runs: the generic provider runs the person's own command. */
   ignoresPermissions?: boolean;
   /** True when the CLI takes `instructions` as a system prompt of their own; else they go before the prompt. */

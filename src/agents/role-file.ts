@@ -13,6 +13,8 @@ export const SpawnRoleSchema = z.object({
   profile: z.string(),
   instructions: z.string(),
   allowedTools: z.array(z.string()).optional(),
+  /** The profile's deny rules. */
+  deny: z.array(z.string()).optional(),
   mcpServers: z.record(z.string(), McpServerSchema).optional(),
 });
 export type SpawnRole = z.infer<typeof SpawnRoleSchema>;

@@ -36,6 +36,7 @@ import type { Signal } from "../protocol/signal.ts";
 import { Stopper, KILL_GRACE_MS } from "./stopper.ts";
 import { newMarker, nothingFound, SESSION_KEY_VAR } from "./processes.ts";
 import { providerConfig } from "../workspace-config.ts";
+import { configLayers, mergeLayers, type PolicyLayer } from "./permission-layers.ts";
 import { isLive, isResumable, statusesWhere } from "../protocol/status.ts";
 import type { FailureClass } from "../protocol/failure.ts";
 import type { FailoverHook } from "./lifecycle/end.ts";
@@ -226,9 +227,11 @@ export class AgentService {
     const token = newToken();
     const prompt = req.prompt ?? null;
     const model = req.model ?? config.model ?? null;
-    const configured = req.permissions ?? config.permissions ?? "skip";
+    // the agent's own layers (spawn flags, its profile, its initiative) are kept with it; the configs' are read at each use
+    const own = this.ownLayers(req, role, work?.initiativeId ?? null);
+    const policy = mergeLayers([...own, ...configLayers(this.d.ws.stateDir, provider.name)]);
     // modes do not choose permissions, but a mode agent must be able to write its output files
-    const permissions = work && configured === "plan" ? "edits" : configured;
+    const permissions = work && policy.mode === "plan" ? "edits" : policy.mode;
     // refused before anything exists when the config's setup command is not trusted
     const setup = req.worktree ? trustedSetup(this.d.ws.stateDir) : null;
     const wt = req.worktree ? await createWorktree(this.d.ws.root, name, req.baseRef) : null;
@@ -252,7 +255,8 @@ export class AgentService {
         cwd,
         model: model ?? undefined,
         permissions,
-        allowedTools: role?.allowedTools ?? config.allowedTools,
+        allowedTools: policy.allow,
+        deniedTools: policy.deny,
         command: req.command,
         env: req.env,
         ...(req.budgetUsd !== undefined && { budgetUsd: req.budgetUsd }),
@@ -289,6 +293,9 @@ export class AgentService {
       idleTimeoutMs: req.idleTimeoutMs ?? null,
       accountId,
     });
+    const ownRules = mergeLayers(own);
+    this.d.store.permissions.addRules(rec.id, "allow", ownRules.allow, "spawn");
+    this.d.store.permissions.addRules(rec.id, "deny", ownRules.deny, "spawn");
     this.d.bus.publish({ type: "agent:created", agent: toAgent(rec) });
     try {
       this.envs.save(rec.id, req.env);
@@ -300,6 +307,25 @@ export class AgentService {
       throw err;
     }
     return this.startSession(rec, 1, cmd, token, {}, req.env, setup);
+  }
+
+  /** The layers a spawn states for itself, in precedence order: its flags (a profile's mode is merged into them), its profile's rules, its initiative's policy. */
+  private ownLayers(req: SpawnOptions, role: SpawnRole | null, initiativeId: string | null): PolicyLayer[] {
+    const initiative = initiativeId ? this.d.store.initiatives.get(initiativeId) : null;
+    return [
+      { from: "the spawn", mode: req.permissions, allow: req.allow, deny: req.deny },
+      ...(role ? [{ from: `profile ${role.profile}`, allow: role.allowedTools, deny: role.deny }] : []),
+      ...(initiative?.permissions ? [{ from: `initiative ${initiative.slug}`, ...initiative.permissions }] : []),
+    ];
+  }
+
+  /** The agent's rules now: its own (spawn, "allow always") and the configs' as they are read today. */
+  rulesOf(rec: AgentRecord): { allowedTools: string[]; deniedTools: string[] } {
+    const merged = mergeLayers([
+      { from: rec.name, allow: this.d.store.permissions.rules(rec.id, "allow"), deny: this.d.store.permissions.rules(rec.id, "deny") },
+      ...configLayers(this.d.ws.stateDir, rec.provider),
+    ]);
+    return { allowedTools: merged.allow, deniedTools: merged.deny };
   }
 
   private writeInput(rec: AgentRecord, dir: string, baseCommit: string | null, work: (SpawnWork & { prompt: string }) | null): void {
@@ -439,7 +465,7 @@ export class AgentService {
         model: rec.model ?? undefined,
         sessionId: rec.providerSessionId ?? "",
         permissions: rec.permissions,
-        allowedTools: role?.allowedTools ?? providerConfig(this.d.ws.stateDir, provider.name).allowedTools,
+        ...this.rulesOf(rec),
         // a system prompt holds for the run it is given to; the session's history already holds a prompted role
         ...(provider.takesSystemPrompt && role && { instructions: role.instructions }),
         ...(role?.mcpServers && { mcpServers: role.mcpServers }),
@@ -489,7 +515,7 @@ export class AgentService {
       cwd: rec.cwd,
       model: rec.model ?? undefined,
       permissions: rec.permissions,
-      allowedTools: role?.allowedTools ?? config.allowedTools,
+      ...this.rulesOf(rec),
       command: rec.command ?? undefined,
       env: clientEnv,
       instructions: role?.instructions,

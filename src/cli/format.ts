@@ -29,7 +29,8 @@ export function agentRows(agents: Agent[]): string {
       a.id,
       a.name,
       a.provider,
-      a.uncommitted ? `${a.status} (uncommitted)` : a.status,
+      // a pending permission request is the person's to answer, whatever the status says
+      a.pendingPermissions > 0 ? `! ${a.status} (permission: troupe permissions)` : a.uncommitted ? `${a.status} (uncommitted)` : a.status,
       a.pid === null ? "-" : String(a.pid),
       ago(a.createdAt),
       a.costUsd === null ? "-" : `$${a.costUsd.toFixed(2)}`,

@@ -34,6 +34,9 @@ async function create(args: string[]): Promise<number> {
     base: { type: "string" },
     review: { type: "string" },
     budget: { type: "string" },
+    permissions: { type: "string" },
+    allow: { type: "string", multiple: true },
+    deny: { type: "string", multiple: true },
   });
   const name = positionals.join(" ").trim();
   if (!name) throw new TroupeError("usage", "initiative new takes a NAME");
@@ -51,7 +54,10 @@ async function create(args: string[]): Promise<number> {
   if (!review.success) throw new TroupeError("usage", `--review takes phases, tasks or none, not '${values.review}'`);
   const budgetUsd = values.budget === undefined ? undefined : usd(values.budget, "--budget");
   const { client } = await connect(values.workspace);
-  const init = await client.createInitiative({ name, goal, baseRef: values.base, review: review.data, budgetUsd });
+  const policy = { ...(values.permissions && { mode: values.permissions }), ...(values.allow?.length && { allow: values.allow }), ...(values.deny?.length && { deny: values.deny }) };
+  const permissions = Object.keys(policy).length ? policy : undefined;
+  if (permissions?.mode && !["skip", "edits", "plan", "ask"].includes(permissions.mode)) throw new TroupeError("usage", "--permissions takes skip, edits, plan or ask");
+  const init = await client.createInitiative({ name, goal, baseRef: values.base, review: review.data, budgetUsd, permissions });
   if (values.json) await printJson(init);
   else await stdout.write(`initiative ${init.slug} (${init.id}) on ${init.branch} from ${init.baseRef}\n`);
   return 0;

@@ -27,7 +27,10 @@ export const COMMANDS: CommandSpec[] = [
   --model M           the provider's model
   --base REF          create the worktree from REF (default: HEAD)
   --no-worktree       run in the workspace itself
-  --permissions MODE  skip (default), edits or plan
+  --permissions MODE  skip (default), edits, plan, or ask (Claude Code only: each tool call
+                      the rules do not decide waits for you: troupe permissions, allow, deny)
+  --allow RULE        allow without asking (repeatable): Bash(npm test*), Edit(src/**), Read
+  --deny RULE         refuse (repeatable); a deny wins over any allow
   --budget USD        stop the agent (failed, class budget) once it has spent this
   --timeout T         wall-clock limit per run (minutes, or 90s, 30m, 2h)
   --idle-timeout T    limit without output per run (default: lifecycle.idleTimeoutMinutes, 30)
@@ -138,6 +141,32 @@ ${W}`,
     load: () => import("./answer.ts"),
   },
   {
+    name: "permissions",
+    summary: "list the tool calls waiting for your permission",
+    usage: `troupe permissions [--all] [--json]
+  agents under --permissions ask wait for you on each tool call their rules do not decide;
+  --all also lists those decided (by you, by a rule, or cancelled when the agent ended)
+${W}`,
+    load: () => import("./permissions.ts"),
+  },
+  {
+    name: "allow",
+    summary: "allow a pending tool call (--always: and every call like it, for that agent)",
+    usage: `troupe allow ID [--always] [--json]
+  --always   also adds the rule shown by 'troupe permissions' (Bash(git status), Edit(src/a.ts), ...)
+             to the agent's allow rules, so the same call no longer asks
+${W}`,
+    load: () => import("./permissions.ts").then((m) => ({ run: m.runAllow })),
+  },
+  {
+    name: "deny",
+    summary: "deny a pending tool call, telling the agent why",
+    usage: `troupe deny ID --reason TEXT [--json]
+  the agent receives the reason as the tool's answer and goes on
+${W}`,
+    load: () => import("./permissions.ts").then((m) => ({ run: m.runDeny })),
+  },
+  {
     name: "conversations",
     summary: "list conversations",
     usage: `troupe conversations [--pending] [--json]\n${W}`,
@@ -176,7 +205,8 @@ troupe signal error --error TEXT [--class CLASS]   (CLASS: how troupe takes it, 
   {
     name: "initiative",
     summary: "create, list, show, budget, archive an initiative, or diff its branch",
-    usage: `troupe initiative new NAME (--goal TEXT | --goal-file F) [--base REF] [--review phases|tasks|none] [--budget USD] [--json]
+    usage: `troupe initiative new NAME (--goal TEXT | --goal-file F) [--base REF] [--review phases|tasks|none] [--budget USD]
+                       [--permissions MODE] [--allow RULE ...] [--deny RULE ...] [--json]
 troupe initiative ls [--json]
 troupe initiative show INITIATIVE [--json]   the goal, what it spent and the decisions discuss agents took
 troupe initiative budget INITIATIVE USD [--json]   a new limit: dispatch goes on under it
@@ -185,6 +215,7 @@ troupe initiative diff INITIATIVE
   INITIATIVE is an id or a slug; its branch is troupe-initiative/<slug>, made from --base (default: the current branch)
   --review  what the person approves: phases (default; tasks are approved automatically), tasks (both) or none
   --budget  at most this many USD over all its agents: once spent, dispatch starts no new agent
+  --permissions, --allow, --deny   the permission policy its agents inherit (see troupe spawn)
 ${W}`,
     load: () => import("./initiative.ts"),
   },

@@ -4,7 +4,7 @@ import { clientEnv, connect } from "./context.ts";
 import { parse, printJson } from "./command.ts";
 import { stdout } from "./streams.ts";
 
-const PERMISSIONS = ["skip", "edits", "plan"] as const;
+const PERMISSIONS = ["skip", "edits", "plan", "ask"] as const;
 
 /** A duration flag: minutes, or a number with s, m or h ("90s", "30m", "2h"). */
 export function durationMs(flag: string, text: string | undefined): number | undefined {
@@ -29,6 +29,8 @@ export async function run(args: string[]): Promise<number> {
       base: { type: "string" },
       "no-worktree": { type: "boolean" },
       permissions: { type: "string" },
+      allow: { type: "string", multiple: true },
+      deny: { type: "string", multiple: true },
       budget: { type: "string" },
       timeout: { type: "string" },
       "idle-timeout": { type: "string" },
@@ -69,6 +71,8 @@ export async function run(args: string[]): Promise<number> {
     worktree: !values["no-worktree"],
     env: clientEnv(),
     permissions: permissions as (typeof PERMISSIONS)[number] | undefined,
+    ...(values.allow?.length && { allow: values.allow }),
+    ...(values.deny?.length && { deny: values.deny }),
     budgetUsd,
     timeoutMs,
     idleTimeoutMs,

@@ -10,6 +10,7 @@ import type { Message } from "../protocol/message.ts";
 import type { Profile, ProfilesResponse } from "../protocol/profile.ts";
 import type { Flow, FlowAddRequest, FlowRunResult } from "../protocol/flow.ts";
 import type { Account, AddAccountRequest } from "../protocol/account.ts";
+import type { PermissionDecision, PermissionFileRequest, PermissionRequest } from "../protocol/permission.ts";
 import { request, type HttpOptions } from "./http.ts";
 import type { EventFilter, EventMessage } from "./sse.ts";
 
@@ -23,6 +24,7 @@ const messagesApi = () => import("../protocol/api-messages.ts");
 const profileApi = () => import("../protocol/profile.ts");
 const flowApi = () => import("../protocol/flow.ts");
 const accountsApi = () => import("../protocol/account.ts");
+const permissionApi = () => import("../protocol/permission.ts");
 
 /** The typed API of one workspace's daemon; the only way cli/ and ui/ reach it. */
 export class TroupeClient {
@@ -73,6 +75,26 @@ export class TroupeClient {
   }
   async removeAccount(ref: string): Promise<Account> {
     return (await request(this.opts, "DELETE", `/v1/accounts/${enc(ref)}`, (await accountsApi()).AccountResponseSchema)).account;
+  }
+
+  /** The calling agent's tool call (its permission tool): decided by its rules, or filed for the person. */
+  async filePermission(req: PermissionFileRequest): Promise<PermissionRequest> {
+    return (await request(this.opts, "POST", "/v1/permissions", (await permissionApi()).PermissionResponseSchema, req)).request;
+  }
+  async permissions(q: { pending?: boolean } = {}): Promise<PermissionRequest[]> {
+    const path = q.pending ? "/v1/permissions?status=pending" : "/v1/permissions";
+    return (await request(this.opts, "GET", path, (await permissionApi()).PermissionsResponseSchema)).requests;
+  }
+  async permission(id: string): Promise<PermissionRequest> {
+    return (await request(this.opts, "GET", `/v1/permissions/${enc(id)}`, (await permissionApi()).PermissionResponseSchema)).request;
+  }
+  /** The request once decided, or as it is after `waitMs` (the daemon holds one request at most a minute). */
+  async waitPermission(id: string, waitMs: number, signal?: AbortSignal): Promise<PermissionRequest> {
+    return (await request(this.opts, "GET", `/v1/permissions/${enc(id)}/wait?timeout=${waitMs}`, (await permissionApi()).PermissionResponseSchema, undefined, signal)).request;
+  }
+  /** The person's choice (allow, allow always, deny with a reason). */
+  async decidePermission(id: string, decision: PermissionDecision): Promise<PermissionRequest> {
+    return (await request(this.opts, "POST", `/v1/permissions/${enc(id)}/decide`, (await permissionApi()).PermissionResponseSchema, decision)).request;
   }
 
   async listAgents(): Promise<Agent[]> {

@@ -3,6 +3,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { McpContext } from "./context.ts";
 import { registerAgentTools } from "./tools-agents.ts";
 import { registerTalkTools } from "./tools-talk.ts";
+import { registerPermissionTool } from "./tools-permission.ts";
 
 export type { McpContext };
 
@@ -14,6 +15,7 @@ export function createMcpServer(ctx: McpContext): McpServer {
   );
   registerAgentTools(server, ctx);
   registerTalkTools(server, ctx);
+  registerPermissionTool(server, ctx);
   return server;
 }
 

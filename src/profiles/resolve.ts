@@ -39,6 +39,8 @@ export function withProfile(req: SpawnOptions, p: Profile): { req: SpawnOptions;
       profile: p.name,
       instructions: p.instructions,
       ...(own && p.allowedTools && { allowedTools: p.allowedTools }),
+      // a deny holds whatever the provider: dropping it would widen what the agent may do
+      ...(p.deny && { deny: p.deny }),
       ...(p.mcpServers && { mcpServers: p.mcpServers }),
     },
   };

@@ -4,6 +4,7 @@ import { OutputChunkSchema } from "./output.ts";
 import { PermissionModeSchema } from "./config.ts";
 import { SignalSchema } from "./signal.ts";
 import { ProfileNameSchema } from "./profile.ts";
+import { PermissionRuleSchema } from "./permission.ts";
 
 const NUL_MESSAGE = "must not contain a NUL byte (a process's arguments and environment cannot hold one)";
 /** Text that reaches a process's argv or environment: the kernel ends a string at NUL, and spawn refuses it. */
@@ -29,6 +30,9 @@ export const SpawnRequestSchema = z.object({
   worktree: z.boolean().default(true),
   /** skip: act without asking (headless default); edits: edit files only; plan: read-only. Unset: the workspace config's, else skip. */
   permissions: PermissionModeSchema.optional(),
+  /** Permission rules (`Bash(npm test*)`, `Edit(src/**)`, `Read`) over the profile's, initiative's and configs' (src/permissions/rules.ts). */
+  allow: z.array(PermissionRuleSchema).optional(),
+  deny: z.array(PermissionRuleSchema).optional(),
   /** The spawning client's environment: agents get it, not the daemon's. */
   env: Env.default({}),
   /** Spend limit in USD over all the agent's runs: past it the agent is stopped and fails (`budget`). */

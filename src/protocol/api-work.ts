@@ -1,3 +1,4 @@
+import { PermissionPolicySchema } from "./permission.ts";
 import { z } from "zod";
 import { ProcessTextSchema } from "./api-agents.ts";
 import { AgentSchema } from "./entities.ts";
@@ -13,6 +14,8 @@ export const InitiativeCreateRequestSchema = z.object({
   review: ReviewPolicySchema.default("phases"),
   /** Spend limit in USD over all its agents: past it dispatch starts no new agent. */
   budgetUsd: z.number().positive().optional(),
+  /** The permission policy its agents inherit (`initiative new --permissions/--allow/--deny`). */
+  permissions: PermissionPolicySchema.optional(),
 });
 export type InitiativeCreateRequest = z.input<typeof InitiativeCreateRequestSchema>;
 

@@ -1,11 +1,13 @@
 import { z } from "zod";
+import { PermissionPolicySchema } from "./permission.ts";
 
 /**
  * How an agent may act without asking. Headless agents cannot answer a permission prompt,
  * so the default is "skip"; "edits" lets them edit files but asks for the rest (and so
- * fails tools that need more), "plan" is read-only.
+ * fails tools that need more), "plan" is read-only; "ask" routes every tool call the rules do
+ * not decide to the person (a permission request; Claude Code only, see src/permissions/).
  */
-export const PermissionModeSchema = z.enum(["skip", "edits", "plan"]);
+export const PermissionModeSchema = z.enum(["skip", "edits", "plan", "ask"]);
 export type PermissionMode = z.infer<typeof PermissionModeSchema>;
 
 /** Per-provider defaults a spawn falls back to when it does not say. */
@@ -91,6 +93,8 @@ export const WorkspaceConfigSchema = z
     output: OutputConfigSchema.optional(),
     worktree: WorktreeConfigSchema.optional(),
     lifecycle: LifecycleConfigSchema.optional(),
+    /** The workspace's permission policy: under a spawn's, a profile's and an initiative's, over the user's. */
+    permissions: PermissionPolicySchema.optional(),
   });
 export type WorkspaceConfig = z.infer<typeof WorkspaceConfigSchema>;
 export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;

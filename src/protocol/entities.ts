@@ -63,6 +63,8 @@ export const AgentSchema = z.object({
   budgetUsd: z.number().nullable(),
   /** The user account it runs on (`troupe account ls`); null: the spawning environment's credential. */
   accountId: z.string().nullable(),
+  /** Its permission requests waiting for the person (src/permissions/): above 0 it needs the person. */
+  pendingPermissions: z.number().int().nonnegative(),
 });
 export type Agent = z.infer<typeof AgentSchema>;
 

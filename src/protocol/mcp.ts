@@ -2,5 +2,14 @@
 export const MCP_MAX_WAIT_SECONDS = 3600;
 /** A tool call's wait when none is given: a handoff still running then returns its worker's handle. */
 export const MCP_DEFAULT_WAIT_SECONDS = 600;
-/** The host's limit troupe writes into every MCP config: above the longest wait, so no host cuts a tool call short. */
-export const MCP_TOOL_TIMEOUT_MS = (MCP_MAX_WAIT_SECONDS + 300) * 1000;
+/**
+ * The longest the permission tool waits for the person (a week): a person away for the night or a
+ * weekend still finds the agent waiting. Claude Code holds its run meanwhile.
+ */
+export const MCP_PERMISSION_WAIT_SECONDS = 7 * 24 * 3600;
+/**
+ * The host's limit troupe writes into every MCP config (per server, not per tool): above the
+ * longest wait, the permission tool's included, so no host cuts a tool call short. Under 2^31 ms,
+ * the most a JavaScript timer holds.
+ */
+export const MCP_TOOL_TIMEOUT_MS = (MCP_PERMISSION_WAIT_SECONDS + 300) * 1000;

@@ -61,6 +61,14 @@ export const PermissionDecisionSchema = z.discriminatedUnion("behavior", [
 ]);
 export type PermissionDecision = z.infer<typeof PermissionDecisionSchema>;
 
+/** `Tool` or `Tool(pattern)`: a tool name (`Bash`, `mcp__github__*`) and an optional pattern on one line. */
+export const PERMISSION_RULE_RE = /^([A-Za-z0-9_.*-]+)(?:\((.*)\))?$/;
+export const PermissionRuleSchema = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((s) => PERMISSION_RULE_RE.test(s) && !s.includes("\n"), { error: "a rule is Tool or Tool(pattern): Bash(npm test*), Edit(src/**), Read" });
+
 /**
  * A permission policy as the workspace config, the user's config, a profile, an initiative or a
  * spawn states it. Rules are `Tool` or `Tool(pattern)` (`Bash(npm test*)`, `Edit(src/**)`,
@@ -70,7 +78,23 @@ export type PermissionDecision = z.infer<typeof PermissionDecisionSchema>;
 export const PermissionPolicySchema = z.object({
   /** skip | edits | plan | ask (PermissionModeSchema) */
   mode: z.string().min(1).optional(),
-  allow: z.array(z.string().min(1)).optional(),
-  deny: z.array(z.string().min(1)).optional(),
+  allow: z.array(PermissionRuleSchema).optional(),
+  deny: z.array(PermissionRuleSchema).optional(),
 });
 export type PermissionPolicy = z.infer<typeof PermissionPolicySchema>;
+
+/**
+ * `POST /v1/permissions` (an agent only, for itself): a tool call as its CLI asks about it. The same
+ * `toolUseId` again returns the request already filed (a daemon restart between filing and replying
+ * loses nothing).
+ */
+export const PermissionFileRequestSchema = z.object({
+  toolName: z.string().min(1).max(256),
+  input: z.record(z.string(), z.unknown()),
+  /** Claude's tool_use id: the idempotency key, unique per agent. */
+  toolUseId: z.string().min(1).max(256),
+});
+export type PermissionFileRequest = z.infer<typeof PermissionFileRequestSchema>;
+
+export const PermissionResponseSchema = z.object({ request: PermissionRequestSchema });
+export const PermissionsResponseSchema = z.object({ requests: z.array(PermissionRequestSchema) });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PermissionModeSchema } from "./config.ts";
+import { PermissionRuleSchema } from "./permission.ts";
 import { AgentModeSchema } from "./work.ts";
 
 /** A profile's name: what `spawn --profile NAME` says (Claude Code's subagent names fit). */
@@ -33,6 +34,8 @@ export const ProfileFrontMatterSchema = z.object({
   mode: AgentModeSchema.optional(),
   permissions: PermissionModeSchema.optional(),
   allowedTools: z.array(Text.min(1)).optional(),
+  /** Deny rules (`Bash(rm *)`): a deny wins over any allow. */
+  deny: z.array(PermissionRuleSchema).optional(),
   mcpServers: z.record(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "letters, digits, '_' and '-'"), McpServerSchema).optional(),
   /** At most this many US dollars over all the agent's runs (the spawn's `budgetUsd`, which wins over it). */
   budget: z.number().positive().optional(),
@@ -58,6 +61,7 @@ export const ProfileSchema = z.object({
   mode: AgentModeSchema.nullable(),
   permissions: PermissionModeSchema.nullable(),
   allowedTools: z.array(z.string()).nullable(),
+  deny: z.array(z.string()).nullable(),
   mcpServers: z.record(z.string(), McpServerSchema).nullable(),
   budget: z.number().nullable(),
   /** The body: the role's instructions (Claude: `--append-system-prompt`; others: before the prompt). */

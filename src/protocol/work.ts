@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PermissionPolicySchema } from "./permission.ts";
 
 /**
  * The work model: an initiative (a goal, its own branch) → phases (a dependency DAG the person
@@ -59,6 +60,8 @@ export const InitiativeSchema = z.object({
   spentUsd: z.number(),
   /** Why dispatch starts no new agent (its budget is spent); null while nothing holds it. */
   reason: z.string().nullable(),
+  /** The permission policy its dispatched and mode agents inherit (under a spawn's and a profile's); null: none. */
+  permissions: PermissionPolicySchema.nullable(),
   version: z.number().int(),
   createdAt: z.number().int(),
   updatedAt: z.number().int(),

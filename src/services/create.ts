@@ -30,6 +30,8 @@ import { accountPaths } from "../accounts/paths.ts";
 import { AccountBroker } from "../accounts/failover.ts";
 import { AccountService } from "../accounts/service.ts";
 import { AgentEnvStore } from "../agents/env-store.ts";
+import { PermissionService } from "../permissions/service.ts";
+import { permissionsApi } from "./permissions-api.ts";
 
 export interface ServiceHost {
   ws: Workspace;
@@ -64,7 +66,9 @@ export function createServices(h: ServiceHost): RunningServices {
   const agents = new AgentService({ ws: h.ws, store: h.store, bus, log: h.log, binDir: h.binDir, mail: messages });
   const conversations = new ConversationService(h.store, bus);
   const waits = new PurposefulWaits();
-  agents.setPurposefulWait((id) => conversations.waitsOnPurpose(id) || waits.has(id));
+  const permissions = new PermissionService({ store: h.store, bus, log: h.log, agents });
+  // an agent waiting for the person's permission is not idle, however long the person takes
+  agents.setPurposefulWait((id) => conversations.waitsOnPurpose(id) || waits.has(id) || permissions.waitsOnPurpose(id));
   // the user's accounts (shared by every daemon of the user): which one each agent runs on, failover on a spent quota
   const accountStore = new AccountStore(accountPaths());
   const envs = new AgentEnvStore(h.ws.stateDir);
@@ -135,6 +139,7 @@ export function createServices(h: ServiceHost): RunningServices {
       add: (caller, req) => (guard(caller, "accounts.add"), accounts.add(req)),
       remove: (caller, ref) => (guard(caller, "accounts.remove"), accounts.remove(ref)),
     },
+    permissions: permissionsApi(permissions, guard, waits),
   };
   return {
     services,
@@ -148,6 +153,8 @@ export function createServices(h: ServiceHost): RunningServices {
       modes.subscribe();
       follower.start();
       delivery.start();
+      // before the agents' start: the ends it finds then cancel their pending requests
+      permissions.start();
       uncommitted.start();
       agents.start();
       modes.sweep();
@@ -169,6 +176,7 @@ export function createServices(h: ServiceHost): RunningServices {
       await reaper.shutdown();
       await uncommitted.shutdown();
       modes.shutdown();
+      permissions.shutdown();
       await agents.shutdown();
     },
   };

@@ -84,8 +84,12 @@ export const POLICY = {
   "accounts.list": ["person", "list accounts"],
   "accounts.add": ["person", "add an account"],
   "accounts.remove": ["person", "remove an account"],
-  // allowing or denying a tool permission (a later issue): the person decides, never an agent
+  // allowing or denying a tool permission: the person decides, never an agent (its own request included)
   "permissions.decide": ["person", "decide a permission request of $"],
+  // an agent's permission tool files its own tool calls (under its identity, never another's)
+  "permissions.file": ["agent", "file a permission request"],
+  // reading requests (and waiting for a decision) is open, like reading an agent's output
+  "permissions.read": ["anyone", "read permission requests"],
 } as const satisfies Record<string, readonly [Rule, string]>;
 
 export type Action = keyof typeof POLICY;

@@ -19,6 +19,7 @@ import type { Flow, FlowRunResult } from "../protocol/flow.ts";
 import type { FlowAddOptions } from "../flows/service.ts";
 import type { Account } from "../protocol/account.ts";
 import type { AddAccount } from "../accounts/service.ts";
+import type { PermissionDecision, PermissionFileRequest, PermissionRequest } from "../protocol/permission.ts";
 
 export type { Caller };
 
@@ -42,6 +43,19 @@ export interface Services {
   profiles: ProfilesApi;
   flows: FlowsApi;
   accounts: AccountsApi;
+  permissions: PermissionsApi;
+}
+
+/** Permission requests (src/permissions/): an agent files its own; only the person decides. */
+export interface PermissionsApi {
+  /** The calling agent's tool call: decided at once by its rules, or filed for the person; the same toolUseId returns the same request. */
+  file(caller: Caller, req: PermissionFileRequest): PermissionRequest;
+  list(caller: Caller, q: { pending?: boolean }): PermissionRequest[];
+  get(caller: Caller, id: string): PermissionRequest;
+  /** The request once decided (or cancelled), or as it is after `waitMs` (at most a minute). */
+  wait(caller: Caller, id: string, waitMs: number, signal: AbortSignal): Promise<PermissionRequest>;
+  /** The person's choice; a request decided, cancelled or whose agent's session ended is a `conflict`. */
+  decide(caller: Caller, id: string, decision: PermissionDecision): PermissionRequest;
 }
 
 /** Scheduled flows (src/flows/): reading is open, everything else is the person's. */

@@ -86,7 +86,7 @@ export function parseJson<T>(schema: z.ZodType<T>, text: string | null, fallback
   return fallback;
 }
 
-function fromRow(r: AgentRow, pid: number | null, w: StoreWarnings): AgentRecord {
+function fromRow(r: JoinedRow, pid: number | null, w: StoreWarnings): AgentRecord {
   return {
     id: r.id,
     name: r.name,
@@ -127,6 +127,7 @@ function fromRow(r: AgentRow, pid: number | null, w: StoreWarnings): AgentRecord
     timeoutMs: r.timeout_ms,
     idleTimeoutMs: r.idle_timeout_ms,
     accountId: r.account_id,
+    pendingPermissions: r.pending_permissions,
   };
 }
 
@@ -210,10 +211,13 @@ const PATCH_COLUMNS: Record<keyof AgentPatch, string> = {
   accountId: "account_id",
 };
 
-const SELECT = `SELECT a.*, s.pid AS live_pid FROM agents a
+// pending permission requests counted as the row is read: always current, never stored twice
+const SELECT = `SELECT a.*, s.pid AS live_pid,
+  (SELECT COUNT(*) FROM permission_requests p WHERE p.agent_id = a.id AND p.status = 'pending') AS pending_permissions
+  FROM agents a
   LEFT JOIN agent_sessions s ON s.agent_id = a.id AND s.session = a.session AND s.ended_at IS NULL`;
 
-type JoinedRow = AgentRow & { live_pid: number | null };
+type JoinedRow = AgentRow & { live_pid: number | null; pending_permissions: number };
 
 export class AgentRepo {
   constructor(
@@ -279,6 +283,9 @@ export class AgentRepo {
     this.db.transaction(() => {
       this.db.query("UPDATE agents SET parent_id = (SELECT parent_id FROM agents WHERE id = ?1) WHERE parent_id = ?1").run(id);
       this.db.query("DELETE FROM agents WHERE id = ?").run(id);
+      // no foreign keys on these (added later): gone with their agent by hand
+      this.db.query("DELETE FROM permission_requests WHERE agent_id = ?").run(id);
+      this.db.query("DELETE FROM agent_permission_rules WHERE agent_id = ?").run(id);
     })();
   }
 

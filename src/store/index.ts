@@ -12,6 +12,7 @@ import { BranchRepo } from "./branches.ts";
 import { ModeImportRepo } from "./mode-imports.ts";
 import { MessageRepo } from "./messages.ts";
 import { FlowRepo } from "./flows.ts";
+import { PermissionRepo } from "./permissions.ts";
 import { scrubFreeSpace, secureDelete } from "./secure.ts";
 import { WalCheckpoints } from "./checkpoints.ts";
 import { startCheckpointer } from "../runtime/checkpointer.ts";
@@ -30,6 +31,7 @@ export interface Store {
   modeImports: ModeImportRepo;
   messages: MessageRepo;
   flows: FlowRepo;
+  permissions: PermissionRepo;
   /** Makes deleted and overwritten text unrecoverable from the file (VACUUM): one-time steps only. */
   scrub(): void;
   /** When the WAL is copied into the database, on a worker thread (see checkpoints.ts). */
@@ -58,6 +60,7 @@ export function createStore(path: string, warnings: StoreWarnings): Store {
     modeImports: new ModeImportRepo(db),
     messages: new MessageRepo(db),
     flows: new FlowRepo(db),
+    permissions: new PermissionRepo(db, warnings),
     scrub: () => scrubFreeSpace(db),
     checkpoints,
     close: () => {

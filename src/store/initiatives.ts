@@ -1,4 +1,5 @@
 import type { Database } from "../runtime/sqlite.ts";
+import { PermissionPolicySchema } from "../protocol/permission.ts";
 import { DispatchSchema, type Dispatch, type Initiative, type InitiativeStatus, type ReviewPolicy } from "../protocol/work.ts";
 import { parseJson, type StoreWarnings } from "./agents.ts";
 
@@ -17,6 +18,7 @@ interface Row {
   dispatch_json: string | null;
   budget_usd: number | null;
   reason: string | null;
+  permissions_json: string | null;
   spent_usd: number;
   version: number;
   created_at: number;
@@ -28,7 +30,7 @@ export interface InitiativeRecord extends Initiative {
   proposedGoalBy: string | null;
 }
 
-export type NewInitiative = Pick<Initiative, "id" | "name" | "slug" | "goal" | "baseRef" | "baseCommit" | "branch" | "review" | "budgetUsd">;
+export type NewInitiative = Pick<Initiative, "id" | "name" | "slug" | "goal" | "baseRef" | "baseCommit" | "branch" | "review" | "budgetUsd" | "permissions">;
 
 export type InitiativePatch = Partial<{
   goal: string;
@@ -77,6 +79,7 @@ export class InitiativeRepo {
       budgetUsd: r.budget_usd,
       spentUsd: r.spent_usd,
       reason: r.reason,
+      permissions: parseJson(PermissionPolicySchema.nullable(), r.permissions_json, null, `initiative ${r.slug}'s permissions`, this.w),
       version: r.version,
       createdAt: r.created_at,
       updatedAt: r.updated_at,
@@ -87,10 +90,10 @@ export class InitiativeRepo {
     const now = Date.now();
     this.db
       .query(
-        `INSERT INTO initiatives (id, name, slug, goal, status, base_ref, base_commit, branch, review, budget_usd, created_at, updated_at)
-         VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO initiatives (id, name, slug, goal, status, base_ref, base_commit, branch, review, budget_usd, permissions_json, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(i.id, i.name, i.slug, i.goal, i.baseRef, i.baseCommit, i.branch, i.review, i.budgetUsd, now, now);
+      .run(i.id, i.name, i.slug, i.goal, i.baseRef, i.baseCommit, i.branch, i.review, i.budgetUsd, i.permissions ? JSON.stringify(i.permissions) : null, now, now);
     return this.get(i.id)!;
   }
 

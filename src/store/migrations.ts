@@ -274,6 +274,39 @@ export const MIGRATIONS: readonly Migration[] = [
   // stored twice) and why dispatch holds it (the budget spent)
   `ALTER TABLE initiatives ADD COLUMN budget_usd REAL;
    ALTER TABLE initiatives ADD COLUMN reason TEXT;`,
+  // 17: permission requests (src/permissions/): a tool call waiting for the person, or decided by a
+  // rule (kept for the log). The agent's tool_use id is the idempotency key: the permission tool
+  // files again after a daemon restart and gets the same row. Each agent's own rules: those its
+  // spawn resolved (flags, profile, initiative) and those "allow always" added; an initiative's
+  // policy, which its dispatched agents inherit
+  `CREATE TABLE permission_requests (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    agent_id TEXT NOT NULL,
+    agent_name TEXT NOT NULL,
+    session INTEGER NOT NULL,
+    tool_use_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    tool_name TEXT NOT NULL,
+    input_json TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'pending',
+    decided_by TEXT,
+    rule TEXT,
+    reason TEXT,
+    updated_input_json TEXT,
+    created_at INTEGER NOT NULL,
+    decided_at INTEGER,
+    UNIQUE (agent_id, tool_use_id)
+  );
+  CREATE INDEX permission_requests_pending ON permission_requests(agent_id) WHERE status = 'pending';
+  CREATE TABLE agent_permission_rules (
+    agent_id TEXT NOT NULL,
+    effect TEXT NOT NULL,
+    rule TEXT NOT NULL,
+    source TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (agent_id, effect, rule)
+  );
+  ALTER TABLE initiatives ADD COLUMN permissions_json TEXT;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

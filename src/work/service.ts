@@ -59,6 +59,7 @@ export class WorkService implements ProposalSink {
       branch,
       review: req.review,
       budgetUsd: req.budgetUsd ?? null,
+      permissions: req.permissions ?? null,
     });
     publish(this.d.bus, [{ kind: "initiative", created: true, rec }]);
     return toInitiative(rec);

@@ -10,7 +10,7 @@ import { buildWithRole } from "../../providers/role.ts";
 import type { CommandInput, FailureClass, Provider, ProviderCommand } from "../../providers/types.ts";
 import { diagnose, describeFailure } from "../../src/agents/failure.ts";
 import { withTroupeMcp } from "../../src/agents/mcp-config.ts";
-import { MCP_MAX_WAIT_SECONDS } from "../../src/protocol/mcp.ts";
+import { MCP_MAX_WAIT_SECONDS, MCP_PERMISSION_WAIT_SECONDS } from "../../src/protocol/mcp.ts";
 import { TroupeError } from "../../src/errors.ts";
 import { withAccount } from "../../src/accounts/env.ts";
 import { OutputEventSchema, type Stream } from "../../src/protocol/output.ts";
@@ -200,6 +200,35 @@ for (const p of PROVIDERS) {
       }
     });
 
+    test(p.routesPermissions ? "ask: every call its rules do not allow goes to troupe's permission tool, nothing skipped" : "ask: refused in one line naming the CLI (its headless mode cannot route a request)", () => {
+      const builds = [() => p.buildSpawn(input(p, { permissions: "ask", allowedTools: ["Bash(npm test*)"], deniedTools: ["Bash(rm *)"] })), ...(p.buildResume ? [() => resumeOf(p, { permissions: "ask" })] : [])];
+      for (const build of builds) {
+        if (!p.routesPermissions) {
+          let err: unknown;
+          try {
+            build();
+          } catch (e) {
+            err = e;
+          }
+          expect(err).toBeInstanceOf(TroupeError);
+          expect((err as TroupeError).code).toBe("bad_request");
+          expect((err as Error).message).not.toContain("\n");
+          expect((err as Error).message).toContain("ask");
+          expect((err as Error).message.toLowerCase()).toContain(p.displayName.split(" ")[0]!.toLowerCase());
+          continue;
+        }
+        const cmd = build();
+        const said = JSON.stringify({ argv: cmd.argv, env: cmd.env });
+        expect(said).toContain("mcp__troupe__permission");
+        expect(said).not.toContain("skip-permissions");
+        expect(said).not.toContain("bypass");
+        expect(cmd.env?.IS_SANDBOX).toBeUndefined();
+        // the daemon applies the rules (and logs what they decide): the CLI gets none of them
+        expect(said).not.toContain("npm test");
+        expect(said).not.toContain("rm *");
+      }
+    });
+
     test.skipIf(!p.buildResume)("resume carries the session id and runs the same CLI", () => {
       const cmd = resumeOf(p);
       if (p.binary) expect(cmd.argv[0]).toBe(p.binary);
@@ -222,10 +251,13 @@ for (const p of PROVIDERS) {
         const said = JSON.stringify({ argv: cmd.argv, env: cmd.env, files: Object.values(files) });
         expect(said).toContain("/opt/troupe/troupe");
         expect(said).toContain("mcp");
-        const limits = [...said.matchAll(/timeout[_a-z]*\\?"?[:=]\s*\\?"?(\d+)/gi)].map((m) => Number(m[1]));
+        // the key names the unit (tool_timeout_sec: seconds, else ms); the limit must outlast the person's answer to a permission request
+        const limits = [...said.matchAll(/(timeout[_a-z]*)\\?"?[:=]\s*\\?"?(\d+)/gi)].map((m) => Number(m[2]) * (/sec$/i.test(m[1]!) ? 1000 : 1));
         expect(limits.length).toBeGreaterThan(0);
-        const ms = Math.max(...limits.map((n) => (n < 100_000 ? n * 1000 : n)));
+        const ms = Math.max(...limits);
+        expect(ms).toBeGreaterThan(MCP_PERMISSION_WAIT_SECONDS * 1000);
         expect(ms).toBeGreaterThan(MCP_MAX_WAIT_SECONDS * 1000);
+        expect(ms).toBeLessThan(2 ** 31);
       }
     });
 

@@ -157,6 +157,13 @@ export class MatrixRun {
     return (r.json as { conversation: Conversation }).conversation;
   }
 
+  /** A permission request the target files for a tool call of its own (a new one per call): pending. */
+  async permissionOf(f: Family): Promise<{ id: string }> {
+    const r = await this.api(f.tokens.self, "POST", "/v1/permissions", { toolName: "Bash", input: { command: "matrix" }, toolUseId: `toolu_matrix_${++this.n}` });
+    if (r.status !== 200) throw new Error(`file a permission request as ${f.target.name}: ${r.status} ${JSON.stringify(r.json)}`);
+    return (r.json as { request: { id: string } }).request;
+  }
+
   /** A message to the person, for a read mark. */
   async messageToUser(): Promise<Message> {
     const r = await this.api(null, "POST", "/v1/messages", { to: "user", text: "for the person" });
@@ -229,6 +236,20 @@ const CASES: RouteCase[] = [
       const made = (await m.api(null, "POST", "/v1/accounts", { provider: "generic", env: { MATRIX: "1" } })).json as { account: { id: string } };
       return status(m.api(t, "DELETE", `/v1/accounts/${made.account.id}`));
     },
+  },
+  // permission requests: each agent files its own tool calls; only the person decides, never an agent (the asker included)
+  {
+    route: "POST /v1/permissions",
+    fresh: null,
+    call: (m, _f, t) => status(m.api(t, "POST", "/v1/permissions", { toolName: "Bash", input: { command: "matrix" }, toolUseId: `toolu_${Math.random()}` })),
+  },
+  { route: "GET /v1/permissions", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/permissions?status=pending")) },
+  { route: "GET /v1/permissions/:id", fresh: null, call: async (m, f, t) => status(m.api(t, "GET", `/v1/permissions/${(await m.permissionOf(f)).id}`)) },
+  { route: "GET /v1/permissions/:id/wait", fresh: null, call: async (m, f, t) => status(m.api(t, "GET", `/v1/permissions/${(await m.permissionOf(f)).id}/wait?timeout=0`)) },
+  {
+    route: "POST /v1/permissions/:id/decide",
+    fresh: null,
+    call: async (m, f, t) => status(m.api(t, "POST", `/v1/permissions/${(await m.permissionOf(f)).id}/decide`, { behavior: "allow" })),
   },
   // the work model (MatrixRun.setupWork): the person decides, anyone reads
   { route: "GET /v1/initiatives", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/initiatives")) },

@@ -10,6 +10,7 @@ import { messageRoutes } from "./messages.ts";
 import { profileRoutes } from "./profiles.ts";
 import { flowRoutes } from "./flows.ts";
 import { accountRoutes } from "./accounts.ts";
+import { permissionRoutes } from "./permissions.ts";
 
 /**
  * The HTTP adapter over the services: each route validates its input (zod), calls one
@@ -27,5 +28,6 @@ export function buildRouter(s: Services): Router {
   profileRoutes(r, s);
   flowRoutes(r, s);
   accountRoutes(r, s);
+  permissionRoutes(r, s);
   return r;
 }

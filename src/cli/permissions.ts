@@ -1,0 +1,64 @@
+import { TroupeError } from "../errors.ts";
+import type { PermissionRequest } from "../protocol/permission.ts";
+import { connect } from "./context.ts";
+import { parse, printJson } from "./command.ts";
+import { ago, oneLine, table } from "./format.ts";
+import { stdout } from "./streams.ts";
+
+/** The one thing a person wants to see of a call: the command, the file, else the input. */
+function shown(r: PermissionRequest): string {
+  const pick = (k: string) => (typeof r.input[k] === "string" ? (r.input[k] as string) : undefined);
+  return pick("command") ?? pick("file_path") ?? pick("notebook_path") ?? pick("url") ?? JSON.stringify(r.input);
+}
+
+function decision(r: PermissionRequest): string {
+  if (r.status === "pending") return "";
+  const by = r.decidedBy === "rule" ? ` by ${r.rule}` : r.decidedBy === "ended" ? " (agent ended)" : r.rule ? ` always: ${r.rule}` : "";
+  return ` → ${r.status}${by}${r.reason && r.decidedBy !== "rule" ? `: ${r.reason}` : ""}`;
+}
+
+export function permissionRows(requests: PermissionRequest[]): string {
+  return table(
+    ["ID", "AGENT", "TOOL", "STATUS", "AGE", "INPUT"],
+    requests.map((r) => [r.id, r.agentName, r.toolName, r.status, ago(r.createdAt), oneLine(`${shown(r)}${decision(r)}`, 100)]),
+  );
+}
+
+/** `troupe permissions [--all] [--json]`: the requests waiting for the person (--all: every one, decided too). */
+export async function run(args: string[]): Promise<number> {
+  const { values } = parse(args, { all: { type: "boolean" } }, false);
+  const { client } = await connect(values.workspace);
+  const requests = await client.permissions({ pending: !values.all });
+  if (values.json) await printJson(requests);
+  else if (requests.length === 0) await stdout.write(values.all ? "no permission requests\n" : "no permission requests wait for you\n");
+  else await stdout.write(permissionRows(requests));
+  return 0;
+}
+
+function one(positionals: string[], usage: string): string {
+  if (positionals.length !== 1) throw new TroupeError("usage", usage);
+  return positionals[0]!;
+}
+
+/** `troupe allow ID [--always]`: lets the tool call run (always: this agent's rule for it too). */
+export async function runAllow(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, { always: { type: "boolean" } });
+  const id = one(positionals, "troupe allow ID [--always]");
+  const { client } = await connect(values.workspace);
+  const r = await client.decidePermission(id, { behavior: "allow", ...(values.always && { always: true }) });
+  if (values.json) await printJson(r);
+  else await stdout.write(`${r.id} allowed: ${r.agentName} runs ${r.toolName}${r.rule ? `; from now on ${r.rule} is allowed for ${r.agentName}` : ""}\n`);
+  return 0;
+}
+
+/** `troupe deny ID --reason TEXT`: refuses the call; the agent reads the reason and goes on. */
+export async function runDeny(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, { reason: { type: "string" } });
+  const id = one(positionals, "troupe deny ID --reason TEXT");
+  if (!values.reason?.trim()) throw new TroupeError("usage", "give --reason TEXT: the agent reads it and goes on");
+  const { client } = await connect(values.workspace);
+  const r = await client.decidePermission(id, { behavior: "deny", reason: values.reason });
+  if (values.json) await printJson(r);
+  else await stdout.write(`${r.id} denied: ${r.agentName} was told why\n`);
+  return 0;
+}

@@ -1,0 +1,117 @@
+import picomatch from "picomatch";
+import { isAbsolute, relative } from "node:path";
+import { PERMISSION_RULE_RE, type PermissionKind } from "../protocol/permission.ts";
+
+/**
+ * Permission rules, pure (the dashboard imports this to show the rule "allow always" adds).
+ * A rule is `Tool` (every call of that tool) or `Tool(pattern)`:
+ * - Bash: the pattern is a glob over the whole command, `*` matching anything (`npm test*`);
+ * - file tools (Edit, Write, MultiEdit, Read, NotebookEdit): a glob over the file's path relative
+ *   to the agent's worktree, `**` crossing folders (`src/**`); a path outside the worktree never
+ *   matches a relative pattern;
+ * - any other tool (WebFetch, an MCP tool): the pattern is a glob over the input's main string
+ *   (url, query, ...), and the tool name itself may be a glob (`mcp__github__*`).
+ * A deny that matches wins over any allow.
+ */
+
+export const FILE_TOOLS: ReadonlySet<string> = new Set(["Edit", "Write", "MultiEdit", "Read", "NotebookEdit"]);
+
+export interface ParsedRule {
+  tool: string;
+  /** null: every call of the tool. */
+  pattern: string | null;
+}
+
+/** `Bash(npm test*)` → {tool: "Bash", pattern: "npm test*"}; null for text that is no rule. */
+export function parseRule(rule: string): ParsedRule | null {
+  const m = PERMISSION_RULE_RE.exec(rule.trim());
+  if (!m) return null;
+  const pattern = m[2] === undefined || m[2] === "" || m[2] === "*" || m[2] === "**" ? null : m[2];
+  return { tool: m[1]!, pattern };
+}
+
+/** What the dashboard shows for a tool: Claude's question and plan tools have dialogs of their own. */
+export function kindOf(toolName: string): PermissionKind {
+  if (toolName === "AskUserQuestion") return "question";
+  if (toolName === "ExitPlanMode") return "plan";
+  return "tool";
+}
+
+const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
+
+/** The file a file tool acts on, as its input names it. */
+function filePath(input: Record<string, unknown>): string | undefined {
+  return str(input.file_path) ?? str(input.notebook_path) ?? str(input.path);
+}
+
+/** The path relative to the worktree (`src/a.ts`); an absolute path outside it stays absolute. */
+export function relativeToWorktree(path: string, cwd: string | null): string {
+  if (!cwd || !isAbsolute(path)) return path.replace(/^\.\//, "");
+  const rel = relative(cwd, path);
+  return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? path : rel;
+}
+
+/** The one string of a call a rule's pattern is matched against; undefined when the call has none. */
+export function subjectOf(toolName: string, input: Record<string, unknown>, cwd: string | null): string | undefined {
+  if (toolName === "Bash") return str(input.command);
+  if (FILE_TOOLS.has(toolName)) {
+    const p = filePath(input);
+    return p === undefined ? undefined : relativeToWorktree(p, cwd);
+  }
+  return str(input.url) ?? str(input.query) ?? str(input.pattern) ?? str(input.command) ?? filePath(input);
+}
+
+const globCache = new Map<string, (s: string) => boolean>();
+
+function glob(pattern: string, bash: boolean): (s: string) => boolean {
+  const key = `${bash ? "b" : "p"}:${pattern}`;
+  let m = globCache.get(key);
+  if (!m) {
+    // a command is no path: `*` crosses `/` there (`git *` matches `git log src/a.ts`)
+    const re = bash
+      ? new RegExp(`^${pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[\\s\\S]*")}$`)
+      : picomatch.makeRe(pattern, { dot: true });
+    m = (s: string) => re.test(s);
+    globCache.set(key, m);
+  }
+  return m;
+}
+
+/** Whether `rule` covers this call. */
+export function ruleMatches(rule: string, toolName: string, input: Record<string, unknown>, cwd: string | null): boolean {
+  const r = parseRule(rule);
+  if (!r) return false;
+  if (r.tool !== toolName && !(r.tool.includes("*") && glob(r.tool, false)(toolName))) return false;
+  if (r.pattern === null) return true;
+  const subject = subjectOf(toolName, input, cwd);
+  if (subject === undefined) return false;
+  return glob(r.pattern, toolName === "Bash")(subject);
+}
+
+export interface RuleSet {
+  allow: readonly string[];
+  deny: readonly string[];
+}
+
+export type RuleVerdict = { behavior: "allow" | "deny"; rule: string } | null;
+
+/** The rules' answer for a call: a matching deny, else a matching allow, else null (the person decides). */
+export function decideByRules(rules: RuleSet, toolName: string, input: Record<string, unknown>, cwd: string | null): RuleVerdict {
+  const deny = rules.deny.find((r) => ruleMatches(r, toolName, input, cwd));
+  if (deny) return { behavior: "deny", rule: deny };
+  const allow = rules.allow.find((r) => ruleMatches(r, toolName, input, cwd));
+  return allow ? { behavior: "allow", rule: allow } : null;
+}
+
+/**
+ * The rule "allow always" adds (and the dialog shows): this exact command for Bash, this file for
+ * a file tool, the tool itself for anything else (an MCP tool by its name).
+ */
+export function suggestRule(toolName: string, input: Record<string, unknown>, cwd: string | null = null): string {
+  if (toolName === "Bash" || FILE_TOOLS.has(toolName)) {
+    const subject = subjectOf(toolName, input, cwd);
+    // a `*` in the subject would widen the rule; a newline cannot be in one
+    if (subject !== undefined && !subject.includes("\n") && !(toolName === "Bash" && subject.includes("*"))) return `${toolName}(${subject})`;
+  }
+  return toolName;
+}

@@ -1,0 +1,81 @@
+import { describe, expect, test } from "bun:test";
+import { decideByRules, kindOf, parseRule, ruleMatches, suggestRule } from "../../src/permissions/rules.ts";
+
+const WT = "/ws/.troupe/worktrees/ada";
+
+// rule, tool, input, matches?
+const MATCHES: [string, string, Record<string, unknown>, boolean][] = [
+  ["Bash", "Bash", { command: "rm -rf /" }, true],
+  ["Bash(npm test*)", "Bash", { command: "npm test" }, true],
+  ["Bash(npm test*)", "Bash", { command: "npm test -- tests/a.test.ts" }, true],
+  ["Bash(npm test*)", "Bash", { command: "npm install" }, false],
+  ["Bash(npm test*)", "Bash", { command: "xnpm test" }, false],
+  // `*` crosses `/` in a command (a command is no path)
+  ["Bash(git *)", "Bash", { command: "git log src/a.ts" }, true],
+  ["Bash(git status)", "Bash", { command: "git status" }, true],
+  ["Bash(git status)", "Bash", { command: "git status; rm -rf /" }, false],
+  // regex characters in a command are plain text
+  ["Bash(echo (a).b)", "Bash", { command: "echo (a).b" }, true],
+  ["Bash(echo (a).b)", "Bash", { command: "echo (a)xb" }, false],
+  ["Bash(npm test*)", "Edit", { file_path: `${WT}/npm test` }, false],
+  ["Edit(src/**)", "Edit", { file_path: `${WT}/src/a.ts` }, true],
+  ["Edit(src/**)", "Edit", { file_path: `${WT}/src/deep/er/b.ts` }, true],
+  ["Edit(src/**)", "Edit", { file_path: `${WT}/test/a.ts` }, false],
+  ["Edit(src/*)", "Edit", { file_path: `${WT}/src/deep/b.ts` }, false],
+  ["Edit(src/**)", "Edit", { file_path: "src/rel.ts" }, true],
+  // outside the worktree a relative pattern never matches
+  ["Edit(src/**)", "Edit", { file_path: "/ws/src/a.ts" }, false],
+  ["Edit(**/.env)", "Edit", { file_path: `${WT}/.env` }, true],
+  ["Edit(**/*.ts)", "Write", { file_path: `${WT}/a.ts` }, false],
+  ["Write(**/*.ts)", "Write", { file_path: `${WT}/lib/a.ts` }, true],
+  ["Read", "Read", { file_path: "/etc/passwd" }, true],
+  ["NotebookEdit(nb/*.ipynb)", "NotebookEdit", { notebook_path: `${WT}/nb/a.ipynb` }, true],
+  ["mcp__github__create_issue", "mcp__github__create_issue", { title: "x" }, true],
+  ["mcp__github__*", "mcp__github__create_issue", { title: "x" }, true],
+  ["mcp__github__*", "mcp__gitlab__create_issue", { title: "x" }, false],
+  ["WebFetch(https://docs.example.com/*)", "WebFetch", { url: "https://docs.example.com/a" }, true],
+  ["WebFetch(https://docs.example.com/*)", "WebFetch", { url: "https://evil.example.com/a" }, false],
+  ["Bash(*)", "Bash", { command: "anything" }, true],
+  ["not a rule(", "Bash", { command: "x" }, false],
+];
+
+describe("permission rules", () => {
+  test.each(MATCHES)("%p on %p %j → %p", (rule, tool, input, expected) => {
+    expect(ruleMatches(rule, tool, input, WT)).toBe(expected);
+  });
+
+  test("a deny wins over any allow, whatever the order", () => {
+    const rules = { allow: ["Bash", "Bash(rm *)"], deny: ["Bash(rm *)"] };
+    expect(decideByRules(rules, "Bash", { command: "rm -rf /" }, WT)).toEqual({ behavior: "deny", rule: "Bash(rm *)" });
+    expect(decideByRules(rules, "Bash", { command: "ls" }, WT)).toEqual({ behavior: "allow", rule: "Bash" });
+    expect(decideByRules(rules, "Edit", { file_path: `${WT}/a` }, WT)).toBeNull();
+  });
+
+  test.each([
+    ["Bash", { command: "git status" }, "Bash(git status)"],
+    ["Edit", { file_path: `${WT}/src/a.ts` }, "Edit(src/a.ts)"],
+    ["Write", { file_path: "/elsewhere/a.ts" }, "Write(/elsewhere/a.ts)"],
+    // a `*` in a command would widen the rule beyond the call: the bare tool is named instead
+    ["Bash", { command: "ls *.ts" }, "Bash"],
+    ["Bash", { command: "printf 'a\nb'" }, "Bash"],
+    ["mcp__github__create_issue", { title: "x" }, "mcp__github__create_issue"],
+    ["WebFetch", { url: "https://a.example" }, "WebFetch"],
+  ] as const)("suggestRule(%p, %j) is %p, and it matches the call", (tool, input, rule) => {
+    expect(suggestRule(tool, input, WT)).toBe(rule);
+    expect(ruleMatches(rule, tool, input, WT)).toBe(true);
+  });
+
+  test.each([
+    ["AskUserQuestion", "question"],
+    ["ExitPlanMode", "plan"],
+    ["Bash", "tool"],
+    ["mcp__x__y", "tool"],
+  ] as const)("kindOf(%p) is %p", (tool, kind) => expect(kindOf(tool)).toBe(kind));
+
+  test("parseRule", () => {
+    expect(parseRule("Bash(npm test*)")).toEqual({ tool: "Bash", pattern: "npm test*" });
+    expect(parseRule("Read")).toEqual({ tool: "Read", pattern: null });
+    expect(parseRule("Edit()")).toEqual({ tool: "Edit", pattern: null });
+    expect(parseRule("(x)")).toBeNull();
+  });
+});
