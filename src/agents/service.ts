@@ -504,7 +504,6 @@ export class AgentService {
     const clientEnv = this.envs.load(rec.id, rec.name);
     const token = newToken();
     const paths = agentPaths(this.d.ws.stateDir, rec.name, rec.worktree);
-    const config = providerConfig(this.d.ws.stateDir, provider.name);
     // a mode agent's whole prompt is its input's prompt.md (written at spawn)
     const prompt = rec.mode
       ? readFileSync(join(paths.inputDir, "prompt.md"), "utf8")

@@ -1,5 +1,4 @@
 import { TroupeError } from "../errors.ts";
-import type { Caller } from "../agents/caller.ts";
 import type { AgentService } from "../agents/service.ts";
 import type { EventBus, Published } from "../events/bus.ts";
 import type { Logger } from "../events/log.ts";
