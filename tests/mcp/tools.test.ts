@@ -24,7 +24,7 @@ describe("troupe mcp, as the person", () => {
     const mcp = await open();
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ["answer", "ask", "assign", "get_agent", "handoff", "list_agents", "read_inbox", "send_message", "spawn_agent", "stop_agent", "wait_agent", "wait_for_message"].sort(),
+      ["answer", "ask", "assign", "get_agent", "handoff", "list_agents", "permission", "read_inbox", "send_message", "spawn_agent", "stop_agent", "wait_agent", "wait_for_message"].sort(),
     );
     const handoff = tools.find((t) => t.name === "handoff")!;
     expect(handoff.inputSchema.required).toEqual(["message"]);
