@@ -61,6 +61,27 @@ export function subjectOf(toolName: string, input: Record<string, unknown>, cwd:
   return str(input.url) ?? str(input.query) ?? str(input.pattern) ?? str(input.command) ?? filePath(input);
 }
 
+/** A command glob: `*` is anything; `\*`, `\\` and `\n` are a star, a backslash and a newline as such. */
+function commandRegExp(pattern: string): RegExp {
+  let re = "";
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === "*") re += "[\\s\\S]*";
+    else if (c === "\\" && i + 1 < pattern.length) {
+      const next = pattern[++i]!;
+      re += next === "n" ? "\\n" : escapeRe(next);
+    } else re += escapeRe(c);
+  }
+  return new RegExp(`^${re}$`);
+}
+
+const escapeRe = (c: string) => c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The subject as a pattern matching only itself. */
+function literal(subject: string, bash: boolean): string {
+  return bash ? subject.replace(/[\\*]/g, "\\$&").replace(/\n/g, "\\n") : subject.replace(/[\\*?[\]{}()!+@]/g, "\\$&");
+}
+
 const globCache = new Map<string, (s: string) => boolean>();
 
 function glob(pattern: string, bash: boolean): (s: string) => boolean {
@@ -68,9 +89,7 @@ function glob(pattern: string, bash: boolean): (s: string) => boolean {
   let m = globCache.get(key);
   if (!m) {
     // a command is no path: `*` crosses `/` there (`git *` matches `git log src/a.ts`)
-    const re = bash
-      ? new RegExp(`^${pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[\\s\\S]*")}$`)
-      : picomatch.makeRe(pattern, { dot: true });
+    const re = bash ? commandRegExp(pattern) : picomatch.makeRe(pattern, { dot: true });
     m = (s: string) => re.test(s);
     globCache.set(key, m);
   }
@@ -110,8 +129,8 @@ export function decideByRules(rules: RuleSet, toolName: string, input: Record<st
 export function suggestRule(toolName: string, input: Record<string, unknown>, cwd: string | null = null): string {
   if (toolName === "Bash" || FILE_TOOLS.has(toolName)) {
     const subject = subjectOf(toolName, input, cwd);
-    // a `*` in the subject would widen the rule; a newline cannot be in one
-    if (subject !== undefined && !subject.includes("\n") && !(toolName === "Bash" && subject.includes("*"))) return `${toolName}(${subject})`;
+    // escaped, so that the rule matches this call only (`ls \*.ts`, not every ls)
+    if (subject !== undefined && !(toolName !== "Bash" && subject.includes("\n"))) return `${toolName}(${literal(subject, toolName === "Bash")})`;
   }
   return toolName;
 }

@@ -36,6 +36,11 @@ const MATCHES: [string, string, Record<string, unknown>, boolean][] = [
   ["WebFetch(https://docs.example.com/*)", "WebFetch", { url: "https://docs.example.com/a" }, true],
   ["WebFetch(https://docs.example.com/*)", "WebFetch", { url: "https://evil.example.com/a" }, false],
   ["Bash(*)", "Bash", { command: "anything" }, true],
+  // escapes: a star, a backslash, a newline as such
+  ["Bash(ls \\*.ts)", "Bash", { command: "ls *.ts" }, true],
+  ["Bash(ls \\*.ts)", "Bash", { command: "ls a.ts" }, false],
+  ["Bash(printf 'a\\nb')", "Bash", { command: "printf 'a\nb'" }, true],
+  ["Edit(src/\\[id\\].ts)", "Edit", { file_path: `${WT}/src/i.ts` }, false],
   ["not a rule(", "Bash", { command: "x" }, false],
 ];
 
@@ -55,14 +60,19 @@ describe("permission rules", () => {
     ["Bash", { command: "git status" }, "Bash(git status)"],
     ["Edit", { file_path: `${WT}/src/a.ts` }, "Edit(src/a.ts)"],
     ["Write", { file_path: "/elsewhere/a.ts" }, "Write(/elsewhere/a.ts)"],
-    // a `*` in a command would widen the rule beyond the call: the bare tool is named instead
-    ["Bash", { command: "ls *.ts" }, "Bash"],
-    ["Bash", { command: "printf 'a\nb'" }, "Bash"],
+    // a `*` (or a backslash, a newline) in a command is escaped: the rule allows this call, no wider
+    ["Bash", { command: "ls *.ts" }, "Bash(ls \\*.ts)"],
+    ["Bash", { command: "printf 'a\nb'" }, "Bash(printf 'a\\nb')"],
+    ["Bash", { command: "echo a\\nb" }, "Bash(echo a\\\\nb)"],
+    ["Edit", { file_path: `${WT}/src/[id].ts` }, "Edit(src/\\[id\\].ts)"],
     ["mcp__github__create_issue", { title: "x" }, "mcp__github__create_issue"],
     ["WebFetch", { url: "https://a.example" }, "WebFetch"],
   ] as const)("suggestRule(%p, %j) is %p, and it matches the call", (tool, input, rule) => {
     expect(suggestRule(tool, input, WT)).toBe(rule);
     expect(ruleMatches(rule, tool, input, WT)).toBe(true);
+    // and no call of the same tool with a different subject
+    const other = tool === "Bash" ? { command: `${String(input.command)}x` } : { file_path: `${WT}/elsewhere.ts` };
+    if (rule !== tool) expect(ruleMatches(rule, tool, other, WT)).toBe(false);
   });
 
   test.each([
