@@ -71,7 +71,7 @@ describe("permission rules", () => {
     expect(suggestRule(tool, input, WT)).toBe(rule);
     expect(ruleMatches(rule, tool, input, WT)).toBe(true);
     // and no call of the same tool with a different subject
-    const other = tool === "Bash" ? { command: `${String(input.command)}x` } : { file_path: `${WT}/elsewhere.ts` };
+    const other = tool === "Bash" ? { command: `${String((input as Record<string, unknown>).command)}x` } : { file_path: `${WT}/elsewhere.ts` };
     if (rule !== tool) expect(ruleMatches(rule, tool, other, WT)).toBe(false);
   });
 
