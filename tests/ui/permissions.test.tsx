@@ -276,10 +276,8 @@ describe("at 80x24", () => {
       for (const l of lines) expect(Bun.stringWidth(l)).toBeLessThanOrEqual(80);
     };
     check(await s.waitFor("press a to allow or deny"));
-    if (process.env.SHOW_FRAMES) console.log(s.frame());
     await s.press("a");
     check(await s.waitFor(/allow once[\s\S]*deny/));
-    if (process.env.SHOW_FRAMES) console.log(s.frame());
     await s.press(KEY.enter);
     await waitFor(() => decided(client).length === 1, () => "decide called");
   });
