@@ -14,7 +14,7 @@ const LAYERS: Record<string, readonly string[]> = {
   // the entry point and the people's side: the daemon only through the client
   main: ["cli", "self"],
   cli: ["client", "protocol", "output", "providers", "workspace", "lock-file", "trust", "self", "user-config"],
-  ui: ["client", "protocol", "output", "providers", "workspace", "runtime", "user-config"],
+  ui: ["client", "protocol", "output", "providers", "workspace", "runtime", "user-config", "permissions"],
   mcp: ["client", "protocol"],
   client: ["protocol", "lock-file", "process-info", "self", "workspace", "runtime"],
   // the daemon: its routes are an adapter over the services; the rest hosts them

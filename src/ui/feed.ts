@@ -1,6 +1,7 @@
 import type { Agent, Conversation } from "../protocol/entities.ts";
 import type { DaemonEvent } from "../protocol/events.ts";
 import type { Message } from "../protocol/message.ts";
+import type { PermissionRequest } from "../protocol/permission.ts";
 import type { EventMessage } from "../client/sse.ts";
 import { TroupeError, errorMessage } from "../errors.ts";
 import type { LineParser } from "../output/lines.ts";
@@ -87,6 +88,12 @@ export class Feed {
     this.publisher.flush();
   }
 
+  /** Applies a request as a decision returned it, without waiting for its event. */
+  upsertPermission(request: PermissionRequest): void {
+    this.pending.push({ type: "permission:updated", request });
+    this.publisher.flush();
+  }
+
   upsertConversation(conversation: Conversation): void {
     this.pending.push({ type: "conversation:updated", conversation });
     this.publisher.flush();
@@ -167,15 +174,16 @@ export class Feed {
 
   /** Fetches the whole state; events newer than it still win per entity. */
   async refresh(): Promise<void> {
-    const [agents, conversations, work, messages] = await Promise.all([
+    const [agents, conversations, work, messages, permissions] = await Promise.all([
       this.client.listAgents(),
       this.client.conversations({ pending: true }),
       this.workSnapshot(),
       this.unreadMessages(),
+      this.pendingPermissions(),
     ]);
     if (this.stopped) return;
     this.applyPending();
-    this.setEntities(entitiesReducer(this.view.entities, { type: "snapshot", agents, conversations, work, messages }));
+    this.setEntities(entitiesReducer(this.view.entities, { type: "snapshot", agents, conversations, work, messages, permissions }));
     this.publisher.flush();
   }
 
@@ -183,6 +191,16 @@ export class Feed {
   private async unreadMessages(): Promise<Message[] | undefined> {
     try {
       return await this.client.messages({ unread: true });
+    } catch (err) {
+      if (err instanceof TroupeError && err.code === "not_found") return undefined;
+      throw err;
+    }
+  }
+
+  /** The requests waiting for the person; a daemon from before permissions has no such route. */
+  private async pendingPermissions(): Promise<PermissionRequest[] | undefined> {
+    try {
+      return await this.client.permissions({ pending: true });
     } catch (err) {
       if (err instanceof TroupeError && err.code === "not_found") return undefined;
       throw err;

@@ -8,9 +8,12 @@ import { hasQuestions, visibleAgents, waitingOnPerson, type EntitiesState } from
 import type { Viewport } from "./state/scroll.ts";
 import { currentView, type UiState } from "./state/ui.ts";
 import { workAttentionKeys } from "./state/work.ts";
+import { permissionsOf } from "./state/permissions.ts";
+import type { PermissionRequest } from "../protocol/permission.ts";
 import { phaseRows, rowContent, type PhaseRow } from "./phase-rows.ts";
 import { sanitize, wrapText } from "../output/text.ts";
 import { diffRows } from "./views/DiffView.tsx";
+import { permissionPanelHeight } from "./components/PermissionPanel.tsx";
 
 /** Everything the dashboard derives from its state, the feed and the terminal size: one pure function. */
 export interface Screen {
@@ -22,6 +25,10 @@ export interface Screen {
   /** The selection as shown: the one chosen, or the first when that one is filtered out or gone. */
   selectedId: string | null;
   selected: Agent | null;
+  /** The selected agent's pending permission requests, oldest first (the pane shows the first). */
+  requests: PermissionRequest[];
+  /** Rows under the output that show the first of them (0: none). */
+  requestRows: number;
   total: number;
   running: number;
   /** What waits for the person: agents, and proposals to review (the header's count). */
@@ -55,13 +62,20 @@ export function deriveScreen(ui: UiState, view: FeedView, term: Size): Screen {
   const phaseSelected = rows.find((r) => r.key === ui.phases.selected) ?? rows[0] ?? null;
   const phaseLayout = layout(term.columns, term.rows, extra, rows.length);
   const contentWidth = Math.max(1, phaseLayout.output.width - 1);
+  const selected = selectedId ? (entities.agents[selectedId] ?? null) : null;
+  const requests = selectedId ? permissionsOf(entities.permissions, selectedId) : [];
+  const first = requests[0];
+  // up to half the output pane for a tool call, more for questions and a plan
+  const requestRows = first ? permissionPanelHeight(first, selected?.cwd ?? null, lay.output.width, Math.floor(lay.output.height * (first.kind === "tool" ? 0.5 : 0.65))) : 0;
   const phaseContent = phaseSelected && currentView(ui) === "phases" ? rowContent(phaseSelected).flatMap((l) => (l ? wrapText(sanitize(l), contentWidth) : [""])) : [];
   return {
     visible,
     ids,
     needs,
     selectedId,
-    selected: selectedId ? (entities.agents[selectedId] ?? null) : null,
+    selected,
+    requests,
+    requestRows,
     total: agents.length,
     running: agents.filter((a) => isLive(a.status)).length,
     needYou: needs.size + workAttentionKeys(entities.work).length,
@@ -71,7 +85,7 @@ export function deriveScreen(ui: UiState, view: FeedView, term: Size): Screen {
     phaseContent,
     banner,
     layout: lay,
-    viewport: { width: lay.output.width, height: Math.max(0, lay.output.height - 1) },
+    viewport: { width: lay.output.width, height: Math.max(0, lay.output.height - requestRows - 1) },
     diffRows: diffRows(lay.main.height),
     helpMax: helpScrollMax(lay.main.width, lay.main.height),
   };

@@ -9,6 +9,7 @@ export type DashboardClient = Pick<
   TroupeClient,
   | "health" | "listAgents" | "conversations" | "events" | "output" | "spawn" | "stop" | "resume" | "answer" | "profiles" | "waitAgent"
   | "messages" | "markRead" | "send"
+  | "permissions" | "decidePermission"
   | "initiatives" | "initiativeWork" | "initiativeDiff" | "approve" | "reject" | "edit" | "retry"
 >;
 

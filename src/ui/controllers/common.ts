@@ -81,7 +81,7 @@ export const agentActions: readonly Binding[] = [
   {
     command: "answer",
     keys: [ch("a")],
-    help: "answer the agent's questions or user conversation; read its messages (and reply)",
+    help: "allow or deny the agent's tool call; answer its questions or user conversation; read its messages (and reply)",
     hint: "answer",
     disabled: nothingToAnswer,
     run: (env) => {

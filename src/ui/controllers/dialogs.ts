@@ -3,27 +3,32 @@ import { errorMessage } from "../../errors.ts";
 import type { Message } from "../../protocol/message.ts";
 import { FormError, messagesModal, newAgentForm, providerOptions, questionsModal, replyText, resumeForm, resumeMessage, spawnRequest, submitQuestions } from "../actions.ts";
 import type { Modal } from "../state/ui.ts";
+import { decidePermission } from "./permission.ts";
+import { permissionModal } from "../permission-form.ts";
 import { say, type KeyEnv } from "./types.ts";
 import { submitReject } from "./work.ts";
 import { stopThenTakeOver } from "./attach.ts";
 
 /** The dialogs that hold a form. */
-export type FormModal = Extract<Modal, { kind: "questions" | "new" | "resume" | "reject" | "messages" }>;
+export type FormModal = Extract<Modal, { kind: "questions" | "new" | "resume" | "reject" | "messages" | "permission" }>;
 
 export function formModal(env: KeyEnv): FormModal | null {
   const m = env.ui.modal;
-  return m.kind === "questions" || m.kind === "new" || m.kind === "resume" || m.kind === "reject" || m.kind === "messages" ? m : null;
+  return m.kind === "questions" || m.kind === "new" || m.kind === "resume" || m.kind === "reject" || m.kind === "messages" || m.kind === "permission" ? m : null;
 }
 
 /** Why `a` has nothing to open for the selected agent, or null. */
 export function nothingToAnswer(env: KeyEnv): string | null {
-  if (questionsModal(env.selected, env.entities) || messagesModal(env.selected, env.entities)) return null;
+  if (permissionModal(env.selected, env.entities) || questionsModal(env.selected, env.entities) || messagesModal(env.selected, env.entities)) return null;
   return env.selected ? `${env.selected.name} has no questions or messages for you` : "nothing waits for an answer";
 }
 
-/** Questions first (the agent is blocked on them); else the agent's unread messages, marked read as they show. */
+/**
+ * A permission request first (the agent's process waits on it), then questions (the agent is
+ * blocked on them); else the agent's unread messages, marked read as they show.
+ */
 export function openAnswer(env: KeyEnv): void {
-  const modal = questionsModal(env.selected, env.entities) ?? messagesModal(env.selected, env.entities);
+  const modal = permissionModal(env.selected, env.entities) ?? questionsModal(env.selected, env.entities) ?? messagesModal(env.selected, env.entities);
   if (!modal) return;
   env.dispatch({ type: "open", modal });
   if (modal.kind === "messages") markShown(env, modal.messages);
@@ -56,7 +61,7 @@ export function openResume(env: KeyEnv, agent: Agent): void {
   env.dispatch({ type: "open", modal: { kind: "resume", agentId: agent.id, name: agent.name, form: resumeForm(), busy: false } });
 }
 
-function failed(env: KeyEnv, err: unknown): void {
+export function failed(env: KeyEnv, err: unknown): void {
   env.dispatch({ type: "busy", busy: false });
   const msg = errorMessage(err);
   env.dispatch({ type: "form", action: { type: "error", message: msg } });
@@ -112,6 +117,9 @@ export function submitForm(env: KeyEnv): void {
         deps.client.send({ to: m.replyTo, text }).then(() => done("reply sent"), (err: unknown) => failed(env, err));
         return;
       }
+      case "permission":
+        decidePermission(env, m);
+        return;
       case "resume": {
         const message = resumeMessage(m.form);
         dispatch({ type: "busy", busy: true });

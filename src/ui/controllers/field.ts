@@ -3,6 +3,7 @@ import { isLastField, type FormAction } from "../state/form.ts";
 import { quitFromDialog } from "./common.ts";
 import { cancel } from "./confirm.ts";
 import { formModal, submitForm } from "./dialogs.ts";
+import { permissionEnter } from "../permission-form.ts";
 import type { Binding, Controller, KeyEnv } from "./types.ts";
 
 function edit(env: KeyEnv, action: FormAction): void {
@@ -48,6 +49,7 @@ export const fieldController: Controller = {
         // Enter moves on in a multi-question dialog and submits on the last field; elsewhere it submits.
         const m = formModal(env);
         if (m?.kind === "questions" && !isLastField(m.form)) return edit(env, { type: "next" });
+        if (m?.kind === "permission" && permissionEnter(m) === "next") return edit(env, { type: "next" });
         return submitAll(env);
       },
     },

@@ -39,6 +39,7 @@ export function keyContext(ui: UiState): KeyContext {
     case "resume":
     case "reject":
     case "messages":
+    case "permission":
       return "field";
     case "none":
       break;

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import type { KeyEnv } from "../controllers/index.ts";
+import { closeIfSettled } from "../controllers/permission.ts";
 import type { Feed, FeedView } from "../feed.ts";
 import { deriveScreen, type Screen } from "../screen.ts";
 import { createUiStore } from "../state/ui-store.ts";
@@ -30,6 +31,9 @@ export function useDashboard(deps: DashboardDeps, feed: Feed, term: Size, shell:
   useEffect(() => {
     if (screen.selectedId !== ui.selectedId) store.dispatch({ type: "select", id: screen.selectedId });
   }, [screen.selectedId, ui.selectedId, store]);
+
+  // A request answered elsewhere (or whose agent ended) closes its dialog with a line saying so.
+  useEffect(() => closeIfSettled({ ui, entities: view.entities, dispatch: store.dispatch }), [ui, view.entities, store]);
 
   // A status message fades after a while.
   useEffect(() => {

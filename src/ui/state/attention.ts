@@ -1,6 +1,7 @@
 import type { NoticeReason } from "../../protocol/notice.ts";
 import { hasQuestions, userConversations, userMessages, type EntitiesState } from "./entities.ts";
 import { initiativeNeedsYou, phaseNeedsYou, taskNeedsYou } from "./work.ts";
+import { requestSummary } from "../permission-lines.ts";
 
 /** Something that calls for the person now, as the bell and the desktop notification name it. */
 export interface AttentionItem {
@@ -14,7 +15,7 @@ export interface AttentionItem {
 /**
  * The one place that says what rings the dashboard's bell, keyed by occurrence: a key that was not
  * there before rings once. Agents' questions, questions and messages to the person, proposals to
- * review, failures. Permission requests join here once the dashboard holds them (perm-ui's state).
+ * review, permission requests, failures.
  */
 export function attentionItems(state: EntitiesState): Map<string, AttentionItem> {
   const items = new Map<string, AttentionItem>();
@@ -25,6 +26,7 @@ export function attentionItems(state: EntitiesState): Map<string, AttentionItem>
   }
   for (const c of userConversations(state)) items.set(`conversation:${c.id}`, { name: c.fromName, reason: "question", text: c.question });
   for (const m of userMessages(state)) items.set(`message:${m.id}`, { name: m.fromName, reason: "message", text: m.text });
+  for (const r of Object.values(state.permissions.pending)) items.set(`permission:${r.id}`, { name: r.agentName, reason: "permission", text: requestSummary(r) });
   const w = state.work;
   for (const i of Object.values(w.initiatives)) if (initiativeNeedsYou(i)) items.set(`initiative:${i.id}`, { name: i.name, reason: "approval", text: `a revised goal for ${i.name}` });
   for (const p of Object.values(w.phases)) if (phaseNeedsYou(p)) items.set(`phase:${p.id}`, { name: nameOf(p.proposedBy, "troupe"), reason: "approval", text: `phase ${p.title}` });

@@ -2,8 +2,10 @@ import type { Agent, AgentStatus, Conversation } from "../../protocol/entities.t
 import { USER } from "../../protocol/entities.ts";
 import type { DaemonEvent } from "../../protocol/events.ts";
 import type { Message } from "../../protocol/message.ts";
+import type { PermissionRequest } from "../../protocol/permission.ts";
 import { assertNever } from "../../errors.ts";
 import { STATUS } from "../../protocol/status.ts";
+import { initialPermissions, permissionEvent, permissionsSnapshot, type PermissionsState } from "./permissions.ts";
 import { initialWork, workEvents, workSnapshot, type WorkEvent, type WorkSnapshot, type WorkState } from "./work.ts";
 
 /** The agent asked the person questions (its status needs the person, and it has some). */
@@ -20,16 +22,18 @@ export interface EntitiesState {
   messages: Readonly<Record<string, Message>>;
   /** Initiatives, phases and tasks (`work.ts`). */
   work: WorkState;
+  /** Permission requests waiting for the person (`permissions.ts`). */
+  permissions: PermissionsState;
   /** True once the first snapshot arrived. */
   loaded: boolean;
 }
 
 export type EntitiesAction =
   /** `work`, `messages` absent: not fetched (the part held stays). */
-  | { type: "snapshot"; agents: Agent[]; conversations: Conversation[]; work?: WorkSnapshot; messages?: Message[] }
+  | { type: "snapshot"; agents: Agent[]; conversations: Conversation[]; work?: WorkSnapshot; messages?: Message[]; permissions?: PermissionRequest[] }
   | { type: "events"; events: DaemonEvent[] };
 
-export const initialEntities: EntitiesState = { agents: {}, conversations: {}, messages: {}, work: initialWork, loaded: false };
+export const initialEntities: EntitiesState = { agents: {}, conversations: {}, messages: {}, work: initialWork, permissions: initialPermissions, loaded: false };
 
 const CONVERSATION_RANK: Record<Conversation["status"], number> = { pending: 0, delivered: 1, answered: 2, expired: 2 };
 
@@ -67,12 +71,14 @@ export function entitiesReducer(state: EntitiesState, action: EntitiesAction): E
         for (const m of action.messages) next[m.id] = newerMessage(state.messages[m.id], m);
         messages = next;
       }
-      return { agents, conversations: dropSettled(conversations), messages, work, loaded: true };
+      const permissions = action.permissions ? permissionsSnapshot(state.permissions, action.permissions) : state.permissions;
+      return { agents, conversations: dropSettled(conversations), messages, work, permissions, loaded: true };
     }
     case "events": {
       let agents: Record<string, Agent> | null = null;
       let conversations: Record<string, Conversation> | null = null;
       let messages: Record<string, Message> | null = null;
+      let permissions = state.permissions;
       const work: WorkEvent[] = [];
       for (const ev of action.events) {
         switch (ev.type) {
@@ -128,15 +134,17 @@ export function entitiesReducer(state: EntitiesState, action: EntitiesAction): E
             break; // the agent itself comes as agent:updated; the switch is for logs and scripts
           case "permission:created":
           case "permission:updated":
-            break; // TODO(issue 12): permission requests as needs-you items (the dashboard's part)
+            permissions = permissionEvent(permissions, ev.request);
+            break;
           default:
             assertNever(ev);
         }
       }
       const nextWork = work.length ? workEvents(state.work, work) : state.work;
-      if (!agents && !conversations && !messages && nextWork === state.work) return state;
+      if (!agents && !conversations && !messages && nextWork === state.work && permissions === state.permissions) return state;
       return {
         ...state,
+        permissions,
         agents: agents ?? state.agents,
         conversations: conversations ?? state.conversations,
         messages: messages ?? state.messages,
@@ -188,16 +196,15 @@ export function orphanMessages(state: EntitiesState): Message[] {
   return userMessages(state).filter((m) => !state.agents[m.fromId]);
 }
 
-/** Agent ids with an open user conversation or an unread message to the person. */
+/** Agent ids with an open user conversation, an unread message to the person or a pending permission request. */
 export function waitingOnPerson(state: EntitiesState): Set<string> {
   const ids = new Set(userConversations(state).map((c) => c.fromId));
   for (const m of userMessages(state)) ids.add(m.fromId);
+  for (const r of Object.values(state.permissions.pending)) ids.add(r.agentId);
   return ids;
 }
 
-
-
-/** True when the agent waits for the person: questions, a question to the user it is blocked on, or an unread message. */
+/** True when the agent waits for the person: questions, a question to the user it is blocked on, an unread message, or a tool call to allow. */
 export function needsPerson(agent: Agent, state: EntitiesState): boolean {
   return hasQuestions(agent) || waitingOnPerson(state).has(agent.id);
 }

@@ -1,5 +1,6 @@
 import type { Conversation, Question } from "../../protocol/entities.ts";
 import type { Message } from "../../protocol/message.ts";
+import type { PermissionRequest } from "../../protocol/permission.ts";
 import { FOLLOW, type Scroll } from "./scroll.ts";
 import { formReducer, type FormAction, type FormState } from "./form.ts";
 
@@ -25,6 +26,8 @@ export type Modal =
   /** Reject a proposed phase or task: a reason, and whether its agent proposes again. */
   | { kind: "reject"; ref: string; title: string; form: FormState; busy: boolean }
   | { kind: "work-confirm"; confirm: WorkConfirm; busy: boolean }
+  /** A tool call, questions or a plan an agent waits on (`permission-form.ts`); `rule`: what allow always adds; `waiting`: its pending requests. */
+  | { kind: "permission"; request: PermissionRequest; rule: string; waiting: number; form: FormState; busy: boolean }
   /** The daemon refused an edit: `text` (as saved) opens again with the error on top. */
   | { kind: "edit-error"; ref: string; name: string; original: string; text: string; error: string; busy: boolean };
 
@@ -157,7 +160,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return { ...state, modal: { kind: "none" } };
     case "form": {
       const m = state.modal;
-      if (m.kind !== "questions" && m.kind !== "new" && m.kind !== "resume" && m.kind !== "reject" && m.kind !== "messages") return state;
+      if (m.kind !== "questions" && m.kind !== "new" && m.kind !== "resume" && m.kind !== "reject" && m.kind !== "messages" && m.kind !== "permission") return state;
       const form = formReducer(m.form, action.action);
       return form === m.form ? state : { ...state, modal: { ...m, form } };
     }

@@ -1,5 +1,7 @@
 import { Box, Text } from "ink";
 import type { Agent } from "../../protocol/entities.ts";
+import type { PermissionRequest } from "../../protocol/permission.ts";
+import { PermissionPanel } from "../components/PermissionPanel.tsx";
 import { AgentList } from "../components/AgentList.tsx";
 import type { Layout } from "../layout.ts";
 import type { OutputStore } from "../output-store.ts";
@@ -20,6 +22,10 @@ export interface AgentsViewProps {
   filter: string;
   store: OutputStore;
   selected: Agent | null;
+  /** The selected agent's pending permission requests: the first shows under its output. */
+  requests: readonly PermissionRequest[];
+  /** Rows the first request takes under the output. */
+  requestRows: number;
   raw: boolean;
   scroll: Scroll;
 }
@@ -43,9 +49,7 @@ export function AgentsView(p: AgentsViewProps) {
       loaded={p.loaded}
     />
   );
-  const output = (
-    <OutputView store={p.store} agent={p.selected} raw={p.raw} scroll={p.scroll} width={l.output.width} height={l.output.height} focused={p.pane === "output"} />
-  );
+  const output = <OutputWithRequest {...p} />;
   if (l.stacked) {
     return (
       <Box flexDirection="column" width={l.main.width} height={l.main.height}>
@@ -62,6 +66,22 @@ export function AgentsView(p: AgentsViewProps) {
         <Text dimColor>{`${bar}\n`.repeat(l.main.height).trimEnd()}</Text>
       </Box>
       {output}
+    </Box>
+  );
+}
+
+/** The output pane; under it, what the agent waits on (it takes up to half the pane, a plan more). */
+function OutputWithRequest(p: AgentsViewProps) {
+  const { width, height } = p.layout.output;
+  const request = p.requests[0];
+  const cwd = p.selected?.cwd ?? null;
+  const panel = request ? p.requestRows : 0;
+  const out = <OutputView store={p.store} agent={p.selected} raw={p.raw} scroll={p.scroll} width={width} height={height - panel} focused={p.pane === "output"} />;
+  if (!request) return out;
+  return (
+    <Box flexDirection="column" width={width} height={height}>
+      {out}
+      <PermissionPanel request={request} waiting={p.requests.length} cwd={cwd} width={width} height={panel} />
     </Box>
   );
 }

@@ -13,6 +13,7 @@ import type { Screen } from "../screen.ts";
 import { currentView, type UiState } from "../state/ui.ts";
 import { WorkConfirmDialog } from "../components/WorkConfirmDialog.tsx";
 import { RejectDialog } from "../components/RejectDialog.tsx";
+import { PermissionDialog } from "../components/PermissionDialog.tsx";
 import { AgentsView } from "./AgentsView.tsx";
 import { DiffView } from "./DiffView.tsx";
 import { PhasesView } from "./PhasesView.tsx";
@@ -61,6 +62,8 @@ export function MainView({ ui, view, screen, store }: MainViewProps) {
           height={height}
         />
       );
+    case "permission":
+      return <PermissionDialog modal={m} cwd={view.entities.agents[m.request.agentId]?.cwd ?? null} width={width} height={height} />;
     case "reject":
       return <RejectDialog modal={m} width={width} height={height} />;
     case "work-confirm":
@@ -99,6 +102,8 @@ export function MainView({ ui, view, screen, store }: MainViewProps) {
       filter={ui.filter.text}
       store={store}
       selected={screen.selected}
+      requests={screen.requests}
+      requestRows={screen.requestRows}
       raw={ui.raw}
       scroll={ui.scroll}
     />

@@ -10,6 +10,7 @@ import type { ApproveRequest, EditRequest, RejectRequest, WorkItems } from "../.
 import type { Initiative, Phase, Task } from "../../../src/protocol/work.ts";
 import type { DashboardClient } from "../../../src/ui/types.ts";
 import type { Profile, ProfilesResponse } from "../../../src/protocol/profile.ts";
+import type { PermissionDecision, PermissionKind, PermissionRequest, PermissionStatus } from "../../../src/protocol/permission.ts";
 
 let seq = 0;
 
@@ -283,6 +284,48 @@ export class FakeClient implements DashboardClient {
     const to = this.agents.get(req.to);
     const n = ++seq;
     return [{ id: `msg_${n}`, seq: n, fromId: "user", fromName: "user", toId: req.to, toName: to?.name ?? req.to, text: req.text, status: "queued", createdAt: Date.now(), deliveredAt: null }];
+  }
+
+  permissionsById = new Map<string, PermissionRequest>();
+  private nextPermission = 1;
+  /** A tool call `agent` asks the person about, as the daemon files it (and publishes it). */
+  addPermission(agent: Agent, toolName: string, input: Record<string, unknown>, kind: PermissionKind = "tool"): PermissionRequest {
+    const r: PermissionRequest = {
+      id: `perm_${this.nextPermission++}`,
+      agentId: agent.id,
+      agentName: agent.name,
+      kind,
+      toolName,
+      input,
+      status: "pending",
+      decidedBy: null,
+      rule: null,
+      reason: null,
+      updatedInput: null,
+      createdAt: Date.now(),
+      decidedAt: null,
+    };
+    this.permissionsById.set(r.id, r);
+    this.emit({ type: "permission:created", request: r });
+    return r;
+  }
+  /** Settles a request without the dashboard (another dashboard, the CLI, the agent's end). */
+  settlePermission(id: string, status: Exclude<PermissionStatus, "pending">, decidedBy: PermissionRequest["decidedBy"]): PermissionRequest {
+    const r = { ...this.permissionsById.get(id)!, status, decidedBy, decidedAt: Date.now() };
+    this.permissionsById.set(id, r);
+    this.emit({ type: "permission:updated", request: r });
+    return r;
+  }
+  async permissions(q: { pending?: boolean } = {}): Promise<PermissionRequest[]> {
+    this.check("permissions", [q]);
+    return [...this.permissionsById.values()].filter((r) => !q.pending || r.status === "pending");
+  }
+  async decidePermission(id: string, d: PermissionDecision): Promise<PermissionRequest> {
+    this.check("decidePermission", [id, d]);
+    const r = this.permissionsById.get(id);
+    if (!r) throw new TroupeError("not_found", `no permission request ${id}`);
+    if (r.status !== "pending") throw new TroupeError("conflict", `${id} was already ${r.status}`);
+    return this.settlePermission(id, d.behavior === "allow" ? "allowed" : "denied", "person");
   }
 
   /** False: a daemon from before the work model (its routes answer not_found). */
