@@ -287,7 +287,10 @@ export function claudeMcp(server: McpServerSpec): McpInjection {
   const file = join(server.inputDir, "mcp.json");
   // alwaysLoad: troupe's tools are never deferred behind tool search (an agent must see handoff and signal at once)
   const config = { mcpServers: { troupe: { type: "stdio", command: server.command, args: server.args, timeout: server.toolTimeoutMs, alwaysLoad: true } } };
-  return { args: ["--mcp-config", file], files: { [file]: `${JSON.stringify(config, null, 2)}\n` } };
+  // In `edits` and `plan` modes Claude asks before any MCP tool, which a headless run cannot answer;
+  // troupe's own tools (`mcp__troupe` is all of that server's) are the agent's way to talk to troupe, and
+  // none decides a permission, so they are allowed in every mode. Several --allowedTools add up.
+  return { args: ["--mcp-config", file, "--allowedTools", "mcp__troupe"], files: { [file]: `${JSON.stringify(config, null, 2)}\n` } };
 }
 
 export const claude: Provider = {

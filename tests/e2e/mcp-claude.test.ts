@@ -4,6 +4,8 @@
  * send_message, and a message to a running agent delivered once after its run.
  */
 import { describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { waitFor } from "../support/sandbox.ts";
 import { bash, findInHistory, lastToolResult, text, toolUse, turnIndex, userTexts, type ScriptRequest } from "../support/fake-anthropic.ts";
 import { useClaudeTroupe } from "../support/claude-troupe.ts";
@@ -56,6 +58,27 @@ describe("troupe's MCP tools in the real Claude Code", () => {
     expect(handed?.isError).toBe(false);
     expect(boss).toMatchObject({ status: "done", result: "boss got: 3 files" });
     expect(await agent("helper")).toMatchObject({ status: "done", result: "3 files", parentId: boss.id, provider: "claude" });
+  }, 120_000);
+
+  // Claude Code asks before an MCP tool in these modes, and a headless run cannot answer: troupe's own are allowed
+  test.each(["edits", "plan"])("a supervisor with %s permissions may call troupe's tools (handoff)", async (mode) => {
+    const sb = sandbox();
+    // the person's own allowed tools still apply beside troupe's: with this one the supervisor can signal
+    mkdirSync(join(sb.dir, ".troupe"), { recursive: true });
+    writeFileSync(join(sb.dir, ".troupe", "config.json"), JSON.stringify({ providers: { claude: { allowedTools: ["Bash(troupe signal:*)"] } } }));
+    let handed: { text: string; isError: boolean } | undefined;
+    scripts.set("boss", (req) => {
+      if (turnIndex(req) === 0) return [toolUse("mcp__troupe__handoff", { provider: "claude", name: "helper", message: "Count the files.", worktree: false, timeoutSeconds: 120 })];
+      handed ??= lastToolResult(req);
+      return turnIndex(req) === 1 ? [bash(`troupe signal done --result "boss got it"`)] : [text("Done.")];
+    });
+    scripts.set("helper", (req) => [[bash(`troupe signal done --result "3 files"`)]][turnIndex(req)] ?? [text("Done.")]);
+
+    await sb.json(["spawn", "--provider", "claude", "--name", "boss", "--permissions", mode, "--prompt", "Hand the counting to a worker.", "--no-worktree", "--json"]);
+    const boss = await ended("boss", 90_000);
+    expect(handed).toMatchObject({ isError: false, text: expect.stringContaining("Its result:\n\n3 files") });
+    expect(await agent("helper")).toMatchObject({ status: "done", result: "3 files", parentId: boss.id });
+    expect(boss).toMatchObject({ status: "done", result: "boss got it" });
   }, 120_000);
 
   test("assign + send_message: the worker is told who assigned it, reports to its supervisor, and the supervisor's wait_for_message gets it once", async () => {
