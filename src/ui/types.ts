@@ -9,6 +9,7 @@ export type DashboardClient = Pick<
   | "health" | "listAgents" | "conversations" | "events" | "output" | "spawn" | "stop" | "resume" | "answer" | "profiles"
   | "messages" | "markRead" | "send"
   | "initiatives" | "initiativeWork" | "initiativeDiff" | "approve" | "reject" | "edit" | "retry"
+  | "flows" | "setFlowEnabled" | "runFlow"
 >;
 
 /** The work calls that start (or stop starting) paid agents, as `troupe detail` and `troupe dispatch` make them. */

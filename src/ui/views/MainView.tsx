@@ -15,6 +15,8 @@ import { WorkConfirmDialog } from "../components/WorkConfirmDialog.tsx";
 import { RejectDialog } from "../components/RejectDialog.tsx";
 import { AgentsView } from "./AgentsView.tsx";
 import { DiffView } from "./DiffView.tsx";
+import { FlowsView } from "./FlowsView.tsx";
+import { flowRow } from "../flow-rows.ts";
 import { PhasesView } from "./PhasesView.tsx";
 
 export interface MainViewProps {
@@ -61,6 +63,8 @@ export function MainView({ ui, view, screen, store }: MainViewProps) {
       return <RejectDialog modal={m} width={width} height={height} />;
     case "work-confirm":
       return <WorkConfirmDialog confirm={m.confirm} busy={m.busy} width={width} height={height} />;
+    case "flow-run":
+      return <ConfirmDialog title={`Run ${m.name} now?`} question={`Run the flow ${m.name} now (its gate first, if it has one)? It starts an agent; its schedule stays as it is.`} busy={m.busy} width={width} height={height} />;
     case "edit-error":
       return <ConfirmDialog title={`${m.name} was not saved`} question={`${m.error}\n\nEdit it again? (no: nothing changes)`} busy={m.busy} width={width} height={height} />;
     case "none":
@@ -68,6 +72,10 @@ export function MainView({ ui, view, screen, store }: MainViewProps) {
   }
   const current = currentView(ui);
   if (current === "diff" && ui.diff) return <DiffView diff={ui.diff} width={width} height={height} />;
+  if (current === "flows") {
+    const rows = ui.flows.list?.map((f) => flowRow(f, view.entities.agents, Date.now())) ?? null;
+    return <FlowsView rows={rows} selected={ui.flows.selected ?? rows?.[0]?.name ?? null} error={ui.flows.error} width={width} height={height} />;
+  }
   if (current === "phases") {
     return (
       <PhasesView
