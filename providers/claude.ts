@@ -289,8 +289,9 @@ export function claudeMcp(server: McpServerSpec): McpInjection {
   const config = { mcpServers: { troupe: { type: "stdio", command: server.command, args: server.args, timeout: server.toolTimeoutMs, alwaysLoad: true } } };
   // In `edits` and `plan` modes Claude asks before any MCP tool, which a headless run cannot answer;
   // troupe's own tools (`mcp__troupe` is all of that server's) are the agent's way to talk to troupe, and
-  // none decides a permission, so they are allowed in every mode. Several --allowedTools add up.
-  return { args: ["--mcp-config", file, "--allowedTools", "mcp__troupe"], files: { [file]: `${JSON.stringify(config, null, 2)}\n` } };
+  // none decides a permission, so they are allowed in every mode. Several --allowedTools add up;
+  // `=` keeps this one a single value, so it takes nothing after it.
+  return { args: ["--mcp-config", file, "--allowedTools=mcp__troupe"], files: { [file]: `${JSON.stringify(config, null, 2)}\n` } };
 }
 
 export const claude: Provider = {
