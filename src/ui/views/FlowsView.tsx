@@ -1,10 +1,10 @@
+import { useRef } from "react";
 import { Box, Text } from "ink";
 import { fit } from "../../output/text.ts";
 import { PaneTitle } from "../components/PaneTitle.tsx";
 import { listTop } from "../format.ts";
 import type { FlowRow } from "../flow-rows.ts";
 import { selectionMark, tint, useTheme } from "../theme.ts";
-import { useRef } from "react";
 
 export interface FlowsViewProps {
   rows: readonly FlowRow[] | null;

@@ -74,7 +74,9 @@ export function MainView({ ui, view, screen, store }: MainViewProps) {
   if (current === "diff" && ui.diff) return <DiffView diff={ui.diff} width={width} height={height} />;
   if (current === "flows") {
     const rows = ui.flows.list?.map((f) => flowRow(f, view.entities.agents, Date.now())) ?? null;
-    return <FlowsView rows={rows} selected={ui.flows.selected ?? rows?.[0]?.name ?? null} error={ui.flows.error} width={width} height={height} />;
+    // as the keys see it (selectedFlow): the one chosen, else the first
+    const selected = rows?.find((r) => r.name === ui.flows.selected)?.name ?? rows?.[0]?.name ?? null;
+    return <FlowsView rows={rows} selected={selected} error={ui.flows.error} width={width} height={height} />;
   }
   if (current === "phases") {
     return (
