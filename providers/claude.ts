@@ -254,7 +254,12 @@ function permissionArgs(mode: PermissionMode): string[] {
 
 /** Under `ask` the daemon applies the rules (and logs what they decide); otherwise the CLI does. */
 function ruleArgs(input: CommandInput): string[] {
-  if (input.permissions === "ask") return [];
+  if (input.permissions === "ask") {
+    // troupe's own tools are allowed to the CLI outright (claudeMcp), so they never reach the
+    // permission tool: a deny rule naming one must be the CLI's too, or it would not win
+    const own = (input.deniedTools ?? []).filter((r) => r === "mcp__troupe" || r.startsWith("mcp__troupe__"));
+    return own.length ? ["--disallowedTools", ...own] : [];
+  }
   return [
     // each flag takes many values; the `--` before the prompt ends them
     ...(input.allowedTools?.length ? ["--allowedTools", ...input.allowedTools] : []),
@@ -303,7 +308,11 @@ export function claudeMcp(server: McpServerSpec): McpInjection {
   const file = join(server.inputDir, "mcp.json");
   // alwaysLoad: troupe's tools are never deferred behind tool search (an agent must see handoff and signal at once)
   const config = { mcpServers: { troupe: { type: "stdio", command: server.command, args: server.args, timeout: server.toolTimeoutMs, alwaysLoad: true } } };
-  return { args: ["--mcp-config", file], files: { [file]: `${JSON.stringify(config, null, 2)}\n` } };
+  // In `edits` and `plan` modes Claude asks before any MCP tool, which a headless run cannot answer;
+  // troupe's own tools (`mcp__troupe` is all of that server's) are the agent's way to talk to troupe, and
+  // none decides a permission, so they are allowed in every mode. Several --allowedTools add up;
+  // `=` keeps this one a single value, so it takes nothing after it.
+  return { args: ["--mcp-config", file, "--allowedTools=mcp__troupe"], files: { [file]: `${JSON.stringify(config, null, 2)}\n` } };
 }
 
 /**

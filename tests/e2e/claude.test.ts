@@ -3,70 +3,19 @@
  * 127.0.0.1 plays the model, the CLI runs real tool calls in its worktree, and ends its runs
  * with `troupe signal` through its Bash tool.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
-import { ROOT, Sandbox, waitFor } from "../support/sandbox.ts";
-import {
-  apiError,
-  bash,
-  claudeEnv,
-  findInHistory,
-  lastToolResult,
-  startFakeAnthropic,
-  text,
-  turnIndex,
-  type FakeAnthropic,
-  type ScriptRequest,
-  type Turn,
-} from "../support/fake-anthropic.ts";
+import { waitFor } from "../support/sandbox.ts";
+import { apiError, bash, findInHistory, lastToolResult, text, turnIndex } from "../support/fake-anthropic.ts";
+import { useClaudeTroupe } from "../support/claude-troupe.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
 
-/** Each agent's own script, told apart by the name troupe puts in its prompt. */
-const scripts = new Map<string, (req: ScriptRequest) => Turn>();
-let server: FakeAnthropic;
-let home: string;
-let sb: Sandbox;
-
-beforeAll(() => {
-  server = startFakeAnthropic((req) => {
-    const who = findInHistory(req, /You are agent "([a-z0-9-]+)"/)?.[1];
-    const script = who ? scripts.get(who) : undefined;
-    return script ? script(req) : [text(`no script for ${who}`)];
-  });
-  home = mkdtempSync(join(tmpdir(), "troupe-claude-home-"));
-});
-afterAll(() => {
-  server.stop();
-  rmSync(home, { recursive: true, force: true });
-});
-afterEach(async () => {
-  scripts.clear();
-  await sb?.close();
-});
-
-function claudeSandbox(): Sandbox {
-  sb = new Sandbox();
-  const env = claudeEnv(server.url, home, { PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH}` });
-  Object.assign(sb.env, env);
-  return sb;
-}
-
-async function ended(name: string, timeoutMs = 60_000): Promise<Agent> {
-  return waitFor(
-    `${name} to end`,
-    async () => {
-      const a = (await sb.json<Agent[]>(["ls", "--json"])).find((x) => x.name === name);
-      return a && ["done", "failed", "waiting"].includes(a.status) ? a : undefined;
-    },
-    timeoutMs,
-  );
-}
+const { scripts, server, sandbox, ended } = useClaudeTroupe();
 
 describe("Claude Code under troupe", () => {
   test("edits a file in its worktree, commits, and ends with troupe signal done", async () => {
-    claudeSandbox();
+    const sb = sandbox();
     scripts.set("coder", (req) =>
       [
         [bash(`echo hello > hello.txt && git add hello.txt && git commit -qm "add hello" && echo committed`)],
@@ -87,7 +36,7 @@ describe("Claude Code under troupe", () => {
   }, 90_000);
 
   test("signals questions, is resumed with the answer in the same session, and ends with it", async () => {
-    claudeSandbox();
+    const sb = sandbox();
     scripts.set("asker", (req) => {
       const answer = findInHistory(req, /A: (\w+)/)?.[1];
       if (!answer) return [[bash(`troupe signal questions --question "Which colour should the button be?"`)]][turnIndex(req)] ?? [text("Waiting for an answer.")];
@@ -109,7 +58,7 @@ describe("Claude Code under troupe", () => {
   }, 120_000);
 
   test("two Claude agents talk through troupe ask / listen / answer", async () => {
-    claudeSandbox();
+    const sb = sandbox();
     scripts.set("beta", (req) => {
       const step = turnIndex(req);
       if (step === 0) return [bash("troupe listen --timeout 60000")];
@@ -137,7 +86,7 @@ describe("Claude Code under troupe", () => {
   }, 120_000);
 
   test("a question to an agent that is done resumes it to answer", async () => {
-    claudeSandbox();
+    const sb = sandbox();
     scripts.set("idle", (req) => {
       const asked = findInHistory(req, /\(conversation (cv_[0-9a-f]+)\)/)?.[1];
       if (!asked) return [[bash(`troupe signal done --result "first task done"`)]][turnIndex(req)] ?? [text("Done.")];
@@ -155,7 +104,7 @@ describe("Claude Code under troupe", () => {
   }, 120_000);
 
   test("a 529 overloaded_error through the CLI's own retries is retried by troupe to success", async () => {
-    claudeSandbox();
+    const sb = sandbox();
     sb.env.CLAUDE_CODE_MAX_RETRIES = "1";
     mkdirSync(join(sb.dir, ".troupe"), { recursive: true });
     writeFileSync(join(sb.dir, ".troupe", "config.json"), JSON.stringify({ lifecycle: { retry: { baseDelayMs: 200 } } }));
@@ -178,7 +127,7 @@ describe("Claude Code under troupe", () => {
   }, 120_000);
 
   test("a run the API refuses fails with the reason, not only a missing signal", async () => {
-    claudeSandbox();
+    const sb = sandbox();
     sb.env.CLAUDE_CODE_MAX_RETRIES = "0";
     scripts.set("locked", () => apiError(401, "authentication_error", "invalid x-api-key"));
     await sb.json(["spawn", "--provider", "claude", "--name", "locked", "--prompt", "Anything.", "--json"]);

@@ -1,63 +1,158 @@
 /**
- * The real Claude Code CLI with troupe's MCP server, as troupe configures it for every agent:
- * a supervisor calls mcp__troupe__handoff, a worker (real Claude too) ends with its result, and
- * the supervisor gets that result back in the same turn and ends with it. The model is a
- * scripted local Messages API.
+ * The real Claude Code CLI with troupe's MCP server, as troupe configures it for every agent,
+ * against a scripted local Messages API: a supervisor's handoff and assign, a worker's report with
+ * send_message, and a message to a running agent delivered once after its run.
  */
-import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
-import { ROOT, Sandbox, waitFor } from "../support/sandbox.ts";
-import { bash, claudeEnv, findInHistory, lastToolResult, startFakeAnthropic, text, toolUse, turnIndex, type FakeAnthropic, type ScriptRequest, type Turn } from "../support/fake-anthropic.ts";
-import type { Agent } from "../../src/protocol/entities.ts";
+import { waitFor } from "../support/sandbox.ts";
+import { bash, findInHistory, lastToolResult, text, toolUse, turnIndex, userTexts, type ScriptRequest } from "../support/fake-anthropic.ts";
+import { useClaudeTroupe } from "../support/claude-troupe.ts";
 
-const scripts = new Map<string, (req: ScriptRequest) => Turn>();
-let server: FakeAnthropic;
-let home: string;
-let sb: Sandbox;
+const troupe = useClaudeTroupe();
+const { scripts, server, sandbox, ended, agent } = troupe;
 
-beforeAll(() => {
-  server = startFakeAnthropic((req) => {
-    const who = findInHistory(req, /You are agent "([a-z0-9-]+)"/)?.[1];
-    const script = who ? scripts.get(who) : undefined;
-    return script ? script(req) : [text(`no script for ${who}`)];
+/** The requests the model got for one agent, in order. */
+const requestsOf = (name: string) => server.mainRequests().filter((r) => findInHistory(r, /You are agent "([a-z0-9-]+)"/)?.[1] === name);
+/** How many of a request's user-side blocks (prompts and tool results) hold `needle`. */
+const blocksWith = (req: ScriptRequest, needle: string) => userTexts(req).filter((t) => t.includes(needle)).length;
+
+/** The agent once its second run ended, or as soon as it went past it (a third run would be a second delivery). */
+const secondRunEnded = (name: string) =>
+  waitFor(`${name}'s second run to end`, async () => {
+    const a = await agent(name);
+    return a && (a.session > 2 || (a.session === 2 && a.status === "done")) ? a : undefined;
+  }, 90_000);
+
+/**
+ * Every wake the daemon may still owe is decided once a later message woke another agent: events
+ * are handled in order, and a wake is looked at once per burst (as tests/integration/messages.test.ts).
+ */
+async function settle(): Promise<void> {
+  const sb = troupe.sb;
+  await sb.json(["spawn", "--no-worktree", "--name", "probe", "--command", "troupe signal done --result probed", "--json"]);
+  await waitFor("probe done", async () => (await agent("probe"))?.status === "done");
+  await sb.run(["send", "probe", "ping"]);
+  await waitFor("probe woken", async () => {
+    const a = await agent("probe");
+    return a?.status === "done" && a.session === 2;
   });
-  home = mkdtempSync(join(tmpdir(), "troupe-claude-home-"));
-});
-afterAll(() => {
-  server.stop();
-  rmSync(home, { recursive: true, force: true });
-});
-afterEach(async () => {
-  scripts.clear();
-  await sb?.close();
-});
+}
 
-test("a supervisor's mcp__troupe__handoff returns its worker's result in the same turn", async () => {
-  sb = new Sandbox();
-  Object.assign(sb.env, claudeEnv(server.url, home, { PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH}` }));
-  let handed: { text: string; isError: boolean } | undefined;
-  scripts.set("boss", (req) => {
-    if (turnIndex(req) === 0) return [toolUse("mcp__troupe__handoff", { provider: "claude", name: "helper", message: "Count the files.", worktree: false, timeoutSeconds: 120 })];
-    handed ??= lastToolResult(req);
-    // the fake API joins the result's blocks: the text, then the worker as JSON
-    const result = handed?.text.match(/Its result:\n\n([^{\n]*)/)?.[1] ?? `no result: ${handed?.text}`;
-    return turnIndex(req) === 1 ? [bash(`troupe signal done --result "boss got: ${result}"`)] : [text("Done.")];
-  });
-  scripts.set("helper", (req) => [[bash(`troupe signal done --result "3 files"`)]][turnIndex(req)] ?? [text("Done.")]);
+describe("troupe's MCP tools in the real Claude Code", () => {
+  test("a supervisor's mcp__troupe__handoff returns its worker's result in the same turn", async () => {
+    const sb = sandbox();
+    let handed: { text: string; isError: boolean } | undefined;
+    scripts.set("boss", (req) => {
+      if (turnIndex(req) === 0) return [toolUse("mcp__troupe__handoff", { provider: "claude", name: "helper", message: "Count the files.", worktree: false, timeoutSeconds: 120 })];
+      handed ??= lastToolResult(req);
+      // the fake API joins the result's blocks: the text, then the worker as JSON
+      const result = handed?.text.match(/Its result:\n\n([^{\n]*)/)?.[1] ?? `no result: ${handed?.text}`;
+      return turnIndex(req) === 1 ? [bash(`troupe signal done --result "boss got: ${result}"`)] : [text("Done.")];
+    });
+    scripts.set("helper", (req) => [[bash(`troupe signal done --result "3 files"`)]][turnIndex(req)] ?? [text("Done.")]);
 
-  await sb.json(["spawn", "--provider", "claude", "--name", "boss", "--prompt", "Hand the counting to a worker.", "--no-worktree", "--json"]);
-  const boss = await waitFor(
-    "boss to end",
-    async () => {
-      const a = (await sb.json<Agent[]>(["ls", "--json"])).find((x) => x.name === "boss");
-      return a && ["done", "failed", "waiting"].includes(a.status) ? a : undefined;
-    },
-    90_000,
-  );
-  expect(handed?.isError).toBe(false);
-  expect(boss).toMatchObject({ status: "done", result: "boss got: 3 files" });
-  const helper = (await sb.json<Agent[]>(["ls", "--json"])).find((x) => x.name === "helper")!;
-  expect(helper).toMatchObject({ status: "done", result: "3 files", parentId: boss.id, provider: "claude" });
-}, 120_000);
+    await sb.json(["spawn", "--provider", "claude", "--name", "boss", "--prompt", "Hand the counting to a worker.", "--no-worktree", "--json"]);
+    const boss = await ended("boss", 90_000);
+    expect(handed?.isError).toBe(false);
+    expect(boss).toMatchObject({ status: "done", result: "boss got: 3 files" });
+    expect(await agent("helper")).toMatchObject({ status: "done", result: "3 files", parentId: boss.id, provider: "claude" });
+  }, 120_000);
+
+  // Claude Code asks before an MCP tool in these modes, and a headless run cannot answer: troupe's own are allowed
+  test.each(["edits", "plan"])("a supervisor with %s permissions may call troupe's tools (handoff)", async (mode) => {
+    const sb = sandbox();
+    // the person's own allowed tools still apply beside troupe's: with this one the supervisor can signal
+    mkdirSync(join(sb.dir, ".troupe"), { recursive: true });
+    writeFileSync(join(sb.dir, ".troupe", "config.json"), JSON.stringify({ providers: { claude: { allowedTools: ["Bash(troupe signal:*)"] } } }));
+    let handed: { text: string; isError: boolean } | undefined;
+    scripts.set("boss", (req) => {
+      if (turnIndex(req) === 0) return [toolUse("mcp__troupe__handoff", { provider: "claude", name: "helper", message: "Count the files.", worktree: false, timeoutSeconds: 120 })];
+      handed ??= lastToolResult(req);
+      return turnIndex(req) === 1 ? [bash(`troupe signal done --result "boss got it"`)] : [text("Done.")];
+    });
+    scripts.set("helper", (req) => [[bash(`troupe signal done --result "3 files"`)]][turnIndex(req)] ?? [text("Done.")]);
+
+    await sb.json(["spawn", "--provider", "claude", "--name", "boss", "--permissions", mode, "--prompt", "Hand the counting to a worker.", "--no-worktree", "--json"]);
+    const boss = await ended("boss", 90_000);
+    expect(handed).toMatchObject({ isError: false, text: expect.stringContaining("Its result:\n\n3 files") });
+    expect(await agent("helper")).toMatchObject({ status: "done", result: "3 files", parentId: boss.id });
+    expect(boss).toMatchObject({ status: "done", result: "boss got it" });
+  }, 120_000);
+
+  test("assign + send_message: the worker is told who assigned it, reports to its supervisor, and the supervisor's wait_for_message gets it once", async () => {
+    const sb = sandbox();
+    const report = "helper report: 3 files counted";
+    let got: { text: string; isError: boolean } | undefined;
+    scripts.set("boss", (req) => {
+      const step = turnIndex(req);
+      if (findInHistory(req, /wrap up now/)) return [[bash(`troupe signal done --result wrapped`)]][step] ?? [text("Wrapped.")];
+      if (step === 0) return [toolUse("mcp__troupe__assign", { provider: "claude", name: "helper", message: "Count the files.", worktree: false })];
+      if (step === 1) return [toolUse("mcp__troupe__wait_for_message", { timeoutSeconds: 120 })];
+      if (step === 2) {
+        got = lastToolResult(req);
+        return [bash(`troupe signal done --result "boss heard back"`)];
+      }
+      return [text("Done.")];
+    });
+    scripts.set("helper", (req) => {
+      const step = turnIndex(req);
+      if (step === 0) return [toolUse("mcp__troupe__send_message", { to: "supervisor", text: report })];
+      if (step === 1) return [bash(`troupe signal done --result reported`)];
+      return [text("Done.")];
+    });
+
+    await sb.json(["spawn", "--provider", "claude", "--name", "boss", "--prompt", "Assign the counting to a worker and wait for its report.", "--no-worktree", "--json"]);
+    const boss = await ended("boss", 90_000);
+    const helper = await ended("helper");
+    expect(boss).toMatchObject({ status: "done", result: "boss heard back", session: 1 });
+    expect(helper).toMatchObject({ status: "done", result: "reported", parentId: boss.id });
+    // the worker's prompt named its supervisor and how to report
+    expect(findInHistory(requestsOf("helper")[0]!, /assigned to you by the agent boss \((\w+)\)/)?.[1]).toBe(boss.id);
+    // the supervisor got the report with the sender's identity, from the daemon, not the text
+    expect(got?.isError).toBe(false);
+    const messages = JSON.parse(got!.text) as { from: string; fromId: string; to: string; text: string }[];
+    expect(messages).toEqual([expect.objectContaining({ from: "helper", fromId: helper.id, to: "boss", text: report })]);
+
+    // read through the inbox, so not delivered again: the person's message resumes the supervisor,
+    // and that run's prompt carries only the person's message; the session holds the report once
+    expect((await sb.run(["send", "boss", "wrap up now"])).code).toBe(0);
+    expect(await secondRunEnded("boss")).toMatchObject({ session: 2, status: "done", result: "wrapped" });
+    const last = requestsOf("boss").at(-1)!;
+    expect(blocksWith(last, "wrap up now")).toBe(1);
+    expect(blocksWith(last, report)).toBe(1);
+  }, 150_000);
+
+  test("a message to a running agent is delivered once, in the prompt of the run after it ends", async () => {
+    const sb = sandbox();
+    const note = "also check the tests folder";
+    let release!: () => void;
+    const sent = new Promise<void>((r) => (release = r));
+    scripts.set("busy", async (req) => {
+      if (findInHistory(req, new RegExp(note))) return [[bash(`troupe signal done --result "read the note"`)]][turnIndex(req)] ?? [text("Done.")];
+      // the first run holds its first turn until the message is sent, so it is running then
+      if (turnIndex(req) === 0) await sent;
+      return [[bash(`troupe signal done --result "first run"`)]][turnIndex(req)] ?? [text("Done.")];
+    });
+
+    await sb.json(["spawn", "--provider", "claude", "--name", "busy", "--prompt", "Look around.", "--no-worktree", "--json"]);
+    await waitFor("busy's first request", () => requestsOf("busy").length > 0 || undefined, 60_000);
+    expect((await agent("busy"))?.status).toBe("running");
+    expect((await sb.run(["send", "busy", note])).code).toBe(0);
+    release();
+
+    expect(await secondRunEnded("busy")).toMatchObject({ session: 2, status: "done", result: "read the note" });
+    await settle();
+    expect(await agent("busy")).toMatchObject({ status: "done", session: 2 });
+
+    // exactly one request brought it as a new prompt (the resume's), signed by the person
+    const prompts = requestsOf("busy").filter((r) => turnIndex(r) === 0 && blocksWith({ ...r, messages: r.messages.slice(-1) }, note) > 0);
+    expect(prompts).toHaveLength(1);
+    expect(findInHistory(prompts[0]!, /\[msg_\d+\] from ([^:]+):\nalso check/)?.[1]).toBe("the person (user)");
+    // and the whole session holds it once, never as a tool result (the inbox)
+    const last = requestsOf("busy").at(-1)!;
+    expect(blocksWith(last, note)).toBe(1);
+    expect(requestsOf("busy").some((r) => r.messages.some((m) => Array.isArray(m.content) && m.content.some((b) => b.type === "tool_result" && JSON.stringify(b).includes(note))))).toBe(false);
+  }, 150_000);
+});

@@ -158,6 +158,10 @@ describe("commands", () => {
     expect(argv).toEqual(["claude", "-p", "--output-format", "stream-json", "--verbose", "--model", "sonnet", "--permission-mode", "acceptEdits", "--allowedTools", "Bash(git log:*)", "Edit", "--", "-x"]);
     expect(claude.buildSpawn({ ...base, permissions: "plan" }).argv).toContainValues(["--permission-mode", "plan"]);
     expect(claude.buildSpawn({ ...base, permissions: "plan" }).argv).not.toContain("--dangerously-skip-permissions");
+    // under ask troupe's own tools are allowed to the CLI outright, so a deny of one must reach the CLI
+    const ask = claude.buildSpawn({ ...base, permissions: "ask", deniedTools: ["mcp__troupe__spawn_agent", "Bash(rm *)"] }).argv;
+    expect(ask.slice(ask.indexOf("--disallowedTools"), ask.indexOf("--disallowedTools") + 2)).toEqual(["--disallowedTools", "mcp__troupe__spawn_agent"]);
+    expect(ask).not.toContain("Bash(rm *)");
   });
 
   test("a long prompt goes on stdin, which -p reads when no prompt argument is given", () => {

@@ -6,6 +6,7 @@ import { nothingToAnswer, openAnswer, openNewAgent, openResume, openStop } from 
 import { say, type Binding, type KeyEnv } from "./types.ts";
 import { currentView } from "../state/ui.ts";
 import { attachBinding } from "./attach.ts";
+import { reloadFlows } from "./flow-calls.ts";
 
 /** Bindings several controllers share, each defined once (the help shows each once). */
 
@@ -50,6 +51,18 @@ export const phases: Binding = {
   keys: [ch("p")],
   help: "phases view",
   run: (env) => env.dispatch({ type: "view", view: currentView(env.ui) === "phases" ? "agents" : "phases" }),
+};
+
+/** Opens the flows view (reading them: flows publish no events) or, from it, goes back to the agents. */
+export const flows: Binding = {
+  command: "flows",
+  keys: [ch("f")],
+  help: "flows view (scheduled runs)",
+  run: (env) => {
+    const open = currentView(env.ui) === "flows";
+    env.dispatch({ type: "view", view: open ? "agents" : "flows" });
+    if (!open) reloadFlows(env);
+  },
 };
 
 function diffTitle(a: Agent): string {
@@ -139,6 +152,7 @@ export const agentActions: readonly Binding[] = [
   },
   { command: "filter", keys: [ch("/")], help: "filter agents by status or text", hint: "filter", run: (env) => env.dispatch({ type: "filterStart" }) },
   phases,
+  flows,
   help,
   quit,
 ];

@@ -1,6 +1,7 @@
 import { ch, named } from "../keys.ts";
 import { quitFromDialog } from "./common.ts";
 import { confirmStop } from "./dialogs.ts";
+import { confirmFlowRun } from "./flow-calls.ts";
 import { confirmWork, editAgain } from "./work.ts";
 import type { Binding, Controller, KeyEnv } from "./types.ts";
 
@@ -12,7 +13,7 @@ const close = (env: KeyEnv) => {
 /** esc cancels every dialog, forms and confirmations alike. */
 export const cancel: Binding = { command: "cancel", keys: [named("escape", "esc")], help: "cancel", run: close };
 
-/** A yes/no question: stop an agent, detail a phase, dispatch an initiative, edit again after a refusal. */
+/** A yes/no question: stop an agent, detail a phase, dispatch an initiative, edit again after a refusal, run a flow. */
 export const confirmController: Controller = {
   context: "confirm",
   bindings: [
@@ -25,6 +26,7 @@ export const confirmController: Controller = {
         const kind = env.ui.modal.kind;
         if (kind === "work-confirm") confirmWork(env);
         else if (kind === "edit-error") editAgain(env);
+        else if (kind === "flow-run") confirmFlowRun(env);
         else confirmStop(env);
         return "dialog";
       },

@@ -4,6 +4,7 @@ import { confirmController } from "./confirm.ts";
 import { diffController } from "./diff.ts";
 import { fieldController } from "./field.ts";
 import { filterController } from "./filter.ts";
+import { flowsController } from "./flows.ts";
 import { helpController } from "./help.ts";
 import { listController } from "./list.ts";
 import { outputController } from "./output.ts";
@@ -19,6 +20,7 @@ export const CONTROLLERS: Readonly<Record<KeyContext, Controller>> = {
   diff: diffController,
   phases: phasesController,
   phaseContent: phaseContentController,
+  flows: flowsController,
   field: fieldController,
   filter: filterController,
   confirm: confirmController,
@@ -33,6 +35,7 @@ export function keyContext(ui: UiState): KeyContext {
     case "stop":
     case "work-confirm":
     case "edit-error":
+    case "flow-run":
       return "confirm";
     case "questions":
     case "new":
@@ -48,6 +51,7 @@ export function keyContext(ui: UiState): KeyContext {
   const view = currentView(ui);
   if (view === "diff") return "diff";
   if (view === "phases") return ui.phases.pane === "content" ? "phaseContent" : "phases";
+  if (view === "flows") return "flows";
   return ui.pane;
 }
 
@@ -64,6 +68,7 @@ export function resolveKey(context: KeyContext, input: string, key: KeyInput): s
 export const HELP_SECTIONS: readonly { title: string; contexts: readonly KeyContext[] }[] = [
   { title: "Agents and output", contexts: ["list", "output"] },
   { title: "Phases (p)", contexts: ["phases", "phaseContent"] },
+  { title: "Flows (f)", contexts: ["flows"] },
   { title: "Diff", contexts: ["diff"] },
   { title: "Text fields", contexts: ["field"] },
   { title: "Filter", contexts: ["filter"] },

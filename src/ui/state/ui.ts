@@ -1,10 +1,11 @@
 import type { Conversation, Question } from "../../protocol/entities.ts";
+import type { Flow } from "../../protocol/flow.ts";
 import type { Message } from "../../protocol/message.ts";
 import type { PermissionRequest } from "../../protocol/permission.ts";
 import { FOLLOW, type Scroll } from "./scroll.ts";
 import { formReducer, type FormAction, type FormState } from "./form.ts";
 
-export type View = "agents" | "diff" | "phases";
+export type View = "agents" | "diff" | "phases" | "flows";
 export type Pane = "list" | "output";
 
 /** A yes/no question about the work model; both start paid agents. */
@@ -28,6 +29,8 @@ export type Modal =
   | { kind: "work-confirm"; confirm: WorkConfirm; busy: boolean }
   /** A tool call, questions or a plan an agent waits on (`permission-form.ts`); `rule`: what allow always adds; `waiting`: its pending requests. */
   | { kind: "permission"; request: PermissionRequest; rule: string; waiting: number; form: FormState; busy: boolean }
+  /** Run a flow now (it starts a paid agent). */
+  | { kind: "flow-run"; name: string; busy: boolean }
   /** The daemon refused an edit: `text` (as saved) opens again with the error on top. */
   | { kind: "edit-error"; ref: string; name: string; original: string; text: string; error: string; busy: boolean };
 
@@ -53,6 +56,14 @@ export interface PhasesUi {
   contentTop: number;
 }
 
+/** The flows view: loaded when it opens and after each action (flows publish no events). */
+export interface FlowsUi {
+  list: readonly Flow[] | null;
+  error: string | null;
+  /** A flow name. */
+  selected: string | null;
+}
+
 export interface UiState {
   /** The views as opened, bottom first: `agents` always at the bottom; esc goes back one. */
   views: readonly View[];
@@ -65,6 +76,7 @@ export interface UiState {
   modal: Modal;
   diff: DiffState | null;
   phases: PhasesUi;
+  flows: FlowsUi;
   status: StatusMessage | null;
 }
 
@@ -99,6 +111,9 @@ export type UiAction =
   | { type: "phasePane"; pane: PhasesUi["pane"] }
   | { type: "phaseScroll"; top: number }
   | { type: "diffScroll"; top: number }
+  | { type: "flowsLoaded"; flows: readonly Flow[] }
+  | { type: "flowsFailed"; error: string }
+  | { type: "flowSelect"; name: string | null }
   | { type: "status"; status: StatusMessage | null };
 
 export const initialUi: UiState = {
@@ -111,6 +126,7 @@ export const initialUi: UiState = {
   modal: { kind: "none" },
   diff: null,
   phases: { selected: null, collapsed: [], pane: "tree", contentTop: 0 },
+  flows: { list: null, error: null, selected: null },
   status: null,
 };
 
@@ -202,6 +218,12 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return { ...state, phases: { ...state.phases, pane: action.pane } };
     case "phaseScroll":
       return { ...state, phases: { ...state.phases, contentTop: Math.max(0, action.top) } };
+    case "flowsLoaded":
+      return { ...state, flows: { ...state.flows, list: action.flows, error: null } };
+    case "flowsFailed":
+      return { ...state, flows: { ...state.flows, error: action.error } };
+    case "flowSelect":
+      return state.flows.selected === action.name ? state : { ...state, flows: { ...state.flows, selected: action.name } };
     case "status":
       return { ...state, status: action.status };
   }

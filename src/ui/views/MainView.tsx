@@ -16,6 +16,8 @@ import { RejectDialog } from "../components/RejectDialog.tsx";
 import { PermissionDialog } from "../components/PermissionDialog.tsx";
 import { AgentsView } from "./AgentsView.tsx";
 import { DiffView } from "./DiffView.tsx";
+import { FlowsView } from "./FlowsView.tsx";
+import { flowRow } from "../flow-rows.ts";
 import { PhasesView } from "./PhasesView.tsx";
 
 export interface MainViewProps {
@@ -68,6 +70,8 @@ export function MainView({ ui, view, screen, store }: MainViewProps) {
       return <RejectDialog modal={m} width={width} height={height} />;
     case "work-confirm":
       return <WorkConfirmDialog confirm={m.confirm} busy={m.busy} width={width} height={height} />;
+    case "flow-run":
+      return <ConfirmDialog title={`Run ${m.name} now?`} question={`Run the flow ${m.name} now (its gate first, if it has one)? It starts an agent; its schedule stays as it is.`} busy={m.busy} width={width} height={height} />;
     case "edit-error":
       return <ConfirmDialog title={`${m.name} was not saved`} question={`${m.error}\n\nEdit it again? (no: nothing changes)`} busy={m.busy} width={width} height={height} />;
     case "none":
@@ -75,6 +79,12 @@ export function MainView({ ui, view, screen, store }: MainViewProps) {
   }
   const current = currentView(ui);
   if (current === "diff" && ui.diff) return <DiffView diff={ui.diff} width={width} height={height} />;
+  if (current === "flows") {
+    const rows = ui.flows.list?.map((f) => flowRow(f, view.entities.agents, Date.now())) ?? null;
+    // as the keys see it (selectedFlow): the one chosen, else the first
+    const selected = rows?.find((r) => r.name === ui.flows.selected)?.name ?? rows?.[0]?.name ?? null;
+    return <FlowsView rows={rows} selected={selected} error={ui.flows.error} width={width} height={height} />;
+  }
   if (current === "phases") {
     return (
       <PhasesView

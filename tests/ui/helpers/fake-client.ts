@@ -11,6 +11,7 @@ import type { Initiative, Phase, Task } from "../../../src/protocol/work.ts";
 import type { DashboardClient } from "../../../src/ui/types.ts";
 import type { Profile, ProfilesResponse } from "../../../src/protocol/profile.ts";
 import type { PermissionDecision, PermissionKind, PermissionRequest, PermissionStatus } from "../../../src/protocol/permission.ts";
+import type { Flow, FlowRunResult } from "../../../src/protocol/flow.ts";
 
 let seq = 0;
 
@@ -55,6 +56,26 @@ export function makeAgent(over: Partial<Agent> = {}): Agent {
     createdAt: now - 60_000,
     updatedAt: now,
     lastActivityAt: null,
+    ...over,
+  };
+}
+
+export function makeFlow(over: Partial<Flow> = {}): Flow {
+  const n = ++seq;
+  return {
+    id: `fl${n}`,
+    name: `flow-${n}`,
+    cron: "0 3 * * *",
+    profile: null,
+    provider: "generic",
+    prompt: `prompt ${n}`,
+    gate: null,
+    enabled: true,
+    nextRunAt: Date.now() + 3_600_000,
+    lastRunAt: null,
+    lastAgentId: null,
+    lastOutcome: null,
+    createdAt: Date.now() - 86_400_000,
     ...over,
   };
 }
@@ -166,6 +187,7 @@ export class FakeClient implements DashboardClient {
   phasesById = new Map<string, Phase>();
   tasksById = new Map<string, Task>();
   diffs = new Map<string, string>();
+  flowsByName = new Map<string, Flow>();
   calls: Call[] = [];
   up = true;
   pid = 4242;
@@ -383,6 +405,26 @@ export class FakeClient implements DashboardClient {
   async retry(ref: string): Promise<Task> {
     this.check("retry", [ref]);
     return this.setTask({ ...this.tasksById.get(ref)!, status: "pending", reason: null });
+  }
+
+  async flows(): Promise<Flow[]> {
+    this.check("flows", []);
+    return [...this.flowsByName.values()];
+  }
+  async setFlowEnabled(ref: string, enabled: boolean): Promise<Flow> {
+    this.check("setFlowEnabled", [ref, enabled]);
+    const f = { ...this.flowsByName.get(ref)!, enabled, nextRunAt: enabled ? Date.now() + 3_600_000 : null };
+    this.flowsByName.set(ref, f);
+    return f;
+  }
+  /** Starts an agent as the daemon's flow run does, and records it as the flow's last run. */
+  async runFlow(ref: string): Promise<FlowRunResult> {
+    this.check("runFlow", [ref]);
+    const a = makeAgent({ name: `${ref}-run`, status: "starting" });
+    this.setAgent(a, "agent:created");
+    const flow = { ...this.flowsByName.get(ref)!, lastRunAt: Date.now(), lastAgentId: a.id, lastOutcome: `started ${a.name}` };
+    this.flowsByName.set(ref, flow);
+    return { flow, outcome: `started ${a.name}`, agentId: a.id };
   }
 
   /** `troupe detail` and `troupe dispatch` (the dashboard reaches them through its `runs`). */
