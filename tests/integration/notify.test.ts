@@ -38,7 +38,6 @@ async function waitStatus(name: string, status: string, session?: number): Promi
 
 beforeEach(() => {
   sb = new Sandbox();
-  sb.env.XDG_CONFIG_HOME = join(sb.runtime, "config");
   calls = join(sb.runtime, "calls");
   mkdirSync(calls);
   sb.env.CALLS = calls;

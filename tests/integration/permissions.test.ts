@@ -21,7 +21,6 @@ afterEach(async () => {
 function sandbox(): Sandbox {
   sb = new Sandbox();
   // the user's config is the sandbox's own: a test never reads the real ~/.config/troupe
-  sb.env.XDG_CONFIG_HOME = join(sb.runtime, "config");
   return sb;
 }
 

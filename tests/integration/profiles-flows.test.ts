@@ -12,7 +12,6 @@ afterEach(async () => {
 function sandbox(): Sandbox {
   sb = new Sandbox();
   // the machine's own ~/.config/troupe/profiles stay out of the test
-  sb.env.XDG_CONFIG_HOME = join(sb.runtime, "config");
   sb.env.XDG_STATE_HOME = join(sb.runtime, "state");
   mkdirSync(join(sb.dir, ".troupe", "profiles"), { recursive: true });
   return sb;

@@ -39,8 +39,9 @@ export class Sandbox {
     for (const [k, v] of Object.entries(process.env)) {
       if (v !== undefined && !k.startsWith("TROUPE_")) env[k] = v;
     }
-    // the user's state (accounts, trust records) is the sandbox's own: a test never reads or writes the real one
-    this.env = { ...env, ...GIT_IDENTITY, TROUPE_SOCKET: this.socket, TROUPE_WORKSPACE: this.dir, NO_COLOR: "1", XDG_STATE_HOME: join(this.runtime, "state") };
+    // the user's state (accounts, trust records) and config (notify.command, permission rules) are the
+    // sandbox's own: a test never reads or writes the real ones
+    this.env = { ...env, ...GIT_IDENTITY, TROUPE_SOCKET: this.socket, TROUPE_WORKSPACE: this.dir, NO_COLOR: "1", XDG_STATE_HOME: join(this.runtime, "state"), XDG_CONFIG_HOME: join(this.runtime, "config") };
     if (opts.git !== false) {
       this.git("init", "-q", "-b", "main");
       writeFileSync(join(this.dir, "README.md"), "# test repo\n");
