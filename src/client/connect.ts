@@ -2,7 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { TroupeError } from "../errors.ts";
-import { sleep } from "../runtime/process.ts";
+import { quietEnv, sleep } from "../runtime/process.ts";
 import { selfCommand } from "../self.ts";
 import { isProcessAlive } from "../process-info.ts";
 import { lockFilePath, readLockFile } from "../lock-file.ts";
@@ -42,7 +42,7 @@ async function startDetachedDaemon(ws: Workspace): Promise<ChildProcess> {
   const child = spawn(cmd!, [...args, "daemon", "run", "--workspace", ws.root], {
     detached: true,
     stdio: ["ignore", log, log],
-    env: { ...process.env, TROUPE_SOCKET: ws.socket },
+    env: { ...process.env, ...quietEnv(), TROUPE_SOCKET: ws.socket },
     cwd: ws.root,
   });
   child.unref();

@@ -116,6 +116,11 @@ export interface ProcessRuntime {
   gc(): void;
   /** The entry script when running from source (`bun src/main.ts`), to start this troupe again. */
   mainScript(): string;
+  /**
+   * Variables for a long-lived process this one starts (the daemon) so the runtime itself does not
+   * wake while nothing happens; read by the runtime only when that process starts.
+   */
+  quietEnv(): Record<string, string>;
 }
 
 /** Terminal columns of a string (East Asian wide characters and emoji count two). */

@@ -5,6 +5,7 @@ export { stringWidth };
 export const which = (bin: string, PATH: string): string | null => processRuntime.which(bin, PATH);
 export const gc = (): void => processRuntime.gc();
 export const mainScript = (): string => processRuntime.mainScript();
+export const quietEnv = (): Record<string, string> => processRuntime.quietEnv();
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
