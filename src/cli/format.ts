@@ -1,5 +1,6 @@
 import type { Agent, Conversation } from "../protocol/entities.ts";
 import { failureLine, failureShows } from "../protocol/failure.ts";
+import { LS_GLYPHS, treePrefix, treeRows } from "../output/tree.ts";
 
 /** Plain-text table: columns padded to their widest cell, the last one left ragged. */
 export function table(header: string[], rows: string[][]): string {
@@ -22,20 +23,25 @@ export function oneLine(text: string | null, max = 60): string {
   return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
 }
 
-export function agentRows(agents: Agent[]): string {
+/** The agents as a table, each worker indented under the agent that started it (`ascii`: no box-drawing characters). */
+export function agentRows(agents: Agent[], ascii = false): string {
+  const glyphs = LS_GLYPHS[ascii ? "ascii" : "unicode"];
   return table(
     ["ID", "NAME", "PROVIDER", "STATUS", "PID", "AGE", "COST", "DETAIL"],
-    agents.map((a) => [
-      a.id,
-      a.name,
-      a.provider,
-      // a pending permission request is the person's to answer, whatever the status says
-      a.pendingPermissions > 0 ? `! ${a.status} (permission: troupe permissions)` : a.uncommitted ? `${a.status} (uncommitted)` : a.status,
-      a.pid === null ? "-" : String(a.pid),
-      ago(a.createdAt),
-      a.costUsd === null ? "-" : `$${a.costUsd.toFixed(2)}`,
-      oneLine((failureShows(a) ? failureLine(a.failure, a.retryAt, Date.now(), a.status) : null) ?? a.error ?? (a.questions ? a.questions.map((q) => q.question).join(" | ") : null) ?? a.result ?? a.prompt ?? a.command),
-    ]),
+    treeRows(agents).map((row) => {
+      const a = row.item;
+      return [
+        a.id,
+        treePrefix(row.lasts, glyphs) + a.name,
+        a.provider,
+        // a pending permission request is the person's to answer, whatever the status says
+        a.pendingPermissions > 0 ? `! ${a.status} (permission: troupe permissions)` : a.uncommitted ? `${a.status} (uncommitted)` : a.status,
+        a.pid === null ? "-" : String(a.pid),
+        ago(a.createdAt),
+        a.costUsd === null ? "-" : `$${a.costUsd.toFixed(2)}`,
+        oneLine((failureShows(a) ? failureLine(a.failure, a.retryAt, Date.now(), a.status) : null) ?? a.error ?? (a.questions ? a.questions.map((q) => q.question).join(" | ") : null) ?? a.result ?? a.prompt ?? a.command),
+      ];
+    }),
   );
 }
 

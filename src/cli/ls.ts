@@ -1,5 +1,6 @@
 import { connect } from "./context.ts";
 import { parse, printJson } from "./command.ts";
+import { asciiFromEnv } from "../output/tree.ts";
 import { agentRows } from "./format.ts";
 import { stdout } from "./streams.ts";
 
@@ -9,6 +10,6 @@ export async function run(args: string[]): Promise<number> {
   const agents = await client.listAgents();
   if (values.json) printJson(agents);
   else if (agents.length === 0) stdout.write("no agents; start one with 'troupe spawn'\n");
-  else stdout.write(agentRows(agents));
+  else stdout.write(agentRows(agents, asciiFromEnv()));
   return 0;
 }

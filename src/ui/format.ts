@@ -102,11 +102,16 @@ export interface RowCells {
   what: string;
 }
 
-/** The text of each column, already cut and padded to its width. */
-export function rowCells(a: Agent, cols: RowColumns, now: number): RowCells {
+/**
+ * The text of each column, already cut and padded to its width. `tree` (the agent's place under
+ * its parent) comes out of the name's width, at most half of it: deeper levels lose their
+ * leftmost glyphs, so the name keeps its room and the row stays one line.
+ */
+export function rowCells(a: Agent, cols: RowColumns, now: number, tree = ""): RowCells {
   const cost = a.costUsd === null ? "" : formatCost(a.costUsd);
+  const indent = tree.slice(Math.max(0, tree.length - Math.floor(cols.name / 2)));
   return {
-    name: fit(a.name, cols.name),
+    name: fit(indent + a.name, cols.name),
     status: fit(a.status, cols.status),
     provider: cols.provider ? fit(a.provider, cols.provider) : "",
     elapsed: formatElapsed(agentElapsed(a, now)).padStart(cols.elapsed),

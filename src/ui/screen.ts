@@ -4,7 +4,7 @@ import { helpScrollMax } from "./components/HelpOverlay.tsx";
 import type { FeedView } from "./feed.ts";
 import type { Size } from "./hooks/useTerminalSize.ts";
 import { layout, type Layout } from "./layout.ts";
-import { hasQuestions, visibleAgents, waitingOnPerson, type EntitiesState } from "./state/entities.ts";
+import { hasQuestions, visibleRows, waitingOnPerson, type EntitiesState } from "./state/entities.ts";
 import type { Viewport } from "./state/scroll.ts";
 import { currentView, type UiState } from "./state/ui.ts";
 import { workAttentionKeys } from "./state/work.ts";
@@ -20,6 +20,8 @@ export interface Screen {
   /** The list as shown, in order, and its ids. */
   visible: Agent[];
   ids: string[];
+  /** Per agent shown, where it sits in the tree of who started whom (`TreeRow.lasts`; empty: top level). */
+  tree: ReadonlyMap<string, readonly boolean[]>;
   /** Agents waiting for the person. */
   needs: Set<string>;
   /** The selection as shown: the one chosen, or the first when that one is filtered out or gone. */
@@ -49,7 +51,9 @@ export interface Screen {
 
 export function deriveScreen(ui: UiState, view: FeedView, term: Size): Screen {
   const { entities, connection } = view;
-  const visible = visibleAgents(entities, ui.filter.text);
+  const rows = visibleRows(entities, ui.filter.text);
+  const visible = rows.map((r) => r.item);
+  const tree = new Map(rows.map((r) => [r.item.id, r.lasts]));
   const ids = visible.map((a) => a.id);
   const agents = Object.values(entities.agents);
   const selectedId = ui.selectedId !== null && ids.includes(ui.selectedId) ? ui.selectedId : (ids[0] ?? null);
@@ -58,9 +62,9 @@ export function deriveScreen(ui: UiState, view: FeedView, term: Size): Screen {
   const lay = layout(term.columns, term.rows, extra, visible.length);
   const needs = needsOf(entities);
   // Only while the phases view is open (or under a view opened from it): sorting the tree is work.
-  const rows = ui.views.includes("phases") ? phaseRows(entities.work, entities.agents, ui.phases.collapsed) : [];
-  const phaseSelected = rows.find((r) => r.key === ui.phases.selected) ?? rows[0] ?? null;
-  const phaseLayout = layout(term.columns, term.rows, extra, rows.length);
+  const phases = ui.views.includes("phases") ? phaseRows(entities.work, entities.agents, ui.phases.collapsed) : [];
+  const phaseSelected = phases.find((r) => r.key === ui.phases.selected) ?? phases[0] ?? null;
+  const phaseLayout = layout(term.columns, term.rows, extra, phases.length);
   const contentWidth = Math.max(1, phaseLayout.output.width - 1);
   const selected = selectedId ? (entities.agents[selectedId] ?? null) : null;
   const requests = selectedId ? permissionsOf(entities.permissions, selectedId) : [];
@@ -71,6 +75,7 @@ export function deriveScreen(ui: UiState, view: FeedView, term: Size): Screen {
   return {
     visible,
     ids,
+    tree,
     needs,
     selectedId,
     selected,
@@ -79,7 +84,7 @@ export function deriveScreen(ui: UiState, view: FeedView, term: Size): Screen {
     total: agents.length,
     running: agents.filter((a) => isLive(a.status)).length,
     needYou: needs.size + workAttentionKeys(entities.work).length,
-    phaseRows: rows,
+    phaseRows: phases,
     phaseSelected,
     phaseLayout,
     phaseContent,

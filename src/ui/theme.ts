@@ -1,8 +1,9 @@
 import { createContext, useContext } from "react";
 import type { AgentStatus } from "../protocol/entities.ts";
 import type { LineKind } from "../output/lines.ts";
+import { asciiFromEnv } from "../output/tree.ts";
 
-/** How the terminal may be drawn on: colour off under NO_COLOR or TERM=dumb, ASCII symbols on TERM=dumb. */
+/** How the terminal may be drawn on: colour off under NO_COLOR or TERM=dumb, ASCII symbols on TERM=dumb or TROUPE_ASCII=1. */
 export interface Theme {
   color: boolean;
   ascii: boolean;
@@ -12,7 +13,7 @@ export function themeFromEnv(env: NodeJS.ProcessEnv = process.env): Theme {
   const dumb = env.TERM === "dumb";
   return {
     color: !(env.NO_COLOR !== undefined && env.NO_COLOR !== "") && !dumb,
-    ascii: dumb || env.TROUPE_ASCII === "1",
+    ascii: asciiFromEnv(env),
   };
 }
 

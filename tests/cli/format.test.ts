@@ -13,6 +13,17 @@ test("troupe ls shows one aligned row per agent: what it needs, its cost, and wh
   expect(rows[2]).toStartWith("ag_2  calm-yak     generic   failed   -    5s     $0.05  usage limit reached (usage_limit): You've hit your session…");
 });
 
+test("troupe ls lists each worker under the agent that started it, with ASCII glyphs when asked", () => {
+  const lead = makeAgent({ id: "ag_1", name: "lead" });
+  const rows = (ascii: boolean) =>
+    agentRows([lead, makeAgent({ id: "ag_2", name: "solo" }), makeAgent({ id: "ag_3", name: "w1", parentId: "ag_1" }), makeAgent({ id: "ag_4", name: "w2", parentId: "ag_1" })], ascii)
+      .split("\n")
+      .slice(1, 5)
+      .map((r) => r.split(/\s{2,}/).slice(0, 2).join(" | "));
+  expect(rows(false)).toEqual(["ag_1 | lead", "ag_3 | ├─ w1", "ag_4 | └─ w2", "ag_2 | solo"]);
+  expect(rows(true)).toEqual(["ag_1 | lead", "ag_3 | |- w1", "ag_4 | `- w2", "ag_2 | solo"]);
+});
+
 test("durations and one-line text", () => {
   const now = 1_000_000_000;
   expect([ago(now - 59_000, now), ago(now - 3_600_000, now), ago(now - 90_000_000, now)]).toEqual(["59s", "1h00m", "1d"]);

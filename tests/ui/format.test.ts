@@ -5,6 +5,15 @@ import { layout } from "../../src/ui/layout.ts";
 import { makeAgent } from "./helpers/fake-client.ts";
 
 describe("agent rows", () => {
+  test("a worker's tree glyphs take at most half the name's column, the deepest levels kept", () => {
+    const cols = rowColumns(80);
+    const a = makeAgent({ name: "deep-worker" });
+    expect(cols.name).toBe(16);
+    expect(rowCells(a, cols, a.createdAt, "└ ").name).toBe("└ deep-worker   ");
+    expect(rowCells(a, cols, a.createdAt, "│ │   │ └ ").name).toBe("│   │ └ deep-wo…");
+    expect(displayWidth(rowCells(a, rowColumns(30), a.createdAt, "│ │ └ ").name)).toBe(rowColumns(30).name);
+  });
+
   test("columns drop out as the list narrows, never exceeding the width", () => {
     for (const w of [30, 40, 50, 64, 80, 120]) {
       const c = rowColumns(w);

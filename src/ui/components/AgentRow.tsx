@@ -6,6 +6,8 @@ import { selectionMark, statusColour, statusSymbol, tint, useTheme } from "../th
 
 export interface AgentRowProps {
   agent: Agent;
+  /** What goes before its name in the tree of who started whom (empty at the top level). */
+  tree: string;
   cols: RowColumns;
   now: number;
   selected: boolean;
@@ -15,9 +17,9 @@ export interface AgentRowProps {
 }
 
 /** One agent on one line; memoised, so moving the selection redraws two rows, not the list. */
-export const AgentRow = memo(function AgentRow({ agent, cols, now, selected, needsPerson, focused }: AgentRowProps) {
+export const AgentRow = memo(function AgentRow({ agent, tree, cols, now, selected, needsPerson, focused }: AgentRowProps) {
   const theme = useTheme();
-  const c = rowCells(agent, cols, now);
+  const c = rowCells(agent, cols, now, tree);
   const mark = selected ? selectionMark(theme) : " ";
   return (
     <Text wrap="truncate-end" inverse={selected && focused && theme.color} bold={selected}>

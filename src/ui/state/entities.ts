@@ -5,6 +5,7 @@ import type { Message } from "../../protocol/message.ts";
 import type { PermissionRequest } from "../../protocol/permission.ts";
 import { assertNever } from "../../errors.ts";
 import { STATUS } from "../../protocol/status.ts";
+import { treeRows, type TreeRow } from "../../output/tree.ts";
 import { initialPermissions, permissionEvent, permissionsSnapshot, type PermissionsState } from "./permissions.ts";
 import { initialWork, workEvents, workSnapshot, type WorkEvent, type WorkSnapshot, type WorkState } from "./work.ts";
 
@@ -237,12 +238,24 @@ function matches(agent: Agent, f: AgentFilter): boolean {
   return f.words.every((w) => hay.includes(w));
 }
 
-/** The list as shown: those needing the person first, then by status, newest first within. */
-export function visibleAgents(state: EntitiesState, filterText: string): Agent[] {
+/**
+ * The list as shown: those needing the person first, then by status, newest first within; each
+ * worker right under the agent that started it, in that order among its siblings. An agent
+ * needing the person is lifted out of its parent's subtree to the top (its own workers stay under
+ * it); one whose parent is gone or filtered out is at the top level, in its place by that order.
+ */
+export function visibleRows(state: EntitiesState, filterText: string): TreeRow<Agent>[] {
   const f = parseFilter(filterText);
   const needs = waitingOnPerson(state);
-  const rank = (a: Agent) => (needs.has(a.id) || hasQuestions(a) ? -1 : STATUS_ORDER[a.status]);
-  return Object.values(state.agents)
+  const needing = (a: Agent) => needs.has(a.id) || hasQuestions(a);
+  const rank = (a: Agent) => (needing(a) ? -1 : STATUS_ORDER[a.status]);
+  const sorted = Object.values(state.agents)
     .filter((a) => matches(a, f))
     .sort((a, b) => rank(a) - rank(b) || b.createdAt - a.createdAt || a.name.localeCompare(b.name));
+  return treeRows(sorted, needing);
+}
+
+/** The agents of `visibleRows`, in its order. */
+export function visibleAgents(state: EntitiesState, filterText: string): Agent[] {
+  return visibleRows(state, filterText).map((r) => r.item);
 }

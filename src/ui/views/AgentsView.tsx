@@ -12,6 +12,7 @@ import { useTheme } from "../theme.ts";
 export interface AgentsViewProps {
   layout: Layout;
   agents: readonly Agent[];
+  tree: ReadonlyMap<string, readonly boolean[]>;
   total: number;
   loaded: boolean;
   selectedId: string | null;
@@ -37,6 +38,7 @@ export function AgentsView(p: AgentsViewProps) {
   const list = (
     <AgentList
       agents={p.agents}
+      tree={p.tree}
       selectedId={p.selectedId}
       top={p.listTop}
       needs={p.needs}

@@ -102,6 +102,7 @@ export function MainView({ ui, view, screen, store }: MainViewProps) {
     <AgentsView
       layout={lay}
       agents={screen.visible}
+      tree={screen.tree}
       total={screen.total}
       loaded={view.entities.loaded}
       selectedId={screen.selectedId}

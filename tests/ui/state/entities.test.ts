@@ -8,6 +8,7 @@ import {
   orphanMessages,
   parseFilter,
   visibleAgents,
+  visibleRows,
 } from "../../../src/ui/state/entities.ts";
 import { attentionItems } from "../../../src/ui/state/attention.ts";
 import { makeAgent, makeConversation } from "../helpers/fake-client.ts";
@@ -90,6 +91,17 @@ describe("visibleAgents", () => {
     expect(visibleAgents(state, "docs").map((a) => a.name)).toEqual(["finisher"]);
     expect(visibleAgents(state, "running runner").map((a) => a.name)).toEqual(["runner"]);
     expect(parseFilter("Waiting foo")).toEqual({ statuses: ["waiting"], words: ["foo"] });
+  });
+
+  test("workers under the agent that started them; one needing the person at the top, its parent's filtered out at the top level", () => {
+    const lead = makeAgent({ name: "lead", status: "running", createdAt: now - 100 });
+    const w1 = makeAgent({ name: "w1", status: "done", parentId: lead.id, createdAt: now - 90 });
+    const w2 = makeAgent({ name: "w2", status: "running", parentId: lead.id, createdAt: now - 80 });
+    const stuck = makeAgent({ name: "stuck", status: "waiting", questions: [{ id: "q", question: "?" }], parentId: lead.id, createdAt: now - 70 });
+    const s = entitiesReducer(initialEntities, { type: "snapshot", agents: [lead, w1, w2, stuck, run], conversations: [] });
+    const rows = visibleRows(s, "").map((r) => `${r.depth}:${r.item.name}`);
+    expect(rows).toEqual(["0:stuck", "0:runner", "0:lead", "1:w2", "1:w1"]);
+    expect(visibleRows(s, "done").map((r) => `${r.depth}:${r.item.name}`)).toEqual(["0:w1"]);
   });
 
   test("attention keys name what waits for the person", () => {
