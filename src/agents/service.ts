@@ -638,9 +638,15 @@ export class AgentService {
     rmSync(paths.logsDir, { recursive: true, force: true });
     rmSync(join(this.d.ws.stateDir, "agents", rec.name), { recursive: true, force: true });
     this.envs.remove(rec.id);
+    const children = this.d.store.agents.list().filter((a) => a.parentId === rec.id);
     this.d.store.agents.delete(rec.id);
     this.watcher.releaseSpace();
     this.d.bus.publish({ type: "agent:removed", agentId: rec.id });
+    // its workers now hang under its own parent: dashboards see them move without a new snapshot
+    for (const child of children) {
+      const moved = this.d.store.agents.get(child.id);
+      if (moved) this.d.bus.publish({ type: "agent:updated", agent: toAgent(moved) });
+    }
   }
 
   /** Refuses to lose uncommitted changes: names them, or with `force` commits them on the branch. */

@@ -44,4 +44,20 @@ test("an agent's `troupe spawn` records it as the parent; `troupe ls` shows the 
   // the store hands a removed agent's children to its parent: here none, so kid is top level now
   expect((await sb.run(["rm", "lead"])).code).toBe(0);
   expect(await names(utf8)).toEqual(["kid", "└─ grandkid", "solo"]);
+  // and says so: an open dashboard sees kid move up without a new snapshot
+  const ctl = new AbortController();
+  const res = await fetch("http://troupe/v1/events?since=0&output=none", { unix: sb.socket, signal: ctl.signal });
+  const reader = res.body!.getReader();
+  let text = "";
+  const moved = () => {
+    const events = [...text.matchAll(/^data: (.+)$/gm)].map((m) => JSON.parse(m[1]!) as { type: string; agentId?: string; agent?: Agent });
+    const removed = events.findIndex((e) => e.type === "agent:removed");
+    return removed >= 0 && events.slice(removed).some((e) => e.type === "agent:updated" && e.agent?.name === "kid" && e.agent.parentId === null);
+  };
+  await waitFor("kid's move announced", async () => {
+    const { value } = await reader.read();
+    text += new TextDecoder().decode(value);
+    return moved();
+  });
+  ctl.abort();
 }, 60_000);
