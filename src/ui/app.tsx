@@ -9,6 +9,7 @@ import { useDashboard } from "./hooks/useDashboard.ts";
 import { useKeys } from "./hooks/useKeys.ts";
 import { useTerminalSize, type Size } from "./hooks/useTerminalSize.ts";
 import { currentView, type UiState } from "./state/ui.ts";
+import { releaseStdin } from "./terminal.ts";
 import type { DashboardDeps } from "./types.ts";
 import { MainView } from "./views/MainView.tsx";
 
@@ -30,10 +31,12 @@ export function App({ deps, feed, size, initial, onQuit }: AppProps) {
     onQuit?.();
     exit();
   };
-  // An editor takes the terminal: Ink leaves the alternate screen, gives up raw mode, and redraws after.
+  // An editor or an agent's CLI takes the terminal: Ink leaves the alternate screen, gives up raw
+  // mode and the keyboard (this process stops reading it), and redraws after.
   const suspend = async <T,>(fn: () => Promise<T>): Promise<T> => {
     const out: T[] = [];
     await suspendTerminal(async () => {
+      await releaseStdin();
       out.push(await fn());
     });
     return out[0] as T;

@@ -5,6 +5,8 @@
  * answers them, so the test sees the keys reach it; `quit` ends it.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { BIN, Sandbox, waitFor } from "../support/sandbox.ts";
 import { HAVE_TMUX, Terminal } from "../support/terminal.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
@@ -107,6 +109,28 @@ describe.skipIf(!HAVE_TMUX)("taking an agent over in a terminal", () => {
       await term.waitFor("take the agent over");
     }, TEST_MS);
   }
+
+  // A CLI that starts slowly: what the person types before it reads is kept by the terminal for
+  // it. The dashboard must not be reading the terminal meanwhile, or it takes those keys (Bun's
+  // stdin kept a read pending after Ink let go of it: with nothing else reading, every line).
+  test("dashboard t: keys typed before the CLI reads are the CLI's, none taken by the dashboard", async () => {
+    const go = join(sb.runtime, "go");
+    const slowReader = ['if [ -n "$TROUPE_ATTACHED" ]; then', `  echo "slow ready"; while [ ! -e ${go} ]; do sleep 0.05; done`, "  IFS= read -r line; echo \"got: $line\"; IFS= read -r line; exit 0", "fi"].join("\n");
+    await sb.json(["spawn", "--name", "sl", "--command", `${slowReader}\ntroupe signal done --result ok`, "--json"]);
+    await waitFor("sl done", statusIs("sl", "done"));
+    term = new Terminal(sb, 80, 24);
+    await term.openDashboard();
+    await term.waitFor(/sl\s+done/);
+    term.keys("t");
+    await term.waitFor("slow ready");
+    term.type("typed ahead");
+    term.keys("Enter");
+    await term.waitFor(/^typed ahead$/m);
+    writeFileSync(go, "");
+    await term.waitFor("got: typed ahead");
+    term.keys("Enter");
+    await term.waitFor("back from sl: done");
+  }, TEST_MS);
 
   test("dashboard t on a running agent asks to stop it, then takes it over; it is back stopped", async () => {
     await sb.json(["spawn", "--name", "cy", "--command", `${STAND_IN}\nsleep 100000`, "--json"]);
