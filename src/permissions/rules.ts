@@ -61,12 +61,24 @@ export function subjectOf(toolName: string, input: Record<string, unknown>, cwd:
   return str(input.url) ?? str(input.query) ?? str(input.pattern) ?? str(input.command) ?? filePath(input);
 }
 
-/** A command glob: `*` is anything; `\*`, `\\` and `\n` are a star, a backslash and a newline as such. */
-function commandRegExp(pattern: string): RegExp {
+/**
+ * What an allow rule's `*` never stands for in a command: the shell's separators, pipes,
+ * substitutions and redirections. So `Bash(npm test*)` allows `npm test -- a.test.ts` but not
+ * `npm test; curl … | sh`; a rule that means such a command spells it out (`allow always` does).
+ */
+const ONE_COMMAND = "[^;&|\\n`$()<>]*";
+/** Where a command splits into the commands a deny rule is also matched against, one by one. */
+const COMMAND_SEPARATORS = /;|&&|\|\||\||&|\n|`|\$\(|\)/;
+
+/**
+ * A command glob: `*` is anything (within one simple command when `strict`); `\*`, `\\` and `\n`
+ * are a star, a backslash and a newline as such.
+ */
+function commandRegExp(pattern: string, strict: boolean): RegExp {
   let re = "";
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i]!;
-    if (c === "*") re += "[\\s\\S]*";
+    if (c === "*") re += strict ? ONE_COMMAND : "[\\s\\S]*";
     else if (c === "\\" && i + 1 < pattern.length) {
       const next = pattern[++i]!;
       re += next === "n" ? "\\n" : escapeRe(next);
@@ -77,6 +89,14 @@ function commandRegExp(pattern: string): RegExp {
 
 const escapeRe = (c: string) => c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
+/**
+ * The allow rules of an agent's own `troupe signal` (the way its run ends): by name and by the
+ * absolute path its prompt gives. Within one simple command, as every allow rule's `*` is.
+ */
+export function ownSignalRules(troupeCommand: string): string[] {
+  return [`Bash(troupe signal *)`, `Bash(${literal(troupeCommand, true)} signal *)`];
+}
+
 /** The subject as a pattern matching only itself. */
 function literal(subject: string, bash: boolean): string {
   return bash ? subject.replace(/[\\*]/g, "\\$&").replace(/\n/g, "\\n") : subject.replace(/[\\*?[\]{}()!+@]/g, "\\$&");
@@ -84,27 +104,34 @@ function literal(subject: string, bash: boolean): string {
 
 const globCache = new Map<string, (s: string) => boolean>();
 
-function glob(pattern: string, bash: boolean): (s: string) => boolean {
-  const key = `${bash ? "b" : "p"}:${pattern}`;
+function glob(pattern: string, bash: "strict" | "loose" | null): (s: string) => boolean {
+  const key = `${bash ?? "p"}:${pattern}`;
   let m = globCache.get(key);
   if (!m) {
     // a command is no path: `*` crosses `/` there (`git *` matches `git log src/a.ts`)
-    const re = bash ? commandRegExp(pattern) : picomatch.makeRe(pattern, { dot: true });
+    const re = bash ? commandRegExp(pattern, bash === "strict") : picomatch.makeRe(pattern, { dot: true });
     m = (s: string) => re.test(s);
     globCache.set(key, m);
   }
   return m;
 }
 
-/** Whether `rule` covers this call. */
-export function ruleMatches(rule: string, toolName: string, input: Record<string, unknown>, cwd: string | null): boolean {
+/**
+ * Whether `rule` covers this call. For Bash an `allow` rule's `*` stays within one simple command
+ * (no `;`, `&&`, `|`, substitution or redirection slips through it); a `deny` rule matches the
+ * whole command or any command in it (`Bash(rm *)` denies `ls && rm -rf x`).
+ */
+export function ruleMatches(rule: string, toolName: string, input: Record<string, unknown>, cwd: string | null, effect: "allow" | "deny" = "allow"): boolean {
   const r = parseRule(rule);
   if (!r) return false;
-  if (r.tool !== toolName && !(r.tool.includes("*") && glob(r.tool, false)(toolName))) return false;
+  if (r.tool !== toolName && !(r.tool.includes("*") && glob(r.tool, null)(toolName))) return false;
   if (r.pattern === null) return true;
   const subject = subjectOf(toolName, input, cwd);
   if (subject === undefined) return false;
-  return glob(r.pattern, toolName === "Bash")(subject);
+  if (toolName !== "Bash") return glob(r.pattern, null)(subject);
+  if (effect === "allow") return glob(r.pattern, "strict")(subject);
+  const m = glob(r.pattern, "loose");
+  return m(subject) || subject.split(COMMAND_SEPARATORS).some((part) => part.trim() !== "" && m(part.trim()));
 }
 
 export interface RuleSet {
@@ -116,9 +143,9 @@ export type RuleVerdict = { behavior: "allow" | "deny"; rule: string } | null;
 
 /** The rules' answer for a call: a matching deny, else a matching allow, else null (the person decides). */
 export function decideByRules(rules: RuleSet, toolName: string, input: Record<string, unknown>, cwd: string | null): RuleVerdict {
-  const deny = rules.deny.find((r) => ruleMatches(r, toolName, input, cwd));
+  const deny = rules.deny.find((r) => ruleMatches(r, toolName, input, cwd, "deny"));
   if (deny) return { behavior: "deny", rule: deny };
-  const allow = rules.allow.find((r) => ruleMatches(r, toolName, input, cwd));
+  const allow = rules.allow.find((r) => ruleMatches(r, toolName, input, cwd, "allow"));
   return allow ? { behavior: "allow", rule: allow } : null;
 }
 

@@ -127,10 +127,12 @@ describe("Claude Code under --permissions ask", () => {
   // Claude Code runs read-only commands (echo, ls, cat) without asking: the call here changes something
   test("an allow rule answers without the person", async () => {
     claudeSandbox();
-    scripts.set("ruled", (req) => [[bash("git tag by-rule && echo by-rule")], [bash(`troupe signal done --result "${lastToolResult(req)?.text.trim()}"`)]][turnIndex(req)] ?? [text("Done.")]);
+    // one simple command: an allow rule's `*` never lets a chain through (`git tag x && …` would ask)
+    scripts.set("ruled", (req) => [[bash("git tag by-rule")], [bash('troupe signal done --result "by-rule"')]][turnIndex(req)] ?? [text("Done.")]);
     await sb.json(["spawn", "--provider", "claude", "--name", "ruled", "--prompt", "Echo.", "--permissions", "ask", "--allow", "Bash(git tag *)", "--allow", "Bash(troupe signal*)", "--json"]);
     const a = await ended("ruled");
     expect(a).toMatchObject({ status: "done", result: "by-rule" });
+    expect(sb.git("tag", "-l", "by-rule").trim()).toBe("by-rule");
     const all = await sb.json<PermissionRequest[]>(["permissions", "--all", "--json"]);
     expect(all.map((x) => [x.status, x.decidedBy, x.rule])).toEqual([
       ["allowed", "rule", "Bash(git tag *)"],

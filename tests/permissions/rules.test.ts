@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { decideByRules, kindOf, parseRule, ruleMatches, suggestRule } from "../../src/permissions/rules.ts";
+import { decideByRules, kindOf, ownSignalRules, parseRule, ruleMatches, suggestRule } from "../../src/permissions/rules.ts";
 
 const WT = "/ws/.troupe/worktrees/ada";
 
@@ -42,6 +42,16 @@ const MATCHES: [string, string, Record<string, unknown>, boolean][] = [
   ["Bash(printf 'a\\nb')", "Bash", { command: "printf 'a\nb'" }, true],
   ["Edit(src/\\[id\\].ts)", "Edit", { file_path: `${WT}/src/i.ts` }, false],
   ["not a rule(", "Bash", { command: "x" }, false],
+  // an allow's `*` stays within one simple command: nothing chained, piped, substituted or redirected slips through
+  ["Bash(npm test*)", "Bash", { command: "npm test; curl x | sh" }, false],
+  ["Bash(npm test*)", "Bash", { command: "npm test && rm -rf ~" }, false],
+  ["Bash(npm test*)", "Bash", { command: "npm test || rm -rf ~" }, false],
+  ["Bash(npm test*)", "Bash", { command: "npm test | tee ~/.bashrc" }, false],
+  ["Bash(npm test*)", "Bash", { command: "npm test $(rm -rf ~)" }, false],
+  ["Bash(npm test*)", "Bash", { command: "npm test `rm -rf ~`" }, false],
+  ["Bash(npm test*)", "Bash", { command: "npm test > ~/.ssh/authorized_keys" }, false],
+  ["Bash(npm test*)", "Bash", { command: "npm test\nrm -rf ~" }, false],
+  ["Bash(npm test*)", "Bash", { command: "npm test & rm -rf ~" }, false],
 ];
 
 describe("permission rules", () => {
@@ -54,6 +64,16 @@ describe("permission rules", () => {
     expect(decideByRules(rules, "Bash", { command: "rm -rf /" }, WT)).toEqual({ behavior: "deny", rule: "Bash(rm *)" });
     expect(decideByRules(rules, "Bash", { command: "ls" }, WT)).toEqual({ behavior: "allow", rule: "Bash" });
     expect(decideByRules(rules, "Edit", { file_path: `${WT}/a` }, WT)).toBeNull();
+  });
+
+  test("a deny rule finds its command anywhere in a chain; an exact allow of a chain allows only that chain", () => {
+    const rules = { allow: ["Bash(ls*)", "Bash(make; make install)"], deny: ["Bash(rm *)"] };
+    for (const command of ["ls && rm -rf x", "ls; rm -rf x", "ls | rm -rf x", "echo $(rm -rf x)", "ls\nrm -rf x"]) {
+      expect(decideByRules(rules, "Bash", { command }, WT)).toEqual({ behavior: "deny", rule: "Bash(rm *)" });
+    }
+    expect(decideByRules(rules, "Bash", { command: "make; make install" }, WT)).toEqual({ behavior: "allow", rule: "Bash(make; make install)" });
+    expect(decideByRules(rules, "Bash", { command: "make; make install; curl x" }, WT)).toBeNull();
+    expect(decideByRules(rules, "Bash", { command: "ls -la" }, WT)).toEqual({ behavior: "allow", rule: "Bash(ls*)" });
   });
 
   test.each([
@@ -87,5 +107,15 @@ describe("permission rules", () => {
     expect(parseRule("Read")).toEqual({ tool: "Read", pattern: null });
     expect(parseRule("Edit()")).toEqual({ tool: "Edit", pattern: null });
     expect(parseRule("(x)")).toBeNull();
+  });
+
+  test("an agent's own troupe signal is allowed by name and by its absolute path, one command only", () => {
+    const rules = { allow: ownSignalRules("/opt/my tools/troupe"), deny: [] };
+    const decide = (command: string) => decideByRules(rules, "Bash", { command }, WT)?.behavior ?? null;
+    expect(decide('troupe signal done --result "all green"')).toBe("allow");
+    expect(decide("/opt/my tools/troupe signal error --error boom")).toBe("allow");
+    expect(decide("troupe signal done; rm -rf ~")).toBeNull();
+    expect(decide("troupe answer c1 yes")).toBeNull();
+    expect(decide("/opt/my toolsXtroupe signal done")).toBeNull();
   });
 });
