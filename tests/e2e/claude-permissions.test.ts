@@ -5,42 +5,22 @@
  * while a request waits loses nothing. The dashboard's side is tests/e2e of the dashboard.
  */
 import { Database } from "bun:sqlite";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
-import { ROOT, Sandbox, waitFor } from "../support/sandbox.ts";
-import { bash, claudeEnv, findInHistory, lastToolResult, startFakeAnthropic, text, turnIndex, type FakeAnthropic, type ScriptRequest, type Turn } from "../support/fake-anthropic.ts";
+import { Sandbox, waitFor } from "../support/sandbox.ts";
+import { bash, lastToolResult, text, turnIndex } from "../support/fake-anthropic.ts";
+import { useClaudeTroupe } from "../support/claude-troupe.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
 import type { PermissionRequest } from "../../src/protocol/permission.ts";
 
-const scripts = new Map<string, (req: ScriptRequest) => Turn>();
-let server: FakeAnthropic;
-let home: string;
+const claude = useClaudeTroupe();
+const { server, scripts } = claude;
 let sb: Sandbox;
 
-beforeAll(() => {
-  server = startFakeAnthropic((req) => {
-    const who = findInHistory(req, /You are agent "([a-z0-9-]+)"/)?.[1];
-    const script = who ? scripts.get(who) : undefined;
-    return script ? script(req) : [text(`no script for ${who}`)];
-  });
-  home = mkdtempSync(join(tmpdir(), "troupe-claude-home-"));
-});
-afterAll(() => {
-  server.stop();
-  rmSync(home, { recursive: true, force: true });
-});
-afterEach(async () => {
-  scripts.clear();
-  await sb?.close();
-});
-
 function claudeSandbox(): Sandbox {
-  sb = new Sandbox();
+  sb = claude.sandbox();
   // no IS_SANDBOX: under ask nothing is skipped, so Claude Code runs as root without it
-  const { IS_SANDBOX: _, ...env } = claudeEnv(server.url, home, { PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH}` });
-  Object.assign(sb.env, env);
+  delete sb.env.IS_SANDBOX;
   return sb;
 }
 

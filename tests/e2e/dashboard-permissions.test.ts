@@ -3,48 +3,26 @@
  * under `--permissions ask` against the scripted Messages API: allowed with `a` + `enter`,
  * denied with a reason the model receives, and a request pending across a `kill -9` of the daemon.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { afterEach, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import type { Agent } from "../../src/protocol/entities.ts";
 import type { PermissionRequest } from "../../src/protocol/permission.ts";
-import { ROOT, Sandbox, waitFor } from "../support/sandbox.ts";
+import { Sandbox, waitFor } from "../support/sandbox.ts";
+import { useClaudeTroupe } from "../support/claude-troupe.ts";
 import { HAVE_TMUX, Terminal } from "../support/terminal.ts";
-import { bash, claudeEnv, findInHistory, lastToolResult, startFakeAnthropic, text, turnIndex, type FakeAnthropic, type ScriptRequest, type Turn } from "../support/fake-anthropic.ts";
+import { bash, findInHistory, lastToolResult, text, turnIndex } from "../support/fake-anthropic.ts";
 
-/** Each agent's own script, told apart by the name troupe puts in its prompt. */
-const scripts = new Map<string, (req: ScriptRequest) => Turn>();
-let server: FakeAnthropic;
-let home: string;
-let sb: Sandbox | null = null;
+const claude = useClaudeTroupe();
+const { server, scripts } = claude;
 let term: Terminal | null = null;
 
-beforeAll(() => {
-  server = startFakeAnthropic((req) => {
-    const who = findInHistory(req, /You are agent "([a-z0-9-]+)"/)?.[1];
-    const script = who ? scripts.get(who) : undefined;
-    return script ? script(req) : [text(`no script for ${who}`)];
-  });
-  home = mkdtempSync(join(tmpdir(), "troupe-claude-home-"));
-});
-afterAll(async () => {
-  await server.stop();
-  rmSync(home, { recursive: true, force: true });
-});
-afterEach(async () => {
-  scripts.clear();
+afterEach(() => {
   term?.close();
-  await sb?.close();
   term = null;
-  sb = null;
 });
 
-function sandbox(): Sandbox {
-  const s = (sb = new Sandbox());
-  Object.assign(s.env, claudeEnv(server.url, home, { PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH}` }));
-  return s;
-}
+const sandbox = (): Sandbox => claude.sandbox();
 
 /** One Bash call the person is asked about, then `troupe signal done` (an allow rule lets it through) with what the call's result said. */
 function oneCall(name: string, command: string): void {
@@ -161,10 +139,12 @@ describe.skipIf(!HAVE_TMUX)("permission requests from the real Claude Code CLI, 
     const before = await s.json<PermissionRequest[]>(["permissions", "--json"]);
     expect(before.map((r) => r.status)).toEqual(["pending"]);
 
+    const killed = await s.daemonPid();
     await s.killDaemon();
-    await term.waitFor("daemon not reachable");
-    // the next request starts a daemon; the dashboard reconnects to it
+    // the next request starts a daemon (the permission tool's reconnecting wait may start it first,
+    // so the dashboard's "daemon not reachable" can come and go between two captures); it reconnects
     expect((await agent(s, "survivor"))?.status).toBe("running");
+    expect(await s.daemonPid()).not.toBe(killed);
     await explained(s, term.waitForNot("daemon not reachable", 30_000));
     // the new daemon holds the same request, still pending (the permission tool's wait reconnected to it)
     expect((await s.json<PermissionRequest[]>(["permissions", "--json"])).map((r) => [r.id, r.status])).toEqual(before.map((r) => [r.id, "pending"]));
