@@ -4,36 +4,27 @@
  * Claude's own interactive UI in tmux, a prompt typed there reaches the model with the earlier
  * session's history, and when the person leaves the CLI the agent is back `done`.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
-import { BIN, ROOT, Sandbox, waitFor } from "../support/sandbox.ts";
+import { BIN, Sandbox, waitFor } from "../support/sandbox.ts";
 import { HAVE_TMUX, Terminal } from "../support/terminal.ts";
-import { bash, claudeEnv, startFakeAnthropic, text, turnIndex, userTexts, type FakeAnthropic } from "../support/fake-anthropic.ts";
+import { bash, text, turnIndex, userTexts } from "../support/fake-anthropic.ts";
+import { useClaudeTroupe } from "../support/claude-troupe.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
 
-let server: FakeAnthropic;
-let home: string;
+const claude = useClaudeTroupe((req) => {
+  const said = userTexts(req).join("\n");
+  if (said.includes("ping from the person")) return [text("pong from the model")];
+  return [[bash('troupe signal done --result "first run"')]][turnIndex(req)] ?? [text("All done.")];
+});
+const { server, home } = claude;
 let sb: Sandbox;
 let term: Terminal | null = null;
 
-beforeAll(() => {
-  server = startFakeAnthropic((req) => {
-    const said = userTexts(req).join("\n");
-    if (said.includes("ping from the person")) return [text("pong from the model")];
-    return [[bash('troupe signal done --result "first run"')]][turnIndex(req)] ?? [text("All done.")];
-  });
-  home = mkdtempSync(join(tmpdir(), "troupe-claude-home-"));
-});
-afterAll(async () => {
-  await server.stop();
-  rmSync(home, { recursive: true, force: true });
-});
-afterEach(async () => {
+afterEach(() => {
   term?.close();
   term = null;
-  await sb?.close();
 });
 
 /** What an interactive first run asks once per user and folder, answered as a person would have. */
@@ -50,8 +41,7 @@ function prepareClaudeHome(folder: string): void {
 
 describe.skipIf(!HAVE_TMUX)("troupe attach with Claude Code", () => {
   test("resumes the agent's session in Claude's interactive UI; the person's prompt reaches the model; leaving puts the agent back", async () => {
-    sb = new Sandbox();
-    Object.assign(sb.env, claudeEnv(server.url, home, { PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH}` }));
+    sb = claude.sandbox();
     await sb.json(["spawn", "--provider", "claude", "--name", "cla", "--prompt", "Say hello.", "--json"]);
     const done = await waitFor("cla done", async () => {
       const a = (await sb.json<Agent[]>(["ls", "--json"])).find((x) => x.name === "cla");

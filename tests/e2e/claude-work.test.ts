@@ -4,14 +4,14 @@
  * Write tool, the person approves them in the compiled dashboard in tmux with `y`, and dispatch
  * runs detail and execute agents until the initiative branch holds every task's commit.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { afterEach, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { tmpdir } from "node:os";
 import type { PhaseTree } from "../../src/protocol/work.ts";
-import { ROOT, Sandbox, waitFor } from "../support/sandbox.ts";
+import { Sandbox, waitFor } from "../support/sandbox.ts";
+import { useClaudeTroupe } from "../support/claude-troupe.ts";
 import { HAVE_TMUX, Terminal } from "../support/terminal.ts";
-import { bash, claudeEnv, startFakeAnthropic, text, toolUse, turnIndex, userTexts, type FakeAnthropic, type ScriptRequest, type Turn } from "../support/fake-anthropic.ts";
+import { bash, text, toolUse, turnIndex, userTexts, type ScriptRequest, type Turn } from "../support/fake-anthropic.ts";
 
 /** Phase `api` depends on `store`. */
 const PHASES: Record<string, { title: string; dependsOn: string[]; body: string }> = {
@@ -66,30 +66,18 @@ function executeTurn(req: ScriptRequest): Turn {
   return [text("Executed.")];
 }
 
-let server: FakeAnthropic;
-let home: string;
-let sb: Sandbox | null = null;
+const claude = useClaudeTroupe((req) => {
+  const p = promptOf(req);
+  if (p.includes("# Execute: do your task")) return executeTurn(req);
+  if (p.includes("# Detail: break the phase into tasks")) return detailTurn(req);
+  if (p.includes("# Plan: propose the phases")) return planTurn(req);
+  return [text("no script for this prompt")];
+});
 let term: Terminal | null = null;
 
-beforeAll(() => {
-  server = startFakeAnthropic((req) => {
-    const p = promptOf(req);
-    if (p.includes("# Execute: do your task")) return executeTurn(req);
-    if (p.includes("# Detail: break the phase into tasks")) return detailTurn(req);
-    if (p.includes("# Plan: propose the phases")) return planTurn(req);
-    return [text("no script for this prompt")];
-  });
-  home = mkdtempSync(join(tmpdir(), "troupe-claude-home-"));
-});
-afterAll(async () => {
-  await server.stop();
-  rmSync(home, { recursive: true, force: true });
-});
-afterEach(async () => {
+afterEach(() => {
   term?.close();
-  await sb?.close();
   term = null;
-  sb = null;
 });
 
 const tree = (s: Sandbox) => s.json<PhaseTree>(["phases", "shop", "--json"]);
@@ -136,8 +124,7 @@ async function explained<T>(s: Sandbox, step: Promise<T>): Promise<T> {
 
 describe.skipIf(!HAVE_TMUX)("the work flow with the real Claude Code CLI", () => {
   test("plan writes two phases, y approves them in the dashboard, dispatch details and executes them onto the initiative branch", async () => {
-    const s = (sb = new Sandbox());
-    Object.assign(s.env, claudeEnv(server.url, home, { PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH}` }));
+    const s = claude.sandbox();
     await s.json(["initiative", "new", "Shop", "--goal", "An online shop.", "--json"]);
     await s.json(["plan", "shop", "--provider", "claude", "--json"]);
     const proposed = await explained(

@@ -15,6 +15,8 @@ import { ROOT, Sandbox, waitFor } from "./sandbox.ts";
 export interface ClaudeTroupe {
   /** The scripted API; what it recorded is cleared after every test. */
   readonly server: FakeAnthropic;
+  /** The agents' HOME (Claude Code's own config, `.claude.json`, lives there). */
+  readonly home: string;
   /** Each agent's script by name; cleared after every test. */
   readonly scripts: Map<string, Script>;
   /** A new sandbox whose agents run the real `claude` (and `troupe` on PATH) against the server. */
@@ -26,14 +28,16 @@ export interface ClaudeTroupe {
   ended(name: string, timeoutMs?: number): Promise<Agent>;
 }
 
-export function useClaudeTroupe(): ClaudeTroupe {
+/** `route`: what the model says to each request, for a file that scripts by prompt rather than by agent (then `scripts` is unused). */
+export function useClaudeTroupe(route?: Script): ClaudeTroupe {
   const scripts = new Map<string, Script>();
   // started at once (not in beforeAll) so a test file can destructure it at its top level
-  const server = startFakeAnthropic((req) => {
+  const byAgent: Script = (req) => {
     const who = findInHistory(req, /You are agent "([a-z0-9-]+)"/)?.[1];
     const script = who ? scripts.get(who) : undefined;
     return script ? script(req) : [text(`no script for ${who}`)];
-  });
+  };
+  const server = startFakeAnthropic(route ?? byAgent);
   const home = mkdtempSync(join(tmpdir(), "troupe-claude-home-"));
   let current: Sandbox | undefined;
 
@@ -62,6 +66,7 @@ export function useClaudeTroupe(): ClaudeTroupe {
 
   return {
     server,
+    home,
     scripts,
     sandbox,
     get sb() {
