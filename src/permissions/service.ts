@@ -4,7 +4,7 @@ import type { EventBus, Published } from "../events/bus.ts";
 import type { Logger } from "../events/log.ts";
 import type { PermissionDecision, PermissionFileRequest, PermissionRequest } from "../protocol/permission.ts";
 import { isLive } from "../protocol/status.ts";
-import type { AgentRecord } from "../store/agents.ts";
+import { toAgent, type AgentRecord } from "../store/agents.ts";
 import type { Store } from "../store/index.ts";
 import { permissionSeq, type PermissionRecord, type PermissionVerdict } from "../store/permissions.ts";
 import { decideByRules, kindOf, ownSignalRules, suggestRule, type RuleVerdict } from "./rules.ts";
@@ -81,9 +81,9 @@ export class PermissionService {
   private published(r: PermissionRecord, created: boolean, agent: AgentRecord | null): PermissionRequest {
     const request = toRequest(r);
     this.d.bus.publish(created ? { type: "permission:created", request } : { type: "permission:updated", request });
-    // the agent's pendingPermissions changed with it
+    // the agent's pendingPermissions changed with it (counted as its row is read)
     const now = agent ? this.d.store.agents.get(agent.id) : null;
-    if (now) this.d.bus.publish({ type: "agent:updated", agent: this.d.agents.get(now.id) });
+    if (now) this.d.bus.publish({ type: "agent:updated", agent: toAgent(now) });
     return request;
   }
 
