@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { TroupeError } from "../errors.ts";
 import type { Attachment } from "../protocol/api-agents.ts";
 import type { Agent } from "../protocol/entities.ts";
-import { STATUS, statusesWhere } from "../protocol/status.ts";
+import { STATUS, statusesPhrase } from "../protocol/status.ts";
 import type { AgentRecord } from "../store/index.ts";
 import { toAgent } from "../store/agents.ts";
 import { getProvider } from "../../providers/index.ts";
@@ -39,7 +39,6 @@ export interface AttachDeps extends AgentDeps {
   troupe(): string;
 }
 
-const oneOf = (xs: string[]) => (xs.length < 2 ? xs.join("") : `${xs.slice(0, -1).join(", ")} or ${xs.at(-1)}`);
 
 /**
  * `troupe attach`: the person takes an agent's provider session over with the CLI's interactive
@@ -56,7 +55,7 @@ export class Attachments {
     const provider = getProvider(rec.provider);
     if (!STATUS[rec.status].attachable) {
       const hint = STATUS[rec.status].live && rec.status !== "attached" ? " (stop it first: troupe attach --stop)" : "";
-      throw new TroupeError("invalid_state", `${rec.name} is ${rec.status}; only a ${oneOf(statusesWhere("attachable"))} agent can be attached${hint}`);
+      throw new TroupeError("invalid_state", `${rec.name} is ${rec.status}; only a ${statusesPhrase("attachable")} agent can be attached${hint}`);
     }
     if (!provider?.interactive) throw new TroupeError("invalid_state", `the ${provider?.displayName ?? rec.provider} provider has no interactive mode to attach to`);
     if (!rec.providerSessionId && !provider.resumesWithoutSession) throw new TroupeError("invalid_state", `${rec.name} reported no session id to resume`);

@@ -37,7 +37,7 @@ import { Stopper, KILL_GRACE_MS } from "./stopper.ts";
 import { newMarker, nothingFound, SESSION_KEY_VAR } from "./processes.ts";
 import { providerConfig } from "../workspace-config.ts";
 import { configLayers, mergeLayers, type PolicyLayer } from "./permission-layers.ts";
-import { isLive, isResumable, statusesWhere } from "../protocol/status.ts";
+import { isLive, isResumable, statusesPhrase } from "../protocol/status.ts";
 import type { FailureClass } from "../protocol/failure.ts";
 import type { FailoverHook } from "./lifecycle/end.ts";
 import { Lifecycle } from "./lifecycle/lifecycle.ts";
@@ -62,7 +62,6 @@ export interface OutputQuery {
 }
 
 /** "a, b or c", as the messages have always said it. */
-const oneOf = (xs: string[]) => (xs.length < 2 ? xs.join("") : `${xs.slice(0, -1).join(", ")} or ${xs.at(-1)}`);
 
 /** How much longer than the kill grace `rm` waits for a stopped agent's processes to be gone. */
 const REMOVE_MARGIN_MS = 3_000;
@@ -451,7 +450,7 @@ export class AgentService {
   private resumable(ref: string): AgentRecord {
     const rec = this.find(ref);
     if (!isResumable(rec.status)) {
-      throw new TroupeError("invalid_state", `${rec.name} is ${rec.status}; only a ${oneOf(statusesWhere("resumable"))} agent can be resumed`);
+      throw new TroupeError("invalid_state", `${rec.name} is ${rec.status}; only a ${statusesPhrase("resumable")} agent can be resumed`);
     }
     // one process per agent: a stopped session's processes must be gone before a new one starts
     if (rec.status === "stopped") {

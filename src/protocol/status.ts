@@ -44,7 +44,13 @@ export const STATUS: Readonly<Record<AgentStatus, StatusTraits>> = {
 export const isLive = (s: AgentStatus): boolean => STATUS[s].live;
 export const isResumable = (s: AgentStatus): boolean => STATUS[s].resumable;
 
-/** The statuses with a trait, for messages ("only a waiting, done or failed agent ..."). */
-export function statusesWhere(trait: keyof StatusTraits): AgentStatus[] {
+/** The statuses with a trait. */
+function statusesWhere(trait: keyof StatusTraits): AgentStatus[] {
   return AGENT_STATUSES.filter((s) => STATUS[s][trait]);
+}
+
+/** The statuses with a trait in words, for messages ("only a waiting, done or failed agent ..."). */
+export function statusesPhrase(trait: keyof StatusTraits): string {
+  const xs = statusesWhere(trait);
+  return xs.length < 2 ? xs.join("") : `${xs.slice(0, -1).join(", ")} or ${xs.at(-1)}`;
 }
