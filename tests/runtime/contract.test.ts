@@ -59,8 +59,11 @@ describe("runtime adapter", () => {
     ck.close();
     await expect(ck.checkpoint()).rejects.toThrow("closed");
     db.close();
-    // what was checkpointed is in the database file itself
+    // what was checkpointed is in the database file itself; the worker's connection closes on its
+    // own thread after close() (the last one to close checkpoints under an exclusive lock), so the
+    // reader waits for locks as the store's connections do (src/store/db.ts), instead of SQLITE_BUSY
     const reader = openDatabase(path);
+    reader.exec("PRAGMA busy_timeout = 5000");
     expect(reader.query("SELECT COUNT(*) AS n FROM t").get()).toEqual({ n: 110 });
     reader.close();
   });
