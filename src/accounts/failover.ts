@@ -27,10 +27,11 @@ export interface AccountsDeps {
 
 /**
  * The user's accounts as the agents use them: the account each new agent takes, its credential in
- * every run's environment, and failover on a spent quota (`usage_limit`): the account is recorded
- * as spent until its reset, the agent moves to the least recently used available account (its
- * session carried over when the accounts keep sessions in different folders), or, with none left,
- * is `blocked` until the first reset.
+ * every run's environment, and failover on a spent quota (`usage_limit`) or a refused credential
+ * (`auth`): the account is recorded as spent until its reset, or as refused until the person
+ * resets it; the agent moves to the least recently used available account (its session carried
+ * over when the accounts keep sessions in different folders), or, with none left, is `blocked`
+ * until the first reset (failed when none of them is merely spent).
  */
 export class AccountBroker implements AccountPort {
   constructor(private readonly d: AccountsDeps) {}
@@ -61,12 +62,12 @@ export class AccountBroker implements AccountPort {
     return this.d.accounts.earliestReset(provider);
   }
 
-  /** The FailoverHook (AgentService.setFailover): called inside a run's end on `usage_limit`. */
+  /** The FailoverHook (AgentService.setFailover): called inside a run's end on `usage_limit` or `auth`. */
   readonly failover = (rec: AgentRecord, failure: Failure): Action => {
     try {
       return this.decide(rec, failure);
     } catch (err) {
-      this.d.log.error(`${rec.name}: failover after usage_limit`, err);
+      this.d.log.error(`${rec.name}: failover after ${failure.class}`, err);
       return { kind: "fail" };
     }
   };
@@ -75,9 +76,12 @@ export class AccountBroker implements AccountPort {
     const { accounts, log } = this.d;
     const provider = getProvider(rec.provider);
     if (!provider) return { kind: "fail" };
+    const refused = failure.class === "auth";
     const until = failure.resetsAt ?? Date.now() + DEFAULT_EXHAUSTION_MS;
-    if (rec.accountId) accounts.markExhausted(rec.accountId, until);
-    else if (!accounts.hasAny(rec.provider)) return { kind: "fail" }; // no accounts: never again on the same credential
+    if (!rec.accountId) {
+      if (!accounts.hasAny(rec.provider)) return { kind: "fail" }; // no accounts: never again on the same credential
+    } else if (refused) accounts.markRefused(rec.accountId, `credential refused ${new Date().toISOString()}: ${failure.evidence}`);
+    else accounts.markExhausted(rec.accountId, until);
     let next: StoredAccount | null = null;
     try {
       next = accounts.take(rec.provider, { exclude: rec.accountId });
@@ -85,10 +89,15 @@ export class AccountBroker implements AccountPort {
       if (!(err instanceof TroupeError) || err.code !== "accounts_exhausted") throw err;
     }
     if (next) {
-      this.switchTo(rec, provider, next, `usage_limit: ${failure.evidence}`);
+      this.switchTo(rec, provider, next, `${failure.class}: ${failure.evidence}`);
       return { kind: "retry", how: "resume", attempt: rec.attempt + 1, delayMs: 0 };
     }
-    const reset = accounts.earliestReset(rec.provider) ?? until;
+    // a refused credential comes back only when the person acts; a spent quota at its reset
+    const reset = accounts.earliestReset(rec.provider) ?? (refused ? null : until);
+    if (reset === null) {
+      log.info(`${rec.name}: no ${rec.provider} account is usable (refused or missing; see 'troupe account ls')`);
+      return { kind: "fail" };
+    }
     log.info(`${rec.name}: every ${rec.provider} account is spent; blocked until ${new Date(reset).toISOString()}`);
     return { kind: "blocked", attempt: rec.attempt + 1, until: reset };
   }

@@ -13,6 +13,8 @@ export interface StoredAccount {
   /** `env`: variables given as they are. */
   env: Record<string, string> | null;
   exhaustedUntil: number | null;
+  /** Why the provider refused its credential (an `auth` failure of a run on it); null: never refused, or reset since. */
+  refused: string | null;
   lastUsedAt: number | null;
   createdAt: number;
 }
@@ -20,9 +22,13 @@ export interface StoredAccount {
 /** What the selection asks of the world: whether a config folder is still there. */
 export type DirExists = (path: string) => boolean;
 
-/** Its status now: `invalid` (its config folder is gone) before `exhausted` (until its reset) before `available`. */
+/**
+ * Its status now: `invalid` (its config folder is gone, or the provider refused its credential
+ * until the person resets it) before `exhausted` (until its reset) before `available`.
+ */
 export function accountStatus(a: StoredAccount, now: number, dirExists: DirExists): { status: AccountStatus; problem: string | null } {
   if (a.configDir !== null && !dirExists(a.configDir)) return { status: "invalid", problem: `config folder ${a.configDir} is missing` };
+  if (a.refused !== null) return { status: "invalid", problem: a.refused };
   if (a.exhaustedUntil !== null && a.exhaustedUntil > now) return { status: "exhausted", problem: null };
   return { status: "available", problem: null };
 }

@@ -9,12 +9,12 @@ import { publicAccount } from "./select.ts";
 
 export type AddAccount = z.output<typeof AddAccountRequestSchema>;
 
-/** `troupe account add|ls|rm` over the user's account store: what goes out is the public view, never a secret. */
+/** `troupe account add|ls|rm|reset` over the user's account store: what goes out is the public view, never a secret. */
 export class AccountService {
-  /** `onAdded`: an account of `provider` came (blocked agents of it may run again). */
+  /** `onAvailable`: an account of `provider` came or came back (blocked agents of it may run again). */
   constructor(
     private readonly accounts: AccountStore,
-    private readonly onAdded: (provider: string) => void = () => {},
+    private readonly onAvailable: (provider: string) => void = () => {},
   ) {}
 
   list(): Account[] {
@@ -34,12 +34,19 @@ export class AccountService {
     const name = req.name ?? this.freeName(provider.name);
     const kind = req.token !== undefined ? "token" : req.configDir !== undefined ? "config-dir" : "env";
     const stored = this.accounts.add({ name, provider: provider.name, kind, token: req.token ?? null, configDir: req.configDir ?? null, env: req.env ?? null });
-    this.onAdded(provider.name);
+    this.onAvailable(provider.name);
     return publicAccount(stored, Date.now(), existsSync);
   }
 
   remove(ref: string): Account {
     return publicAccount(this.accounts.remove(ref), Date.now(), existsSync);
+  }
+
+  /** Clears what was recorded against it (spent, credential refused): the person says it works again. */
+  reset(ref: string): Account {
+    const stored = this.accounts.reset(ref);
+    this.onAvailable(stored.provider);
+    return publicAccount(stored, Date.now(), existsSync);
   }
 
   private freeName(provider: string): string {

@@ -17,6 +17,8 @@ const StoredAccountSchema = z.object({
   configDir: z.string().nullable(),
   env: z.record(z.string(), z.string()).nullable(),
   exhaustedUntil: z.number().nullable(),
+  // absent in files written before credentials could be refused
+  refused: z.string().nullable().default(null),
   lastUsedAt: z.number().nullable(),
   createdAt: z.number(),
 });
@@ -72,7 +74,7 @@ export class AccountStore {
   add(a: NewAccount): StoredAccount {
     return this.change((all) => {
       if (all.some((x) => x.name === a.name)) throw new TroupeError("conflict", `an account named '${a.name}' exists`);
-      const stored: StoredAccount = { ...a, id: `acct_${randomBytes(6).toString("hex")}`, exhaustedUntil: null, lastUsedAt: null, createdAt: Date.now() };
+      const stored: StoredAccount = { ...a, id: `acct_${randomBytes(6).toString("hex")}`, exhaustedUntil: null, refused: null, lastUsedAt: null, createdAt: Date.now() };
       return [[...all, stored], stored];
     });
   }
@@ -114,6 +116,21 @@ export class AccountStore {
   /** Records that the account's quota is spent until `until` (a later reset another daemon saw wins). */
   markExhausted(id: string, until: number): void {
     this.change((all) => [all.map((a) => (a.id === id ? { ...a, exhaustedUntil: Math.max(until, a.exhaustedUntil ?? 0) } : a)), undefined]);
+  }
+
+  /** Records that the provider refused the account's credential (`why`): no run takes it until the person resets it. */
+  markRefused(id: string, why: string): void {
+    this.change((all) => [all.map((a) => (a.id === id ? { ...a, refused: why } : a)), undefined]);
+  }
+
+  /** The person says the account works again (a new login in its folder, a quota restored early): neither spent nor refused. */
+  reset(ref: string): StoredAccount {
+    return this.change((all) => {
+      const found = all.find((a) => a.id === ref) ?? all.find((a) => a.name === ref);
+      if (!found) throw new TroupeError("account_not_found", `no account '${ref}'`);
+      const fresh = { ...found, exhaustedUntil: null, refused: null };
+      return [all.map((a) => (a === found ? fresh : a)), fresh];
+    });
   }
 
   /** When the provider's first spent account comes back (null: none is spent now). */

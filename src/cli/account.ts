@@ -4,7 +4,7 @@ import { connect } from "./context.ts";
 import { parse, printJson } from "./command.ts";
 import { stdout } from "./streams.ts";
 
-/** `troupe account add|ls|rm`: the user's provider accounts, shared by every workspace. */
+/** `troupe account add|ls|rm|reset`: the user's provider accounts, shared by every workspace. */
 export async function run(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   switch (sub) {
@@ -14,8 +14,10 @@ export async function run(args: string[]): Promise<number> {
       return list(rest);
     case "rm":
       return remove(rest);
+    case "reset":
+      return reset(rest);
     default:
-      throw new TroupeError("usage", sub ? `unknown account command '${sub}' (add, ls or rm)` : "give add, ls or rm");
+      throw new TroupeError("usage", sub ? `unknown account command '${sub}' (add, ls, rm or reset)` : "give add, ls, rm or reset");
   }
 }
 
@@ -70,6 +72,16 @@ async function remove(args: string[]): Promise<number> {
   const account = await client.removeAccount(positionals[0]!);
   if (values.json) await printJson(account);
   else await stdout.write(`removed ${account.name} (${account.id})\n`);
+  return 0;
+}
+
+async function reset(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {});
+  if (positionals.length !== 1) throw new TroupeError("usage", "give one account (id or name)");
+  const { client } = await connect(values.workspace);
+  const account = await client.resetAccount(positionals[0]!);
+  if (values.json) await printJson(account);
+  else await stdout.write(`${account.name} (${account.id}) ${account.status === "invalid" ? `still invalid: ${account.problem}` : account.status}\n`);
   return 0;
 }
 

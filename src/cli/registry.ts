@@ -234,15 +234,17 @@ ${W}`,
   },
   {
     name: "account",
-    summary: "add, list or remove the provider accounts agents run on (yours, in every workspace)",
+    summary: "add, list, remove or reset the provider accounts agents run on (yours, in every workspace)",
     usage: `troupe account add --provider P (--token TOKEN | --config-dir DIR | --env NAME=VALUE ...) [--name N] [--json]
 troupe account ls [--json]
 troupe account rm ACCOUNT [--json]
+troupe account reset ACCOUNT [--json]   it works again: no longer spent nor refused (blocked agents retry at once)
   --token T        claude: a long-lived OAuth token (claude setup-token); codex: CODEX_API_KEY; gemini: GEMINI_API_KEY; '-' reads it from stdin
   --config-dir D   the CLI's config folder, logged in (CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME)
   --env NAME=VALUE variables given to the agent as they are
   Each new agent takes the least recently used available account of its provider (spawn --account pins one);
-  on a spent quota it moves to the next, or waits (blocked) for the first reset. Secrets stay in a 0600 file
+  on a spent quota or a refused credential it moves to the next, or waits (blocked) for the first reset
+  (a refused account stays invalid until 'troupe account reset' or rm). Secrets stay in a 0600 file
   under $XDG_STATE_HOME/troupe (never in ls, --json, logs or events); --json: [{"id", "name", "provider",
   "kind", "status": "available"|"exhausted"|"invalid", "exhaustedUntil", "lastUsedAt", "problem"}]
 ${W}`,

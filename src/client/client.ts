@@ -99,6 +99,10 @@ export class TroupeClient {
     return (await request(this.opts, "DELETE", `/v1/accounts/${enc(ref)}`, (await accountsApi()).AccountResponseSchema)).account;
   }
 
+  async resetAccount(ref: string): Promise<Account> {
+    return (await request(this.opts, "POST", `/v1/accounts/${enc(ref)}/reset`, (await accountsApi()).AccountResponseSchema, {})).account;
+  }
+
   /** The calling agent's tool call (its permission tool): decided by its rules, or filed for the person. */
   async filePermission(req: PermissionFileRequest): Promise<PermissionRequest> {
     return (await request(this.opts, "POST", "/v1/permissions", (await permissionApi()).PermissionResponseSchema, req)).request;

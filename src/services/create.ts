@@ -141,6 +141,7 @@ export function createServices(h: ServiceHost): RunningServices {
       list: (caller) => (guard(caller, "accounts.list"), accounts.list()),
       add: (caller, req) => (guard(caller, "accounts.add"), accounts.add(req)),
       remove: (caller, ref) => (guard(caller, "accounts.remove"), accounts.remove(ref)),
+      reset: (caller, ref) => (guard(caller, "accounts.reset"), accounts.reset(ref)),
     },
     permissions: permissionsApi(permissions, guard, waits),
   };

@@ -86,6 +86,7 @@ export const POLICY = {
   "accounts.list": ["person", "list accounts"],
   "accounts.add": ["person", "add an account"],
   "accounts.remove": ["person", "remove an account"],
+  "accounts.reset": ["person", "reset an account"],
   // allowing or denying a tool permission: the person decides, never an agent (its own request included)
   "permissions.decide": ["person", "decide a permission request of $"],
   // an agent's permission tool files its own tool calls (under its identity, never another's)

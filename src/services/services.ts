@@ -84,6 +84,8 @@ export interface AccountsApi {
   add(caller: Caller, req: AddAccount): Account;
   /** By id or name; `account_not_found` otherwise. */
   remove(caller: Caller, ref: string): Account;
+  /** By id or name: no longer spent nor refused (blocked agents of its provider retry at once). */
+  reset(caller: Caller, ref: string): Account;
 }
 
 export interface DaemonApi {

@@ -5,7 +5,7 @@ const NOW = 1_800_000_000_000;
 let n = 0;
 function acct(over: Partial<StoredAccount> = {}): StoredAccount {
   n++;
-  return { id: `acct_${n}`, name: `a${n}`, provider: "claude", kind: "token", token: `tok${n}`, configDir: null, env: null, exhaustedUntil: null, lastUsedAt: null, createdAt: n, ...over };
+  return { id: `acct_${n}`, name: `a${n}`, provider: "claude", kind: "token", token: `tok${n}`, configDir: null, env: null, exhaustedUntil: null, refused: null, lastUsedAt: null, createdAt: n, ...over };
 }
 const always = () => true;
 
@@ -41,6 +41,12 @@ describe("least recently used selection", () => {
   test("a missing config folder makes the account invalid, whatever its quota", () => {
     const a = acct({ kind: "config-dir", token: null, configDir: "/gone", exhaustedUntil: NOW + 1 });
     expect(accountStatus(a, NOW, () => false)).toEqual({ status: "invalid", problem: "config folder /gone is missing" });
+  });
+
+  test("a refused credential makes it invalid with the provider's words, whatever its quota", () => {
+    const a = acct({ refused: "credential refused: OAuth token has expired", exhaustedUntil: NOW - 1 });
+    expect(accountStatus(a, NOW, always)).toEqual({ status: "invalid", problem: "credential refused: OAuth token has expired" });
+    expect(leastRecentlyUsed([a], "claude", NOW, always)).toBeNull();
   });
 
   test("the earliest reset among the provider's spent accounts", () => {

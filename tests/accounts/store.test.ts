@@ -67,6 +67,26 @@ describe("the user's account store", () => {
     expect(s.get(one.id)?.exhaustedUntil).toBe(9_000);
   });
 
+  test("a refused credential stays until the person resets it, which clears a spent quota too; files from before refusals read", () => {
+    const paths = fresh();
+    const s = new AccountStore(paths);
+    const one = s.add(token("one"));
+    s.add(token("two"));
+    s.markRefused(one.id, "credential refused: Invalid API key");
+    s.markExhausted(one.id, 9_000);
+    // years later, still never taken: only the person brings it back
+    expect(s.take("claude", {}, 10_000_000)?.name).toBe("two");
+    expect(() => s.take("claude", { pinned: "one" }, 10_000_000)).toThrow("account 'one' is spent or unusable");
+    expect(s.reset("one")).toMatchObject({ name: "one", refused: null, exhaustedUntil: null });
+    expect(s.take("claude", { pinned: "one" }, 1_000)?.name).toBe("one");
+    expect(() => s.reset("nope")).toThrow("no account 'nope'");
+    // an accounts.json written by an older troupe has no `refused`
+    const old = JSON.parse(readFileSync(paths.file, "utf8"));
+    for (const a of old.accounts) delete a.refused;
+    writeFileSync(paths.file, JSON.stringify(old));
+    expect(new AccountStore(paths).list().map((a) => a.refused)).toEqual([null, null]);
+  });
+
   test("a damaged file is an error, never an empty list that would lose the accounts", () => {
     const paths = fresh();
     mkdirSync(join(dir, "troupe"), { recursive: true });

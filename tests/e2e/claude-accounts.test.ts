@@ -8,12 +8,14 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { ROOT, Sandbox, waitFor } from "../support/sandbox.ts";
-import { bash, claudeEnv, requestToken, startFakeAnthropic, text, turnIndex, usageLimitError, type ApiError, type FakeAnthropic } from "../support/fake-anthropic.ts";
+import { apiError, bash, claudeEnv, requestToken, startFakeAnthropic, text, turnIndex, usageLimitError, type ApiError, type FakeAnthropic } from "../support/fake-anthropic.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
 import type { Account } from "../../src/protocol/account.ts";
 
 /** Which tokens are spent, and until when (epoch ms); past it they are served again. */
 const spent = new Map<string, number>();
+/** Tokens the API refuses (401), as a revoked or mistyped token is. */
+const refused = new Set<string>();
 /** Tokens served this many more requests before they are spent for an hour. */
 const allowance = new Map<string, number>();
 let server: FakeAnthropic;
@@ -23,6 +25,7 @@ let sb: Sandbox;
 beforeAll(() => {
   const gate = (headers: Record<string, string>): ApiError | undefined => {
     const tok = requestToken(headers) ?? "";
+    if (refused.has(tok)) return apiError(401, "authentication_error", "Invalid bearer token");
     const left = allowance.get(tok);
     if (left !== undefined) {
       allowance.set(tok, left - 1);
@@ -46,6 +49,7 @@ afterAll(() => {
 });
 afterEach(async () => {
   spent.clear();
+  refused.clear();
   allowance.clear();
   server.requests.length = 0;
   await sb?.close();
@@ -100,6 +104,29 @@ describe("accounts and failover (real Claude Code)", () => {
     expect(outputs).not.toContain("tok-spent");
     expect(outputs).not.toContain("tok-good");
     expect(statSync(join(sb.env.XDG_STATE_HOME!, "troupe", "accounts.json")).mode & 0o777).toBe(0o600);
+  }, 150_000);
+
+  test("a refused token makes its account invalid and the agent moves to the next; the person's reset brings it back", async () => {
+    accountsSandbox();
+    refused.add("tok-revoked");
+    const a1 = await sb.json<Account>(["account", "add", "--provider", "claude", "--token", "tok-revoked", "--name", "revoked", "--json"]);
+    const a2 = await sb.json<Account>(["account", "add", "--provider", "claude", "--token", "tok-good", "--name", "good", "--json"]);
+    await sb.json(["spawn", "--provider", "claude", "--name", "worker", "--prompt", "Do it.", "--json"]);
+    const done = await waitFor("worker to finish", async () => {
+      const a = await agentNamed("worker");
+      return a && ["done", "failed", "blocked"].includes(a.status) ? a : undefined;
+    }, 90_000);
+    expect(done).toMatchObject({ status: "done", result: "finished", accountId: a2.id, attempt: 2, failure: { class: "auth", attempt: 1 } });
+    const tokens = tokensSeen();
+    expect(tokens.slice(tokens.indexOf("tok-good")).filter((t) => t !== "tok-good")).toEqual([]);
+    const revoked = (await sb.json<Account[]>(["account", "ls", "--json"])).find((a) => a.id === a1.id)!;
+    expect(revoked.status).toBe("invalid");
+    expect(revoked.problem).toMatch(/^credential refused .*(401|Invalid bearer token|authentication)/i);
+    // the person fixed the token at the provider: reset, and the account is taken again
+    refused.delete("tok-revoked");
+    expect(await sb.json<Account>(["account", "reset", "revoked", "--json"])).toMatchObject({ id: a1.id, status: "available" });
+    await sb.json(["spawn", "--provider", "claude", "--name", "again", "--prompt", "Do it.", "--json"]);
+    expect(await waitFor("again to finish", async () => ((await agentNamed("again"))?.status === "done" ? agentNamed("again") : undefined), 90_000)).toMatchObject({ accountId: a1.id, attempt: 1 });
   }, 150_000);
 
   test("accounts with their own config folders: the session is carried to the next one and resumed there", async () => {

@@ -5,7 +5,7 @@
  * the spent account says so as Claude's usage limit would be classified (`--class usage_limit`).
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { BIN, Sandbox, waitFor } from "../support/sandbox.ts";
@@ -153,5 +153,56 @@ describe("accounts", () => {
       return a?.status === "done" ? a : undefined;
     });
     expect(done).toMatchObject({ result: "ran on two", accountId: two.id, retryAt: null });
+  }, 30_000);
+
+  test("a refused credential makes the account invalid until the person resets it; the agent moves to the next account", async () => {
+    newState();
+    const sb = workspace();
+    const refusing = `if [ "$ACCT" = one ]; then troupe signal error --class auth --error "Invalid API key · Please run /login"; else troupe signal done --result "ran on $ACCT"; fi`;
+    const one = await sb.json<Account>(["account", "add", "--provider", "generic", "--env", "ACCT=one", "--name", "one", "--json"]);
+    const two = await sb.json<Account>(["account", "add", "--provider", "generic", "--env", "ACCT=two", "--name", "two", "--json"]);
+    await sb.json(["spawn", "--name", "first", "--command", refusing, "--json"]);
+    expect(await ended(sb, "first")).toMatchObject({ status: "done", result: "ran on two", accountId: two.id, attempt: 2, failure: { class: "auth", attempt: 1 } });
+    const refused = (await sb.json<Account[]>(["account", "ls", "--json"])).find((a) => a.id === one.id)!;
+    expect(refused).toMatchObject({ status: "invalid", exhaustedUntil: null });
+    expect(refused.problem).toMatch(/^credential refused \d{4}-.*Invalid API key/);
+    expect((await sb.run(["account", "ls"])).stdout).toMatch(/^one .* invalid: credential refused .*Invalid API key/m);
+    // no reset comes by itself: a pinned spawn is refused, an unpinned one never takes it
+    const pinned = await sb.run(["spawn", "--name", "pinned", "--command", refusing, "--account", "one"]);
+    expect(pinned.stderr).toMatch(/^troupe: account 'one' is spent or unusable \(see 'troupe account ls'\)\n$/);
+    await sb.json(["spawn", "--name", "second", "--command", refusing, "--json"]);
+    expect(await ended(sb, "second")).toMatchObject({ status: "done", accountId: two.id, attempt: 1 });
+    // the person logged in again: reset makes it available
+    const reset = await sb.run(["account", "reset", "one"]);
+    expect(reset.stdout).toBe(`one (${one.id}) available\n`);
+    expect((await sb.json<Account[]>(["account", "ls", "--json"])).find((a) => a.id === one.id)).toMatchObject({ status: "available", problem: null });
+    const unknown = await sb.run(["account", "reset", "nobody"]);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toBe("troupe: no account 'nobody'\n");
+  }, 60_000);
+
+  test("with every account refused the agent fails, saying so; none is waited for", async () => {
+    newState();
+    const sb = workspace();
+    await sb.run(["account", "add", "--provider", "generic", "--env", "ACCT=one", "--name", "one"]);
+    await sb.json(["spawn", "--name", "refused", "--command", `troupe signal error --class auth --error "OAuth token has expired"`, "--json"]);
+    const failed = await ended(sb, "refused");
+    expect(failed).toMatchObject({ status: "failed", retryAt: null, failure: { class: "auth", evidence: "OAuth token has expired" } });
+  }, 30_000);
+
+  test("a reset wakes an agent blocked on its spent account: it runs at once", async () => {
+    newState();
+    const sb = workspace();
+    const flag = join(state, "quota-back");
+    await sb.run(["account", "add", "--provider", "generic", "--env", "ACCT=one", "--name", "one"]);
+    await sb.json(["spawn", "--name", "stuck", "--command", `if [ -e ${flag} ]; then troupe signal done --result "ran on $ACCT"; else troupe signal error --class usage_limit --error "quota spent"; fi`, "--json"]);
+    expect(await ended(sb, "stuck")).toMatchObject({ status: "blocked" });
+    writeFileSync(flag, "");
+    await sb.run(["account", "reset", "one"]);
+    const done = await waitFor("stuck to run again", async () => {
+      const a = (await sb.json<Agent[]>(["ls", "--json"])).find((x) => x.name === "stuck");
+      return a?.status === "done" ? a : undefined;
+    });
+    expect(done).toMatchObject({ result: "ran on one", retryAt: null });
   }, 30_000);
 });

@@ -242,6 +242,14 @@ const CASES: RouteCase[] = [
       return status(m.api(t, "DELETE", `/v1/accounts/${made.account.id}`));
     },
   },
+  {
+    route: "POST /v1/accounts/:ref/reset",
+    fresh: null,
+    call: async (m, _f, t) => {
+      const made = (await m.api(null, "POST", "/v1/accounts", { provider: "generic", env: { MATRIX: "1" } })).json as { account: { id: string } };
+      return status(m.api(t, "POST", `/v1/accounts/${made.account.id}/reset`, {}));
+    },
+  },
   // permission requests: each agent files its own tool calls; only the person decides, never an agent (the asker included)
   {
     route: "POST /v1/permissions",

@@ -14,10 +14,10 @@ export function hasSession(rec: AgentRecord): boolean {
 
 /**
  * Where failover between accounts plugs in (the accounts work): given the agent and its
- * `usage_limit` failure (with `resetsAt` when the provider said it), the action to take: a retry
- * (`how: "resume"`, on another account it has switched to), `blocked` until the first account of
- * the provider comes back, or `fail`. Without one, a spent quota is not retried: never on the same
- * account.
+ * `usage_limit` failure (with `resetsAt` when the provider said it) or `auth` failure (its
+ * credential refused), the action to take: a retry (`how: "resume"`, on another account it has
+ * switched to), `blocked` until the first spent account of the provider comes back, or `fail`.
+ * Without one, neither is retried: never on the same account.
  */
 export type FailoverHook = (rec: AgentRecord, failure: Failure) => Action;
 

@@ -166,7 +166,7 @@ export class Lifecycle {
     const woken = store.agents.list().filter((a) => a.status === "blocked" && a.provider === provider && a.retryAt !== null && a.retryAt > now);
     for (const rec of woken) {
       store.agents.update(rec.id, { retryAt: now });
-      log.info(`${rec.name}: an ${provider} account was added; retrying now`);
+      log.info(`${rec.name}: an ${provider} account is available; retrying now`);
     }
     if (woken.length) this.retries.schedule();
     return woken.length;

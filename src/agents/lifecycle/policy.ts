@@ -7,7 +7,7 @@ export type Treatment =
   | "backoff"
   /** Resume the same session once, telling the agent exactly what is missing or malformed. */
   | "resume_once"
-  /** Never on the same account; the accounts work (failover) plugs in here. */
+  /** Never on the same account: another account of the provider, if the person has one (src/accounts/failover.ts). */
   | "failover"
   | "never";
 
@@ -21,7 +21,7 @@ export const POLICY: Readonly<Record<FailureClass, Treatment>> = {
   bad_output: "resume_once",
   interrupted: "resume_once",
   usage_limit: "failover",
-  auth: "never",
+  auth: "failover",
   budget: "never",
   setup: "never",
   unknown: "never",

@@ -20,7 +20,7 @@ const TABLE: Record<FailureClass, [Action, Action, Action]> = {
   bad_output: [resume, { ...resume, attempt: 3 }, { ...resume, attempt: 4 }],
   interrupted: [resume, { ...resume, attempt: 3 }, { ...resume, attempt: 4 }],
   usage_limit: [{ kind: "failover" }, { kind: "failover" }, { kind: "failover" }],
-  auth: [fail, fail, fail],
+  auth: [{ kind: "failover" }, { kind: "failover" }, { kind: "failover" }],
   budget: [fail, fail, fail],
   setup: [fail, fail, fail],
   unknown: [fail, fail, fail],
