@@ -116,7 +116,8 @@ export class Sandbox {
   private async stopAll(): Promise<void> {
     try {
       const agents = await this.json<{ id: string; status: AgentStatus }[]>(["ls", "--json"]);
-      for (const a of agents) if (isLive(a.status)) await this.run(["stop", a.id]);
+      // at once: one after another, a sandbox with a dozen live agents outlasted the hook's 5 s on a loaded machine
+      await Promise.all(agents.filter((a) => isLive(a.status)).map((a) => this.run(["stop", a.id])));
     } catch {
       // the daemon may be gone already
     }
