@@ -16,6 +16,7 @@ describe("the authorization policy", () => {
       "accounts.add",
       "accounts.list",
       "accounts.remove",
+      "accounts.reset",
       "agents.attach",
       "agents.resume.env",
       "daemon.gc",
