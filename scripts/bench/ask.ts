@@ -3,7 +3,10 @@
  * run (see floor.ts) and the machine's load:
  *  - API round trip: ask (POST) → answer (POST) → the waiting GET returns, over the Unix socket,
  *    through the typed client (checks on every reply) and with bare fetch (the daemon's share),
- *    interleaved with the same three requests to a bare Bun.serve (the floor);
+ *    interleaved with the same three requests to a bare Bun.serve (the floor) and to one that also
+ *    does the exchange's SQLite writes (the floor under any daemon that keeps its questions); each
+ *    with its p99 and the CPU its server used per exchange, so a tail is ours only where the floors
+ *    have none. Run under `chrt -f 20` to see the tails without the rest of the machine's load;
  *  - cold processes: `troupe answer` (the start-up an agent pays per call), interleaved with
  *    `troupe --version` and a compiled hello-world; wall time and the CPU the process used;
  *  - a whole `troupe ask` + `troupe answer` exchange.
@@ -13,7 +16,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { TroupeClient } from "../../src/client/client.ts";
-import { BIN, bareServer, helloBinary, line, load, ms, pct, processCpuMs, timeProcess, type Timed } from "./floor.ts";
+import { BIN, bareServer, storeServer, helloBinary, line, load, ms, pct, processCpuMs, timeProcess, type Timed } from "./floor.ts";
 
 const roundTrips = Number(process.argv[2] ?? 1000);
 const processRuns = Number(process.argv[3] ?? 100);
@@ -23,6 +26,7 @@ const dir = mkdtempSync(join(tmpdir(), "troupe-bench-"));
 const runtime = mkdtempSync("/tmp/tb-");
 const socket = join(runtime, "d.sock");
 const floorSocket = join(runtime, "floor.sock");
+const storeSocket = join(runtime, "store.sock");
 const env = { ...process.env, TROUPE_WORKSPACE: dir, TROUPE_SOCKET: socket } as Record<string, string>;
 const run = (args: string[]) => Bun.spawn([BIN, ...args], { env, stdout: "pipe", stderr: "pipe" });
 
@@ -47,6 +51,7 @@ async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
 }
 
 const floor = await bareServer(floorSocket);
+const storeFloor = await storeServer(storeSocket, join(runtime, "floor.db"));
 try {
   console.log(`machine: ${navigator.hardwareConcurrency} cores, bun ${Bun.version}, ${load()} at the start`);
   await run(["daemon", "start"]).exited;
@@ -57,9 +62,12 @@ try {
   const typed: number[] = [];
   const raw: number[] = [];
   const bare: number[] = [];
+  const stored: number[] = [];
   let cpu0 = 0;
+  let floorCpu0 = 0;
+  let storeCpu0 = 0;
   for (let i = 0; i < roundTrips + WARM; i++) {
-    if (i === WARM) cpu0 = processCpuMs(daemonPid);
+    if (i === WARM) [cpu0, floorCpu0, storeCpu0] = [processCpuMs(daemonPid), processCpuMs(floor.pid), processCpuMs(storeFloor.pid)];
     const [t, answer] = await timed(async () => {
       const conv = await client.ask({ question: `q${i}`, user: true });
       const waiting = client.conversation(conv.id, 5000);
@@ -68,17 +76,22 @@ try {
     });
     const [r, rawAnswer] = await timed(() => bareExchange(socket, i));
     const [b] = await timed(() => bareExchange(floorSocket, i));
-    if (answer !== `a${i}` || rawAnswer !== `b${i}`) throw new Error("wrong answer");
+    const [st, storedAnswer] = await timed(() => bareExchange(storeSocket, i));
+    if (answer !== `a${i}` || rawAnswer !== `b${i}` || storedAnswer !== `b${i}`) throw new Error("wrong answer");
     if (i < WARM) continue;
     typed.push(t);
     raw.push(r);
     bare.push(b);
+    stored.push(st);
   }
-  // two exchanges reach the daemon per iteration (typed and bare)
+  // two exchanges reach the daemon per iteration (typed and bare), one each floor
   const perExchange = (processCpuMs(daemonPid) - cpu0) / (2 * roundTrips);
+  const cpuOf = (pid: number, from: number) => `; its CPU ${ms((processCpuMs(pid) - from) / roundTrips)} per exchange`;
+  const ratios = (xs: number[]) => `; typed/this ${(pct(typed, 50) / pct(xs, 50)).toFixed(2)}x at the median, ${(pct(typed, 99) / pct(xs, 99)).toFixed(2)}x at p99`;
   console.log(line(`API ask→answer round trip (typed client)`, typed, `; daemon CPU ${ms(perExchange)} per exchange`));
   console.log(line(`API ask→answer round trip (bare fetch)  `, raw));
-  console.log(line(`floor: the same 3 requests to a bare Bun.serve`, bare, `; typed/floor ${(pct(typed, 50) / pct(bare, 50)).toFixed(2)}x at the median`));
+  console.log(line(`floor: the same 3 requests to a bare Bun.serve`, bare, cpuOf(floor.pid, floorCpu0) + ratios(bare)));
+  console.log(line(`floor: a bare Bun.serve doing the same SQLite writes`, stored, cpuOf(storeFloor.pid, storeCpu0) + ratios(stored)));
 
   // --- cold processes, interleaved
   const hello = await helloBinary();
@@ -124,6 +137,7 @@ try {
   console.log(`daemon RSS after the run: ${(Number(mem) / 1024).toFixed(1)} MB`);
 } finally {
   floor.stop();
+  storeFloor.stop();
   await run(["daemon", "stop"]).exited;
   rmSync(dir, { recursive: true, force: true });
   rmSync(runtime, { recursive: true, force: true });
