@@ -29,8 +29,8 @@ function alertPerson(items: AttentionItem[]): void {
 
 /**
  * How long the first frame waits for the daemon's snapshot once the views have loaded. With the
- * daemon up it comes 10-30 ms later; a frame drawn without it is drawn again when it comes, and a
- * cold frame costs ~40 ms of CPU, so the agents showed ~70 ms later than they do now. A daemon
+ * daemon up it comes 10-30 ms later; a frame drawn without it must be drawn again when it comes,
+ * and a cold frame costs ~40 ms of CPU: drawing twice showed the agents ~70 ms later. A daemon
  * still starting is not waited for longer than this: the frame says it is connecting.
  */
 const SNAPSHOT_WAIT_MS = 100;
