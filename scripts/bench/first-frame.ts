@@ -2,24 +2,42 @@
  * The compiled dashboard's first frame in tmux (daemon up, 5 agents, 120x40) beside a compiled
  * Ink hello-world built here: the floor for any Ink program on this runtime. Runs alternate
  * (hello, dashboard, hello, ...) so the load other processes put on the machine weighs on both
- * alike; prints medians, the ratio and the load average. Fails on nothing. Needs tmux.
+ * alike; prints medians, the ratio and the load average. Beside the wall time, the CPU time the
+ * process had used when the text showed (all its threads, from /proc/<pid>/task/<tid>/schedstat):
+ * on a loaded machine the wall time mostly measures the wait for a core. Fails on nothing. Needs tmux.
  *
  *   npm run build && bun scripts/bench/first-frame.ts [runs]     (default 9)
- * TROUPE_BIN=path measures another build of troupe (an older one, to compare).
+ * TROUPE_BIN=path measures another build of troupe; TROUPE_BASE_BIN=path measures a second build
+ * (say origin/main's) in the same alternation, so both see the same load.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { compileBinary } from "../../src/runtime/compile.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const BIN = process.env.TROUPE_BIN ?? join(ROOT, "dist", "troupe");
+const BASE_BIN = process.env.TROUPE_BASE_BIN;
 const RUNS = Number(process.argv[2] ?? 9);
 
-const work = mkdtempSync(join(tmpdir(), "troupe-ff-"));
 const runtime = mkdtempSync("/tmp/tr-ff-");
-const env = { ...process.env, TROUPE_WORKSPACE: work, TROUPE_SOCKET: join(runtime, "d.sock") } as Record<string, string>;
-const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-S", join(runtime, "tmux.sock"), ...args], { env, stdout: "pipe" }).stdout.toString();
+const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-S", join(runtime, "tmux.sock"), ...args], { stdout: "pipe" }).stdout.toString();
+
+/** A workspace of its own for `bin` (a build talks to a daemon of its own build), its daemon up with 5 agents. */
+function workspaceFor(bin: string, n: number) {
+  const work = mkdtempSync(join(tmpdir(), "troupe-ff-"));
+  const env = { ...process.env, TROUPE_WORKSPACE: work, TROUPE_SOCKET: join(runtime, `d${n}.sock`) } as Record<string, string>;
+  const troupe = (args: string[]) => Bun.spawnSync([bin, ...args], { env, stdout: "ignore", stderr: "ignore" });
+  for (let i = 0; i < 5; i++) troupe(["spawn", "--no-worktree", "--name", `a${i}`, "--command", "sleep 100000"]);
+  const vars = Object.entries({ TROUPE_WORKSPACE: work, TROUPE_SOCKET: env.TROUPE_SOCKET! }).map(([k, v]) => `${k}='${v}'`).join(" ");
+  return {
+    command: `${vars} exec '${bin}'`,
+    close: () => {
+      troupe(["daemon", "stop"]);
+      rmSync(work, { recursive: true, force: true });
+    },
+  };
+}
 const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]! : NaN);
 const rssMB = (pid: number) => {
   try {
@@ -29,24 +47,43 @@ const rssMB = (pid: number) => {
   }
 };
 
-/** Time from starting `command` until `text` shows in the pane, and RSS a second later. */
-async function once(command: string, text: string): Promise<{ ms: number; rss: number } | null> {
+/** CPU time in ms all threads of `pid` have run (schedstat: ns on a CPU). */
+const cpuMs = (pid: number) => {
+  let ns = 0;
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+  } catch {
+    // gone meanwhile
+  }
+  return ns / 1e6;
+};
+
+interface Run {
+  ms: number;
+  cpu: number;
+  rss: number;
+}
+
+/** Time from starting `command` until `text` shows in the pane, the CPU time used by then, and RSS a second later. */
+async function once(command: string, text: string): Promise<Run | null> {
   const t0 = performance.now();
   tmux("new-session", "-d", "-s", "ff", "-x", "120", "-y", "40", command);
+  const pid = Number(tmux("display-message", "-p", "-t", "ff", "#{pane_pid}").trim());
   let ms = 0;
+  let cpu = 0;
   while (performance.now() - t0 < 10_000) {
     if (tmux("capture-pane", "-p", "-t", "ff").includes(text)) {
       ms = performance.now() - t0;
+      cpu = pid ? cpuMs(pid) : 0;
       break;
     }
     await Bun.sleep(2);
   }
-  const pid = Number(tmux("display-message", "-p", "-t", "ff", "#{pane_pid}").trim());
   await Bun.sleep(1000);
   const rss = pid ? rssMB(pid) : 0;
   tmux("kill-session", "-t", "ff");
   await Bun.sleep(200);
-  return ms ? { ms, rss } : null;
+  return ms ? { ms, cpu, rss } : null;
 }
 
 async function buildHello(): Promise<string> {
@@ -61,30 +98,36 @@ async function buildHello(): Promise<string> {
   return out;
 }
 
+const workspaces: ReturnType<typeof workspaceFor>[] = [];
 try {
-  const troupe = (args: string[]) => Bun.spawnSync([BIN, ...args], { env, stdout: "ignore", stderr: "ignore" });
-  for (let i = 0; i < 5; i++) troupe(["spawn", "--no-worktree", "--name", `a${i}`, "--command", "sleep 100000"]);
+  const dashWs = workspaceFor(BIN, 0);
+  workspaces.push(dashWs);
+  const baseWs = BASE_BIN ? workspaceFor(BASE_BIN, 1) : null;
+  if (baseWs) workspaces.push(baseWs);
   const hello = await buildHello();
   const loadBefore = loadavg()[0]!;
-  const ink = { ms: [] as number[], rss: [] as number[] };
-  const dash = { ms: [] as number[], rss: [] as number[] };
+  const ink: Run[] = [];
+  const dash: Run[] = [];
+  const base: Run[] = [];
+  const each: [Run[], string, string][] = [[ink, `exec '${hello}'`, "hello from ink"], [dash, dashWs.command, "Agents (5)"]];
+  if (baseWs) each.push([base, baseWs.command, "Agents (5)"]);
   for (let i = 0; i < RUNS; i++) {
-    for (const [into, cmd, text] of [[ink, hello, "hello from ink"], [dash, BIN, "Agents (5)"]] as const) {
-      const r = await once(`exec '${cmd}'`, text);
-      if (r) {
-        into.ms.push(r.ms);
-        into.rss.push(r.rss);
-      }
+    for (const [into, cmd, text] of each) {
+      const r = await once(cmd, text);
+      if (r) into.push(r);
     }
   }
   const f = (x: number) => x.toFixed(0);
+  const m = (runs: Run[], k: keyof Run) => median(runs.map((r) => r[k]));
+  const line = (runs: Run[]) =>
+    `${f(m(runs, "ms"))} ms (min ${f(Math.min(...runs.map((r) => r.ms)))}), CPU ${f(m(runs, "cpu"))} ms, RSS ${f(m(runs, "rss"))} MB`;
   console.log(`first frame in tmux 120x40, daemon up, 5 agents; median of ${RUNS} alternating runs; load ${loadBefore.toFixed(2)} → ${loadavg()[0]!.toFixed(2)} (1-min avg)`);
-  console.log(`  Ink hello-world:   ${f(median(ink.ms))} ms (min ${f(Math.min(...ink.ms))}), RSS ${f(median(ink.rss))} MB`);
-  console.log(`  troupe dashboard:  ${f(median(dash.ms))} ms (min ${f(Math.min(...dash.ms))}), RSS ${f(median(dash.rss))} MB`);
-  console.log(`  ratio:             ${(median(dash.ms) / median(ink.ms)).toFixed(2)}x time, ${(median(dash.rss) / median(ink.rss)).toFixed(2)}x RSS`);
+  console.log(`  Ink hello-world:   ${line(ink)}`);
+  console.log(`  troupe dashboard:  ${line(dash)}`);
+  if (BASE_BIN) console.log(`  base dashboard:    ${line(base)}  (${BASE_BIN})`);
+  console.log(`  ratio:             ${(m(dash, "ms") / m(ink, "ms")).toFixed(2)}x time, ${(m(dash, "cpu") / m(ink, "cpu")).toFixed(2)}x CPU, ${(m(dash, "rss") / m(ink, "rss")).toFixed(2)}x RSS`);
 } finally {
   tmux("kill-server");
-  Bun.spawnSync([BIN, "daemon", "stop"], { env, stdout: "ignore", stderr: "ignore" });
-  rmSync(work, { recursive: true, force: true });
+  for (const ws of workspaces) ws.close();
   rmSync(runtime, { recursive: true, force: true });
 }

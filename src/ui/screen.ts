@@ -46,6 +46,7 @@ export interface Screen {
   /** The output pane's rows for text (its title takes one). */
   viewport: Viewport;
   diffRows: number;
+  /** How far the help overlay scrolls; 0 while it is closed. */
   helpMax: number;
 }
 
@@ -92,7 +93,8 @@ export function deriveScreen(ui: UiState, view: FeedView, term: Size): Screen {
     layout: lay,
     viewport: { width: lay.output.width, height: Math.max(0, lay.output.height - requestRows - 1) },
     diffRows: diffRows(lay.main.height),
-    helpMax: helpScrollMax(lay.main.width, lay.main.height),
+    // the help text is built from every controller's bindings (2-6 ms each time): only while it shows
+    helpMax: ui.modal.kind === "help" ? helpScrollMax(lay.main.width, lay.main.height) : 0,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { BunPlugin } from "bun";
+import { join } from "node:path";
 import type { CompileBinary } from "../contract.ts";
 
 /**
@@ -10,6 +11,18 @@ const stubDevtools: BunPlugin = {
   setup(build) {
     build.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: "react-devtools-core", namespace: "stub" }));
     build.onLoad({ filter: /.*/, namespace: "stub" }, () => ({ contents: "export default {};", loader: "js" }));
+  },
+};
+
+/**
+ * `string-width`, wherever Ink's text helpers import it, resolves to ./string-width.ts, which
+ * measures common text itself and hands the rest to the package (imported from that file alone).
+ */
+const STRING_WIDTH = join(import.meta.dir, "string-width.ts");
+const fastStringWidth: BunPlugin = {
+  name: "fast-string-width",
+  setup(build) {
+    build.onResolve({ filter: /^string-width$/ }, (args) => (args.importer === STRING_WIDTH ? undefined : { path: STRING_WIDTH }));
   },
 };
 
@@ -29,7 +42,7 @@ export const compileBinary: CompileBinary = async (opts) => {
     // React's production builds: the development ones cost the dashboard ~5 MB of RSS and their
     // checks at every render
     define: { "process.env.NODE_ENV": JSON.stringify("production"), ...opts.define },
-    plugins: [stubDevtools],
+    plugins: [stubDevtools, fastStringWidth],
   });
   return result.success ? { ok: true } : { ok: false, errors: result.logs.map(String) };
 };
