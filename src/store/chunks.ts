@@ -33,6 +33,10 @@ export interface Piece {
   offset: number;
 }
 
+/** The chunks stored, in order, and each agent's stored total afterwards. */
+type Appended = { chunks: OutputChunk[]; stored: Map<string, number> };
+type Append = (pieces: readonly Piece[]) => Appended;
+
 const UNITS = ["bytes", "KiB", "MiB", "GiB", "TiB"];
 
 /** 1288490188 → "1.2 GiB"; whole numbers lose their ".0" ("256 MiB"). */
@@ -54,7 +58,7 @@ export function droppedMarker(droppedBytes: number, capBytes: number): string {
 
 /** Every line an agent wrote, in order; the one record of output (files are only the transport). */
 export class ChunkRepo {
-  private append: ((pieces: readonly Piece[]) => { chunks: OutputChunk[]; stored: Map<string, number> }) | null = null;
+  private append: Append | null = null;
 
   constructor(private readonly db: Database) {}
 
@@ -63,7 +67,7 @@ export class ChunkRepo {
    * all or none, so output is never stored twice or skipped. Returns the chunks, in order, and
    * each agent's stored total afterwards.
    */
-  appendMany(pieces: readonly Piece[]): { chunks: OutputChunk[]; stored: Map<string, number> } {
+  appendMany(pieces: readonly Piece[]): Appended {
     this.append ??= this.appendTransaction();
     return this.append(pieces);
   }
@@ -72,7 +76,7 @@ export class ChunkRepo {
    * Built once: its statements prepared and its transaction wrapped once, not per pass (with a
    * line a second from each of 200 agents, nearly every pass stores a single line).
    */
-  private appendTransaction(): (pieces: readonly Piece[]) => { chunks: OutputChunk[]; stored: Map<string, number> } {
+  private appendTransaction(): Append {
     const insert = this.db.query(
       "INSERT INTO agent_log_chunks (agent_id, session, stream, data, bytes, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
     );
@@ -84,7 +88,7 @@ export class ChunkRepo {
       `INSERT INTO agent_output (agent_id, stored_bytes) VALUES (?1, ?2)
        ON CONFLICT (agent_id) DO UPDATE SET stored_bytes = stored_bytes + ?2 RETURNING stored_bytes`,
     );
-    return this.db.transaction((pieces: readonly Piece[]) => {
+    return this.db.transaction((pieces: readonly Piece[]): Appended => {
       const now = Date.now();
       const offsets = new Map<string, Piece>();
       const added = new Map<string, number>();
