@@ -42,6 +42,8 @@ export class SessionWatcher {
   private readonly tailer: Tailer;
   private readonly supervisor: Supervisor;
   private readonly lastActivity = new Map<string, number>();
+  /** Each agent's provider (it never changes), so a chunk that says nothing reads nothing from the store. */
+  private readonly providers = new Map<string, string>();
   /** Called when an attached session's process ended, before its last output is stored (see attach.ts). */
   private attachedEnd: ((s: SessionRecord) => void) | null = null;
 
@@ -97,9 +99,9 @@ export class SessionWatcher {
   private onChunk(chunk: OutputChunk): void {
     const { store, bus } = this.d;
     bus.publish({ type: "agent:output", chunk });
-    const ctx = store.agents.outputContext(chunk.agentId);
-    if (!ctx) return;
-    const patch: AgentPatch = outputMetadata(parserFor(ctx.provider), chunk, ctx);
+    const provider = this.providerOf(chunk.agentId);
+    if (provider === null) return;
+    const patch: AgentPatch = outputMetadata(parserFor(provider), chunk, () => store.agents.outputContext(chunk.agentId));
     const now = Date.now();
     if (Object.keys(patch).length) {
       const updated = store.agents.update(chunk.agentId, { ...patch, lastActivityAt: now });
@@ -111,6 +113,14 @@ export class SessionWatcher {
       store.agents.touch(chunk.agentId, now);
       this.lastActivity.set(chunk.agentId, now);
     }
+  }
+
+  private providerOf(agentId: string): string | null {
+    const known = this.providers.get(agentId);
+    if (known !== undefined) return known;
+    const provider = this.d.store.agents.outputContext(agentId)?.provider ?? null;
+    if (provider !== null) this.providers.set(agentId, provider);
+    return provider;
   }
 
   /** A session's process ended: its output is stored, then the session is completed once. */

@@ -33,6 +33,10 @@ export interface Piece {
   offset: number;
 }
 
+/** The chunks stored, in order, and each agent's stored total afterwards. */
+type Appended = { chunks: OutputChunk[]; stored: Map<string, number> };
+type Append = (pieces: readonly Piece[]) => Appended;
+
 const UNITS = ["bytes", "KiB", "MiB", "GiB", "TiB"];
 
 /** 1288490188 → "1.2 GiB"; whole numbers lose their ".0" ("256 MiB"). */
@@ -54,6 +58,8 @@ export function droppedMarker(droppedBytes: number, capBytes: number): string {
 
 /** Every line an agent wrote, in order; the one record of output (files are only the transport). */
 export class ChunkRepo {
+  private append: Append | null = null;
+
   constructor(private readonly db: Database) {}
 
   /**
@@ -61,32 +67,42 @@ export class ChunkRepo {
    * all or none, so output is never stored twice or skipped. Returns the chunks, in order, and
    * each agent's stored total afterwards.
    */
-  appendMany(pieces: readonly Piece[]): { chunks: OutputChunk[]; stored: Map<string, number> } {
-    const now = Date.now();
+  appendMany(pieces: readonly Piece[]): Appended {
+    this.append ??= this.appendTransaction();
+    return this.append(pieces);
+  }
+
+  /**
+   * Built once: its statements prepared and its transaction wrapped once, not per pass (with a
+   * line a second from each of 200 agents, nearly every pass stores a single line).
+   */
+  private appendTransaction(): Append {
     const insert = this.db.query(
       "INSERT INTO agent_log_chunks (agent_id, session, stream, data, bytes, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
     );
-    const offsets = new Map<string, Piece>();
-    const added = new Map<string, number>();
-    return this.db.transaction(() => {
+    const offset = {
+      stdout: this.db.query("UPDATE agent_sessions SET stdout_offset = ? WHERE agent_id = ? AND session = ?"),
+      stderr: this.db.query("UPDATE agent_sessions SET stderr_offset = ? WHERE agent_id = ? AND session = ?"),
+    };
+    const usage = this.db.query(
+      `INSERT INTO agent_output (agent_id, stored_bytes) VALUES (?1, ?2)
+       ON CONFLICT (agent_id) DO UPDATE SET stored_bytes = stored_bytes + ?2 RETURNING stored_bytes`,
+    );
+    return this.db.transaction((pieces: readonly Piece[]): Appended => {
+      const now = Date.now();
+      const offsets = new Map<string, Piece>();
+      const added = new Map<string, number>();
       const chunks = pieces.map((p) => {
         const row = insert.get(p.agentId, p.session, p.stream, p.data, p.bytes, now) as { id: number };
         offsets.set(`${p.agentId}\0${p.session}\0${p.stream}`, p);
         added.set(p.agentId, (added.get(p.agentId) ?? 0) + p.bytes);
         return { id: row.id, agentId: p.agentId, session: p.session, stream: p.stream, data: p.data, createdAt: now };
       });
-      for (const p of offsets.values()) {
-        const col = p.stream === "stdout" ? "stdout_offset" : "stderr_offset";
-        this.db.query(`UPDATE agent_sessions SET ${col} = ? WHERE agent_id = ? AND session = ?`).run(p.offset, p.agentId, p.session);
-      }
+      for (const p of offsets.values()) offset[p.stream].run(p.offset, p.agentId, p.session);
       const stored = new Map<string, number>();
-      const usage = this.db.query(
-        `INSERT INTO agent_output (agent_id, stored_bytes) VALUES (?1, ?2)
-         ON CONFLICT (agent_id) DO UPDATE SET stored_bytes = stored_bytes + ?2 RETURNING stored_bytes`,
-      );
       for (const [agentId, bytes] of added) stored.set(agentId, (usage.get(agentId, bytes) as { stored_bytes: number }).stored_bytes);
       return { chunks, stored };
-    })();
+    });
   }
 
   /** Byte offsets stored so far for a session's two files. */
