@@ -198,9 +198,26 @@ export class Tailer {
       ["stdout", s.stdoutPath, s.stdoutOffset],
       ["stderr", s.stderrPath, s.stderrOffset],
     ] as const) {
-      this.wake(this.files.get(path) ?? this.track(s, stream, path, offset));
+      const known = this.files.get(path);
+      const same = known !== undefined && known.agentId === s.agentId && known.session === s.session;
+      // a path followed for another agent or session (one removed, its name taken again, before its
+      // end was read): that entry's fd and folder watch belong to files that are gone
+      if (known && !same) this.drop(known);
+      this.wake(same ? known : this.track(s, stream, path, offset));
     }
     this.sweepWhileActive();
+  }
+
+  /** Forgets a followed file without reading it again: its fd closed, its folder watched afresh when followed next. */
+  private drop(t: Tracked): void {
+    this.files.delete(t.path);
+    this.pending.delete(t);
+    this.following.delete(t);
+    this.closeFile(t);
+    const dir = dirname(t.path);
+    this.dirs.get(dir)?.close();
+    this.dirs.delete(dir);
+    t.finishing?.resolve();
   }
 
   /**

@@ -100,3 +100,31 @@ test("a store written by the schema before the cap is migrated; an agent over th
   expect(marker!.data).toBe(`… ${40 - kept.length} MiB of older output dropped (cap 4 MiB)\n`);
   expect(kept.length).toBeGreaterThan(0);
 });
+
+test("a path followed for an agent that is gone is followed for the new one: its lines are stored as the new agent's", async () => {
+  dir = mkdtempSync(join(tmpdir(), "troupe-tailer-"));
+  const logs = join(dir, "logs", "flood");
+  mkdirSync(logs, { recursive: true });
+  store = createStore(join(dir, "troupe.db"), { warn: () => {} });
+  store.db.exec(AGENT_SQL);
+  const old = session(logs);
+  tailer = new Tailer(store.chunks, () => {}, new Logger(join(dir, "daemon.log")), { capBytes: () => MiB });
+  tailer.start();
+  tailer.add(old);
+  writeSync(openSync(old.stdoutPath, "a"), "from the old agent\n");
+  await waitFor("the old line stored", () => store!.chunks.list("a1", { after: 0 }).length === 1);
+  // removed before its end was read; a new agent takes its name, so the same paths, in a new folder
+  store.db.exec("DELETE FROM agents WHERE id = 'a1'");
+  rmSync(logs, { recursive: true, force: true });
+  mkdirSync(logs, { recursive: true });
+  store.db.exec(AGENT_SQL.replace("'a1'", "'a2'"));
+  store.db.exec(
+    `INSERT INTO agent_sessions (agent_id, session, stdout_path, stderr_path, exit_path, started_at)
+     VALUES ('a2', 1, '${old.stdoutPath}', '${old.stderrPath}', '${old.exitPath}', 0)`,
+  );
+  tailer.add(store.sessions.get("a2", 1)!);
+  const out = openSync(old.stdoutPath, "a");
+  writeSync(out, "from the new agent\n");
+  await waitFor("the new line stored as the new agent's", () => store!.chunks.list("a2", { after: 0 }).map((c) => c.data).join("") === "from the new agent\n");
+  closeSync(out);
+});
