@@ -21,7 +21,7 @@ export async function run(args: string[]): Promise<number> {
       stderr.write("troupe: the dashboard needs a terminal; for scripts use troupe ls, troupe logs, troupe answer\n");
       return EXIT.usage;
     }
-    // the dashboard lives for hours: without them the runtime wakes it ~15 times a second while idle
+    // the dashboard lives for hours: without them the runtime wakes it several times a second while idle
     restartQuiet();
     const { ws, client } = await connect(values.workspace);
     const { runDashboard } = await import("../ui/run.tsx");
