@@ -1,5 +1,5 @@
 import { dirname } from "node:path";
-import { mainScript } from "./runtime/process.ts";
+import { exec, mainScript, quietEnv } from "./runtime/process.ts";
 
 /** True inside the executable built by the runtime's compile step (src/runtime/compile.ts). */
 export function isCompiled(): boolean {
@@ -10,6 +10,33 @@ export function isCompiled(): boolean {
 export function selfCommand(): string[] {
   if (isCompiled()) return [process.execPath];
   return [process.execPath, mainScript()];
+}
+
+/** Set in a troupe that restartQuiet started again: the variables it added, to take back out. */
+const QUIET_ADDED = "TROUPE_QUIET_ADDED";
+
+/**
+ * Starts this troupe again in place (same pid and terminal), once, with the runtime's quiet
+ * settings (`quietEnv()`), which the runtime reads only when a process starts: a long-lived
+ * process whose parent did not set them (the dashboard, started from a person's shell) gets
+ * them no other way. Variables already set keep their values. The restarted process takes the
+ * added ones back out of `process.env`, so what it starts (agents, an editor) gets the
+ * person's environment. Returns when there is nothing to add or the runtime cannot exec.
+ */
+export function restartQuiet(): void {
+  const added = process.env[QUIET_ADDED];
+  if (added !== undefined) {
+    for (const name of added.split(",")) delete process.env[name];
+    delete process.env[QUIET_ADDED];
+    return;
+  }
+  const missing = Object.entries(quietEnv()).filter(([name]) => process.env[name] === undefined);
+  if (missing.length === 0) return;
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
+  for (const [name, value] of missing) env[name] = value;
+  env[QUIET_ADDED] = missing.map(([name]) => name).join(",");
+  exec([...selfCommand(), ...process.argv.slice(2)], env);
 }
 
 /** The folder to put first on an agent's PATH so that `troupe` there is this troupe. */

@@ -11,13 +11,16 @@
  * Prints figures; fails on nothing. Needs tmux and a build (npm run build).
  *
  *   bun scripts/bench/idle.ts [--agents 10] [--dashboards 3] [--window 60] [--many 200]
- *                             [--command 'sleep 100000'] [--settle 20] [--json]
+ *                             [--command 'sleep 100000'] [--settle 20] [--threads]
+ *                             [--dashboard-env VAR=value ...] [--json]
  * (--many 0 skips scene 2; --settle: seconds from the dashboards' start to the window;
+ * --threads: each process's figures per thread (name and tid), busiest first;
+ * --dashboard-env: variables the dashboards start with, e.g. to try a runtime setting;
  * TROUPE_BIN=path measures another build.)
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { parseArgs } from "node:util";
 
 const BIN = process.env.TROUPE_BIN ?? resolve(import.meta.dir, "../../dist/troupe");
@@ -29,6 +32,8 @@ const { values: o } = parseArgs({
     many: { type: "string", default: "200" },
     command: { type: "string", default: "sleep 100000" },
     settle: { type: "string", default: "20" },
+    threads: { type: "boolean", default: false },
+    "dashboard-env": { type: "string", multiple: true, default: [] },
     json: { type: "boolean", default: false },
   },
 });
@@ -43,43 +48,79 @@ const SETTLE_MS = Number(o.settle) * 1000;
  * every second by design, one that reads "3m" once a minute.
  */
 const AGE_MS = 62_000;
+const DASHBOARD_ENV = o["dashboard-env"]!.length ? `env ${o["dashboard-env"]!.map((v) => `'${v}'`).join(" ")} ` : "";
 const TICK_HZ = 100; // USER_HZ: /proc's clock ticks per second on Linux
+
+interface ThreadSample {
+  name: string;
+  ticks: number;
+  /** Time on a CPU in ns (schedstat: exact, where ticks come in 10 ms steps). */
+  ns: number;
+  switches: number;
+}
 
 interface Sample {
   ticks: number;
-  /** Context switches per thread id (threads come and go: each is counted from its own start). */
-  switches: Map<string, number>;
+  /** Per thread id (threads come and go: each is counted from its own start). */
+  threads: Map<string, ThreadSample>;
 }
 
-/** utime + stime of the whole process (threads included, gone ones too) and its threads' context switches. */
-function sample(pid: number): Sample {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+/** utime + stime (fields 14 and 15 of a stat line, counted after the command's closing paren). */
+function statTicks(stat: string): number {
   const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  const switches = new Map<string, number>();
+  return Number(f[11]) + Number(f[12]);
+}
+
+/** utime + stime of the whole process (threads included, gone ones too) and each thread's. */
+function sample(pid: number): Sample {
+  const threads = new Map<string, ThreadSample>();
   for (const t of readdirSync(`/proc/${pid}/task`)) {
     try {
       const s = readFileSync(`/proc/${pid}/task/${t}/status`, "utf8");
-      switches.set(t, Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(s)?.[1] ?? 0) + Number(/nonvoluntary_ctxt_switches:\s+(\d+)/.exec(s)?.[1] ?? 0));
+      threads.set(t, {
+        name: /^Name:\s+(.*)$/m.exec(s)?.[1] ?? "?",
+        ticks: statTicks(readFileSync(`/proc/${pid}/task/${t}/stat`, "utf8")),
+        ns: Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, "utf8").split(" ")[0]),
+        switches: Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(s)?.[1] ?? 0) + Number(/nonvoluntary_ctxt_switches:\s+(\d+)/.exec(s)?.[1] ?? 0),
+      });
     } catch {
       // a thread that ended meanwhile
     }
   }
-  return { ticks: Number(f[11]) + Number(f[12]), switches };
+  return { ticks: statTicks(readFileSync(`/proc/${pid}/stat`, "utf8")), threads };
 }
 
-function switchesBetween(a: Sample, b: Sample): number {
-  let n = 0;
-  for (const [t, c] of b.switches) n += c - (a.switches.get(t) ?? 0);
-  return n;
+export interface ThreadFigure {
+  name: string;
+  tid: string;
+  /** CPU ticks (1/100 s) over the window. */
+  ticks: number;
+  /** CPU time over the window, ms (from schedstat). */
+  ms: number;
+  switches: number;
+}
+
+function threadsBetween(a: Sample, b: Sample): ThreadFigure[] {
+  const out: ThreadFigure[] = [];
+  for (const [tid, t] of b.threads) {
+    const was = a.threads.get(tid);
+    out.push({ name: t.name, tid, ticks: t.ticks - (was?.ticks ?? 0), ms: (t.ns - (was?.ns ?? 0)) / 1e6, switches: t.switches - (was?.switches ?? 0) });
+  }
+  return out.sort((x, y) => y.switches - x.switches || y.ticks - x.ticks);
 }
 
 export interface ProcessFigure {
   name: string;
   pid: number;
-  /** % of one core over the window. */
+  /** % of one core over the window (utime + stime: every thread's, gone ones too, in 10 ms ticks). */
   cpu: number;
+  /** The same from the threads alive at the window's end, exact (schedstat): what a thread that ended took is missing. */
+  threadsCpu: number;
   /** Context switches a second (each one a wakeup, give or take). */
   wakeups: number;
+  /** Resident memory at the window's end, MB. */
+  rssMB: number;
+  threads: ThreadFigure[];
 }
 
 export interface SceneFigure {
@@ -135,10 +176,14 @@ async function measure(scene: string, procs: { name: string; pid: number }[]): P
   const secs = (performance.now() - t0) / 1000;
   const processes = procs.map((p, i) => {
     const after = sample(p.pid);
+    const threads = threadsBetween(before[i]!, after);
     return {
       ...p,
       cpu: ((after.ticks - before[i]!.ticks) / TICK_HZ / secs) * 100,
-      wakeups: switchesBetween(before[i]!, after) / secs,
+      threadsCpu: (threads.reduce((n, t) => n + t.ms, 0) / 1000 / secs) * 100,
+      wakeups: threads.reduce((n, t) => n + t.switches, 0) / secs,
+      rssMB: Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p.pid}/status`, "utf8"))?.[1] ?? 0) / 1024,
+      threads,
     };
   });
   return { scene, windowS: Math.round(secs), processes, totalCpu: processes.reduce((s, p) => s + p.cpu, 0) };
@@ -158,7 +203,7 @@ async function withDashboards(): Promise<SceneFigure> {
     const daemon = ws.daemonPid();
     const procs = [{ name: "daemon", pid: daemon }];
     for (let i = 0; i < DASHBOARDS; i++) {
-      ws.tmux(i === 0 ? "new-session" : "new-window", ...(i === 0 ? ["-d", "-s", "idle", "-x", "160", "-y", "50"] : ["-d", "-t", "idle:"]), `exec '${BIN}'`);
+      ws.tmux(i === 0 ? "new-session" : "new-window", ...(i === 0 ? ["-d", "-s", "idle", "-x", "160", "-y", "50"] : ["-d", "-t", "idle:"]), `exec ${DASHBOARD_ENV}'${BIN}'`);
     }
     for (let t = 0; t < 100; t++) {
       const pids = ws.tmux("list-panes", "-s", "-t", "idle", "-F", "#{pane_pid}").split("\n").filter(Boolean).map(Number);
@@ -195,10 +240,18 @@ if (MANY > 0) scenes.push(await manyAgents());
 if (o.json) {
   console.log(JSON.stringify(scenes));
 } else {
-  console.log(`machine: ${navigator.hardwareConcurrency} cores, bun ${Bun.version}; CPU as % of one core over ${WINDOW_S} s`);
+  console.log(`machine: ${navigator.hardwareConcurrency} cores, bun ${Bun.version}; CPU as % of one core over ${WINDOW_S} s; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
   for (const s of scenes) {
     console.log(`${s.scene}, ${s.windowS} s:`);
-    for (const p of s.processes) console.log(`  ${p.name.padEnd(12)} pid ${String(p.pid).padEnd(8)} cpu ${p.cpu.toFixed(3).padStart(6)} %   wakeups ${p.wakeups.toFixed(2)}/s`);
-    console.log(`  total                       cpu ${s.totalCpu.toFixed(3).padStart(6)} %`);
+    for (const p of s.processes) {
+      console.log(
+        `  ${p.name.padEnd(12)} pid ${String(p.pid).padEnd(8)} cpu ${p.cpu.toFixed(3).padStart(6)} %   wakeups ${p.wakeups.toFixed(2).padStart(5)}/s   live threads ${p.threadsCpu.toFixed(4)} %   RSS ${p.rssMB.toFixed(0)} MB`,
+      );
+      if (!o.threads) continue;
+      for (const t of p.threads.filter((t) => t.switches > 0 || t.ms > 0)) {
+        console.log(`      ${t.name.padEnd(16)} tid ${t.tid.padEnd(8)} ${t.ms.toFixed(2).padStart(8)} ms   switches ${String(t.switches).padStart(5)}`);
+      }
+    }
+    console.log(`  total                       cpu ${s.totalCpu.toFixed(3).padStart(6)} %                     live threads ${s.processes.reduce((n, p) => n + p.threadsCpu, 0).toFixed(4)} %`);
   }
 }

@@ -121,6 +121,11 @@ export interface ProcessRuntime {
    * wake while nothing happens; read by the runtime only when that process starts.
    */
   quietEnv(): Record<string, string>;
+  /**
+   * Replaces this process's program with `argv` under `env` (execve: the same pid, terminal and
+   * open files); returns only where it could not (false), the process unchanged.
+   */
+  exec(argv: string[], env: Record<string, string>): boolean;
 }
 
 /** Terminal columns of a string (East Asian wide characters and emoji count two). */

@@ -6,6 +6,7 @@ export const which = (bin: string, PATH: string): string | null => processRuntim
 export const gc = (): void => processRuntime.gc();
 export const mainScript = (): string => processRuntime.mainScript();
 export const quietEnv = (): Record<string, string> => processRuntime.quietEnv();
+export const exec = (argv: string[], env: Record<string, string>): boolean => processRuntime.exec(argv, env);
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
