@@ -13,7 +13,7 @@ export interface MemoryGuardOptions {
 
 /**
  * JSC collects lazily: while output streams, each frame Ink draws (a cell grid of the whole
- * screen, its strings) is garbage by the next, and JSC let it pile up to 140 MB of heap capacity
+ * screen, its strings) is garbage by the next, and JSC lets it pile up to 140 MB of heap capacity
  * and ~200 MB of RSS before collecting (the live heap stays ~45 MB). A young collection at each
  * publish frees one frame's garbage while it is all there is; a full collection when RSS passes
  * the budget frees what was promoted meanwhile. Garbage comes from output, so RSS is looked at
