@@ -114,6 +114,8 @@ export interface ProcessRuntime {
   which(bin: string, PATH: string): string | null;
   /** A full, synchronous garbage collection (the dashboard's RSS guard). */
   gc(): void;
+  /** A collection of only what was allocated since the last one: cheap, for garbage made per frame. */
+  gcYoung(): void;
   /** The entry script when running from source (`bun src/main.ts`), to start this troupe again. */
   mainScript(): string;
   /**

@@ -12,10 +12,12 @@ import { listProviders } from "./providers.ts";
 import { restoreTerminal } from "./terminal.ts";
 import { ThemeContext, themeFromEnv } from "./theme.ts";
 import type { DashboardDeps } from "./types.ts";
-import { gc } from "../runtime/process.ts";
+import { gc, gcYoung } from "../runtime/process.ts";
 import { guardMemory } from "./memory-guard.ts";
 
-const RSS_BUDGET_BYTES = 140 * 1024 * 1024;
+// The dashboard after a full collection, 100 agents, one streaming: 81-95 MB; this budget
+// collects before the garbage of a stream's frames lifts it much above that.
+const RSS_BUDGET_BYTES = 100 * 1024 * 1024;
 const MEMORY_CHECK_MS = 2_000;
 
 function shortPath(p: string): string {
@@ -62,12 +64,13 @@ export async function mountDashboard({ client, workspace, env, feed }: RunOption
     // it); the higher cap only lets a keypress draw without queueing behind a streaming frame.
     { alternateScreen: true, exitOnCtrlC: false, patchConsole: true, maxFps: 60, incrementalRendering: true, interactive: true },
   );
-  // at one ~20 ms pause every few seconds at most, while output streams
+  // a young collection a frame, a full one (~15-20 ms) every few seconds at most, while output streams
   const stopMemoryGuard = guardMemory(feed.output.publisher, {
     budgetBytes: RSS_BUDGET_BYTES,
     everyMs: MEMORY_CHECK_MS,
     rss: () => process.memoryUsage.rss(),
     gc,
+    gcYoung,
   });
   // Asking each agent CLI for its version takes seconds (several are Node programs): do it
   // once the first frame is up, so the new-agent dialog opens with the answer ready.

@@ -8,10 +8,12 @@ test("the memory guard looks at RSS on output and once after it, never while the
     const output = new Publisher(30);
     let looks = 0;
     let collections = 0;
+    let young = 0;
     let rss = 50;
-    const stop = guardMemory(output, { budgetBytes: 100, everyMs: 2_000, rss: () => (looks++, rss), gc: () => collections++ });
+    const stop = guardMemory(output, { budgetBytes: 100, everyMs: 2_000, rss: () => (looks++, rss), gc: () => collections++, gcYoung: () => young++ });
     jest.advanceTimersByTime(3_600_000);
     expect(looks).toBe(0);
+    expect(young).toBe(0);
     // a burst: one look at once, then at most one per interval, then one after it ends
     rss = 150;
     for (let i = 0; i < 30; i++) {
@@ -25,6 +27,29 @@ test("the memory guard looks at RSS on output and once after it, never while the
     jest.advanceTimersByTime(3_600_000);
     expect(looks).toBe(3);
     stop();
+  } finally {
+    jest.useRealTimers();
+  }
+});
+
+test("each published frame's garbage is collected young, before the next frame, without a full collection under the budget", () => {
+  jest.useFakeTimers();
+  try {
+    const output = new Publisher(30);
+    let collections = 0;
+    let young = 0;
+    const stop = guardMemory(output, { budgetBytes: 100, everyMs: 2_000, rss: () => 50, gc: () => collections++, gcYoung: () => young++ });
+    for (let i = 0; i < 30; i++) {
+      output.flush();
+      expect(young).toBe(i + 1);
+      jest.advanceTimersByTime(33);
+    }
+    jest.advanceTimersByTime(3_600_000);
+    expect(young).toBe(30);
+    expect(collections).toBe(0);
+    stop();
+    output.flush();
+    expect(young).toBe(30);
   } finally {
     jest.useRealTimers();
   }
