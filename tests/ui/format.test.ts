@@ -91,6 +91,28 @@ describe("agent rows", () => {
     expect(nextElapsedChange([at(59_400), at(178_500), at(10_000)], now)).toBe(600);
   });
 
+  test("rows under a minute old, started at every phase of a second, are redrawn together about once a second", () => {
+    const t0 = 1_800_000_000_000;
+    // 49 agents started 20 ms apart: each "Ns" display changes at its own phase within the second
+    const rows = Array.from({ length: 49 }, (_, i) => makeAgent({ id: `ag_${i}`, status: "running", createdAt: t0 - 1_000 - i * 20, updatedAt: t0 }));
+    let now = t0;
+    const drawn = new Map<string, string>();
+    let redraws = 0;
+    while (now < t0 + 10_000) {
+      now += nextElapsedChange(rows, now)!;
+      redraws++;
+      for (const a of rows) {
+        const shown = formatElapsed(now - a.createdAt);
+        // each row's display moves on by one second at a time: none is skipped or more than a second late
+        const before = drawn.get(a.id);
+        if (before !== undefined) expect(Number.parseInt(shown) - Number.parseInt(before)).toBeLessThanOrEqual(1);
+        drawn.set(a.id, shown);
+      }
+    }
+    expect(redraws).toBeLessThanOrEqual(11);
+    expect(redraws).toBeGreaterThanOrEqual(9);
+  });
+
   test("the list window moves only as far as the selection needs", () => {
     expect(listTop(0, 3, 100, 10)).toBe(0);
     expect(listTop(0, 12, 100, 10)).toBe(3);
