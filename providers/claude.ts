@@ -308,11 +308,14 @@ export function claudeMcp(server: McpServerSpec): McpInjection {
   const file = join(server.inputDir, "mcp.json");
   // alwaysLoad: troupe's tools are never deferred behind tool search (an agent must see handoff and signal at once)
   const config = { mcpServers: { troupe: { type: "stdio", command: server.command, args: server.args, timeout: server.toolTimeoutMs, alwaysLoad: true } } };
-  // In `edits` and `plan` modes Claude asks before any MCP tool, which a headless run cannot answer;
-  // troupe's own tools (`mcp__troupe` is all of that server's) are the agent's way to talk to troupe, and
-  // none decides a permission, so they are allowed in every mode. Several --allowedTools add up;
-  // `=` keeps this one a single value, so it takes nothing after it.
-  return { args: ["--mcp-config", file, "--allowedTools=mcp__troupe"], files: { [file]: `${JSON.stringify(config, null, 2)}\n` } };
+  // In `edits` and `plan` modes Claude asks before any MCP tool or Bash command, which a headless
+  // run cannot answer; troupe's own tools (`mcp__troupe` is all of that server's) and the agent's
+  // own `troupe signal` (by name and by the absolute path its prompt gives) are its way to talk to
+  // troupe and to end its run, and none decides a permission or acts on another agent, so they
+  // are allowed in every mode (Claude matches a `:*` prefix per command of a chain). Several
+  // --allowedTools add up; `=` keeps each a single value, so it takes nothing after it.
+  const own = ["mcp__troupe", "Bash(troupe signal:*)", `Bash(${server.command} signal:*)`];
+  return { args: ["--mcp-config", file, ...own.map((rule) => `--allowedTools=${rule}`)], files: { [file]: `${JSON.stringify(config, null, 2)}\n` } };
 }
 
 /**

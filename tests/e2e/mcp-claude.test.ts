@@ -4,8 +4,6 @@
  * send_message, and a message to a running agent delivered once after its run.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { waitFor } from "../support/sandbox.ts";
 import { bash, findInHistory, lastToolResult, text, toolUse, turnIndex, userTexts, type ScriptRequest } from "../support/fake-anthropic.ts";
 import { useClaudeTroupe } from "../support/claude-troupe.ts";
@@ -60,12 +58,10 @@ describe("troupe's MCP tools in the real Claude Code", () => {
     expect(await agent("helper")).toMatchObject({ status: "done", result: "3 files", parentId: boss.id, provider: "claude" });
   }, 120_000);
 
-  // Claude Code asks before an MCP tool in these modes, and a headless run cannot answer: troupe's own are allowed
+  // Claude Code asks before an MCP tool or a Bash command in these modes, and a headless run cannot answer: troupe's own are allowed
   test.each(["edits", "plan"])("a supervisor with %s permissions may call troupe's tools (handoff)", async (mode) => {
     const sb = sandbox();
-    // the person's own allowed tools still apply beside troupe's: with this one the supervisor can signal
-    mkdirSync(join(sb.dir, ".troupe"), { recursive: true });
-    writeFileSync(join(sb.dir, ".troupe", "config.json"), JSON.stringify({ providers: { claude: { allowedTools: ["Bash(troupe signal:*)"] } } }));
+    // no allowed tools of the person's: troupe's own, its signal included, are allowed by troupe
     let handed: { text: string; isError: boolean } | undefined;
     scripts.set("boss", (req) => {
       if (turnIndex(req) === 0) return [toolUse("mcp__troupe__handoff", { provider: "claude", name: "helper", message: "Count the files.", worktree: false, timeoutSeconds: 120 })];
