@@ -1,4 +1,5 @@
 import type { OutputEvent, Stream } from "../src/protocol/output.ts";
+import { AGENT_OWN_COMMANDS } from "../src/protocol/own-commands.ts";
 import { fitsInArgument } from "./prompt-arg.ts";
 import { join } from "node:path";
 import type { CommandInput, ErrorPattern, FailureClass, InteractiveInput, McpInjection, McpServerSpec, PermissionMode, Provider, ProviderCommand } from "./types.ts";
@@ -310,11 +311,13 @@ export function claudeMcp(server: McpServerSpec): McpInjection {
   const config = { mcpServers: { troupe: { type: "stdio", command: server.command, args: server.args, timeout: server.toolTimeoutMs, alwaysLoad: true } } };
   // In `edits` and `plan` modes Claude asks before any MCP tool or Bash command, which a headless
   // run cannot answer; troupe's own tools (`mcp__troupe` is all of that server's) and the agent's
-  // own `troupe signal` (by name and by the absolute path its prompt gives) are its way to talk to
-  // troupe and to end its run, and none decides a permission or acts on another agent, so they
-  // are allowed in every mode (Claude matches a `:*` prefix per command of a chain). Several
-  // --allowedTools add up; `=` keeps each a single value, so it takes nothing after it.
-  const own = ["mcp__troupe", "Bash(troupe signal:*)", `Bash(${server.command} signal:*)`];
+  // own commands (`troupe signal`, `ask`, ...; by name and by the absolute path its prompt gives)
+  // are its way to talk to troupe and to end its run, and none decides a permission or acts on
+  // another agent, so they are allowed in every mode (Claude matches a `:*` prefix per command of
+  // a chain). Under `ask` the commands reach the daemon's rules instead (built in, logged, a deny
+  // of the person's still winning). Several --allowedTools add up; `=` keeps each a single value.
+  const commands = server.permissions === "edits" || server.permissions === "plan" ? AGENT_OWN_COMMANDS : [];
+  const own = ["mcp__troupe", ...commands.flatMap((c) => [`Bash(troupe ${c}:*)`, `Bash(${server.command} ${c}:*)`])];
   return { args: ["--mcp-config", file, ...own.map((rule) => `--allowedTools=${rule}`)], files: { [file]: `${JSON.stringify(config, null, 2)}\n` } };
 }
 

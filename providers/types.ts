@@ -61,6 +61,8 @@ export interface McpServerSpec {
   toolTimeoutMs: number;
   /** The agent's input folder (`.troupe/input/`, the user's alone), where config files go. */
   inputDir: string;
+  /** The session's permission mode: where the CLI itself asks before tools, troupe's own are allowed to it. */
+  permissions: PermissionMode;
 }
 
 /** What configures troupe's MCP server for one session, never touching the person's own config files. */

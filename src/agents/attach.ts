@@ -68,7 +68,7 @@ export class Attachments {
     await this.d.restoreWorktree(rec);
     const paths = agentPaths(this.d.ws.stateDir, rec.name, rec.worktree);
     const built = provider.interactive({ sessionId: rec.providerSessionId ?? "", cwd: rec.cwd, model: rec.model ?? undefined, command: rec.command ?? undefined, env: clientEnv });
-    const { cmd, files: mcpFiles } = withTroupeMcp(provider, built, this.d.troupe(), paths.inputDir);
+    const { cmd, files: mcpFiles } = withTroupeMcp(provider, built, this.d.troupe(), paths.inputDir, rec.permissions);
     const { store, bus, ws } = this.d;
     // the status may have changed during the awaits above (a resume, a stop)
     const now = store.agents.get(rec.id);

@@ -68,7 +68,7 @@ export class Relaunch {
         env: clientEnv,
         ...budgetLeft(rec),
       });
-      const { cmd, files } = withTroupeMcp(provider, built, d.troupe(), agentPaths(d.ws.stateDir, rec.name, rec.worktree).inputDir);
+      const { cmd, files } = withTroupeMcp(provider, built, d.troupe(), agentPaths(d.ws.stateDir, rec.name, rec.worktree).inputDir, rec.permissions);
       assertWithinArgLimit(cmd.argv, { ...clientEnv, ...cmd.env });
       writeMcpFiles(files);
       d.store.agents.setTokenHash(rec.id, hashToken(token));
@@ -104,7 +104,7 @@ export class Relaunch {
       mcpServers: role?.mcpServers,
       ...budgetLeft(rec),
     });
-    const { cmd, files } = withTroupeMcp(provider, built, d.troupe(), paths.inputDir);
+    const { cmd, files } = withTroupeMcp(provider, built, d.troupe(), paths.inputDir, rec.permissions);
     assertWithinArgLimit(cmd.argv, { ...clientEnv, ...cmd.env });
     writeMcpFiles(files);
     d.store.agents.setTokenHash(rec.id, hashToken(token));

@@ -120,7 +120,7 @@ export class Spawner {
         instructions: role?.instructions,
         mcpServers: role?.mcpServers,
       });
-      ({ cmd, files: mcpFiles } = withTroupeMcp(provider, built, troupe, paths.inputDir));
+      ({ cmd, files: mcpFiles } = withTroupeMcp(provider, built, troupe, paths.inputDir, permissions));
       assertWithinArgLimit(cmd.argv, { ...req.env, ...cmd.env });
     } catch (err) {
       if (wt) await removeWorktree(d.ws.root, wt.path).catch((e) => d.log.warn(`removing worktree ${wt.path} of a refused spawn`, e));

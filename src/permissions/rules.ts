@@ -1,6 +1,7 @@
 import picomatch from "picomatch";
 import { isAbsolute, relative } from "node:path";
 import { PERMISSION_RULE_RE, type PermissionKind } from "../protocol/permission.ts";
+import { AGENT_OWN_COMMANDS } from "../protocol/own-commands.ts";
 
 /**
  * Permission rules, pure (the dashboard imports this to show the rule "allow always" adds).
@@ -90,11 +91,12 @@ function commandRegExp(pattern: string, strict: boolean): RegExp {
 const escapeRe = (c: string) => c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
- * The allow rules of an agent's own `troupe signal` (the way its run ends): by name and by the
- * absolute path its prompt gives. Within one simple command, as every allow rule's `*` is.
+ * The allow rules of an agent's own troupe commands (`troupe signal`, the way its run ends, and
+ * the ones it talks with: AGENT_OWN_COMMANDS), by name and by the absolute path its prompt gives,
+ * alone or with arguments. Within one simple command, as every allow rule's `*` is.
  */
-export function ownSignalRules(troupeCommand: string): string[] {
-  return [`Bash(troupe signal *)`, `Bash(${literal(troupeCommand, true)} signal *)`];
+export function ownCommandRules(troupeCommand: string): string[] {
+  return [`troupe`, literal(troupeCommand, true)].flatMap((t) => AGENT_OWN_COMMANDS.flatMap((c) => [`Bash(${t} ${c})`, `Bash(${t} ${c} *)`]));
 }
 
 /** The subject as a pattern matching only itself. */

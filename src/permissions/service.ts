@@ -7,7 +7,7 @@ import { isLive } from "../protocol/status.ts";
 import { toAgent, type AgentRecord } from "../store/agents.ts";
 import type { Store } from "../store/index.ts";
 import { permissionSeq, type PermissionRecord, type PermissionVerdict } from "../store/permissions.ts";
-import { decideByRules, kindOf, ownSignalRules, suggestRule, type RuleVerdict } from "./rules.ts";
+import { decideByRules, kindOf, ownCommandRules, suggestRule, type RuleVerdict } from "./rules.ts";
 
 /** The longest one wait request is held; the permission tool asks again (and again) until decided. */
 export const MAX_PERMISSION_WAIT_MS = 60_000;
@@ -24,7 +24,8 @@ function sessionOver(agent: AgentRecord, r: PermissionRecord): boolean {
 }
 
 /**
- * troupe's own tools (mcp__troupe__*) and the agent's `troupe signal` under `ask`: what an agent
+ * troupe's own tools (mcp__troupe__*) and the agent's own commands (`troupe signal`, `ask`, ...:
+ * AGENT_OWN_COMMANDS) under `ask`: what an agent
  * does with them is authorized by the daemon's policy table already, and asking the person
  * whether an agent may signal its end or read its inbox would only get in the way. A deny rule
  * still wins over these.
@@ -112,7 +113,7 @@ export class PermissionService {
 
   private byRules(agent: AgentRecord, toolName: string, input: Record<string, unknown>): RuleVerdict {
     const { allowedTools, deniedTools } = this.d.agents.rulesOf(agent);
-    const own = [OWN_TOOLS, ...ownSignalRules(this.d.agents.troupeCommand())];
+    const own = [OWN_TOOLS, ...ownCommandRules(this.d.agents.troupeCommand())];
     return decideByRules({ allow: [...allowedTools, ...own], deny: deniedTools }, toolName, input, agent.worktree ?? agent.cwd);
   }
 

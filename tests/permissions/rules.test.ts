@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { decideByRules, kindOf, ownSignalRules, parseRule, ruleMatches, suggestRule } from "../../src/permissions/rules.ts";
+import { decideByRules, kindOf, ownCommandRules, parseRule, ruleMatches, suggestRule } from "../../src/permissions/rules.ts";
 
 const WT = "/ws/.troupe/worktrees/ada";
 
@@ -109,13 +109,19 @@ describe("permission rules", () => {
     expect(parseRule("(x)")).toBeNull();
   });
 
-  test("an agent's own troupe signal is allowed by name and by its absolute path, one command only", () => {
-    const rules = { allow: ownSignalRules("/opt/my tools/troupe"), deny: [] };
+  test("an agent's own troupe commands (signal, ask, listen, ...) are allowed by name and by its absolute path, one command only", () => {
+    const rules = { allow: ownCommandRules("/opt/my tools/troupe"), deny: [] };
     const decide = (command: string) => decideByRules(rules, "Bash", { command }, WT)?.behavior ?? null;
     expect(decide('troupe signal done --result "all green"')).toBe("allow");
     expect(decide("/opt/my tools/troupe signal error --error boom")).toBe("allow");
+    expect(decide('troupe ask "Which schema?" --user')).toBe("allow");
+    expect(decide("troupe listen")).toBe("allow");
+    expect(decide('/opt/my tools/troupe answer "yes" --conversation cv_1')).toBe("allow");
+    expect(decide("troupe inbox --json")).toBe("allow");
     expect(decide("troupe signal done; rm -rf ~")).toBeNull();
-    expect(decide("troupe answer c1 yes")).toBeNull();
+    expect(decide('troupe ask "$(cat ~/.ssh/id_rsa)" --user')).toBeNull();
+    expect(decide("troupe spawn --command 'sh'")).toBeNull();
+    expect(decide("troupe listening")).toBeNull();
     expect(decide("/opt/my toolsXtroupe signal done")).toBeNull();
   });
 });

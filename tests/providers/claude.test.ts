@@ -164,6 +164,16 @@ describe("commands", () => {
     expect(ask).not.toContain("Bash(rm *)");
   });
 
+  test("troupe's MCP server, and under edits or plan the agent's own troupe commands, are allowed to the CLI; under ask the daemon's rules see the commands", () => {
+    const spec = { command: "/opt/my tools/troupe", args: ["mcp"], envNames: [], toolTimeoutMs: 1_000, inputDir: "/w/.troupe/input" };
+    const allowed = (permissions: "edits" | "plan" | "ask" | "skip") => claude.mcp!({ ...spec, permissions }).args.filter((a) => a.startsWith("--allowedTools="));
+    for (const mode of ["edits", "plan"] as const) {
+      expect(allowed(mode)).toContainValues(["--allowedTools=mcp__troupe", "--allowedTools=Bash(troupe signal:*)", "--allowedTools=Bash(/opt/my tools/troupe ask:*)", "--allowedTools=Bash(troupe listen:*)"]);
+      expect(allowed(mode).some((a) => a.includes(" spawn"))).toBe(false);
+    }
+    expect(allowed("ask")).toEqual(["--allowedTools=mcp__troupe"]);
+  });
+
   test("a long prompt goes on stdin, which -p reads when no prompt argument is given", () => {
     const prompt = "-".repeat(200 * 1024);
     const cmd = claude.buildResume!({ ...base, sessionId: "abc-123", prompt });

@@ -240,7 +240,7 @@ for (const p of PROVIDERS) {
       const inputDir = "/ws/.troupe/worktrees/ada/.troupe/input";
       for (const build of [() => p.buildSpawn(input(p, { prompt: "-do it" })), ...(p.buildResume ? [() => resumeOf(p, { prompt: "-do it" })] : [])]) {
         const plain = build();
-        const { cmd, files } = withTroupeMcp(p, plain, "/opt/troupe/troupe", inputDir);
+        const { cmd, files } = withTroupeMcp(p, plain, "/opt/troupe/troupe", inputDir, "edits");
         expect(cmd.argv[0]).toBe(plain.argv[0]!);
         // inserted right after the executable: the rest, prompt included, is as it was
         expect(cmd.argv.slice(-plain.argv.length + 1)).toEqual(plain.argv.slice(1));
