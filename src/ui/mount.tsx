@@ -9,7 +9,7 @@ import { runAttached } from "../client/attach.ts";
 import type { Feed } from "./feed.ts";
 import type { RunOptions } from "./run.tsx";
 import { listProviders } from "./providers.ts";
-import { restoreTerminal } from "./terminal.ts";
+import { homeOnAlternateScreen, restoreTerminal } from "./terminal.ts";
 import { ThemeContext, themeFromEnv } from "./theme.ts";
 import type { DashboardDeps } from "./types.ts";
 import { gc, gcYoung } from "../runtime/process.ts";
@@ -54,6 +54,7 @@ export async function mountDashboard({ client, workspace, env, feed }: RunOption
   process.on("uncaughtException", crash);
   process.on("unhandledRejection", crash);
 
+  const unhome = homeOnAlternateScreen(process.stdout);
   instance = render(
     <ThemeContext.Provider value={themeFromEnv()}>
       <App deps={deps} feed={feed} />
@@ -85,6 +86,7 @@ export async function mountDashboard({ client, workspace, env, feed }: RunOption
     code = 1;
   } finally {
     clearTimeout(prefetch);
+    unhome();
     stopMemoryGuard();
     feed.stop();
     process.off("uncaughtException", crash);

@@ -12,6 +12,29 @@ export function restoreTerminal(): void {
   }
 }
 
+const ENTER_ALTERNATE_SCREEN = "\x1b[?1049h";
+const CURSOR_HOME = "\x1b[H";
+
+/**
+ * Sends the cursor home each time Ink enters the alternate screen (at the start, and back from
+ * `t` or `e`). The terminal keeps the cursor's place across the switch and Ink draws its first
+ * frame from there: after a shell prompt that was a row down (the frame, one row too many,
+ * scrolled back by luck); after text on that row (output without a newline, a prompt a slow
+ * shell printed late) the header wrapped and every later frame was drawn rows off, since Ink
+ * moves the cursor relative to where it thinks the last frame ended. Returns the undo.
+ */
+export function homeOnAlternateScreen(out: NodeJS.WriteStream): () => void {
+  const write = out.write;
+  const homed = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]): boolean {
+    const data = typeof chunk === "string" && chunk.startsWith(ENTER_ALTERNATE_SCREEN) ? ENTER_ALTERNATE_SCREEN + CURSOR_HOME + chunk.slice(ENTER_ALTERNATE_SCREEN.length) : chunk;
+    return (write as (...args: unknown[]) => boolean).call(this, data, ...rest);
+  };
+  out.write = homed as NodeJS.WriteStream["write"];
+  return () => {
+    if (out.write === homed) out.write = write;
+  };
+}
+
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**

@@ -4,7 +4,7 @@
  * back with capture-pane; every wait is a poll with a deadline.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { Sandbox, waitFor } from "../support/sandbox.ts";
+import { BIN, Sandbox, waitFor } from "../support/sandbox.ts";
 import { HAVE_TMUX, Terminal } from "../support/terminal.ts";
 
 const TEST_MS = 60_000;
@@ -153,6 +153,21 @@ describe.skipIf(!HAVE_TMUX)("dashboard in a terminal", () => {
     await term.waitFor("back-42");
     expect((await agent("sleepy")).status).toBe("running");
     expect((await agent("chatty")).status).toBe("running");
+  }, TEST_MS);
+
+  test("the frame is drawn from the top of the screen wherever the shell left the cursor, and the text before it is there after", async () => {
+    await spawn("sleepy", "sleep 600");
+    term.resize(80, 24);
+    // the cursor mid-row when the dashboard starts: its header used to start there and wrap
+    term.type(`printf 'text with no newline: '; ${BIN}`);
+    term.keys("Enter");
+    const s = await term.waitFor(/Agents \(1\)/);
+    const rows = s.replace(/\n$/, "").split("\n");
+    expect(rows[0]).toMatch(/^ troupe · .* · 1 agent · 1 running +agents · \? help$/); // capture-pane drops trailing spaces
+    expect(rows[1]).toMatch(/^▌ Agents \(1\)/);
+    term.keys("q");
+    const after = await term.waitFor("dashboard closed");
+    expect(after).toContain("text with no newline: troupe: dashboard closed");
   }, TEST_MS);
 
   test("the daemon going away shows a banner, and the dashboard comes back with it", async () => {
