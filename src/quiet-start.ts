@@ -2,7 +2,8 @@ import { fstatSync } from "node:fs";
 import { restartQuiet } from "./self.ts";
 
 /** `troupe`, `troupe --workspace DIR`, `troupe dashboard ...`: the full-screen dashboard. */
-export const opensDashboard = (first: string | undefined) => first === undefined || first.startsWith("--workspace") || first === "dashboard";
+export const opensDashboard = (first: string | undefined): first is undefined | "dashboard" | `--workspace${string}` =>
+  first === undefined || first.startsWith("--workspace") || first === "dashboard";
 
 /**
  * Whether `fd` may be a terminal: a character device (a terminal, or /dev/null). node:tty's
