@@ -1,5 +1,5 @@
 // first: the dashboard restarts itself in place before anything else loads
-import { opensDashboard } from "./quiet-start.ts";
+import { opensDashboard } from "./cli/quiet-start.ts";
 import { COMMANDS, findCommand } from "./cli/registry.ts";
 import { EXIT, reportError } from "./cli/exit.ts";
 import { VERSION } from "./self.ts";

@@ -1,5 +1,5 @@
 /**
- * The dashboard's start before it draws (src/quiet-start.ts): the compiled binary restarts
+ * The dashboard's start before it draws (src/cli/quiet-start.ts): the compiled binary restarts
  * itself in place with the runtime's quiet settings, and without a terminal refuses in one line.
  */
 import { expect, test } from "bun:test";

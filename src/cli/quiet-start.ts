@@ -1,5 +1,5 @@
 import { fstatSync } from "node:fs";
-import { restartQuiet } from "./self.ts";
+import { restartQuiet } from "../self.ts";
 
 /** `troupe`, `troupe --workspace DIR`, `troupe dashboard ...`: the full-screen dashboard. */
 export const opensDashboard = (first: string | undefined): first is undefined | "dashboard" | `--workspace${string}` =>
