@@ -1,4 +1,4 @@
-// first: the dashboard restarts itself in place before anything else loads
+// first, for its side effect: the dashboard restarts itself in place before the other imports load
 import { opensDashboard } from "./cli/quiet-start.ts";
 import { COMMANDS, findCommand } from "./cli/registry.ts";
 import { EXIT, reportError } from "./cli/exit.ts";

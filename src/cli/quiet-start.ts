@@ -23,4 +23,3 @@ function mayBeTerminal(fd: number): boolean {
 // the dashboard refuses to start (src/cli/dashboard.ts), in the restarted process when stdin
 // or stdout is /dev/null.
 if (opensDashboard(process.argv[2]) && mayBeTerminal(0) && mayBeTerminal(1)) restartQuiet();
-
