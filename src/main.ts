@@ -1,3 +1,5 @@
+// first, for its side effect: the dashboard restarts itself in place before the other imports load
+import { opensDashboard } from "./cli/quiet-start.ts";
 import { COMMANDS, findCommand } from "./cli/registry.ts";
 import { EXIT, reportError } from "./cli/exit.ts";
 import { VERSION } from "./self.ts";
@@ -26,7 +28,7 @@ async function main(argv: string[]): Promise<number> {
     stdout.write(help());
     return EXIT.ok;
   }
-  if (first === undefined || first.startsWith("--workspace") || first === "dashboard") {
+  if (opensDashboard(first)) {
     const { run } = await import("./cli/dashboard.ts");
     return run(first === "dashboard" ? rest : argv);
   }

@@ -8,17 +8,22 @@
  *
  *   npm run build && bun scripts/bench/first-frame.ts [runs]     (default 9)
  * TROUPE_BIN=path measures another build of troupe; TROUPE_BASE_BIN=path measures a second build
- * (say origin/main's) in the same alternation, so both see the same load.
+ * (say origin/main's) in the same alternation, so both see the same load. `--preset` adds a run
+ * of troupe with the runtime's quiet settings already set, so it does not restart itself in place
+ * (src/self.ts restartQuiet): the difference is what the restart costs.
  */
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { compileBinary } from "../../src/runtime/compile.ts";
+import { quietEnv } from "../../src/runtime/process.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const BIN = process.env.TROUPE_BIN ?? join(ROOT, "dist", "troupe");
 const BASE_BIN = process.env.TROUPE_BASE_BIN;
-const RUNS = Number(process.argv[2] ?? 9);
+const ARGS = process.argv.slice(2);
+const RUNS = Number(ARGS.find((a) => /^\d+$/.test(a)) ?? 9);
+const PRESET = ARGS.includes("--preset");
 
 const runtime = mkdtempSync("/tmp/tr-ff-");
 const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-S", join(runtime, "tmux.sock"), ...args], { stdout: "pipe" }).stdout.toString();
@@ -109,8 +114,11 @@ try {
   const ink: Run[] = [];
   const dash: Run[] = [];
   const base: Run[] = [];
+  const preset: Run[] = [];
   const each: [Run[], string, string][] = [[ink, `exec '${hello}'`, "hello from ink"], [dash, dashWs.command, "Agents (5)"]];
   if (baseWs) each.push([base, baseWs.command, "Agents (5)"]);
+  const quiet = Object.entries(quietEnv()).map(([k, v]) => `${k}='${v}'`).join(" ");
+  if (PRESET) each.push([preset, `${quiet} ${dashWs.command}`, "Agents (5)"]);
   for (let i = 0; i < RUNS; i++) {
     for (const [into, cmd, text] of each) {
       const r = await once(cmd, text);
@@ -125,6 +133,7 @@ try {
   console.log(`  Ink hello-world:   ${line(ink)}`);
   console.log(`  troupe dashboard:  ${line(dash)}`);
   if (BASE_BIN) console.log(`  base dashboard:    ${line(base)}  (${BASE_BIN})`);
+  if (PRESET) console.log(`  troupe, no restart: ${line(preset)}  (${quiet} set)`);
   console.log(`  ratio:             ${(m(dash, "ms") / m(ink, "ms")).toFixed(2)}x time, ${(m(dash, "cpu") / m(ink, "cpu")).toFixed(2)}x CPU, ${(m(dash, "rss") / m(ink, "rss")).toFixed(2)}x RSS`);
 } finally {
   tmux("kill-server");

@@ -2,7 +2,6 @@ import { parse } from "./command.ts";
 import { EXIT, reportError } from "./exit.ts";
 import { clientEnv, connect } from "./context.ts";
 import { stderr, stdout } from "./streams.ts";
-import { restartQuiet } from "../self.ts";
 
 const USAGE = `troupe [--workspace DIR]
   opens the dashboard: every agent, its live output, its questions; q quits (agents keep running)
@@ -21,8 +20,7 @@ export async function run(args: string[]): Promise<number> {
       stderr.write("troupe: the dashboard needs a terminal; for scripts use troupe ls, troupe logs, troupe answer\n");
       return EXIT.usage;
     }
-    // the dashboard lives for hours: without them the runtime wakes it several times a second while idle
-    restartQuiet();
+    // main.ts has restarted it in place with the runtime's quiet settings by now (self.ts restartQuiet)
     const { ws, client } = await connect(values.workspace);
     const { runDashboard } = await import("../ui/run.tsx");
     return await runDashboard({ client, workspace: ws, env: clientEnv() });

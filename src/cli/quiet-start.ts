@@ -1,0 +1,25 @@
+import { fstatSync } from "node:fs";
+import { restartQuiet } from "../self.ts";
+
+/** `troupe`, `troupe --workspace DIR`, `troupe dashboard ...`: the full-screen dashboard. */
+export const opensDashboard = (first: string | undefined): first is undefined | "dashboard" | `--workspace${string}` =>
+  first === undefined || first.startsWith("--workspace") || first === "dashboard";
+
+/**
+ * Whether `fd` may be a terminal: a character device (a terminal, or /dev/null). node:tty's
+ * isatty would tell them apart, but loading it costs ~2 ms of every command.
+ */
+function mayBeTerminal(fd: number): boolean {
+  try {
+    return fstatSync(fd).isCharacterDevice();
+  } catch {
+    return false;
+  }
+}
+
+// The dashboard lives for hours: without the runtime's quiet settings it wakes several times a
+// second while idle, and they take effect only at a start. So it starts again in place here,
+// before anything else loads: all that ran before the exec is paid twice. Without a terminal
+// the dashboard refuses to start (src/cli/dashboard.ts), in the restarted process when stdin
+// or stdout is /dev/null.
+if (opensDashboard(process.argv[2]) && mayBeTerminal(0) && mayBeTerminal(1)) restartQuiet();
