@@ -1,5 +1,9 @@
 import { writeSync } from "node:fs";
 
+/** The first wait before writing again to a full non-blocking descriptor; it doubles while it stays full. */
+const RETRY_FIRST_MS = 1;
+const RETRY_MAX_MS = 50;
+
 /**
  * The CLI's stdout and stderr, written straight to file descriptors 1 and 2.
  *
@@ -9,23 +13,21 @@ import { writeSync } from "node:fs";
  * what the reader had not taken, and `process.exit` threw it away: exactly 64 KiB arrived).
  *
  * A descriptor someone made non-blocking (a parent sharing it, or Ink's own `process.stdout`
- * once the dashboard ran) answers EAGAIN when full: from then on this sink hands its bytes to
- * the Node stream, which waits for the descriptor, and tracks that stream's queue so that
- * main.ts still waits for it before exiting.
+ * once the dashboard ran) answers EAGAIN when full: the rest waits here, in order, and is
+ * written again shortly (1 ms, doubling to 50 ms while it stays full), and `flushed()` (which
+ * main.ts waits for before exiting) resolves once it is all written. No runtime stream is
+ * involved: Bun's fs.WriteStream on such a descriptor failed on EAGAIN (an 'error' without a
+ * code, every later write failed) and the end of the output was lost under load.
  */
 export class Sink {
-  /** The Node stream, once a write would have blocked a non-blocking descriptor. */
-  private stream: NodeJS.WritableStream | null = null;
-  /** A stream write returned false and no `drain` has come since: bytes are queued in this process. */
-  private backlog = false;
+  /** Bytes written but not yet taken by the descriptor, oldest first. */
+  private queue: Buffer[] = [];
+  private retryMs = RETRY_FIRST_MS;
   private closed = false;
   private waiters: (() => void)[] = [];
   private closeHandlers: (() => void)[] = [];
 
-  constructor(
-    private readonly fd: number,
-    private readonly nodeStream: () => NodeJS.WritableStream,
-  ) {}
+  constructor(private readonly fd: number) {}
 
   /** Whether the descriptor is a terminal (for colour), without building the Node stream. */
   get isTTY(): boolean {
@@ -37,28 +39,15 @@ export class Sink {
   /** Writes `text`; the promise resolves once nothing of it is queued in this process. */
   write(text: string): Promise<void> {
     if (this.closed || text === "") return this.flushed();
-    if (this.stream) {
-      if (!this.stream.write(text)) this.backlog = true;
-      return this.flushed();
-    }
-    const bytes = Buffer.from(text);
-    let done = 0;
-    try {
-      while (done < bytes.length) done += writeSync(this.fd, bytes, done);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === "EAGAIN") {
-        if (!this.toStream().write(bytes.subarray(done))) this.backlog = true;
-      } else {
-        this.readerGone(code);
-      }
-    }
+    this.queue.push(Buffer.from(text));
+    // a queue of more than this one is waiting for the descriptor already
+    if (this.queue.length === 1) this.writeQueued();
     return this.flushed();
   }
 
   /** Resolves when nothing written so far is queued in this process (or the reader is gone). */
   flushed(): Promise<void> {
-    if (!this.backlog || this.closed) return Promise.resolve();
+    if (!this.queue.length || this.closed) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
@@ -67,22 +56,31 @@ export class Sink {
     this.closeHandlers.push(handler);
   }
 
-  private toStream(): NodeJS.WritableStream {
-    const stream = this.nodeStream();
-    stream.on("drain", () => {
-      this.backlog = false;
-      this.wake();
-    });
-    // Without a listener Bun prints the error with a stack and exits 1.
-    stream.on("error", (err: NodeJS.ErrnoException) => this.readerGone(err.code));
-    this.stream = stream;
-    return stream;
+  /** Writes the queue until it is empty, the descriptor is full (then again shortly) or the reader is gone. */
+  private writeQueued(): void {
+    while (this.queue.length && !this.closed) {
+      const head = this.queue[0]!;
+      let n: number;
+      try {
+        n = writeSync(this.fd, head);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code !== "EAGAIN") return this.readerGone(code);
+        setTimeout(() => this.writeQueued(), this.retryMs);
+        this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs * 2);
+        return;
+      }
+      this.retryMs = RETRY_FIRST_MS;
+      if (n < head.length) this.queue[0] = head.subarray(n);
+      else this.queue.shift();
+    }
+    this.wake();
   }
 
   /** A reader that went away (`| head -1`) is normal use, not an error; nothing more is written. */
   private readerGone(code: string | undefined): void {
     this.closed = true;
-    this.backlog = false;
+    this.queue = [];
     this.wake();
     if (code === "EPIPE") for (const h of this.closeHandlers) h();
   }
@@ -94,8 +92,8 @@ export class Sink {
   }
 }
 
-export const stdout = new Sink(1, () => process.stdout);
-export const stderr = new Sink(2, () => process.stderr);
+export const stdout = new Sink(1);
+export const stderr = new Sink(2);
 
 /** Resolves when stdout and stderr hold nothing queued: only then may the process exit. */
 export function flushAll(): Promise<void> {

@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import { closeSync, constants, createWriteStream, mkdtempSync, openSync, rmSync } from "node:fs";
+import { closeSync, constants, mkdtempSync, openSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { Sink } from "../../src/cli/streams.ts";
@@ -19,9 +19,9 @@ function nonBlockingPipe(): { path: string; readFd: number; writeFd: number } {
   return { path, readFd, writeFd };
 }
 
-test("a full non-blocking descriptor hands the rest to a stream, in order, and flushed() waits for it", async () => {
+test("a full non-blocking descriptor takes the rest later, in order, and flushed() waits for it", async () => {
   const { path, readFd, writeFd } = nonBlockingPipe();
-  const sink = new Sink(writeFd, () => createWriteStream("", { fd: writeFd, autoClose: false }));
+  const sink = new Sink(writeFd);
   const lines = Array.from({ length: 20_000 }, (_, i) => `line ${String(i).padStart(5, "0")} ${"x".repeat(40)}\n`);
   // far more than a pipe holds (64 KiB): the writes past it would block, and get EAGAIN
   for (const l of lines) void sink.write(l);
@@ -29,8 +29,10 @@ test("a full non-blocking descriptor hands the rest to a stream, in order, and f
   const done = sink.flushed().then(() => (flushed = true));
   expect(flushed).toBe(false);
 
-  // the reader comes only now: everything past the pipe's 64 KiB waited in the stream
-  const reader = Bun.spawn(["cat", path], { stdout: "pipe" });
+  // the reader comes only now, and reads slowly: everything past the pipe's 64 KiB waited in the sink
+  const slowCat = `const fd = require("fs").openSync(process.argv[1], "r"); const b = Buffer.alloc(8192); let n;
+    while ((n = require("fs").readSync(fd, b)) > 0) { process.stdout.write(b.subarray(0, n)); Bun.sleepSync(1); }`;
+  const reader = Bun.spawn([process.execPath, "-e", slowCat, path], { stdout: "pipe" });
   const text = new Response(reader.stdout).text();
   await done;
   closeSync(writeFd);
