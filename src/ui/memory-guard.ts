@@ -44,3 +44,35 @@ export function guardMemory(output: Publisher, o: MemoryGuardOptions): () => voi
     if (trailing) clearTimeout(trailing);
   };
 }
+
+export interface Settler {
+  /** A burst of work has ended: the heap is shrunk once `afterMs` later (a later call moves it). */
+  settled(): void;
+  stop(): void;
+}
+
+/**
+ * With the runtime's GC timer off (`quietEnv`), JSC collects only on allocation, so a dashboard
+ * that goes idle keeps the garbage of what it last did: after its start (modules run once, the
+ * first frames, the agent CLIs' versions) ~100 MB of RSS where ~70 MB is live. Shrinking once
+ * the start's work is done gives it back (and drops code that ran only then). It runs only
+ * after `settled()` is called: an idle dashboard is never woken for it.
+ */
+export function settleMemory(shrink: () => void, afterMs: number): Settler {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const stop = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+  };
+  return {
+    settled() {
+      stop();
+      timer = setTimeout(() => {
+        timer = null;
+        shrink();
+      }, afterMs);
+      timer.unref();
+    },
+    stop,
+  };
+}

@@ -1,6 +1,6 @@
 import { expect, jest, test } from "bun:test";
 import { Publisher } from "../../src/ui/publisher.ts";
-import { guardMemory } from "../../src/ui/memory-guard.ts";
+import { guardMemory, settleMemory } from "../../src/ui/memory-guard.ts";
 
 test("the memory guard looks at RSS on output and once after it, never while the dashboard is idle", () => {
   jest.useFakeTimers();
@@ -50,6 +50,33 @@ test("each published frame's garbage is collected young, before the next frame, 
     stop();
     output.flush();
     expect(young).toBe(30);
+  } finally {
+    jest.useRealTimers();
+  }
+});
+
+test("the settler shrinks once after each burst of work ends, never on its own", () => {
+  jest.useFakeTimers();
+  try {
+    let shrinks = 0;
+    const settler = settleMemory(() => shrinks++, 250);
+    jest.advanceTimersByTime(3_600_000);
+    expect(shrinks).toBe(0);
+    // work ending twice within the wait shrinks once, after the later
+    settler.settled();
+    jest.advanceTimersByTime(200);
+    settler.settled();
+    jest.advanceTimersByTime(200);
+    expect(shrinks).toBe(0);
+    jest.advanceTimersByTime(50);
+    expect(shrinks).toBe(1);
+    jest.advanceTimersByTime(3_600_000);
+    expect(shrinks).toBe(1);
+    // stopped before it is due: nothing
+    settler.settled();
+    settler.stop();
+    jest.advanceTimersByTime(3_600_000);
+    expect(shrinks).toBe(1);
   } finally {
     jest.useRealTimers();
   }
