@@ -46,7 +46,10 @@ export function guardMemory(output: Publisher, o: MemoryGuardOptions): () => voi
 }
 
 export interface Settler {
-  /** A burst of work has ended: the heap is shrunk once `afterMs` later (a later call moves it). */
+  /**
+   * A burst of work has ended: the heap is shrunk once, `afterMs` after this or after the last
+   * output published since, whichever is later.
+   */
   settled(): void;
   stop(): void;
 }
@@ -54,25 +57,31 @@ export interface Settler {
 /**
  * With the runtime's GC timer off (`quietEnv`), JSC collects only on allocation, so a dashboard
  * that goes idle keeps the garbage of what it last did: after its start (modules run once, the
- * first frames, the agent CLIs' versions) ~100 MB of RSS where ~70 MB is live. Shrinking once
- * the start's work is done gives it back (and drops code that ran only then). It runs only
- * after `settled()` is called: an idle dashboard is never woken for it.
+ * first frames, the agent CLIs' versions) ~85 MB of RSS where ~70 MB is enough. Shrinking once
+ * the start's work is done gives it back, and drops code that ran only then. Code that runs
+ * again is compiled again, so a shrink waits for output to pause (one amid a stream would
+ * re-warm the render path while it is busiest). It runs only after `settled()`: an idle
+ * dashboard is never woken for it.
  */
-export function settleMemory(shrink: () => void, afterMs: number): Settler {
+export function settleMemory(output: Publisher, shrink: () => void, afterMs: number): Settler {
   let timer: ReturnType<typeof setTimeout> | null = null;
-  const stop = () => {
+  const arm = () => {
     if (timer) clearTimeout(timer);
-    timer = null;
+    timer = setTimeout(() => {
+      timer = null;
+      shrink();
+    }, afterMs);
+    timer.unref();
   };
+  const unsubscribe = output.subscribe(() => {
+    if (timer) arm();
+  });
   return {
-    settled() {
-      stop();
-      timer = setTimeout(() => {
-        timer = null;
-        shrink();
-      }, afterMs);
-      timer.unref();
+    settled: arm,
+    stop() {
+      unsubscribe();
+      if (timer) clearTimeout(timer);
+      timer = null;
     },
-    stop,
   };
 }

@@ -75,7 +75,7 @@ export async function mountDashboard({ client, workspace, env, feed }: RunOption
     gcYoung,
   });
   // once after the first frame and once after the agent CLIs' versions came in
-  const settler = settleMemory(shrink, SETTLE_MS);
+  const settler = settleMemory(feed.output.publisher, shrink, SETTLE_MS);
   settler.settled();
   // Asking each agent CLI for its version takes seconds (several are Node programs): do it
   // once the first frame is up, so the new-agent dialog opens with the answer ready.

@@ -55,11 +55,12 @@ test("each published frame's garbage is collected young, before the next frame, 
   }
 });
 
-test("the settler shrinks once after each burst of work ends, never on its own", () => {
+test("the settler shrinks once after each burst of work ends, output pauses first, never on its own", () => {
   jest.useFakeTimers();
   try {
+    const output = new Publisher(30);
     let shrinks = 0;
-    const settler = settleMemory(() => shrinks++, 250);
+    const settler = settleMemory(output, () => shrinks++, 250);
     jest.advanceTimersByTime(3_600_000);
     expect(shrinks).toBe(0);
     // work ending twice within the wait shrinks once, after the later
@@ -72,11 +73,24 @@ test("the settler shrinks once after each burst of work ends, never on its own",
     expect(shrinks).toBe(1);
     jest.advanceTimersByTime(3_600_000);
     expect(shrinks).toBe(1);
+    // output alone arms nothing
+    output.flush();
+    jest.advanceTimersByTime(3_600_000);
+    expect(shrinks).toBe(1);
+    // pending while output streams: waits for it to pause
+    settler.settled();
+    for (let i = 0; i < 30; i++) {
+      output.flush();
+      jest.advanceTimersByTime(100);
+    }
+    expect(shrinks).toBe(1);
+    jest.advanceTimersByTime(250);
+    expect(shrinks).toBe(2);
     // stopped before it is due: nothing
     settler.settled();
     settler.stop();
     jest.advanceTimersByTime(3_600_000);
-    expect(shrinks).toBe(1);
+    expect(shrinks).toBe(2);
   } finally {
     jest.useRealTimers();
   }
