@@ -116,6 +116,12 @@ export interface ProcessRuntime {
   gc(): void;
   /** A collection of only what was allocated since the last one: cheap, for garbage made per frame. */
   gcYoung(): void;
+  /**
+   * Gives a settled process's memory back: a full collection that also drops compiled code
+   * (compiled again when next run), then freed pages returned to the OS. Runs once the current
+   * task returns to the event loop; for after a burst of work, never on a timer of its own.
+   */
+  shrink(): void;
   /** The entry script when running from source (`bun src/main.ts`), to start this troupe again. */
   mainScript(): string;
   /**

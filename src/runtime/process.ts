@@ -5,6 +5,7 @@ export { stringWidth };
 export const which = (bin: string, PATH: string): string | null => processRuntime.which(bin, PATH);
 export const gc = (): void => processRuntime.gc();
 export const gcYoung = (): void => processRuntime.gcYoung();
+export const shrink = (): void => processRuntime.shrink();
 export const mainScript = (): string => processRuntime.mainScript();
 export const quietEnv = (): Record<string, string> => processRuntime.quietEnv();
 export const exec = (argv: string[], env: Record<string, string>): boolean => processRuntime.exec(argv, env);

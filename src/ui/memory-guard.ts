@@ -44,3 +44,44 @@ export function guardMemory(output: Publisher, o: MemoryGuardOptions): () => voi
     if (trailing) clearTimeout(trailing);
   };
 }
+
+export interface Settler {
+  /**
+   * A burst of work has ended: the heap is shrunk once, `afterMs` after this or after the last
+   * output published since, whichever is later.
+   */
+  settled(): void;
+  stop(): void;
+}
+
+/**
+ * With the runtime's GC timer off (`quietEnv`), JSC collects only on allocation, so a dashboard
+ * that goes idle keeps the garbage of what it last did: after its start (modules run once, the
+ * first frames, the agent CLIs' versions) ~85 MB of RSS where ~70 MB is enough. Shrinking once
+ * the start's work is done gives it back, and drops code that ran only then. Code that runs
+ * again is compiled again, so a shrink waits for output to pause (one amid a stream would
+ * re-warm the render path while it is busiest). It runs only after `settled()`: an idle
+ * dashboard is never woken for it.
+ */
+export function settleMemory(output: Publisher, shrink: () => void, afterMs: number): Settler {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const arm = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = null;
+      shrink();
+    }, afterMs);
+    timer.unref();
+  };
+  const unsubscribe = output.subscribe(() => {
+    if (timer) arm();
+  });
+  return {
+    settled: arm,
+    stop() {
+      unsubscribe();
+      if (timer) clearTimeout(timer);
+      timer = null;
+    },
+  };
+}

@@ -12,13 +12,14 @@ import { listProviders } from "./providers.ts";
 import { homeOnAlternateScreen, restoreTerminal } from "./terminal.ts";
 import { ThemeContext, themeFromEnv } from "./theme.ts";
 import type { DashboardDeps } from "./types.ts";
-import { gc, gcYoung } from "../runtime/process.ts";
-import { guardMemory } from "./memory-guard.ts";
+import { gc, gcYoung, shrink } from "../runtime/process.ts";
+import { guardMemory, settleMemory } from "./memory-guard.ts";
 
 // The dashboard after a full collection, 100 agents, one streaming: 81-95 MB; this budget
 // collects before the garbage of a stream's frames lifts it much above that.
 const RSS_BUDGET_BYTES = 100 * 1024 * 1024;
 const MEMORY_CHECK_MS = 2_000;
+const SETTLE_MS = 250;
 
 function shortPath(p: string): string {
   const home = process.env.HOME;
@@ -73,9 +74,12 @@ export async function mountDashboard({ client, workspace, env, feed }: RunOption
     gc,
     gcYoung,
   });
+  // once after the first frame and once after the agent CLIs' versions came in
+  const settler = settleMemory(feed.output.publisher, shrink, SETTLE_MS);
+  settler.settled();
   // Asking each agent CLI for its version takes seconds (several are Node programs): do it
   // once the first frame is up, so the new-agent dialog opens with the answer ready.
-  const prefetch = setTimeout(() => void listProviders().catch(() => {}), 300);
+  const prefetch = setTimeout(() => void listProviders().then(settler.settled, () => {}), 300);
   prefetch.unref();
   let code = 0;
   try {
@@ -87,6 +91,7 @@ export async function mountDashboard({ client, workspace, env, feed }: RunOption
   } finally {
     clearTimeout(prefetch);
     unhome();
+    settler.stop();
     stopMemoryGuard();
     feed.stop();
     process.off("uncaughtException", crash);

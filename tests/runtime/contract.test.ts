@@ -7,7 +7,7 @@ import { startCheckpointer } from "../../src/runtime/checkpointer.ts";
 import { serveUnix, unixFetch } from "../../src/runtime/serve.ts";
 import { tryLockFd } from "../../src/runtime/flock.ts";
 import { startExitWatcher } from "../../src/runtime/exit-watch.ts";
-import { gc, mainScript, sleep, stringWidth, which } from "../../src/runtime/process.ts";
+import { gc, mainScript, shrink, sleep, stringWidth, which } from "../../src/runtime/process.ts";
 import { sha256Hex } from "../../src/runtime/hash.ts";
 
 // The runtime contract (src/runtime/contract.ts) as tests: every adapter must pass these.
@@ -115,6 +115,17 @@ describe("runtime adapter", () => {
     expect(mainScript()).toBeString();
     expect(stringWidth("ab")).toBe(2);
     expect(stringWidth("日本")).toBe(4);
+  });
+  test("process: shrink collects the garbage once the task returns, and code still runs after it", async () => {
+    const square = (n: number) => n * n;
+    let garbage: string[] | null = Array.from({ length: 200_000 }, (_, i) => `line ${i} `.repeat(8));
+    const withIt = process.memoryUsage().heapUsed;
+    expect(garbage.length).toBe(200_000);
+    garbage = null;
+    shrink();
+    await sleep(0);
+    expect(process.memoryUsage().heapUsed).toBeLessThan(withIt / 2);
+    expect(square(12)).toBe(144);
   });
   test("hash: SHA-256 as hex, the same as node:crypto's (socket paths of running daemons depend on it)", () => {
     expect(sha256Hex("")).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");

@@ -5,6 +5,8 @@ export const processRuntime: ProcessRuntime = {
   which: (bin, PATH) => Bun.which(bin, { PATH }),
   gc: () => Bun.gc(true),
   gcYoung: () => void edenGC(),
+  // JSC's VM::shrinkFootprintWhenIdle: deletes all code, collects in full, releases free malloc pages
+  shrink: () => Bun.shrink(),
   mainScript: () => Bun.main,
   // Bun's GC timer wakes an idle process once a second (slowing to 30 s only once the heap stops
   // changing) and each tick wakes JSC's helper threads; collections still run on allocation.
