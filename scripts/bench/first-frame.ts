@@ -38,6 +38,8 @@ function workspaceFor(bin: string, n: number) {
   return {
     command: `${vars} exec '${bin}'`,
     close: () => {
+      // agents outlive their daemon by design: stop them first, or each run leaves five sleeps behind
+      for (let i = 0; i < 5; i++) troupe(["stop", `a${i}`]);
       troupe(["daemon", "stop"]);
       rmSync(work, { recursive: true, force: true });
     },
