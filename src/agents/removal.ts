@@ -57,6 +57,8 @@ export async function removeAgent(d: RemovalDeps, ref: string, opts: { force?: b
     }
   }
   const paths = agentPaths(d.ws.stateDir, rec.name, rec.worktree);
+  // its session's end may still be being read (the process is gone, its last lines not stored)
+  d.watcher.forgetOutput(rec.id);
   rmSync(paths.logsDir, { recursive: true, force: true });
   rmSync(join(d.ws.stateDir, "agents", rec.name), { recursive: true, force: true });
   d.envs.remove(rec.id);

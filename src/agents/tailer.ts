@@ -67,6 +67,8 @@ interface Tracked {
    * per line with 200 agents writing a line a second).
    */
   fd: number | null;
+  /** An open other than "not there yet" failed (said once in the log). */
+  openFailed: boolean;
   /** Set once the session ended: read to the very end, partial last line included, then resolve. */
   finishing: { promise: Promise<void>; resolve: () => void } | null;
 }
@@ -172,16 +174,23 @@ export class Tailer {
   private grew(t: Tracked): boolean {
     if (t.finishing) return true;
     const fd = this.openFile(t);
-    return fd !== null && fstatSync(fd).size > t.offset;
+    return typeof fd === "number" && fstatSync(fd).size > t.offset;
   }
 
-  /** The file's fd, opened once; null while it does not exist (a run that wrote nothing yet). */
-  private openFile(t: Tracked): number | null {
+  /**
+   * The file's fd, opened once; "absent" while it does not exist (a run that wrote nothing yet),
+   * "later" when it could not be opened otherwise (out of descriptors, say): the sweep tries again,
+   * and a finishing session is not ended as if it had written nothing.
+   */
+  private openFile(t: Tracked): number | "absent" | "later" {
     if (t.fd !== null) return t.fd;
     try {
       t.fd = openSync(t.path, "r");
-    } catch {
-      return null;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return "absent";
+      if (!t.openFailed) this.log.warn(`opening ${t.path} failed; trying again`, err);
+      t.openFailed = true;
+      return "later";
     }
     return t.fd;
   }
@@ -206,6 +215,15 @@ export class Tailer {
       this.wake(same ? known : this.track(s, stream, path, offset));
     }
     this.sweepWhileActive();
+  }
+
+  /**
+   * Forgets an agent that is being removed: its files are not read again (they are about to be
+   * deleted, and its records with them: a line read from an open descriptor afterwards would be
+   * refused by the store, and the batch with it, every sweep), and its sessions' ends resolve.
+   */
+  forgetAgent(agentId: string): void {
+    for (const t of [...this.files.values()]) if (t.agentId === agentId) this.drop(t);
   }
 
   /** Forgets a followed file without reading it again: its fd closed, its folder watched afresh when followed next. */
@@ -271,7 +289,7 @@ export class Tailer {
   }
 
   private track(s: SessionRecord, stream: Stream, path: string, offset: number): Tracked {
-    const t: Tracked = { agentId: s.agentId, session: s.session, stream, path, offset, released: 0, releaseTo: 0, followUntil: 0, fd: null, finishing: null };
+    const t: Tracked = { agentId: s.agentId, session: s.session, stream, path, offset, released: 0, releaseTo: 0, followUntil: 0, fd: null, openFailed: false, finishing: null };
     this.files.set(path, t);
     this.watchDir(dirname(path));
     return t;
@@ -388,7 +406,8 @@ export class Tailer {
   /** Reads whole-line pieces of one file into `batch`, up to `budget` bytes; null when there is no file yet. */
   private readFile(t: Tracked, from: number, batch: Piece[], budget: number): { offset: number; size: number; more: boolean } | null {
     const fd = this.openFile(t);
-    if (fd === null) return t.finishing ? { offset: from, size: 0, more: false } : null; // not created (a run that wrote nothing)
+    if (fd === "later") return null;
+    if (fd === "absent") return t.finishing ? { offset: from, size: 0, more: false } : null; // not created (a run that wrote nothing)
     let offset = from;
     let size = 0;
     try {

@@ -87,6 +87,12 @@ export class SessionWatcher {
     this.attachedEnd = fn;
   }
 
+  /** An agent is being removed: its files are read no more (see Tailer.forgetAgent). */
+  forgetOutput(agentId: string): void {
+    this.tailer.forgetAgent(agentId);
+    this.providers.delete(agentId);
+  }
+
   /** An agent's output was removed: give the space back (see Tailer.releaseSpace). */
   releaseSpace(): void {
     this.tailer.releaseSpace();

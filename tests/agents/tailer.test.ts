@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { createStore, type Store } from "../../src/store/index.ts";
@@ -127,4 +127,43 @@ test("a path followed for an agent that is gone is followed for the new one: its
   writeSync(out, "from the new agent\n");
   await waitFor("the new line stored as the new agent's", () => store!.chunks.list("a2", { after: 0 }).map((c) => c.data).join("") === "from the new agent\n");
   closeSync(out);
+});
+
+test("an agent forgotten as it is removed is read no more: the other agents' lines keep being stored", async () => {
+  dir = mkdtempSync(join(tmpdir(), "troupe-tailer-"));
+  store = createStore(join(dir, "troupe.db"), { warn: () => {} });
+  const sessionOf = (id: string) => {
+    const logs = join(dir, "logs", id);
+    mkdirSync(logs, { recursive: true });
+    store!.db.exec(AGENT_SQL.replace("'a1', 'flood'", `'${id}', '${id}'`).replace("'h'", `'h-${id}'`));
+    store!.db.exec(
+      `INSERT INTO agent_sessions (agent_id, session, stdout_path, stderr_path, exit_path, started_at)
+       VALUES ('${id}', 1, '${join(logs, "1.out")}', '${join(logs, "1.err")}', '${join(logs, "1.exit")}', 0)`,
+    );
+    return { logs, s: store!.sessions.get(id, 1)! };
+  };
+  const gone = sessionOf("gone");
+  const kept = sessionOf("kept");
+  const log = join(dir, "daemon.log");
+  tailer = new Tailer(store.chunks, () => {}, new Logger(log), { capBytes: () => MiB });
+  tailer.start();
+  tailer.add(gone.s);
+  tailer.add(kept.s);
+  const goneOut = openSync(gone.s.stdoutPath, "a");
+  writeSync(goneOut, "first\n");
+  await waitFor("its first line stored", () => store!.chunks.list("gone", { after: 0 }).length === 1);
+  // its last lines written, and the agent removed before they are read (as rm after a stop may)
+  writeSync(goneOut, "last words\n");
+  closeSync(goneOut);
+  tailer.forgetAgent("gone");
+  store.db.exec("DELETE FROM agents WHERE id = 'gone'");
+  rmSync(gone.logs, { recursive: true, force: true });
+  const keptOut = openSync(kept.s.stdoutPath, "a");
+  for (let i = 0; i < 5; i++) {
+    writeSync(keptOut, `kept ${i}\n`);
+    await Bun.sleep(20);
+  }
+  closeSync(keptOut);
+  await waitFor("the other agent's lines", () => store!.chunks.list("kept", { after: 0 }).map((c) => c.data).join("") === "kept 0\nkept 1\nkept 2\nkept 3\nkept 4\n");
+  expect(existsSync(log) ? readFileSync(log, "utf8") : "").not.toContain("storing output failed");
 });
