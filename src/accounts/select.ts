@@ -58,8 +58,8 @@ export function leastRecentlyUsed(accounts: readonly StoredAccount[], provider: 
   return usable[0] ?? null;
 }
 
-/** When the provider's first exhausted account comes back (null: none is exhausted). */
+/** When the provider's first exhausted account comes back (null: none is exhausted); a refused one comes back only by a reset. */
 export function earliestReset(accounts: readonly StoredAccount[], provider: string, now: number): number | null {
-  const resets = accounts.filter((a) => a.provider === provider && a.exhaustedUntil !== null && a.exhaustedUntil > now).map((a) => a.exhaustedUntil!);
+  const resets = accounts.filter((a) => a.provider === provider && a.refused === null && a.exhaustedUntil !== null && a.exhaustedUntil > now).map((a) => a.exhaustedUntil!);
   return resets.length ? Math.min(...resets) : null;
 }

@@ -47,6 +47,8 @@ describe("least recently used selection", () => {
     const a = acct({ refused: "credential refused: OAuth token has expired", exhaustedUntil: NOW - 1 });
     expect(accountStatus(a, NOW, always)).toEqual({ status: "invalid", problem: "credential refused: OAuth token has expired" });
     expect(leastRecentlyUsed([a], "claude", NOW, always)).toBeNull();
+    // spent as well: its reset brings nothing back, so nothing waits for it
+    expect(earliestReset([acct({ refused: "credential refused", exhaustedUntil: NOW + 5_000 })], "claude", NOW)).toBeNull();
   });
 
   test("the earliest reset among the provider's spent accounts", () => {
