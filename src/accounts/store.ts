@@ -67,8 +67,7 @@ export class AccountStore {
 
   /** By id or by name (names are unique per user). */
   find(ref: string): StoredAccount | null {
-    const all = this.list();
-    return all.find((a) => a.id === ref) ?? all.find((a) => a.name === ref) ?? null;
+    return byRef(this.list(), ref);
   }
 
   add(a: NewAccount): StoredAccount {
@@ -81,7 +80,7 @@ export class AccountStore {
 
   remove(ref: string): StoredAccount {
     return this.change((all) => {
-      const found = all.find((a) => a.id === ref) ?? all.find((a) => a.name === ref);
+      const found = byRef(all, ref);
       if (!found) throw new TroupeError("account_not_found", `no account '${ref}'`);
       return [all.filter((a) => a !== found), found];
     });
@@ -126,7 +125,7 @@ export class AccountStore {
   /** The person says the account works again (a new login in its folder, a quota restored early): neither spent nor refused. */
   reset(ref: string): StoredAccount {
     return this.change((all) => {
-      const found = all.find((a) => a.id === ref) ?? all.find((a) => a.name === ref);
+      const found = byRef(all, ref);
       if (!found) throw new TroupeError("account_not_found", `no account '${ref}'`);
       const fresh = { ...found, exhaustedUntil: null, refused: null };
       return [all.map((a) => (a === found ? fresh : a)), fresh];
@@ -145,6 +144,11 @@ export class AccountStore {
       return out;
     });
   }
+}
+
+/** By id or by name (names are unique per user). */
+function byRef(all: readonly StoredAccount[], ref: string): StoredAccount | null {
+  return all.find((a) => a.id === ref) ?? all.find((a) => a.name === ref) ?? null;
 }
 
 function exhausted(provider: string, accounts: StoredAccount[], now: number, what: string): TroupeError {
