@@ -52,7 +52,6 @@ export class Relaunch {
     // queued messages lead the prompt, delivered to this session in the step that launches it
     const mail = d.mail?.claim(rec.id, session) ?? null;
     try {
-      const token = newToken();
       const role = loadRole(d.envs.dir(rec.id));
       const built = provider.buildResume({
         prompt: mail ? `${mail.text}\n\n${prompt}` : prompt,
@@ -68,11 +67,7 @@ export class Relaunch {
         env: clientEnv,
         ...budgetLeft(rec),
       });
-      const { cmd, files } = withTroupeMcp(provider, built, d.troupe(), agentPaths(d.ws.stateDir, rec.name, rec.worktree).inputDir, rec.permissions);
-      assertWithinArgLimit(cmd.argv, { ...clientEnv, ...cmd.env });
-      writeMcpFiles(files);
-      d.store.agents.setTokenHash(rec.id, hashToken(token));
-      return await d.startSession(rec, session, cmd, token, onLaunch, clientEnv, setup);
+      return await this.launch(rec, provider, built, clientEnv, session, onLaunch, setup);
     } catch (err) {
       mail?.release();
       throw err;
@@ -85,7 +80,6 @@ export class Relaunch {
     const provider = d.provider(rec.provider);
     const setup = await this.restoreWorktree(rec);
     const clientEnv = d.envs.load(rec.id, rec.name);
-    const token = newToken();
     const paths = agentPaths(d.ws.stateDir, rec.name, rec.worktree);
     // a mode agent's whole prompt is its input's prompt.md (written at spawn)
     const prompt = rec.mode
@@ -104,11 +98,18 @@ export class Relaunch {
       mcpServers: role?.mcpServers,
       ...budgetLeft(rec),
     });
-    const { cmd, files } = withTroupeMcp(provider, built, d.troupe(), paths.inputDir, rec.permissions);
+    return this.launch(rec, provider, built, clientEnv, rec.session + 1, onLaunch, setup);
+  }
+
+  /** Launches the built command as `session`: troupe's MCP server added, a new token for the agent. */
+  private launch(rec: AgentRecord, provider: Provider, built: ProviderCommand, clientEnv: Record<string, string>, session: number, onLaunch: AgentPatch, setup: string | null): Promise<Agent> {
+    const { d } = this;
+    const { cmd, files } = withTroupeMcp(provider, built, d.troupe(), agentPaths(d.ws.stateDir, rec.name, rec.worktree).inputDir, rec.permissions);
     assertWithinArgLimit(cmd.argv, { ...clientEnv, ...cmd.env });
     writeMcpFiles(files);
+    const token = newToken();
     d.store.agents.setTokenHash(rec.id, hashToken(token));
-    return d.startSession(rec, rec.session + 1, cmd, token, onLaunch, clientEnv, setup);
+    return d.startSession(rec, session, cmd, token, onLaunch, clientEnv, setup);
   }
 
   /**
