@@ -29,7 +29,7 @@ export class Sink {
 
   constructor(private readonly fd: number) {}
 
-  /** Whether the descriptor is a terminal (for colour), without building the Node stream. */
+  /** Whether the descriptor is a terminal (for colour), without touching `process.stdout` (see above). */
   get isTTY(): boolean {
     // loaded here: node:tty costs ~2 ms of every start, and only `logs` asks
     const { isatty } = require("node:tty") as typeof import("node:tty");
