@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { TroupeError, errorMessage } from "../errors.ts";
 import { ReviewPolicySchema } from "../protocol/work.ts";
+import { PERMISSION_MODE_LIST, isPermissionMode } from "../protocol/permission-modes.ts";
 import { parse, printJson } from "./command.ts";
 import { connect } from "./context.ts";
 import { stdout } from "./streams.ts";
@@ -54,9 +55,10 @@ async function create(args: string[]): Promise<number> {
   if (!review.success) throw new TroupeError("usage", `--review takes phases, tasks or none, not '${values.review}'`);
   const budgetUsd = values.budget === undefined ? undefined : usd(values.budget, "--budget");
   const { client } = await connect(values.workspace);
-  const policy = { ...(values.permissions && { mode: values.permissions }), ...(values.allow?.length && { allow: values.allow }), ...(values.deny?.length && { deny: values.deny }) };
+  const mode = values.permissions;
+  if (mode && !isPermissionMode(mode)) throw new TroupeError("usage", `--permissions takes ${PERMISSION_MODE_LIST}`);
+  const policy = { ...(mode && { mode }), ...(values.allow?.length && { allow: values.allow }), ...(values.deny?.length && { deny: values.deny }) };
   const permissions = Object.keys(policy).length ? policy : undefined;
-  if (permissions?.mode && !["skip", "edits", "plan", "ask"].includes(permissions.mode)) throw new TroupeError("usage", "--permissions takes skip, edits, plan or ask");
   const init = await client.createInitiative({ name, goal, baseRef: values.base, review: review.data, budgetUsd, permissions });
   if (values.json) await printJson(init);
   else await stdout.write(`initiative ${init.slug} (${init.id}) on ${init.branch} from ${init.baseRef}\n`);

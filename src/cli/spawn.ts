@@ -3,8 +3,8 @@ import { TroupeError } from "../errors.ts";
 import { clientEnv, connect } from "./context.ts";
 import { parse, printJson } from "./command.ts";
 import { stdout } from "./streams.ts";
+import { PERMISSION_MODE_LIST, isPermissionMode } from "../protocol/permission-modes.ts";
 
-const PERMISSIONS = ["skip", "edits", "plan", "ask"] as const;
 
 /** A duration flag: minutes, or a number with s, m or h ("90s", "30m", "2h"). */
 export function durationMs(flag: string, text: string | undefined): number | undefined {
@@ -52,9 +52,7 @@ export async function run(args: string[]): Promise<number> {
   const provider = values.provider ?? (values.command && !values.profile ? "generic" : undefined);
   if (!provider && !values.profile) throw new TroupeError("usage", "give --provider NAME or --profile NAME with --prompt, or --command");
   const permissions = values.permissions;
-  if (permissions !== undefined && !PERMISSIONS.includes(permissions as (typeof PERMISSIONS)[number])) {
-    throw new TroupeError("usage", `--permissions takes ${PERMISSIONS.join(", ")}`);
-  }
+  if (permissions !== undefined && !isPermissionMode(permissions)) throw new TroupeError("usage", `--permissions takes ${PERMISSION_MODE_LIST}`);
   const budgetUsd = values.budget === undefined ? undefined : Number(values.budget);
   if (budgetUsd !== undefined && !(budgetUsd > 0)) throw new TroupeError("usage", "--budget takes an amount in USD, such as 2.50");
   const timeoutMs = durationMs("--timeout", values.timeout);
@@ -70,7 +68,7 @@ export async function run(args: string[]): Promise<number> {
     baseRef: values.base,
     worktree: !values["no-worktree"],
     env: clientEnv(),
-    permissions: permissions as (typeof PERMISSIONS)[number] | undefined,
+    permissions,
     ...(values.allow?.length && { allow: values.allow }),
     ...(values.deny?.length && { deny: values.deny }),
     budgetUsd,
