@@ -8,7 +8,7 @@ export async function run(args: string[]): Promise<number> {
   const text = positionals.join(" ");
   if (!text.trim()) throw new TroupeError("usage", "answer needs the ANSWER text");
   const { client } = await connect(values.workspace);
-  const conv = await client.answer(values.conversation, text);
+  const conv = await client.answer(values.conversation, { answer: text });
   printJson({ conversationId: conv.id, status: conv.status });
   return 0;
 }

@@ -25,7 +25,7 @@ export async function run(args: string[]): Promise<number> {
   // The daemon expires the question at its deadline; keep reconnecting until it says so.
   const deadline = conv.expiresAt === null ? Number.POSITIVE_INFINITY : conv.expiresAt + 10_000;
   for (;;) {
-    const c = await withReconnect(deadline, () => client.conversation(conv.id, POLL_WINDOW_MS));
+    const c = await withReconnect(deadline, () => client.conversation(conv.id, { wait: POLL_WINDOW_MS }));
     if (c.status === "answered") {
       stdout.write(`${c.answer ?? ""}\n`);
       return 0;

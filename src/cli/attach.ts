@@ -45,8 +45,8 @@ async function ask(question: string): Promise<boolean> {
 async function stopAndWait(client: TroupeClient, agent: Agent): Promise<Agent> {
   await client.stop(agent.id);
   const deadline = Date.now() + STOP_WAIT_MS;
-  let now = await client.waitAgent(agent.id, STOP_WAIT_MS);
-  while (isLive(now.status) && Date.now() < deadline) now = await client.waitAgent(agent.id, deadline - Date.now());
+  let now = await client.waitAgent(agent.id, { wait: STOP_WAIT_MS });
+  while (isLive(now.status) && Date.now() < deadline) now = await client.waitAgent(agent.id, { wait: deadline - Date.now() });
   if (isLive(now.status)) throw new TroupeError("timeout", `${agent.name} did not stop within ${STOP_WAIT_MS / 1000} s`);
   return now;
 }

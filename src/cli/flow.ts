@@ -60,7 +60,7 @@ export async function run(args: string[]): Promise<number> {
       return 0;
     case "enable":
     case "disable": {
-      const f = await client.setFlowEnabled(name!, sub === "enable");
+      const f = await (sub === "enable" ? client.enableFlow(name!) : client.disableFlow(name!));
       return out(f, `flow ${f.name} ${f.enabled ? `enabled; next run ${when(f.nextRunAt)}` : "disabled"}`);
     }
     case "run": {

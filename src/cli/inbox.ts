@@ -21,7 +21,7 @@ export async function run(args: string[]): Promise<number> {
   for (;;) {
     const waitMs = values.wait ? Math.max(0, Math.min(deadline - Date.now(), POLL_WINDOW_MS)) : undefined;
     // a daemon restarted meanwhile (kill -9, an upgrade) is started again and asked again
-    msgs = await withReconnect(values.wait ? deadline : 0, () => client.inbox({ after, waitMs }));
+    msgs = await withReconnect(values.wait ? deadline : 0, () => client.inbox({ after, wait: waitMs }));
     if (msgs.length || !values.wait) break;
     if (Date.now() >= deadline) throw new TroupeError("timeout", `no message arrived within ${timeoutMs} ms`);
   }

@@ -5,7 +5,6 @@ import { PERMISSION_MODE_LIST, isPermissionMode } from "../protocol/permission-m
 import { parse, printJson } from "./command.ts";
 import { connect } from "./context.ts";
 import { stdout } from "./streams.ts";
-import { decisions } from "../client/modes.ts";
 import { decisionsText, initiativeRows, initiativeText, spentText } from "./work-format.ts";
 
 const SUBCOMMANDS = "new, ls, show, budget, archive or diff";
@@ -78,7 +77,7 @@ async function budget(args: string[]): Promise<number> {
   if (!ref || amount === undefined || extra.length) throw new TroupeError("usage", "initiative budget takes an INITIATIVE and an amount in USD");
   const budgetUsd = usd(amount, "initiative budget");
   const { client } = await connect(values.workspace);
-  const init = await client.setInitiativeBudget(ref, budgetUsd);
+  const init = await client.setInitiativeBudget(ref, { budgetUsd });
   if (values.json) await printJson(init);
   else await stdout.write(`initiative ${init.slug}: ${spentText(init)}\n`);
   return 0;
@@ -106,7 +105,7 @@ async function one(sub: "show" | "archive" | "diff", args: string[]): Promise<nu
     return 0;
   }
   if (sub === "show") {
-    const [init, taken] = await Promise.all([client.initiative(ref), decisions(client, ref)]);
+    const [init, taken] = await Promise.all([client.initiative(ref), client.decisions(ref)]);
     if (values.json) await printJson({ ...init, decisions: taken });
     else await stdout.write(`${initiativeText(init)}${decisionsText(taken)}`);
     return 0;

@@ -12,7 +12,7 @@ export async function run(args: string[]): Promise<number> {
   const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
   for (;;) {
     const wait = Math.max(0, Math.min(deadline - Date.now(), POLL_WINDOW_MS));
-    const c = await withReconnect(deadline, () => client.listen(wait));
+    const c = await withReconnect(deadline, () => client.listen({ wait }));
     if (c) {
       printJson({
         conversationId: c.id,

@@ -1,21 +1,9 @@
 import type { ModeRunRequest } from "../protocol/api-work.ts";
 import type { Agent } from "../protocol/entities.ts";
-import type { Decision } from "../protocol/proposals.ts";
 import type { AgentMode } from "../protocol/work.ts";
 import type { TroupeClient } from "./client.ts";
-import { request } from "./http.ts";
-
-const enc = encodeURIComponent;
 
 /** Starts an agent of `mode` on an initiative (discuss, plan, refine) or a phase (detail). */
-export async function runMode(client: TroupeClient, mode: Exclude<AgentMode, "execute">, ref: string, req: ModeRunRequest): Promise<Agent> {
-  const { ModeRunResponseSchema } = await import("../protocol/api-work.ts");
-  const resource = mode === "detail" ? "phases" : "initiatives";
-  return (await request(client.opts, "POST", `/v1/${resource}/${enc(ref)}/${mode}`, ModeRunResponseSchema, req)).agent;
-}
-
-/** The decisions discuss agents recorded for an initiative. */
-export async function decisions(client: TroupeClient, initiativeRef: string): Promise<Decision[]> {
-  const { DecisionsResponseSchema } = await import("../protocol/proposals.ts");
-  return (await request(client.opts, "GET", `/v1/initiatives/${enc(initiativeRef)}/decisions`, DecisionsResponseSchema)).decisions;
+export function runMode(client: TroupeClient, mode: Exclude<AgentMode, "execute">, ref: string, req: ModeRunRequest): Promise<Agent> {
+  return client[mode](ref, req);
 }

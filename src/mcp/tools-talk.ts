@@ -42,7 +42,7 @@ export function registerTalkTools(server: McpServer, ctx: McpContext): void {
         const deadline = Date.now() + (timeoutSeconds === undefined ? ctx.defaultWaitMs : timeoutSeconds * 1000);
         for (;;) {
           const waitMs = Math.min(POLL_WINDOW_MS, Math.max(0, deadline - Date.now()));
-          const got = await withReconnect(deadline + 15_000, () => ctx.client.inbox({ waitMs }, extra.signal));
+          const got = await withReconnect(deadline + 15_000, () => ctx.client.inbox({ wait: waitMs }, extra.signal));
           if (got.length > 0 || Date.now() >= deadline || extra.signal.aborted) return json(got.map(view));
         }
       }),
@@ -67,7 +67,7 @@ export function registerTalkTools(server: McpServer, ctx: McpContext): void {
         // the daemon expires the question at its deadline; ask again (and ride out a restart) until it says so
         const deadline = (asked.expiresAt ?? Date.now() + timeoutMs) + 10_000;
         for (;;) {
-          const c = await withReconnect(deadline, () => ctx.client.conversation(asked.id, POLL_WINDOW_MS, extra.signal));
+          const c = await withReconnect(deadline, () => ctx.client.conversation(asked.id, { wait: POLL_WINDOW_MS }, extra.signal));
           if (c.status === "answered") return text(c.answer ?? "");
           if (c.status === "expired") return text(`no answer from ${c.toName} (conversation ${c.id} expired)`, true);
           if (Date.now() > deadline || extra.signal.aborted) return text(`no answer from ${c.toName} within ${timeoutMs / 1000} s`, true);
@@ -81,6 +81,6 @@ export function registerTalkTools(server: McpServer, ctx: McpContext): void {
       description: "Answer a conversation addressed to you (its id comes with the question).",
       inputSchema: { conversationId: z.string().min(1), answer: z.string().min(1) },
     },
-    ({ conversationId, answer }) => guarded(async () => json(await ctx.client.answer(conversationId, answer))),
+    ({ conversationId, answer }) => guarded(async () => json(await ctx.client.answer(conversationId, { answer }))),
   );
 }

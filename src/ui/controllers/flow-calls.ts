@@ -47,7 +47,7 @@ export function confirmFlowRun(env: KeyEnv): void {
 export function toggleFlow(env: KeyEnv): void {
   const f = selectedFlow(env);
   if (!f) return;
-  env.deps.client.setFlowEnabled(f.name, !f.enabled).then(
+  (f.enabled ? env.deps.client.disableFlow(f.name) : env.deps.client.enableFlow(f.name)).then(
     (updated) => {
       say(env, `${updated.name} ${updated.enabled ? "enabled" : "disabled"}`);
       reloadFlows(env);
