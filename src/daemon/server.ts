@@ -4,14 +4,15 @@ import { TroupeError, errorMessage } from "../errors.ts";
 import type { Services } from "../services/services.ts";
 import { BUILD_VERSION, VERSION_HEADER, compareVersions } from "../self.ts";
 import { serveUnix, type UnixServer } from "../runtime/serve.ts";
+import { ROWS } from "../protocol/api/index.ts";
 import { identify } from "./auth.ts";
 import { bufferBody } from "./body.ts";
 import { errorResponse, json } from "./http.ts";
 import type { Logger } from "../events/log.ts";
 import type { Router } from "./router.ts";
 
-/** Answered whatever the client's version: to see which daemon runs, and to stop it. */
-const ANY_VERSION = new Set(["/v1/health", "/v1/daemon/stop"]);
+/** Answered whatever the client's version: to see which daemon runs, and to stop it (paths without parameters). */
+const ANY_VERSION = new Set<string>(ROWS.filter(([, e]) => e.anyBuild).map(([, e]) => e.path));
 
 export interface ServeHooks {
   /** Every request, before it is handled: the daemon's idle clock. */

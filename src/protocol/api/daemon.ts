@@ -7,17 +7,19 @@ export const DAEMON_ENDPOINTS = {
   health: endpoint({
     method: "GET",
     path: "/v1/health",
-    summary: "Its pid, build version, workspace and start time (answered whatever the client's build).",
+    summary: "Its pid, build version, workspace and start time.",
     rule: "anyone",
     does: "check the daemon's health",
+    anyBuild: true,
     reply: reply.whole(schema("base", "HealthSchema")),
   }),
   stopDaemon: endpoint({
     method: "POST",
     path: "/v1/daemon/stop",
-    summary: "Stops the daemon shortly after answering; agents keep running (answered whatever the client's build).",
+    summary: "Stops the daemon shortly after answering; agents keep running.",
     rule: "person",
     does: "stop the daemon",
+    anyBuild: true,
     reply: reply.ok,
   }),
   // removes worktrees: the person's call, never an agent's

@@ -30,6 +30,8 @@ export interface Endpoint {
   readonly reply: Reply;
   /** 201 for what creates; else 200. */
   readonly status?: 200 | 201;
+  /** Answered whatever the client's build (to see which daemon runs, and to stop it); else a build mismatch is 409. */
+  readonly anyBuild?: true;
 }
 
 /**
