@@ -14,7 +14,7 @@ export async function run(args: string[]): Promise<number> {
   if (!mode.success) throw new TroupeError("usage", `prompt takes --mode ${AgentModeSchema.options.join("|")}`);
   const on = MODE_TARGET[mode.data];
   const wrong = TARGETS.find((t) => t !== on && values[t] !== undefined);
-  if (wrong) throw new TroupeError("usage", `a ${mode.data} agent works on ${on === "initiative" ? "an" : "a"} ${on}: give --${on} REF, not --${wrong}`);
+  if (wrong) throw new TroupeError("usage", `--mode ${mode.data} works on ${on === "initiative" ? "an" : "a"} ${on}: give --${on} REF, not --${wrong}`);
   const ref = values[on];
   const { client } = await connect(values.workspace);
   const res = await modePrompt(client, mode.data, { ref, provider: values.provider });
