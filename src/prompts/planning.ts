@@ -34,11 +34,7 @@ export const checkpoints = block(
   "checkpoints",
   (c) => `## Checkpoints for the person
 
-Agents run whatever has a command; never leave the person a command an agent could run. Where the work needs the person, write a checkpoint into the body of the task whose work it is, at the point where that work is ready:
-- verify: what only a person can judge (how a screen looks, how a flow feels): what to look at and what to expect;
-- decide: a choice the goal and the decisions leave open: the options, and the one you recommend;
-- act: what only the person can do (create an account, hand over a secret).
-The execute agent stops there and asks (\`${shellWord(c.troupe)} ask "<question>" --user\`) before going on.`,
+Where a task needs the person once its work is done (to look at a screen, try a flow, choose between two versions that now run, or do what only they can: create an account, hand over a secret), end its body with that checkpoint: what to check or choose, and what to expect. Its execute agent stops there and asks (\`${shellWord(c.troupe)} ask "<question>" --user\`) before going on. Never leave the person a command an agent could run; a choice you can put to them now, ask now.`,
 );
 
 /** The file format of plan and detail outputs, with an example. */
