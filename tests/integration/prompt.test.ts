@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { Sandbox, waitFor } from "../support/sandbox.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
 import type { ModePromptResponse } from "../../src/protocol/api-work.ts";
-import type { AgentMode } from "../../src/protocol/work.ts";
+import { AgentModeSchema, type AgentMode } from "../../src/protocol/work.ts";
+import { MODE_BLOCKS } from "../../src/prompts/modes.ts";
 
 /**
  * `troupe prompt` against what agents really get: the compiled binary, a real daemon and work
@@ -111,6 +112,11 @@ test("without a ref, a placeholder target (said on stderr); --json names the blo
   expect(json).toMatchObject({ mode: "execute", provider: "claude", placeholder: true });
   expect(json.blocks.map((b) => b.id)).toEqual(["execute.goal", "execute.steps", "scope", "deviations", "anti-patterns", "input", "codebase", "context", "git", "talk", "listen.background", "signal"]);
   expect(`${json.blocks.map((b) => b.text).join("\n\n")}\n`).toBe(text.stdout);
+  // every mode's blocks, as the prompt tests list them (tests/prompts/modes.test.ts)
+  for (const mode of AgentModeSchema.options) {
+    const blocks = (await sb.json<ModePromptResponse>(["prompt", "--mode", mode, "--provider", "codex", "--json"])).blocks;
+    expect(blocks.map((b) => b.id)).toEqual(MODE_BLOCKS[mode].map((slot) => ("choose" in slot ? "listen.background" : slot.id)));
+  }
 
   for (const [args, message] of [
     [["prompt"], "prompt takes --mode discuss|plan|detail|execute|refine"],
