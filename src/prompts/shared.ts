@@ -1,7 +1,6 @@
-import { join } from "node:path";
 import type { AgentMode } from "../protocol/work.ts";
 import { block, type Choice } from "./block.ts";
-import { shellWord, troupeDir, type ModePromptContext } from "./context.ts";
+import { shellWord, type ModePromptContext } from "./context.ts";
 
 /** The protocol with troupe every mode shares: its input, talking, listening, ending. */
 
@@ -40,21 +39,19 @@ You are agent "${c.name}" (id ${c.id})${mine ? `, working ${mine}` : ""} of init
 Ask only what you cannot find out yourself from the code, the input files or the history.`;
 });
 
-/** How long one background listener lives: an orphan (its agent gone) ends by itself, and a stuck agent's idle clock runs again. */
-const LISTEN_TIMEOUT_MS = 30 * 60_000;
-
-/** For CLIs that take no input while they run: a background `troupe listen`, checked between steps. */
-const listenBackground = block("listen.background", (c) => {
+/**
+ * For CLIs that take no input while they run: a look between steps. One of the agent's own
+ * commands per look (allowed in every permission mode, where an allow rule never covers a
+ * redirection or `&`), rather than a background `troupe listen`, which would outlive the run,
+ * claim questions for it, and keep its idle clock stopped.
+ */
+const listenPoll = block("listen.poll", (c) => {
   const t = shellWord(c.troupe);
-  const q = shellWord(join(troupeDir(c), "question.json"));
-  const pid = shellWord(join(troupeDir(c), "listen.pid"));
   return `## Questions while you work
 
-Others may ask you questions while you run, and your CLI takes no input mid-run: keep \`${t} listen\` in the background. Run this first, and again between steps (after each edit, test run or commit):
-
-\`kill -0 $(cat ${pid} 2>/dev/null) 2>/dev/null || { cat ${q} 2>/dev/null; ${t} listen --timeout ${LISTEN_TIMEOUT_MS} > ${q} 2>/dev/null < /dev/null & echo $! > ${pid}; }\`
-
-It prints nothing while the listener waits. When it prints a question ({"conversationId", "fromName", "question", ...}), the listener is already waiting again: answer with \`${t} answer "<answer>" --conversation <conversationId>\` and carry on. Before you signal, stop it: \`kill $(cat ${pid})\`.`;
+Your CLI takes no input while it runs: questions and messages for you wait until you look. Look between steps (after each edit, test run or commit):
+- \`${t} listen --timeout 0\` prints the question waiting for you, if any ({"conversationId", "fromName", "question", ...}; exit 3, "no question arrived", when none). Answer it with \`${t} answer "<answer>" --conversation <conversationId>\`, then go on.
+- After each commit, \`${t} inbox\` prints the messages sent to you: act on those that concern your task.`;
 });
 
 /** For CLIs that take user messages mid-run: troupe writes them into the session. */
@@ -64,7 +61,7 @@ const listenLive = block("listen.live", (c) => {
 Questions and messages from the person and from other agents reach you as user messages while you run; each says who sent it and, for a question, the exact \`${shellWord(c.troupe)} answer\` command that answers it. Answer a question at once with that command, act on a message if it concerns your task, then carry on.`;
 });
 
-export const listen: Choice = { choose: (c) => (c.liveInput ? listenLive : listenBackground) };
+export const listen: Choice = { choose: (c) => (c.liveInput ? listenLive : listenPoll) };
 
 /** What `done` means in each mode: what must exist before the agent signals it. */
 const DONE_MEANS: Record<AgentMode, string> = {

@@ -38,7 +38,7 @@ const REQUIRED: Record<string, AgentMode[]> = {
   "refine.hierarchy": ["refine"],
   input: ["discuss", "plan", "detail", "execute", "refine"],
   talk: ["discuss", "plan", "detail", "execute", "refine"],
-  "listen.background": ["discuss", "plan", "detail", "execute", "refine"],
+  "listen.poll": ["discuss", "plan", "detail", "execute", "refine"],
   signal: ["discuss", "plan", "detail", "execute", "refine"],
 };
 
@@ -56,15 +56,19 @@ test("each mode carries the blocks it must, and no block meant for another mode"
 
 test("the listener block is chosen by what the provider's CLI can take mid-run", () => {
   for (const mode of AgentModeSchema.options) {
-    expect(ids(mode, false).filter((id) => id.startsWith("listen."))).toEqual(["listen.background"]);
+    expect(ids(mode, false).filter((id) => id.startsWith("listen."))).toEqual(["listen.poll"]);
     expect(ids(mode, true).filter((id) => id.startsWith("listen."))).toEqual(["listen.live"]);
   }
-  const background = modePromptBlocks(ctx("execute")).find((b) => b.id === "listen.background")!.text;
-  // one command starts the listener and, between steps, shows a question and starts it again
-  expect(background).toContain("/opt/troupe/bin/troupe listen --timeout ");
-  expect(background).toContain("/w/.troupe/worktrees/brave-otter/.troupe/question.json");
-  expect(background).toContain("`/opt/troupe/bin/troupe answer \"<answer>\" --conversation <conversationId>`");
-  expect(background).toContain("kill $(cat /w/.troupe/worktrees/brave-otter/.troupe/listen.pid)");
+  const poll = modePromptBlocks(ctx("execute")).find((b) => b.id === "listen.poll")!.text;
+  // each look is one of the agent's own commands (allowed in every permission mode): no shell around it
+  expect(poll).toContain("`/opt/troupe/bin/troupe listen --timeout 0`");
+  expect(poll).toContain("`/opt/troupe/bin/troupe answer \"<answer>\" --conversation <conversationId>`");
+  expect(poll).toContain("`/opt/troupe/bin/troupe inbox`");
+  const commands = [...poll.matchAll(/`(\/opt\/troupe\/bin\/troupe [^`]*)`/g)].map((m) => m[1]!);
+  expect(commands.length).toBe(3);
+  for (const cmd of commands) expect(cmd).not.toMatch(/[&|;]| > |\$\(/);
+  const live = modePromptBlocks(ctx("execute", true)).find((b) => b.id === "listen.live")!.text;
+  expect(live).not.toContain("listen --timeout");
 });
 
 test("the prompt is its blocks joined, with the agent's real id, name, paths and commands", () => {
@@ -90,7 +94,7 @@ test("a troupe path with a space is quoted in every command", () => {
   for (const mode of AgentModeSchema.options) {
     const p = buildModePrompt({ ...ctx(mode), troupe: "/my tools/troupe" });
     expect(p).toContain("`'/my tools/troupe' signal done --result");
-    expect(p).toContain("'/my tools/troupe' listen --timeout");
+    expect(p).toContain("`'/my tools/troupe' listen --timeout 0`");
     expect(p).not.toMatch(/[^']\/my tools\/troupe/);
   }
 });
