@@ -41,7 +41,7 @@ export const deviations = block("deviations", (c) => {
 Decide by what you found:
 - A typo or a stale name in your task (a renamed function, a moved file): use the real one.
 - A small bug in code you touch or rely on: fix it, with a test, and name it in your summary.
-- A missing dependency (a function, route or file that another task or agent is to provide): do not build it yourself; ask whoever owns it (\`${t} ask "<question>" --task <task id>\`, \`--phase <phase id>\` or \`--to <agent name>\`; \`--user\` when nobody does) and go on with what does not need it.
+- A missing dependency (a function, route or file that another task or agent is to provide): do not build it yourself; ask whoever owns it (\`${t} ask "<question>" --task <task id>\`, \`--phase <phase id>\` or \`--to <agent name>\`; \`--user\` when nobody does) and follow the answer.
 - An architectural mismatch (the design your task assumes does not exist, or the change would break what other phases rely on): stop; do not improvise a new architecture. Signal questions with what you found and the options you see.`;
 });
 
