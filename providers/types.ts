@@ -127,7 +127,8 @@ export interface Provider {
   takesSystemPrompt?: boolean;
   /**
    * True when the CLI takes user messages while a run goes on (a running session can be reached):
-   * its mode prompts then set up no background `troupe listen`. None does yet (issue 23).
+   * its mode prompts then carry `listen.live` instead of looking with `troupe listen` between
+   * steps (`listen.poll`). None does yet (issue 23).
    */
   liveInput?: boolean;
   /** True when a resume needs no session id from the CLI's output (sessionId is then ""). */
