@@ -19,12 +19,12 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { render } from "ink";
 import { createElement } from "react";
-import { App } from "../../src/ui/app.tsx";
-import { Feed } from "../../src/ui/feed.ts";
-import { ThemeContext } from "../../src/ui/theme.ts";
-import type { DashboardClient, DashboardDeps } from "../../src/ui/types.ts";
+import { App } from "../../src/ui/shell/app.tsx";
+import { Feed } from "../../src/ui/mirror/daemon-mirror.ts";
+import { ThemeContext } from "../../src/ui/shared/theme.ts";
+import type { DashboardClient, DashboardDeps } from "../../src/ui/deps.ts";
 import type { LineParser } from "../../src/output/lines.ts";
-import { visibleAgents } from "../../src/ui/state/entities.ts";
+import { visibleAgents } from "../../src/ui/mirror/entities.ts";
 
 const AGENTS = 100;
 const LINES = Number(process.env.BENCH_LINES ?? 100_000);

@@ -1,17 +1,17 @@
 import { render } from "ink";
 import { parserFor } from "../output/render.ts";
-import { App } from "./app.tsx";
+import { App } from "./shell/app.tsx";
 import { closingNote } from "./closing-note.ts";
-import { loadDiff } from "./diff-source.ts";
-import { editInEditor } from "./editor.ts";
-import { workRuns } from "./work-runs.ts";
+import { loadDiff } from "./diff/diff-source.ts";
+import { editInEditor } from "./terminal/editor.ts";
+import { workRuns } from "./phases/work-runs.ts";
 import { runAttached } from "../client/attach.ts";
-import type { Feed } from "./feed.ts";
+import type { Feed } from "./mirror/daemon-mirror.ts";
 import type { RunOptions } from "./run.tsx";
-import { listProviders } from "./providers.ts";
-import { homeOnAlternateScreen, restoreTerminal } from "./terminal.ts";
-import { ThemeContext, themeFromEnv } from "./theme.ts";
-import type { DashboardDeps } from "./types.ts";
+import { listProviders } from "./dialogs/provider-choices.ts";
+import { homeOnAlternateScreen, restoreTerminal } from "./terminal/terminal.ts";
+import { ThemeContext, themeFromEnv } from "./shared/theme.ts";
+import type { DashboardDeps } from "./deps.ts";
 import { gc, gcYoung, shrink } from "../runtime/process.ts";
 import { guardMemory, settleMemory } from "./memory-guard.ts";
 

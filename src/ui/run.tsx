@@ -3,9 +3,9 @@ import { parserFor } from "../output/render.ts";
 import type { NotifyConfig } from "../protocol/user-config.ts";
 import { readUserConfig } from "../user-config.ts";
 import type { Workspace } from "../workspace.ts";
-import { alertBytes, desktopEscapes } from "./alert.ts";
-import { Feed } from "./feed.ts";
-import type { AttentionItem } from "./state/attention.ts";
+import { alertBytes, desktopEscapes } from "./terminal/alert.ts";
+import { Feed } from "./mirror/daemon-mirror.ts";
+import type { AttentionItem } from "./mirror/attention.ts";
 
 export interface RunOptions {
   client: TroupeClient;

@@ -1,11 +1,11 @@
 import type { ReactElement } from "react";
 import { render as inkRender } from "ink-testing-library";
-import { App } from "../../../src/ui/app.tsx";
-import { Feed } from "../../../src/ui/feed.ts";
+import { App } from "../../../src/ui/shell/app.tsx";
+import { Feed } from "../../../src/ui/mirror/daemon-mirror.ts";
 import type { LineParser } from "../../../src/output/lines.ts";
-import { ThemeContext, type Theme } from "../../../src/ui/theme.ts";
-import type { DashboardDeps, ProviderChoice } from "../../../src/ui/types.ts";
-import type { UiState } from "../../../src/ui/state/ui.ts";
+import { ThemeContext, type Theme } from "../../../src/ui/shared/theme.ts";
+import type { DashboardDeps, ProviderChoice } from "../../../src/ui/deps.ts";
+import type { UiState } from "../../../src/ui/shell/ui-state.ts";
 import type { FakeClient } from "./fake-client.ts";
 
 /** Keys as a terminal sends them. */

@@ -1,0 +1,230 @@
+import type { Conversation, Question } from "../../protocol/entities.ts";
+import type { Flow } from "../../protocol/flow.ts";
+import type { Message } from "../../protocol/message.ts";
+import type { PermissionRequest } from "../../protocol/permission.ts";
+import { FOLLOW, type Scroll } from "../output/scroll.ts";
+import { formReducer, type FormAction, type FormState } from "../shared/form.ts";
+
+export type View = "agents" | "diff" | "phases" | "flows";
+export type Pane = "list" | "output";
+
+/** A yes/no question about the work model; both start paid agents. */
+export type WorkConfirm =
+  | { action: "detail"; phaseId: string; title: string }
+  | { action: "dispatch"; initiativeId: string; title: string };
+
+export type Modal =
+  | { kind: "none" }
+  | { kind: "help"; top: number }
+  /** Answers for one agent's questions and/or open user conversations, sent together. */
+  | { kind: "questions"; agentId: string | null; title: string; questions: Question[]; conversations: Conversation[]; form: FormState; busy: boolean }
+  | { kind: "new"; form: FormState; busy: boolean }
+  /** `attach`: the person asked to take it over (`t`): once stopped, it is attached. */
+  | { kind: "stop"; agentId: string; name: string; busy: boolean; attach?: boolean }
+  | { kind: "resume"; agentId: string; name: string; form: FormState; busy: boolean }
+  /** Unread messages to the person from one sender (marked read once shown), with an optional reply. */
+  | { kind: "messages"; title: string; messages: Message[]; replyTo: string | null; form: FormState; busy: boolean }
+  /** Reject a proposed phase or task: a reason, and whether its agent proposes again. */
+  | { kind: "reject"; ref: string; title: string; form: FormState; busy: boolean }
+  | { kind: "work-confirm"; confirm: WorkConfirm; busy: boolean }
+  /** A tool call, questions or a plan an agent waits on (`permission-form.ts`); `rule`: what allow always adds; `waiting`: its pending requests. */
+  | { kind: "permission"; request: PermissionRequest; rule: string; waiting: number; form: FormState; busy: boolean }
+  /** Run a flow now (it starts a paid agent). */
+  | { kind: "flow-run"; name: string; busy: boolean }
+  /** The daemon refused an edit: `text` (as saved) opens again with the error on top. */
+  | { kind: "edit-error"; ref: string; name: string; original: string; text: string; error: string; busy: boolean };
+
+export interface DiffState {
+  /** What the diff is of (an agent or initiative id): a late answer for another is dropped. */
+  key: string;
+  title: string;
+  lines: string[] | null;
+  error: string | null;
+  top: number;
+}
+
+export interface StatusMessage {
+  text: string;
+  kind: "error" | "info";
+}
+
+/** The phases view: its own selection (a row key, see `phase-rows.ts`), collapsed rows, and its content pane. */
+export interface PhasesUi {
+  selected: string | null;
+  collapsed: readonly string[];
+  pane: "tree" | "content";
+  contentTop: number;
+}
+
+/** The flows view: loaded when it opens and after each action (flows publish no events). */
+export interface FlowsUi {
+  list: readonly Flow[] | null;
+  error: string | null;
+  /** A flow name. */
+  selected: string | null;
+}
+
+export interface UiState {
+  /** The views as opened, bottom first: `agents` always at the bottom; esc goes back one. */
+  views: readonly View[];
+  pane: Pane;
+  selectedId: string | null;
+  /** `replace`: the kept filter shows, and the first character typed starts a new one (as in less). */
+  filter: { text: string; editing: boolean; replace: boolean };
+  raw: boolean;
+  scroll: Scroll;
+  modal: Modal;
+  diff: DiffState | null;
+  phases: PhasesUi;
+  flows: FlowsUi;
+  status: StatusMessage | null;
+}
+
+export const currentView = (ui: UiState): View => ui.views[ui.views.length - 1] ?? "agents";
+
+export type UiAction =
+  | { type: "select"; id: string | null }
+  /** `from`: the selection as shown, when it differs from the one kept (the first row until one is chosen). */
+  | { type: "move"; delta: number; ids: readonly string[]; from?: string | null }
+  | { type: "pane"; pane: Pane }
+  | { type: "cyclePane" }
+  /** Switches to a top view (`p`): the stack becomes agents, then it. */
+  | { type: "view"; view: View }
+  /** Back to the view below (a diff opens over the view it came from). */
+  | { type: "back" }
+  | { type: "toggleRaw" }
+  | { type: "scroll"; scroll: Scroll }
+  | { type: "filterStart" }
+  | { type: "filterInput"; text: string }
+  | { type: "filterBackspace" }
+  | { type: "filterDone"; keep: boolean }
+  | { type: "open"; modal: Exclude<Modal, { kind: "none" }> }
+  | { type: "close" }
+  | { type: "form"; action: FormAction }
+  | { type: "busy"; busy: boolean }
+  | { type: "helpScroll"; delta: number; max: number }
+  | { type: "diffOpen"; key: string; title: string }
+  | { type: "diffLoaded"; key: string; lines: string[] }
+  | { type: "diffFailed"; key: string; error: string }
+  | { type: "phaseSelect"; key: string | null }
+  | { type: "phaseToggle"; key: string }
+  | { type: "phasePane"; pane: PhasesUi["pane"] }
+  | { type: "phaseScroll"; top: number }
+  | { type: "diffScroll"; top: number }
+  | { type: "flowsLoaded"; flows: readonly Flow[] }
+  | { type: "flowsFailed"; error: string }
+  | { type: "flowSelect"; name: string | null }
+  | { type: "status"; status: StatusMessage | null };
+
+export const initialUi: UiState = {
+  views: ["agents"],
+  pane: "list",
+  selectedId: null,
+  filter: { text: "", editing: false, replace: false },
+  raw: false,
+  scroll: FOLLOW,
+  modal: { kind: "none" },
+  diff: null,
+  phases: { selected: null, collapsed: [], pane: "tree", contentTop: 0 },
+  flows: { list: null, error: null, selected: null },
+  status: null,
+};
+
+function select(state: UiState, id: string | null): UiState {
+  if (id === state.selectedId) return state;
+  // A newly selected agent opens at the end of its output, following.
+  return { ...state, selectedId: id, scroll: FOLLOW };
+}
+
+export function uiReducer(state: UiState, action: UiAction): UiState {
+  switch (action.type) {
+    case "select":
+      return select(state, action.id);
+    case "move": {
+      const { ids, delta } = action;
+      if (!ids.length) return select(state, null);
+      const from = action.from !== undefined ? action.from : state.selectedId;
+      const cur = from === null ? -1 : ids.indexOf(from);
+      const next = cur === -1 ? 0 : Math.max(0, Math.min(ids.length - 1, cur + delta));
+      return select(state, ids[next]!);
+    }
+    case "pane":
+      return { ...state, pane: action.pane };
+    case "cyclePane":
+      return { ...state, pane: state.pane === "list" ? "output" : "list" };
+    case "view":
+      return { ...state, views: action.view === "agents" ? ["agents"] : ["agents", action.view] };
+    case "back":
+      return state.views.length > 1 ? { ...state, views: state.views.slice(0, -1) } : state;
+    case "toggleRaw":
+      return { ...state, raw: !state.raw, scroll: FOLLOW };
+    case "scroll":
+      return { ...state, scroll: action.scroll };
+    case "filterStart":
+      return { ...state, filter: { text: state.filter.text, editing: true, replace: state.filter.text !== "" } };
+    case "filterInput": {
+      const text = action.text.replace(/\r\n?|\n/g, " ");
+      return { ...state, filter: { text: (state.filter.replace ? "" : state.filter.text) + text, editing: true, replace: false } };
+    }
+    case "filterBackspace":
+      return { ...state, filter: { text: state.filter.text.slice(0, -1), editing: true, replace: false } };
+    case "filterDone":
+      return { ...state, filter: { text: action.keep ? state.filter.text : "", editing: false, replace: false } };
+    case "open":
+      return { ...state, modal: action.modal };
+    case "close":
+      return { ...state, modal: { kind: "none" } };
+    case "form": {
+      const m = state.modal;
+      if (m.kind !== "questions" && m.kind !== "new" && m.kind !== "resume" && m.kind !== "reject" && m.kind !== "messages" && m.kind !== "permission") return state;
+      const form = formReducer(m.form, action.action);
+      return form === m.form ? state : { ...state, modal: { ...m, form } };
+    }
+    case "helpScroll": {
+      const m = state.modal;
+      if (m.kind !== "help") return state;
+      return { ...state, modal: { kind: "help", top: Math.max(0, Math.min(action.max, m.top + action.delta)) } };
+    }
+    case "busy": {
+      const m = state.modal;
+      if (m.kind === "none" || m.kind === "help") return state;
+      return { ...state, modal: { ...m, busy: action.busy } };
+    }
+    case "diffOpen": {
+      const views = currentView(state) === "diff" ? state.views : [...state.views, "diff" as const];
+      return { ...state, views, diff: { key: action.key, title: action.title, lines: null, error: null, top: 0 } };
+    }
+    case "diffLoaded":
+      if (state.diff?.key !== action.key) return state;
+      return { ...state, diff: { ...state.diff, lines: action.lines, error: null } };
+    case "diffFailed":
+      if (state.diff?.key !== action.key) return state;
+      return { ...state, diff: { ...state.diff, error: action.error } };
+    case "diffScroll":
+      if (!state.diff) return state;
+      return { ...state, diff: { ...state.diff, top: Math.max(0, action.top) } };
+    case "phaseSelect": {
+      const p = state.phases;
+      if (p.selected === action.key) return state;
+      // Another item's content starts at its top.
+      return { ...state, phases: { ...p, selected: action.key, contentTop: 0 } };
+    }
+    case "phaseToggle": {
+      const c = state.phases.collapsed;
+      const collapsed = c.includes(action.key) ? c.filter((k) => k !== action.key) : [...c, action.key];
+      return { ...state, phases: { ...state.phases, collapsed } };
+    }
+    case "phasePane":
+      return { ...state, phases: { ...state.phases, pane: action.pane } };
+    case "phaseScroll":
+      return { ...state, phases: { ...state.phases, contentTop: Math.max(0, action.top) } };
+    case "flowsLoaded":
+      return { ...state, flows: { ...state.flows, list: action.flows, error: null } };
+    case "flowsFailed":
+      return { ...state, flows: { ...state.flows, error: action.error } };
+    case "flowSelect":
+      return state.flows.selected === action.name ? state : { ...state, flows: { ...state.flows, selected: action.name } };
+    case "status":
+      return { ...state, status: action.status };
+  }
+}
