@@ -27,7 +27,7 @@ export function notAttachable(env: KeyEnv): string | null {
 export async function takeOver(env: KeyEnv, agent: Agent): Promise<void> {
   try {
     const r = await env.suspend(() => env.deps.attach(agent.id));
-    env.feed.upsertAgent(r.agent);
+    env.mirror.upsertAgent(r.agent);
     if (r.problem) say(env, r.problem, "error");
     else say(env, `back from ${r.agent.name}: ${r.agent.status}`);
   } catch (err) {

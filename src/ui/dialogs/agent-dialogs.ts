@@ -37,7 +37,7 @@ export function openAnswer(env: KeyEnv): void {
 function markShown(env: KeyEnv, messages: readonly Message[]): void {
   for (const m of messages) {
     env.deps.client.markRead(m.id).then(
-      (read) => env.feed.upsertMessage(read),
+      (read) => env.mirror.upsertMessage(read),
       (err: unknown) => say(env, `could not mark ${m.id} read: ${errorMessage(err)}`, "error"),
     );
   }
@@ -71,7 +71,7 @@ export function failed(env: KeyEnv, err: unknown): void {
 
 /** Sends the open form: answers, a new agent or a resume message. The dialog closes once the daemon took it. */
 export function submitForm(env: KeyEnv): void {
-  const { dispatch, deps, feed } = env;
+  const { dispatch, deps, mirror } = env;
   const m = formModal(env);
   if (!m || m.busy) return;
   const done = (text: string) => {
@@ -84,8 +84,8 @@ export function submitForm(env: KeyEnv): void {
         const p = submitQuestions(deps.client, m);
         dispatch({ type: "busy", busy: true });
         p.then((r) => {
-          if (r.agent) feed.upsertAgent(r.agent);
-          for (const c of r.conversations) feed.upsertConversation(c);
+          if (r.agent) mirror.upsertAgent(r.agent);
+          for (const c of r.conversations) mirror.upsertConversation(c);
           done(r.agent ? `answered ${r.agent.name}; it resumes` : "answered");
         }, (err: unknown) => failed(env, err));
         return;
@@ -94,7 +94,7 @@ export function submitForm(env: KeyEnv): void {
         const req = spawnRequest(m.form, deps.env);
         dispatch({ type: "busy", busy: true });
         deps.client.spawn(req).then((a) => {
-          feed.upsertAgent(a);
+          mirror.upsertAgent(a);
           dispatch({ type: "select", id: a.id });
           done(`started ${a.name}`);
         }, (err: unknown) => failed(env, err));
@@ -124,7 +124,7 @@ export function submitForm(env: KeyEnv): void {
         const message = resumeMessage(m.form);
         dispatch({ type: "busy", busy: true });
         deps.client.resume(m.agentId, { message }).then((a) => {
-          feed.upsertAgent(a);
+          mirror.upsertAgent(a);
           done(`resumed ${a.name}`);
         }, (err: unknown) => failed(env, err));
         return;
@@ -141,7 +141,7 @@ export function confirmStop(env: KeyEnv): void {
   env.dispatch({ type: "busy", busy: true });
   env.deps.client.stop(m.agentId).then(
     (a) => {
-      env.feed.upsertAgent(a);
+      env.mirror.upsertAgent(a);
       env.dispatch({ type: "close" });
       say(env, `stopped ${a.name}`);
       if (m.attach) void stopThenTakeOver(env, a);

@@ -1,6 +1,6 @@
 import type { Dispatch } from "react";
 import type { Agent } from "../../protocol/entities.ts";
-import type { Feed } from "../mirror/daemon-mirror.ts";
+import type { DaemonMirror } from "../mirror/daemon-mirror.ts";
 import type { KeyContext, KeyPress, KeySpec } from "./key-spec.ts";
 import type { Screen } from "../shell/screen.ts";
 import type { EntitiesState } from "../mirror/entities.ts";
@@ -11,11 +11,11 @@ import type { DashboardDeps } from "../deps.ts";
 /** What a key handler sees: the state its predecessor left, and what it may act on. */
 export interface KeyEnv {
   ui: UiState;
-  /** Derived from `ui` and the feed: the list as shown, the selection, the sizes. */
+  /** Derived from `ui` and the mirror: the list as shown, the selection, the sizes. */
   screen: Screen;
   entities: EntitiesState;
   dispatch: Dispatch<UiAction>;
-  feed: Feed;
+  mirror: DaemonMirror;
   deps: DashboardDeps;
   /** The selected agent, if any (`screen.selected`). */
   selected: Agent | null;

@@ -20,12 +20,12 @@ export type Connection =
   /** The daemon went away; we keep what we had and retry. */
   | { state: "down"; error: string; since: number };
 
-export interface FeedView {
+export interface MirrorView {
   entities: EntitiesState;
   connection: Connection;
 }
 
-export interface FeedOptions {
+export interface MirrorOptions {
   /** Called once each time something new starts waiting for the person (or fails), with what is new. */
   onAttention?: (items: AttentionItem[]) => void;
   hz?: number;
@@ -34,13 +34,14 @@ export interface FeedOptions {
 }
 
 /**
- * The daemon's state as the dashboard sees it: a snapshot, then events (replayed from the last
- * id after a reconnect), applied in batches outside React and published at most ~30 times a second.
+ * The daemon's state mirrored in the dashboard: a snapshot, then events (replayed from the last
+ * id after a reconnect), applied in batches outside React and published at most ~30 times a
+ * second. It reads the stream that the daemon's `src/events/feed.ts` serves.
  */
-export class Feed {
+export class DaemonMirror {
   readonly publisher: Publisher;
   readonly output: OutputStore;
-  private view: FeedView = { entities: initialEntities, connection: { state: "connecting" } };
+  private view: MirrorView = { entities: initialEntities, connection: { state: "connecting" } };
   private pending: DaemonEvent[] = [];
   private since: number | null = null;
   private daemonId: string | null = null;
@@ -52,13 +53,13 @@ export class Feed {
   constructor(
     private readonly client: DashboardClient,
     parserFor: (provider: string) => LineParser,
-    private readonly opts: FeedOptions = {},
+    private readonly opts: MirrorOptions = {},
   ) {
     this.publisher = new Publisher(opts.hz ?? 30, () => this.applyPending());
     this.output = new OutputStore(client, parserFor, { hz: opts.hz, ...opts.output });
   }
 
-  getView = (): FeedView => this.view;
+  getView = (): MirrorView => this.view;
   subscribe = (fn: () => void): (() => void) => this.publisher.subscribe(fn);
 
   /**

@@ -110,7 +110,7 @@ export function entitiesReducer(state: EntitiesState, action: EntitiesAction): E
           }
           case "agent:output":
           case "resync":
-            break; // output lives outside React state; resync is the feed's business
+            break; // output lives outside React state; resync is the mirror's business
           case "initiative:created":
           case "initiative:updated":
           case "phase:created":

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from "react";
-import type { Feed, FeedView } from "./daemon-mirror.ts";
+import type { DaemonMirror, MirrorView } from "./daemon-mirror.ts";
 
-/** The daemon's state, re-rendering at most as often as the feed publishes. */
-export function useFeed(feed: Feed): FeedView {
-  return useSyncExternalStore(feed.subscribe, feed.getView);
+/** The daemon's state, re-rendering at most as often as the mirror publishes. */
+export function useMirror(mirror: DaemonMirror): MirrorView {
+  return useSyncExternalStore(mirror.subscribe, mirror.getView);
 }

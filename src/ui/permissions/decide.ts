@@ -15,7 +15,7 @@ export function decidePermission(env: KeyEnv, m: PermissionModal): void {
   env.dispatch({ type: "busy", busy: true });
   env.deps.client.decidePermission(m.request.id, decision).then(
     (r) => {
-      env.feed.upsertPermission(r);
+      env.mirror.upsertPermission(r);
       env.dispatch({ type: "close" });
       say(env, decidedText(m, decision));
     },

@@ -17,7 +17,7 @@ function failed(env: KeyEnv, err: unknown): void {
 }
 
 function applied(env: KeyEnv, items: Partial<WorkItems>, text: string): void {
-  env.feed.upsertWork(items);
+  env.mirror.upsertWork(items);
   say(env, text);
 }
 
@@ -159,13 +159,13 @@ export function confirmWork(env: KeyEnv): void {
   switch (c.action) {
     case "detail":
       env.deps.runs.detail(c.phaseId).then((a) => {
-        env.feed.upsertAgent(a);
+        env.mirror.upsertAgent(a);
         done(`started ${a.name} to detail ${c.title}`);
       }, fail);
       return;
     case "dispatch":
       env.deps.runs.dispatch(c.initiativeId).then((i) => {
-        env.feed.upsertWork({ initiatives: [i] });
+        env.mirror.upsertWork({ initiatives: [i] });
         done(`dispatching ${c.title}`);
       }, fail);
       return;

@@ -5,7 +5,7 @@ import { NewAgentDialog } from "../dialogs/components/NewAgentDialog.tsx";
 import { QuestionsDialog } from "../dialogs/components/QuestionsDialog.tsx";
 import { MessagesDialog } from "../dialogs/components/MessagesDialog.tsx";
 import { ResumeDialog } from "../dialogs/components/ResumeDialog.tsx";
-import type { FeedView } from "../mirror/daemon-mirror.ts";
+import type { MirrorView } from "../mirror/daemon-mirror.ts";
 import { listTop } from "../agents/row-format.ts";
 import { useClock } from "../agents/useClock.ts";
 import type { OutputStore } from "../output/output-store.ts";
@@ -22,7 +22,7 @@ import { PhasesView } from "../phases/PhasesView.tsx";
 
 export interface MainViewProps {
   ui: UiState;
-  view: FeedView;
+  view: MirrorView;
   screen: Screen;
   store: OutputStore;
 }

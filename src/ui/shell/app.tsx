@@ -4,7 +4,7 @@ import { FilterBar } from "../agents/FilterBar.tsx";
 import { Header } from "./Header.tsx";
 import { StatusBar } from "./StatusBar.tsx";
 import { hintLine, keyContext } from "../keys/controllers.ts";
-import type { Feed } from "../mirror/daemon-mirror.ts";
+import type { DaemonMirror } from "../mirror/daemon-mirror.ts";
 import { useDashboard } from "./useDashboard.ts";
 import { useKeys } from "../keys/useKeys.ts";
 import { useTerminalSize, type Size } from "../terminal/useTerminalSize.ts";
@@ -15,7 +15,7 @@ import { MainView } from "./MainView.tsx";
 
 export interface AppProps {
   deps: DashboardDeps;
-  feed: Feed;
+  mirror: DaemonMirror;
   /** Pins the size (tests, benchmark); otherwise the terminal's, redrawn on resize. */
   size?: Size;
   initial?: Partial<UiState>;
@@ -24,7 +24,7 @@ export interface AppProps {
 }
 
 /** The shell: state and keys come from hooks, the screen from views. */
-export function App({ deps, feed, size, initial, onQuit }: AppProps) {
+export function App({ deps, mirror, size, initial, onQuit }: AppProps) {
   const { exit, suspendTerminal } = useApp();
   const term = useTerminalSize(size);
   const quit = () => {
@@ -41,13 +41,13 @@ export function App({ deps, feed, size, initial, onQuit }: AppProps) {
     });
     return out[0] as T;
   };
-  const { ui, view, screen, envNow } = useDashboard(deps, feed, term, { quit, suspend }, initial);
+  const { ui, view, screen, envNow } = useDashboard(deps, mirror, term, { quit, suspend }, initial);
   useKeys(envNow);
   return (
     <Box flexDirection="column" width={term.columns} height={term.rows} overflow="hidden">
       <Header workspace={deps.workspace} total={screen.total} running={screen.running} needYou={screen.needYou} view={currentView(ui)} width={term.columns} />
       {screen.banner ? <Banner text={screen.banner} width={term.columns} /> : null}
-      <MainView ui={ui} view={view} screen={screen} store={feed.output} />
+      <MainView ui={ui} view={view} screen={screen} store={mirror.output} />
       {ui.filter.editing ? <FilterBar text={ui.filter.text} width={term.columns} /> : null}
       <StatusBar status={ui.status} hint={hintLine(keyContext(ui), envNow())} width={term.columns} />
     </Box>

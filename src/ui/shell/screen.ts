@@ -1,7 +1,7 @@
 import type { Agent } from "../../protocol/entities.ts";
 import { isLive } from "../../protocol/status.ts";
 import { helpScrollMax } from "../help/HelpOverlay.tsx";
-import type { FeedView } from "../mirror/daemon-mirror.ts";
+import type { MirrorView } from "../mirror/daemon-mirror.ts";
 import type { Size } from "../terminal/useTerminalSize.ts";
 import { layout, type Layout } from "../shared/layout.ts";
 import { hasQuestions, visibleRows, waitingOnPerson, type EntitiesState } from "../mirror/entities.ts";
@@ -15,7 +15,7 @@ import { sanitize, wrapText } from "../../output/text.ts";
 import { diffRows } from "../diff/DiffView.tsx";
 import { permissionPanelHeight } from "../permissions/PermissionPanel.tsx";
 
-/** Everything the dashboard derives from its state, the feed and the terminal size: one pure function. */
+/** Everything the dashboard derives from its state, the mirror and the terminal size: one pure function. */
 export interface Screen {
   /** The list as shown, in order, and its ids. */
   visible: Agent[];
@@ -50,7 +50,7 @@ export interface Screen {
   helpMax: number;
 }
 
-export function deriveScreen(ui: UiState, view: FeedView, term: Size): Screen {
+export function deriveScreen(ui: UiState, view: MirrorView, term: Size): Screen {
   const { entities, connection } = view;
   const rows = visibleRows(entities, ui.filter.text);
   const visible = rows.map((r) => r.item);

@@ -1,29 +1,29 @@
 import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import type { KeyEnv } from "../keys/controllers.ts";
 import { closeIfSettled } from "../permissions/decide.ts";
-import type { Feed, FeedView } from "../mirror/daemon-mirror.ts";
+import type { DaemonMirror, MirrorView } from "../mirror/daemon-mirror.ts";
 import { deriveScreen, type Screen } from "./screen.ts";
 import { createUiStore } from "./ui-store.ts";
 import type { UiState } from "./ui-state.ts";
 import type { DashboardDeps } from "../deps.ts";
-import { useFeed } from "../mirror/useMirror.ts";
+import { useMirror } from "../mirror/useMirror.ts";
 import type { Size } from "../terminal/useTerminalSize.ts";
 
 const STATUS_MS = 8000;
 
 export interface Dashboard {
   ui: UiState;
-  view: FeedView;
+  view: MirrorView;
   screen: Screen;
   /** A key handler's view of the dashboard as it is at this moment (not as last drawn). */
   envNow: () => KeyEnv;
 }
 
-/** The dashboard's state: the UI store, the feed, what derives from both, and the env keys run in. */
-export function useDashboard(deps: DashboardDeps, feed: Feed, term: Size, shell: Pick<KeyEnv, "quit" | "suspend">, initial?: Partial<UiState>): Dashboard {
+/** The dashboard's state: the UI store, the mirror, what derives from both, and the env keys run in. */
+export function useDashboard(deps: DashboardDeps, mirror: DaemonMirror, term: Size, shell: Pick<KeyEnv, "quit" | "suspend">, initial?: Partial<UiState>): Dashboard {
   const [store] = useState(() => createUiStore(initial));
   const ui = useSyncExternalStore(store.subscribe, store.get);
-  const view = useFeed(feed);
+  const view = useMirror(mirror);
   const { columns, rows } = term; // the size object is new at every render; its numbers are what matter
   const screen = useMemo(() => deriveScreen(ui, view, { columns, rows }), [ui, view, columns, rows]);
 
@@ -44,17 +44,17 @@ export function useDashboard(deps: DashboardDeps, feed: Feed, term: Size, shell:
 
   const envNow = (): KeyEnv => {
     const u = store.get();
-    const v = feed.getView();
+    const v = mirror.getView();
     const s = u === ui && v === view ? screen : deriveScreen(u, v, term);
     return {
       ui: u,
       screen: s,
       entities: v.entities,
       dispatch: store.dispatch,
-      feed,
+      mirror,
       deps,
       selected: s.selected,
-      output: () => (s.selected ? (feed.output.get(s.selected.id)?.source(u.raw) ?? null) : null),
+      output: () => (s.selected ? (mirror.output.get(s.selected.id)?.source(u.raw) ?? null) : null),
       quit: shell.quit,
       suspend: shell.suspend,
     };

@@ -1,17 +1,17 @@
 import { describe, expect, jest, test } from "bun:test";
-import { Feed } from "../../../src/ui/mirror/daemon-mirror.ts";
+import { DaemonMirror } from "../../../src/ui/mirror/daemon-mirror.ts";
 import { FakeClient, makeAgent, makeConversation } from "../helpers/fake-client.ts";
 import { defaultParser, waitFor } from "../helpers/render.tsx";
 
 function start(client: FakeClient, onAttention = () => {}) {
-  const feed = new Feed(client, () => defaultParser, { onAttention, retryMaxMs: 20 });
+  const feed = new DaemonMirror(client, () => defaultParser, { onAttention, retryMaxMs: 20 });
   feed.start();
   return feed;
 }
 
-const live = (feed: Feed) => waitFor(() => feed.getView().connection.state === "live", () => "live");
+const live = (feed: DaemonMirror) => waitFor(() => feed.getView().connection.state === "live", () => "live");
 
-describe("Feed", () => {
+describe("DaemonMirror", () => {
   test("snapshot, then events, published in batches", async () => {
     const a = makeAgent({ status: "running" });
     const client = new FakeClient([a]);
@@ -72,7 +72,7 @@ describe("Feed", () => {
     try {
       const a = makeAgent({ status: "running" });
       const client = new FakeClient([a]);
-      const feed = new Feed(client, () => defaultParser, { retryMaxMs: 20 });
+      const feed = new DaemonMirror(client, () => defaultParser, { retryMaxMs: 20 });
       feed.start();
       for (let i = 0; i < 100 && feed.getView().connection.state !== "live"; i++) await Promise.resolve();
       expect(feed.getView().connection.state).toBe("live");

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { alertBytes, desktopEscapes, desktopNotification, tmuxPassthrough } from "../../../src/ui/terminal/alert.ts";
-import { Feed } from "../../../src/ui/mirror/daemon-mirror.ts";
+import { DaemonMirror } from "../../../src/ui/mirror/daemon-mirror.ts";
 import type { AttentionItem } from "../../../src/ui/mirror/attention.ts";
 import { FakeClient, makeAgent, makeInitiative, makePhase } from "../helpers/fake-client.ts";
 import { defaultParser, waitFor } from "../helpers/render.tsx";
@@ -16,7 +16,7 @@ describe("the dashboard's alert", () => {
     const client = new FakeClient([waiting, asker, breaker]);
     let written = "";
     let batches = 0;
-    const feed = new Feed(client, () => defaultParser, {
+    const feed = new DaemonMirror(client, () => defaultParser, {
       onAttention: (items) => {
         batches++;
         written += alertBytes(items, { bell: true, desktop: "osc9", tmux: false });
