@@ -1,5 +1,5 @@
 import { named } from "../keys/key-spec.ts";
-import { quitFromDialog } from "./agent-bindings.ts";
+import { quitFromDialog } from "../keys/helpers.ts";
 import type { Controller } from "../keys/binding.ts";
 
 /** The `/` prompt: what is typed filters the list; enter keeps it, esc clears it. */

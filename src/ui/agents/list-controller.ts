@@ -1,6 +1,7 @@
 import { named } from "../keys/key-spec.ts";
-import { agentActions, down, up } from "./agent-bindings.ts";
-import { cyclePane, outputPaging } from "../output/output-controller.ts";
+import { down, up } from "../keys/helpers.ts";
+import { cyclePane, outputPaging } from "../output/output-bindings.ts";
+import { agentActions } from "./agent-bindings.ts";
 import type { Controller, KeyEnv } from "../keys/binding.ts";
 
 /** Moves from the selection as shown (the first row when none was chosen yet). */

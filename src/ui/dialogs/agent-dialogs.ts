@@ -1,13 +1,15 @@
 import type { Agent } from "../../protocol/entities.ts";
 import { errorMessage } from "../../errors.ts";
 import type { Message } from "../../protocol/message.ts";
-import { FormError, messagesModal, newAgentForm, providerOptions, questionsModal, replyText, resumeForm, resumeMessage, spawnRequest, submitQuestions } from "./forms.ts";
+import { messagesModal, newAgentForm, providerOptions, questionsModal, replyText, resumeForm, resumeMessage, spawnRequest, submitQuestions } from "./forms.ts";
 import type { Modal } from "../shell/ui-state.ts";
+import { FormError } from "../shared/form.ts";
 import { decidePermission } from "../permissions/decide.ts";
 import { permissionModal } from "../permissions/permission-form.ts";
-import { say, type KeyEnv } from "../keys/binding.ts";
+import type { KeyEnv } from "../keys/binding.ts";
+import { formFailed, say } from "../keys/helpers.ts";
 import { submitReject } from "../phases/work-actions.ts";
-import { stopThenTakeOver } from "../agents/attach.ts";
+import { stopThenTakeOver } from "../agents/take-over.ts";
 
 /** The dialogs that hold a form. */
 export type FormModal = Extract<Modal, { kind: "questions" | "new" | "resume" | "reject" | "messages" | "permission" }>;
@@ -61,14 +63,6 @@ export function openResume(env: KeyEnv, agent: Agent): void {
   env.dispatch({ type: "open", modal: { kind: "resume", agentId: agent.id, name: agent.name, form: resumeForm(), busy: false } });
 }
 
-export function failed(env: KeyEnv, err: unknown): void {
-  env.dispatch({ type: "busy", busy: false });
-  const msg = errorMessage(err);
-  env.dispatch({ type: "form", action: { type: "error", message: msg } });
-  // A mistake in what was typed shows in the dialog only; a refusal also in the status bar.
-  if (!(err instanceof FormError)) say(env, msg, "error");
-}
-
 /** Sends the open form: answers, a new agent or a resume message. The dialog closes once the daemon took it. */
 export function submitForm(env: KeyEnv): void {
   const { dispatch, deps, mirror } = env;
@@ -87,7 +81,7 @@ export function submitForm(env: KeyEnv): void {
           if (r.agent) mirror.upsertAgent(r.agent);
           for (const c of r.conversations) mirror.upsertConversation(c);
           done(r.agent ? `answered ${r.agent.name}; it resumes` : "answered");
-        }, (err: unknown) => failed(env, err));
+        }, (err: unknown) => formFailed(env, err));
         return;
       }
       case "new": {
@@ -97,13 +91,13 @@ export function submitForm(env: KeyEnv): void {
           mirror.upsertAgent(a);
           dispatch({ type: "select", id: a.id });
           done(`started ${a.name}`);
-        }, (err: unknown) => failed(env, err));
+        }, (err: unknown) => formFailed(env, err));
         return;
       }
       case "reject": {
         const p = submitReject(env, m);
         dispatch({ type: "busy", busy: true });
-        p.catch((err: unknown) => failed(env, err));
+        p.catch((err: unknown) => formFailed(env, err));
         return;
       }
       case "messages": {
@@ -114,7 +108,7 @@ export function submitForm(env: KeyEnv): void {
         }
         if (!m.replyTo) throw new FormError("no agent to reply to: these came from outside the list");
         dispatch({ type: "busy", busy: true });
-        deps.client.send({ to: m.replyTo, text }).then(() => done("reply sent"), (err: unknown) => failed(env, err));
+        deps.client.send({ to: m.replyTo, text }).then(() => done("reply sent"), (err: unknown) => formFailed(env, err));
         return;
       }
       case "permission":
@@ -126,12 +120,12 @@ export function submitForm(env: KeyEnv): void {
         deps.client.resume(m.agentId, { message }).then((a) => {
           mirror.upsertAgent(a);
           done(`resumed ${a.name}`);
-        }, (err: unknown) => failed(env, err));
+        }, (err: unknown) => formFailed(env, err));
         return;
       }
     }
   } catch (err) {
-    failed(env, err);
+    formFailed(env, err);
   }
 }
 

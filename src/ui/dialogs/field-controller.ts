@@ -1,7 +1,6 @@
 import { ctrl, named, type KeyPress } from "../keys/key-spec.ts";
 import { isLastField, type FormAction } from "../shared/form.ts";
-import { quitFromDialog } from "../agents/agent-bindings.ts";
-import { cancel } from "./confirm-controller.ts";
+import { cancel, quitFromDialog } from "../keys/helpers.ts";
 import { formModal, submitForm } from "./agent-dialogs.ts";
 import { permissionEnter } from "../permissions/permission-form.ts";
 import type { Binding, Controller, KeyEnv } from "../keys/binding.ts";

@@ -3,12 +3,9 @@ import type { Agent, Conversation } from "../../protocol/entities.ts";
 import type { Profile } from "../../protocol/profile.ts";
 import { STATUS } from "../../protocol/status.ts";
 import { conversationsFrom, messagesFrom, orphanConversations, orphanMessages, type EntitiesState } from "../mirror/entities.ts";
-import { choiceField, formValues, makeForm, textField, type ChoiceOption, type FormState } from "../shared/form.ts";
+import { FormError, choiceField, formValues, makeForm, textField, type ChoiceOption, type FormState } from "../shared/form.ts";
 import type { Modal } from "../shell/ui-state.ts";
 import type { DashboardClient, ProviderChoice } from "../deps.ts";
-
-/** A mistake in what the person typed: shown in the dialog, which stays open. */
-export class FormError extends Error {}
 
 type QuestionsModal = Extract<Modal, { kind: "questions" }>;
 type MessagesModal = Extract<Modal, { kind: "messages" }>;

@@ -1,18 +1,13 @@
-import { back, diff, down, end, help, home, pageDown, pageUp, quit, up } from "../agents/agent-bindings.ts";
-import type { ScrollHow } from "../output/output-controller.ts";
+import { back, down, end, help, home, pageDown, pageUp, quit, scrolledTop, up, type ScrollHow } from "../keys/helpers.ts";
 import type { Controller, KeyEnv } from "../keys/binding.ts";
+import { agentDiff } from "./diff-bindings.ts";
 
 function scrollDiff(env: KeyEnv, how: ScrollHow): void {
   const d = env.ui.diff;
   if (!d) return;
   const rows = env.screen.diffRows;
   const max = Math.max(0, (d.lines?.length ?? 0) - rows);
-  const top = Math.min(d.top, max);
-  const next =
-    how === "home" ? 0
-    : how === "end" ? max
-    : top + (how === "up" ? -1 : how === "down" ? 1 : how === "pageUp" ? -(rows - 1) : rows - 1);
-  env.dispatch({ type: "diffScroll", top: Math.max(0, Math.min(max, next)) });
+  env.dispatch({ type: "diffScroll", top: scrolledTop(how, d.top, max, rows - 1) });
 }
 
 /** The diff view: the keys scroll it; esc or d goes back to the view it was opened from. */
@@ -26,7 +21,7 @@ export const diffController: Controller = {
     home((env) => scrollDiff(env, "home")),
     end((env) => scrollDiff(env, "end")),
     { ...back((env) => env.dispatch({ type: "back" })), help: "back to the view the diff was opened from" },
-    diff,
+    agentDiff,
     help,
     quit,
   ],

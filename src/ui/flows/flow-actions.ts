@@ -1,6 +1,7 @@
 import { errorMessage } from "../../errors.ts";
 import type { Flow } from "../../protocol/flow.ts";
-import { say, type KeyEnv } from "../keys/binding.ts";
+import type { KeyEnv } from "../keys/binding.ts";
+import { say } from "../keys/helpers.ts";
 
 /** The flows view's actions: the same client calls as `troupe flow ls|run|enable|disable`. */
 

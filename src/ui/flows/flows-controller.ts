@@ -1,5 +1,6 @@
 import { ch } from "../keys/key-spec.ts";
-import { back, down, flows, help, quit, up } from "../agents/agent-bindings.ts";
+import { back, down, help, quit, up } from "../keys/helpers.ts";
+import { flowsView } from "./flow-bindings.ts";
 import { noFlow, openFlowRun, selectedFlow, toggleFlow } from "./flow-actions.ts";
 import type { Controller, KeyEnv } from "../keys/binding.ts";
 
@@ -19,7 +20,7 @@ export const flowsController: Controller = {
     { command: "runFlow", keys: [ch("r")], help: "run the selected flow now (asks first: it starts an agent)", hint: "run now", disabled: noFlow, run: openFlowRun },
     { command: "toggleFlow", keys: [ch("e")], help: "enable / disable the selected flow", hint: "enable/disable", disabled: noFlow, run: toggleFlow },
     { ...back((env) => env.dispatch({ type: "back" })), help: "back to the agents view" },
-    { ...flows, help: "back to the agents view" },
+    { ...flowsView, help: "back to the agents view" },
     help,
     quit,
   ],

@@ -54,7 +54,3 @@ export interface Controller {
   /** Takes text as typed or pasted in one piece (a paste never reaches the bindings). */
   paste?: (env: KeyEnv, text: string) => void;
 }
-
-export function say(env: KeyEnv, text: string, kind: "error" | "info" = "info"): void {
-  env.dispatch({ type: "status", status: { text, kind } });
-}

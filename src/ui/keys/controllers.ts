@@ -8,7 +8,8 @@ import { flowsController } from "../flows/flows-controller.ts";
 import { helpController } from "../help/help-controller.ts";
 import { listController } from "../agents/list-controller.ts";
 import { outputController } from "../output/output-controller.ts";
-import { phaseContentController, phasesController } from "../phases/tree-controller.ts";
+import { phaseContentController } from "../phases/content-controller.ts";
+import { phasesController } from "../phases/tree-controller.ts";
 import type { Binding, Controller, KeyEnv } from "./binding.ts";
 
 export type { Binding, Controller, KeyEnv, Outcome } from "./binding.ts";

@@ -1,5 +1,5 @@
 import { CONTROLLERS, findBinding, keyContext, type KeyEnv } from "./controllers.ts";
-import { say } from "./binding.ts";
+import { say } from "./helpers.ts";
 import type { KeyInput, KeyPress } from "./key-spec.ts";
 import { keypresses } from "./keypresses.ts";
 

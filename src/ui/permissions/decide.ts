@@ -1,7 +1,7 @@
 import { TroupeError, errorMessage } from "../../errors.ts";
 import { decidedText, permissionDecision, settledText, type PermissionModal } from "./permission-form.ts";
-import { failed } from "../dialogs/agent-dialogs.ts";
-import { say, type KeyEnv } from "../keys/binding.ts";
+import type { KeyEnv } from "../keys/binding.ts";
+import { formFailed, say } from "../keys/helpers.ts";
 
 /**
  * Refusals that mean the request is no longer the person's to answer: decided meanwhile (another
@@ -20,7 +20,7 @@ export function decidePermission(env: KeyEnv, m: PermissionModal): void {
       say(env, decidedText(m, decision));
     },
     (err: unknown) => {
-      if (!(err instanceof TroupeError && GONE.has(err.code))) return failed(env, err);
+      if (!(err instanceof TroupeError && GONE.has(err.code))) return formFailed(env, err);
       env.dispatch({ type: "close" });
       say(env, errorMessage(err), "error");
     },

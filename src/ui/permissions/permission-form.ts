@@ -1,7 +1,7 @@
 import type { Agent } from "../../protocol/entities.ts";
 import type { PermissionDecision, PermissionRequest } from "../../protocol/permission.ts";
 import { suggestRule } from "../../permissions/rules.ts";
-import { FormError } from "../dialogs/forms.ts";
+import { FormError } from "../shared/form.ts";
 import { questionsOf } from "./request-lines.ts";
 import { permissionsOf } from "./permissions-state.ts";
 import type { EntitiesState } from "../mirror/entities.ts";

@@ -3,8 +3,9 @@ import type { WorkItems } from "../../protocol/api-work.ts";
 import { rowName, rowStatus, type PhaseRow } from "./phase-rows.ts";
 import { formValues, makeForm, textField } from "../shared/form.ts";
 import type { Modal } from "../shell/ui-state.ts";
-import { FormError } from "../dialogs/forms.ts";
-import { say, type KeyEnv } from "../keys/binding.ts";
+import { FormError } from "../shared/form.ts";
+import type { KeyEnv } from "../keys/binding.ts";
+import { say } from "../keys/helpers.ts";
 
 /** The phases view's actions: the same client calls as `troupe approve|reject|edit|retry|detail|dispatch`. */
 

@@ -1,5 +1,8 @@
 /** Dialog forms as data: text fields (multi-line capable), choices and toggles, edited by a pure reducer. */
 
+/** A mistake in what the person typed: shown in the dialog, which stays open. */
+export class FormError extends Error {}
+
 export interface TextField {
   kind: "text";
   id: string;
