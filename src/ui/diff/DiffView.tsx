@@ -1,7 +1,7 @@
 import { Box, Text } from "ink";
 import { fit, sanitize } from "../../output/text.ts";
 import { PaneTitle } from "../shared/components/PaneTitle.tsx";
-import type { DiffState } from "../shell/ui-state.ts";
+import type { DiffState } from "./diff-ui.ts";
 import { tint, useTheme, type Colour } from "../shared/theme.ts";
 
 export interface DiffViewProps {

@@ -3,7 +3,7 @@ import { PhaseContent } from "./components/PhaseContent.tsx";
 import { PhaseTree } from "./components/PhaseTree.tsx";
 import type { Layout } from "../shared/layout.ts";
 import { rowName, type PhaseRow } from "./phase-rows.ts";
-import type { PhasesUi } from "../shell/ui-state.ts";
+import type { PhasesUi } from "./phases-ui.ts";
 import { useTheme } from "../shared/theme.ts";
 
 export interface PhasesViewProps {

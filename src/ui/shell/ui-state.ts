@@ -1,9 +1,11 @@
 import type { Conversation, Question } from "../../protocol/entities.ts";
-import type { Flow } from "../../protocol/flow.ts";
 import type { Message } from "../../protocol/message.ts";
 import type { PermissionRequest } from "../../protocol/permission.ts";
 import { FOLLOW, type Scroll } from "../output/scroll.ts";
 import { formReducer, type FormAction, type FormState } from "../shared/form.ts";
+import { diffReducer, type DiffAction, type DiffState } from "../diff/diff-ui.ts";
+import { flowsReducer, initialFlows, type FlowsAction, type FlowsUi } from "../flows/flows-ui.ts";
+import { initialPhases, phasesReducer, type PhasesAction, type PhasesUi } from "../phases/phases-ui.ts";
 
 export type View = "agents" | "diff" | "phases" | "flows";
 export type Pane = "list" | "output";
@@ -34,34 +36,9 @@ export type Modal =
   /** The daemon refused an edit: `text` (as saved) opens again with the error on top. */
   | { kind: "edit-error"; ref: string; name: string; original: string; text: string; error: string; busy: boolean };
 
-export interface DiffState {
-  /** What the diff is of (an agent or initiative id): a late answer for another is dropped. */
-  key: string;
-  title: string;
-  lines: string[] | null;
-  error: string | null;
-  top: number;
-}
-
 export interface StatusMessage {
   text: string;
   kind: "error" | "info";
-}
-
-/** The phases view: its own selection (a row key, see `phase-rows.ts`), collapsed rows, and its content pane. */
-export interface PhasesUi {
-  selected: string | null;
-  collapsed: readonly string[];
-  pane: "tree" | "content";
-  contentTop: number;
-}
-
-/** The flows view: loaded when it opens and after each action (flows publish no events). */
-export interface FlowsUi {
-  list: readonly Flow[] | null;
-  error: string | null;
-  /** A flow name. */
-  selected: string | null;
 }
 
 export interface UiState {
@@ -103,18 +80,11 @@ export type UiAction =
   | { type: "form"; action: FormAction }
   | { type: "busy"; busy: boolean }
   | { type: "helpScroll"; delta: number; max: number }
-  | { type: "diffOpen"; key: string; title: string }
-  | { type: "diffLoaded"; key: string; lines: string[] }
-  | { type: "diffFailed"; key: string; error: string }
-  | { type: "phaseSelect"; key: string | null }
-  | { type: "phaseToggle"; key: string }
-  | { type: "phasePane"; pane: PhasesUi["pane"] }
-  | { type: "phaseScroll"; top: number }
-  | { type: "diffScroll"; top: number }
-  | { type: "flowsLoaded"; flows: readonly Flow[] }
-  | { type: "flowsFailed"; error: string }
-  | { type: "flowSelect"; name: string | null }
-  | { type: "status"; status: StatusMessage | null };
+  | { type: "status"; status: StatusMessage | null }
+  /** Each view's own state: its slice's reducer (`diff/diff-ui.ts`, `phases/phases-ui.ts`, `flows/flows-ui.ts`). */
+  | DiffAction
+  | PhasesAction
+  | FlowsAction;
 
 export const initialUi: UiState = {
   views: ["agents"],
@@ -125,8 +95,8 @@ export const initialUi: UiState = {
   scroll: FOLLOW,
   modal: { kind: "none" },
   diff: null,
-  phases: { selected: null, collapsed: [], pane: "tree", contentTop: 0 },
-  flows: { list: null, error: null, selected: null },
+  phases: initialPhases,
+  flows: initialFlows,
   status: null,
 };
 
@@ -190,40 +160,28 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       if (m.kind === "none" || m.kind === "help") return state;
       return { ...state, modal: { ...m, busy: action.busy } };
     }
-    case "diffOpen": {
-      const views = currentView(state) === "diff" ? state.views : [...state.views, "diff" as const];
-      return { ...state, views, diff: { key: action.key, title: action.title, lines: null, error: null, top: 0 } };
-    }
+    case "diffOpen":
     case "diffLoaded":
-      if (state.diff?.key !== action.key) return state;
-      return { ...state, diff: { ...state.diff, lines: action.lines, error: null } };
     case "diffFailed":
-      if (state.diff?.key !== action.key) return state;
-      return { ...state, diff: { ...state.diff, error: action.error } };
-    case "diffScroll":
-      if (!state.diff) return state;
-      return { ...state, diff: { ...state.diff, top: Math.max(0, action.top) } };
-    case "phaseSelect": {
-      const p = state.phases;
-      if (p.selected === action.key) return state;
-      // Another item's content starts at its top.
-      return { ...state, phases: { ...p, selected: action.key, contentTop: 0 } };
+    case "diffScroll": {
+      const diff = diffReducer(state.diff, action);
+      // a diff opens over the view it came from; esc goes back to it
+      if (action.type === "diffOpen") return { ...state, views: currentView(state) === "diff" ? state.views : [...state.views, "diff"], diff };
+      return diff === state.diff ? state : { ...state, diff };
     }
-    case "phaseToggle": {
-      const c = state.phases.collapsed;
-      const collapsed = c.includes(action.key) ? c.filter((k) => k !== action.key) : [...c, action.key];
-      return { ...state, phases: { ...state.phases, collapsed } };
-    }
+    case "phaseSelect":
+    case "phaseToggle":
     case "phasePane":
-      return { ...state, phases: { ...state.phases, pane: action.pane } };
-    case "phaseScroll":
-      return { ...state, phases: { ...state.phases, contentTop: Math.max(0, action.top) } };
+    case "phaseScroll": {
+      const phases = phasesReducer(state.phases, action);
+      return phases === state.phases ? state : { ...state, phases };
+    }
     case "flowsLoaded":
-      return { ...state, flows: { ...state.flows, list: action.flows, error: null } };
     case "flowsFailed":
-      return { ...state, flows: { ...state.flows, error: action.error } };
-    case "flowSelect":
-      return state.flows.selected === action.name ? state : { ...state, flows: { ...state.flows, selected: action.name } };
+    case "flowSelect": {
+      const flows = flowsReducer(state.flows, action);
+      return flows === state.flows ? state : { ...state, flows };
+    }
     case "status":
       return { ...state, status: action.status };
   }
