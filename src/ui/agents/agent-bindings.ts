@@ -1,6 +1,7 @@
 import { isLive } from "../../protocol/status.ts";
 import { ch } from "../keys/key-spec.ts";
-import { nothingToAnswer, openAnswer, openNewAgent, openResume, openStop } from "../dialogs/agent-dialogs.ts";
+import { openNewAgent, openResume, openStop } from "../dialogs/agent-dialogs.tsx";
+import { nothingToAnswer, openAnswer } from "../dialogs/answer.ts";
 import type { Binding, KeyEnv } from "../keys/binding.ts";
 import { help, opensDialog, quit } from "../keys/helpers.ts";
 import { agentDiff } from "../diff/diff-bindings.ts";

@@ -1,7 +1,7 @@
 import { STATUS, isLive } from "../../protocol/status.ts";
 import { getProvider } from "../../../providers/index.ts";
 import { ch } from "../keys/key-spec.ts";
-import { openStop } from "../dialogs/agent-dialogs.ts";
+import { openStop } from "../dialogs/agent-dialogs.tsx";
 import type { Binding, KeyEnv } from "../keys/binding.ts";
 import { takeOver } from "./take-over.ts";
 

@@ -1,9 +1,28 @@
 import { ctrl, named, type KeyPress } from "../keys/key-spec.ts";
-import { isLastField, type FormAction } from "../shared/form.ts";
-import { cancel, quitFromDialog } from "../keys/helpers.ts";
-import { formModal, submitForm } from "./agent-dialogs.ts";
-import { permissionEnter } from "../permissions/permission-form.ts";
+import type { FormAction, FormState } from "../shared/form.ts";
+import { cancel, formFailed, quitFromDialog } from "../keys/helpers.ts";
+import type { DialogModal } from "../shell/ui-state.ts";
 import type { Binding, Controller, KeyEnv } from "../keys/binding.ts";
+import { dialogOf } from "./registry.ts";
+
+/** The dialogs that hold a form. */
+type FormModal = Extract<DialogModal, { form: FormState }>;
+
+function formModal(env: KeyEnv): FormModal | null {
+  const m = env.ui.modal;
+  return "form" in m ? m : null;
+}
+
+/** Sends the open form (its dialog's `submit`); a mistake in it, or a refusal, shows in the dialog. */
+function submitForm(env: KeyEnv): void {
+  const m = formModal(env);
+  if (!m || m.busy) return;
+  try {
+    dialogOf(m).submit(env, m);
+  } catch (err) {
+    formFailed(env, err);
+  }
+}
 
 function edit(env: KeyEnv, action: FormAction): void {
   const m = formModal(env);
@@ -45,10 +64,9 @@ export const fieldController: Controller = {
       keys: [named("return", "enter")],
       help: "next field; submit on the last one",
       run: (env) => {
-        // Enter moves on in a multi-question dialog and submits on the last field; elsewhere it submits.
+        // Enter submits, unless the dialog says it moves on from this field (the next question, a deny's reason).
         const m = formModal(env);
-        if (m?.kind === "questions" && !isLastField(m.form)) return edit(env, { type: "next" });
-        if (m?.kind === "permission" && permissionEnter(m) === "next") return edit(env, { type: "next" });
+        if (m && dialogOf(m).enter?.(m) === "next") return edit(env, { type: "next" });
         return submitAll(env);
       },
     },

@@ -4,11 +4,8 @@ import type { Profile } from "../../protocol/profile.ts";
 import { STATUS } from "../../protocol/status.ts";
 import { conversationsFrom, messagesFrom, orphanConversations, orphanMessages, type EntitiesState } from "../mirror/entities.ts";
 import { FormError, choiceField, formValues, makeForm, textField, type ChoiceOption, type FormState } from "../shared/form.ts";
-import type { Modal } from "../shell/ui-state.ts";
+import type { MessagesModal, QuestionsModal } from "./modals.ts";
 import type { DashboardClient, ProviderChoice } from "../deps.ts";
-
-type QuestionsModal = Extract<Modal, { kind: "questions" }>;
-type MessagesModal = Extract<Modal, { kind: "messages" }>;
 
 /**
  * The `a` dialog for `agent`'s unread messages to the person, with a reply field (sent to it).

@@ -21,30 +21,6 @@ export function reloadFlows(env: KeyEnv): void {
 
 export const noFlow = (env: KeyEnv) => (selectedFlow(env) ? null : "no flow selected");
 
-export function openFlowRun(env: KeyEnv): "dialog" {
-  const f = selectedFlow(env);
-  if (f) env.dispatch({ type: "open", modal: { kind: "flow-run", name: f.name, busy: false } });
-  return "dialog";
-}
-
-/** `y` in the run dialog: runs it now (its gate first), then says what the run did. */
-export function confirmFlowRun(env: KeyEnv): void {
-  const m = env.ui.modal;
-  if (m.kind !== "flow-run" || m.busy) return;
-  env.dispatch({ type: "busy", busy: true });
-  env.deps.client.runFlow(m.name).then(
-    (r) => {
-      env.dispatch({ type: "close" });
-      say(env, `${m.name}: ${r.outcome}`);
-      reloadFlows(env);
-    },
-    (err: unknown) => {
-      env.dispatch({ type: "close" });
-      say(env, errorMessage(err), "error");
-    },
-  );
-}
-
 export function toggleFlow(env: KeyEnv): void {
   const f = selectedFlow(env);
   if (!f) return;

@@ -1,7 +1,8 @@
 import { ch } from "../keys/key-spec.ts";
 import { back, down, help, quit, up } from "../keys/helpers.ts";
 import { flowsView } from "./flow-bindings.ts";
-import { noFlow, openFlowRun, selectedFlow, toggleFlow } from "./flow-actions.ts";
+import { noFlow, selectedFlow, toggleFlow } from "./flow-actions.ts";
+import { openFlowRun } from "./flow-dialogs.tsx";
 import type { Controller, KeyEnv } from "../keys/binding.ts";
 
 function move(env: KeyEnv, delta: number): void {

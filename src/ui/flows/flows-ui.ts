@@ -25,3 +25,13 @@ export function flowsReducer(f: FlowsUi, action: FlowsAction): FlowsUi {
       return f.selected === action.name ? f : { ...f, selected: action.name };
   }
 }
+
+/** Run a flow now (it starts a paid agent). */
+export interface FlowRunModal {
+  kind: "flow-run";
+  name: string;
+  busy: boolean;
+}
+
+/** The flows view's dialogs (`flow-dialogs.tsx`). */
+export type FlowModal = FlowRunModal;

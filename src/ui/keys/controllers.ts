@@ -11,6 +11,7 @@ import { outputController } from "../output/output-controller.ts";
 import { phaseContentController } from "../phases/content-controller.ts";
 import { phasesController } from "../phases/tree-controller.ts";
 import type { Binding, Controller, KeyEnv } from "./binding.ts";
+import { dialogOf } from "../dialogs/registry.ts";
 
 export type { Binding, Controller, KeyEnv, Outcome } from "./binding.ts";
 
@@ -30,24 +31,10 @@ export const CONTROLLERS: Readonly<Record<KeyContext, Controller>> = {
 
 /** Where the keyboard is, from what is on screen. */
 export function keyContext(ui: UiState): KeyContext {
-  switch (ui.modal.kind) {
-    case "help":
-      return "help";
-    case "stop":
-    case "work-confirm":
-    case "edit-error":
-    case "flow-run":
-      return "confirm";
-    case "questions":
-    case "new":
-    case "resume":
-    case "reject":
-    case "messages":
-    case "permission":
-      return "field";
-    case "none":
-      break;
-  }
+  const m = ui.modal;
+  if (m.kind === "help") return "help";
+  // a dialog's fields, or its yes/no
+  if (m.kind !== "none") return dialogOf(m).keys;
   if (ui.filter.editing) return "filter";
   const view = currentView(ui);
   if (view === "diff") return "diff";

@@ -6,9 +6,15 @@ import { questionsOf } from "./request-lines.ts";
 import { permissionsOf } from "./permissions-state.ts";
 import type { EntitiesState } from "../mirror/entities.ts";
 import { choiceField, formValues, isLastField, makeForm, textField, type Field, type FormState } from "../shared/form.ts";
-import type { Modal } from "../shell/ui-state.ts";
-
-export type PermissionModal = Extract<Modal, { kind: "permission" }>;
+/** A tool call, questions or a plan an agent waits on; `rule`: what allow always adds; `waiting`: its pending requests. */
+export interface PermissionModal {
+  kind: "permission";
+  request: PermissionRequest;
+  rule: string;
+  waiting: number;
+  form: FormState;
+  busy: boolean;
+}
 
 const REASON = "reason";
 const DECISION = "decision";

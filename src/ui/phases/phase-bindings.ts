@@ -15,10 +15,10 @@ import {
   openAgent,
   openDetail,
   openDiff,
-  openReject,
   retry,
   toggleDispatch,
 } from "./work-actions.ts";
+import { openReject } from "./phase-dialogs.tsx";
 
 /** `p`: the phases view, or from it back to the agents. */
 export const phasesView: Binding = {

@@ -1,9 +1,7 @@
 import { TroupeError, errorMessage } from "../../errors.ts";
 import type { WorkItems } from "../../protocol/api-work.ts";
 import { rowName, rowStatus, type PhaseRow } from "./phase-rows.ts";
-import { formValues, makeForm, textField } from "../shared/form.ts";
-import type { Modal } from "../shell/ui-state.ts";
-import { FormError } from "../shared/form.ts";
+import type { EditErrorModal } from "./phases-ui.ts";
 import type { KeyEnv } from "../keys/binding.ts";
 import { say } from "../keys/helpers.ts";
 
@@ -11,13 +9,13 @@ import { say } from "../keys/helpers.ts";
 
 type Row<K extends PhaseRow["kind"]> = Extract<PhaseRow, { kind: K }>;
 
-const row = (env: KeyEnv): PhaseRow | null => env.screen.phaseSelected;
+export const row = (env: KeyEnv): PhaseRow | null => env.screen.phaseSelected;
 
 function failed(env: KeyEnv, err: unknown): void {
   say(env, errorMessage(err), "error");
 }
 
-function applied(env: KeyEnv, items: Partial<WorkItems>, text: string): void {
+export function applied(env: KeyEnv, items: Partial<WorkItems>, text: string): void {
   env.mirror.upsertWork(items);
   say(env, text);
 }
@@ -34,28 +32,6 @@ export function approve(env: KeyEnv): void {
   const r = row(env);
   if (!r) return;
   env.deps.client.approve({ ids: [r.key] }).then((items) => applied(env, items, `approved ${rowName(r)}`), (err: unknown) => failed(env, err));
-}
-
-export function openReject(env: KeyEnv): void {
-  const r = row(env);
-  if (!r) return;
-  const proposer = r.kind === "phase" ? r.phase.proposedBy : r.kind === "task" ? r.task.proposedBy : null;
-  const agent = proposer ? (env.entities.agents[proposer]?.name ?? proposer) : null;
-  const form = makeForm([
-    textField("reason", "Reason", { multiline: true, placeholder: "what is wrong with it" }),
-    ...(agent ? [{ kind: "toggle" as const, id: "revise", label: `Send it back to ${agent} to propose again`, value: false }] : []),
-  ]);
-  env.dispatch({ type: "open", modal: { kind: "reject", ref: r.key, title: rowName(r), form, busy: false } });
-}
-
-export function submitReject(env: KeyEnv, m: Extract<Modal, { kind: "reject" }>): Promise<void> {
-  const v = formValues(m.form);
-  const reason = String(v.reason ?? "").trim();
-  if (!reason) return Promise.reject(new FormError("type a reason"));
-  return env.deps.client.reject(m.ref, { reason, revise: v.revise === true }).then((items) => {
-    env.dispatch({ type: "close" });
-    applied(env, items, `rejected ${m.title}${v.revise === true ? "; its agent proposes again" : ""}`);
-  });
 }
 
 export function notEditable(env: KeyEnv): string | null {
@@ -102,9 +78,8 @@ async function runEditor(env: KeyEnv, ref: string, name: string, original: strin
   }
 }
 
-export function editAgain(env: KeyEnv): void {
-  const m = env.ui.modal;
-  if (m.kind !== "edit-error") return;
+/** `y` after a refused edit: the editor again, on the text as saved with the error on top. */
+export function editAgain(env: KeyEnv, m: EditErrorModal): void {
   env.dispatch({ type: "close" });
   void editableFormat().then(({ withNote }) => runEditor(env, m.ref, m.name, m.original, withNote(m.text, m.error)));
 }
@@ -142,35 +117,6 @@ export function openDetail(env: KeyEnv): void {
   const r = row(env);
   if (r?.kind !== "phase") return;
   env.dispatch({ type: "open", modal: { kind: "work-confirm", confirm: { action: "detail", phaseId: r.phase.id, title: rowName(r) }, busy: false } });
-}
-
-export function confirmWork(env: KeyEnv): void {
-  const m = env.ui.modal;
-  if (m.kind !== "work-confirm" || m.busy) return;
-  env.dispatch({ type: "busy", busy: true });
-  const done = (text: string) => {
-    env.dispatch({ type: "close" });
-    say(env, text);
-  };
-  const fail = (err: unknown) => {
-    env.dispatch({ type: "close" });
-    failed(env, err);
-  };
-  const c = m.confirm;
-  switch (c.action) {
-    case "detail":
-      env.deps.runs.detail(c.phaseId).then((a) => {
-        env.mirror.upsertAgent(a);
-        done(`started ${a.name} to detail ${c.title}`);
-      }, fail);
-      return;
-    case "dispatch":
-      env.deps.runs.dispatch(c.initiativeId).then((i) => {
-        env.mirror.upsertWork({ initiatives: [i] });
-        done(`dispatching ${c.title}`);
-      }, fail);
-      return;
-  }
 }
 
 export function notRetryable(env: KeyEnv): string | null {

@@ -1,19 +1,12 @@
 import { useRef } from "react";
-import { ConfirmDialog } from "../shared/components/ConfirmDialog.tsx";
 import { HelpOverlay } from "../help/HelpOverlay.tsx";
-import { NewAgentDialog } from "../dialogs/components/NewAgentDialog.tsx";
-import { QuestionsDialog } from "../dialogs/components/QuestionsDialog.tsx";
-import { MessagesDialog } from "../dialogs/components/MessagesDialog.tsx";
-import { ResumeDialog } from "../dialogs/components/ResumeDialog.tsx";
+import { renderDialog } from "../dialogs/registry.ts";
 import type { MirrorView } from "../mirror/daemon-mirror.ts";
 import { listTop } from "../agents/row-format.ts";
 import { useClock } from "../agents/useClock.ts";
 import type { OutputStore } from "../output/output-store.ts";
 import type { Screen } from "./screen.ts";
 import { currentView, type UiState } from "./ui-state.ts";
-import { WorkConfirmDialog } from "../phases/components/WorkConfirmDialog.tsx";
-import { RejectDialog } from "../phases/components/RejectDialog.tsx";
-import { PermissionDialog } from "../permissions/PermissionDialog.tsx";
 import { AgentsView } from "../agents/AgentsView.tsx";
 import { DiffView } from "../diff/DiffView.tsx";
 import { FlowsView } from "../flows/FlowsView.tsx";
@@ -39,44 +32,8 @@ export function MainView({ ui, view, screen, store }: MainViewProps) {
   const listShown = m.kind === "none" && currentView(ui) === "agents";
   // redraws for elapsed times only for the rows on screen, and only while the list is
   const now = useClock(screen.visible, listShown ? { top: topRef.current, count: Math.max(0, lay.list.height - 1) } : null);
-  switch (m.kind) {
-    case "help":
-      return <HelpOverlay width={width} height={height} top={m.top} />;
-    case "questions":
-      return <QuestionsDialog modal={m} width={width} height={height} />;
-    case "new":
-      return <NewAgentDialog modal={m} width={width} height={height} />;
-    case "resume":
-      return <ResumeDialog modal={m} width={width} height={height} />;
-    case "messages":
-      return <MessagesDialog modal={m} width={width} height={height} />;
-    case "stop":
-      return (
-        <ConfirmDialog
-          title={m.attach ? `Take over ${m.name}?` : `Stop ${m.name}?`}
-          question={
-            m.attach
-              ? `${m.name} is running. Stop it and every process it started, then take its session over on this terminal?`
-              : `Stop ${m.name} and every process it started? Its worktree and output stay; r resumes it later.`
-          }
-          busy={m.busy}
-          width={width}
-          height={height}
-        />
-      );
-    case "permission":
-      return <PermissionDialog modal={m} cwd={view.entities.agents[m.request.agentId]?.cwd ?? null} width={width} height={height} />;
-    case "reject":
-      return <RejectDialog modal={m} width={width} height={height} />;
-    case "work-confirm":
-      return <WorkConfirmDialog confirm={m.confirm} busy={m.busy} width={width} height={height} />;
-    case "flow-run":
-      return <ConfirmDialog title={`Run ${m.name} now?`} question={`Run the flow ${m.name} now (its gate first, if it has one)? It starts an agent; its schedule stays as it is.`} busy={m.busy} width={width} height={height} />;
-    case "edit-error":
-      return <ConfirmDialog title={`${m.name} was not saved`} question={`${m.error}\n\nEdit it again? (no: nothing changes)`} busy={m.busy} width={width} height={height} />;
-    case "none":
-      break;
-  }
+  if (m.kind === "help") return <HelpOverlay width={width} height={height} top={m.top} />;
+  if (m.kind !== "none") return renderDialog(m, { width, height, entities: view.entities });
   const current = currentView(ui);
   if (current === "diff" && ui.diff) return <DiffView diff={ui.diff} width={width} height={height} />;
   if (current === "flows") {

@@ -1,40 +1,19 @@
-import type { Conversation, Question } from "../../protocol/entities.ts";
-import type { Message } from "../../protocol/message.ts";
-import type { PermissionRequest } from "../../protocol/permission.ts";
 import { FOLLOW, type Scroll } from "../output/scroll.ts";
-import { formReducer, type FormAction, type FormState } from "../shared/form.ts";
+import { formReducer, type FormAction } from "../shared/form.ts";
+import type { AgentModal } from "../dialogs/modals.ts";
+import type { PermissionModal } from "../permissions/permission-form.ts";
 import { diffReducer, type DiffAction, type DiffState } from "../diff/diff-ui.ts";
-import { flowsReducer, initialFlows, type FlowsAction, type FlowsUi } from "../flows/flows-ui.ts";
-import { initialPhases, phasesReducer, type PhasesAction, type PhasesUi } from "../phases/phases-ui.ts";
+import { flowsReducer, initialFlows, type FlowModal, type FlowsAction, type FlowsUi } from "../flows/flows-ui.ts";
+import { initialPhases, phasesReducer, type PhaseModal, type PhasesAction, type PhasesUi } from "../phases/phases-ui.ts";
 
 export type View = "agents" | "diff" | "phases" | "flows";
 export type Pane = "list" | "output";
 
-/** A yes/no question about the work model; both start paid agents. */
-export type WorkConfirm =
-  | { action: "detail"; phaseId: string; title: string }
-  | { action: "dispatch"; initiativeId: string; title: string };
+/** Every dialog's state, each declared in its feature (and drawn, keyed and sent by its `DialogSpec`, `dialogs/registry.ts`). */
+export type DialogModal = AgentModal | PhaseModal | FlowModal | PermissionModal;
 
-export type Modal =
-  | { kind: "none" }
-  | { kind: "help"; top: number }
-  /** Answers for one agent's questions and/or open user conversations, sent together. */
-  | { kind: "questions"; agentId: string | null; title: string; questions: Question[]; conversations: Conversation[]; form: FormState; busy: boolean }
-  | { kind: "new"; form: FormState; busy: boolean }
-  /** `attach`: the person asked to take it over (`t`): once stopped, it is attached. */
-  | { kind: "stop"; agentId: string; name: string; busy: boolean; attach?: boolean }
-  | { kind: "resume"; agentId: string; name: string; form: FormState; busy: boolean }
-  /** Unread messages to the person from one sender (marked read once shown), with an optional reply. */
-  | { kind: "messages"; title: string; messages: Message[]; replyTo: string | null; form: FormState; busy: boolean }
-  /** Reject a proposed phase or task: a reason, and whether its agent proposes again. */
-  | { kind: "reject"; ref: string; title: string; form: FormState; busy: boolean }
-  | { kind: "work-confirm"; confirm: WorkConfirm; busy: boolean }
-  /** A tool call, questions or a plan an agent waits on (`permission-form.ts`); `rule`: what allow always adds; `waiting`: its pending requests. */
-  | { kind: "permission"; request: PermissionRequest; rule: string; waiting: number; form: FormState; busy: boolean }
-  /** Run a flow now (it starts a paid agent). */
-  | { kind: "flow-run"; name: string; busy: boolean }
-  /** The daemon refused an edit: `text` (as saved) opens again with the error on top. */
-  | { kind: "edit-error"; ref: string; name: string; original: string; text: string; error: string; busy: boolean };
+/** What covers the views: nothing, the help, or a dialog. */
+export type Modal = { kind: "none" } | { kind: "help"; top: number } | DialogModal;
 
 export interface StatusMessage {
   text: string;
@@ -146,7 +125,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return { ...state, modal: { kind: "none" } };
     case "form": {
       const m = state.modal;
-      if (m.kind !== "questions" && m.kind !== "new" && m.kind !== "resume" && m.kind !== "reject" && m.kind !== "messages" && m.kind !== "permission") return state;
+      if (!("form" in m)) return state; // not a dialog with a form
       const form = formReducer(m.form, action.action);
       return form === m.form ? state : { ...state, modal: { ...m, form } };
     }

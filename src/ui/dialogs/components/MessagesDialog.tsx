@@ -1,11 +1,11 @@
 import { Box, Text } from "ink";
-import type { Modal } from "../../shell/ui-state.ts";
+import type { MessagesModal } from "../modals.ts";
 import { tint, useTheme } from "../../shared/theme.ts";
 import { Dialog, dialogInner } from "../../shared/components/Dialog.tsx";
 import { FormView } from "../../shared/components/FormView.tsx";
 
 export interface MessagesDialogProps {
-  modal: Extract<Modal, { kind: "messages" }>;
+  modal: MessagesModal;
   width: number;
   height: number;
 }

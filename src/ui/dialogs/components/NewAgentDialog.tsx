@@ -1,9 +1,9 @@
-import type { Modal } from "../../shell/ui-state.ts";
+import type { NewAgentModal } from "../modals.ts";
 import { Dialog, dialogInner } from "../../shared/components/Dialog.tsx";
 import { FormView } from "../../shared/components/FormView.tsx";
 
 export interface NewAgentDialogProps {
-  modal: Extract<Modal, { kind: "new" }>;
+  modal: NewAgentModal;
   width: number;
   height: number;
 }

@@ -1,9 +1,9 @@
-import type { Modal } from "../../shell/ui-state.ts";
+import type { QuestionsModal } from "../modals.ts";
 import { Dialog, dialogInner } from "../../shared/components/Dialog.tsx";
 import { FormView } from "../../shared/components/FormView.tsx";
 
 export interface QuestionsDialogProps {
-  modal: Extract<Modal, { kind: "questions" }>;
+  modal: QuestionsModal;
   width: number;
   height: number;
 }

@@ -1,9 +1,9 @@
-import type { Modal } from "../../shell/ui-state.ts";
+import type { ResumeModal } from "../modals.ts";
 import { Dialog, dialogInner } from "../../shared/components/Dialog.tsx";
 import { FormView } from "../../shared/components/FormView.tsx";
 
 export interface ResumeDialogProps {
-  modal: Extract<Modal, { kind: "resume" }>;
+  modal: ResumeModal;
   width: number;
   height: number;
 }

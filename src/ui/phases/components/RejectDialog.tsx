@@ -1,9 +1,9 @@
-import type { Modal } from "../../shell/ui-state.ts";
+import type { RejectModal } from "../phases-ui.ts";
 import { Dialog, dialogInner } from "../../shared/components/Dialog.tsx";
 import { FormView } from "../../shared/components/FormView.tsx";
 
 export interface RejectDialogProps {
-  modal: Extract<Modal, { kind: "reject" }>;
+  modal: RejectModal;
   width: number;
   height: number;
 }

@@ -1,4 +1,4 @@
-import type { WorkConfirm } from "../../shell/ui-state.ts";
+import type { WorkConfirm } from "../phases-ui.ts";
 import { ConfirmDialog } from "../../shared/components/ConfirmDialog.tsx";
 
 export interface WorkConfirmDialogProps {
