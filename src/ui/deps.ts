@@ -3,6 +3,7 @@ import type { Attached } from "../client/attach.ts";
 import type { Agent } from "../protocol/entities.ts";
 import type { Initiative } from "../protocol/work.ts";
 import type { LineParser } from "../output/lines.ts";
+import type { Workspace } from "../workspace.ts";
 
 /** The part of the daemon's API the dashboard uses; tests and the benchmark pass a fake. */
 export type DashboardClient = Pick<
@@ -50,5 +51,13 @@ export interface DashboardDeps {
    */
   attach: (agentId: string) => Promise<Attached>;
   /** Environment passed to agents spawned from the dashboard. */
+  env: Record<string, string>;
+}
+
+/** What `troupe` (no command) hands the dashboard. */
+export interface RunOptions {
+  client: TroupeClient;
+  workspace: Workspace;
+  /** The environment agents spawned from the dashboard get. */
   env: Record<string, string>;
 }

@@ -7,7 +7,7 @@ import { editInEditor } from "./terminal/editor.ts";
 import { workRuns } from "./phases/work-runs.ts";
 import { runAttached } from "../client/attach.ts";
 import type { DaemonMirror } from "./mirror/daemon-mirror.ts";
-import type { RunOptions } from "./run.tsx";
+import type { RunOptions } from "./deps.ts";
 import { listProviders } from "./dialogs/provider-choices.ts";
 import { homeOnAlternateScreen, restoreTerminal } from "./terminal/terminal.ts";
 import { ThemeContext, themeFromEnv } from "./shared/theme.ts";

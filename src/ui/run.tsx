@@ -1,18 +1,10 @@
-import type { TroupeClient } from "../client/client.ts";
 import { parserFor } from "../output/render.ts";
 import type { NotifyConfig } from "../protocol/user-config.ts";
 import { readUserConfig } from "../user-config.ts";
-import type { Workspace } from "../workspace.ts";
 import { alertBytes, desktopEscapes } from "./terminal/alert.ts";
 import { DaemonMirror } from "./mirror/daemon-mirror.ts";
+import type { RunOptions } from "./deps.ts";
 import type { AttentionItem } from "./mirror/attention.ts";
-
-export interface RunOptions {
-  client: TroupeClient;
-  workspace: Workspace;
-  /** The environment agents spawned from the dashboard get. */
-  env: Record<string, string>;
-}
 
 /** Rings once and, when the user's config asks, writes desktop notifications (read afresh: an edit applies at once). */
 function alertPerson(items: AttentionItem[]): void {

@@ -2,7 +2,7 @@ import { useRef } from "react";
 import { Box, Text } from "ink";
 import { fit } from "../../output/text.ts";
 import { PaneTitle } from "../shared/components/PaneTitle.tsx";
-import { listTop } from "../agents/row-format.ts";
+import { listTop } from "../shared/list-top.ts";
 import type { FlowRow } from "./flow-rows.ts";
 import { selectionMark, tint, useTheme } from "../shared/theme.ts";
 

@@ -2,7 +2,7 @@ import { useRef } from "react";
 import { HelpOverlay } from "../help/HelpOverlay.tsx";
 import { renderDialog } from "../dialogs/registry.ts";
 import type { MirrorView } from "../mirror/daemon-mirror.ts";
-import { listTop } from "../agents/row-format.ts";
+import { listTop } from "../shared/list-top.ts";
 import { useClock } from "../agents/useClock.ts";
 import type { OutputStore } from "../output/output-store.ts";
 import type { Screen } from "./screen.ts";

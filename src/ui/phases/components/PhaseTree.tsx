@@ -1,6 +1,6 @@
 import { useRef } from "react";
 import { Box, Text } from "ink";
-import { listTop } from "../../agents/row-format.ts";
+import { listTop } from "../../shared/list-top.ts";
 import type { PhaseRow } from "../phase-rows.ts";
 import { PaneTitle } from "../../shared/components/PaneTitle.tsx";
 import { PhaseTreeRow } from "./PhaseTreeRow.tsx";
