@@ -24,7 +24,7 @@ import { DaemonMirror } from "../../src/ui/mirror/daemon-mirror.ts";
 import { ThemeContext } from "../../src/ui/shared/theme.ts";
 import type { DashboardClient, DashboardDeps } from "../../src/ui/deps.ts";
 import type { LineParser } from "../../src/output/lines.ts";
-import { visibleAgents } from "../../src/ui/mirror/entities.ts";
+import { visibleAgents } from "../../src/ui/mirror/entities-state.ts";
 
 const AGENTS = 100;
 const LINES = Number(process.env.BENCH_LINES ?? 100_000);

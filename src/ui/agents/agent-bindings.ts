@@ -8,7 +8,7 @@ import { agentDiff } from "../diff/diff-bindings.ts";
 import { flowsView } from "../flows/flow-bindings.ts";
 import { toggleRaw } from "../output/output-bindings.ts";
 import { phasesView } from "../phases/phase-bindings.ts";
-import { attachBinding } from "./attach.ts";
+import { attachBinding } from "./attach-binding.ts";
 
 const noAgent = (env: KeyEnv) => (env.selected ? null : "no agent selected");
 

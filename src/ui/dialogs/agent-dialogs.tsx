@@ -10,7 +10,7 @@ import { NewAgentDialog } from "./components/NewAgentDialog.tsx";
 import { QuestionsDialog } from "./components/QuestionsDialog.tsx";
 import { ResumeDialog } from "./components/ResumeDialog.tsx";
 import type { DialogsOf } from "./dialog-spec.ts";
-import { newAgentForm, providerOptions, replyText, resumeForm, resumeMessage, spawnRequest, submitQuestions } from "./forms.ts";
+import { newAgentForm, providerOptions, replyText, resumeForm, resumeMessage, spawnRequest, submitQuestions } from "./agent-forms.ts";
 import type { AgentModal, MessagesModal, NewAgentModal, QuestionsModal, ResumeModal, StopModal } from "./modals.ts";
 
 /** The dialogs on agents: start one, stop, resume, answer its questions, read its messages (`a`: `answer.ts`). */

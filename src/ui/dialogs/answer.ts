@@ -3,7 +3,7 @@ import type { Message } from "../../protocol/message.ts";
 import type { KeyEnv } from "../keys/binding.ts";
 import { say } from "../keys/helpers.ts";
 import { permissionModal } from "../permissions/permission-form.ts";
-import { messagesModal, questionsModal } from "./forms.ts";
+import { messagesModal, questionsModal } from "./agent-forms.ts";
 
 /** `a`: what the selected agent waits on the person for, in one dialog. */
 

@@ -1,7 +1,7 @@
 import { ch, named } from "../keys/key-spec.ts";
 import { cancel, opensDialog, quitFromDialog } from "../keys/helpers.ts";
 import type { Controller } from "../keys/binding.ts";
-import { dialogOf } from "./registry.ts";
+import { dialogOf } from "./dialog-registry.ts";
 
 /** A yes/no question: stop an agent, detail a phase, dispatch an initiative, edit again after a refusal, run a flow. */
 export const confirmController: Controller = {

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import type { KeyEnv } from "../keys/binding.ts";
-import type { EntitiesState } from "../mirror/entities.ts";
+import type { EntitiesState } from "../mirror/entities-state.ts";
 import type { FormState } from "../shared/form.ts";
 
 /** Where a dialog is drawn: the main area, and the daemon's state as the dashboard holds it. */

@@ -3,7 +3,7 @@ import type { FormAction, FormState } from "../shared/form.ts";
 import { cancel, formFailed, quitFromDialog } from "../keys/helpers.ts";
 import type { DialogModal } from "../shell/ui-state.ts";
 import type { Binding, Controller, KeyEnv } from "../keys/binding.ts";
-import { dialogOf } from "./registry.ts";
+import { dialogOf } from "./dialog-registry.ts";
 
 /** The dialogs that hold a form. */
 type FormModal = Extract<DialogModal, { form: FormState }>;

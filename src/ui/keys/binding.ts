@@ -3,7 +3,7 @@ import type { Agent } from "../../protocol/entities.ts";
 import type { DaemonMirror } from "../mirror/daemon-mirror.ts";
 import type { KeyContext, KeyPress, KeySpec } from "./key-spec.ts";
 import type { Screen } from "../shell/screen.ts";
-import type { EntitiesState } from "../mirror/entities.ts";
+import type { EntitiesState } from "../mirror/entities-state.ts";
 import type { LineSource } from "../output/scroll.ts";
 import type { UiAction, UiState } from "../shell/ui-state.ts";
 import type { DashboardDeps } from "../deps.ts";

@@ -11,7 +11,7 @@ import { outputController } from "../output/output-controller.ts";
 import { phaseContentController } from "../phases/content-controller.ts";
 import { phasesController } from "../phases/tree-controller.ts";
 import type { Binding, Controller, KeyEnv } from "./binding.ts";
-import { dialogOf } from "../dialogs/registry.ts";
+import { dialogOf } from "../dialogs/dialog-registry.ts";
 
 export type { Binding, Controller, KeyEnv, Outcome } from "./binding.ts";
 

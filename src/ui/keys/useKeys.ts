@@ -1,7 +1,7 @@
 import { useRef } from "react";
 import { useInput, usePaste } from "ink";
 import type { KeyEnv } from "./controllers.ts";
-import { handleInput, handlePaste } from "./dispatch.ts";
+import { handleInput, handlePaste } from "./handle-input.ts";
 
 /** Keys and pastes go to the controllers; `envNow` gives each key the state as it is then. */
 export function useKeys(envNow: () => KeyEnv): void {

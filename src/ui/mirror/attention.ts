@@ -1,5 +1,5 @@
 import type { NoticeReason } from "../../protocol/notice.ts";
-import { hasQuestions, userConversations, userMessages, type EntitiesState } from "./entities.ts";
+import { hasQuestions, userConversations, userMessages, type EntitiesState } from "./entities-state.ts";
 import { initiativeNeedsYou, phaseNeedsYou, taskNeedsYou } from "../phases/work-state.ts";
 import { requestSummary } from "../permissions/request-lines.ts";
 

@@ -5,7 +5,7 @@ import type { PermissionRequest } from "../../protocol/permission.ts";
 import type { EventMessage } from "../../client/sse.ts";
 import { TroupeError, errorMessage } from "../../errors.ts";
 import type { LineParser } from "../../output/lines.ts";
-import { entitiesReducer, initialEntities, type EntitiesState } from "./entities.ts";
+import { entitiesReducer, initialEntities, type EntitiesState } from "./entities-state.ts";
 import { attentionItems, type AttentionItem } from "./attention.ts";
 import { OutputStore, type OutputStoreOptions } from "../output/output-store.ts";
 import { Publisher } from "../shared/publisher.ts";

@@ -1,6 +1,6 @@
 import { useRef } from "react";
 import { HelpOverlay } from "../help/HelpOverlay.tsx";
-import { renderDialog } from "../dialogs/registry.ts";
+import { renderDialog } from "../dialogs/dialog-registry.ts";
 import type { MirrorView } from "../mirror/daemon-mirror.ts";
 import { listTop } from "../shared/list-top.ts";
 import { useClock } from "../agents/useClock.ts";

@@ -3,7 +3,7 @@ import { helpScrollMax } from "../help/HelpOverlay.tsx";
 import type { MirrorView } from "../mirror/daemon-mirror.ts";
 import type { Size } from "../terminal/useTerminalSize.ts";
 import { layout } from "../shared/layout.ts";
-import { hasQuestions, visibleRows, waitingOnPerson, type EntitiesState } from "../mirror/entities.ts";
+import { hasQuestions, visibleRows, waitingOnPerson, type EntitiesState } from "../mirror/entities-state.ts";
 import { currentView, type UiState } from "./ui-state.ts";
 import { workAttentionKeys } from "../phases/work-state.ts";
 import { permissionsOf } from "../permissions/permissions-state.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { PermissionRequest } from "../../../src/protocol/permission.ts";
-import { entitiesReducer, initialEntities, visibleAgents } from "../../../src/ui/mirror/entities.ts";
+import { entitiesReducer, initialEntities, visibleAgents } from "../../../src/ui/mirror/entities-state.ts";
 import { attentionItems } from "../../../src/ui/mirror/attention.ts";
 import { permissionsOf } from "../../../src/ui/permissions/permissions-state.ts";
 import { makeAgent } from "../helpers/fake-client.ts";

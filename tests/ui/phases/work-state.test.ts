@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { entitiesReducer, initialEntities } from "../../../src/ui/mirror/entities.ts";
+import { entitiesReducer, initialEntities } from "../../../src/ui/mirror/entities-state.ts";
 import { attentionItems } from "../../../src/ui/mirror/attention.ts";
 import { initialWork, workEvents, workSnapshot } from "../../../src/ui/phases/work-state.ts";
 import { phaseRows, rowContent } from "../../../src/ui/phases/phase-rows.ts";

@@ -9,7 +9,7 @@ import {
   parseFilter,
   visibleAgents,
   visibleRows,
-} from "../../../src/ui/mirror/entities.ts";
+} from "../../../src/ui/mirror/entities-state.ts";
 import { attentionItems } from "../../../src/ui/mirror/attention.ts";
 import { makeAgent, makeConversation } from "../helpers/fake-client.ts";
 import type { Message } from "../../../src/protocol/message.ts";

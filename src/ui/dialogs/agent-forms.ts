@@ -2,7 +2,7 @@ import type { SpawnRequest } from "../../protocol/api.ts";
 import type { Agent, Conversation } from "../../protocol/entities.ts";
 import type { Profile } from "../../protocol/profile.ts";
 import { STATUS } from "../../protocol/status.ts";
-import { conversationsFrom, messagesFrom, orphanConversations, orphanMessages, type EntitiesState } from "../mirror/entities.ts";
+import { conversationsFrom, messagesFrom, orphanConversations, orphanMessages, type EntitiesState } from "../mirror/entities-state.ts";
 import { FormError, choiceField, formValues, makeForm, textField, type ChoiceOption, type FormState } from "../shared/form.ts";
 import type { MessagesModal, QuestionsModal } from "./modals.ts";
 import type { DashboardClient, ProviderChoice } from "../deps.ts";
