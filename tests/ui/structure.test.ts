@@ -3,7 +3,7 @@ import { Glob } from "bun";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { importCycles } from "../support/imports.ts";
+import { importCycles, importsOf } from "../support/imports.ts";
 
 /**
  * src/ui is laid out by feature (agents/, output/, phases/, flows/, permissions/, dialogs/, ...,
@@ -25,9 +25,21 @@ function filesPerFolder(at: string): Map<string, number> {
   return out;
 }
 
-function probeFile(path: string, text: string): void {
-  mkdirSync(dirname(join(probe, path)), { recursive: true });
-  writeFileSync(join(probe, path), text);
+/** Each import of one controller (a `*-controller.ts`, one per key context) by another. */
+function controllerImports(at: string): string[] {
+  const isController = (f: string) => f.endsWith("-controller.ts");
+  return uiFiles(at)
+    .filter(isController)
+    .flatMap((f) => importsOf(at, f).filter(isController).map((t) => `${f} → ${t}`));
+}
+
+/** A tree of its own under the probe folder for each test. */
+function probeTree(name: string, files: Record<string, string>): string {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(probe, name, path)), { recursive: true });
+    writeFileSync(join(probe, name, path), text);
+  }
+  return join(probe, name);
 }
 
 describe("src/ui by feature", () => {
@@ -36,17 +48,36 @@ describe("src/ui by feature", () => {
   });
 
   test("the check finds a cycle: through a type-only import, a re-export, a longer ring, a file importing itself", () => {
-    probeFile("src/ui/keys/a-controller.ts", 'import type { B } from "../agents/b-controller.ts";\nexport type A = B;\n');
-    probeFile("src/ui/agents/b-controller.ts", 'export { a } from "../keys/a-controller.ts";\nexport type B = 1;\n');
-    probeFile("src/ui/x.ts", 'import "./y.ts";\n');
-    probeFile("src/ui/y.ts", 'const z = await import("./shared/z.ts");\n');
-    probeFile("src/ui/shared/z.ts", 'import { x } from "../x.ts";\n');
-    probeFile("src/ui/self.ts", 'import { s } from "./self.ts";\n');
-    probeFile("src/ui/fine.ts", 'import { z } from "./shared/z.ts";\nimport { s } from "../output/text.ts";\n');
-    expect(importCycles(probe, uiFiles(probe))).toEqual([
+    const at = probeTree("cycles", {
+      "src/ui/keys/a-controller.ts": 'import type { B } from "../agents/b-controller.ts";\nexport type A = B;\n',
+      "src/ui/agents/b-controller.ts": 'export { a } from "../keys/a-controller.ts";\nexport type B = 1;\n',
+      "src/ui/x.ts": 'import "./y.ts";\n',
+      "src/ui/y.ts": 'const z = await import("./shared/z.ts");\n',
+      "src/ui/shared/z.ts": 'import { x } from "../x.ts";\n',
+      "src/ui/self.ts": 'import { s } from "./self.ts";\n',
+      "src/ui/fine.ts": 'import { z } from "./shared/z.ts";\nimport { s } from "../output/text.ts";\n',
+    });
+    expect(importCycles(at, uiFiles(at))).toEqual([
       ["src/ui/agents/b-controller.ts", "src/ui/keys/a-controller.ts"],
       ["src/ui/self.ts"],
       ["src/ui/shared/z.ts", "src/ui/x.ts", "src/ui/y.ts"],
+    ]);
+  });
+
+  test("controllers share through keys/helpers.ts and their features' bindings: none imports another", () => {
+    expect(controllerImports(root)).toEqual([]);
+  });
+
+  test("the check finds a controller importing another", () => {
+    const at = probeTree("controllers", {
+      "src/ui/keys/helpers.ts": "export const up = 1;\n",
+      "src/ui/agents/list-controller.ts": 'import { up } from "../keys/helpers.ts";\nimport { cyclePane } from "../output/output-controller.ts";\n',
+      "src/ui/output/output-controller.ts": 'import type { X } from "../flows/flows-controller.ts";\n',
+      "src/ui/flows/flows-controller.ts": 'import { up } from "../keys/helpers.ts";\n',
+    });
+    expect(controllerImports(at)).toEqual([
+      "src/ui/agents/list-controller.ts → src/ui/output/output-controller.ts",
+      "src/ui/output/output-controller.ts → src/ui/flows/flows-controller.ts",
     ]);
   });
 

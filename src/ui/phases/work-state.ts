@@ -102,7 +102,7 @@ export const phaseNeedsYou = (p: Phase): boolean => p.status === "proposed";
 export const taskNeedsYou = (t: Task): boolean => t.status === "proposed";
 export const initiativeNeedsYou = (i: Initiative): boolean => i.proposedGoal !== null;
 
-/** Keys of proposals waiting for the person, for the header's count (the bell: attention.ts). */
+/** Keys of proposals waiting for the person, for the header's count (the bell: `mirror/attention.ts`). */
 export function workAttentionKeys(state: WorkState): string[] {
   const keys: string[] = [];
   for (const i of Object.values(state.initiatives)) if (initiativeNeedsYou(i)) keys.push(`initiative:${i.id}`);
