@@ -47,6 +47,7 @@ export const COMMANDS: Entry[] = [
   { name: "approve", summary: "approve proposed phases and tasks (or an initiative's proposed goal)", load: () => import("./approve.ts").then((m) => m.command) },
   { name: "reject", summary: "reject a proposed phase or task, optionally sending it back to its agent", load: () => import("./reject.ts").then((m) => m.command) },
   { name: "edit", summary: "edit a proposed phase or task in $EDITOR", load: () => import("./edit.ts").then((m) => m.command) },
+  { name: "prompt", summary: "print what an agent of a mode is told", load: () => import("./prompt.ts").then((m) => m.command) },
   { name: "dispatch", summary: "let the daemon carry an initiative: detail, execute and merge its approved phases", load: () => import("./dispatch.ts").then((m) => m.command) },
   { name: "retry", summary: "put a blocked or failed task back in the queue", load: () => import("./retry.ts").then((m) => m.command) },
   { name: "gc", summary: "remove finished agents' clean, idle worktrees; report what stays and why", load: () => import("./gc.ts").then((m) => m.command) },

@@ -7,3 +7,4 @@ import type { TroupeClient } from "./client.ts";
 export function runMode(client: TroupeClient, mode: Exclude<AgentMode, "execute">, ref: string, req: ModeRunRequest): Promise<Agent> {
   return client[mode](ref, req);
 }
+

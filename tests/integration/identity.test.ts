@@ -72,6 +72,7 @@ const EXPECTED_ROWS: [string, number[]][] = [
   ["GET /v1/initiatives/:ref/work", ALL],
   ["GET /v1/initiatives/:ref/diff", ALL],
   ["GET /v1/initiatives/:ref/decisions", ALL],
+  ["GET /v1/prompts/:mode", ALL],
   ["GET /v1/work/:ref", ALL],
   ["POST /v1/approve", PERSON],
   ["POST /v1/work/:ref/reject", PERSON],

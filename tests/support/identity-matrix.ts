@@ -278,6 +278,7 @@ const CASES: RouteCase[] = [
   { endpoint: "initiativeWork", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/initiatives/matrix/work")) },
   { endpoint: "initiativeDiff", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/initiatives/matrix/diff")) },
   { endpoint: "decisions", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/initiatives/matrix/decisions")) },
+  { endpoint: "modePrompt", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/prompts/plan?ref=matrix")) },
   { endpoint: "workItem", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/work/matrix%2Fap")) },
   { endpoint: "approve", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/approve", { ids: ["matrix/ap"] })) },
   { endpoint: "reject", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/work/matrix%2Frj/reject", { reason: "no" })) },

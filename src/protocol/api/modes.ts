@@ -1,4 +1,5 @@
 import { endpoint, reply, type Endpoint } from "./endpoint.ts";
+import { query } from "./query.ts";
 import { schema } from "./schemas.ts";
 
 // a mode run is a spawn (the caller's child) with the work model's input; its outputs are
@@ -33,5 +34,16 @@ export const MODE_ENDPOINTS = {
     does: "read an initiative's decisions",
     params: INITIATIVE,
     reply: reply.key(schema("proposals", "DecisionsResponseSchema"), "decisions"),
+  }),
+  modePrompt: endpoint({
+    method: "GET",
+    path: "/v1/prompts/:mode",
+    summary:
+      "What an agent of the mode on `ref` would be told, built as a spawn builds it (its id and name shown as AGENT_ID and AGENT_NAME); without `ref`, on a placeholder target (`placeholder: true`). `prompt` is the blocks' texts joined by blank lines.",
+    rule: "anyone",
+    does: "read a mode's prompt",
+    params: { mode: "discuss, plan or refine (on an initiative), detail (a phase) or execute (a task)" },
+    query: { ref: query.text("the initiative, phase or task it works on"), provider: query.text("whose agent it is (default: claude): it decides how questions reach the agent") },
+    reply: reply.whole(schema("work", "ModePromptResponseSchema")),
   }),
 } as const;
