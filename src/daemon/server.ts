@@ -74,9 +74,10 @@ export function serve(socket: string, router: Router, services: Pick<Services, "
         const caller = identify(req, services);
         return await m.handler({ req, url, params: m.params, caller, readBody });
       } catch (err) {
-        // a body left unread (refused first) or cut short (stalled, oversized) may never end: the connection is not reusable
-        const unread = hasBody && (read.body === null || (await read.body.then(() => false, () => true)));
-        if (unread && err instanceof TroupeError) return closing(errorResponse(err.code, err.message));
+        // a body cut short (stalled, oversized) may never end: that connection is not reusable; one
+        // left unread (its caller refused first) Bun skips as it comes, and the connection goes on
+        const cutShort = read.body !== null && (await read.body.then(() => false, () => true));
+        if (cutShort && err instanceof TroupeError) return closing(errorResponse(err.code, err.message));
         throw err;
       }
     } catch (err) {

@@ -60,6 +60,8 @@ describe("authorization before validation", () => {
     expect(await send(stranger.token, "POST", path, "{not json")).toBe(403);
     // the person's own malformed decision is still told what is wrong
     expect(await send(null, "POST", path, '{"behavior": "maybe"}')).toBe(400);
+    // a large body refused unread: the whole reply still reaches the caller (no reset)
+    expect(await send(stranger.token, "POST", path, JSON.stringify({ behavior: "deny", reason: "x".repeat(3 * 1024 * 1024) }))).toBe(403);
   });
 
   test("every route with a body refuses the caller its rule refuses before reading that body", async () => {
@@ -72,18 +74,22 @@ describe("authorization before validation", () => {
     expect(got).toEqual(Object.fromEntries(rows.map(([name]) => [name, 403])));
   });
 
-  test("an oversized body from a refused caller is answered 403 and its connection closed, unread", async () => {
-    const size = 8 * 1024 * 1024;
-    const reply = await new Promise<string>((resolve, reject) => {
+  test("a refused caller's body is not waited for: 403 at once though most of it has not come", async () => {
+    // the old order read the body first: this one stalls, so it got 408 after 10 s
+    const size = 1024 * 1024;
+    const reply = await new Promise<string>((resolve) => {
       let got = "";
       const c = connect(sb.socket);
-      c.on("data", (d) => (got += d.toString()));
-      c.on("close", () => resolve(got));
-      c.on("error", reject);
+      const done = () => (c.destroy(), resolve(got));
+      const timer = setTimeout(done, 3000);
+      c.on("data", (d) => {
+        got += d.toString();
+        if (got.includes("\r\n\r\n") && got.includes("}")) (clearTimeout(timer), done());
+      });
+      c.on("close", () => (clearTimeout(timer), done()));
       c.write(`POST /v1/permissions/${permissionId}/decide HTTP/1.1\r\nHost: troupe\r\nAuthorization: Bearer ${stranger.token}\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`);
-      c.write("x".repeat(64 * 1024));
+      c.write("x".repeat(16 * 1024));
     });
     expect(reply).toMatch(/^HTTP\/1\.1 403/);
-    expect(reply.toLowerCase()).toContain("connection: close");
   });
 });
