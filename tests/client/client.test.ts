@@ -42,19 +42,19 @@ describe("the typed client, derived from the API table", () => {
 
   test("a reply that does not match its row's schema is an error naming the path", async () => {
     const client = new TroupeClient({ transport: new Scripted(() => json({ conversation: { id: 1 } })) });
-    expect(client.conversation("cv_1")).rejects.toThrow("daemon reply did not match /v1/conversations/cv_1");
+    await expect(client.conversation("cv_1")).rejects.toThrow("daemon reply did not match /v1/conversations/cv_1");
   });
 
   test("the daemon's refusal comes back as its error code and message", async () => {
     const client = new TroupeClient({ transport: new Scripted(() => json({ error: { code: "forbidden", message: "x may not stop y" } }, 403)) });
-    expect(client.stop("y")).rejects.toMatchObject({ code: "forbidden", message: "x may not stop y" });
+    await expect(client.stop("y")).rejects.toMatchObject({ code: "forbidden", message: "x may not stop y" });
   });
 
   test("a request that reached no daemon is sent again once the transport has started one; without start, it is daemon_unavailable", async () => {
     let up = false;
     const t = new Scripted(() => (up ? json({ ok: true, pid: 1, version: "v", workspace: "/w", startedAt: 1 }) : new NotDelivered("ECONNREFUSED")));
     const client = new TroupeClient({ transport: t });
-    expect(client.health()).rejects.toMatchObject({ code: "daemon_unavailable", message: "no daemon answers on scripted" });
+    await expect(client.health()).rejects.toMatchObject({ code: "daemon_unavailable", message: "no daemon answers on scripted" });
     (t as Transport).start = async (why) => {
       t.started.push(why);
       up = true;
