@@ -128,8 +128,12 @@ describe.if(DIST_TESTS && HOST !== undefined)("troupe installed from the tarball
   test(
     "npx troupe from an empty cache",
     async () => {
-      const npx = await sh(["npx", "--yes", "troupe", "--version"], { env: { npm_config_cache: join(home, ".npx-cache") } });
+      const cache = join(home, ".npx-cache");
+      const npx = await sh(["npx", "--yes", "troupe", "--version"], { env: { npm_config_cache: cache } });
       expect(npx.stderr).not.toContain("ERR");
+      // npx installed the launcher and this machine's package into its cache, and ran that
+      const [dir] = readdirSync(join(cache, "_npx"));
+      expect(packagesUnder(join(cache, "_npx", dir!, "node_modules")).sort()).toEqual([packageName(HOST!), "troupe"].sort());
       expect(npx.stdout).toStartWith(`troupe `);
       expect(npx.stdout).toContain(`build ${new Date(Number(build)).toISOString()}`);
     },
