@@ -59,14 +59,16 @@ function findBinary(platform = process.platform, arch = process.arch, paths) {
 
 /** Runs the binary with our arguments, standard streams and environment; exits as it does. */
 function run(binary, args) {
-  const child = spawn(binary, args, { stdio: "inherit" });
+  let child = null;
   // A terminal sends ctrl+c and ctrl+\ to the whole foreground group, the binary included: this
   // process ignores them and waits for the binary's own decision. A signal sent to this process
-  // alone (kill PID, a supervisor's SIGTERM, a hang-up) is passed on.
+  // alone (kill PID, a supervisor's SIGTERM, a hang-up) is passed on. Set before the spawn, so
+  // none comes between the binary's start and here (the child starts with default handlers).
   const ignore = () => {};
-  const pass = (signal) => () => child.kill(signal);
+  const pass = (signal) => () => child && child.kill(signal);
   const handlers = { SIGINT: ignore, SIGQUIT: ignore, SIGTERM: pass("SIGTERM"), SIGHUP: pass("SIGHUP"), SIGUSR1: pass("SIGUSR1"), SIGUSR2: pass("SIGUSR2") };
   for (const [signal, handler] of Object.entries(handlers)) process.on(signal, handler);
+  child = spawn(binary, args, { stdio: "inherit" });
   child.on("error", (err) => {
     process.stderr.write(`troupe: cannot run ${binary}: ${err.message}\n`);
     process.exit(1);
