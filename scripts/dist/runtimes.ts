@@ -30,10 +30,11 @@ async function sha512(file: string): Promise<string> {
   return `sha512-${hash.digest("base64")}`;
 }
 
-function run(argv: string[], cwd?: string): string {
-  const r = Bun.spawnSync(argv, { cwd, stdout: "pipe", stderr: "pipe" });
-  if (r.exitCode !== 0) throw new Error(`${argv.join(" ")} failed: ${r.stderr.toString().trim().split("\n").slice(-3).join(" ")}`);
-  return r.stdout.toString();
+/** Runs a command to its end (several at once: the downloads overlap); throws with its last words when it fails. */
+async function run(argv: string[], cwd?: string): Promise<void> {
+  const p = Bun.spawn(argv, { cwd, stdout: "ignore", stderr: "pipe" });
+  const [err, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
+  if (code !== 0) throw new Error(`${argv.join(" ")} failed: ${err.trim().split("\n").slice(-3).join(" ")}`);
 }
 
 /** `@oven/bun-linux-x64` at 1.4.5 packs to `oven-bun-linux-x64-1.4.5.tgz`. */
@@ -53,7 +54,7 @@ export async function runtimeFor(root: string, cacheDir: string, platform: Platf
   let fetched = false;
   if (!existsSync(tarball) || (await sha512(tarball)) !== locked.integrity) {
     rmSync(tarball, { force: true });
-    run(["npm", "pack", `${platform.runtimePackage}@${locked.version}`, "--pack-destination", cacheDir, "--silent"], cacheDir);
+    await run(["npm", "pack", `${platform.runtimePackage}@${locked.version}`, "--pack-destination", cacheDir, "--silent"], cacheDir);
     fetched = true;
   }
   const actual = await sha512(tarball);
@@ -64,6 +65,6 @@ export async function runtimeFor(root: string, cacheDir: string, platform: Platf
   const dir = join(cacheDir, platform.id);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  run(["tar", "-xzf", tarball, "-C", dir, "package/bin/bun"]);
+  await run(["tar", "-xzf", tarball, "-C", dir, "package/bin/bun"]);
   return { path: join(dir, "package", "bin", "bun"), fetched };
 }

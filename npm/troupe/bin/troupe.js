@@ -52,8 +52,9 @@ function findBinary(platform = process.platform, arch = process.arch, paths) {
   if (!known.includes(`${platform}-${arch}`)) {
     return { error: `troupe has no prebuilt binary for ${platform}-${arch} (it ships for ${known.join(", ")}, and Linux on musl)` };
   }
+  const wanted = ids.length > 1 && isMusl() ? ids[1] : ids[0];
   return {
-    error: `the package ${SCOPE}/${ids[0]} that holds troupe's binary for this machine is not installed; npm skips it when optional dependencies are left out (--omit=optional, --no-optional): install troupe again without that`,
+    error: `the package ${SCOPE}/${wanted} that holds troupe's binary for this machine is not installed; npm skips it when optional dependencies are left out (--omit=optional, --no-optional): install troupe again without that`,
   };
 }
 
