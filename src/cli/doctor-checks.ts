@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { PROVIDERS, detectProviders } from "../../providers/index.ts";
 import { clientFor } from "../client/connect.ts";
 import { TroupeError } from "../errors.ts";
+import { readLockFile } from "../lock-file.ts";
 import { BUILD_VERSION, compareVersions } from "../self.ts";
 import { readUserConfig, userConfigPath } from "../user-config.ts";
 import { readWorkspaceConfig } from "../workspace-config.ts";
@@ -77,9 +78,19 @@ export function checkWorkspace(ws: Workspace): Check {
   return need("workspace", true, `${ws.root}: a git repository${config}`);
 }
 
+/** How long the daemon may take to say it is alive before doctor calls it stuck. */
+const HEALTH_TIMEOUT_MS = 5_000;
+
 export async function checkDaemon(ws: Workspace): Promise<Check> {
   try {
-    const h = await clientFor(ws).health();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), HEALTH_TIMEOUT_MS)));
+    const h = await Promise.race([clientFor(ws).health(), late]).finally(() => clearTimeout(timer));
+    if (h === null) {
+      const held = readLockFile(ws.stateDir);
+      const who = held ? `pid ${held.pid} holds the workspace` : `the daemon on ${ws.socket}`;
+      return need("daemon", false, `${who} but does not answer within ${HEALTH_TIMEOUT_MS / 1000} s (stopped or stuck): 'troupe daemon restart', or kill it`);
+    }
     const skew = compareVersions(h.version, BUILD_VERSION);
     if (skew > 0) return need("daemon", false, `pid ${h.pid} runs troupe ${h.version}, newer than this ${BUILD_VERSION}: it refuses this troupe (run the newer one, or 'troupe daemon restart')`);
     const note = skew < 0 ? `; an older build (${h.version}): the next command restarts it, agents keep running` : "";

@@ -131,4 +131,18 @@ describe("troupe doctor", () => {
     expect(newer.line("daemon")).toContain("runs troupe 0.1.0+99999999999999, newer than this");
     await sb.run(["daemon", "stop"]);
   });
+
+  test("a daemon that does not answer (SIGSTOP) is a problem, said within seconds", async () => {
+    expect((await sb.run(["daemon", "start"])).code).toBe(0);
+    const pid = (await sb.daemonPid())!;
+    process.kill(pid, "SIGSTOP");
+    try {
+      const r = await doctor();
+      expect(r.code).toBe(1);
+      expect(r.line("daemon")).toMatch(new RegExp(`^FAIL daemon\\s+pid ${pid} holds the workspace but does not answer within 5 s \\(stopped or stuck\\)`));
+    } finally {
+      process.kill(pid, "SIGCONT");
+    }
+    await sb.run(["daemon", "stop"]);
+  }, 30_000);
 });
