@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { PLATFORMS } from "../../src/platforms.ts";
+import { isProcessAlive } from "../../src/process-info.ts";
 import { waitFor } from "../support/sandbox.ts";
 
 const LAUNCHER = resolve(import.meta.dir, "../../npm/troupe/bin/troupe.js");
@@ -126,13 +127,6 @@ describe.if(process.platform === "linux" || process.platform === "darwin")("runn
     fakeBinary("echo $$");
     const r = await finish(node([]));
     const pid = Number(r.stdout.trim());
-    await waitFor("the binary gone", () => {
-      try {
-        process.kill(pid, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    });
+    await waitFor("the binary gone", () => !isProcessAlive(pid, null));
   });
 });
