@@ -54,6 +54,11 @@ export const COMMANDS: Entry[] = [
   { name: "service", summary: "install a systemd user unit that starts this workspace's daemon at login", load: () => import("./service.ts").then((m) => m.command) },
   { name: "trust", summary: "allow this workspace's config, as it is now, to run its worktree.setup command", load: () => import("./trust.ts").then((m) => m.command) },
   { name: "providers", summary: "list agent CLIs troupe knows, and whether each is installed", load: () => import("./providers.ts").then((m) => m.command) },
+  {
+    name: "doctor",
+    summary: "check what troupe needs here: git, the socket folder, the workspace, the daemon, agent CLIs, tmux, systemd, notify",
+    load: () => import("./doctor.ts").then((m) => m.command),
+  },
   { name: "daemon", summary: "run, start, stop, restart or inspect the workspace daemon", load: () => import("./daemon.ts").then((m) => m.command) },
 ];
 
