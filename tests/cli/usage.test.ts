@@ -15,8 +15,10 @@ const registry = readFileSync(join(CLI, "registry.ts"), "utf8");
 
 /** The module a registry entry loads (the modes share one). */
 function sourceOf(name: string): string {
-  const line = registry.split("\n").find((l) => l.includes(`name: "${name}"`)) ?? registry.split("\n").find((l) => l.includes("modeCommand"))!;
-  return readFileSync(join(CLI, /import\("\.\/([a-z-]+\.ts)"\)/.exec(line)![1]!), "utf8");
+  const at = registry.indexOf(`name: "${name}"`);
+  // the mode commands are one entry, named by a variable
+  const from = at >= 0 ? at : registry.indexOf('import("./modes.ts")');
+  return readFileSync(join(CLI, /import\("\.\/([a-z-]+\.ts)"\)/.exec(registry.slice(from))![1]!), "utf8");
 }
 
 const all = async (): Promise<[string, Command][]> => [["dashboard", dashboard], ...(await Promise.all(COMMANDS.map(async (c) => [c.name, await c.load()] as [string, Command])))];
