@@ -5,17 +5,25 @@ import type { OutputChunk } from "../protocol/output.ts";
 import type { TroupeClient } from "../client/client.ts";
 import { colorEnabled, formatLine, parserFor, renderChunksWith } from "../output/render.ts";
 import { connect } from "./context.ts";
-import { parse, parseIntFlag } from "./command.ts";
+import { defineCommand, parseIntFlag } from "./command.ts";
 import { stderr, stdout } from "./streams.ts";
 
 const PAGE = 5000;
 
-export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
-    follow: { type: "boolean", short: "f" },
-    raw: { type: "boolean" },
-    session: { type: "string" },
-  });
+export const command = defineCommand(
+  {
+    synopsis: "troupe logs AGENT [-f] [--raw] [--session N]",
+    flags: {
+      follow: { type: "boolean", short: "f", help: "follow live output until the agent ends" },
+      raw: { type: "boolean", help: "the lines as the CLI wrote them" },
+      session: { type: "string", arg: "N", help: "only session N (each resume is a new session)" },
+    },
+  },
+  run,
+);
+
+async function run(args: string[]): Promise<number> {
+  const { values, positionals } = command.parse(args);
   const [ref, ...extra] = positionals;
   if (!ref || extra.length) throw new TroupeError("usage", "logs takes one AGENT (id or name)");
   const session = parseIntFlag("session", values.session);
