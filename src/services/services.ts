@@ -4,7 +4,7 @@ import type { OutputChunk } from "../protocol/output.ts";
 import type { Caller } from "../agents/caller.ts";
 import type { OutputQuery, ResumeOptions, SpawnOptions } from "../agents/service.ts";
 import type { AskOptions } from "../conversations/service.ts";
-import type { Feed, FeedQuery } from "../events/feed.ts";
+import type { Feed, FeedQuery } from "../events/event-feed.ts";
 import type { Signal } from "../protocol/signal.ts";
 import type { Attachment } from "../protocol/api-agents.ts";
 import type { WorkItems } from "../protocol/api-work.ts";

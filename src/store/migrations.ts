@@ -116,7 +116,7 @@ export const MIGRATIONS: readonly Migration[] = [
    CREATE INDEX agents_parent ON agents(parent_id);`,
   // 6: an agent's environment (API keys) lives in .troupe/agents/<id>/env.json, never here. Rows
   // written before are marked; the daemon moves each to its file once at start, blanks env_json
-  // and vacuums (src/agents/env-store.ts), since SQL alone cannot write files.
+  // and vacuums (src/agents/files/saved-env.ts), since SQL alone cannot write files.
   `ALTER TABLE agents ADD COLUMN legacy_env INTEGER NOT NULL DEFAULT 0;
    UPDATE agents SET legacy_env = 1;`,
   // 7: stops that outlive the daemon: each session's marker (found in /proc/*/environ), the

@@ -1,6 +1,6 @@
 import { TroupeError, errorMessage } from "../errors.ts";
 import type { AgentService } from "../agents/service.ts";
-import type { SpawnWork } from "../agents/input.ts";
+import type { SpawnWork } from "../agents/files/input-folder.ts";
 import type { EventBus, Published } from "../events/bus.ts";
 import type { Logger } from "../events/log.ts";
 import type { Store } from "../store/index.ts";
