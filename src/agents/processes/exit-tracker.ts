@@ -46,7 +46,7 @@ export function exitStatus(code: number | null, signal: NodeJS.Signals | null): 
  * one (started by an earlier daemon) through a pidfd. Only where neither works is it looked at
  * on a timer, which runs only while such a process lives.
  */
-export class Supervisor {
+export class ExitTracker {
   private readonly live = new Map<string, Live>();
   /** Adopted processes no kernel notification covers. */
   private readonly polled = new Set<Live>();

@@ -7,7 +7,7 @@ import { getProvider } from "../../../providers/index.ts";
 import { isProcessAlive } from "../../process-info.ts";
 import type { AgentDeps } from "../deps.ts";
 import { Tailer } from "../output/tailer.ts";
-import { Supervisor, readExitFile } from "../processes/exit-tracker.ts";
+import { ExitTracker, readExitFile } from "../processes/exit-tracker.ts";
 import { readSignalFile } from "../files/signal.ts";
 import { diagnose } from "../lifecycle/diagnose.ts";
 import { endPatch, hasSession, type FailoverHook } from "../lifecycle/end-patch.ts";
@@ -34,13 +34,13 @@ export interface WatcherHooks {
 
 /**
  * Watches running sessions: stores their output as it comes (through the tailer) and
- * completes each exactly once when its process ends (through the supervisor), from the
+ * completes each exactly once when its process ends (through the exit tracker), from the
  * signal file, then publishes `agent:ended`. Also picks up, at start, whatever an earlier
  * daemon left running.
  */
 export class SessionWatcher {
   private readonly tailer: Tailer;
-  private readonly supervisor: Supervisor;
+  private readonly exits: ExitTracker;
   private readonly lastActivity = new Map<string, number>();
   /** Each agent's provider (it never changes), so a chunk that says nothing reads nothing from the store. */
   private readonly providers = new Map<string, string>();
@@ -55,7 +55,7 @@ export class SessionWatcher {
       capBytes: () => outputCap(d.ws.stateDir),
       wal: d.store.checkpoints,
     });
-    this.supervisor = new Supervisor((id, session, code) => this.onExit(id, session, code));
+    this.exits = new ExitTracker((id, session, code) => this.onExit(id, session, code));
   }
 
   /** Follows live sessions an earlier daemon left open; completes the dead ones, once. */
@@ -72,14 +72,14 @@ export class SessionWatcher {
   }
 
   async stop(): Promise<void> {
-    this.supervisor.stop();
+    this.exits.stop();
     await this.tailer.stop();
   }
 
   /** Starts tailing a session's output and watching its process. */
   follow(s: SessionRecord, pid: number, pidStart: string | null, child: ChildProcess | null): void {
     this.tailer.add({ ...s, pid });
-    this.supervisor.track({ agentId: s.agentId, session: s.session, pid, pidStart, exitPath: s.exitPath, child });
+    this.exits.track({ agentId: s.agentId, session: s.session, pid, pidStart, exitPath: s.exitPath, child });
     this.hooks.followed(s);
   }
 
@@ -99,7 +99,7 @@ export class SessionWatcher {
   }
 
   isLive(agentId: string): boolean {
-    return this.supervisor.isLive(agentId);
+    return this.exits.isLive(agentId);
   }
 
   private onChunk(chunk: OutputChunk): void {
