@@ -15,6 +15,7 @@ import { recoveryPrompt } from "./outcome.ts";
 import { POLICY } from "./retry-policy.ts";
 import { RetryScheduler } from "./retries.ts";
 import { lifecycleSettings } from "./settings.ts";
+import { announceOnly } from "./run-ends.ts";
 
 /** What the lifecycle needs of the agent service: its stopper and its two ways to start a run. */
 export interface LifecycleDeps extends AgentDeps {
@@ -28,20 +29,16 @@ export interface LifecycleDeps extends AgentDeps {
   /** Counts a launch as under way (a stopping daemon waits for it). */
   tracked<T>(launch: Promise<T>): Promise<T>;
   troupe(): string;
-  /** When an agent whose accounts are all spent may run again (the first reset); null: no accounts. */
-  blockedUntil(rec: AgentRecord): number | null;
 }
 
 /**
  * What happens to runs beyond spawning and ending them: pending retries started at their
  * deadline, runs stopped for a limit (timeout, budget), failures reported after a run ended, and
- * the hook where failover between accounts plugs in.
+ * failover between accounts (`AgentDeps.accounts`) in the decision at a run's end.
  */
 export class Lifecycle {
   private readonly retries: RetryScheduler;
   private readonly limits: RunLimits;
-  private failover: FailoverHook | null = null;
-  private waitsOnPurpose: (agentId: string) => boolean = () => false;
 
   constructor(private readonly d: LifecycleDeps) {
     const onError = (err: unknown) => d.log.error("lifecycle deadline", err);
@@ -49,7 +46,7 @@ export class Lifecycle {
     this.limits = new RunLimits({
       store: d.store,
       settings: () => lifecycleSettings(d.ws.stateDir),
-      waitsOnPurpose: (id) => this.waitsOnPurpose(id),
+      waitsOnPurpose: (id) => d.waitsOnPurpose?.(id) ?? false,
       stop: (id, why) => this.stopFor(id, why),
       onError,
     });
@@ -64,6 +61,11 @@ export class Lifecycle {
     };
   }
 
+  /** Where failover between accounts plugs in: the accounts' (none: a spent quota is not retried). */
+  private get failover(): FailoverHook | null {
+    return this.d.accounts?.failover ?? null;
+  }
+
   /** Retries an earlier daemon left pending (and those of runs found ended at start), and limits. */
   start(): void {
     this.retries.schedule();
@@ -73,14 +75,6 @@ export class Lifecycle {
   shutdown(): void {
     this.retries.shutdown();
     this.limits.shutdown();
-  }
-
-  setFailover(hook: FailoverHook | null): void {
-    this.failover = hook;
-  }
-
-  setPurposefulWait(check: (agentId: string) => boolean): void {
-    this.waitsOnPurpose = check;
   }
 
   /** Fails an ended run through the policy (see AgentService.failRunWith). */
@@ -93,7 +87,7 @@ export class Lifecycle {
     const agent = toAgent(updated);
     bus.publish({ type: "agent:updated", agent });
     if (updated.retryAt !== null) this.retries.schedule();
-    else bus.publish({ type: "agent:ended", agent, session: rec.session, exitCode: rec.exitCode });
+    else (this.d.ends ?? announceOnly(bus)).ended({ agent, session: rec.session, exitCode: rec.exitCode });
     return agent;
   }
 
@@ -147,7 +141,8 @@ export class Lifecycle {
     const { store, bus, log } = this.d;
     const rec = store.agents.get(id);
     if (!(err instanceof TroupeError) || err.code !== "accounts_exhausted" || !rec) return false;
-    const until = this.d.blockedUntil(rec);
+    // when an agent whose accounts are all spent may run again (the first reset); null: no accounts
+    const until = this.d.accounts?.earliestReset(rec.provider) ?? null;
     if (until === null) return false;
     const blocked = store.agents.update(id, { status: "blocked", retryAt: Math.max(until, Date.now() + 1_000) });
     log.info(`${rec.name}: every ${rec.provider} account is still spent; blocked until ${new Date(blocked.retryAt!).toISOString()}`);

@@ -2,6 +2,9 @@ import { appendFileSync, closeSync, constants, existsSync, fstatSync, lstatSync,
 import { z } from "zod";
 import { errorMessage } from "../../errors.ts";
 import type { Provider } from "../../../providers/types.ts";
+import { getProvider } from "../../../providers/index.ts";
+import type { Logger } from "../../events/log.ts";
+import type { SessionRecord, Store } from "../../store/index.ts";
 
 /**
  * What an attached session said is kept from the CLI's own transcript of the session, since its
@@ -90,4 +93,13 @@ function readFrom(path: string, offset: number): { text: string; more: boolean }
   } finally {
     closeSync(fd);
   }
+}
+
+/** An attached session's process ended: what it said is copied from the CLI's transcript, before its last output is stored. */
+export function keepAttachedTranscript(store: Store, log: Logger, sess: SessionRecord): void {
+  const rec = store.agents.get(sess.agentId);
+  const provider = rec && getProvider(rec.provider);
+  if (!provider) return;
+  const problem = keepTranscript(sess.exitPath, sess.stdoutPath, provider);
+  if (problem) log.warn(`${rec.name} session ${sess.session}: ${problem}`);
 }

@@ -17,8 +17,7 @@ import { agentPaths } from "../paths.ts";
 import { carriesMarker, newMarker, nothingFound, type FoundProcesses } from "../processes/find.ts";
 import { hashToken, newToken } from "../tokens.ts";
 import type { SessionWatcher } from "./session-watcher.ts";
-import { keepTranscript, markTranscript } from "./attach-transcript.ts";
-import type { SessionRecord } from "../../store/index.ts";
+import { markTranscript } from "./attach-transcript.ts";
 
 /** How long a detach waits for the watcher to see the reported process gone before ending it itself. */
 const DETACH_WAIT_MS = 5_000;
@@ -46,7 +45,7 @@ export interface AttachDeps extends AgentDeps {
  * fresh token and marker), marks the agent `attached` and hands the client the command to run.
  * The client reports the process's pid, which the session watcher follows like any adopted
  * session (the kernel reports its end, a restarted daemon adopts it from the store); its end,
- * however the client fares, puts the agent back in the status it had (SessionWatcher.complete).
+ * however the client fares, puts the agent back in the status it had (session-end.ts).
  */
 export class Attachments {
   constructor(private readonly d: AttachDeps) {}
@@ -96,15 +95,6 @@ export class Attachments {
     const agent = toAgent(updated);
     bus.publish({ type: "agent:updated", agent });
     return { agent, session, argv: cmd.argv, cwd: rec.cwd, env };
-  }
-
-  /** The session's process ended: what it said is copied from the CLI's transcript (see transcript.ts). */
-  ended(sess: SessionRecord): void {
-    const rec = this.d.store.agents.get(sess.agentId);
-    const provider = rec && getProvider(rec.provider);
-    if (!provider) return;
-    const problem = keepTranscript(sess.exitPath, sess.stdoutPath, provider);
-    if (problem) this.d.log.warn(`${rec.name} session ${sess.session}: ${problem}`);
   }
 
   /** The client started the interactive CLI as `pid`: watched from now on, by the kernel's report. */

@@ -9,7 +9,6 @@ import { buildAgentPrompt } from "../../prompts/agent.ts";
 import { buildModePrompt } from "../../prompts/modes.ts";
 import { toAgent } from "../../store/agents.ts";
 import { providerConfig } from "../../workspace-config.ts";
-import type { AccountPort } from "../accounts-port.ts";
 import { assertWithinArgLimit } from "../processes/arg-limit.ts";
 import type { AgentDeps } from "../deps.ts";
 import type { AgentEnvStore } from "../files/saved-env.ts";
@@ -27,7 +26,6 @@ import { hashToken, newId, newToken } from "../tokens.ts";
 export interface SpawnerDeps extends AgentDeps {
   envs: AgentEnvStore;
   provider(name: string): Provider;
-  accounts(): AccountPort | null;
   startSession: StartSession;
   /** `failed`, with why (published). */
   failRun(id: string, error: string): Agent;
@@ -77,7 +75,7 @@ export class Spawner {
     this.naming.add(name);
     claim.name = name;
     // chosen before anything is created: a spent or unknown account refuses the spawn
-    const accounts = d.accounts();
+    const accounts = d.accounts ?? null;
     const accountId = accounts ? accounts.choose(provider.name, req.account ?? null) : null;
     if (req.account && !accounts) throw new TroupeError("bad_request", "accounts are not available in this daemon");
     const id = newId("ag");
