@@ -48,7 +48,7 @@ export class PermissionService {
   private off: (() => void) | null = null;
 
   constructor(
-    private readonly d: { store: Store; bus: EventBus; log: Logger; agents: AgentService },
+    private readonly d: { store: Store; bus: EventBus; log: Logger; agents: Pick<AgentService, "rulesOf" | "troupeCommand"> },
   ) {}
 
   /** Cancels what sessions ended while no daemon ran, then follows the agents' changes. */
