@@ -4,7 +4,7 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, 
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { createStore, type Store } from "../../../src/store/index.ts";
-import { MIGRATIONS } from "../../../src/store/migrations.ts";
+import { migrateTo } from "../../../src/store/db.ts";
 import { Tailer } from "../../../src/agents/output/tailer.ts";
 import { Logger } from "../../../src/events/log.ts";
 import type { SessionRecord } from "../../../src/store/sessions.ts";
@@ -75,8 +75,7 @@ test("a store written by the schema before the cap is migrated; an agent over th
   // the schema as the previous troupe shipped it (migrations 1 and 2), 40 MiB of one agent's output
   const old = new Database(path, { create: true });
   old.exec("PRAGMA journal_mode = WAL");
-  for (const m of MIGRATIONS.slice(0, 2)) old.exec(m as string);
-  old.exec("PRAGMA user_version = 2");
+  migrateTo(old, 2);
   old.exec(AGENT_SQL);
   const line = `${"y".repeat(1023)}\n`.repeat(1024);
   for (let i = 0; i < 40; i++) {
