@@ -62,7 +62,7 @@ export class AccountBroker implements AccountPort {
     return this.d.accounts.earliestReset(provider);
   }
 
-  /** The FailoverHook (AgentService.setFailover): called inside a run's end on `usage_limit` or `auth`. */
+  /** AccountPort.failover: called inside a run's end (the lifecycle's decision) on `usage_limit` or `auth`. */
   readonly failover = (rec: AgentRecord, failure: Failure): Action => {
     try {
       return this.decide(rec, failure);

@@ -40,7 +40,7 @@ test("a raw file an agent still appends to gives back what is stored; nothing is
   store = createStore(join(dir, "troupe.db"), { warn: () => {} });
   store.db.exec(AGENT_SQL);
   const s = session(logs);
-  // the agent's side: an O_APPEND descriptor held open throughout, as launch.ts gives it
+  // the agent's side: an O_APPEND descriptor held open throughout, as launch-detached.ts gives it
   const out = openSync(s.stdoutPath, "a");
   writeSync(out, block(30_000, 0)); // 3 MB: three times the cap
   tailer = new Tailer(store.chunks, () => {}, new Logger(join(dir, "daemon.log")), { capBytes: () => MiB });
