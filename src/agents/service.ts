@@ -30,7 +30,7 @@ import { newMarker, nothingFound, SESSION_KEY_VAR } from "./processes/find.ts";
 import { configLayers, mergeLayers } from "./permission-layers.ts";
 import { isResumable, statusesPhrase } from "../protocol/status.ts";
 import type { FailureClass } from "../protocol/failure.ts";
-import { Lifecycle } from "./lifecycle/lifecycle.ts";
+import { Lifecycle } from "./lifecycle/run-lifecycle.ts";
 import { Attachments } from "./sessions/attach.ts";
 import type { Attachment } from "../protocol/api-agents.ts";
 import { Spawner } from "./start/new-agent.ts";

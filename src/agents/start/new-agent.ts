@@ -14,7 +14,7 @@ import type { AgentDeps } from "../deps.ts";
 import type { AgentEnvStore } from "../files/saved-env.ts";
 import { writeInput, type SpawnWork } from "../files/input-folder.ts";
 import { withTroupeMcp, writeMcpFiles } from "./mcp-config.ts";
-import { uniqueName } from "./names.ts";
+import { uniqueName } from "./agent-names.ts";
 import { agentPaths } from "../paths.ts";
 import { configLayers, mergeLayers, type PolicyLayer } from "../permission-layers.ts";
 import type { StartSession } from "./next-session.ts";
