@@ -18,6 +18,8 @@ import { agentEnv } from "./processes/session-env.ts";
 import { AgentEnvStore, moveLegacyEnvs } from "./files/saved-env.ts";
 import { launchSession, sessionFiles } from "./processes/launch-detached.ts";
 import { agentPaths, troupeIn } from "./paths.ts";
+import { modePrompt, PREVIEW_AGENT, type ModePrompt } from "./start/mode-prompt.ts";
+import { worktreePath } from "../git/worktree.ts";
 import { hashToken } from "./tokens.ts";
 import { clearSignalFile, readSignalFile } from "./files/signal.ts";
 import { writeSignalAs } from "./files/signal-for-agent.ts";
@@ -117,6 +119,16 @@ export class AgentService {
   /** This troupe by absolute path, for prompts (a login shell may drop it from PATH). */
   troupeCommand(): string {
     return troupeIn(this.d.binDir);
+  }
+
+  /**
+   * The prompt a mode agent spawned now with `work` would get, its id and name shown as
+   * PREVIEW_AGENT's (`troupe prompt`): a mode run's worktree is `.troupe/worktrees/<name>`.
+   */
+  previewModePrompt(work: SpawnWork, providerName: string): ModePrompt {
+    const { id, name } = PREVIEW_AGENT;
+    const paths = agentPaths(this.d.ws.stateDir, name, worktreePath(this.d.ws.root, name));
+    return modePrompt({ id, name, inputDir: paths.inputDir, troupe: this.troupeCommand(), provider: this.provider(providerName), work });
   }
 
   /** Lets launches under way finish (a process must not start unrecorded), then stops watching. */

@@ -20,6 +20,9 @@ function setup() {
   const failed: { id: string; error: string }[] = [];
   const agents = {
     spawn: () => Promise.reject(new Error("no spawn here")),
+    previewModePrompt: () => {
+      throw new Error("no prompt here");
+    },
     failRun: (id: string, error: string): Agent => {
       failed.push({ id, error });
       return toAgent(rows.store.agents.update(id, { status: "failed", error }));
