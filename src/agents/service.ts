@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { TroupeError, errorMessage } from "../errors.ts";
 import type { Agent, Question } from "../protocol/entities.ts";
 import type { OutputChunk } from "../protocol/output.ts";
-import type { SpawnRequestSchema, ResumeRequestSchema } from "../protocol/api.ts";
+import type { ResumeRequestSchema } from "../protocol/api.ts";
 import type { z } from "zod";
 import type { AgentRecord, AgentPatch } from "../store/index.ts";
 import type { Provider, ProviderCommand } from "../../providers/types.ts";
@@ -35,11 +35,11 @@ import type { FailureClass } from "../protocol/failure.ts";
 import { Lifecycle } from "./lifecycle/run-lifecycle.ts";
 import { Attachments } from "./sessions/attach.ts";
 import type { Attachment } from "../protocol/api-agents.ts";
-import { Spawner } from "./start/new-agent.ts";
+import { Spawner, type SpawnOptions } from "./start/new-agent.ts";
 import { Relaunch, type StartSession } from "./start/next-session.ts";
 import { REMOVE_MARGIN_MS, removeAgent } from "./cleanup/remove-agent.ts";
 
-export type SpawnOptions = z.output<typeof SpawnRequestSchema>;
+export type { SpawnOptions };
 export type ResumeOptions = z.output<typeof ResumeRequestSchema>;
 
 /** A page of stored output: after a chunk id (oldest first), or the newest before one. */

@@ -20,8 +20,12 @@ import { configLayers, mergeLayers, type PolicyLayer } from "../permission-layer
 import type { StartSession } from "./next-session.ts";
 import { saveRole, type SpawnRole } from "../files/spawn-role.ts";
 import { copyIncludes, trustedSetup } from "./worktree-setup.ts";
-import type { SpawnOptions } from "../service.ts";
+import type { SpawnRequestSchema } from "../../protocol/api.ts";
+import type { z } from "zod";
 import { hashToken, newId, newToken } from "../tokens.ts";
+
+/** A spawn request as its schema leaves it (defaults applied). */
+export type SpawnOptions = z.output<typeof SpawnRequestSchema>;
 
 export interface SpawnerDeps extends AgentDeps {
   envs: AgentEnvStore;
