@@ -66,7 +66,7 @@ const EXCEPTIONS: { from: string; to: string; why: string }[] = [
   { from: "src/cli/dashboard.ts", to: "src/ui/run.tsx", why: "the dashboard command mounts the UI (loaded lazily)" },
   { from: "src/cli/mcp.ts", to: "src/mcp/server.ts", why: "`troupe mcp` serves the MCP adapter (loaded lazily, so no other command loads the SDK)" },
   { from: "src/cli/doctor-checks.ts", to: "src/workspace-config.ts", why: "`troupe doctor` reads the workspace config as the daemon will, to name what is broken before a spawn does" },
-  { from: "src/cli/signal.ts", to: "src/agents/signal-file.ts", why: "when no daemon answers, an agent writes its own signal file (the daemon reads it at the session's end)" },
+  { from: "src/cli/signal.ts", to: "src/agents/files/signal.ts", why: "when no daemon answers, an agent writes its own signal file (the daemon reads it at the session's end)" },
 ];
 
 const ALWAYS = ["errors"];

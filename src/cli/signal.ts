@@ -1,7 +1,7 @@
 import { TroupeError } from "../errors.ts";
 import type { Signal } from "../protocol/signal.ts";
 import { FAILURE_CLASSES, type FailureClass } from "../protocol/failure.ts";
-import { writeSignalFile } from "../agents/signal-file.ts";
+import { writeSignalFile } from "../agents/files/signal.ts";
 import { resolveWorkspace } from "../workspace.ts";
 import { clientFor } from "../client/connect.ts";
 import { defineCommand } from "./command.ts";

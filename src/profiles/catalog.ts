@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { TroupeError, errorMessage } from "../errors.ts";
-import { readAgentFile } from "../agents/agent-file.ts";
+import { readAgentFile } from "../agents/files/untrusted-read.ts";
 import { isTrusted } from "../trust.ts";
 import type { BrokenProfile, Profile, ProfileSource, ProfilesResponse } from "../protocol/profile.ts";
 import { parseClaudeAgent, parseProfile } from "./parse.ts";

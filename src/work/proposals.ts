@@ -3,7 +3,7 @@ import { join, relative } from "node:path";
 import { fileError, splitFrontMatter } from "../front-matter.ts";
 import type { z } from "zod";
 import { TroupeError } from "../errors.ts";
-import { readAgentFile } from "../agents/agent-file.ts";
+import { readAgentFile } from "../agents/files/untrusted-read.ts";
 import { describeIssue } from "../protocol/issue.ts";
 import { DecisionFrontMatterSchema, ProposalFrontMatterSchema, RevisedGoalFrontMatterSchema, type Decision } from "../protocol/proposals.ts";
 

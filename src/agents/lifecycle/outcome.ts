@@ -1,13 +1,13 @@
-import type { SignalRead } from "../signal-file.ts";
-import type { Diagnosis } from "../failure.ts";
-import { oneLineEvidence } from "../failure.ts";
+import type { SignalRead } from "../files/signal.ts";
+import type { Diagnosis } from "./diagnose.ts";
+import { oneLineEvidence } from "./diagnose.ts";
 import type { Failure } from "../../protocol/failure.ts";
 import { assertNever } from "../../errors.ts";
 
 /** A path as one shell word (as the prompts write it). */
 const shellWord = (path: string): string => (/^[\w./-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`);
 
-/** How the session wrapper's signal starts when `worktree.setup` failed (src/agents/launch.ts). */
+/** How the session wrapper's signal starts when `worktree.setup` failed (src/agents/processes/launch-detached.ts). */
 const SETUP_FAILED = "setup failed:";
 
 /**

@@ -1,0 +1,81 @@
+import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { TroupeError } from "../../errors.ts";
+import { SignalSchema, type Signal } from "../../protocol/signal.ts";
+import { describeIssue } from "../../protocol/issue.ts";
+import { formatBytes, readAgentFile } from "./untrusted-read.ts";
+
+/** A signal file larger than this is refused whole: it is a few lines of JSON, not a transcript. */
+export const SIGNAL_FILE_MAX_BYTES = 1024 * 1024;
+/** A longer `result` or `error` is kept to this many characters, with a note saying so. */
+export const SIGNAL_TEXT_MAX_CHARS = 64 * 1024;
+
+/** Written to a temp file beside it and renamed: a reader never sees half a signal. */
+export function writeSignalFile(path: string, signal: Signal): void {
+  const text = `${JSON.stringify(signal)}\n`;
+  if (Buffer.byteLength(text) > SIGNAL_FILE_MAX_BYTES) {
+    throw new TroupeError("usage", `the signal is larger than ${formatBytes(SIGNAL_FILE_MAX_BYTES)}; write long output to a file in your folder and name it in --result`);
+  }
+  // rename() cannot replace a directory, and its own message (EISDIR/ENOTEMPTY) says nothing useful
+  if (lstatSync(path, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new TroupeError("bad_request", `${path} is a directory; the signal file must be a file there (remove the directory)`);
+  }
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const tmp = `${path}.${process.pid}.tmp`;
+  // written by the agent under the user's umask: everything under .troupe/ is 0600
+  writeFileSync(tmp, text, { mode: 0o600 });
+  renameSync(tmp, path);
+}
+
+export type SignalRead =
+  | { kind: "ok"; signal: Signal }
+  | { kind: "missing" }
+  | { kind: "malformed"; reason: string }
+  /** Something other than a readable regular file of a sane size sits at the path. */
+  | { kind: "unreadable"; reason: string };
+
+/**
+ * Reads the signal file the way the daemon must read anything an agent controls
+ * (`readAgentFile`): never blocking, never following a link out of `root`, never more than
+ * 1 MiB. `root` is the agent's folder; by default the `.troupe` folder holding `output/`.
+ */
+export function readSignalFile(path: string, root = dirname(dirname(path))): SignalRead {
+  const file = readAgentFile(path, { maxBytes: SIGNAL_FILE_MAX_BYTES, root });
+  if (file.kind === "missing") return file;
+  if (file.kind === "refused") return { kind: "unreadable", reason: file.reason };
+  let json: unknown;
+  try {
+    json = JSON.parse(file.text);
+  } catch {
+    return { kind: "malformed", reason: "not JSON" };
+  }
+  const parsed = SignalSchema.safeParse(json);
+  if (!parsed.success) {
+    return { kind: "malformed", reason: describeIssue(parsed.error, "signal") };
+  }
+  return { kind: "ok", signal: capText(parsed.data) };
+}
+
+function capText(signal: Signal): Signal {
+  switch (signal.status) {
+    case "done":
+      return signal.result === undefined ? signal : { ...signal, result: truncate(signal.result) };
+    case "error":
+      return { ...signal, error: truncate(signal.error) };
+    case "questions":
+      return signal;
+  }
+}
+
+function truncate(text: string): string {
+  if (text.length <= SIGNAL_TEXT_MAX_CHARS) return text;
+  let cut = text.slice(0, SIGNAL_TEXT_MAX_CHARS);
+  // never end on half a surrogate pair
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  return `${cut}\n[troupe: truncated to the first ${SIGNAL_TEXT_MAX_CHARS} of ${text.length} characters]`;
+}
+
+/** A directory at the path (an agent's doing) is removed too: the next session must be able to signal. */
+export function clearSignalFile(path: string): void {
+  rmSync(path, { force: true, recursive: true });
+}
