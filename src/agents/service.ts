@@ -1,3 +1,4 @@
+import { agentDiff } from "../git/agent-diff.ts";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { TroupeError, errorMessage } from "../errors.ts";
@@ -168,6 +169,11 @@ export class AgentService {
     const rec = this.d.store.agents.find(ref);
     if (!rec) throw new TroupeError("agent_not_found", `no agent '${ref}'`);
     return rec;
+  }
+
+  /** Its work as lines of a diff (src/git/agent-diff.ts). */
+  diff(ref: string): Promise<string[]> {
+    return agentDiff(this.get(ref), this.d.ws.root);
   }
 
   /** A page of the agent's stored output; an empty page is the end. */

@@ -32,6 +32,7 @@ const EXPECTED_ROWS: [string, number[]][] = [
   ["GET /v1/agents", ALL],
   ["GET /v1/agents/:ref", ALL],
   ["GET /v1/agents/:ref/output", ALL],
+  ["GET /v1/agents/:ref/diff", ALL],
   ["GET /v1/agents/:ref/wait", ALL],
   ["POST /v1/agents", [201, 201, 201, 201, 201, 201, 401]],
   ["POST /v1/agents/:ref/stop", LINEAGE],
