@@ -119,6 +119,7 @@ async function endpointDoc(name: string, e: Endpoint): Promise<string[]> {
   out.push(`- **name**: \`${name}\` (the client's method and the service's handler)`);
   out.push(`- **who**: ${e.rule}: ${RULES[e.rule]}`);
   if (e.anyBuild) out.push("- **any build**: answered whatever the client's build (others are 409 on a build mismatch)");
+  if (e.callerEnv) out.push("- **caller's environment**: the body's `env`; through `troupe proxy` (a remote) the host's own replaces it");
   for (const [field, f] of Object.entries(e.fields ?? {})) out.push(`- **who may set \`${field}\`**: ${f.rule}: ${RULES[f.rule]}`);
   for (const [p, doc] of Object.entries(e.params ?? {})) out.push(`- **\`:${p}\`**: ${doc}`);
   for (const [q, f] of Object.entries(e.query ?? {})) out.push(`- **\`?${f.wire ?? q}\`** (${f.kind}): ${f.doc}`);

@@ -59,6 +59,8 @@ export const COMMANDS: Entry[] = [
     summary: "check what troupe needs here: git, the socket folder, the workspace, the daemon, agent CLIs, tmux, systemd, notify",
     load: () => import("./doctor.ts").then((m) => m.command),
   },
+  { name: "remote", summary: "add, list, remove remote workspaces (over ssh), or install troupe on one", load: () => import("./remote.ts").then((m) => m.command) },
+  { name: "proxy", summary: "carry a remote dashboard's link to this machine's workspace daemon (run by ssh)", load: () => import("./proxy.ts").then((m) => m.command) },
   { name: "daemon", summary: "run, start, stop, restart or inspect the workspace daemon", load: () => import("./daemon.ts").then((m) => m.command) },
 ];
 

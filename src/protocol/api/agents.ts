@@ -34,6 +34,7 @@ export const AGENT_ENDPOINTS = {
     rule: "anyone",
     does: "spawn an agent",
     body: schema("agents", "SpawnRequestSchema"),
+    callerEnv: true,
     reply: agentReply,
     status: 201,
   }),
@@ -56,6 +57,7 @@ export const AGENT_ENDPOINTS = {
     target: "agent",
     params: REF,
     body: schema("agents", "ResumeRequestSchema"),
+    callerEnv: true,
     // an environment reaches another session's secrets: the person's alone
     fields: { env: { rule: "person", does: "set the environment of $" } },
     reply: agentReply,

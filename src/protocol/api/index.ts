@@ -49,6 +49,15 @@ export const ENDPOINTS = {
 } as const;
 
 export type Endpoints = typeof ENDPOINTS;
+
+/**
+ * The API's version: what a client and a daemon of different builds must agree on to talk (a
+ * remote of another build that speaks the same API works; `GET /v1/health` and the proxy's
+ * greeting carry it). Raise it with any change an older client or daemon cannot take: a route
+ * removed or renamed, a field made required, a reply reshaped. Adding a route or an optional
+ * field does not raise it.
+ */
+export const API_VERSION = 1;
 export type EndpointName = keyof Endpoints;
 
 /** The table as `[name, endpoint]` rows. */

@@ -1,0 +1,1 @@
+export const command = null as never;
