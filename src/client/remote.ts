@@ -28,3 +28,32 @@ export function remoteTransport(name: string, remote: Remote, env: NodeJS.Proces
 export function remoteClient(name: string, remote: Remote, env: NodeJS.ProcessEnv = process.env): TroupeClient {
   return new TroupeClient({ transport: remoteTransport(name, remote, env) });
 }
+
+/** What `troupe remote ls` says of one remote. */
+export interface RemoteState {
+  reachable: boolean;
+  /** The host's troupe build, its API version and platform, once it answered. */
+  version: string | null;
+  api: number | null;
+  platform: string | null;
+  /** Agents in that workspace; null when it could not be asked. */
+  agents: number | null;
+  /** Why not, in one line. */
+  error: string | null;
+}
+
+/** Connects, greets and counts the agents there (starting that workspace's daemon, as any command does); never throws. */
+export async function probeRemote(name: string, remote: Remote, env: NodeJS.ProcessEnv = process.env): Promise<RemoteState> {
+  const transport = remoteTransport(name, remote, env);
+  const state: RemoteState = { reachable: false, version: null, api: null, platform: null, agents: null, error: null };
+  try {
+    const hello = await transport.hello();
+    Object.assign(state, { reachable: true, version: hello.version, api: hello.api, platform: hello.platform });
+    state.agents = (await new TroupeClient({ transport }).listAgents()).length;
+  } catch (err) {
+    state.error = err instanceof Error ? err.message : String(err);
+  } finally {
+    transport.close();
+  }
+  return state;
+}
