@@ -78,8 +78,8 @@ export class Spawner {
     claim.name = name;
     // chosen before anything is created: a spent or unknown account refuses the spawn
     const accounts = d.accounts();
-    const accountId = accounts ? accounts.choose(provider.name, req.account ?? null) : null;
     if (req.account && !accounts) throw new TroupeError("bad_request", "accounts are not available in this daemon");
+    const accountId = accounts ? (parentId === null ? accounts.choose(provider.name, req.account ?? null) : this.inheritedAccount(parentId, provider.name, req.account)) : null;
     const id = newId("ag");
     const token = newToken();
     const prompt = req.prompt ?? null;
@@ -164,6 +164,17 @@ export class Spawner {
       throw err;
     }
     return d.startSession(rec, 1, cmd, token, {}, req.env, setup);
+  }
+
+  /**
+   * An agent's worker runs on the agent's own account (of the same provider), or on none: never
+   * one the agent names (the API refuses that first), never the least recently used one (spawning
+   * workers would otherwise walk through every account of the person's).
+   */
+  private inheritedAccount(parentId: string, provider: string, named: string | undefined): string | null {
+    if (named !== undefined) throw new TroupeError("forbidden", "an agent's workers run on its own account; only the person may name one");
+    const parent = this.d.store.agents.get(parentId);
+    return parent && parent.provider === provider ? parent.accountId : null;
   }
 
   /** The layers a spawn states for itself, in precedence order: its flags (a profile's mode is merged into them), its profile's rules, its initiative's policy. */

@@ -21,6 +21,7 @@ export function agentsApi(agents: AgentService, guard: Guard, profiles: ProfileC
     },
     spawn(caller, req) {
       guard(caller, "agents.spawn");
+      if (req.account !== undefined) guard(caller, "agents.spawn.account");
       const resolved = resolveSpawn(profiles, req);
       return agents.spawn(resolved.req, caller.kind === "agent" ? caller.agent.id : null, null, resolved.role);
     },

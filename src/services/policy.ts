@@ -35,6 +35,9 @@ export const POLICY = {
   "agents.wait": ["anyone", "wait for $"],
   // a spawned agent is the caller's child (its parent_id)
   "agents.spawn": ["anyone", "spawn an agent"],
+  // an account is a credential of the person's: an agent's workers run on its own, never one it
+  // names (refused before the name is looked up, so the answer tells nothing of which exist)
+  "agents.spawn.account": ["person", "name the account an agent runs on"],
   "agents.stop": ["lineage", "stop $"],
   "agents.resume": ["lineage", "resume $"],
   // an environment on a resume reaches another session's secrets: the person's alone

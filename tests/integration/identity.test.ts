@@ -34,6 +34,9 @@ const EXPECTED_ROWS: [string, number[]][] = [
   ["GET /v1/agents/:ref/output", ALL],
   ["GET /v1/agents/:ref/wait", ALL],
   ["POST /v1/agents", [201, 201, 201, 201, 201, 201, 401]],
+  // naming an account is the person's: an agent is refused alike for one that exists and one that does not
+  ["POST /v1/agents with account", [201, 403, 403, 403, 403, 403, 401]],
+  ["POST /v1/agents with unknown account", [404, 403, 403, 403, 403, 403, 401]],
   ["POST /v1/agents/:ref/stop", LINEAGE],
   ["POST /v1/agents/:ref/resume", LINEAGE],
   // the person passes and is refused by the agent's state (it runs: stop it first)
