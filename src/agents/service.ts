@@ -1,5 +1,4 @@
-import { mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { TroupeError, errorMessage } from "../errors.ts";
 import type { Agent, Question } from "../protocol/entities.ts";
 import type { OutputChunk } from "../protocol/output.ts";
@@ -229,8 +228,13 @@ export class AgentService {
       throw err;
     }
     const env = agentEnv(runEnv, who, this.d.binDir);
-    clearSignalFile(rec.signalFile);
-    mkdirSync(dirname(rec.signalFile), { recursive: true });
+    // the last run's signal goes, and never through a link the agent planted (nothing launched yet)
+    try {
+      clearSignalFile(rec.signalFile, ws.stateDir);
+    } catch (err) {
+      if (session === 1) this.failRun(rec.id, errorMessage(err));
+      throw err;
+    }
     // the marker is stored before the process exists: a daemon that dies during the launch still knows it
     const sess = store.sessions.insert({ agentId: rec.id, session, ...files, marker });
     // on a failed launch the agent keeps its status (and questions); the session number stays

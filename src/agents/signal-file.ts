@@ -1,9 +1,9 @@
-import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { TroupeError } from "../errors.ts";
 import { SignalSchema, type Signal } from "../protocol/signal.ts";
 import { describeIssue } from "../protocol/issue.ts";
-import { formatBytes, readAgentFile } from "./agent-file.ts";
+import { formatBytes, makeDirGuarded, readGuarded, removeGuarded } from "../guarded-fs.ts";
 
 /** A signal file larger than this is refused whole: it is a few lines of JSON, not a transcript. */
 export const SIGNAL_FILE_MAX_BYTES = 1024 * 1024;
@@ -36,11 +36,11 @@ export type SignalRead =
 
 /**
  * Reads the signal file the way the daemon must read anything an agent controls
- * (`readAgentFile`): never blocking, never following a link out of `root`, never more than
+ * (`readGuarded`): never blocking, never following a link out of `root`, never more than
  * 1 MiB. `root` is the agent's folder; by default the `.troupe` folder holding `output/`.
  */
 export function readSignalFile(path: string, root = dirname(dirname(path))): SignalRead {
-  const file = readAgentFile(path, { maxBytes: SIGNAL_FILE_MAX_BYTES, root });
+  const file = readGuarded(path, { maxBytes: SIGNAL_FILE_MAX_BYTES, root, rootName: "the agent's folder" });
   if (file.kind === "missing") return file;
   if (file.kind === "refused") return { kind: "unreadable", reason: file.reason };
   let json: unknown;
@@ -75,7 +75,13 @@ function truncate(text: string): string {
   return `${cut}\n[troupe: truncated to the first ${SIGNAL_TEXT_MAX_CHARS} of ${text.length} characters]`;
 }
 
-/** A directory at the path (an agent's doing) is removed too: the next session must be able to signal. */
-export function clearSignalFile(path: string): void {
-  rmSync(path, { force: true, recursive: true });
+/**
+ * Before a session starts: whatever sits at its signal path goes (a directory too, an agent's
+ * doing: the next session must be able to signal), and its folder is there for the agent. Both
+ * refused (`invalid_state`, the link named) when a folder on the way below `trusted` is a link:
+ * the daemon never deletes or creates outside the agent's folder.
+ */
+export function clearSignalFile(path: string, trusted: string): void {
+  removeGuarded(path, trusted);
+  makeDirGuarded(dirname(path), trusted);
 }

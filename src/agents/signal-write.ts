@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { dirname, join, relative } from "node:path";
 import { TroupeError, errorMessage } from "../errors.ts";
 import type { Signal } from "../protocol/signal.ts";
-import { formatBytes } from "./agent-file.ts";
+import { formatBytes } from "../guarded-fs.ts";
 import { SIGNAL_FILE_MAX_BYTES } from "./signal-file.ts";
 
 /**

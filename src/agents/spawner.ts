@@ -20,7 +20,7 @@ import { agentPaths } from "./paths.ts";
 import { configLayers, mergeLayers, type PolicyLayer } from "./permission-layers.ts";
 import type { StartSession } from "./relaunch.ts";
 import { saveRole, type SpawnRole } from "./role-file.ts";
-import { copyIncludes, trustedSetup } from "./setup.ts";
+import { copyIncludes, worktreePrep } from "./setup.ts";
 import type { SpawnOptions } from "./service.ts";
 import { hashToken, newId, newToken } from "./tokens.ts";
 
@@ -89,12 +89,13 @@ export class Spawner {
     const policy = mergeLayers([...own, ...configLayers(d.ws.stateDir, provider.name)]);
     // modes do not choose permissions, but a mode agent must be able to write its output files
     const permissions = work && policy.mode === "plan" ? "edits" : policy.mode;
-    // refused before anything exists when the config's setup command is not trusted
-    const setup = req.worktree ? trustedSetup(d.ws.stateDir) : null;
+    // refused before anything exists when the config's setup command is not trusted, or a file it needs cannot be read
+    const prep = req.worktree ? worktreePrep(d.ws.root, d.ws.stateDir) : null;
+    const setup = prep?.setup ?? null;
     const wt = req.worktree ? await createWorktree(d.ws.root, name, req.baseRef) : null;
     if (wt) {
       d.store.branches.record(wt.branch, id);
-      await copyIncludes(d.ws.root, d.ws.stateDir, wt.path, d.log).catch((err) => d.log.warn(`copying included files into ${wt.path}`, err));
+      await copyIncludes(d.ws.root, wt.path, prep?.include ?? [], d.log).catch((err) => d.log.warn(`copying included files into ${wt.path}`, err));
     }
     const cwd = wt?.path ?? d.ws.root;
     const paths = agentPaths(d.ws.stateDir, name, wt?.path ?? null);
@@ -158,7 +159,7 @@ export class Spawner {
       d.envs.save(rec.id, req.env);
       if (role) saveRole(d.envs.dir(rec.id), role);
       this.writeInput(rec, paths.inputDir, wt?.baseCommit ?? null, work && { ...work, prompt: fullPrompt });
-      writeMcpFiles(mcpFiles);
+      writeMcpFiles(mcpFiles, d.ws.stateDir);
     } catch (err) {
       d.failRun(rec.id, `could not write the agent's input: ${errorMessage(err)}`);
       throw err;
@@ -209,6 +210,6 @@ export class Spawner {
       createdAt: rec.createdAt,
     };
     // a mode agent's prompt.md is its whole prompt: it can read it again after losing context
-    writeInput(dir, work?.prompt ?? rec.prompt ?? rec.command ?? "", manifest, work?.files);
+    writeInput(dir, work?.prompt ?? rec.prompt ?? rec.command ?? "", manifest, work?.files, this.d.ws.stateDir);
   }
 }
