@@ -64,7 +64,6 @@ const EXCEPTIONS: { from: string; to: string; why: string }[] = [
   { from: "src/cli/daemon.ts", to: "src/daemon/daemon.ts", why: "`troupe daemon run` is the daemon process (loaded lazily)" },
   { from: "src/cli/dashboard.ts", to: "src/ui/run.tsx", why: "the dashboard command mounts the UI (loaded lazily)" },
   { from: "src/cli/mcp.ts", to: "src/mcp/server.ts", why: "`troupe mcp` serves the MCP adapter (loaded lazily, so no other command loads the SDK)" },
-  { from: "src/cli/signal.ts", to: "src/agents/signal-file.ts", why: "when no daemon answers, an agent writes its own signal file (the daemon reads it at the session's end)" },
 ];
 
 const ALWAYS = ["errors"];

@@ -18,8 +18,7 @@ import { AgentEnvStore, moveLegacyEnvs } from "./env-store.ts";
 import { launchSession, sessionFiles } from "./launch.ts";
 import { agentPaths } from "./paths.ts";
 import { hashToken } from "./tokens.ts";
-import { clearSignalFile, readSignalFile } from "./signal-file.ts";
-import { writeSignalAs } from "./signal-write.ts";
+import { clearSignalFile, signalText, writeSignalFile } from "./signal-file.ts";
 import { SessionWatcher } from "./watcher.ts";
 import type { AgentDeps } from "./deps.ts";
 import type { Caller } from "./caller.ts";
@@ -170,13 +169,40 @@ export class AgentService {
   }
 
   /**
-   * Stores `signal` as `rec`'s own: the daemon writes that agent's signal file (never a path a
-   * caller names), and its session's end reads it as it reads one the agent wrote itself.
+   * Stores `signal` as `rec`'s own, for its current session: recorded in the store first (the
+   * session's end takes the record, never a file nobody sent through here; a daemon killed right
+   * after still has it), then written to that agent's signal file (never a path a caller names)
+   * for the agent to read back. A run ends with one signal: another one is refused, the first
+   * stands; the same one again changes nothing (a client that lost the answer sends it again).
    */
   signal(rec: AgentRecord, signal: Signal): void {
-    writeSignalAs(rec.signalFile, this.d.ws.stateDir, signal);
-    const read = readSignalFile(rec.signalFile);
-    if (read.kind !== "ok") throw new TroupeError("internal", `${rec.signalFile} did not read back: ${"reason" in read ? read.reason : read.kind}`);
+    const text = signalText(signal);
+    const json = text.trimEnd();
+    const { sessions } = this.d.store;
+    const r = sessions.recordSignal(rec.id, rec.session, json);
+    switch (r.kind) {
+      case "ended":
+        throw new TroupeError("invalid_state", `${rec.name}'s run ${rec.session} has ended; a signal belongs to the run that sends it`);
+      case "taken": {
+        const first = JSON.parse(r.first) as Signal;
+        throw new TroupeError("conflict", `${rec.name} already signalled ${first.status} in this run; a run ends with one signal, and the first stands`);
+      }
+      case "same":
+        try {
+          writeSignalFile(rec.signalFile, this.d.ws.stateDir, text);
+        } catch (err) {
+          this.d.log.warn(`${rec.name}: the signal recorded before could not be written to ${rec.signalFile} again`, err);
+        }
+        return;
+      case "recorded":
+        try {
+          writeSignalFile(rec.signalFile, this.d.ws.stateDir, text);
+        } catch (err) {
+          // not written where the agent reads it back: it did not count, and the agent is told why
+          sessions.forgetSignal(rec.id, rec.session, json);
+          throw err;
+        }
+    }
   }
 
   private provider(name: string): Provider {

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { completionPatch } from "../../src/agents/completion.ts";
-import { readSignalFile, writeSignalFile } from "../../src/agents/signal-file.ts";
+import { readSignalFile, signalText, writeSignalFile } from "../../src/agents/signal-file.ts";
 import type { Signal } from "../../src/protocol/signal.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "troupe-signal-"));
@@ -17,7 +17,7 @@ describe("signal file", () => {
       { status: "error", error: "no network" },
     ];
     for (const s of signals) {
-      writeSignalFile(path, s);
+      writeSignalFile(path, dir, signalText(s));
       expect(readSignalFile(path)).toEqual({ kind: "ok", signal: s });
     }
   });
@@ -44,5 +44,10 @@ describe("completion", () => {
     expect(completionPatch({ kind: "missing" }, 0)).toMatchObject({ status: "failed", error: expect.stringContaining("exited with code 0 without a signal") });
     expect(completionPatch({ kind: "missing" }, null).error).toContain("exit status unknown");
     expect(completionPatch({ kind: "malformed", reason: "not JSON" }, 0)).toMatchObject({ status: "failed", error: "malformed signal file: not JSON" });
+    // a file nobody sent through the daemon (another agent planted it) is named, never taken
+    expect(completionPatch({ kind: "foreign", path: "/w/.troupe/output/signal.json", found: '"{\\"status\\":\\"done\\"}"' }, 0)).toMatchObject({
+      status: "failed",
+      error: `signal file refused: /w/.troupe/output/signal.json holds "{\\"status\\":\\"done\\"}", which troupe did not write for this session (an agent's signal counts only when sent with 'troupe signal')`,
+    });
   });
 });

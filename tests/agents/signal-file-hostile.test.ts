@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { SIGNAL_TEXT_MAX_CHARS, clearSignalFile, readSignalFile, writeSignalFile } from "../../src/agents/signal-file.ts";
+import { SIGNAL_TEXT_MAX_CHARS, clearSignalFile, readSignalFile, signalText, writeSignalFile } from "../../src/agents/signal-file.ts";
 
 // What an agent may leave at its signal path, read the way the daemon reads it. Each of
 // these hung the daemon in open() or read until memory ran out before.
@@ -43,7 +43,7 @@ describe("the signal file's folder", () => {
 describe("signal text limits", () => {
   test("a result over the limit is truncated with a note; the status holds", () => {
     const p = fresh();
-    writeSignalFile(p, { status: "done", result: `${"r".repeat(SIGNAL_TEXT_MAX_CHARS)}TAIL` });
+    writeSignalFile(p, base, signalText({ status: "done", result: `${"r".repeat(SIGNAL_TEXT_MAX_CHARS)}TAIL` }));
     const read = readSignalFile(p);
     if (read.kind !== "ok" || read.signal.status !== "done") throw new Error(`unexpected ${JSON.stringify(read).slice(0, 200)}`);
     expect(read.signal.result).toStartWith("r".repeat(SIGNAL_TEXT_MAX_CHARS));
@@ -52,13 +52,13 @@ describe("signal text limits", () => {
   });
 
   test("troupe signal refuses a signal over the file cap, and a directory in the way, with one clear line", () => {
-    expect(() => writeSignalFile(fresh(), { status: "done", result: "x".repeat(2 * 1024 * 1024) })).toThrow(/larger than 1 MiB/);
+    expect(() => signalText({ status: "done", result: "x".repeat(2 * 1024 * 1024) })).toThrow(/larger than 1 MiB/);
     const p = fresh();
     mkdirSync(p);
-    expect(() => writeSignalFile(p, { status: "done" })).toThrow(`${p} is a directory`);
+    expect(() => writeSignalFile(p, base, signalText({ status: "done" }))).toThrow(`${p} is a directory`);
     // the daemon clears it before the next session, so that session can signal
     clearSignalFile(p, base);
-    writeSignalFile(p, { status: "done" });
+    writeSignalFile(p, base, signalText({ status: "done" }));
     expect(readSignalFile(p)).toEqual({ kind: "ok", signal: { status: "done" } });
   });
 });
