@@ -131,7 +131,7 @@ export class Relaunch {
   async restoreWorktree(rec: AgentRecord): Promise<string | null> {
     const { d } = this;
     if (!rec.worktree || !rec.branch || existsSync(rec.worktree)) return null;
-    const prep = worktreePrep(d.ws.root, d.ws.stateDir);
+    const prep = worktreePrep(d.ws.root, d.ws.stateDir, d.log);
     await restoreWorktree(d.ws.root, rec.worktree, rec.branch);
     await copyIncludes(d.ws.root, rec.worktree, prep.include, d.log).catch((err) => d.log.warn(`copying included files into ${rec.worktree}`, err));
     d.log.info(`${rec.name}: recreated its worktree from ${rec.branch}`);

@@ -1,5 +1,5 @@
 import { dirname } from "node:path";
-import { TroupeError } from "../errors.ts";
+import { TroupeError, errorMessage } from "../errors.ts";
 import { WorkspaceConfigSchema } from "../protocol/config.ts";
 import { CONFIG_MAX_BYTES, configPath, worktreeConfig } from "../workspace-config.ts";
 import { readGuarded } from "../guarded-fs.ts";
@@ -49,9 +49,16 @@ export interface WorktreePrep {
  * a FIFO, a device, too big, a link out of the workspace) or a setup not trusted refuses the
  * spawn with the reason, before anything exists.
  */
-export function worktreePrep(root: string, stateDir: string): WorktreePrep {
+export function worktreePrep(root: string, stateDir: string, log: Logger): WorktreePrep {
   const setup = trustedSetup(stateDir);
-  return { setup, include: includePatterns(root, worktreeConfig(stateDir).include ?? []) };
+  const extra = worktreeConfig(stateDir).include ?? [];
+  try {
+    return { setup, include: includePatterns(root, extra) };
+  } catch (err) {
+    // a branch brought it: said in the daemon's log too, not only to whoever spawned
+    log.warn(`refusing to spawn with a worktree: ${errorMessage(err)}`);
+    throw err;
+  }
 }
 
 /** Copies the ignored files a new worktree needs (the patterns of `worktreePrep`). */

@@ -90,7 +90,7 @@ export class Spawner {
     // modes do not choose permissions, but a mode agent must be able to write its output files
     const permissions = work && policy.mode === "plan" ? "edits" : policy.mode;
     // refused before anything exists when the config's setup command is not trusted, or a file it needs cannot be read
-    const prep = req.worktree ? worktreePrep(d.ws.root, d.ws.stateDir) : null;
+    const prep = req.worktree ? worktreePrep(d.ws.root, d.ws.stateDir, d.log) : null;
     const setup = prep?.setup ?? null;
     const wt = req.worktree ? await createWorktree(d.ws.root, name, req.baseRef) : null;
     if (wt) {
