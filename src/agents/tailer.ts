@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, ftruncateSync, openSync, readSync, watch, type FSWatcher } from "node:fs";
 import { dirname, join } from "node:path";
-import type { OutputChunk, Stream } from "../protocol/output.ts";
+import type { FileStream, OutputChunk } from "../protocol/output.ts";
 import { DEFAULT_OUTPUT_CAP } from "../protocol/config.ts";
 import type { ChunkRepo, Piece } from "../store/chunks.ts";
 import type { WalCheckpoints } from "../store/checkpoints.ts";
@@ -52,7 +52,7 @@ const NEWLINE = 0x0a;
 interface Tracked {
   agentId: string;
   session: number;
-  stream: Stream;
+  stream: FileStream;
   path: string;
   /** Bytes stored so far (the store's offset). */
   offset: number;
@@ -288,7 +288,7 @@ export class Tailer {
     return Promise.all(done).then(() => undefined);
   }
 
-  private track(s: SessionRecord, stream: Stream, path: string, offset: number): Tracked {
+  private track(s: SessionRecord, stream: FileStream, path: string, offset: number): Tracked {
     const t: Tracked = { agentId: s.agentId, session: s.session, stream, path, offset, released: 0, releaseTo: 0, followUntil: 0, fd: null, openFailed: false, finishing: null };
     this.files.set(path, t);
     this.watchDir(dirname(path));

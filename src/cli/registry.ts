@@ -71,9 +71,12 @@ ${W}`,
   {
     name: "logs",
     summary: "show an agent's output",
-    usage: `troupe logs AGENT [-f] [--raw] [--session N]
+    usage: `troupe logs AGENT [-f] [--raw | --json] [--session N]
   -f, --follow   follow live output until the agent ends
-  --raw          the lines as the CLI wrote them
+  --raw          the bytes as the CLI wrote them, unrendered and unsanitized: its stdout to
+                 stdout, its stderr to stderr; troupe's own notes to stderr after "troupe: "
+  --json         one object per stored chunk: {"id", "agentId", "session", "stream", "data",
+                 "createdAt"}; stream is stdout, stderr or troupe (a note of troupe's)
   --session N    only session N (each resume is a new session)
 ${W}`,
     load: () => import("./logs.ts"),
