@@ -64,7 +64,10 @@ export async function removeAgent(d: RemovalDeps, ref: string, opts: { force?: b
   d.envs.remove(rec.id);
   const children = d.store.agents.list().filter((a) => a.parentId === rec.id);
   d.store.agents.delete(rec.id);
+  d.store.events.forgetAgent(rec.id);
   d.watcher.releaseSpace();
+  // nothing of it stays readable in the store's files: the WAL still held its output, prompt and result
+  if (!(await d.store.checkpoints.truncate())) d.log.warn(`${rec.name}: the store's WAL could not be emptied after removing it; the next checkpoint will`);
   d.bus.publish({ type: "agent:removed", agentId: rec.id });
   // its workers now hang under its own parent: dashboards see them move without a new snapshot
   for (const child of children) {

@@ -40,6 +40,15 @@ export class EventRepo {
     return (this.db.query("SELECT COALESCE(MIN(id), 0) AS id FROM events").get() as { id: number }).id;
   }
 
+  /**
+   * Forgets the events about an agent (its status changes carry its prompt, result and error): it
+   * was removed, and nothing of it stays. A subscriber behind them refetches, as after a prune.
+   */
+  forgetAgent(agentId: string): void {
+    // ids are random and quoted in the payload: no other text matches
+    this.db.query("DELETE FROM events WHERE instr(payload, ?) > 0").run(JSON.stringify(agentId));
+  }
+
   /** Keeps the newest `keep` events; older ones are covered by a full refetch. */
   prune(keep = 50_000): void {
     this.db.query("DELETE FROM events WHERE id <= (SELECT MAX(id) FROM events) - ?").run(keep);
