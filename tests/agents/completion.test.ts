@@ -1,5 +1,5 @@
-import { describe, expect, test } from "bun:test";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { completionPatch } from "../../src/agents/completion.ts";
@@ -7,6 +7,7 @@ import { readSignalFile, signalText, writeSignalFile } from "../../src/agents/si
 import type { Signal } from "../../src/protocol/signal.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "troupe-signal-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("signal file", () => {
   test("round-trips every kind of signal", () => {

@@ -89,10 +89,11 @@ describe("the daemon never deletes or creates through a link the agent planted",
     // its own signal was refused too (the daemon writes no file through the link): it failed without one
     expect(first.status).toBe("failed");
     const link = join(sb.dir, ".troupe/worktrees/linker/.troupe/output");
-    expect(readFileSync(join(sb.dir, ".troupe/worktrees/linker/signal.err"), "utf8")).toContain(`${link} is a link (to ${victim}); troupe will not create or delete through a link (remove it)`);
     const resumed = await sb.run(["resume", "linker", "--message", "again"]);
-    expect(resumed).toMatchObject({ code: 1, stdout: "", stderr: `troupe: ${link} is a link (to ${victim}); troupe will not create or delete through a link (remove it)\n` });
+    expect(existsSync(join(victim, "signal.json", "precious"))).toBe(true);
     expect(readFileSync(join(victim, "signal.json", "precious"), "utf8")).toBe("keep me");
+    expect(resumed).toMatchObject({ code: 1, stdout: "", stderr: `troupe: ${link} is a link (to ${victim}); troupe will not create or delete through a link (remove it)\n` });
+    expect(readFileSync(join(sb.dir, ".troupe/worktrees/linker/signal.err"), "utf8")).toContain(`${link} is a link (to ${victim}); troupe will not create or delete through a link (remove it)`);
     // it stays as it was, resumable once the link is gone
     expect((await sb.json<Agent[]>(["ls", "--json"])).find((a) => a.name === "linker")).toMatchObject({ status: "failed", session: 1 });
   }, 60_000);
