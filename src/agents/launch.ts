@@ -34,18 +34,18 @@ export function setupFileFor(exitPath: string): string {
 
 /** The exit status of the session's failed `worktree.setup`; null when it did not fail (or had none). */
 export function readSetupFailure(exitPath: string): number | null {
-  try {
-    const text = readFileSync(setupFileFor(exitPath), "utf8").trim();
-    return /^\d+$/.test(text) ? Number(text) : null;
-  } catch {
-    return null;
-  }
+  return readNumberFile(setupFileFor(exitPath));
 }
 
 /** The pid a session's wrapper recorded, or null (none yet, or not a pid). */
 export function readPidFile(exitPath: string): number | null {
+  return readNumberFile(pidFileFor(exitPath));
+}
+
+/** A whole number the wrapper wrote in troupe's logs folder; null when there is none (yet). */
+function readNumberFile(path: string): number | null {
   try {
-    const text = readFileSync(pidFileFor(exitPath), "utf8").trim();
+    const text = readFileSync(path, "utf8").trim();
     return /^\d+$/.test(text) ? Number(text) : null;
   } catch {
     return null;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BIN, Sandbox, type RunResult } from "../support/sandbox.ts";
+import { Sandbox } from "../support/sandbox.ts";
+import { within as withinIn } from "../support/within.ts";
 
 // issue 18, second pass: repository files a branch can carry (and a --no-worktree agent can
 // write), read by the daemon at every spawn. Before, a FIFO as .worktreeinclude or
@@ -47,15 +48,7 @@ afterAll(async () => {
   await sb.close();
 });
 
-/** Runs troupe, failing (and killing it) if it has not answered by the deadline: a hung daemon must fail the test, not hang it. */
-async function within(args: string[], ms = 10_000): Promise<RunResult> {
-  const p = Bun.spawn([BIN, ...args], { cwd: sb.dir, env: sb.env, stdout: "pipe", stderr: "pipe" });
-  const timer = setTimeout(() => p.kill("SIGKILL"), ms);
-  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-  clearTimeout(timer);
-  if (p.signalCode === "SIGKILL") throw new Error(`troupe ${args.join(" ")} did not answer within ${ms} ms (daemon hung?)`);
-  return { code, stdout, stderr };
-}
+const within = (args: string[], ms?: number) => withinIn(sb, args, ms);
 
 let n = 0;
 describe("a hostile repository file refuses the spawn with one clear line; the daemon keeps serving", () => {
