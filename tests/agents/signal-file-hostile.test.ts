@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { SIGNAL_TEXT_MAX_CHARS, clearSignalFile, readSignalFile, signalText, writeSignalFile } from "../../src/agents/signal-file.ts";
 
-// What an agent may leave at its signal path, read the way the daemon reads it. Each of
-// these hung the daemon in open() or read until memory ran out before.
+// What an agent may leave at its signal path, read the way the daemon reads it (the reader's own
+// cases, FIFOs, devices and sizes, are in tests/guarded-fs.test.ts).
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), "troupe-hostile-")));
 const outside = join(base, "outside");
@@ -16,14 +16,8 @@ mkdirSync(outside, { recursive: true });
 writeFileSync(join(outside, "other.json"), JSON.stringify({ status: "done", result: "someone else's" }));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-const limits = { maxBytes: 1024 * 1024, root };
 let n = 0;
 const fresh = () => join(out, `signal-${++n}.json`);
-
-function mkfifo(path: string) {
-  const r = Bun.spawnSync(["mkfifo", path]);
-  if (r.exitCode !== 0) throw new Error(`mkfifo: ${r.stderr.toString()}`);
-}
 
 describe("the signal file's folder", () => {
   test("a parent folder swapped for a link out of the folder is refused", () => {
