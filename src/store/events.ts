@@ -41,12 +41,15 @@ export class EventRepo {
   }
 
   /**
-   * Forgets the events about an agent (its status changes carry its prompt, result and error): it
-   * was removed, and nothing of it stays. A subscriber behind them refetches, as after a prune.
+   * Blanks the events about a removed agent (its status changes carry its prompt, result and
+   * error; its permission requests their tool input): each becomes the `agent:removed` the agent
+   * ended with, keeping its id, so a replay neither breaks off (as a gap would: a resync) nor
+   * shows what was removed. Events that only name it (a worker's `parentId`, a conversation it
+   * took part in) stay as they are.
    */
   forgetAgent(agentId: string): void {
-    // ids are random and quoted in the payload: no other text matches
-    this.db.query("DELETE FROM events WHERE instr(payload, ?) > 0").run(JSON.stringify(agentId));
+    const about = `CASE WHEN json_valid(payload) THEN ${["$.agent.id", "$.agentId", "$.request.agentId"].map((p) => `json_extract(payload, '${p}') = ?2`).join(" OR ")} END`;
+    this.db.query(`UPDATE events SET type = 'agent:removed', payload = ?1 WHERE ${about}`).run(JSON.stringify({ type: "agent:removed", agentId }), agentId);
   }
 
   /** Keeps the newest `keep` events; older ones are covered by a full refetch. */

@@ -10,7 +10,7 @@ const parents: Record<string, string | null> = { a: null, b: "a", c: "b", x: nul
 const parentOf: ParentOf = (id) => parents[id] ?? null;
 
 describe("the authorization policy", () => {
-  test("what only the person may do: stop the daemon, clean up worktrees, set a resume's environment, attach to an agent, decide tool permissions, decide the work, add and run flows, the accounts", () => {
+  test("what only the person may do: stop the daemon, clean up worktrees, set a resume's environment, name an agent's account, attach to an agent, decide tool permissions, decide the work, add and run flows, the accounts", () => {
     const personOnly = Object.entries(POLICY).filter(([, [rule]]) => rule === "person").map(([action]) => action);
     expect(personOnly.sort()).toEqual([
       "accounts.add",
@@ -19,6 +19,7 @@ describe("the authorization policy", () => {
       "accounts.reset",
       "agents.attach",
       "agents.resume.env",
+      "agents.spawn.account",
       "daemon.gc",
       "daemon.stop",
       "flows.add",
