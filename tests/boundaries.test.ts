@@ -56,6 +56,8 @@ const LAYERS: Record<string, readonly string[]> = {
   "file-modes": [],
   "process-info": [],
   self: ["runtime"],
+  // the platforms troupe ships binaries for (scripts/dist.ts; `troupe remote install` next)
+  platforms: [],
   protocol: [],
   errors: [],
 };
@@ -65,6 +67,7 @@ const EXCEPTIONS: { from: string; to: string; why: string }[] = [
   { from: "src/cli/daemon.ts", to: "src/daemon/daemon.ts", why: "`troupe daemon run` is the daemon process (loaded lazily)" },
   { from: "src/cli/dashboard.ts", to: "src/ui/run.tsx", why: "the dashboard command mounts the UI (loaded lazily)" },
   { from: "src/cli/mcp.ts", to: "src/mcp/server.ts", why: "`troupe mcp` serves the MCP adapter (loaded lazily, so no other command loads the SDK)" },
+  { from: "src/cli/doctor-checks.ts", to: "src/workspace-config.ts", why: "`troupe doctor` reads the workspace config as the daemon will, to name what is broken before a spawn does" },
 ];
 
 const ALWAYS = ["errors"];

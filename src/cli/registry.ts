@@ -355,6 +355,15 @@ ${W}`,
     load: () => import("./providers.ts"),
   },
   {
+    name: "doctor",
+    summary: "check what troupe needs here: git, the socket folder, the workspace, the daemon, agent CLIs, tmux, systemd, notify",
+    usage: `troupe doctor [--json]
+  one line per check, with how to fix what is missing; exit 1 when something troupe needs is
+  missing or broken (agent CLIs, tmux and systemd are optional); starts no daemon
+${W}`,
+    load: () => import("./doctor.ts"),
+  },
+  {
     name: "daemon",
     summary: "run, start, stop, restart or inspect the workspace daemon",
     usage: `troupe daemon (run | start | stop | status) [--json]
