@@ -5,17 +5,29 @@ import type { OutputChunk } from "../protocol/output.ts";
 import type { TroupeClient } from "../client/client.ts";
 import { chunkLines, colorEnabled, formatLine, parserFor, renderChunksWith } from "../output/render.ts";
 import { connect } from "./context.ts";
-import { parse, parseIntFlag } from "./command.ts";
+import { defineCommand, parseIntFlag } from "./command.ts";
 import { stderr, stdout, type Sink } from "./streams.ts";
 
 const PAGE = 5000;
 
-export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
-    follow: { type: "boolean", short: "f" },
-    raw: { type: "boolean" },
-    session: { type: "string" },
-  });
+export const command = defineCommand(
+  {
+    synopsis: "troupe logs AGENT [-f] [--raw | --json] [--session N]",
+    flags: {
+      follow: { type: "boolean", short: "f", help: "follow live output until the agent ends" },
+      raw: {
+        type: "boolean",
+        help: 'the bytes as the CLI wrote them, unrendered and unsanitized: its stdout to\nstdout, its stderr to stderr; troupe\'s own notes to stderr after "troupe: "',
+      },
+      session: { type: "string", arg: "N", help: "only session N (each resume is a new session)" },
+    },
+    json: 'one object per stored chunk: {"id", "agentId", "session", "stream", "data",\n"createdAt"}; stream is stdout, stderr or troupe (a note of troupe\'s)',
+  },
+  run,
+);
+
+async function run(args: string[]): Promise<number> {
+  const { values, positionals } = command.parse(args);
   const [ref, ...extra] = positionals;
   if (!ref || extra.length) throw new TroupeError("usage", "logs takes one AGENT (id or name)");
   if (values.raw && values.json) throw new TroupeError("usage", "give --raw or --json, not both");

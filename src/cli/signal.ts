@@ -2,7 +2,7 @@ import { TroupeError } from "../errors.ts";
 import type { Signal } from "../protocol/signal.ts";
 import { FAILURE_CLASSES, type FailureClass } from "../protocol/failure.ts";
 import { connect } from "./context.ts";
-import { parse } from "./command.ts";
+import { defineCommand } from "./command.ts";
 import { stdout } from "./streams.ts";
 
 function build(kind: string | undefined, v: { result?: string; question?: string[]; error?: string; class?: string }): Signal {
@@ -25,13 +25,24 @@ function build(kind: string | undefined, v: { result?: string; question?: string
   }
 }
 
-export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
-    result: { type: "string" },
-    question: { type: "string", multiple: true },
-    error: { type: "string" },
-    class: { type: "string" },
-  });
+export const command = defineCommand(
+  {
+    synopsis: `troupe signal done [--result TEXT]
+troupe signal questions --question TEXT [--question TEXT ...]
+troupe signal error --error TEXT [--class CLASS]   (CLASS: how troupe takes it, e.g. network is retried)`,
+    flags: {
+      result: { type: "string", help: null },
+      question: { type: "string", multiple: true, help: null },
+      error: { type: "string", help: null },
+      class: { type: "string", help: null },
+    },
+    workspace: false,
+  },
+  run,
+);
+
+async function run(args: string[]): Promise<number> {
+  const { values, positionals } = command.parse(args);
   if (positionals.length > 1) throw new TroupeError("usage", `unexpected '${positionals[1]}' (quote the text and pass it with a flag)`);
   const signal = build(positionals[0], values);
   if (!process.env.TROUPE_AGENT_TOKEN) throw new TroupeError("usage", "not running as a troupe agent: TROUPE_AGENT_TOKEN is not set");

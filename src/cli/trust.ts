@@ -2,15 +2,26 @@ import { join, resolve } from "node:path";
 import { TroupeError } from "../errors.ts";
 import { resolveWorkspace } from "../workspace.ts";
 import { trust } from "../trust.ts";
-import { parse, printJson } from "./command.ts";
+import { defineCommand, printJson } from "./command.ts";
 import { stdout } from "./streams.ts";
 
 /**
  * Trusts the workspace config as it is now, so its `worktree.setup` may run. Shows what it trusts:
  * the person should read the file first (a pulled branch may have changed it).
  */
-export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {});
+export const command = defineCommand(
+  {
+    synopsis: "troupe trust [FILE] [--json]",
+    intro: `  FILE: a repository profile (.troupe/profiles/NAME.md) whose mcpServers may then start
+  recorded per user by a hash of .troupe/config.json (under $XDG_STATE_HOME/troupe/trusted);
+  any change to the file needs a new 'troupe trust'`,
+    flags: {},
+  },
+  run,
+);
+
+async function run(args: string[]): Promise<number> {
+  const { values, positionals } = command.parse(args);
   if (positionals.length > 1) throw new TroupeError("usage", "trust takes at most one FILE");
   if (positionals[0]) return trustProfile(resolve(positionals[0]), values.json === true);
   const ws = resolveWorkspace({ workspace: values.workspace });

@@ -73,7 +73,7 @@ export async function waitForAgent(ctx: McpContext, ref: string, ms: number, sig
   const deadline = Date.now() + ms;
   for (;;) {
     const left = Math.max(0, deadline - Date.now());
-    const a = await withReconnect(Math.max(deadline, Date.now() + RECONNECT_MS), () => ctx.client.waitAgent(ref, Math.min(POLL_WINDOW_MS, left), signal));
+    const a = await withReconnect(Math.max(deadline, Date.now() + RECONNECT_MS), () => ctx.client.waitAgent(ref, { wait: Math.min(POLL_WINDOW_MS, left) }, signal));
     if (!isLive(a.status) || Date.now() >= deadline || signal?.aborted) return a;
   }
 }

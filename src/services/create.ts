@@ -1,26 +1,20 @@
 import { join } from "node:path";
 import { AgentService } from "../agents/service.ts";
 import { AgentFollower } from "../conversations/follow-agents.ts";
-import { UncommittedFollower, WorktreeReaper, collectGarbage } from "../agents/cleanup/index.ts";
+import { UncommittedFollower, WorktreeReaper } from "../agents/cleanup/index.ts";
 import { ConversationService } from "../conversations/service.ts";
 import { EventBus } from "../events/bus.ts";
 import { EventFeed } from "../events/feed.ts";
 import type { Logger } from "../events/log.ts";
 import type { Store } from "../store/index.ts";
 import type { Workspace } from "../workspace.ts";
-import { BUILD_VERSION } from "../self.ts";
 import type { Services } from "./services.ts";
-import { agentsApi } from "./agents-api.ts";
-import { conversationsApi } from "./conversations-api.ts";
-import { guardOver, permitsOver } from "./guard.ts";
+import { servicesApi } from "./api.ts";
 import { MessageService } from "../messages/service.ts";
 import { DeliveryFollower } from "../messages/delivery.ts";
-import { messagesApi } from "./messages-api.ts";
 import { PurposefulWaits } from "./waits.ts";
 import { WorkService } from "../work/service.ts";
-import { workApi } from "./work-api.ts";
 import { Dispatcher } from "../work/dispatch.ts";
-import { modesApi } from "./modes-api.ts";
 import { ModeService } from "../work/modes.ts";
 import { DecisionStore } from "../work/decisions.ts";
 import { modeWorkOver } from "../work/work-reader.ts";
@@ -33,7 +27,6 @@ import { AccountService } from "../accounts/service.ts";
 import { AgentEnvStore } from "../agents/env-store.ts";
 import { Notifier } from "../notify/notifier.ts";
 import { PermissionService } from "../permissions/service.ts";
-import { permissionsApi } from "./permissions-api.ts";
 
 export interface ServiceHost {
   ws: Workspace;
@@ -84,67 +77,13 @@ export function createServices(h: ServiceHost): RunningServices {
   const decisions = new DecisionStore(h.ws.stateDir, h.log);
   const modes = new ModeService({ agents, store: h.store, bus, log: h.log, decisions, work: modeWorkOver(work, h.store) });
   const dispatcher = new Dispatcher({ root: h.ws.root, stateDir: h.ws.stateDir, store: h.store, bus, log: h.log, modes, agents });
-  const guard = guardOver(h.store);
   const delivery = new DeliveryFollower({ store: h.store, bus, log: h.log, messages, agents });
   const profiles = new ProfileCatalog(h.ws.root);
   const flows = new FlowService({ root: h.ws.root, stateDir: h.ws.stateDir, store: h.store, log: h.log, agents, profiles });
   const uncommitted = new UncommittedFollower({ store: h.store, bus, log: h.log, agents });
   const reaper = new WorktreeReaper({ ws: h.ws, store: h.store, log: h.log, bus });
   const notifier = new Notifier({ bus, log: h.log, root: h.ws.root, sentPath: join(h.ws.stateDir, "notified.json"), nameOf: (id) => h.store.agents.get(id)?.name ?? null });
-  const services: Services = {
-    identify: (token) => agents.identify(token),
-    daemon: {
-      health(caller) {
-        guard(caller, "daemon.health");
-        return { ok: true, pid: process.pid, version: BUILD_VERSION, workspace: h.ws.root, startedAt };
-      },
-      stop(caller) {
-        guard(caller, "daemon.stop");
-        // later, so that the stop request is answered first
-        setTimeout(h.stopDaemon, 10);
-      },
-      gc(caller, q) {
-        guard(caller, "daemon.gc");
-        return collectGarbage({ ws: h.ws, store: h.store, log: h.log }, q.dryRun);
-      },
-    },
-    agents: agentsApi(agents, guard, profiles, bus, waits),
-    profiles: {
-      list(caller) {
-        guard(caller, "profiles.read");
-        return profiles.read();
-      },
-      get(caller, name) {
-        guard(caller, "profiles.read");
-        return profiles.get(name);
-      },
-    },
-    conversations: conversationsApi(conversations, guard),
-    modes: modesApi(modes, guard),
-    messages: messagesApi(messages, guard, permitsOver(h.store), waits),
-    events: {
-      open(caller, q) {
-        guard(caller, "events.open");
-        return feed.open(q);
-      },
-    },
-    work: workApi(work, dispatcher, guard),
-    flows: {
-      list: (caller) => (guard(caller, "flows.read"), flows.list()),
-      get: (caller, ref) => (guard(caller, "flows.read"), flows.get(ref)),
-      add: (caller, req) => (guard(caller, "flows.add"), flows.add(req)),
-      remove: (caller, ref) => (guard(caller, "flows.remove"), flows.remove(ref)),
-      setEnabled: (caller, ref, enabled) => (guard(caller, "flows.enable"), flows.setEnabled(ref, enabled)),
-      run: (caller, ref) => (guard(caller, "flows.run"), flows.run(ref)),
-    },
-    accounts: {
-      list: (caller) => (guard(caller, "accounts.list"), accounts.list()),
-      add: (caller, req) => (guard(caller, "accounts.add"), accounts.add(req)),
-      remove: (caller, ref) => (guard(caller, "accounts.remove"), accounts.remove(ref)),
-      reset: (caller, ref) => (guard(caller, "accounts.reset"), accounts.reset(ref)),
-    },
-    permissions: permissionsApi(permissions, guard, waits),
-  };
+  const services = servicesApi({ ...h, startedAt, bus, waits, agents, conversations, messages, feed, work, dispatcher, modes, profiles, flows, accounts, permissions });
   return {
     services,
     bus,

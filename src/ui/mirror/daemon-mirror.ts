@@ -191,7 +191,7 @@ export class DaemonMirror {
   /** The person's unread messages; a daemon from before messages has no such route (the rest works). */
   private async unreadMessages(): Promise<Message[] | undefined> {
     try {
-      return await this.client.messages({ unread: true });
+      return await this.client.messages({ to: "user", unread: true });
     } catch (err) {
       if (err instanceof TroupeError && err.code === "not_found") return undefined;
       throw err;

@@ -1,8 +1,8 @@
-import type { Conversation, ConversationStatus } from "../protocol/conversation.ts";
+import type { Conversation, ConversationStatus } from "../conversation.ts";
 
 /**
  * Hand-written checks of the replies the agents' hot commands read (`troupe answer`, `ask`,
- * `listen`, `signal`), as strict as the zod schemas in src/protocol/ (tests/client/replies.test.ts
+ * `listen`, `signal`), as strict as the zod schemas in src/protocol/ (tests/protocol/api/replies.test.ts
  * holds each against its schema, field by field). Loading zod and building the conversation
  * schemas was ~6 ms of a ~15 ms `troupe answer`; these cost nothing to load. Every other reply
  * is still parsed by its zod schema.

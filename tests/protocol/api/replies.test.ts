@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
-import { ConversationReply, CONVERSATION_STATUSES, ErrorReply, ListenReply, OkReply } from "../../src/client/replies.ts";
-import { ConversationResponseSchema, ListenResponseSchema } from "../../src/protocol/api-conversations.ts";
-import { ConversationSchema, ConversationStatusSchema } from "../../src/protocol/conversation.ts";
-import { ErrorBodySchema, OkSchema } from "../../src/protocol/api-base.ts";
+import { ConversationReply, CONVERSATION_STATUSES, ErrorReply, ListenReply, OkReply } from "../../../src/protocol/api/replies.ts";
+import { ConversationResponseSchema, ListenResponseSchema } from "../../../src/protocol/api-conversations.ts";
+import { ConversationSchema, ConversationStatusSchema } from "../../../src/protocol/conversation.ts";
+import { ErrorBodySchema, OkSchema } from "../../../src/protocol/api-base.ts";
 
 // The hand-written checks must accept exactly what the zod schemas accept, and give the same value.
 
