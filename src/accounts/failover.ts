@@ -4,7 +4,7 @@ import type { Logger } from "../events/log.ts";
 import type { AgentRecord, Store } from "../store/index.ts";
 import { toAgent } from "../store/agents.ts";
 import type { Failure } from "../protocol/failure.ts";
-import type { Action } from "../agents/lifecycle/policy.ts";
+import type { Action } from "../agents/lifecycle/retry-policy.ts";
 import type { AccountPort } from "../agents/accounts-port.ts";
 import { getProvider } from "../../providers/index.ts";
 import type { Provider } from "../../providers/types.ts";
@@ -65,7 +65,7 @@ export class AccountBroker implements AccountPort {
     return this.d.accounts.earliestReset(provider);
   }
 
-  /** The FailoverHook (AgentService.setFailover): called inside a run's end on `usage_limit` or `auth`. */
+  /** AccountPort.failover: called inside a run's end (the lifecycle's decision) on `usage_limit` or `auth`. */
   readonly failover = (rec: AgentRecord, failure: Failure): Action => {
     try {
       return this.decide(rec, failure);

@@ -2,7 +2,7 @@ import type { AccountService } from "../accounts/service.ts";
 import type { AgentService } from "../agents/service.ts";
 import type { ConversationService } from "../conversations/service.ts";
 import type { EventBus } from "../events/bus.ts";
-import type { EventFeed } from "../events/feed.ts";
+import type { EventFeed } from "../events/event-feed.ts";
 import type { FlowService } from "../flows/service.ts";
 import type { MessageService } from "../messages/service.ts";
 import type { PermissionService } from "../permissions/service.ts";

@@ -4,7 +4,7 @@ import { AgentFollower } from "../conversations/follow-agents.ts";
 import { UncommittedFollower, WorktreeReaper } from "../agents/cleanup/index.ts";
 import { ConversationService } from "../conversations/service.ts";
 import { EventBus } from "../events/bus.ts";
-import { EventFeed } from "../events/feed.ts";
+import { EventFeed } from "../events/event-feed.ts";
 import type { Logger } from "../events/log.ts";
 import type { Store } from "../store/index.ts";
 import type { Workspace } from "../workspace.ts";
@@ -24,9 +24,11 @@ import { AccountStore } from "../accounts/store.ts";
 import { accountPaths } from "../accounts/paths.ts";
 import { AccountBroker } from "../accounts/failover.ts";
 import { AccountService } from "../accounts/service.ts";
-import { AgentEnvStore } from "../agents/env-store.ts";
+import { AgentEnvStore } from "../agents/files/saved-env.ts";
+import { troupeIn } from "../agents/paths.ts";
 import { Notifier } from "../notify/notifier.ts";
-import { PermissionService } from "../permissions/service.ts";
+import { PermissionService, awaitsPermission } from "../permissions/service.ts";
+import { EndOfRun, type EndOfRunParts } from "./end-of-run.ts";
 
 export interface ServiceHost {
   ws: Workspace;
@@ -53,36 +55,50 @@ export interface RunningServices {
   shutdown(): Promise<void>;
 }
 
-/** Builds the services once per daemon, wired to one bus. */
+/**
+ * Builds the services once per daemon, wired to one bus, each after what it uses. The one cycle
+ * (the agent service ends runs into steps of services that use it) is the end-of-run sequence's
+ * late-bound list (end-of-run.ts).
+ */
 export function createServices(h: ServiceHost): RunningServices {
   const startedAt = Date.now();
   const bus = new EventBus(h.store.events, h.log);
-  const messages = new MessageService(h.store, bus, (): string => agents.troupeCommand());
-  const agents = new AgentService({ ws: h.ws, store: h.store, bus, log: h.log, binDir: h.binDir, mail: messages });
+  const troupe = troupeIn(h.binDir);
+  const messages = new MessageService(h.store, bus, () => troupe);
   const conversations = new ConversationService(h.store, bus);
   const waits = new PurposefulWaits();
-  const permissions = new PermissionService({ store: h.store, bus, log: h.log, agents });
-  // an agent waiting for the person's permission is not idle, however long the person takes
-  agents.setPurposefulWait((id) => conversations.waitsOnPurpose(id) || waits.has(id) || permissions.waitsOnPurpose(id));
   // the user's accounts (shared by every daemon of the user): which one each agent runs on, failover on a spent quota
   const accountStore = new AccountStore(accountPaths());
   const envs = new AgentEnvStore(h.ws.stateDir);
   const broker = new AccountBroker({ store: h.store, bus, log: h.log, accounts: accountStore, loadEnv: (rec) => envs.load(rec.id, rec.name) });
-  agents.setAccounts(broker);
-  agents.setFailover(broker.failover);
+  const ends = new EndOfRun(h.log, () => endParts);
+  const agents = new AgentService({
+    ws: h.ws,
+    store: h.store,
+    bus,
+    log: h.log,
+    binDir: h.binDir,
+    mail: messages,
+    accounts: broker,
+    ends,
+    // an agent waiting for the person's permission is not idle, however long the person takes
+    waitsOnPurpose: (id) => conversations.waitsOnPurpose(id) || waits.has(id) || awaitsPermission(h.store, id),
+  });
+  const permissions = new PermissionService({ store: h.store, bus, log: h.log, agents });
   const accounts = new AccountService(accountStore, (provider) => agents.wakeBlocked(provider));
   const feed = new EventFeed(h.store.events, bus);
   const follower = new AgentFollower({ store: h.store, bus, log: h.log, conversations, agents });
   const work = new WorkService({ root: h.ws.root, store: h.store, bus, agents });
   const decisions = new DecisionStore(h.ws.stateDir, h.log);
-  const modes = new ModeService({ agents, store: h.store, bus, log: h.log, decisions, work: modeWorkOver(work, h.store) });
+  const modes = new ModeService({ agents, store: h.store, log: h.log, decisions, work: modeWorkOver(work, h.store) });
   const dispatcher = new Dispatcher({ root: h.ws.root, stateDir: h.ws.stateDir, store: h.store, bus, log: h.log, modes, agents });
   const delivery = new DeliveryFollower({ store: h.store, bus, log: h.log, messages, agents });
   const profiles = new ProfileCatalog(h.ws.root);
   const flows = new FlowService({ root: h.ws.root, stateDir: h.ws.stateDir, store: h.store, log: h.log, agents, profiles });
   const uncommitted = new UncommittedFollower({ store: h.store, bus, log: h.log, agents });
-  const reaper = new WorktreeReaper({ ws: h.ws, store: h.store, log: h.log, bus });
+  const reaper = new WorktreeReaper({ ws: h.ws, store: h.store, log: h.log });
   const notifier = new Notifier({ bus, log: h.log, root: h.ws.root, sentPath: join(h.ws.stateDir, "notified.json"), nameOf: (id) => h.store.agents.get(id)?.name ?? null });
+  const endParts: EndOfRunParts = { modes, conversations: follower, messages: delivery, permissions, uncommitted, reaper, dispatch: dispatcher, bus };
   const services = servicesApi({ ...h, startedAt, bus, waits, agents, conversations, messages, feed, work, dispatcher, modes, profiles, flows, accounts, permissions });
   return {
     services,
@@ -93,12 +109,12 @@ export function createServices(h: ServiceHost): RunningServices {
     start() {
       // before anything publishes: what the start finds (a run that ended while no daemon ran) is news
       notifier.start();
-      // followers first: sessions completed at start publish agent:ended; mode imports before
-      // the conversations follower, so a run failed by its outputs is not woken for a question
-      modes.subscribe();
+      // the end-of-run sequence's parts before the agents' start, whose ends follow (their order
+      // is the sequence's, end-of-run.ts)
+      modes.startImports();
       follower.start();
       delivery.start();
-      // before the agents' start: the ends it finds then cancel their pending requests
+      // also cancels the requests of sessions that ended while no daemon ran
       permissions.start();
       uncommitted.start();
       agents.start();

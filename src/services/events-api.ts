@@ -1,4 +1,4 @@
-import type { EventFeed } from "../events/feed.ts";
+import type { EventFeed } from "../events/event-feed.ts";
 import type { EVENT_ENDPOINTS } from "../protocol/api/events.ts";
 import type { HandlersOf } from "./services.ts";
 

@@ -1,5 +1,5 @@
 import type { Caller } from "../agents/caller.ts";
-import type { Feed } from "../events/feed.ts";
+import type { Feed } from "../events/event-feed.ts";
 import type { Endpoint, Endpoints, Input, Result, StreamReply } from "../protocol/api/index.ts";
 import type { Guard } from "./guard.ts";
 

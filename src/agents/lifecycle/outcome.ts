@@ -1,9 +1,9 @@
-import type { SignalRead } from "../signal-file.ts";
-import type { Diagnosis } from "../failure.ts";
-import { oneLineEvidence } from "../failure.ts";
+import type { SignalRead } from "../files/signal.ts";
+import type { Diagnosis } from "./diagnose.ts";
+import { oneLineEvidence } from "./diagnose.ts";
 import type { Failure } from "../../protocol/failure.ts";
 import { assertNever } from "../../errors.ts";
-import { SETUP_FAILED } from "../session-signal.ts";
+import { SETUP_FAILED } from "../sessions/session-signal.ts";
 
 /** A path as one shell word (as the prompts write it). */
 const shellWord = (path: string): string => (/^[\w./-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`);

@@ -36,7 +36,7 @@ export interface MirrorOptions {
 /**
  * The daemon's state mirrored in the dashboard: a snapshot, then events (replayed from the last
  * id after a reconnect), applied in batches outside React and published at most ~30 times a
- * second. It reads the stream that the daemon's `src/events/feed.ts` serves.
+ * second. It reads the stream that the daemon's `src/events/event-feed.ts` serves.
  */
 export class DaemonMirror {
   readonly publisher: Publisher;
