@@ -1,3 +1,4 @@
+import { agentDiff } from "../git/agent-diff.ts";
 import { TroupeError, errorMessage } from "../errors.ts";
 import type { Agent, Question } from "../protocol/entities.ts";
 import type { OutputChunk } from "../protocol/output.ts";
@@ -165,6 +166,11 @@ export class AgentService {
     const rec = this.d.store.agents.find(ref);
     if (!rec) throw new TroupeError("agent_not_found", `no agent '${ref}'`);
     return rec;
+  }
+
+  /** Its work as lines of a diff (src/git/agent-diff.ts). */
+  diff(ref: string): Promise<string[]> {
+    return agentDiff(this.get(ref), this.d.ws.root);
   }
 
   /** A page of the agent's stored output; an empty page is the end. */

@@ -25,6 +25,7 @@ export function agentsApi(agents: AgentService, profiles: ProfileCatalog, bus: E
     attachStarted: (_caller, { ref, session, pid }) => agents.attachStarted(ref, session, pid),
     detach: (_caller, { ref, session, exitCode }) => agents.detach(ref, session, exitCode),
     output: (_caller, { ref, ...q }) => agents.output(ref, q),
+    agentDiff: (_caller, { ref }) => agents.diff(ref),
     async waitAgent(caller, { ref, wait }, signal) {
       const now = agents.get(ref);
       const waitMs = wait ?? 0;

@@ -32,6 +32,7 @@ const EXPECTED_ROWS: [string, number[]][] = [
   ["GET /v1/agents", ALL],
   ["GET /v1/agents/:ref", ALL],
   ["GET /v1/agents/:ref/output", ALL],
+  ["GET /v1/agents/:ref/diff", ALL],
   ["GET /v1/agents/:ref/wait", ALL],
   ["POST /v1/agents", [201, 201, 201, 201, 201, 201, 401]],
   // naming an account is the person's: an agent is refused alike for one that exists and one that does not

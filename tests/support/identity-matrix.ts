@@ -204,6 +204,7 @@ const CASES: RouteCase[] = [
   { endpoint: "listAgents", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/agents")) },
   { endpoint: "agent", fresh: null, call: (m, f, t) => status(m.api(t, "GET", `/v1/agents/${ref(f)}`)) },
   { endpoint: "output", fresh: null, call: (m, f, t) => status(m.api(t, "GET", `/v1/agents/${ref(f)}/output`)) },
+  { endpoint: "agentDiff", fresh: null, call: (m, f, t) => status(m.api(t, "GET", `/v1/agents/${ref(f)}/diff`)) },
   { endpoint: "waitAgent", fresh: null, call: (m, f, t) => status(m.api(t, "GET", `/v1/agents/${ref(f)}/wait`)) },
   {
     endpoint: "spawn",

@@ -126,6 +126,16 @@ export const AGENT_ENDPOINTS = {
     },
     reply: reply.key(schema("agents", "OutputResponseSchema"), "chunks"),
   }),
+  agentDiff: endpoint({
+    method: "GET",
+    path: "/v1/agents/:ref/diff",
+    summary: "The agent's work as lines of a diff, computed by the daemon that owns it: what is committed on its branch since its base, then what is uncommitted in its folder.",
+    rule: "anyone",
+    does: "read the diff of $",
+    target: "agent",
+    params: REF,
+    reply: reply.key(schema("agents", "AgentDiffResponseSchema"), "lines"),
+  }),
   // waiting for an agent to end is reading it (a supervisor's handoff waits on its worker)
   waitAgent: endpoint({
     method: "GET",

@@ -1,9 +1,21 @@
 import { existsSync } from "node:fs";
-import type { Agent } from "../../protocol/entities.ts";
 
-/** Lines of a diff; read-only git, run where the agent's branch and worktree are. */
-export async function loadDiff(agent: Agent, workspaceRoot: string): Promise<string[]> {
-  // loaded on the first diff shown: simple-git is no part of the dashboard's first frame
+/** What an agent's diff is computed from (its row). */
+export interface DiffSubject {
+  name: string;
+  branch: string | null;
+  baseRef: string | null;
+  worktree: string | null;
+  cwd: string;
+}
+
+/**
+ * An agent's work as lines of a diff: what is committed on its branch since its base, then what
+ * is uncommitted in its folder. Read-only git, run by the daemon that owns the agent (the
+ * workspace's, which for a remote agent is on its own box).
+ */
+export async function agentDiff(agent: DiffSubject, workspaceRoot: string): Promise<string[]> {
+  // loaded on the first diff asked for
   const { simpleGit } = await import("simple-git");
   const lines: string[] = [];
   const split = (s: string) => s.replace(/\n$/, "").split("\n").filter((l, i, a) => !(a.length === 1 && l === ""));

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadDiff } from "../../../src/ui/diff/diff-source.ts";
-import { makeAgent } from "../helpers/fake-client.ts";
+import { agentDiff, type DiffSubject } from "../../src/git/agent-diff.ts";
 
 const ENV = { GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t.invalid" };
 let root: string;
@@ -25,10 +24,10 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-describe("loadDiff", () => {
+describe("agentDiff", () => {
   test("the branch against its base, then what the worktree has not committed", async () => {
-    const agent = makeAgent({ name: "fixer", branch: "troupe/fixer", baseRef: "main", worktree: join(root, "wt"), cwd: join(root, "wt") });
-    const lines = await loadDiff(agent, root);
+    const agent: DiffSubject = { name: "fixer", branch: "troupe/fixer", baseRef: "main", worktree: join(root, "wt"), cwd: join(root, "wt") };
+    const lines = await agentDiff(agent, root);
     const committed = lines.indexOf("── committed on troupe/fixer since main ──");
     const uncommitted = lines.findIndex((l) => l.startsWith("── uncommitted in"));
     expect(committed).toBe(0);
@@ -39,7 +38,7 @@ describe("loadDiff", () => {
 
   test("an agent without a worktree shows the folder's uncommitted changes", async () => {
     writeFileSync(join(root, "a.txt"), "one\nchanged\n");
-    const lines = await loadDiff(makeAgent({ cwd: root }), root);
+    const lines = await agentDiff({ name: "loose", branch: null, baseRef: null, worktree: null, cwd: root }, root);
     expect(lines[0]).toStartWith("── uncommitted in");
     expect(lines).toContain("+changed");
   });
