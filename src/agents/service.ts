@@ -20,7 +20,8 @@ import { agentPaths, troupeIn } from "./paths.ts";
 import { modePrompt, PREVIEW_AGENT, type ModePrompt } from "./start/mode-prompt.ts";
 import { worktreePath } from "../git/worktree.ts";
 import { hashToken } from "./tokens.ts";
-import { clearSignalFile, signalText, writeSignalFile } from "./files/signal.ts";
+import { clearSignalFile } from "./files/signal.ts";
+import { recordSignal } from "./sessions/session-signal.ts";
 import { SessionWatcher } from "./sessions/session-watcher.ts";
 import type { AgentDeps } from "./deps.ts";
 import type { Caller } from "./caller.ts";
@@ -180,41 +181,9 @@ export class AgentService {
     return this.d.store.chunks.list(rec.id, q);
   }
 
-  /**
-   * Stores `signal` as `rec`'s own, for its current session: recorded in the store first (the
-   * session's end takes the record, never a file nobody sent through here; a daemon killed right
-   * after still has it), then written to that agent's signal file (never a path a caller names)
-   * for the agent to read back. A run ends with one signal: another one is refused, the first
-   * stands; the same one again changes nothing (a client that lost the answer sends it again).
-   */
+  /** Stores `signal` as `rec`'s own, for its current session (see recordSignal). */
   signal(rec: AgentRecord, signal: Signal): void {
-    const text = signalText(signal);
-    const json = text.trimEnd();
-    const { sessions } = this.d.store;
-    const r = sessions.recordSignal(rec.id, rec.session, json);
-    switch (r.kind) {
-      case "ended":
-        throw new TroupeError("invalid_state", `${rec.name}'s run ${rec.session} has ended; a signal belongs to the run that sends it`);
-      case "taken": {
-        const first = JSON.parse(r.first) as Signal;
-        throw new TroupeError("conflict", `${rec.name} already signalled ${first.status} in this run; a run ends with one signal, and the first stands`);
-      }
-      case "same":
-        try {
-          writeSignalFile(rec.signalFile, this.d.ws.stateDir, text);
-        } catch (err) {
-          this.d.log.warn(`${rec.name}: the signal recorded before could not be written to ${rec.signalFile} again`, err);
-        }
-        return;
-      case "recorded":
-        try {
-          writeSignalFile(rec.signalFile, this.d.ws.stateDir, text);
-        } catch (err) {
-          // not written where the agent reads it back: it did not count, and the agent is told why
-          sessions.forgetSignal(rec.id, rec.session, json);
-          throw err;
-        }
-    }
+    recordSignal(this.d, rec, signal);
   }
 
   private provider(name: string): Provider {
