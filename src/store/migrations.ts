@@ -312,6 +312,15 @@ export const MIGRATIONS: readonly Migration[] = [
   ALTER TABLE initiatives ADD COLUMN permissions_json TEXT;` },
   // 18: the status an attached agent returns to when the person's interactive CLI exits
   { name: "attached-from", sql: `ALTER TABLE agents ADD COLUMN attached_from TEXT;` },
+  // 19: the signal the daemon wrote for a session (troupe signal): the session's end takes
+  // this, never a file nobody sent through the daemon. A session still open at the upgrade was
+  // started by a troupe that did not record signals: its file is read as it was then.
+  {
+    name: "session-signal",
+    sql: `ALTER TABLE agent_sessions ADD COLUMN signal_json TEXT;
+   ALTER TABLE agent_sessions ADD COLUMN signal_from_file INTEGER NOT NULL DEFAULT 0;
+   UPDATE agent_sessions SET signal_from_file = 1 WHERE ended_at IS NULL;`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
