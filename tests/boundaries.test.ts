@@ -14,7 +14,7 @@ import { importsOf } from "./support/imports.ts";
 const LAYERS: Record<string, readonly string[]> = {
   // the entry point and the people's side: the daemon only through the client
   main: ["cli", "self"],
-  cli: ["client", "protocol", "output", "providers", "workspace", "lock-file", "trust", "self", "user-config"],
+  cli: ["client", "protocol", "output", "providers", "workspace", "lock-file", "trust", "self", "user-config", "remotes", "platforms"],
   ui: ["client", "protocol", "output", "providers", "workspace", "runtime", "user-config", "permissions"],
   mcp: ["client", "protocol"],
   client: ["protocol", "lock-file", "process-info", "self", "workspace", "runtime"],
@@ -56,6 +56,8 @@ const LAYERS: Record<string, readonly string[]> = {
   "file-modes": [],
   "process-info": [],
   self: ["runtime"],
+  // the person's remotes (~/.config/troupe/remotes.json): read by the commands that follow them
+  remotes: ["protocol", "workspace-config"],
   // the platforms troupe ships binaries for (scripts/dist.ts; `troupe remote install` next)
   platforms: [],
   protocol: [],

@@ -19,7 +19,10 @@ export const command = defineCommand(
   gemini --resume; the generic provider runs its command again with TROUPE_ATTACHED=1). ctrl+c is
   the CLI's. Meanwhile the agent is 'attached' (no retry, message or resume starts it); when the
   CLI exits it is back in the status it had.`,
-    flags: { stop: { type: "boolean", help: "a running agent is stopped first (else a terminal is asked)" } },
+    flags: {
+      stop: { type: "boolean", help: "a running agent is stopped first (else a terminal is asked)" },
+      remote: { type: "string", arg: "NAME", help: "an agent of that remote: runs ssh -t host troupe attach AGENT there" },
+    },
   },
   run,
 );
@@ -29,6 +32,11 @@ async function run(args: string[]): Promise<number> {
   const [ref, ...extra] = positionals;
   if (!ref || extra.length) throw new TroupeError("usage", "attach takes one AGENT (id or name)");
   if (process.env.TROUPE_AGENT_TOKEN) throw new TroupeError("forbidden", "only the person attaches to an agent, from their own terminal");
+  if (values.remote !== undefined) {
+    if (values.workspace !== undefined) throw new TroupeError("usage", "give --workspace or --remote, not both (a remote's workspace is its --path)");
+    const { attachRemote } = await import("./attach-remote.ts");
+    return attachRemote(values.remote, ref, { stop: values.stop === true, json: values.json === true });
+  }
   const { client } = await connect(values.workspace);
   let agent = await client.agent(ref);
   if (isLive(agent.status) && agent.status !== "attached") {

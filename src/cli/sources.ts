@@ -1,7 +1,6 @@
 import { TroupeError } from "../errors.ts";
 import type { TroupeClient } from "../client/client.ts";
-import { remoteClient } from "../client/remote.ts";
-import { resolveSources, type Source, type SourceFlags } from "../client/sources.ts";
+import type { Source, SourceFlags } from "../client/sources.ts";
 import { findRemote, readRemotes } from "../remotes.ts";
 import { connect } from "./context.ts";
 
@@ -21,9 +20,20 @@ export const REMOTE_FLAG = {
   remote: { type: "string", arg: "NAME", help: "act on that remote's workspace (troupe remote add) instead of this one" },
 } as const;
 
+/** The source flags as parsed (a repeatable `--workspace` comes as a list). */
+export function sourceFlagsOf(values: { workspace?: unknown; remote?: string[]; "all-workspaces"?: boolean }): SourceFlags {
+  const ws = values.workspace;
+  return {
+    workspaces: ws === undefined ? undefined : Array.isArray(ws) ? ws.map(String) : [String(ws)],
+    remotes: values.remote,
+    all: values["all-workspaces"] === true,
+  };
+}
+
 /** The sources the flags name (src/client/sources.ts). */
-export function sourcesOf(flags: SourceFlags): Promise<Source[]> {
+export async function sourcesOf(flags: SourceFlags): Promise<Source[]> {
   const needsConfig = flags.all || (flags.remotes?.length ?? 0) > 0;
+  const { resolveSources } = await import("../client/sources.ts");
   return resolveSources(flags, needsConfig ? readRemotes() : {});
 }
 
@@ -36,5 +46,6 @@ export async function commandClient(workspace: string | undefined, remote: strin
   if (remote === undefined) return (await connect(workspace)).client;
   if (process.env.TROUPE_AGENT_TOKEN) throw new TroupeError("forbidden", "an agent acts in its own workspace: --remote is the person's");
   if (workspace !== undefined) throw new TroupeError("usage", "give --workspace or --remote, not both (a remote's workspace is its --path)");
+  const { remoteClient } = await import("../client/remote.ts");
   return remoteClient(remote, findRemote(remote));
 }
