@@ -1,0 +1,114 @@
+/**
+ * Remotes over a real OpenSSH server (tests/support/sshd.ts) on 127.0.0.1: the "host" is this
+ * machine as another login, its workspace a sandbox whose socket sshd's sessions are given
+ * (SetEnv), the link `ssh -F <the test's config> ... troupe proxy` run by the compiled binary.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createServer, type Server } from "node:net";
+import { BIN, Sandbox, waitFor } from "../support/sandbox.ts";
+import { HAVE_SSHD, Sshd } from "../support/sshd.ts";
+import type { Agent, Conversation } from "../../src/protocol/entities.ts";
+
+type Listed = Agent & { remote: string | null; workspace: string };
+
+let sshd: Sshd;
+let local: Sandbox;
+let host: Sandbox;
+let env: Record<string, string>;
+
+describe.skipIf(!HAVE_SSHD)("remotes over ssh", () => {
+  beforeAll(async () => {
+    local = new Sandbox();
+    host = new Sandbox();
+    // the host's sessions reach the host sandbox's daemon and keep its state and config apart
+    sshd = await Sshd.start({ TROUPE_SOCKET: host.socket, XDG_STATE_HOME: host.env.XDG_STATE_HOME!, XDG_CONFIG_HOME: host.env.XDG_CONFIG_HOME!, NO_COLOR: "1" });
+    env = { TROUPE_SSH_COMMAND: sshd.sshCommand, TROUPE_REMOTE_TIMEOUT: "20" };
+    const add = await local.run(["remote", "add", "box", `127.0.0.1:${sshd.port}`, "--path", host.dir, "--troupe", BIN], { env });
+    expect(add.stderr).toBe("");
+    expect(add.code).toBe(0);
+  });
+
+  afterAll(async () => {
+    await local?.close();
+    await host?.close();
+    sshd?.close();
+  });
+
+  test("remote ls: reachable, the host's troupe and API, its agents; a missing troupe is one clear state", async () => {
+    await host.json(["spawn", "--no-worktree", "--name", "far", "--command", "sleep 600", "--json"]);
+    const addMissing = await local.run(["remote", "add", "bare", `127.0.0.1:${sshd.port}`, "--path", host.dir, "--troupe", "/nonexistent/troupe"], { env });
+    expect(addMissing.code).toBe(0);
+    try {
+      const states = await local.json<{ name: string; reachable: boolean; api: number | null; agents: number | null; error: string | null }[]>(["remote", "ls", "--json"], { env });
+      const box = states.find((s) => s.name === "box")!;
+      expect(box).toMatchObject({ reachable: true, api: 1, agents: 1, error: null });
+      const bare = states.find((s) => s.name === "bare")!;
+      expect(bare.reachable).toBe(false);
+      expect(bare.error).toContain("no troupe");
+      const text = await local.run(["remote", "ls"], { env });
+      expect(text.stdout).toMatch(/box .*reachable/);
+    } finally {
+      expect((await local.run(["remote", "rm", "bare"], { env })).code).toBe(0);
+    }
+    const after = await local.json<{ name: string }[]>(["remote", "ls", "--json"], { env });
+    expect(after.map((s) => s.name)).toEqual(["box"]);
+  });
+
+  test("ls --remote: this workspace's agents and the remote's in one list, each with its source", async () => {
+    await local.json(["spawn", "--no-worktree", "--name", "near", "--command", "sleep 600", "--json"]);
+    await waitFor("far on the host", async () => (await host.json<Agent[]>(["ls", "--json"])).some((a) => a.name === "far"));
+    const listed = await local.json<Listed[]>(["ls", "--remote", "box", "--json"], { env });
+    const near = listed.find((a) => a.name === "near")!;
+    const far = listed.find((a) => a.name === "far")!;
+    expect(near).toMatchObject({ remote: null, workspace: local.dir });
+    expect(far).toMatchObject({ remote: "box", workspace: host.dir, status: "running" });
+    const text = await local.run(["ls", "--remote", "box"], { env });
+    expect(text.code).toBe(0);
+    const lines = text.stdout.split("\n");
+    const groupOf = (name: string) => lines.slice(0, lines.findIndex((l) => l.includes(` ${name} `))).filter((l) => l.startsWith("== ")).at(-1);
+    expect(groupOf("near")).toBe(`== ${local.dir}`);
+    expect(groupOf("far")).toBe(`== box (127.0.0.1:${sshd.port}:${host.dir})`);
+    // a single-workspace ls is as it was: no source fields
+    const plain = await local.json<Record<string, unknown>[]>(["ls", "--json"], { env });
+    expect(plain.map((a) => a.name)).toEqual(["near"]);
+    expect("remote" in plain[0]!).toBe(false);
+  });
+
+  test("a remote agent's question is answered from here, and the agent gets the answer", async () => {
+    await host.json(["spawn", "--no-worktree", "--name", "asker", "--command", `a=$(troupe ask 'ship it?' --user) && troupe signal done --result "got:$a"`, "--json"]);
+    const conv = await waitFor("the host agent's question", async () => (await host.json<Conversation[]>(["conversations", "--pending", "--json"]))[0]);
+    const r = await local.run(["answer", "yes", "--conversation", conv.id, "--remote", "box"], { env });
+    expect(r.stderr).toBe("");
+    expect(JSON.parse(r.stdout)).toEqual({ conversationId: conv.id, status: "answered" });
+    const done = await waitFor("asker done", async () => (await local.json<Listed[]>(["ls", "--remote", "box", "--json"], { env })).find((a) => a.name === "asker" && a.status === "done"));
+    expect(done.result).toBe("got:yes");
+    const stop = await local.run(["stop", "far", "--remote", "box"], { env });
+    expect(stop.code).toBe(0);
+    await waitFor("far stopped on the host", async () => (await host.json<Agent[]>(["ls", "--json"])).find((a) => a.name === "far" && a.status === "stopped"));
+  }, 60_000);
+
+  test("an unreachable remote: the rest is listed, one stderr line, exit 1, within its connect timeout", async () => {
+    // accepts TCP and never speaks: ssh waits for a banner that does not come
+    const silent: Server = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      expect((await local.run(["remote", "add", "mute", `127.0.0.1:${port}`, "--path", "/srv/x"], { env })).code).toBe(0);
+      const started = Date.now();
+      const r = await local.run(["ls", "--remote", "mute", "--remote", "box", "--json"], { env: { ...env, TROUPE_REMOTE_TIMEOUT: "3" } });
+      const took = Date.now() - started;
+      expect(r.code).toBe(1);
+      const lines = r.stderr.trim().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^troupe: mute \(127\.0\.0\.1:\d+:\/srv\/x\): /);
+      expect((JSON.parse(r.stdout) as Listed[]).some((a) => a.remote === "box")).toBe(true);
+      expect(took).toBeLessThan(12_000);
+      const one = await local.run(["stop", "x", "--remote", "mute"], { env: { ...env, TROUPE_REMOTE_TIMEOUT: "3" } });
+      expect(one.code).toBe(1);
+      expect(one.stderr.trim().split("\n")).toHaveLength(1);
+    } finally {
+      silent.close();
+      await local.run(["remote", "rm", "mute"], { env });
+    }
+  }, 60_000);
+});
