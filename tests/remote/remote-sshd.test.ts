@@ -87,6 +87,19 @@ describe.skipIf(!HAVE_SSHD)("remotes over ssh", () => {
     await waitFor("far stopped on the host", async () => (await host.json<Agent[]>(["ls", "--json"])).find((a) => a.name === "far" && a.status === "stopped"));
   }, 60_000);
 
+  test("spawn --remote starts the agent on the host, with the host's environment; logs --remote reads its output", async () => {
+    const r = await local.run(["spawn", "--remote", "box", "--no-worktree", "--name", "envy", "--command", 'echo "home=$TROUPE_SOCKET marker=${LAPTOP_ONLY:-unset}"', "--json"], { env: { ...env, LAPTOP_ONLY: "leaked" } });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const agent = JSON.parse(r.stdout) as Agent;
+    expect(agent.cwd).toBe(host.dir);
+    await waitFor("envy ended on the host", async () => (await host.json<Agent[]>(["ls", "--json"])).find((a) => a.name === "envy" && a.status !== "running"));
+    const logs = await local.run(["logs", "envy", "--remote", "box"], { env });
+    expect(logs.code).toBe(0);
+    // the host's session environment (sshd's SetEnv), not this shell's
+    expect(logs.stdout).toContain(`home=${host.socket} marker=unset`);
+  }, 60_000);
+
   test("an unreachable remote: the rest is listed, one stderr line, exit 1, within its connect timeout", async () => {
     // accepts TCP and never speaks: ssh waits for a banner that does not come
     const silent: Server = createServer(() => undefined);
