@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createServer, type Server } from "node:net";
+import { existsSync, mkdirSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { BIN, Sandbox, waitFor } from "../support/sandbox.ts";
 import { HAVE_SSHD, Sshd } from "../support/sshd.ts";
 import type { Agent, Conversation } from "../../src/protocol/entities.ts";
@@ -15,13 +17,17 @@ let sshd: Sshd;
 let local: Sandbox;
 let host: Sandbox;
 let env: Record<string, string>;
+let hostHome: string;
 
 describe.skipIf(!HAVE_SSHD)("remotes over ssh", () => {
   beforeAll(async () => {
     local = new Sandbox();
     host = new Sandbox();
     // the host's sessions reach the host sandbox's daemon and keep its state and config apart
-    sshd = await Sshd.start({ TROUPE_SOCKET: host.socket, XDG_STATE_HOME: host.env.XDG_STATE_HOME!, XDG_CONFIG_HOME: host.env.XDG_CONFIG_HOME!, NO_COLOR: "1" });
+    // and a login folder of the test's own: `troupe remote install` writes ~/.local/bin/troupe there
+    hostHome = join(host.runtime, "home");
+    mkdirSync(hostHome);
+    sshd = await Sshd.start({ HOME: hostHome, TROUPE_SOCKET: host.socket, XDG_STATE_HOME: host.env.XDG_STATE_HOME!, XDG_CONFIG_HOME: host.env.XDG_CONFIG_HOME!, NO_COLOR: "1" });
     env = { TROUPE_SSH_COMMAND: sshd.sshCommand, TROUPE_REMOTE_TIMEOUT: "20" };
     const add = await local.run(["remote", "add", "box", `127.0.0.1:${sshd.port}`, "--path", host.dir, "--troupe", BIN], { env });
     expect(add.stderr).toBe("");
@@ -98,6 +104,26 @@ describe.skipIf(!HAVE_SSHD)("remotes over ssh", () => {
     expect(logs.code).toBe(0);
     // the host's session environment (sshd's SetEnv), not this shell's
     expect(logs.stdout).toContain(`home=${host.socket} marker=unset`);
+  }, 60_000);
+
+  test("remote install copies this troupe to ~/.local/bin on a host without one, and the remote answers", async () => {
+    // no --troupe: the host's PATH has none, so ~/.local/bin/troupe is what the link runs
+    expect((await local.run(["remote", "add", "fresh", `127.0.0.1:${sshd.port}`, "--path", host.dir], { env })).code).toBe(0);
+    try {
+      const before = await local.json<{ name: string; error: string | null }[]>(["remote", "ls", "--json"], { env });
+      expect(before.find((s) => s.name === "fresh")!.error).toContain("no troupe");
+      const r = await local.run(["remote", "install", "fresh"], { env });
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("fresh (127.0.0.1:");
+      const copied = join(hostHome, ".local", "bin", "troupe");
+      expect(existsSync(copied)).toBe(true);
+      expect(statSync(copied).size).toBe(statSync(BIN).size);
+      const after = await local.json<{ name: string; reachable: boolean; error: string | null }[]>(["remote", "ls", "--json"], { env });
+      expect(after.find((s) => s.name === "fresh")).toMatchObject({ reachable: true, error: null });
+    } finally {
+      await local.run(["remote", "rm", "fresh"], { env });
+    }
   }, 60_000);
 
   test("an unreachable remote: the rest is listed, one stderr line, exit 1, within its connect timeout", async () => {
