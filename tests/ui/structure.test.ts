@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { Glob } from "bun";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { importCycles, importsOf } from "../support/imports.ts";
@@ -9,7 +9,7 @@ import { importCycles, importsOf } from "../support/imports.ts";
  * src/ui is laid out by feature (agents/, output/, phases/, flows/, permissions/, dialogs/, ...,
  * shared/): these hold what keeps it that way. Controllers share through keys/helpers.ts, never
  * through one another, so no import cycle may form (a type-only one neither: a type that goes
- * round is a dependency that goes round).
+ * round is a dependency that goes round). The 400-line rule for every source file is in tests/layout.test.ts.
  */
 
 const root = join(import.meta.dir, "../..");
@@ -84,13 +84,5 @@ describe("src/ui by feature", () => {
   test("at most a dozen files at the top of src/ui and of each of its folders", () => {
     const crowded = [...filesPerFolder(root)].filter(([, n]) => n > 12).map(([dir, n]) => `${dir}: ${n} files`);
     expect(crowded).toEqual([]);
-  });
-
-  test("no file over 400 lines", () => {
-    const long = uiFiles(root)
-      .map((f) => [f, readFileSync(join(root, f), "utf8").split("\n").length - 1] as const)
-      .filter(([, n]) => n > 400)
-      .map(([f, n]) => `${f}: ${n} lines`);
-    expect(long).toEqual([]);
   });
 });

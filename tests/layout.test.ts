@@ -1,0 +1,99 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { Glob } from "bun";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+
+/**
+ * The repository's layout, as a newcomer relies on it: a unit test sits where its code sits
+ * (the test of src/x/y.ts at tests/x/y.test.ts, of providers/z.ts at tests/providers/z.test.ts),
+ * and no source file is over 400 lines. The suites that drive the whole program stay suites.
+ */
+
+const root = join(import.meta.dir, "..");
+const probe = mkdtempSync(join(tmpdir(), "troupe-layout-"));
+afterAll(() => rmSync(probe, { recursive: true, force: true }));
+
+/** Folders of tests/ that hold suites (the whole program, the binary, the package) or helpers, not unit tests. */
+const SUITES = ["integration", "e2e", "stress", "dist", "npm", "support", "fixtures"];
+
+/** The code folder a unit test's folder mirrors: tests/providers/… → providers/…, tests/x/… → src/x/…. */
+function mirrored(testDir: string): string {
+  return testDir === "providers" || testDir.startsWith("providers/") ? testDir : join("src", testDir);
+}
+
+/** Each unit test (root-relative) whose folder has no counterpart in src/ (or providers/). */
+function unmirroredTests(at: string): string[] {
+  return [...new Glob("tests/**/*.test.{ts,tsx}").scanSync({ cwd: at })]
+    .map((f) => f.slice("tests/".length))
+    .filter((f) => !SUITES.includes(f.split("/")[0]!))
+    .filter((f) => {
+      const code = join(at, mirrored(dirname(f)));
+      return !(existsSync(code) && statSync(code).isDirectory());
+    })
+    .map((f) => `tests/${f}`)
+    .sort();
+}
+
+/** Each source file of src/ and providers/ over `max` lines, with its count. */
+function longFiles(at: string, max: number): string[] {
+  return [...new Glob("{src,providers}/**/*.{ts,tsx}").scanSync({ cwd: at })]
+    .map((f) => [f, readFileSync(join(at, f), "utf8").split("\n").length - 1] as const)
+    .filter(([, n]) => n > max)
+    .map(([f, n]) => `${f}: ${n} lines`)
+    .sort();
+}
+
+/** A tree of its own under the probe folder for each test. */
+function probeTree(name: string, files: Record<string, string>): string {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(probe, name, path)), { recursive: true });
+    writeFileSync(join(probe, name, path), text);
+  }
+  return join(probe, name);
+}
+
+describe("tests mirror src/", () => {
+  test("every unit test's folder is a folder of src/ (or providers/)", () => {
+    expect(unmirroredTests(root)).toEqual([]);
+  });
+
+  test("the check finds a unit test in a folder the code does not have, and leaves the suites alone", () => {
+    const at = probeTree("mirror", {
+      "src/agents/output/tailer.ts": "",
+      "src/store/db.ts": "",
+      "providers/claude.ts": "",
+      "tests/agents/output/tailer.test.ts": "",
+      "tests/store/damaged-rows.test.ts": "",
+      "tests/providers/conformance.test.ts": "",
+      "tests/top.test.ts": "",
+      "tests/integration/anything.test.ts": "",
+      "tests/support/helper.test.ts": "",
+      "tests/agents/tailer.test.ts": "",
+      "tests/output/tailer.test.ts": "",
+      "tests/providers/claude/parser.test.ts": "",
+      "tests/ui/view.test.tsx": "",
+    });
+    expect(unmirroredTests(at)).toEqual([
+      "tests/output/tailer.test.ts",
+      "tests/providers/claude/parser.test.ts",
+      "tests/ui/view.test.tsx",
+    ]);
+  });
+});
+
+describe("sizes a newcomer can hold", () => {
+  test("no source file in src/ or providers/ over 400 lines", () => {
+    expect(longFiles(root, 400)).toEqual([]);
+  });
+
+  test("the check counts lines, in src/ and providers/ both", () => {
+    const at = probeTree("sizes", {
+      "src/a/long.ts": "x\n".repeat(401),
+      "src/a/fits.tsx": "x\n".repeat(400),
+      "providers/long.ts": "x\n".repeat(450),
+      "scripts/long.ts": "x\n".repeat(900),
+    });
+    expect(longFiles(at, 400)).toEqual(["providers/long.ts: 450 lines", "src/a/long.ts: 401 lines"]);
+  });
+});
