@@ -9,7 +9,7 @@ import { importCycles, importsOf } from "../support/imports.ts";
  * src/ui is laid out by feature (agents/, output/, phases/, flows/, permissions/, dialogs/, ...,
  * shared/): these hold what keeps it that way. Controllers share through keys/helpers.ts, never
  * through one another, so no import cycle may form (a type-only one neither: a type that goes
- * round is a dependency that goes round). The 400-line rule for every source file is in tests/layout.test.ts.
+ * round is a dependency that goes round). The 400-line rule for every source file is in tests/structure.test.ts.
  */
 
 const root = join(import.meta.dir, "../..");

@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
  */
 
 const root = join(import.meta.dir, "..");
-const probe = mkdtempSync(join(tmpdir(), "troupe-layout-"));
+const probe = mkdtempSync(join(tmpdir(), "troupe-structure-"));
 afterAll(() => rmSync(probe, { recursive: true, force: true }));
 
 /** Folders of tests/ that hold suites (the whole program, the binary, the package) or helpers, not unit tests. */
