@@ -35,6 +35,31 @@ function unmirroredTests(at: string): string[] {
     .sort();
 }
 
+/**
+ * Each unit test named like a source file it is not the mirror of (`tests/ui/flows/flows.test.tsx`
+ * while the code has `src/store/flows.ts`): one looking for that file's tests would find it.
+ * A test named for what it holds (a feature, a contract) takes a name no source file has.
+ */
+function namesakes(at: string): string[] {
+  const code = [...new Glob("{src,providers}/**/*.{ts,tsx}").scanSync({ cwd: at })];
+  const byName = new Map<string, string[]>();
+  for (const f of code) {
+    const name = f.slice(f.lastIndexOf("/") + 1).replace(/\.tsx?$/, "");
+    byName.set(name, [...(byName.get(name) ?? []), f]);
+  }
+  return [...new Glob("tests/**/*.test.{ts,tsx}").scanSync({ cwd: at })]
+    .map((f) => f.slice("tests/".length))
+    .filter((f) => !SUITES.includes(f.split("/")[0]!))
+    .flatMap((f) => {
+      const name = f.slice(f.lastIndexOf("/") + 1).replace(/\.test\.tsx?$/, "");
+      const base = join(mirrored(dirname(f)), name);
+      if (existsSync(join(at, `${base}.ts`)) || existsSync(join(at, `${base}.tsx`))) return [];
+      const others = byName.get(name) ?? [];
+      return others.length ? [`tests/${f}: named like ${others.sort().join(", ")}`] : [];
+    })
+    .sort();
+}
+
 /** Each source file of src/ and providers/ over `max` lines, with its count. */
 function longFiles(at: string, max: number): string[] {
   return [...new Glob("{src,providers}/**/*.{ts,tsx}").scanSync({ cwd: at })]
@@ -78,6 +103,32 @@ describe("tests mirror src/", () => {
       "tests/output/tailer.test.ts",
       "tests/providers/claude/parser.test.ts",
       "tests/ui/view.test.tsx",
+    ]);
+  });
+});
+
+describe("a test's name says which code it tests", () => {
+  test("no unit test is named like a source file it does not mirror", () => {
+    expect(namesakes(root)).toEqual([]);
+  });
+
+  test("the check finds a namesake elsewhere, and leaves mirrors and names of their own alone", () => {
+    const at = probeTree("names", {
+      "src/store/flows.ts": "",
+      "src/ui/flows/FlowsView.tsx": "",
+      "src/ui/shared/layout.ts": "",
+      "providers/claude.ts": "",
+      "tests/store/flows.test.ts": "",
+      "tests/ui/flows/FlowsView.test.tsx": "",
+      "tests/ui/flows/flows.test.tsx": "",
+      "tests/layout.test.ts": "",
+      "tests/providers/claude.test.ts": "",
+      "tests/providers/conformance.test.ts": "",
+      "tests/integration/flows.test.ts": "",
+    });
+    expect(namesakes(at)).toEqual([
+      "tests/layout.test.ts: named like src/ui/shared/layout.ts",
+      "tests/ui/flows/flows.test.tsx: named like src/store/flows.ts",
     ]);
   });
 });
