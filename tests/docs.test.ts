@@ -1,8 +1,8 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { Glob } from "bun";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { probeTrees } from "./support/probe-tree.ts";
 
 /**
  * The docs stay a map of the code: every file they name exists, every link between them lands on
@@ -10,8 +10,7 @@ import { dirname, join } from "node:path";
  */
 
 const root = join(import.meta.dir, "..");
-const probe = mkdtempSync(join(tmpdir(), "troupe-docs-"));
-afterAll(() => rmSync(probe, { recursive: true, force: true }));
+const probeTree = probeTrees("troupe-docs-");
 
 /** Paths the docs name before they exist, each with its reason. */
 const TO_COME: Record<string, string> = {
@@ -22,7 +21,7 @@ const TO_COME: Record<string, string> = {
 const docFiles = (at: string) => ["README.md", ...[...new Glob("docs/*.md").scanSync({ cwd: at })].sort()];
 
 /** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as dashes. */
-export function anchorOf(heading: string): string {
+function anchorOf(heading: string): string {
   return heading
     .trim()
     .toLowerCase()
@@ -70,13 +69,6 @@ function unlinkedTopics(at: string): string[] {
     .sort();
 }
 
-function probeTree(name: string, files: Record<string, string>): string {
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(probe, name, path)), { recursive: true });
-    writeFileSync(join(probe, name, path), text);
-  }
-  return join(probe, name);
-}
 
 describe("the docs name what exists", () => {
   test("every repository path they name in backquotes exists", () => {

@@ -1,18 +1,17 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { Glob } from "bun";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { probeTrees } from "./support/probe-tree.ts";
 
 /**
  * The repository's layout, as a newcomer relies on it: a unit test sits where its code sits
  * (the test of src/x/y.ts at tests/x/y.test.ts, of providers/z.ts at tests/providers/z.test.ts),
- * and no source file is over 400 lines. The suites that drive the whole program stay suites.
+ * a test's name says which code it tests, and no source file is over 400 lines. The suites that drive the whole program stay suites.
  */
 
 const root = join(import.meta.dir, "..");
-const probe = mkdtempSync(join(tmpdir(), "troupe-structure-"));
-afterAll(() => rmSync(probe, { recursive: true, force: true }));
+const probeTree = probeTrees("troupe-structure-");
 
 /** Folders of tests/ that hold suites (the whole program, the binary, the package) or helpers, not unit tests. */
 const SUITES = ["integration", "e2e", "stress", "dist", "npm", "support", "fixtures"];
@@ -22,11 +21,16 @@ function mirrored(testDir: string): string {
   return testDir === "providers" || testDir.startsWith("providers/") ? testDir : join("src", testDir);
 }
 
-/** Each unit test (root-relative) whose folder has no counterpart in src/ (or providers/). */
-function unmirroredTests(at: string): string[] {
+/** The unit tests, relative to tests/: every test file outside the suites. */
+function unitTests(at: string): string[] {
   return [...new Glob("tests/**/*.test.{ts,tsx}").scanSync({ cwd: at })]
     .map((f) => f.slice("tests/".length))
-    .filter((f) => !SUITES.includes(f.split("/")[0]!))
+    .filter((f) => !SUITES.includes(f.split("/")[0]!));
+}
+
+/** Each unit test (root-relative) whose folder has no counterpart in src/ (or providers/). */
+function unmirroredTests(at: string): string[] {
+  return unitTests(at)
     .filter((f) => {
       const code = join(at, mirrored(dirname(f)));
       return !(existsSync(code) && statSync(code).isDirectory());
@@ -47,9 +51,7 @@ function namesakes(at: string): string[] {
     const name = f.slice(f.lastIndexOf("/") + 1).replace(/\.tsx?$/, "");
     byName.set(name, [...(byName.get(name) ?? []), f]);
   }
-  return [...new Glob("tests/**/*.test.{ts,tsx}").scanSync({ cwd: at })]
-    .map((f) => f.slice("tests/".length))
-    .filter((f) => !SUITES.includes(f.split("/")[0]!))
+  return unitTests(at)
     .flatMap((f) => {
       const name = f.slice(f.lastIndexOf("/") + 1).replace(/\.test\.tsx?$/, "");
       const base = join(mirrored(dirname(f)), name);
@@ -69,14 +71,6 @@ function longFiles(at: string, max: number): string[] {
     .sort();
 }
 
-/** A tree of its own under the probe folder for each test. */
-function probeTree(name: string, files: Record<string, string>): string {
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(probe, name, path)), { recursive: true });
-    writeFileSync(join(probe, name, path), text);
-  }
-  return join(probe, name);
-}
 
 describe("tests mirror src/", () => {
   test("every unit test's folder is a folder of src/ (or providers/)", () => {

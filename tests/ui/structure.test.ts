@@ -1,9 +1,8 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { Glob } from "bun";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { importCycles, importsOf } from "../support/imports.ts";
+import { probeTrees } from "../support/probe-tree.ts";
 
 /**
  * src/ui is laid out by feature (agents/, output/, phases/, flows/, permissions/, dialogs/, ...,
@@ -13,8 +12,7 @@ import { importCycles, importsOf } from "../support/imports.ts";
  */
 
 const root = join(import.meta.dir, "../..");
-const probe = mkdtempSync(join(tmpdir(), "troupe-ui-structure-"));
-afterAll(() => rmSync(probe, { recursive: true, force: true }));
+const probeTree = probeTrees("troupe-ui-structure-");
 
 const uiFiles = (at: string) => [...new Glob("src/ui/**/*.{ts,tsx}").scanSync({ cwd: at })].sort();
 
@@ -33,14 +31,6 @@ function controllerImports(at: string): string[] {
     .flatMap((f) => importsOf(at, f).filter(isController).map((t) => `${f} → ${t}`));
 }
 
-/** A tree of its own under the probe folder for each test. */
-function probeTree(name: string, files: Record<string, string>): string {
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(probe, name, path)), { recursive: true });
-    writeFileSync(join(probe, name, path), text);
-  }
-  return join(probe, name);
-}
 
 describe("src/ui by feature", () => {
   test("no import cycle among its files, type-only imports included", () => {
