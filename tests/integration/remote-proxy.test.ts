@@ -2,7 +2,7 @@
  * `troupe proxy` (the compiled binary) as the far end of a link, started directly (what ssh
  * would run): the link's requests and event streams reach the workspace's daemon; the proxy
  * exits when its input closes; a link killed mid-stream is resumed with `since`, nothing lost
- * or doubled. tests/remote/remote-sshd.test.ts runs the same through a real sshd.
+ * or doubled. tests/integration/remote-sshd.test.ts runs the same through a real sshd.
  */
 import { afterEach, expect, test } from "bun:test";
 import { spawn, type ChildProcess } from "node:child_process";
