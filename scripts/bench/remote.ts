@@ -29,8 +29,8 @@ const runtime = mkdtempSync("/tmp/tb-");
 const socket = join(runtime, "d.sock");
 const hostSocket = join(runtime, "h.sock");
 const base = { ...process.env, XDG_CONFIG_HOME: join(runtime, "config"), XDG_STATE_HOME: join(runtime, "state") } as Record<string, string>;
-const env = { ...base, TROUPE_WORKSPACE: dir, TROUPE_SOCKET: socket };
-const hostEnv = { ...base, TROUPE_WORKSPACE: host, TROUPE_SOCKET: hostSocket };
+const env: Record<string, string> = { ...base, TROUPE_WORKSPACE: dir, TROUPE_SOCKET: socket };
+const hostEnv: Record<string, string> = { ...base, TROUPE_WORKSPACE: host, TROUPE_SOCKET: hostSocket };
 for (const d of [dir, host]) Bun.spawnSync(["git", "init", "-q", d]);
 
 const sshd = await Sshd.start({ TROUPE_SOCKET: hostSocket, XDG_STATE_HOME: hostEnv.XDG_STATE_HOME!, XDG_CONFIG_HOME: join(runtime, "host-config") });
