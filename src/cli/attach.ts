@@ -5,6 +5,7 @@ import type { TroupeClient } from "../client/client.ts";
 import type { Agent } from "../protocol/entities.ts";
 import { isLive } from "../protocol/status.ts";
 import { connect } from "./context.ts";
+import { expandHome } from "./home-path.ts";
 import { defineCommand, printJson } from "./command.ts";
 import { stderr, stdout } from "./streams.ts";
 
@@ -37,7 +38,8 @@ async function run(args: string[]): Promise<number> {
     const { attachRemote } = await import("./attach-remote.ts");
     return attachRemote(values.remote, ref, { stop: values.stop === true, json: values.json === true });
   }
-  const { client } = await connect(values.workspace);
+  // a remote's `ssh -t host troupe attach` passes its path as given: ~/src/api
+  const { client } = await connect(values.workspace === undefined ? undefined : expandHome(values.workspace));
   let agent = await client.agent(ref);
   if (isLive(agent.status) && agent.status !== "attached") {
     if (!values.stop && !(await ask(`${agent.name} is ${agent.status}. Stop it and attach? [y/N] `))) {

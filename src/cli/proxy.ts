@@ -1,6 +1,4 @@
 import { existsSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
 import { TroupeError } from "../errors.ts";
 import { autostartingClient } from "../client/connect.ts";
 import { serveLink } from "../client/link/proxy.ts";
@@ -9,6 +7,7 @@ import { API_VERSION } from "../protocol/api/index.ts";
 import { BUILD_VERSION } from "../self.ts";
 import { resolveWorkspace } from "../workspace.ts";
 import { defineCommand } from "./command.ts";
+import { expandHome } from "./home-path.ts";
 
 export const command = defineCommand(
   {
@@ -21,11 +20,6 @@ export const command = defineCommand(
   },
   run,
 );
-
-/** `~/src/api` as ssh gives it (a quoted path is not expanded by the login shell). */
-function expandHome(path: string): string {
-  return path === "~" ? homedir() : path.startsWith("~/") ? join(homedir(), path.slice(2)) : path;
-}
 
 async function run(args: string[]): Promise<number> {
   const { values } = command.parse(args, { positionals: false });

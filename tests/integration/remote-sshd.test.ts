@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { BIN, Sandbox, waitFor } from "../support/sandbox.ts";
 import { HAVE_SSHD, Sshd } from "../support/sshd.ts";
+import { HAVE_TMUX, Terminal } from "../support/terminal.ts";
 import type { Agent, Conversation } from "../../src/protocol/entities.ts";
 
 type Listed = Agent & { remote: string | null; workspace: string };
@@ -123,6 +124,27 @@ describe.skipIf(!HAVE_SSHD)("remotes over ssh", () => {
       expect(after.find((s) => s.name === "fresh")).toMatchObject({ reachable: true, error: null });
     } finally {
       await local.run(["remote", "rm", "fresh"], { env });
+    }
+  }, 60_000);
+
+  test.skipIf(!HAVE_TMUX)("attach --remote: ssh -t runs troupe attach on the host, on this terminal; the agent is back after", async () => {
+    const standIn = ['if [ -n "$TROUPE_ATTACHED" ]; then', '  echo "interactive $TROUPE_AGENT_NAME ready"', '  while IFS= read -r line; do [ "$line" = quit ] && exit 0; echo "got: $line"; done', "fi", "troupe signal done --result ok"].join("\n");
+    await host.json(["spawn", "--no-worktree", "--name", "ada", "--command", standIn, "--json"]);
+    await waitFor("ada done on the host", async () => (await host.json<Agent[]>(["ls", "--json"])).find((a) => a.name === "ada" && a.status === "done"));
+    const term = new Terminal(local);
+    try {
+      term.type(`TROUPE_SSH_COMMAND='${sshd.sshCommand}' ${BIN} attach ada --remote box`);
+      term.keys("Enter");
+      await term.waitFor("interactive ada ready", 30_000);
+      expect((await host.json<Agent[]>(["ls", "--json"])).find((a) => a.name === "ada")!.status).toBe("attached");
+      term.type("hello there");
+      term.keys("Enter");
+      await term.waitFor("got: hello there");
+      term.type("quit");
+      term.keys("Enter");
+      await term.waitFor("detached from ada: done");
+    } finally {
+      term.close();
     }
   }, 60_000);
 
