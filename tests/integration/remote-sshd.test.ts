@@ -11,6 +11,8 @@ import { BIN, Sandbox, waitFor } from "../support/sandbox.ts";
 import { HAVE_SSHD, Sshd } from "../support/sshd.ts";
 import { HAVE_TMUX, Terminal } from "../support/terminal.ts";
 import type { Agent, Conversation } from "../../src/protocol/entities.ts";
+import { TroupeClient } from "../../src/client/client.ts";
+import { remoteTransport } from "../../src/client/remote.ts";
 
 type Listed = Agent & { remote: string | null; workspace: string };
 
@@ -145,6 +147,27 @@ describe.skipIf(!HAVE_SSHD)("remotes over ssh", () => {
       await term.waitFor("detached from ada: done");
     } finally {
       term.close();
+    }
+  }, 60_000);
+
+  test("a host gone silent mid-stream (its sessions frozen): the link notices within ssh's keep-alive, in one line", async () => {
+    const transport = remoteTransport("box", { host: "127.0.0.1", port: sshd.port, path: host.dir, troupe: BIN }, { ...process.env, ...env });
+    const client = new TroupeClient({ transport });
+    const events = await client.openEvents(null);
+    let frozen = 0;
+    try {
+      frozen = sshd.freezeSessions(true);
+      expect(frozen).toBeGreaterThan(0);
+      const started = Date.now();
+      const ended = (async () => {
+        for await (const _ of events) void _;
+      })();
+      await expect(ended).rejects.toThrow(/the link to box closed/);
+      // ServerAliveInterval=5 × ServerAliveCountMax=3
+      expect(Date.now() - started).toBeLessThan(30_000);
+    } finally {
+      if (frozen) sshd.freezeSessions(false);
+      transport.close();
     }
   }, 60_000);
 

@@ -4,7 +4,7 @@
  * `sshCommand` is what TROUPE_SSH_COMMAND is set to: `ssh -F <its own config>` (OpenSSH reads
  * ~/.ssh/config from the passwd home, not $HOME, so a test never touches the real one).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { createServer, connect } from "node:net";
 import { join } from "node:path";
 import { Sandbox, waitFor } from "./sandbox.ts";
@@ -113,6 +113,41 @@ export class Sshd {
   exec(command: string): { code: number; stdout: string; stderr: string } {
     const r = Bun.spawnSync(["sh", "-c", `${this.sshCommand} -p ${this.port} 127.0.0.1 "$@"`, "ssh", command]);
     return { code: r.exitCode, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
+  }
+
+  /**
+   * Freezes (SIGSTOP) or thaws (SIGCONT) every session process under sshd, not sshd itself: a
+   * host gone silent (asleep, off the network) without closing anything.
+   */
+  freezeSessions(freeze: boolean): number {
+    const root = this.proc?.pid;
+    if (!root) return 0;
+    const parents = new Map<number, number>();
+    for (const e of readdirSync("/proc")) {
+      const pid = Number(e);
+      if (!Number.isInteger(pid)) continue;
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        parents.set(pid, Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+      } catch {
+        // gone meanwhile
+      }
+    }
+    const under = (pid: number): boolean => {
+      for (let p = parents.get(pid); p !== undefined && p > 1; p = parents.get(p)) if (p === root) return true;
+      return false;
+    };
+    let n = 0;
+    for (const pid of parents.keys()) {
+      if (!under(pid)) continue;
+      try {
+        process.kill(pid, freeze ? "SIGSTOP" : "SIGCONT");
+        n++;
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return n;
   }
 
   /** Stops sshd (its sessions end with it) and removes its folder. */
