@@ -85,15 +85,19 @@ describe.skipIf(!HAVE_SSHD)("remotes over ssh", () => {
 
   test("a remote agent's question is answered from here, and the agent gets the answer", async () => {
     await host.json(["spawn", "--no-worktree", "--name", "asker", "--command", `a=$(troupe ask 'ship it?' --user) && troupe signal done --result "got:$a"`, "--json"]);
-    const conv = await waitFor("the host agent's question", async () => (await host.json<Conversation[]>(["conversations", "--pending", "--json"]))[0]);
+    // found from here, as the person on the laptop finds it
+    const conv = await waitFor("the host agent's question", async () => (await local.json<Conversation[]>(["conversations", "--pending", "--remote", "box", "--json"], { env }))[0]);
+    expect(conv).toMatchObject({ fromName: "asker", question: "ship it?" });
     const r = await local.run(["answer", "yes", "--conversation", conv.id, "--remote", "box"], { env });
     expect(r.stderr).toBe("");
     expect(JSON.parse(r.stdout)).toEqual({ conversationId: conv.id, status: "answered" });
     const done = await waitFor("asker done", async () => (await local.json<Listed[]>(["ls", "--remote", "box", "--json"], { env })).find((a) => a.name === "asker" && a.status === "done"));
     expect(done.result).toBe("got:yes");
-    const stop = await local.run(["stop", "far", "--remote", "box"], { env });
+    await host.json(["spawn", "--no-worktree", "--name", "idler", "--command", "sleep 600", "--json"]);
+    const stop = await local.run(["stop", "idler", "--remote", "box"], { env });
+    expect(stop.stderr).toBe("");
     expect(stop.code).toBe(0);
-    await waitFor("far stopped on the host", async () => (await host.json<Agent[]>(["ls", "--json"])).find((a) => a.name === "far" && a.status === "stopped"));
+    await waitFor("idler stopped on the host", async () => (await host.json<Agent[]>(["ls", "--json"])).find((a) => a.name === "idler" && a.status === "stopped"));
   }, 60_000);
 
   test("spawn --remote starts the agent on the host, with the host's environment; logs --remote reads its output", async () => {
