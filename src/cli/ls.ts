@@ -39,6 +39,8 @@ async function run(args: string[]): Promise<number> {
       await printJson(groups.flatMap(({ source, agents }) => agents.map((a) => ({ ...a, remote: source.kind === "remote" ? source.name : null, workspace: source.workspace }))));
     } else {
       const ascii = asciiFromEnv();
+      // -A with no live daemon here and no remote: say so rather than print nothing
+      if (sources.length === 0) await stdout.write("no workspace with a live daemon here (custom TROUPE_SOCKET daemons are not found), and no remotes\n");
       const text = groups.map(({ source, agents }) => `${header(source)}\n${agents.length ? agentRows(agents, ascii) : "  no agents\n"}`).join("\n");
       await stdout.write(text);
     }

@@ -58,6 +58,15 @@ test("a workspace that cannot be reached: the others listed, one line on stderr 
   const lines = r.stderr.trim().split("\n");
   expect(lines).toHaveLength(1);
   expect(lines[0]).toStartWith(`troupe: ${gone}: `);
+  // -A with no live daemon in the runtime folder and no remote: a line saying so, not silence
+  const empty = mkdtempSync("/tmp/trr-");
+  try {
+    const none = await a!.run(["ls", "-A"], { env: { ...env, XDG_RUNTIME_DIR: empty } });
+    expect(none.code).toBe(0);
+    expect(none.stdout).toStartWith("no workspace with a live daemon here");
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+  }
   const unknown = await a!.run(["ls", "--remote", "nope"], { env });
   expect(unknown.code).toBe(1);
   expect(unknown.stderr).toContain("no remote 'nope'");
