@@ -54,6 +54,11 @@ describe.skipIf(!HAVE_SSHD)("remotes over ssh", () => {
       const bare = states.find((s) => s.name === "bare")!;
       expect(bare.reachable).toBe(false);
       expect(bare.error).toContain("no troupe");
+      // a path with no folder on the host: its troupe says so in its greeting
+      expect((await local.run(["remote", "add", "nowhere", `127.0.0.1:${sshd.port}`, "--path", `${host.dir}-gone`, "--troupe", BIN], { env })).code).toBe(0);
+      const gone = (await local.json<{ name: string; reachable: boolean; error: string | null }[]>(["remote", "ls", "--json"], { env })).find((s) => s.name === "nowhere")!;
+      expect(gone.error).toBe(`nowhere: no folder ${host.dir}-gone on this host`);
+      await local.run(["remote", "rm", "nowhere"], { env });
       const text = await local.run(["remote", "ls"], { env });
       expect(text.stdout).toMatch(/box .*reachable/);
     } finally {
