@@ -51,7 +51,7 @@ const LAYERS: Record<string, readonly string[]> = {
   trust: ["guarded-fs"],
   workspace: ["process-info", "lock-file", "runtime", "guarded-fs"],
   // reading, clearing and creating at paths an agent or a branch can shape (links, FIFOs, size)
-  "guarded-fs": [],
+  "guarded-fs": ["protocol"],
   "lock-file": [],
   "file-modes": [],
   "process-info": [],
