@@ -43,6 +43,9 @@ export class AccountBroker implements AccountPort {
   envFor(rec: AgentRecord, clientEnv: Record<string, string>): Record<string, string> {
     const provider = getProvider(rec.provider);
     if (!provider) return clientEnv;
+    // an agent's worker without its agent's account (another provider's) runs on none: it never
+    // takes one of the person's by itself (Spawner.inheritedAccount)
+    if (rec.accountId === null && rec.parentId !== null) return clientEnv;
     let account: StoredAccount | null = null;
     if (rec.accountId) {
       try {

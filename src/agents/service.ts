@@ -1,6 +1,4 @@
 import { agentDiff } from "../git/agent-diff.ts";
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
 import { TroupeError, errorMessage } from "../errors.ts";
 import type { Agent, Question } from "../protocol/entities.ts";
 import type { OutputChunk } from "../protocol/output.ts";
@@ -23,8 +21,8 @@ import { agentPaths, troupeIn } from "./paths.ts";
 import { modePrompt, PREVIEW_AGENT, type ModePrompt } from "./start/mode-prompt.ts";
 import { worktreePath } from "../git/worktree.ts";
 import { hashToken } from "./tokens.ts";
-import { clearSignalFile, readSignalFile } from "./files/signal.ts";
-import { writeSignalAs } from "./files/signal-for-agent.ts";
+import { clearSignalFile } from "./files/signal.ts";
+import { recordSignal } from "./sessions/session-signal.ts";
 import { SessionWatcher } from "./sessions/session-watcher.ts";
 import type { AgentDeps } from "./deps.ts";
 import type { Caller } from "./caller.ts";
@@ -184,14 +182,9 @@ export class AgentService {
     return this.d.store.chunks.list(rec.id, q);
   }
 
-  /**
-   * Stores `signal` as `rec`'s own: the daemon writes that agent's signal file (never a path a
-   * caller names), and its session's end reads it as it reads one the agent wrote itself.
-   */
+  /** Stores `signal` as `rec`'s own, for its current session (see recordSignal). */
   signal(rec: AgentRecord, signal: Signal): void {
-    writeSignalAs(rec.signalFile, this.d.ws.stateDir, signal);
-    const read = readSignalFile(rec.signalFile);
-    if (read.kind !== "ok") throw new TroupeError("internal", `${rec.signalFile} did not read back: ${"reason" in read ? read.reason : read.kind}`);
+    recordSignal(this.d, rec, signal);
   }
 
   private provider(name: string): Provider {
@@ -243,8 +236,13 @@ export class AgentService {
       throw err;
     }
     const env = agentEnv(runEnv, who, this.d.binDir);
-    clearSignalFile(rec.signalFile);
-    mkdirSync(dirname(rec.signalFile), { recursive: true });
+    // the last run's signal goes, and never through a link the agent planted (nothing launched yet)
+    try {
+      clearSignalFile(rec.signalFile, ws.stateDir);
+    } catch (err) {
+      if (session === 1) this.failRun(rec.id, errorMessage(err));
+      throw err;
+    }
     // the marker is stored before the process exists: a daemon that dies during the launch still knows it
     const sess = store.sessions.insert({ agentId: rec.id, session, ...files, marker });
     // on a failed launch the agent keeps its status (and questions); the session number stays

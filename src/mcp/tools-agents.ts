@@ -17,7 +17,8 @@ export function registerAgentTools(server: McpServer, ctx: McpContext, { worker,
       description: "Start an agent on a task, in its own git worktree; returns at once with the agent (you are recorded as its parent).",
       inputSchema: {
         ...worker,
-        prompt: z.string().min(1).describe("the task"),
+        // a command runs as it is (its prompt, if any, in $TROUPE_PROMPT): the daemon asks for a prompt only where a CLI needs one
+        prompt: z.string().min(1).optional().describe("the task (needed unless command is given)"),
       },
     },
     (args) => guarded(async () => json(agentView(await startWorker(ctx, args, null)))),

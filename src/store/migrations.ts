@@ -312,7 +312,16 @@ export const MIGRATIONS: readonly Migration[] = [
   ALTER TABLE initiatives ADD COLUMN permissions_json TEXT;` },
   // 18: the status an attached agent returns to when the person's interactive CLI exits
   { name: "attached-from", sql: `ALTER TABLE agents ADD COLUMN attached_from TEXT;` },
-  // 19: the person's pending review of each agent's diff (src/reviews/): one row per comment,
+  // 19: the signal the daemon wrote for a session (troupe signal): the session's end takes
+  // this, never a file nobody sent through the daemon. A session still open at the upgrade was
+  // started by a troupe that did not record signals: its file is read as it was then.
+  {
+    name: "session-signal",
+    sql: `ALTER TABLE agent_sessions ADD COLUMN signal_json TEXT;
+   ALTER TABLE agent_sessions ADD COLUMN signal_from_file INTEGER NOT NULL DEFAULT 0;
+   UPDATE agent_sessions SET signal_from_file = 1 WHERE ended_at IS NULL;`,
+  },
+  // 20: the person's pending review of each agent's diff (src/reviews/): one row per comment,
   // anchored by file, side, line number, the line's text and its neighbours; sent, they go
   { name: "review-comments", sql: `CREATE TABLE review_comments (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -1,4 +1,4 @@
--- The store's schema as the migrations leave it (src/store/migrations.ts, version 19), written
+-- The store's schema as the migrations leave it (src/store/migrations.ts, version 20), written
 -- out to be read: nothing runs this file. tests/store/migrations.test.ts holds it equal to what
 -- the migrations make of an empty store (sqlite_master, comments and spacing aside), so a new
 -- migration comes with its change here. A column's comment names the migration that added it
@@ -72,6 +72,8 @@ CREATE TABLE agent_sessions (
   marker TEXT, -- 7 stop-deadlines: found in /proc/*/environ
   kill_at INTEGER, -- 7 stop-deadlines: the SIGKILL deadline of a stop under way
   stop_signal INTEGER, -- 7 stop-deadlines
+  signal_json TEXT, -- 19 session-signal: the signal the daemon recorded for the run (what its end takes)
+  signal_from_file INTEGER NOT NULL DEFAULT 0, -- 19 session-signal: a run open at the upgrade, read from its file
   PRIMARY KEY (agent_id, session)
 );
 CREATE INDEX agent_sessions_kill_at ON agent_sessions(kill_at) WHERE kill_at IS NOT NULL;
@@ -81,7 +83,7 @@ CREATE TABLE agent_log_chunks (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
   session INTEGER NOT NULL,
-  stream TEXT NOT NULL,
+  stream TEXT NOT NULL, -- stdout, stderr, or troupe (troupe's own note: the cap's marker)
   data TEXT NOT NULL,
   created_at INTEGER NOT NULL,
   bytes INTEGER -- 3 output-cap (null in rows from before it)
@@ -269,7 +271,7 @@ CREATE TABLE agent_permission_rules (
   PRIMARY KEY (agent_id, effect, rule)
 );
 
--- The person's pending review of an agent's diff: one row per comment, until it is sent (19 review-comments).
+-- The person's pending review of an agent's diff: one row per comment, until it is sent (20 review-comments).
 CREATE TABLE review_comments (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,

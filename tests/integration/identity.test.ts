@@ -35,6 +35,9 @@ const EXPECTED_ROWS: [string, number[]][] = [
   ["GET /v1/agents/:ref/diff", ALL],
   ["GET /v1/agents/:ref/wait", ALL],
   ["POST /v1/agents", [201, 201, 201, 201, 201, 201, 401]],
+  // naming an account is the person's: an agent is refused alike for one that exists and one that does not
+  ["POST /v1/agents with account", [201, 403, 403, 403, 403, 403, 401]],
+  ["POST /v1/agents with unknown account", [404, 403, 403, 403, 403, 403, 401]],
   ["POST /v1/agents/:ref/stop", LINEAGE],
   ["POST /v1/agents/:ref/resume", LINEAGE],
   // the person passes and is refused by the agent's state (it runs: stop it first)
@@ -157,7 +160,7 @@ describe("signals go through the daemon", () => {
     expect(await until("alice", (a) => a.status === "failed")).toMatchObject({ result: null, error: "exited with code 0 without a signal (the agent must end with 'troupe signal')" });
   }, 30_000);
 
-  test("the person cannot signal; with no daemon, an agent's signal goes to its own file", async () => {
+  test("the person cannot signal; with the daemon gone, an agent's signal starts it again and counts", async () => {
     sandbox();
     await sb.run(["daemon", "start"]);
     const res = await fetch("http://troupe/v1/signal", { unix: sb.socket, method: "POST", body: JSON.stringify({ status: "done" }) });
@@ -167,13 +170,16 @@ describe("signals go through the daemon", () => {
     const agent = await run.spawnAs(null, "live");
     const big = await run.api(agent.token, "POST", "/v1/signal", { status: "done", result: "x".repeat(2 * 1024 * 1024) });
     expect(big).toMatchObject({ status: 413, json: { error: { code: "payload_too_large" } } });
+    await sb.json(["spawn", "--no-worktree", "--name", "late", "--command", "while [ ! -f go ]; do sleep 0.05; done; troupe signal done --result offline", "--json"]);
+    await until("late", (a) => a.status === "running");
     await sb.run(["daemon", "stop"]);
     await waitFor("the daemon to go", () => !existsSync(sb.socket));
-    const file = join(sb.dir, "own-signal.json");
-    const r = await sb.run(["signal", "done", "--result", "offline"], { env: { TROUPE_AGENT_TOKEN: "any", TROUPE_SIGNAL_FILE: file } });
-    expect(r).toMatchObject({ code: 0, stdout: "signalled done\n" });
-    expect(r.stderr).toContain("no daemon answered");
-    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ status: "done", result: "offline" });
+    await Bun.write(join(sb.dir, "go"), "");
+    // the agent's `troupe signal` started the daemon again: its signal is recorded, not a file it wrote
+    expect(await until("late", (a) => a.status !== "running" && a.status !== "starting")).toMatchObject({ status: "done", result: "offline" });
+    // a token nobody was given is refused by the daemon it starts, with one line
+    const forged = await sb.run(["signal", "done", "--result", "offline"], { env: { TROUPE_AGENT_TOKEN: "any" } });
+    expect(forged).toMatchObject({ code: 1, stdout: "", stderr: "troupe: unknown agent token\n" });
   }, 30_000);
 
   test("the daemon never writes through a link an agent planted in its folder", async () => {

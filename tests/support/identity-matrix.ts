@@ -155,6 +155,16 @@ export class MatrixRun {
     return out;
   }
 
+  private accountName: string | null = null;
+
+  /** An account of the person's (added once per run) for the spawn rows to name. */
+  async account(): Promise<string> {
+    if (this.accountName) return this.accountName;
+    const r = await this.api(null, "POST", "/v1/accounts", { provider: "generic", name: "matrix-acct", env: { MATRIX_ACCOUNT: "1" } });
+    if (r.status !== 201) throw new Error(`add account: ${r.status} ${JSON.stringify(r.json)}`);
+    return (this.accountName = "matrix-acct");
+  }
+
   /** A conversation the person asks the target. */
   async askTarget(f: Family): Promise<Conversation> {
     const r = await this.api(null, "POST", "/v1/conversations", { question: "ready?", to: f.target.name });
@@ -200,6 +210,17 @@ const CASES: RouteCase[] = [
     endpoint: "spawn",
     fresh: null,
     call: (m, _f, t) => status(m.api(t, "POST", "/v1/agents", { provider: "generic", command: "exit 0", worktree: false })),
+  },
+  // an account is the person's to name: an agent gets the same refusal for one that exists and one that does not
+  {
+    endpoint: "spawn", variant: "with account",
+    fresh: null,
+    call: async (m, _f, t) => status(m.api(t, "POST", "/v1/agents", { provider: "generic", command: "exit 0", worktree: false, account: await m.account() })),
+  },
+  {
+    endpoint: "spawn", variant: "with unknown account",
+    fresh: null,
+    call: (m, _f, t) => status(m.api(t, "POST", "/v1/agents", { provider: "generic", command: "exit 0", worktree: false, account: "no-such-account" })),
   },
   { endpoint: "stop", fresh: "live", call: (m, f, t) => status(m.api(t, "POST", `/v1/agents/${ref(f)}/stop`, {})) },
   {

@@ -1,6 +1,7 @@
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { TroupeError } from "../../errors.ts";
+import { removeGuarded } from "../../guarded-fs.ts";
 import { isLive } from "../../protocol/status.ts";
 import type { AgentRecord } from "../../store/index.ts";
 import { toAgent } from "../../store/agents.ts";
@@ -60,11 +61,19 @@ export async function removeAgent(d: RemovalDeps, ref: string, opts: { force?: b
   // its session's end may still be being read (the process is gone, its last lines not stored)
   d.watcher.forgetOutput(rec.id);
   rmSync(paths.logsDir, { recursive: true, force: true });
-  rmSync(join(d.ws.stateDir, "agents", rec.name), { recursive: true, force: true });
+  // a --no-worktree agent's own folder (its input and output): never through a link it planted on the way
+  try {
+    removeGuarded(join(d.ws.stateDir, "agents", rec.name), d.ws.stateDir);
+  } catch (err) {
+    d.log.warn(`${rec.name}: its folder was left as it is`, err);
+  }
   d.envs.remove(rec.id);
   const children = d.store.agents.list().filter((a) => a.parentId === rec.id);
   d.store.agents.delete(rec.id);
+  d.store.events.forgetAgent(rec.id);
   d.watcher.releaseSpace();
+  // nothing of it stays readable in the store's files: the WAL still held its output, prompt and result
+  if (!(await d.store.checkpoints.truncate())) d.log.warn(`${rec.name}: the store's WAL could not be emptied after removing it; the next checkpoint will`);
   d.bus.publish({ type: "agent:removed", agentId: rec.id });
   // its workers now hang under its own parent: dashboards see them move without a new snapshot
   for (const child of children) {

@@ -1,6 +1,6 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, isAbsolute, join, normalize, sep } from "node:path";
+import { isAbsolute, join, normalize, sep } from "node:path";
 import { TroupeError } from "../../errors.ts";
+import { writeGuarded } from "../../guarded-fs.ts";
 import type { AgentMode } from "../../protocol/work.ts";
 
 /** One file of an agent's `.troupe/input/`, its path relative to that folder. */
@@ -22,15 +22,17 @@ export interface SpawnWork {
   files: InputFile[];
 }
 
-/** Writes prompt.md, manifest.json and `files` into an agent's input folder. */
-export function writeInput(dir: string, prompt: string, manifest: Record<string, unknown>, files: InputFile[] = []): void {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "prompt.md"), prompt);
+/**
+ * Writes prompt.md, manifest.json and `files` into an agent's input folder. The folder is in the
+ * agent's worktree, which a branch shapes (a committed `.troupe/input` link): nothing is written
+ * through a link below `trusted` (the workspace's `.troupe/`).
+ */
+export function writeInput(dir: string, prompt: string, manifest: Record<string, unknown>, files: InputFile[] = [], trusted = dir): void {
+  writeGuarded(join(dir, "prompt.md"), prompt, trusted);
   for (const f of files) {
     const rel = normalize(f.path);
     if (isAbsolute(rel) || rel === ".." || rel.startsWith(`..${sep}`)) throw new TroupeError("internal", `input file ${f.path} would leave the input folder`);
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    writeFileSync(join(dir, rel), f.content);
+    writeGuarded(join(dir, rel), f.content, trusted);
   }
-  writeFileSync(join(dir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeGuarded(join(dir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`, trusted);
 }

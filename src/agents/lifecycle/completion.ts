@@ -27,6 +27,13 @@ export function completionPatch(read: SignalRead, exitCode: number | null): Agen
       return { ...base, status: "failed", error: `malformed signal file: ${read.reason}`, questions: null };
     case "unreadable":
       return { ...base, status: "failed", error: `signal file refused: ${read.reason}`, questions: null };
+    case "foreign":
+      return {
+        ...base,
+        status: "failed",
+        error: `signal file refused: ${read.path} holds ${read.found}, which troupe did not write for this session (an agent's signal counts only when sent with 'troupe signal')`,
+        questions: null,
+      };
     default:
       return assertNever(read);
   }

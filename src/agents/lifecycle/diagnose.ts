@@ -37,6 +37,8 @@ export function diagnose(provider: Provider, chunks: readonly OutputChunk[]): Di
   const parse = parserFor(provider.name);
   const candidates: Candidate[] = [];
   for (const chunk of chunks) {
+    // troupe's own notes are no evidence of the CLI's
+    if (chunk.stream === "troupe") continue;
     for (const line of chunkLines(chunk)) {
       for (const ev of parse(line, chunk.stream)) {
         if (ev.kind === "error") candidates.push({ text: ev.message, failure: ev.failure, resetsAt: ev.resetsAt });

@@ -12,6 +12,7 @@ const add = (a: number | null | undefined, b: number) => (a ?? 0) + b;
  */
 export function outputMetadata(parse: LineParser, chunk: OutputChunk, known: () => Known | null): AgentPatch {
   const patch: AgentPatch = {};
+  if (chunk.stream === "troupe") return patch;
   let rec: Known | null = null;
   for (const line of chunkLines(chunk)) {
     if (!line) continue;

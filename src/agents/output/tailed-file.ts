@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync } from "node:fs";
-import type { Stream } from "../../protocol/output.ts";
+import type { FileStream } from "../../protocol/output.ts";
 import type { SessionRecord } from "../../store/sessions.ts";
 import type { Logger } from "../../events/log.ts";
 
@@ -7,7 +7,7 @@ import type { Logger } from "../../events/log.ts";
 export interface TailedFile {
   agentId: string;
   session: number;
-  stream: Stream;
+  stream: FileStream;
   path: string;
   /** Bytes stored so far (the store's offset). */
   offset: number;
@@ -29,7 +29,7 @@ export interface TailedFile {
   finishing: { promise: Promise<void>; resolve: () => void } | null;
 }
 
-export function tailedFile(s: SessionRecord, stream: Stream, path: string, offset: number): TailedFile {
+export function tailedFile(s: SessionRecord, stream: FileStream, path: string, offset: number): TailedFile {
   return { agentId: s.agentId, session: s.session, stream, path, offset, released: 0, releaseTo: 0, followUntil: 0, fd: null, openFailed: false, finishing: null };
 }
 

@@ -1,5 +1,5 @@
 import { dirname } from "node:path";
-import type { OutputChunk, Stream } from "../../protocol/output.ts";
+import type { FileStream, OutputChunk } from "../../protocol/output.ts";
 import type { ChunkRepo, Piece } from "../../store/chunks.ts";
 import type { WalCheckpoints } from "../../store/checkpoints.ts";
 import type { SessionRecord } from "../../store/sessions.ts";
@@ -146,7 +146,7 @@ export class Tailer {
     return Promise.all(done).then(() => undefined);
   }
 
-  private track(s: SessionRecord, stream: Stream, path: string, offset: number): TailedFile {
+  private track(s: SessionRecord, stream: FileStream, path: string, offset: number): TailedFile {
     const t = tailedFile(s, stream, path, offset);
     this.files.set(path, t);
     this.changes.watchDir(dirname(path));

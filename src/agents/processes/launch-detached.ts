@@ -27,10 +27,25 @@ export function pidFileFor(exitPath: string): string {
   return exitPath.replace(/\.exit$/, ".pid");
 }
 
+/** Where a session's wrapper writes the exit status of a failed `worktree.setup` (troupe's folder, never the agent's). */
+export function setupFileFor(exitPath: string): string {
+  return exitPath.replace(/\.exit$/, ".setup");
+}
+
+/** The exit status of the session's failed `worktree.setup`; null when it did not fail (or had none). */
+export function readSetupFailure(exitPath: string): number | null {
+  return readNumberFile(setupFileFor(exitPath));
+}
+
 /** The pid a session's wrapper recorded, or null (none yet, or not a pid). */
 export function readPidFile(exitPath: string): number | null {
+  return readNumberFile(pidFileFor(exitPath));
+}
+
+/** A whole number the wrapper wrote in troupe's logs folder; null when there is none (yet). */
+function readNumberFile(path: string): number | null {
   try {
-    const text = readFileSync(pidFileFor(exitPath), "utf8").trim();
+    const text = readFileSync(path, "utf8").trim();
     return /^\d+$/.test(text) ? Number(text) : null;
   } catch {
     return null;
@@ -47,13 +62,15 @@ export interface Launched {
  * Starts one session of an agent detached (its own session and process group), output to files,
  * so it outlives this daemon. A tiny sh wrapper records its pid and the exit status in files, which
  * is how a later daemon that did not start the process finds it and learns how it ended; it also
- * runs the worktree's trusted `setup` first, when given (its failure is the agent's signal).
+ * runs the worktree's trusted `setup` first, when given (its failure, in `<n>.setup` beside the
+ * exit status, ends the session as the agent's error: see session-signal.ts).
  */
 export function launchSession(cmd: ProviderCommand, cwd: string, env: Record<string, string>, files: SessionFiles, opts: { setup?: string | null } = {}): Promise<Launched> {
   const [bin] = cmd.argv;
   if (!bin) throw new TroupeError("spawn_failed", "empty command");
   rmSync(files.exitPath, { force: true });
   rmSync(pidFileFor(files.exitPath), { force: true });
+  rmSync(setupFileFor(files.exitPath), { force: true });
   mkdirSync(join(files.stdoutPath, ".."), { recursive: true });
   const out = openSync(files.stdoutPath, "a");
   const err = openSync(files.stderrPath, "a");
@@ -71,7 +88,7 @@ export function launchSession(cmd: ProviderCommand, cwd: string, env: Record<str
   const script = [
     `umask 077; printf "%s" "$$" > "$1.tmp" && mv "$1.tmp" "$1"; setup=$2; shift 2; ${userMask}`,
     `if [ -n "$setup" ]; then echo "troupe: worktree.setup: $setup" >&2; sh -c "$setup" </dev/null; code=$?; if [ $code -ne 0 ]; then umask 077; ` +
-      `printf '{"status":"error","error":"setup failed: worktree.setup exited %s (its output is in the agent log)"}' "$code" > "$TROUPE_SIGNAL_FILE.tmp" && mv "$TROUPE_SIGNAL_FILE.tmp" "$TROUPE_SIGNAL_FILE"; ` +
+      `printf "%s" "$code" > "\${0%.exit}.setup.tmp" && mv "\${0%.exit}.setup.tmp" "\${0%.exit}.setup"; ` +
       `printf "%s" "$code" > "$0.tmp" && mv "$0.tmp" "$0"; exit $code; fi; ${userMask}; fi`,
     `"$@"; code=$?; umask 077; printf "%s" "$code" > "$0.tmp" && mv "$0.tmp" "$0"; exit $code`,
   ].join("\n");

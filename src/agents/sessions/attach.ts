@@ -72,7 +72,7 @@ export class Attachments {
     // the status may have changed during the awaits above (a resume, a stop)
     const now = store.agents.get(rec.id);
     if (!now || now.status !== rec.status || now.session !== rec.session) throw new TroupeError("conflict", `${rec.name} changed meanwhile; try again`);
-    writeMcpFiles(mcpFiles);
+    writeMcpFiles(mcpFiles, ws.stateDir);
     const session = rec.session + 1;
     const files = sessionFiles(paths.logsDir, session);
     const token = newToken();

@@ -2,7 +2,7 @@ import type { SessionRecord } from "../../store/index.ts";
 import { toAgent } from "../../store/agents.ts";
 import { getProvider } from "../../../providers/index.ts";
 import type { AgentDeps } from "../deps.ts";
-import { readSignalFile } from "../files/signal.ts";
+import { sessionSignal } from "./session-signal.ts";
 import { diagnose } from "../lifecycle/diagnose.ts";
 import { endPatch, hasSession, type FailoverHook } from "../lifecycle/end-patch.ts";
 import { announceOnly } from "../lifecycle/run-ends.ts";
@@ -63,13 +63,14 @@ export class SessionEnd {
     const rec = store.agents.get(agentId);
     if (!rec) return;
     const updated = store.db.transaction(() => {
-      if (!store.sessions.end(agentId, session, exitCode)) return null;
+      const sess = store.sessions.get(agentId, session);
+      if (!sess || !store.sessions.end(agentId, session, exitCode)) return null;
       if (rec.session !== session) return null;
       if (rec.status === "stopped") return store.agents.update(agentId, { exitCode, attachedFrom: null });
       // the person's interactive CLI: back to the status before it, whatever the signal file says
       // (a person rarely runs `troupe signal` by hand: no missing-signal rule)
       if (rec.status === "attached") return store.agents.update(agentId, { status: rec.attachedFrom ?? "stopped", attachedFrom: null, lastActivityAt: Date.now() });
-      const read = readSignalFile(rec.signalFile);
+      const read = sessionSignal(rec, sess);
       let diagnosis = null;
       if (read.kind !== "ok") {
         const provider = getProvider(rec.provider);

@@ -1,5 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { writeGuarded } from "../../guarded-fs.ts";
 import type { McpServerSpec, PermissionMode, Provider, ProviderCommand } from "../../../providers/types.ts";
 import { MCP_AGENT_TOOL_TIMEOUT_MS } from "../../protocol/mcp.ts";
 
@@ -20,9 +19,7 @@ export function withTroupeMcp(provider: Provider, cmd: ProviderCommand, troupe: 
   return { cmd: { ...cmd, argv: [exe!, ...inj.args, ...rest], ...(env && { env }) }, files: inj.files ?? {} };
 }
 
-export function writeMcpFiles(files: Record<string, string>): void {
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, content, { mode: 0o600 });
-  }
+/** Writes the files in the agent's input folder, never through a link below `trusted` (the workspace's `.troupe/`). */
+export function writeMcpFiles(files: Record<string, string>, trusted: string): void {
+  for (const [path, content] of Object.entries(files)) writeGuarded(path, content, trusted);
 }

@@ -19,7 +19,7 @@ import { agentPaths } from "../paths.ts";
 import { configLayers, mergeLayers, type PolicyLayer } from "../permission-layers.ts";
 import type { StartSession } from "./next-session.ts";
 import { saveRole, type SpawnRole } from "../files/spawn-role.ts";
-import { copyIncludes, trustedSetup } from "./worktree-setup.ts";
+import { copyIncludes, worktreePrep } from "./worktree-setup.ts";
 import type { SpawnRequestSchema } from "../../protocol/api.ts";
 import type { z } from "zod";
 import { hashToken, newId, newToken } from "../tokens.ts";
@@ -80,8 +80,8 @@ export class Spawner {
     claim.name = name;
     // chosen before anything is created: a spent or unknown account refuses the spawn
     const accounts = d.accounts ?? null;
-    const accountId = accounts ? accounts.choose(provider.name, req.account ?? null) : null;
     if (req.account && !accounts) throw new TroupeError("bad_request", "accounts are not available in this daemon");
+    const accountId = accounts ? (parentId === null ? accounts.choose(provider.name, req.account ?? null) : this.inheritedAccount(parentId, provider.name, req.account)) : null;
     const id = newId("ag");
     const token = newToken();
     const prompt = req.prompt ?? null;
@@ -91,12 +91,13 @@ export class Spawner {
     const policy = mergeLayers([...own, ...configLayers(d.ws.stateDir, provider.name)]);
     // modes do not choose permissions, but a mode agent must be able to write its output files
     const permissions = work && policy.mode === "plan" ? "edits" : policy.mode;
-    // refused before anything exists when the config's setup command is not trusted
-    const setup = req.worktree ? trustedSetup(d.ws.stateDir) : null;
+    // refused before anything exists when the config's setup command is not trusted, or a file it needs cannot be read
+    const prep = req.worktree ? worktreePrep(d.ws.root, d.ws.stateDir, d.log) : null;
+    const setup = prep?.setup ?? null;
     const wt = req.worktree ? await createWorktree(d.ws.root, name, req.baseRef) : null;
     if (wt) {
       d.store.branches.record(wt.branch, id);
-      await copyIncludes(d.ws.root, d.ws.stateDir, wt.path, d.log).catch((err) => d.log.warn(`copying included files into ${wt.path}`, err));
+      await copyIncludes(d.ws.root, wt.path, prep?.include ?? [], d.log).catch((err) => d.log.warn(`copying included files into ${wt.path}`, err));
     }
     const cwd = wt?.path ?? d.ws.root;
     const paths = agentPaths(d.ws.stateDir, name, wt?.path ?? null);
@@ -159,12 +160,23 @@ export class Spawner {
       d.envs.save(rec.id, req.env);
       if (role) saveRole(d.envs.dir(rec.id), role);
       this.writeInput(rec, paths.inputDir, wt?.baseCommit ?? null, work && { ...work, prompt: fullPrompt });
-      writeMcpFiles(mcpFiles);
+      writeMcpFiles(mcpFiles, d.ws.stateDir);
     } catch (err) {
       d.failRun(rec.id, `could not write the agent's input: ${errorMessage(err)}`);
       throw err;
     }
     return d.startSession(rec, 1, cmd, token, {}, req.env, setup);
+  }
+
+  /**
+   * An agent's worker runs on the agent's own account (of the same provider), or on none: never
+   * one the agent names (the API refuses that first), never the least recently used one (spawning
+   * workers would otherwise walk through every account of the person's).
+   */
+  private inheritedAccount(parentId: string, provider: string, named: string | undefined): string | null {
+    if (named !== undefined) throw new TroupeError("forbidden", "an agent's workers run on its own account; only the person may name one");
+    const parent = this.d.store.agents.get(parentId);
+    return parent && parent.provider === provider ? parent.accountId : null;
   }
 
   /** The layers a spawn states for itself, in precedence order: its flags (a profile's mode is merged into them), its profile's rules, its initiative's policy. */
@@ -199,6 +211,6 @@ export class Spawner {
       createdAt: rec.createdAt,
     };
     // a mode agent's prompt.md is its whole prompt: it can read it again after losing context
-    writeInput(dir, work?.prompt ?? rec.prompt ?? rec.command ?? "", manifest, work?.files);
+    writeInput(dir, work?.prompt ?? rec.prompt ?? rec.command ?? "", manifest, work?.files, this.d.ws.stateDir);
   }
 }

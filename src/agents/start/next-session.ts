@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { TroupeError } from "../../errors.ts";
+import { readGuardedText } from "../../guarded-fs.ts";
 import type { Agent } from "../../protocol/entities.ts";
 import type { AgentPatch, AgentRecord } from "../../store/index.ts";
 import type { Provider, ProviderCommand } from "../../../providers/types.ts";
@@ -13,7 +14,7 @@ import { assertWithinArgLimit } from "../processes/arg-limit.ts";
 import { withTroupeMcp, writeMcpFiles } from "./mcp-config.ts";
 import { agentPaths } from "../paths.ts";
 import { loadRole } from "../files/spawn-role.ts";
-import { copyIncludes, trustedSetup } from "./worktree-setup.ts";
+import { copyIncludes, worktreePrep } from "./worktree-setup.ts";
 import { hashToken, newToken } from "../tokens.ts";
 
 /** Launches one session of a recorded agent (AgentService.startSession). */
@@ -31,6 +32,17 @@ export interface RelaunchDeps extends AgentDeps {
 /** What is left of the agent's budget, for a CLI that enforces one itself (claude --max-budget-usd). */
 function budgetLeft(rec: AgentRecord): { budgetUsd?: number } {
   return rec.budgetUsd === null ? {} : { budgetUsd: Math.max(0, rec.budgetUsd - (rec.costUsd ?? 0)) };
+}
+
+/** A mode prompt is a page or two; the folder is the agent's (it may have left anything there). */
+const MODE_PROMPT_MAX_BYTES = 1024 * 1024;
+
+/** A mode agent's whole prompt, from its input's prompt.md, read as anything in its folder is. */
+function savedModePrompt(inputDir: string): string {
+  const path = join(inputDir, "prompt.md");
+  const text = readGuardedText(path, { maxBytes: MODE_PROMPT_MAX_BYTES, root: dirname(inputDir), rootName: "the agent's folder" });
+  if (text === null) throw new TroupeError("invalid_state", `${path} (the run's prompt, written at its spawn) is gone`);
+  return text;
 }
 
 /**
@@ -83,7 +95,7 @@ export class Relaunch {
     const paths = agentPaths(d.ws.stateDir, rec.name, rec.worktree);
     // a mode agent's whole prompt is its input's prompt.md (written at spawn)
     const prompt = rec.mode
-      ? readFileSync(join(paths.inputDir, "prompt.md"), "utf8")
+      ? savedModePrompt(paths.inputDir)
       : buildAgentPrompt({ id: rec.id, name: rec.name, prompt: rec.prompt ?? "", inputDir: paths.inputDir, troupe: d.troupe() });
     const role = loadRole(d.envs.dir(rec.id));
     const built = buildWithRole(provider, {
@@ -106,7 +118,7 @@ export class Relaunch {
     const { d } = this;
     const { cmd, files } = withTroupeMcp(provider, built, d.troupe(), agentPaths(d.ws.stateDir, rec.name, rec.worktree).inputDir, rec.permissions);
     assertWithinArgLimit(cmd.argv, { ...clientEnv, ...cmd.env });
-    writeMcpFiles(files);
+    writeMcpFiles(files, d.ws.stateDir);
     const token = newToken();
     d.store.agents.setTokenHash(rec.id, hashToken(token));
     return d.startSession(rec, session, cmd, token, onLaunch, clientEnv, setup);
@@ -119,10 +131,10 @@ export class Relaunch {
   async restoreWorktree(rec: AgentRecord): Promise<string | null> {
     const { d } = this;
     if (!rec.worktree || !rec.branch || existsSync(rec.worktree)) return null;
-    const setup = trustedSetup(d.ws.stateDir);
+    const prep = worktreePrep(d.ws.root, d.ws.stateDir, d.log);
     await restoreWorktree(d.ws.root, rec.worktree, rec.branch);
-    await copyIncludes(d.ws.root, d.ws.stateDir, rec.worktree, d.log).catch((err) => d.log.warn(`copying included files into ${rec.worktree}`, err));
+    await copyIncludes(d.ws.root, rec.worktree, prep.include, d.log).catch((err) => d.log.warn(`copying included files into ${rec.worktree}`, err));
     d.log.info(`${rec.name}: recreated its worktree from ${rec.branch}`);
-    return setup;
+    return prep.setup;
   }
 }

@@ -30,10 +30,14 @@ export const AGENT_ENDPOINTS = {
   spawn: endpoint({
     method: "POST",
     path: "/v1/agents",
-    summary: "Starts an agent: a provider (or a profile) with a prompt, or a command; its worktree, permissions, limits, and the client's environment. An agent's spawn is its child.",
+    summary:
+      "Starts an agent: a provider (or a profile) with a prompt, or a command; its worktree, permissions, limits, the client's environment, and (the person only) its account. An agent's spawn is its child and runs on its own account.",
     rule: "anyone",
     does: "spawn an agent",
     body: schema("agents", "SpawnRequestSchema"),
+    // an account is a credential of the person's: an agent's workers run on its own, never one it
+    // names (refused before the name is looked up, so the answer tells nothing of which exist)
+    fields: { account: { rule: "person", does: "name the account an agent runs on" } },
     reply: agentReply,
     status: 201,
   }),
@@ -148,7 +152,8 @@ export const AGENT_ENDPOINTS = {
   signal: endpoint({
     method: "POST",
     path: "/v1/signal",
-    summary: "The calling agent's signal (`{status, result | questions | error}`): the daemon writes it to that agent's signal file, by its token, never a path it names.",
+    summary:
+      "The calling agent's signal (`{status, result | questions | error}`) for its current run: the daemon records it (what the run's end takes), then writes that agent's signal file, by its token, never a path it names. A second, different signal of the run is 409 (the first stands), the same one again 200; a run that has ended takes none (409).",
     rule: "agent",
     does: "signal",
     body: schema("agents", "SignalRequestSchema"),

@@ -1,12 +1,11 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { readAgentFile } from "../../../src/agents/files/untrusted-read.ts";
-import { SIGNAL_TEXT_MAX_CHARS, clearSignalFile, readSignalFile, writeSignalFile } from "../../../src/agents/files/signal.ts";
+import { SIGNAL_TEXT_MAX_CHARS, clearSignalFile, readSignalFile, signalText, writeSignalFile } from "../../../src/agents/files/signal.ts";
 
-// What an agent may leave at its signal path, read the way the daemon reads it. Each of
-// these hung the daemon in open() or read until memory ran out before.
+// What an agent may leave at its signal path, read the way the daemon reads it (the reader's own
+// cases, FIFOs, devices and sizes, are in tests/guarded-fs.test.ts).
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), "troupe-hostile-")));
 const outside = join(base, "outside");
@@ -17,40 +16,10 @@ mkdirSync(outside, { recursive: true });
 writeFileSync(join(outside, "other.json"), JSON.stringify({ status: "done", result: "someone else's" }));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-const limits = { maxBytes: 1024 * 1024, root };
 let n = 0;
 const fresh = () => join(out, `signal-${++n}.json`);
 
-function mkfifo(path: string) {
-  const r = Bun.spawnSync(["mkfifo", path]);
-  if (r.exitCode !== 0) throw new Error(`mkfifo: ${r.stderr.toString()}`);
-}
-
-describe("readAgentFile refuses what is not a small regular file inside the agent's folder", () => {
-  test("a FIFO is refused at once, without blocking", () => {
-    const p = fresh();
-    mkfifo(p);
-    expect(readAgentFile(p, limits)).toEqual({ kind: "refused", reason: `${p} is a FIFO (named pipe), not a regular file` });
-  });
-
-  test("a link to /dev/zero is refused (it leads outside), and a device is never opened", () => {
-    const p = fresh();
-    symlinkSync("/dev/zero", p);
-    expect(readAgentFile(p, limits)).toEqual({ kind: "refused", reason: `${p} leads outside the agent's folder (to /dev/zero)` });
-    // with a root that holds /dev, the type check still refuses it
-    expect(readAgentFile(p, { ...limits, root: "/" })).toEqual({ kind: "refused", reason: `${p} is a character device, not a regular file` });
-  });
-
-  test("a link out of the folder is refused; a link inside it is followed", () => {
-    const p = fresh();
-    symlinkSync(join(outside, "other.json"), p);
-    expect(readAgentFile(p, limits).kind).toBe("refused");
-    const inside = fresh();
-    writeFileSync(join(out, "real.json"), "{}");
-    symlinkSync(join(out, "real.json"), inside);
-    expect(readAgentFile(inside, limits)).toEqual({ kind: "ok", text: "{}" });
-  });
-
+describe("the signal file's folder", () => {
   test("a parent folder swapped for a link out of the folder is refused", () => {
     const agentRoot = join(base, "agent2", ".troupe");
     mkdirSync(agentRoot, { recursive: true });
@@ -63,26 +32,12 @@ describe("readAgentFile refuses what is not a small regular file inside the agen
     mkdirSync(p);
     expect(readSignalFile(p)).toEqual({ kind: "unreadable", reason: `${p} is a directory, not a regular file` });
   });
-
-  test("a file over the cap is refused without being read whole (a 100 MB sparse file)", () => {
-    const p = fresh();
-    writeFileSync(p, "");
-    truncateSync(p, 100 * 1024 * 1024);
-    expect(readAgentFile(p, limits)).toEqual({ kind: "refused", reason: `${p} is larger than 1 MiB, the limit for this file` });
-  });
-
-  test("missing files and dangling links are missing", () => {
-    expect(readAgentFile(join(out, "none.json"), limits)).toEqual({ kind: "missing" });
-    const p = fresh();
-    symlinkSync(join(out, "nowhere"), p);
-    expect(readAgentFile(p, limits)).toEqual({ kind: "missing" });
-  });
 });
 
 describe("signal text limits", () => {
   test("a result over the limit is truncated with a note; the status holds", () => {
     const p = fresh();
-    writeSignalFile(p, { status: "done", result: `${"r".repeat(SIGNAL_TEXT_MAX_CHARS)}TAIL` });
+    writeSignalFile(p, base, signalText({ status: "done", result: `${"r".repeat(SIGNAL_TEXT_MAX_CHARS)}TAIL` }));
     const read = readSignalFile(p);
     if (read.kind !== "ok" || read.signal.status !== "done") throw new Error(`unexpected ${JSON.stringify(read).slice(0, 200)}`);
     expect(read.signal.result).toStartWith("r".repeat(SIGNAL_TEXT_MAX_CHARS));
@@ -91,13 +46,13 @@ describe("signal text limits", () => {
   });
 
   test("troupe signal refuses a signal over the file cap, and a directory in the way, with one clear line", () => {
-    expect(() => writeSignalFile(fresh(), { status: "done", result: "x".repeat(2 * 1024 * 1024) })).toThrow(/larger than 1 MiB/);
+    expect(() => signalText({ status: "done", result: "x".repeat(2 * 1024 * 1024) })).toThrow(/larger than 1 MiB/);
     const p = fresh();
     mkdirSync(p);
-    expect(() => writeSignalFile(p, { status: "done" })).toThrow(`${p} is a directory`);
+    expect(() => writeSignalFile(p, base, signalText({ status: "done" }))).toThrow(`${p} is a directory`);
     // the daemon clears it before the next session, so that session can signal
-    clearSignalFile(p);
-    writeSignalFile(p, { status: "done" });
+    clearSignalFile(p, base);
+    writeSignalFile(p, base, signalText({ status: "done" }));
     expect(readSignalFile(p)).toEqual({ kind: "ok", signal: { status: "done" } });
   });
 });

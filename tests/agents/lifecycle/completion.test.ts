@@ -1,12 +1,13 @@
-import { describe, expect, test } from "bun:test";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { completionPatch } from "../../../src/agents/lifecycle/completion.ts";
-import { readSignalFile, writeSignalFile } from "../../../src/agents/files/signal.ts";
+import { readSignalFile, signalText, writeSignalFile } from "../../../src/agents/files/signal.ts";
 import type { Signal } from "../../../src/protocol/signal.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "troupe-signal-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("signal file", () => {
   test("round-trips every kind of signal", () => {
@@ -17,7 +18,7 @@ describe("signal file", () => {
       { status: "error", error: "no network" },
     ];
     for (const s of signals) {
-      writeSignalFile(path, s);
+      writeSignalFile(path, dir, signalText(s));
       expect(readSignalFile(path)).toEqual({ kind: "ok", signal: s });
     }
   });
@@ -44,5 +45,10 @@ describe("completion", () => {
     expect(completionPatch({ kind: "missing" }, 0)).toMatchObject({ status: "failed", error: expect.stringContaining("exited with code 0 without a signal") });
     expect(completionPatch({ kind: "missing" }, null).error).toContain("exit status unknown");
     expect(completionPatch({ kind: "malformed", reason: "not JSON" }, 0)).toMatchObject({ status: "failed", error: "malformed signal file: not JSON" });
+    // a file nobody sent through the daemon (another agent planted it) is named, never taken
+    expect(completionPatch({ kind: "foreign", path: "/w/.troupe/output/signal.json", found: '"{\\"status\\":\\"done\\"}"' }, 0)).toMatchObject({
+      status: "failed",
+      error: `signal file refused: /w/.troupe/output/signal.json holds "{\\"status\\":\\"done\\"}", which troupe did not write for this session (an agent's signal counts only when sent with 'troupe signal')`,
+    });
   });
 });

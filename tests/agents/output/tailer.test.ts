@@ -60,6 +60,9 @@ test("a raw file an agent still appends to gives back what is stored; nothing is
   expect(usage.stored + usage.dropped).toBe(4_000_000);
   const kept = store.chunks.list("a1", { after: 0 });
   expect(kept[0]!.data).toContain("of older output dropped (cap 1 MiB)");
+  // troupe's own note, never the agent's stderr (issue 18)
+  expect(kept[0]!.stream).toBe("troupe");
+  expect(kept.slice(1).every((c) => c.stream === "stdout")).toBe(true);
   const numbers = kept.slice(1).map((c) => c.data).join("").trimEnd().split("\n").map(Number);
   expect(numbers[numbers.length - 1]).toBe(39_999);
   expect(numbers.every((n, i) => i === 0 || n === numbers[i - 1]! + 1)).toBe(true);
@@ -96,7 +99,7 @@ test("a store written by the schema before the cap is migrated; an agent over th
   await waitFor("the freed pages given back", () => pragma("freelist_count") === 0);
   expect(pragma("page_count") * pragma("page_size")).toBeLessThan(8 * MiB);
   const [marker, ...kept] = store.chunks.list("a1", { after: 0 });
-  expect(marker!.data).toBe(`… ${40 - kept.length} MiB of older output dropped (cap 4 MiB)\n`);
+  expect(marker!).toMatchObject({ stream: "troupe", data: `… ${40 - kept.length} MiB of older output dropped (cap 4 MiB)\n` });
   expect(kept.length).toBeGreaterThan(0);
 });
 

@@ -1,8 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { SessionEnd } from "../../../src/agents/sessions/session-end.ts";
-import { writeSignalFile } from "../../../src/agents/files/signal.ts";
 import type { FailoverHook } from "../../../src/agents/lifecycle/end-patch.ts";
 import type { Signal } from "../../../src/protocol/signal.ts";
 import type { AgentPatch } from "../../../src/store/agents.ts";
@@ -12,7 +10,8 @@ import { waitFor } from "../../support/sandbox.ts";
 /**
  * A session's end before the end-of-run sequence: the lifecycle's decision (with accounts
  * failover) recorded once, then a run that is over goes to the sequence, a retry does not, and
- * an attached session's end is a detach. Real store and signal file; the output is taken as stored.
+ * an attached session's end is a detach. Real store, the signal recorded as `troupe signal` records
+ * it (AgentService.signal); the output is taken as stored.
  */
 let rows: Rows;
 afterEach(() => rows.close());
@@ -36,10 +35,7 @@ function setup(failover: FailoverHook | null = null, patch: AgentPatch = { statu
     retryScheduled: () => seen.push("retry scheduled"),
     failover: () => failover,
   });
-  const signal = (s: Signal) => {
-    mkdirSync(dirname(rec.signalFile), { recursive: true });
-    writeSignalFile(rec.signalFile, s);
-  };
+  const signal = (s: Signal) => void rows.store.sessions.recordSignal(rec.id, 1, JSON.stringify(s));
   return { end, seen, signal };
 }
 
