@@ -26,13 +26,15 @@ function where(c: ReviewItem): string {
 
 /**
  * The message a sent review is: each comment with its file, line and the code it refers to,
- * then what to do. It goes the way `troupe send` does (into the running session, or first in the
- * prompt of the resumed one), so it reads whole on its own.
+ * then what to do; the person's `message`, when given, ahead of the comments. It goes the way
+ * `troupe send` does (into the running session, or first in the prompt of the resumed one), so
+ * it reads whole on its own.
  */
-export function reviewMessage(troupe: string, items: readonly ReviewItem[]): string {
+export function reviewMessage(troupe: string, items: readonly ReviewItem[], message?: string): string {
   const n = items.length;
   const head = `Review of your diff by the person: ${n} comment${n === 1 ? "" : "s"} on lines of your work.`;
   const body = items.map((c, i) => `${i + 1}. ${where(c)}\n${indent(`> ${quote(c.code)}`, "   ")}\n${indent(c.text, "   ")}`).join("\n\n");
   const todo = `Address each comment in your worktree (or, where you disagree, say why with \`${shellWord(troupe)} send --user "<text>"\`), then commit.`;
-  return `${head}\n\n${body}\n\n${todo}`;
+  const word = message?.trim() ? `\n\n${message.trim()}` : "";
+  return `${head}${word}\n\n${body}\n\n${todo}`;
 }

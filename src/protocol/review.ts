@@ -104,6 +104,10 @@ export type AddCommentRequest = z.input<typeof AddCommentRequestSchema>;
 /** `PATCH /v1/review-comments/:id`: its text, rewritten. */
 export const EditCommentRequestSchema = z.object({ text: CommentText });
 
+/** `POST /v1/agents/:ref/review/send`: with `message`, a word from the person ahead of the comments. */
+export const SendReviewRequestSchema = z.object({ message: z.string().max(MAX_COMMENT_CHARS).optional() });
+export type SendReviewRequest = z.input<typeof SendReviewRequestSchema>;
+
 /** How a sent review reaches its agent: into its running session, by resuming it, or queued for its next run. */
 export const ReviewDeliverySchema = z.enum(["live", "resumed", "queued"]);
 export type ReviewDelivery = z.infer<typeof ReviewDeliverySchema>;

@@ -90,18 +90,18 @@ export class ReviewService {
    * gets it in its session (or first in its next run); a done, failed or stopped one is resumed
    * with it, as `r` does; a waiting one gets it with the answers to its questions.
    */
-  async send(caller: Caller, ref: string): Promise<SentReview> {
+  async send(caller: Caller, ref: string, word?: string): Promise<SentReview> {
     const rec = this.d.agents.find(ref);
     const lines = await this.d.agents.diff(rec.id);
     // from here on nothing waits: what is read is what is sent and deleted
     const now = this.d.agents.find(rec.id);
     const pending = this.d.store.reviews.forAgent(now.id);
-    if (!pending.length) throw new TroupeError("bad_request", `no pending review of ${now.name}: comment on its diff first (c in the diff view, or troupe review ${now.name} --comment FILE:LINE=TEXT)`);
+    if (!pending.length) throw new TroupeError("bad_request", `no pending review of ${now.name}: comment on its diff first (c in the diff view, or troupe review ${now.name} --comment FILE:LINE TEXT)`);
     const items = pending.map((c) => {
       const l = located(c, lines);
       return { file: c.file, side: c.side, line: l.at?.line ?? c.line, code: c.code, text: c.text, state: l.state };
     });
-    const text = reviewMessage(this.d.agents.troupeCommand(), items);
+    const text = reviewMessage(this.d.agents.troupeCommand(), items, word);
     const { store } = this.d;
     const message = store.db.transaction(() => {
       // the person may resume every agent: a done one is woken for it, as by `troupe send`

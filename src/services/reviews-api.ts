@@ -9,6 +9,6 @@ export function reviewsApi(reviews: ReviewService): HandlersOf<typeof REVIEW_END
     addReviewComment: (_caller, { ref, ...req }) => reviews.add(ref, req),
     editReviewComment: (_caller, { id, text }) => reviews.edit(id, text),
     deleteReviewComment: (_caller, { id }) => reviews.remove(id),
-    sendReview: (caller, { ref }) => reviews.send(caller, ref),
+    sendReview: (caller, { ref, message }) => reviews.send(caller, ref, message),
   };
 }

@@ -118,7 +118,7 @@ export const sendReview: Binding = {
   run: (env) => {
     const d = diffOf(env)!;
     env.dispatch({ type: "reviewSending", key: d.key });
-    reviewClient(env).sendReview(d.agentId!).then(
+    reviewClient(env).sendReview(d.agentId!, {}).then(
       (sent) => {
         env.dispatch({ type: "reviewSent", key: d.key });
         env.mirror.upsertAgent(sent.agent);

@@ -352,8 +352,8 @@ export class FakeClient implements DashboardClient {
     this.check("deleteReviewComment", [id]);
     for (const [agent, cs] of this.reviews) this.reviews.set(agent, cs.filter((x) => x.id !== id));
   }
-  async sendReview(ref: string): Promise<SentReview> {
-    this.check("sendReview", [ref]);
+  async sendReview(ref: string, req: { message?: string } = {}): Promise<SentReview> {
+    this.check("sendReview", [ref, req]);
     const cs = this.reviews.get(ref) ?? [];
     if (!cs.length) throw new TroupeError("bad_request", "no pending review");
     this.reviews.delete(ref);

@@ -1,0 +1,82 @@
+import { TroupeError } from "../errors.ts";
+import type { ReviewComment, ReviewSide } from "../protocol/review.ts";
+import { connect } from "./context.ts";
+import { defineCommand, printJson } from "./command.ts";
+import { oneLine } from "./format.ts";
+import { stdout } from "./streams.ts";
+
+export const command = defineCommand(
+  {
+    synopsis: `troupe review AGENT [--json]
+troupe review AGENT --comment FILE:LINE TEXT [--section committed|uncommitted] [--json]
+troupe review AGENT --delete ID [--json]
+troupe review AGENT --submit [--message TEXT] [--json]`,
+    intro: `  the person's review of an agent's diff (d in the dashboard): comments on its lines, kept by the
+  daemon until sent to the agent as one message (into its running session, or resuming it)`,
+    flags: {
+      comment: { type: "string", arg: "FILE:LINE", help: "comment TEXT on that line of the agent's diff (FILE:-LINE: a removed line, by its old number)" },
+      section: { type: "string", arg: "WHICH", help: "the line in the committed or the uncommitted change (default: uncommitted first)" },
+      delete: { type: "string", arg: "ID", help: "drop a pending comment (rc_N)" },
+      submit: { type: "boolean", help: "send every pending comment to the agent as one message" },
+      message: { type: "string", arg: "TEXT", help: "with --submit: a word ahead of the comments" },
+    },
+    notes: "  a comment on a line the diff does not show, or an agent that does not exist, is refused in one line",
+  },
+  run,
+);
+
+/** `FILE:LINE` (a new-side line) or `FILE:-LINE` (a removed one): the file may itself hold colons. */
+export function parsePlace(place: string): { file: string; side: ReviewSide; line: number } {
+  const m = /^(.+):(-?)(\d{1,9})$/.exec(place);
+  if (!m || Number(m[3]) === 0) throw new TroupeError("usage", `--comment takes FILE:LINE (or FILE:-LINE for a removed line), not '${place}'`);
+  return { file: m[1]!, side: m[2] ? "old" : "new", line: Number(m[3]) };
+}
+
+/** Where a comment is, as the agent's diff is now: `file:12`, `file:14 (moved from 12)`, `file:12 (changed since)`. */
+export function placeNow(c: ReviewComment): string {
+  const mark = c.side === "old" ? "-" : "";
+  if (c.state === "changed" || !c.at) return `${c.file}:${mark}${c.line} (changed since)`;
+  return c.at.line === c.line ? `${c.file}:${mark}${c.line}` : `${c.file}:${mark}${c.at.line} (moved from ${mark}${c.line})`;
+}
+
+async function run(args: string[]): Promise<number> {
+  const { values, positionals } = command.parse(args);
+  const [ref, ...rest] = positionals;
+  if (!ref) throw new TroupeError("usage", "review needs an AGENT (id or name)");
+  const actions = [values.comment !== undefined, values.delete !== undefined, values.submit === true].filter(Boolean).length;
+  if (values.comment === undefined && rest.length) throw new TroupeError("usage", `review takes one AGENT; TEXT goes with --comment FILE:LINE`);
+  if (values.comment !== undefined && values.delete !== undefined) throw new TroupeError("usage", "review takes --comment or --delete, not both");
+  if (values.message !== undefined && !values.submit) throw new TroupeError("usage", "--message goes with --submit");
+  if (values.section !== undefined && values.section !== "committed" && values.section !== "uncommitted") throw new TroupeError("usage", `--section takes committed or uncommitted, not '${values.section}'`);
+  if (values.section !== undefined && values.comment === undefined) throw new TroupeError("usage", "--section goes with --comment");
+  const place = values.comment === undefined ? null : parsePlace(values.comment);
+  const text = rest.join(" ");
+  if (place && !text.trim()) throw new TroupeError("usage", "--comment FILE:LINE needs the comment's TEXT");
+  const { client } = await connect(values.workspace);
+  const out: Record<string, unknown> = {};
+  if (place) {
+    const section = values.section as "committed" | "uncommitted" | undefined;
+    const c = await client.addReviewComment(ref, { ...place, ...(section && { section }), text });
+    out.comment = c;
+    if (!values.json) stdout.write(`${c.id} on ${placeNow(c)}\n`);
+  }
+  if (values.delete !== undefined) {
+    await client.deleteReviewComment(values.delete);
+    out.deleted = values.delete;
+    if (!values.json) stdout.write(`deleted ${values.delete}\n`);
+  }
+  if (values.submit) {
+    const sent = await client.sendReview(ref, values.message === undefined ? {} : { message: values.message });
+    out.sent = sent;
+    if (!values.json) stdout.write(`${sent.comments} comment${sent.comments === 1 ? "" : "s"} sent as ${sent.message.id}: ${sent.note}\n`);
+  }
+  if (actions === 0) {
+    const review = await client.review(ref);
+    if (values.json) return printJson(review).then(() => 0);
+    if (!review.comments.length) stdout.write(`no pending review of ${review.agentName}\n`);
+    else stdout.write(review.comments.map((c) => `${c.id}  ${placeNow(c)}  ${oneLine(c.text, 80)}\n`).join(""));
+    return 0;
+  }
+  if (values.json) await printJson(out);
+  return 0;
+}
