@@ -71,7 +71,9 @@ export function diffReducer(d: DiffState | null, action: DiffAction): DiffState 
       if (!d?.lines) return d;
       const total = rowsOf(d.lines, d.comments).length;
       const cursor = moved(d.cursor, action.move, action.page, total);
-      return { ...d, cursor, top: windowTop(d.top, cursor, action.page, total) };
+      // a page turns the view with the cursor (as a pager does); a line moves the view only at its edge
+      const turned = action.move === "pageUp" || action.move === "pageDown" ? d.top + cursor - d.cursor : d.top;
+      return { ...d, cursor, top: windowTop(turned, cursor, action.page, total) };
     }
     case "reviewLoaded":
       if (d?.key !== action.key) return d;
