@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Sandbox, waitFor } from "../support/sandbox.ts";
+import type { Agent } from "../../src/protocol/entities.ts";
+import type { Review, ReviewComment, SentReview } from "../../src/protocol/review.ts";
+
+let sb: Sandbox;
+afterEach(async () => {
+  await sb?.close();
+});
+
+/**
+ * A scripted agent in its own worktree: its first run commits app.txt (five lines) and ends
+ * done; `<name>.edit` there makes it also add a line at the top, uncommitted; every later run
+ * writes the prompt it was given to `<name>.prompt` in the workspace, and ends done.
+ */
+const WRITER = (dir: string, name: string) =>
+  [
+    `n=$(cat ${dir}/${name}.runs 2>/dev/null || echo 0); n=$((n + 1)); echo $n > ${dir}/${name}.runs`,
+    `if [ $n -eq 1 ]; then printf 'one\\ntwo\\nthree\\nfour\\nfive\\n' > app.txt && git add app.txt && git commit -qm app; else printf '%s' "$TROUPE_PROMPT" > ${dir}/${name}.prompt; fi`,
+    `troupe signal done --result "run $n"`,
+  ].join("; ");
+
+const agent = async (name: string) => (await sb.json<Agent[]>(["ls", "--json"])).find((a) => a.name === name);
+
+async function doneAt(name: string, session: number): Promise<Agent> {
+  return waitFor(`${name} done at session ${session}`, async () => {
+    const a = await agent(name);
+    return a?.status === "done" && a.session === session ? a : undefined;
+  });
+}
+
+async function spawnWriter(name: string): Promise<Agent> {
+  await sb.json<Agent>(["spawn", "--name", name, "--command", WRITER(sb.dir, name), "--json"]);
+  return doneAt(name, 1);
+}
+
+describe("troupe review", () => {
+  test("comments on lines of an agent's diff, kept by the daemon, sent as one message that resumes the agent", async () => {
+    sb = new Sandbox();
+    const a = await spawnWriter("fixer");
+    expect(await sb.json<Review>(["review", "fixer", "--json"])).toEqual({ agentId: a.id, agentName: "fixer", comments: [] });
+
+    const first = await sb.json<{ comment: ReviewComment }>(["review", "fixer", "--comment", "app.txt:2", "name this better", "--json"]);
+    expect(first.comment).toMatchObject({ file: "app.txt", side: "new", line: 2, section: "committed", code: "two", state: "current", at: { section: "committed", line: 2 } });
+    const second = await sb.run(["review", "fixer", "--comment", "app.txt:5", "and", "this", "one"]);
+    expect(second).toMatchObject({ code: 0, stdout: "rc_2 on app.txt:5\n" });
+
+    // kept by the daemon: listed, across a restart of it
+    await sb.run(["daemon", "restart"]);
+    const listed = await sb.run(["review", "fixer"]);
+    expect(listed.stdout).toBe("rc_1  app.txt:2  name this better\nrc_2  app.txt:5  and this one\n");
+
+    const sent = await sb.json<{ sent: SentReview }>(["review", "fixer", "--submit", "--message", "two things before merging", "--json"]);
+    expect(sent.sent).toMatchObject({ comments: 2, delivery: "resumed", message: { toName: "fixer", fromId: "user" } });
+    await doneAt("fixer", 2);
+    const prompt = readFileSync(join(sb.dir, "fixer.prompt"), "utf8");
+    // one message naming both places, with the code each is about, the person's word first
+    expect(prompt).toContain("Review of your diff by the person: 2 comments on lines of your work.\n\ntwo things before merging\n\n1. app.txt:2\n   > two\n   name this better\n\n2. app.txt:5\n   > five\n   and this one\n");
+    expect((await sb.json<Review>(["review", "fixer", "--json"])).comments).toEqual([]);
+  }, 60_000);
+
+  test("a line the diff does not show, an unknown agent, nothing to send, an agent's own token: one line each, non-zero", async () => {
+    sb = new Sandbox();
+    await spawnWriter("fixer");
+    const notShown = await sb.run(["review", "fixer", "--comment", "app.txt:9", "here"]);
+    expect(notShown.code).not.toBe(0);
+    expect(notShown.stderr.trim().split("\n")).toEqual(["troupe: app.txt:9 is not a line of fixer's diff (it shows lines 1-5 of app.txt; FILE:-LINE names a removed line by its old number)"]);
+    const otherFile = await sb.run(["review", "fixer", "--comment", "README.md:1", "here"]);
+    expect(otherFile.stderr.trim()).toBe("troupe: README.md is not in fixer's diff; its files: app.txt");
+    const header = await sb.run(["review", "fixer", "--comment", "app.txt:0", "here"]);
+    expect(header).toMatchObject({ code: 2 });
+    expect(header.stderr).toStartWith("troupe: --comment takes FILE:LINE (or FILE:-LINE for a removed line), not 'app.txt:0'\nusage: troupe review");
+    const unknown = await sb.run(["review", "nobody"]);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr.trim().split("\n")).toHaveLength(1);
+    expect(unknown.stderr).toContain("nobody");
+    const empty = await sb.run(["review", "fixer", "--submit"]);
+    expect(empty.code).not.toBe(0);
+    expect(empty.stderr.trim()).toStartWith("troupe: no pending review of fixer");
+    // the person reviews: an agent (here with a token of its own) may not
+    const tokenFile = join(sb.dir, "peer.token");
+    await sb.run(["spawn", "--no-worktree", "--name", "peer", "--command", `printf %s "$TROUPE_AGENT_TOKEN" > ${tokenFile}.tmp && mv ${tokenFile}.tmp ${tokenFile}; exec sleep 30`]);
+    const token = await waitFor("peer's token", () => (existsSync(tokenFile) ? readFileSync(tokenFile, "utf8") : undefined));
+    const asAgent = await sb.run(["review", "fixer", "--comment", "app.txt:2", "from a peer"], { env: { TROUPE_AGENT_TOKEN: token } });
+    expect(asAgent.code).not.toBe(0);
+    expect(asAgent.stderr.trim()).toBe("troupe: peer may not comment on the diff of fixer: only the person may");
+    expect(existsSync(join(sb.dir, "fixer.prompt"))).toBe(false);
+  }, 60_000);
+});
