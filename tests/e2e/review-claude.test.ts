@@ -11,14 +11,16 @@ import { useClaudeTroupe } from "../support/claude-troupe.ts";
 
 const { scripts, server, sandbox, ended } = useClaudeTroupe();
 
-/** Moves the diff view's cursor down until its title names `place` (the line under it). */
+/** Moves the diff view's cursor down, a line at a time (each step waits for its frame), until its title names `place`. */
 async function cursorTo(term: Terminal, place: string): Promise<void> {
-  await waitFor(`the cursor on ${place}`, () => {
-    if (term.screen().includes(`· ${place} `)) return true;
+  for (let i = 0; i < 40; i++) {
+    // with its escapes: the cursor's line is drawn inverse, which plain text does not show
+    const before = term.tmux("capture-pane", "-p", "-e", "-t", "t");
+    if (before.includes(`· ${place} `)) return;
     term.keys("j");
-    Bun.sleepSync(60);
-    return undefined;
-  });
+    await waitFor("the cursor to move", () => term.tmux("capture-pane", "-p", "-e", "-t", "t") !== before || undefined, 5_000);
+  }
+  throw new Error(`the cursor never reached ${place}:\n${term.screen()}`);
 }
 
 async function commentOn(term: Terminal, place: string, words: string): Promise<void> {
@@ -50,7 +52,7 @@ describe.skipIf(!HAVE_TMUX)("a review from the dashboard reaches a Claude Code a
     await term.openDashboard();
     await term.waitFor(/coder\s+done/);
     term.keys("d");
-    await term.waitFor("main...troupe/coder");
+    await term.waitFor("...troupe/coder");
     await term.waitFor("+five");
     await commentOn(term, "app.txt:2", "two is a magic number: name it");
     // inline, under its line
