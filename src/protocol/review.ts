@@ -108,7 +108,7 @@ export const EditCommentRequestSchema = z.object({ text: CommentText });
 export const SendReviewRequestSchema = z.object({ message: z.string().max(MAX_COMMENT_CHARS).optional() });
 export type SendReviewRequest = z.input<typeof SendReviewRequestSchema>;
 
-/** How a sent review reaches its agent: into its running session, by resuming it, or queued for its next run. */
+/** How a sent review reaches its agent: `live` (it runs: its inbox or its next run), `resumed` with it, or `queued` for its next run. */
 export const ReviewDeliverySchema = z.enum(["live", "resumed", "queued"]);
 export type ReviewDelivery = z.infer<typeof ReviewDeliverySchema>;
 

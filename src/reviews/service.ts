@@ -42,7 +42,7 @@ export interface ReviewDeps {
  * Each comment is anchored by its line's text and neighbours (anchor.ts) and found again in the
  * diff as it is whenever the review is read, so one whose line the agent has changed says so.
  * Sending makes of the comments one message through the messages service (what `troupe send`
- * does): into a running session, or resuming a finished agent with it.
+ * does): to a running agent (its inbox or next run), or resuming a finished one with it.
  */
 export class ReviewService {
   constructor(private readonly d: ReviewDeps) {}
@@ -87,7 +87,7 @@ export class ReviewService {
 
   /**
    * The pending comments as one message to the agent, and the review is over. A running agent
-   * gets it in its session (or first in its next run); a done, failed or stopped one is resumed
+   * gets it through its inbox or first in its next run; a done, failed or stopped one is resumed
    * with it, as `r` does; a waiting one gets it with the answers to its questions.
    */
   async send(caller: Caller, ref: string, word?: string): Promise<SentReview> {

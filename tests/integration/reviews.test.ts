@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Sandbox, waitFor } from "../support/sandbox.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
@@ -59,6 +59,24 @@ describe("troupe review", () => {
     // one message naming both places, with the code each is about, the person's word first
     expect(prompt).toContain("Review of your diff by the person: 2 comments on lines of your work.\n\ntwo things before merging\n\n1. app.txt:2\n   > two\n   name this better\n\n2. app.txt:5\n   > five\n   and this one\n");
     expect((await sb.json<Review>(["review", "fixer", "--json"])).comments).toEqual([]);
+  }, 60_000);
+
+  test("a comment follows its line when the agent moves it, and says so when the agent changed it", async () => {
+    sb = new Sandbox();
+    const a = await spawnWriter("fixer");
+    await sb.run(["review", "fixer", "--comment", "app.txt:2", "about two"]);
+    await sb.run(["review", "fixer", "--comment", "app.txt:4", "about four"]);
+    // the agent's next commit: a line above both, and four rewritten
+    const wt = a.worktree!;
+    writeFileSync(join(wt, "app.txt"), "zero\none\ntwo\nthree\nFOUR\nfive\n");
+    const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd: wt, env: sb.env });
+    git("commit", "-qam", "rework");
+    expect((await sb.run(["review", "fixer"])).stdout).toBe("rc_1  app.txt:3 (moved from 2)  about two\nrc_2  app.txt:4 (changed since)  about four\n");
+    await sb.run(["review", "fixer", "--submit"]);
+    await doneAt("fixer", 2);
+    const prompt = readFileSync(join(sb.dir, "fixer.prompt"), "utf8");
+    expect(prompt).toContain("1. app.txt:3\n   > two\n   about two");
+    expect(prompt).toContain("2. app.txt:4 (you have changed this line since the comment was made; it read:)\n   > four\n   about four");
   }, 60_000);
 
   test("a line the diff does not show, an unknown agent, nothing to send, an agent's own token: one line each, non-zero", async () => {
