@@ -83,7 +83,9 @@ export type Review = z.infer<typeof ReviewSchema>;
 /** Comments one review holds at most, and one comment's text. */
 export const MAX_COMMENTS = 200;
 export const MAX_COMMENT_CHARS = 8000;
-const CommentText = z.string().max(MAX_COMMENT_CHARS).refine((s) => s.trim() !== "", "must not be empty");
+/** Text that reaches the agent's prompt (a process's argument, which ends at NUL). */
+const PromptText = z.string().max(MAX_COMMENT_CHARS).refine((s) => !s.includes("\0"), "must not contain a NUL byte (it goes in the agent's prompt)");
+const CommentText = PromptText.refine((s) => s.trim() !== "", "must not be empty");
 
 /**
  * `POST /v1/agents/:ref/review/comments`: a comment on the line numbered `line` on `side` of
@@ -105,7 +107,7 @@ export type AddCommentRequest = z.input<typeof AddCommentRequestSchema>;
 export const EditCommentRequestSchema = z.object({ text: CommentText });
 
 /** `POST /v1/agents/:ref/review/send`: with `message`, a word from the person ahead of the comments. */
-export const SendReviewRequestSchema = z.object({ message: z.string().max(MAX_COMMENT_CHARS).optional() });
+export const SendReviewRequestSchema = z.object({ message: PromptText.optional() });
 export type SendReviewRequest = z.input<typeof SendReviewRequestSchema>;
 
 /** How a sent review reaches its agent: `live` (it runs: its inbox or its next run), `resumed` with it, or `queued` for its next run. */

@@ -37,7 +37,7 @@ async function spawnWriter(name: string): Promise<Agent> {
 }
 
 describe("troupe review", () => {
-  test("comments on lines of an agent's diff, kept by the daemon, sent as one message that resumes the agent", async () => {
+  test("comments on lines of an agent's diff, kept across a kill -9 of the daemon, sent as one message that resumes the agent", async () => {
     sb = new Sandbox();
     const a = await spawnWriter("fixer");
     expect(await sb.json<Review>(["review", "fixer", "--json"])).toEqual({ agentId: a.id, agentName: "fixer", comments: [] });
@@ -47,8 +47,8 @@ describe("troupe review", () => {
     const second = await sb.run(["review", "fixer", "--comment", "app.txt:5", "and", "this", "one"]);
     expect(second).toMatchObject({ code: 0, stdout: "rc_2 on app.txt:5\n" });
 
-    // kept by the daemon: listed, across a restart of it
-    await sb.run(["daemon", "restart"]);
+    // kept by the daemon: listed after a kill -9 of it (the next command starts another)
+    await sb.killDaemon();
     const listed = await sb.run(["review", "fixer"]);
     expect(listed.stdout).toBe("rc_1  app.txt:2  name this better\nrc_2  app.txt:5  and this one\n");
 
@@ -90,6 +90,14 @@ describe("troupe review", () => {
     const header = await sb.run(["review", "fixer", "--comment", "app.txt:0", "here"]);
     expect(header).toMatchObject({ code: 2 });
     expect(header.stderr).toStartWith("troupe: --comment takes FILE:LINE (or FILE:-LINE for a removed line), not 'app.txt:0'\nusage: troupe review");
+    // text that would reach the agent's prompt cut at a NUL, or past the limit: refused whole
+    const api = (body: unknown) =>
+      fetch("http://troupe/v1/agents/fixer/review/comments", { unix: sb.socket, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.text() }));
+    expect(await api({ file: "app.txt", line: 2, text: "cut\0here" })).toMatchObject({ status: 400, body: expect.stringContaining("NUL") });
+    expect((await api({ file: "app.txt", line: 2, text: "x".repeat(8001) })).status).toBe(400);
+    const tooLong = await sb.run(["review", "fixer", "--comment", "app.txt:2", "y".repeat(8001)]);
+    expect(tooLong.code).not.toBe(0);
+    expect(tooLong.stderr.trim().split("\n")).toHaveLength(1);
     const unknown = await sb.run(["review", "nobody"]);
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr.trim().split("\n")).toHaveLength(1);
