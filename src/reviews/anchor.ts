@@ -1,4 +1,5 @@
 import type { CommentState, DiffLine, DiffSection, ReviewSide } from "../protocol/review.ts";
+import type { StoredComment } from "../store/reviews.ts";
 import { codeOf, numberOn, sideOf } from "../protocol/diff-line.ts";
 
 /**
@@ -6,15 +7,7 @@ import { codeOf, numberOn, sideOf } from "../protocol/diff-line.ts";
  * work: the file, the side and number of the line, the line's text, and the text of up to
  * CONTEXT lines of code on either side of it in its hunk. Pure.
  */
-export interface Anchor {
-  file: string;
-  side: ReviewSide;
-  line: number;
-  section: DiffSection | null;
-  code: string;
-  before: string[];
-  after: string[];
-}
+export type Anchor = Pick<StoredComment, "file" | "side" | "line" | "section" | "code" | "before" | "after">;
 
 /** Lines of code kept on either side of a commented line. */
 export const CONTEXT = 2;
