@@ -59,6 +59,29 @@ function contextScore(lines: readonly DiffLine[], i: number, a: Anchor): number 
   return score(a.before, neighbours(lines, i, -1)) + score(a.after, neighbours(lines, i, 1));
 }
 
+/** Each diff's lines of code by file, side and text, made once per diff (a review finds all its comments in one). */
+const byText = new WeakMap<readonly DiffLine[], Map<string, number[]>>();
+const textKey = (file: string, side: ReviewSide, code: string) => `${file}\0${side}\0${code}`;
+
+/** The lines of `a`'s file and side whose text is `a.code`, in order. */
+function sameText(lines: readonly DiffLine[], a: Anchor): readonly number[] {
+  let index = byText.get(lines);
+  if (!index) {
+    index = new Map();
+    for (let i = 0; i < lines.length; i++) {
+      const l = lines[i]!;
+      const side = sideOf(l);
+      if (!side || l.file === undefined) continue;
+      const key = textKey(l.file, side, codeOf(l));
+      const at = index.get(key);
+      if (at) at.push(i);
+      else index.set(key, [i]);
+    }
+    byText.set(lines, index);
+  }
+  return index.get(textKey(a.file, a.side, a.code)) ?? [];
+}
+
 /**
  * Where the anchored line is in `lines` now. Among the lines of the same file and side with the
  * same text, the one with the most of its old neighbours, then in the same section, then the
@@ -68,10 +91,9 @@ function contextScore(lines: readonly DiffLine[], i: number, a: Anchor): number 
  */
 export function relocate(lines: readonly DiffLine[], a: Anchor): Located {
   let best: { index: number; score: number; same: boolean; dist: number } | null = null;
-  for (let i = 0; i < lines.length; i++) {
+  for (const i of sameText(lines, a)) {
     const l = lines[i]!;
-    const n = l.file === a.file ? numberOn(l, a.side) : undefined;
-    if (n === undefined || codeOf(l) !== a.code) continue;
+    const n = numberOn(l, a.side)!;
     const c = { index: i, score: contextScore(lines, i, a), same: a.section === null || l.section === a.section, dist: Math.abs(n - a.line) };
     if (!best || c.score > best.score || (c.score === best.score && (c.same && !best.same || (c.same === best.same && c.dist < best.dist)))) best = c;
   }
