@@ -61,6 +61,32 @@ describe("troupe review", () => {
     expect((await sb.json<Review>(["review", "fixer", "--json"])).comments).toEqual([]);
   }, 60_000);
 
+  test("a running agent's review is queued for it, not a second process: its inbox has it once", async () => {
+    sb = new Sandbox();
+    const go = join(sb.dir, "go");
+    const inbox = join(sb.dir, "runner.inbox");
+    const script = [
+      `printf 'one\\ntwo\\n' > app.txt && git add app.txt && git commit -qm app && touch ${sb.dir}/committed`,
+      `while [ ! -f ${go} ]; do sleep 0.05; done`,
+      `troupe inbox --json > ${inbox}`,
+      `troupe signal done --result read`,
+    ].join("; ");
+    await sb.json<Agent>(["spawn", "--name", "runner", "--command", script, "--json"]);
+    await waitFor("runner's commit", () => existsSync(join(sb.dir, "committed")));
+    await sb.run(["review", "runner", "--comment", "app.txt:1", "while you run"]);
+    const sent = await sb.json<{ sent: SentReview }>(["review", "runner", "--submit", "--json"]);
+    expect(sent.sent).toMatchObject({ delivery: "live", comments: 1, agent: { name: "runner", session: 1 } });
+    writeFileSync(go, "");
+    const done = await doneAt("runner", 1);
+    expect(done.result).toBe("read");
+    const got = JSON.parse(readFileSync(inbox, "utf8")) as { id: string; text: string }[];
+    expect(got.map((m) => m.id)).toEqual([sent.sent.message.id]);
+    expect(got[0]!.text).toContain("1. app.txt:1\n   > one\n   while you run");
+    // delivered once: no run is started for it after this one
+    await Bun.sleep(1000);
+    expect((await agent("runner"))!.session).toBe(1);
+  }, 60_000);
+
   test("a comment follows its line when the agent moves it, and says so when the agent changed it", async () => {
     sb = new Sandbox();
     const a = await spawnWriter("fixer");
