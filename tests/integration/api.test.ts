@@ -77,7 +77,7 @@ describe("an agent's diff", () => {
     await waitFor("differ's change", () => existsSync(join(agent.worktree, "ready")));
     const r = await call("GET", "/v1/agents/differ/diff");
     expect(r.status).toBe(200);
-    const lines = r.body.lines as { text: string; kind: string; file?: string; new?: number }[];
+    const lines = r.body.lines as { text: string; kind: string; section?: string; file?: string; new?: number }[];
     const uncommitted = lines.findIndex((l) => l.text.startsWith("── uncommitted in"));
     expect(lines[0]).toMatchObject({ kind: "section", text: expect.stringMatching(/^── committed on troupe\/differ since /) });
     // each line of code with its file and number, as review comments point at them

@@ -42,8 +42,9 @@ describe("troupe review", () => {
     const a = await spawnWriter("fixer");
     expect(await sb.json<Review>(["review", "fixer", "--json"])).toEqual({ agentId: a.id, agentName: "fixer", comments: [] });
 
-    const first = await sb.json<{ comment: ReviewComment }>(["review", "fixer", "--comment", "app.txt:2", "name this better", "--json"]);
-    expect(first.comment).toMatchObject({ file: "app.txt", side: "new", line: 2, section: "committed", code: "two", state: "current", at: { section: "committed", line: 2 } });
+    const first = await sb.json<{ comments: ReviewComment[] }>(["review", "fixer", "--comment", "app.txt:2", "name this better", "--json"]);
+    expect(first.comments).toHaveLength(1);
+    expect(first.comments[0]).toMatchObject({ file: "app.txt", side: "new", line: 2, section: "committed", code: "two", state: "current", at: { section: "committed", line: 2 } });
     const second = await sb.run(["review", "fixer", "--comment", "app.txt:5", "and", "this", "one"]);
     expect(second).toMatchObject({ code: 0, stdout: "rc_2 on app.txt:5\n" });
 
@@ -90,8 +91,9 @@ describe("troupe review", () => {
   test("a comment follows its line when the agent moves it, and says so when the agent changed it", async () => {
     sb = new Sandbox();
     const a = await spawnWriter("fixer");
-    await sb.run(["review", "fixer", "--comment", "app.txt:2", "about two"]);
-    await sb.run(["review", "fixer", "--comment", "app.txt:4", "about four"]);
+    // several at once, each with its text (as a script would)
+    const both = await sb.run(["review", "fixer", "--comment", "app.txt:2=about two", "--comment", "app.txt:4=about four"]);
+    expect(both).toMatchObject({ code: 0, stdout: "rc_1 on app.txt:2\nrc_2 on app.txt:4\n" });
     // the agent's next commit: a line above both, and four rewritten
     const wt = a.worktree!;
     writeFileSync(join(wt, "app.txt"), "zero\none\ntwo\nthree\nFOUR\nfive\n");
@@ -115,7 +117,10 @@ describe("troupe review", () => {
     expect(otherFile.stderr.trim()).toBe("troupe: README.md is not in fixer's diff; its files: app.txt");
     const header = await sb.run(["review", "fixer", "--comment", "app.txt:0", "here"]);
     expect(header).toMatchObject({ code: 2 });
-    expect(header.stderr).toStartWith("troupe: --comment takes FILE:LINE (or FILE:-LINE for a removed line), not 'app.txt:0'\nusage: troupe review");
+    expect(header.stderr).toStartWith("troupe: --comment takes FILE:LINE or FILE:LINE=TEXT (FILE:-LINE for a removed line), not 'app.txt:0'\nusage: troupe review");
+    const twoBare = await sb.run(["review", "fixer", "--comment", "app.txt:1", "--comment", "app.txt:2", "which?"]);
+    expect(twoBare.code).toBe(2);
+    expect(twoBare.stderr).toStartWith("troupe: --comment FILE:LINE takes its TEXT after it (one comment), or FILE:LINE=TEXT each\n");
     // text that would reach the agent's prompt cut at a NUL, or past the limit: refused whole
     const api = (body: unknown) =>
       fetch("http://troupe/v1/agents/fixer/review/comments", { unix: sb.socket, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.text() }));
