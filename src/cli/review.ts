@@ -13,7 +13,8 @@ troupe review AGENT --comment FILE:LINE=TEXT ... [--section committed|uncommitte
 troupe review AGENT --delete ID [--json]
 troupe review AGENT --submit [--message TEXT] [--json]`,
     intro: `  the person's review of an agent's diff (d in the dashboard): comments on its lines, kept by the
-  daemon until sent to the agent as one message (into its running session, or resuming it)`,
+  daemon until sent to the agent as one message (resuming it when it is done; a running one gets it
+  through its inbox or in its next run)`,
     flags: {
       comment: { type: "string", multiple: true, arg: "FILE:LINE", help: "comment TEXT on that line of the agent's diff (FILE:-LINE: a removed line, by its old number);\nFILE:LINE=TEXT carries its text, as many as you like" },
       section: { type: "string", arg: "WHICH", help: "the line in the committed or the uncommitted change (default: uncommitted first)" },
