@@ -107,6 +107,21 @@ describe("troupe review", () => {
     expect(prompt).toContain("2. app.txt:4 (you have changed this line since the comment was made; it read:)\n   > four\n   about four");
   }, 60_000);
 
+  test("rm takes the agent's pending review with it: nothing of it stays readable in the store's files", async () => {
+    sb = new Sandbox();
+    await spawnWriter("fixer");
+    const words = `review-${crypto.randomUUID()}`;
+    expect((await sb.run(["review", "fixer", "--comment", "app.txt:2", words])).code).toBe(0);
+    const storeHas = () =>
+      ["troupe.db", "troupe.db-wal", "troupe.db-shm"].filter((f) => {
+        const p = join(sb.dir, ".troupe", f);
+        return existsSync(p) && readFileSync(p).toString("latin1").includes(words);
+      });
+    expect(storeHas().length).toBeGreaterThan(0);
+    expect((await sb.run(["rm", "--force", "fixer"])).code).toBe(0);
+    expect(storeHas()).toEqual([]);
+  }, 60_000);
+
   test("a line the diff does not show, an unknown agent, nothing to send, an agent's own token: one line each, non-zero", async () => {
     sb = new Sandbox();
     await spawnWriter("fixer");
