@@ -1,6 +1,6 @@
 import { TroupeError } from "../errors.ts";
 import type { ReviewComment, ReviewSide } from "../protocol/review.ts";
-import { connect } from "./context.ts";
+import { REMOTE_FLAG, commandClient } from "./sources.ts";
 import { defineCommand, printJson } from "./command.ts";
 import { oneLine } from "./format.ts";
 import { stdout } from "./streams.ts";
@@ -21,6 +21,7 @@ troupe review AGENT --submit [--message TEXT] [--json]`,
       delete: { type: "string", arg: "ID", help: "drop a pending comment (rc_N)" },
       submit: { type: "boolean", help: "send every pending comment to the agent as one message" },
       message: { type: "string", arg: "TEXT", help: "with --submit: a word ahead of the comments" },
+      ...REMOTE_FLAG,
     },
     notes: "  a comment on a line the diff does not show, or an agent that does not exist, is refused in one line",
   },
@@ -67,7 +68,7 @@ async function run(args: string[]): Promise<number> {
   if (values.section !== undefined && values.section !== "committed" && values.section !== "uncommitted") throw new TroupeError("usage", `--section takes committed or uncommitted, not '${values.section}'`);
   if (values.section !== undefined && !commented.length) throw new TroupeError("usage", "--section goes with --comment");
   const comments = commentsOf(commented, rest);
-  const { client } = await connect(values.workspace);
+  const client = await commandClient(values.workspace, values.remote);
   const out: Record<string, unknown> = {};
   const made: ReviewComment[] = [];
   for (const place of comments) {
