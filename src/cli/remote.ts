@@ -16,8 +16,8 @@ troupe remote install NAME    copies a troupe of this version to ~/.local/bin/tr
     intro: `  a remote is a workspace on another machine, reached with OpenSSH (ssh, or $TROUPE_SSH_COMMAND as git's
   GIT_SSH_COMMAND): your ssh config, agent, keys and jump hosts apply; troupe keeps no secret. The link is
   ssh -T to the host running 'troupe proxy' for PATH there; nothing listens on TCP. Then 'troupe ls'
-  with the remote's name (or -A), and spawn, logs, answer, allow, deny, approve, stop, resume and
-  attach with it, act there.`,
+  with the remote's name (or -A), and spawn, logs, conversations, answer, allow, deny, permissions,
+  approve, stop, resume, review and attach with it, act there.`,
     flags: {
       path: { type: "string", arg: "PATH", help: "the workspace's folder there (absolute, or from the login folder: ~/src/api)" },
       troupe: { type: "string", arg: "CMD", help: "the command that runs troupe there (default: troupe, then ~/.local/bin/troupe)" },
