@@ -270,3 +270,17 @@ CREATE TABLE agent_permission_rules (
   created_at INTEGER NOT NULL,
   PRIMARY KEY (agent_id, effect, rule)
 );
+
+-- Lines written into running sessions' input streams (src/live/), until their session ends.
+CREATE TABLE session_inputs (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+  session INTEGER NOT NULL,
+  message_seq INTEGER,
+  conversation_id TEXT,
+  line TEXT NOT NULL,
+  written_at INTEGER NOT NULL,
+  taken_at INTEGER
+);
+CREATE INDEX session_inputs_session ON session_inputs(agent_id, session);
