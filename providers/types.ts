@@ -51,7 +51,7 @@ export interface ProviderCommand {
  */
 export interface LiveInput {
   /** One user message as one line of the CLI's stdin (no newline): `id` comes back in the `input` event `parseLine` makes of its echo. */
-  line(text: string, id: string): string;
+  line(text: string, id?: string): string;
 }
 
 /** What the person's interactive run of an agent's session is built from (`troupe attach`). */
