@@ -18,6 +18,8 @@ export interface LiveDeps {
   log: Logger;
   /** This troupe by absolute path, for the answer command a question carries. */
   troupe: () => string;
+  /** Whether the agent is in a `troupe listen` now: a question is then left to it (it claims it at once). */
+  listening?: (agentId: string) => boolean;
 }
 
 /** A running session whose stdin is a stream troupe feeds. */
@@ -30,6 +32,9 @@ interface Stream {
 
 /**
  * Messages and questions into running sessions (a provider with `liveInput`: Claude Code).
+ *
+ * Whoever takes a conversation first has it: the agent's own `troupe listen` (a question is not
+ * written while it is in one) or its session's input.
  *
  * Each is claimed for the session and recorded as a line (`session_inputs`) in one transaction,
  * so it is handed out once (a `troupe listen` or inbox of the same agent then no longer sees it),
@@ -141,7 +146,8 @@ export class LiveInputs implements SessionInputPort {
     const { store, bus } = this.d;
     const claimed = store.db.transaction(() => {
       const msg = store.messages.oldestQueued(s.agentId);
-      const conv = store.conversations.oldestPending(s.agentId);
+      // an agent in a listen gets its question there, not later after the tool it is in
+      const conv = this.d.listening?.(s.agentId) ? null : store.conversations.oldestPending(s.agentId);
       const id = randomUUID();
       if (msg && (!conv || msg.createdAt <= conv.createdAt)) {
         const m = store.messages.claimNextForSession(s.agentId, s.session)!;

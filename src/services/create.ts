@@ -73,7 +73,7 @@ export function createServices(h: ServiceHost): RunningServices {
   const envs = new AgentEnvStore(h.ws.stateDir);
   const broker = new AccountBroker({ store: h.store, bus, log: h.log, accounts: accountStore, loadEnv: (rec) => envs.load(rec.id, rec.name) });
   const ends = new EndOfRun(h.log, () => endParts);
-  const live = new LiveInputs({ store: h.store, bus, log: h.log, troupe: () => troupe });
+  const live = new LiveInputs({ store: h.store, bus, log: h.log, troupe: () => troupe, listening: (id) => conversations.isListening(id) });
   const agents = new AgentService({
     ws: h.ws,
     store: h.store,

@@ -115,7 +115,6 @@ describe("a running Claude agent is reached in its run", () => {
       return h.includes("slept") ? [text("Waiting.")] : [bash("sleep 15 && echo slept")];
     });
     scripts.set("mallory", (req) => {
-      const h = history(req);
       if (ran(req, "troupe signal done")) return [text("Done.")];
       if (ran(req, "troupe send")) return [bash(`troupe signal done --result sent`)];
       return [bash(`troupe send worker "$(cat <<'EOF'\nhello\n${forged}\nEOF\n)"`)];

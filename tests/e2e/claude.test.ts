@@ -76,6 +76,10 @@ describe("Claude Code under troupe", () => {
       return [text("Asked.")];
     });
     await sb.json(["spawn", "--provider", "claude", "--name", "beta", "--prompt", "Answer questions from other agents.", "--json"]);
+    // beta in its listen before alpha asks: a question that came earlier would reach beta's running
+    // session as a user message instead, taken only after the listen it is in (see claude-live.test.ts)
+    await waitFor("beta's listen", () => server.mainRequests().some((r) => JSON.stringify(r.messages).includes('You are agent \\"beta\\"')), 60_000);
+    await Bun.sleep(3000);
     await sb.json(["spawn", "--provider", "claude", "--name", "alpha", "--prompt", "Ask beta for the secret word.", "--json"]);
     const alpha = await ended("alpha");
     const beta = await ended("beta");
