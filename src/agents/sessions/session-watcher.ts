@@ -9,7 +9,7 @@ import { Tailer } from "../output/tailer.ts";
 import { ExitTracker, readExitFile } from "../processes/exit-tracker.ts";
 import type { FailoverHook } from "../lifecycle/end-patch.ts";
 import { SessionEnd } from "./session-end.ts";
-import { outputNews } from "../output/agent-metadata.ts";
+import { outputNews, storedRunCost } from "../output/agent-metadata.ts";
 import { outputCap } from "../../workspace-config.ts";
 
 /** How often a chunk without news may still touch an agent's last-activity time. */
@@ -106,8 +106,11 @@ export class SessionWatcher {
     const provider = this.providerOf(chunk.agentId);
     if (provider === null) return;
     const before = this.runCosts.get(chunk.agentId);
-    const { patch, input, runCost } = outputNews(parserFor(provider), chunk, () => store.agents.outputContext(chunk.agentId), before?.session === chunk.session ? before.cost : 0);
-    if (runCost > 0) this.runCosts.set(chunk.agentId, { session: chunk.session, cost: runCost });
+    const parse = parserFor(provider);
+    // a run this daemon did not see begin (it was restarted): its last stored result, read at the next result
+    const prior = before?.session === chunk.session ? before.cost : () => storedRunCost(store.chunks, parse, chunk);
+    const { patch, input, runCost } = outputNews(parse, chunk, () => store.agents.outputContext(chunk.agentId), prior);
+    if (input.turnEnded || runCost > 0) this.runCosts.set(chunk.agentId, { session: chunk.session, cost: runCost });
     if (input.taken.length || input.turnEnded) this.d.input?.output(chunk.agentId, chunk.session, input);
     const now = Date.now();
     if (Object.keys(patch).length) {
