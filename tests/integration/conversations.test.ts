@@ -59,6 +59,11 @@ describe("conversations between agents", () => {
     expect(alice).toMatchObject({ status: "done", result: "forty-two" });
     // bob's run goes on: it answered between two steps, not at its end
     expect((await agentNamed("bob"))?.status).toBe("running");
+    // the asker is told the question waits until bob looks (stderr: stdout stays the answer)
+    const ask = sb.start(["ask", "and seven times six?", "--to", "bob", "--timeout", "20000"]);
+    const [out, err, code] = await Promise.all([new Response(ask.stdout).text(), new Response(ask.stderr).text(), ask.exited]);
+    expect({ out, code }).toEqual({ out: "forty-two\n", code: 0 });
+    expect(err).toBe("troupe: bob is running: its CLI takes no input mid-run, so the question is queued until it looks (troupe listen); waiting for the answer\n");
     writeFileSync(join(marks, "go"), "");
     expect(await waitFor("bob done", async () => ((await agentNamed("bob"))?.status === "done" ? agentNamed("bob") : undefined))).toMatchObject({ session: 1, result: "worked" });
   });
