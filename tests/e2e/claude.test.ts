@@ -72,7 +72,7 @@ describe("Claude Code under troupe", () => {
     scripts.set("alpha", (req) => {
       const step = turnIndex(req);
       if (step === 0) return [bash(`troupe ask "What is the secret word?" --to beta --timeout 60000`)];
-      if (step === 1) return [bash(`troupe signal done --result "beta said: ${lastToolResult(req)?.text.trim()}"`)];
+      if (step === 1) return [bash(`troupe signal done --result "beta said: ${lastToolResult(req)?.text.trim().split("\n").at(-1)}"`)];
       return [text("Asked.")];
     });
     await sb.json(["spawn", "--provider", "claude", "--name", "beta", "--prompt", "Answer questions from other agents.", "--json"]);
