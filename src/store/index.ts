@@ -14,6 +14,7 @@ import { MessageRepo } from "./messages.ts";
 import { FlowRepo } from "./flows.ts";
 import { PermissionRepo } from "./permissions.ts";
 import { SessionInputRepo } from "./session-inputs.ts";
+import { ReviewRepo } from "./reviews.ts";
 import { scrubFreeSpace, secureDelete } from "./secure.ts";
 import { WalCheckpoints } from "./checkpoints.ts";
 import { startCheckpointer } from "../runtime/checkpointer.ts";
@@ -35,6 +36,7 @@ export interface Store {
   permissions: PermissionRepo;
   /** Lines written into running sessions (src/live/). */
   sessionInputs: SessionInputRepo;
+  reviews: ReviewRepo;
   /** Makes deleted and overwritten text unrecoverable from the file (VACUUM): one-time steps only. */
   scrub(): void;
   /** When the WAL is copied into the database, on a worker thread (see checkpoints.ts). */
@@ -65,6 +67,7 @@ export function createStore(path: string, warnings: StoreWarnings): Store {
     flows: new FlowRepo(db),
     permissions: new PermissionRepo(db, warnings),
     sessionInputs: new SessionInputRepo(db),
+    reviews: new ReviewRepo(db),
     scrub: () => scrubFreeSpace(db),
     checkpoints,
     close: () => {
