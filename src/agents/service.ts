@@ -267,6 +267,8 @@ export class AgentService {
     }
     const updated = store.agents.update(rec.id, { ...onLaunch, status: "running", lastActivityAt: Date.now() });
     bus.publish({ type: "agent:updated", agent: toAgent(updated) });
+    // what came for it since its prompt was built goes into its input, when it takes input mid-run
+    if (cmd.stdinStream) this.d.input?.opened(rec.id, session);
     return toAgent(updated);
   }
 

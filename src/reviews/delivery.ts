@@ -12,7 +12,7 @@ export function deliveryOf(rec: Pick<AgentRecord, "name" | "status">, canResume:
   switch (status) {
     case "starting":
     case "running":
-      return { delivery: "live", note: `sent to ${name} while it runs: it gets the review through troupe inbox, or first in its next run` };
+      return { delivery: "live", note: `sent to ${name} while it runs: it takes the review in this run (Claude Code: as a user message), else through troupe inbox or first in its next run` };
     case "done":
     case "failed":
     case "stopped":

@@ -29,6 +29,7 @@ import { AgentEnvStore } from "../agents/files/saved-env.ts";
 import { troupeIn } from "../agents/paths.ts";
 import { Notifier } from "../notify/notifier.ts";
 import { PermissionService, awaitsPermission } from "../permissions/service.ts";
+import { LiveInputs } from "../live/live-inputs.ts";
 import { EndOfRun, type EndOfRunParts } from "./end-of-run.ts";
 
 export interface ServiceHost {
@@ -73,6 +74,7 @@ export function createServices(h: ServiceHost): RunningServices {
   const envs = new AgentEnvStore(h.ws.stateDir);
   const broker = new AccountBroker({ store: h.store, bus, log: h.log, accounts: accountStore, loadEnv: (rec) => envs.load(rec.id, rec.name) });
   const ends = new EndOfRun(h.log, () => endParts);
+  const live = new LiveInputs({ store: h.store, bus, log: h.log, troupe: () => troupe, listening: (id) => conversations.isListening(id) });
   const agents = new AgentService({
     ws: h.ws,
     store: h.store,
@@ -82,6 +84,7 @@ export function createServices(h: ServiceHost): RunningServices {
     mail: messages,
     accounts: broker,
     ends,
+    input: live,
     // an agent waiting for the person's permission is not idle, however long the person takes
     waitsOnPurpose: (id) => conversations.waitsOnPurpose(id) || waits.has(id) || awaitsPermission(h.store, id),
   });
@@ -120,6 +123,8 @@ export function createServices(h: ServiceHost): RunningServices {
       permissions.start();
       uncommitted.start();
       agents.start();
+      // the streams of the sessions the agent service adopted: lines an earlier daemon left
+      live.start();
       modes.sweep();
       // after the agent service settled the sessions it found: deliveries that never ran are queued again
       delivery.sweep();
@@ -135,6 +140,7 @@ export function createServices(h: ServiceHost): RunningServices {
       flows.shutdown();
       await dispatcher.shutdown();
       conversations.shutdown();
+      live.shutdown();
       follower.shutdown();
       delivery.shutdown();
       await reaper.shutdown();

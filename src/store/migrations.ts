@@ -337,6 +337,20 @@ export const MIGRATIONS: readonly Migration[] = [
     updated_at INTEGER NOT NULL
   );
   CREATE INDEX review_comments_agent ON review_comments(agent_id, seq);` },
+  // 21: lines written into running sessions' input streams (src/live/): what each carried, and
+  // whether the CLI took it (its echo), so what it never took goes back when the session ends
+  { name: "session-inputs", sql: `CREATE TABLE session_inputs (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+    session INTEGER NOT NULL,
+    message_seq INTEGER,
+    conversation_id TEXT,
+    line TEXT NOT NULL,
+    written_at INTEGER NOT NULL,
+    taken_at INTEGER
+  );
+  CREATE INDEX session_inputs_session ON session_inputs(agent_id, session);` },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

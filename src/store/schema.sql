@@ -286,3 +286,17 @@ CREATE TABLE review_comments (
   updated_at INTEGER NOT NULL
 );
 CREATE INDEX review_comments_agent ON review_comments(agent_id, seq);
+
+-- Lines written into running sessions' input streams (src/live/), until their session ends (21 session-inputs).
+CREATE TABLE session_inputs (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+  session INTEGER NOT NULL,
+  message_seq INTEGER,
+  conversation_id TEXT,
+  line TEXT NOT NULL,
+  written_at INTEGER NOT NULL,
+  taken_at INTEGER
+);
+CREATE INDEX session_inputs_session ON session_inputs(agent_id, session);

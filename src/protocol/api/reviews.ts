@@ -58,7 +58,7 @@ export const REVIEW_ENDPOINTS = {
     method: "POST",
     path: "/v1/agents/:ref/review/send",
     summary:
-      "Sends the pending review as one message to the agent (the way `POST /v1/messages` does): each comment with its file, line (as the line is now) and code. With `message`, the person's word ahead of the comments. A running agent gets it through its inbox or first in its next run's prompt; a done, failed or stopped one is resumed with it; a waiting one gets it with the answers to its questions. The comments go; `delivery` says which of these happened. No pending comment is 400.",
+      "Sends the pending review as one message to the agent (the way `POST /v1/messages` does): each comment with its file, line (as the line is now) and code. With `message`, the person's word ahead of the comments. A running agent gets it in that run (written into a Claude Code session), else through its inbox or first in its next run's prompt; a done, failed or stopped one is resumed with it; a waiting one gets it with the answers to its questions. The comments go; `delivery` says which of these happened. No pending comment is 400.",
     rule: "person",
     does: "send the review of $",
     target: "agent",
