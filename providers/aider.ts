@@ -1,6 +1,6 @@
 import type { OutputEvent, Stream } from "../src/protocol/output.ts";
 import { fitsInArgument } from "./prompt-arg.ts";
-import { askRefused } from "./permission-rules.ts";
+import { askRefused } from "./ask-refused.ts";
 import type { CommandInput, PermissionMode, Provider, ProviderCommand } from "./types.ts";
 
 /**

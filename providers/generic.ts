@@ -1,7 +1,7 @@
 import { TroupeError } from "../src/errors.ts";
 import type { OutputEvent, Stream } from "../src/protocol/output.ts";
 import { fitsInArgument, PROMPT_ARG_MAX_BYTES } from "./prompt-arg.ts";
-import { askRefused } from "./permission-rules.ts";
+import { askRefused } from "./ask-refused.ts";
 import type { CommandInput, InteractiveInput, Provider, ProviderCommand } from "./types.ts";
 
 /**
