@@ -1,5 +1,5 @@
 import { aider } from "./aider.ts";
-import { claude } from "./claude.ts";
+import { claude } from "./claude/provider.ts";
 import { codex } from "./codex.ts";
 import { gemini } from "./gemini.ts";
 import { generic } from "./generic.ts";
