@@ -1,17 +1,22 @@
 import { aider } from "./aider.ts";
 import { claude } from "./claude/provider.ts";
+import { cline } from "./cline.ts";
 import { codex } from "./codex.ts";
+import { copilot } from "./copilot.ts";
 import { gemini } from "./gemini.ts";
 import { generic } from "./generic.ts";
+import { kilo } from "./kilo.ts";
 import { PROVIDER_NAMES, type ProviderName } from "./names.ts";
 import { opencode } from "./opencode.ts";
+import { pi } from "./pi.ts";
+import { qwen } from "./qwen.ts";
 import type { Provider } from "./types.ts";
 
 export type { CommandInput, ErrorPattern, FailureClass, PermissionMode, Provider, ProviderCommand } from "./types.ts";
 export { PROVIDER_NAMES, type ProviderName } from "./names.ts";
 
 // A name without a module, or a module without a name, does not compile.
-const BY_NAME: Record<ProviderName, Provider> = { claude, codex, gemini, aider, opencode, generic };
+const BY_NAME: Record<ProviderName, Provider> = { claude, codex, gemini, copilot, opencode, qwen, kilo, cline, pi, aider, generic };
 
 /** Every provider troupe knows, in the order a person is shown them. */
 export const PROVIDERS: readonly Provider[] = PROVIDER_NAMES.map((name) => BY_NAME[name]);
@@ -35,7 +40,8 @@ export interface DetectOptions {
   timeoutMs?: number;
 }
 
-const VERSION_TIMEOUT_MS = 5_000;
+// the larger CLIs (a 200 MB binary, a bundled runtime) take seconds to start on a busy machine
+const VERSION_TIMEOUT_MS = 15_000;
 
 /**
  * Whether a provider's CLI is on PATH and which version it reports. Never throws: a CLI that

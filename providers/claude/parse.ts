@@ -1,5 +1,5 @@
 import type { OutputEvent, Stream } from "../../src/protocol/output.ts";
-import { isObject, num, parseJsonLine, str, stringify, type JsonObject } from "../json-line.ts";
+import { isObject, num, obj, parseJsonLine, str, stringify, type JsonObject } from "../json-line.ts";
 import type { ErrorPattern, FailureClass } from "../types.ts";
 
 /**
@@ -149,7 +149,8 @@ function resultEvents(event: Json): OutputEvent[] {
   // Anthropic counts cached prompt tokens apart from input_tokens; the total is what was read.
   const inputTokens = input === undefined ? undefined : input + (num(usage.cache_creation_input_tokens) ?? 0) + (num(usage.cache_read_input_tokens) ?? 0);
   const errors = Array.isArray(event.errors) ? event.errors.filter((e): e is string => typeof e === "string") : [];
-  const text = str(event.result) ?? (errors.length ? errors.join("\n") : undefined);
+  // Qwen Code says a failed run's reason in `error.message`
+  const text = str(event.result) ?? (errors.length ? errors.join("\n") : undefined) ?? str(obj(event.error)?.message);
   const isError = event.is_error === true || (str(event.subtype)?.startsWith("error") ?? false);
   const failure = isError ? statusClass(num(event.api_error_status)) : undefined;
   // a run stopped at its --max-budget-usd ends with this subtype

@@ -334,8 +334,11 @@ ${W}`,
   },
   {
     name: "providers",
-    summary: "list agent CLIs troupe knows, and whether each is installed",
-    usage: `troupe providers [--json]`,
+    summary: "list agent CLIs troupe knows: installed, version, proven with, what each supports",
+    usage: `troupe providers [--json]
+  PROVEN: the CLI version troupe was last proven with (its recorded output and an end-to-end
+  run); untested: never run here. RESUME, PERMISSIONS (the modes it honours; ask: each tool
+  call to you), MCP (troupe's tools over MCP), COST (its output says what a run cost)`,
     load: () => import("./providers.ts"),
   },
   {

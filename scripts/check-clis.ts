@@ -1,0 +1,87 @@
+/**
+ * `npm run check:clis [NAME...]`: does troupe still work with the newest release of every agent
+ * CLI it knows? For each provider installed from npm: ask the registry for its newest version,
+ * install it alone into a temp folder, and run the provider's end-to-end suite against it
+ * (TROUPE_CLI_BIN points the tests there). Prints, per CLI, the version pinned in package.json
+ * (what troupe was proven with), the newest, and pass or what broke; exits 1 if anything broke.
+ * A pass is the cue to bump the pin and re-record the fixtures (scripts/record-*-fixtures.ts).
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { PROVIDERS } from "../providers/index.ts";
+import type { Provider } from "../providers/types.ts";
+
+const ROOT = resolve(import.meta.dir, "..");
+const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+
+/** Each CLI's end-to-end suite: the test file named after it (Claude Code has more, about troupe's features). */
+const suiteOf = (p: Provider) => [`tests/e2e/${p.name}.test.ts`];
+
+interface Outcome {
+  name: string;
+  pinned: string;
+  newest: string;
+  verdict: string;
+  ok: boolean;
+  seconds: number;
+}
+
+async function sh(argv: string[], opts: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<{ code: number; out: string }> {
+  const proc = Bun.spawn(argv, { cwd: opts.cwd ?? ROOT, env: { ...process.env, ...opts.env }, stdout: "pipe", stderr: "pipe", timeout: opts.timeoutMs ?? 30 * 60_000 });
+  const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  return { code: await proc.exited, out: `${out}${err}` };
+}
+
+/** The first lines that say what broke: a failing test's name and its error. */
+function whatBroke(output: string): string {
+  const lines = output.split("\n");
+  const failed = lines.filter((l) => l.startsWith("(fail)")).map((l) => l.replace(/^\(fail\)\s*/, "").replace(/\s*\[[\d.]+m?s\]$/, ""));
+  const error = lines.find((l) => /^(error|Error|Expected|Received|timed out)/.test(l.trim()))?.trim();
+  return [failed[0] ?? lines.filter((l) => l.trim()).at(-1) ?? "no output", error].filter(Boolean).join(": ").slice(0, 300);
+}
+
+async function check(p: Provider, tmp: string): Promise<Outcome> {
+  const started = performance.now();
+  const done = (o: Omit<Outcome, "seconds" | "name" | "pinned">): Outcome => ({ name: p.name, pinned: pkg.devDependencies[p.npmPackage!] ?? "-", ...o, seconds: Math.round((performance.now() - started) / 1000) });
+  const view = await sh(["npm", "view", p.npmPackage!, "version"]);
+  const newest = view.out.trim().split("\n").at(-1) ?? "";
+  if (view.code !== 0 || !newest) return done({ newest: "?", verdict: `npm view failed: ${view.out.trim().slice(0, 200)}`, ok: false });
+  const prefix = join(tmp, p.name);
+  mkdirSync(prefix, { recursive: true });
+  const install = await sh(["npm", "install", "--prefix", prefix, "--no-audit", "--no-fund", "--no-save", `${p.npmPackage}@${newest}`]);
+  const bin = join(prefix, "node_modules", ".bin");
+  if (install.code !== 0 || !existsSync(join(bin, p.binary!))) {
+    const why = install.out.split("\n").find((l) => /npm error (notarget|code|[A-Z])/.test(l)) ?? install.out.trim().split("\n").at(-1);
+    return done({ newest, verdict: `install failed: ${why?.trim().slice(0, 200)}`, ok: false });
+  }
+  const version = await sh([join(bin, p.binary!), ...p.versionArgs], { timeoutMs: 60_000 });
+  if (version.code !== 0) return done({ newest, verdict: `does not start: ${version.out.trim().split("\n")[0]?.slice(0, 200)}`, ok: false });
+  const test = await sh(["npx", "bun", "test", "--timeout", "600000", ...suiteOf(p)], { env: { TROUPE_CLI_BIN: bin } });
+  const passed = /^\s*(\d+) pass$/m.exec(test.out)?.[1];
+  const failed = Number(/^\s*(\d+) fail$/m.exec(test.out)?.[1] ?? 0);
+  if (test.code === 0 && failed === 0 && Number(passed) > 0) return done({ newest, verdict: `pass (${passed} test${passed === "1" ? "" : "s"})`, ok: true });
+  return done({ newest, verdict: `FAIL: ${whatBroke(test.out)}`, ok: false });
+}
+
+const wanted = process.argv.slice(2);
+const providers = PROVIDERS.filter((p) => p.npmPackage && (wanted.length === 0 || wanted.includes(p.name)));
+if (!existsSync(join(ROOT, "dist", "troupe"))) {
+  const build = await sh(["npx", "bun", "scripts/build.ts"]);
+  if (build.code !== 0) throw new Error(`build failed: ${build.out}`);
+}
+const tmp = mkdtempSync(join(tmpdir(), "troupe-check-clis-"));
+const outcomes: Outcome[] = [];
+try {
+  // one at a time: each suite runs a real CLI, and the machine is shared
+  for (const p of providers) {
+    const o = await check(p, tmp);
+    outcomes.push(o);
+    process.stdout.write(`${o.name.padEnd(9)} ${p.npmPackage!.padEnd(30)} pinned ${o.pinned.padEnd(9)} newest ${o.newest.padEnd(24)} ${o.verdict} (${o.seconds}s)\n`);
+  }
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
+const bumpable = outcomes.filter((o) => o.ok && o.newest !== o.pinned);
+if (bumpable.length) process.stdout.write(`\nnewer and passing, ready to pin: ${bumpable.map((o) => `${o.name} ${o.pinned} → ${o.newest}`).join(", ")}\n`);
+process.exit(outcomes.every((o) => o.ok) ? 0 : 1);
