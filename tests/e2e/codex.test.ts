@@ -4,57 +4,29 @@
  * `troupe signal done` by the absolute path the prompt gives, as a model would (Codex runs tools
  * in a login shell, whose profile resets PATH).
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BIN, Sandbox, waitFor } from "../support/sandbox.ts";
-import { CLI_BIN } from "../support/cli-bin.ts";
-import { startFakeOpenAI, type FakeServer } from "../../scripts/fake-model-servers.ts";
-import type { Agent } from "../../src/protocol/entities.ts";
+import { BIN } from "../support/sandbox.ts";
+import { useCliSandbox } from "../support/cli-sandbox.ts";
+import { startFakeOpenAI } from "../../scripts/fake-model-servers.ts";
 
-let sb: Sandbox;
-let server: FakeServer | undefined;
-afterEach(async () => {
-  server?.stop();
-  await sb?.close();
-});
+const cli = useCliSandbox();
 
-function cliSandbox(env: Record<string, string>): Sandbox {
-  sb = new Sandbox();
-  const home = join(sb.runtime, "home");
-  mkdirSync(home, { recursive: true });
-  Object.assign(sb.env, { HOME: home, PATH: `${CLI_BIN}:${process.env.PATH}`, ...env });
-  return sb;
-}
-
-async function ended(name: string): Promise<Agent> {
-  return waitFor(
-    `${name} to end`,
-    async () => {
-      const a = (await sb.json<Agent[]>(["ls", "--json"])).find((x) => x.name === name);
-      return a && ["done", "failed", "waiting"].includes(a.status) ? a : undefined;
-    },
-    90_000,
+test("Codex runs the tool call in its worktree and ends with troupe signal done", async () => {
+  const server = startFakeOpenAI({ command: `${BIN} signal done --result "codex ran in $(basename "$PWD")"`, answer: "Done." });
+  const sb = cli.sandbox({ OPENAI_API_KEY: "test" }, server);
+  const codexHome = join(sb.runtime, "codex-home");
+  mkdirSync(codexHome, { recursive: true });
+  sb.env.CODEX_HOME = codexHome;
+  writeFileSync(
+    join(codexHome, "config.toml"),
+    `model = "gpt-5.5"\nmodel_provider = "fake"\n\n[model_providers.fake]\nname = "fake"\nbase_url = "${server.url}"\nwire_api = "responses"\nenv_key = "OPENAI_API_KEY"\nrequest_max_retries = 0\nstream_max_retries = 0\nsupports_websockets = false\n`,
   );
-}
-
-describe("Codex CLI under troupe", () => {
-  test("Codex runs the tool call in its worktree and ends with troupe signal done", async () => {
-    server = startFakeOpenAI({ command: `${BIN} signal done --result "codex ran in $(basename "$PWD")"`, answer: "Done." });
-    cliSandbox({ OPENAI_API_KEY: "test" });
-    const codexHome = join(sb.runtime, "codex-home");
-    mkdirSync(codexHome, { recursive: true });
-    sb.env.CODEX_HOME = codexHome;
-    writeFileSync(
-      join(codexHome, "config.toml"),
-      `model = "gpt-5.5"\nmodel_provider = "fake"\n\n[model_providers.fake]\nname = "fake"\nbase_url = "${server.url}"\nwire_api = "responses"\nenv_key = "OPENAI_API_KEY"\nrequest_max_retries = 0\nstream_max_retries = 0\nsupports_websockets = false\n`,
-    );
-    await sb.json(["spawn", "--provider", "codex", "--name", "cody", "--prompt", "Signal that you are done.", "--json"]);
-    const a = await ended("cody");
-    expect(a).toMatchObject({ status: "done", result: "codex ran in cody" });
-    expect(a.providerSessionId).toBeTruthy();
-    expect(a.inputTokens).toBeGreaterThan(0);
-    expect((await sb.run(["logs", "cody"])).stdout).toContain("troupe signal done");
-  }, 120_000);
-
-});
+  await sb.json(["spawn", "--provider", "codex", "--name", "cody", "--prompt", "Signal that you are done.", "--json"]);
+  const a = await cli.ended(sb, "cody");
+  expect(a).toMatchObject({ status: "done", result: "codex ran in cody" });
+  expect(a.providerSessionId).toBeTruthy();
+  expect(a.inputTokens).toBeGreaterThan(0);
+  expect((await sb.run(["logs", "cody"])).stdout).toContain("troupe signal done");
+}, 120_000);

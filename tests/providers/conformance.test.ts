@@ -118,6 +118,21 @@ function promptRoute(cmd: ProviderCommand, prompt: string): "stdin" | "env" | "a
   return routes[0]!;
 }
 
+/** `build` refuses before anything runs: a bad_request in one line naming the CLI and `what`. */
+function expectRefused(p: Provider, build: () => unknown, what: string): void {
+  let err: unknown;
+  try {
+    build();
+  } catch (e) {
+    err = e;
+  }
+  expect(err).toBeInstanceOf(TroupeError);
+  expect((err as TroupeError).code).toBe("bad_request");
+  expect((err as Error).message).not.toContain("\n");
+  expect((err as Error).message).toContain(what);
+  expect((err as Error).message.toLowerCase()).toContain(p.displayName.split(" ")[0]!.toLowerCase());
+}
+
 /** The largest single argument or environment string the command would hand the kernel. */
 function largestString(cmd: ProviderCommand): number {
   const strings = [...cmd.argv, ...Object.entries(cmd.env ?? {}).map(([k, v]) => `${k}=${v}`)];
@@ -223,19 +238,7 @@ for (const p of PROVIDERS) {
     test.skipIf(honoured.length === PERMISSIONS.length)("a mode it cannot honour is refused in one line naming the CLI and the mode", () => {
       for (const permissions of PERMISSIONS.filter((m) => !honoured.includes(m))) {
         const builds = [() => p.buildSpawn(input(p, { permissions })), ...(p.buildResume ? [() => resumeOf(p, { permissions })] : [])];
-        for (const build of builds) {
-          let err: unknown;
-          try {
-            build();
-          } catch (e) {
-            err = e;
-          }
-          expect(err).toBeInstanceOf(TroupeError);
-          expect((err as TroupeError).code).toBe("bad_request");
-          expect((err as Error).message).not.toContain("\n");
-          expect((err as Error).message).toContain(`--permissions ${permissions}`);
-          expect((err as Error).message.toLowerCase()).toContain(p.displayName.split(" ")[0]!.toLowerCase());
-        }
+        for (const build of builds) expectRefused(p, build, `--permissions ${permissions}`);
       }
     });
 
@@ -243,17 +246,7 @@ for (const p of PROVIDERS) {
       const builds = [() => p.buildSpawn(input(p, { permissions: "ask", allowedTools: ["Bash(npm test*)"], deniedTools: ["Bash(rm *)"] })), ...(p.buildResume ? [() => resumeOf(p, { permissions: "ask" })] : [])];
       for (const build of builds) {
         if (!p.routesPermissions) {
-          let err: unknown;
-          try {
-            build();
-          } catch (e) {
-            err = e;
-          }
-          expect(err).toBeInstanceOf(TroupeError);
-          expect((err as TroupeError).code).toBe("bad_request");
-          expect((err as Error).message).not.toContain("\n");
-          expect((err as Error).message).toContain("ask");
-          expect((err as Error).message.toLowerCase()).toContain(p.displayName.split(" ")[0]!.toLowerCase());
+          expectRefused(p, build, "ask");
           continue;
         }
         const cmd = build();
