@@ -173,7 +173,7 @@ export const codex: Provider = {
   binary: "codex",
   install: "npm install -g @openai/codex",
   permissionModes: ["skip", "edits", "plan"],
-  provenWith: "0.169.0",
+  provenWith: "0.171.0",
   npmPackage: "@openai/codex",
   versionArgs: ["--version"],
   accountEnv: "CODEX_HOME",

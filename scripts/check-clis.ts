@@ -52,7 +52,9 @@ async function check(p: Provider, tmp: string): Promise<Outcome> {
   const install = await sh(["npm", "install", "--prefix", prefix, "--no-audit", "--no-fund", "--no-save", `${p.npmPackage}@${newest}`]);
   const bin = join(prefix, "node_modules", ".bin");
   if (install.code !== 0 || !existsSync(join(bin, p.binary!))) {
-    const why = install.out.split("\n").find((l) => /npm error (notarget|code|[A-Z])/.test(l)) ?? install.out.trim().split("\n").at(-1);
+    // the line that names the cause (a platform package missing from the registry, a download refused), else npm's last
+    const lines = install.out.split("\n").map((l) => l.replace(/^(npm error )+/, "").trim()).filter(Boolean);
+    const why = [/No matching version/, /ENOTFOUND|EAI_AGAIN|E404/, /Failed to/].map((re) => lines.find((l) => re.test(l))).find(Boolean) ?? lines.at(-1);
     return done({ newest, verdict: `install failed: ${why?.trim().slice(0, 200)}`, ok: false });
   }
   const version = await sh([join(bin, p.binary!), ...p.versionArgs], { timeoutMs: 60_000 });

@@ -65,11 +65,13 @@ test("the resume fixture keeps the session id and acts on the answer", () => {
 // Each case's failure class (from diagnose()) is checked by the conformance suite.
 describe("error fixtures", () => {
   const expected: Record<string, RegExp> = {
-    "no-server": /Unable to connect to API/,
+    // 2.1.197 said "Unable to connect to API"; 2.1.332 "Connection refused — a firewall or proxy …"
+    "no-server": /Unable to connect to API|Connection refused/,
     "auth-401": /Invalid API key/,
     "not-logged-in": /Not logged in/,
     "rate-limit-429": /Request rejected \(429\)/,
-    "usage-limit": /hit your session limit/,
+    // "session limit" until 2.1.197, "5-hour limit" since
+    "usage-limit": /hit your (session|5-hour) limit/,
     "usage-limit-weekly": /hit your weekly limit/,
     "credit-low": /Credit balance is too low/,
     "overloaded-529": /Overloaded/,
