@@ -75,6 +75,8 @@ async function readVersion(path: string, args: string[], PATH: string, timeoutMs
       stderr: "pipe",
       detached: true,
     });
+    // being its own group, it would outlive us (a dashboard whose terminal hung up): stopped at our exit
+    trackProbe(proc.pid, proc.exited);
     const output = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     const timedOut = new Promise<undefined>((resolve) => {
       timer = setTimeout(() => {
@@ -91,6 +93,21 @@ async function readVersion(path: string, args: string[], PATH: string, timeoutMs
   } finally {
     clearTimeout(timer);
   }
+}
+
+const probes = new Set<number>();
+
+function trackProbe(pid: number, exited: Promise<unknown>): void {
+  if (probes.size === 0) process.once("exit", stopProbes);
+  probes.add(pid);
+  void exited.finally(() => {
+    probes.delete(pid);
+    if (probes.size === 0) process.removeListener("exit", stopProbes);
+  });
+}
+
+function stopProbes(): void {
+  for (const pid of probes) killGroup(pid);
 }
 
 function killGroup(pid: number): void {
