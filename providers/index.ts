@@ -8,6 +8,7 @@ import { generic } from "./generic.ts";
 import { kilo } from "./kilo.ts";
 import { PROVIDER_NAMES, type ProviderName } from "./names.ts";
 import { opencode } from "./opencode.ts";
+import { packageVersion } from "./package-version.ts";
 import { pi } from "./pi.ts";
 import { qwen } from "./qwen.ts";
 import type { Provider } from "./types.ts";
@@ -40,12 +41,13 @@ export interface DetectOptions {
   timeoutMs?: number;
 }
 
-// the larger CLIs (a 200 MB binary, a bundled runtime) take seconds to start on a busy machine
+// a CLI not installed from its npm package is asked; the larger ones take seconds to start on a busy machine
 const VERSION_TIMEOUT_MS = 15_000;
 
 /**
- * Whether a provider's CLI is on PATH and which version it reports. Never throws: a CLI that
- * hangs, crashes or prints nothing is still "installed", just without a version.
+ * Whether a provider's CLI is on PATH and its version: its npm package's, else what its version
+ * command says. Never throws: a CLI that hangs, crashes or prints nothing is still "installed",
+ * just without a version.
  */
 export async function detectProvider(p: Provider, opts: DetectOptions = {}): Promise<Detection> {
   const base = { name: p.name, install: p.install };
@@ -54,7 +56,7 @@ export async function detectProvider(p: Provider, opts: DetectOptions = {}): Pro
   const PATH = opts.path ?? process.env.PATH ?? "";
   const path = Bun.which(p.binary, { PATH }) ?? undefined;
   if (!path) return { ...base, installed: false };
-  const version = await readVersion(path, p.versionArgs, PATH, opts.timeoutMs ?? VERSION_TIMEOUT_MS);
+  const version = (p.npmPackage && packageVersion(path, p.npmPackage)) || (await readVersion(path, p.versionArgs, PATH, opts.timeoutMs ?? VERSION_TIMEOUT_MS));
   return { ...base, installed: true, path, ...(version ? { version } : {}) };
 }
 
