@@ -1,12 +1,12 @@
 /**
  * `npm run check:clis [NAME...]`: does troupe still work with the newest release of every agent
  * CLI it knows? For each provider installed from npm: ask the registry for its newest version,
- * install it alone into a temp folder, and run the provider's end-to-end suite against it
+ * install it alone into a temp folder, and run the provider's end-to-end suites against it
  * (TROUPE_CLI_BIN points the tests there). Prints, per CLI, the version pinned in package.json
  * (what troupe was proven with), the newest, and pass or what broke; exits 1 if anything broke.
  * A pass is the cue to bump the pin and re-record the fixtures (scripts/record-*-fixtures.ts).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { PROVIDERS } from "../providers/index.ts";
@@ -15,8 +15,8 @@ import type { Provider } from "../providers/types.ts";
 const ROOT = resolve(import.meta.dir, "..");
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
 
-/** Each CLI's end-to-end suite: the test file named after it (Claude Code has more, about troupe's features). */
-const suiteOf = (p: Provider) => [`tests/e2e/${p.name}.test.ts`];
+/** Each CLI's end-to-end suites: every e2e file that names it (Claude Code's cover attach, MCP, accounts, permissions, work). */
+const suiteOf = (p: Provider) => readdirSync(join(ROOT, "tests", "e2e")).filter((f) => f.endsWith(".test.ts") && f.includes(p.name)).map((f) => `tests/e2e/${f}`);
 
 interface Outcome {
   name: string;

@@ -113,7 +113,7 @@ export const claude: Provider = {
   install: "npm install -g @anthropic-ai/claude-code",
   routesPermissions: true,
   permissionModes: ["skip", "edits", "plan", "ask"],
-  provenWith: "2.1.332",
+  provenWith: "2.1.197",
   npmPackage: "@anthropic-ai/claude-code",
   reportsCost: true,
   versionArgs: ["--version"],
