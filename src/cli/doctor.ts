@@ -1,7 +1,7 @@
 import { TroupeError } from "../errors.ts";
 import { versionInfo, versionLine } from "../self.ts";
 import { resolveWorkspace, type Workspace } from "../workspace.ts";
-import { parse, printJson } from "./command.ts";
+import { defineCommand, printJson } from "./command.ts";
 import { checkDaemon, checkGit, checkNotify, checkProviders, checkRuntimeDir, checkSystemd, checkTmux, checkWorkspace, type Check } from "./doctor-checks.ts";
 import { stdout } from "./streams.ts";
 
@@ -13,8 +13,18 @@ const mark = (c: Check) => (c.ok ? "ok  " : c.needed ? "FAIL" : "no  ");
  * each, and how to fix what is missing. Exit 1 when something needed is missing or broken.
  * Starts nothing (no daemon), changes nothing but what any troupe command would (the socket folder).
  */
-export async function run(args: string[]): Promise<number> {
-  const { values } = parse(args, {}, false);
+export const command = defineCommand(
+  {
+    synopsis: "troupe doctor [--json]",
+    intro: `  one line per check, with how to fix what is missing; exit 1 when something troupe needs is
+  missing or broken (agent CLIs, tmux and systemd are optional); starts no daemon`,
+    flags: {},
+  },
+  run,
+);
+
+async function run(args: string[]): Promise<number> {
+  const { values } = command.parse(args, { positionals: false });
   const checks: Check[] = [checkGit()];
   let ws: Workspace | null = null;
   try {

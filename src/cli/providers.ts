@@ -1,17 +1,29 @@
 import { PROVIDERS, detectProviders } from "../../providers/index.ts";
 import { supportOf } from "../../providers/support.ts";
-import { parse, printJson } from "./command.ts";
+import { defineCommand, printJson } from "./command.ts";
 import { table } from "./format.ts";
 import { stdout } from "./streams.ts";
-
-const yes = (b: boolean) => (b ? "yes" : "no");
 
 /**
  * `troupe providers [--json]`: which agent CLIs troupe knows, which are installed (and their
  * version), the version troupe was last proven with, and what each supports; no daemon needed.
  */
-export async function run(args: string[]): Promise<number> {
-  const { values } = parse(args, {}, false);
+export const command = defineCommand(
+  {
+    synopsis: "troupe providers [--json]",
+    flags: {},
+    notes: `  PROVEN: the CLI version troupe was last proven with (its recorded output and an end-to-end
+  run); untested: never run here. RESUME, PERMISSIONS (the modes it honours; ask: each tool
+  call to you), MCP (troupe's tools over MCP), COST (its output says what a run cost)`,
+    workspace: false,
+  },
+  run,
+);
+
+const yes = (b: boolean) => (b ? "yes" : "no");
+
+async function run(args: string[]): Promise<number> {
+  const { values } = command.parse(args, { positionals: false });
   const found = await detectProviders();
   const rows = found.map((d) => {
     const p = PROVIDERS.find((x) => x.name === d.name)!;
