@@ -10,7 +10,7 @@ import { claudeErrorPatterns, parseClaudeLine } from "./parse.ts";
  * read by ./parse.ts.
  */
 
-/** The MCP tool `ask` points Claude Code at: troupe's server is injected as `troupe` (src/agents/mcp-config.ts). */
+/** The MCP tool `ask` points Claude Code at: troupe's server is injected as `troupe` (src/agents/start/mcp-config.ts). */
 export const CLAUDE_PERMISSION_TOOL = "mcp__troupe__permission";
 
 function permissionArgs(mode: PermissionMode): string[] {
