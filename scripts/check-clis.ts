@@ -18,7 +18,10 @@ const ROOT = resolve(import.meta.dir, "..");
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
 
 /** Each CLI's end-to-end suites: every e2e file that names it (Claude Code's cover attach, MCP, accounts, permissions, work). */
-const suiteOf = (p: Provider) => readdirSync(join(ROOT, "tests", "e2e")).filter((f) => f.endsWith(".test.ts") && f.includes(p.name)).map((f) => `tests/e2e/${f}`);
+const suiteOf = (p: Provider) =>
+  readdirSync(join(ROOT, "tests", "e2e"))
+    .filter((f) => f.endsWith(".test.ts") && f.slice(0, -".test.ts".length).split("-").includes(p.name)) // pi.test.ts, not api-*.test.ts
+    .map((f) => `tests/e2e/${f}`);
 
 interface Outcome {
   name: string;
