@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { PROVIDERS } from "../providers/index.ts";
 import type { Provider } from "../providers/types.ts";
+import { whatBroke } from "./test-failures.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
@@ -39,14 +40,6 @@ async function sh(argv: string[], opts: { cwd?: string; env?: Record<string, str
   const proc = Bun.spawn(argv, { cwd: opts.cwd ?? ROOT, env: { ...process.env, ...opts.env }, stdout: "pipe", stderr: "pipe", timeout: opts.timeoutMs ?? 30 * 60_000 });
   const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   return { code: await proc.exited, out: `${out}${err}` };
-}
-
-/** The first lines that say what broke: a failing test's name and its error. */
-function whatBroke(output: string): string {
-  const lines = output.split("\n");
-  const failed = lines.filter((l) => l.startsWith("(fail)")).map((l) => l.replace(/^\(fail\)\s*/, "").replace(/\s*\[[\d.]+m?s\]$/, ""));
-  const error = lines.find((l) => /^(error|Error|Expected|Received|timed out)/.test(l.trim()))?.trim();
-  return [failed[0] ?? lines.filter((l) => l.trim()).at(-1) ?? "no output", error].filter(Boolean).join(": ").slice(0, 300);
 }
 
 const since = (t: number) => Math.round((performance.now() - t) / 1000);
