@@ -79,11 +79,16 @@ const buildResume = (input: CommandInput & { sessionId: string }): ProviderComma
  * (`/etc/gemini-cli/settings.json`) for this session. Values name the agent's variables (`$VAR`,
  * expanded by the CLI) so that no secret is written; `trust` skips confirmations headless runs cannot give.
  */
-export function geminiMcp(server: McpServerSpec): McpInjection {
-  const file = join(server.inputDir, "gemini-settings.json");
-  const env = Object.fromEntries(server.envNames.map((n) => [n, `$${n}`]));
-  const settings = { mcpServers: { troupe: { command: server.command, args: server.args, env, timeout: server.toolTimeoutMs, trust: true } } };
-  return { args: [], env: { GEMINI_CLI_SYSTEM_SETTINGS_PATH: file }, files: { [file]: `${JSON.stringify(settings, null, 2)}\n` } };
+export const geminiMcp = systemSettingsMcp("GEMINI_CLI_SYSTEM_SETTINGS_PATH", "gemini-settings.json");
+
+/** The same for a CLI forked from Gemini CLI (Qwen Code): its own variable, the same settings, and fields of its own for the server. */
+export function systemSettingsMcp(variable: string, fileName: string, extra: Record<string, unknown> = {}): (server: McpServerSpec) => McpInjection {
+  return (server) => {
+    const file = join(server.inputDir, fileName);
+    const env = Object.fromEntries(server.envNames.map((n) => [n, `$${n}`]));
+    const settings = { mcpServers: { troupe: { command: server.command, args: server.args, env, timeout: server.toolTimeoutMs, trust: true, ...extra } } };
+    return { args: [], env: { [variable]: file }, files: { [file]: `${JSON.stringify(settings, null, 2)}\n` } };
+  };
 }
 
 function parseEvent(event: JsonObject): OutputEvent[] | null {

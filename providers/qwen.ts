@@ -1,6 +1,7 @@
 import { AGENT_OWN_COMMANDS } from "../src/protocol/own-commands.ts";
 import { prefixAllowedTools } from "./allowed-tools.ts";
 import { streamJsonParser } from "./claude/parse.ts";
+import { systemSettingsMcp } from "./gemini.ts";
 import { askRefused } from "./refuse-mode.ts";
 import type { CommandInput, ErrorPattern, PermissionMode, Provider, ProviderCommand } from "./types.ts";
 
@@ -86,6 +87,9 @@ export const qwen: Provider = {
   credentialEnv: ["OPENAI_API_KEY", "DASHSCOPE_API_KEY"],
   buildSpawn: (input) => command(input, []),
   buildResume: (input) => command(input, ["--resume", input.sessionId]),
+  // Gemini CLI's settings file for troupe's MCP server, under Qwen Code's name for the variable;
+  // alwaysLoadTools: its tools are declared at once, not deferred behind tool_search (checked with 0.24.4)
+  mcp: systemSettingsMcp("QWEN_CODE_SYSTEM_SETTINGS_PATH", "qwen-settings.json", { alwaysLoadTools: true }),
   interactive: (input) => ({ argv: ["qwen", ...(input.model ? ["--model", input.model] : []), "--resume", input.sessionId] }),
   // its goal events and system notices (a retry, without its reason) carry nothing to show
   parseLine: streamJsonParser(QWEN_ERROR_PATTERNS, (event) => (event.type === "stream_event" || event.type === "system" ? [] : null)),

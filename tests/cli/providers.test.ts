@@ -41,7 +41,7 @@ describe("troupe providers", () => {
     const list = JSON.parse(out) as Array<{ name: string; installed: boolean; version?: string; install: string; displayName: string; provenWith: string | null }>;
     expect(list.map((p) => p.name)).toEqual(PROVIDERS.map((p) => p.name));
     expect(list.find((p) => p.name === "codex")).toMatchObject({ installed: true, version: "0.169.0", path: join(bin, "codex"), provenWith: getProvider("codex")!.provenWith });
-    expect(list.find((p) => p.name === "qwen")).toMatchObject({ installed: false, displayName: "Qwen Code", provenWith: getProvider("qwen")!.provenWith, resume: true, ask: false, mcp: false, cost: false, permissions: ["skip", "edits", "plan"] });
+    expect(list.find((p) => p.name === "qwen")).toMatchObject({ installed: false, displayName: "Qwen Code", provenWith: getProvider("qwen")!.provenWith, resume: true, ask: false, mcp: true, cost: false, permissions: ["skip", "edits", "plan"] });
     expect(list.find((p) => p.name === "aider")).toMatchObject({ installed: false, displayName: "Aider", provenWith: null });
   });
 
