@@ -1,4 +1,4 @@
-import { parseRule } from "../src/protocol/permission-rule.ts";
+import { parseRule } from "../src/protocol/permission.ts";
 
 /**
  * Allow rules as `--allowed-tools` entries of Gemini CLI and its forks (Qwen Code), `tools` naming

@@ -4,7 +4,7 @@
  * --allowed-tools). A bare `*` inside a tool's parentheses is a glob like any other pattern.
  */
 import { describe, expect, test } from "bun:test";
-import { parseRule } from "../../src/protocol/permission-rule.ts";
+import { parseRule } from "../../src/protocol/permission.ts";
 import { decideByRules, ruleMatches } from "../../src/permissions/rules.ts";
 import { geminiAllowedTools } from "../../providers/gemini.ts";
 
