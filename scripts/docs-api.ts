@@ -18,6 +18,7 @@ import { MessageSchema } from "../src/protocol/message.ts";
 import { OutputChunkSchema } from "../src/protocol/output.ts";
 import { PermissionRequestSchema } from "../src/protocol/permission.ts";
 import { ProfileSchema } from "../src/protocol/profile.ts";
+import { DiffLineSchema, ReviewCommentSchema } from "../src/protocol/review.ts";
 import { DecisionSchema } from "../src/protocol/proposals.ts";
 import { InitiativeSchema, PhaseSchema, PhaseTreeSchema, TaskSchema } from "../src/protocol/work.ts";
 
@@ -28,6 +29,8 @@ const ENTITIES: [string, z.ZodType][] = [
   ["OutputChunk", OutputChunkSchema],
   ["Conversation", ConversationSchema],
   ["Message", MessageSchema],
+  ["DiffLine", DiffLineSchema],
+  ["ReviewComment", ReviewCommentSchema],
   ["Initiative", InitiativeSchema],
   ["Phase", PhaseSchema],
   ["Task", TaskSchema],
@@ -47,6 +50,7 @@ const TITLES: Record<keyof typeof RESOURCES, string> = {
   agents: "Agents",
   conversations: "Conversations",
   messages: "Messages",
+  reviews: "Reviews",
   events: "Events",
   initiatives: "Initiatives, phases and tasks",
   modes: "Mode agents",

@@ -12,6 +12,7 @@ import type { Services } from "./services.ts";
 import { servicesApi } from "./api.ts";
 import { MessageService } from "../messages/service.ts";
 import { DeliveryFollower } from "../messages/delivery.ts";
+import { ReviewService } from "../reviews/service.ts";
 import { PurposefulWaits } from "./waits.ts";
 import { WorkService } from "../work/service.ts";
 import { Dispatcher } from "../work/dispatch.ts";
@@ -93,13 +94,14 @@ export function createServices(h: ServiceHost): RunningServices {
   const modes = new ModeService({ agents, store: h.store, log: h.log, decisions, work: modeWorkOver(work, h.store) });
   const dispatcher = new Dispatcher({ root: h.ws.root, stateDir: h.ws.stateDir, store: h.store, bus, log: h.log, modes, agents });
   const delivery = new DeliveryFollower({ store: h.store, bus, log: h.log, messages, agents });
+  const reviews = new ReviewService({ store: h.store, log: h.log, agents, messages });
   const profiles = new ProfileCatalog(h.ws.root);
   const flows = new FlowService({ root: h.ws.root, stateDir: h.ws.stateDir, store: h.store, log: h.log, agents, profiles });
   const uncommitted = new UncommittedFollower({ store: h.store, bus, log: h.log, agents });
   const reaper = new WorktreeReaper({ ws: h.ws, store: h.store, log: h.log });
   const notifier = new Notifier({ bus, log: h.log, root: h.ws.root, sentPath: join(h.ws.stateDir, "notified.json"), nameOf: (id) => h.store.agents.get(id)?.name ?? null });
   const endParts: EndOfRunParts = { modes, conversations: follower, messages: delivery, permissions, uncommitted, reaper, dispatch: dispatcher, bus };
-  const services = servicesApi({ ...h, startedAt, bus, waits, agents, conversations, messages, feed, work, dispatcher, modes, profiles, flows, accounts, permissions });
+  const services = servicesApi({ ...h, startedAt, bus, waits, agents, conversations, messages, reviews, feed, work, dispatcher, modes, profiles, flows, accounts, permissions });
   return {
     services,
     bus,

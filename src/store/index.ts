@@ -13,6 +13,7 @@ import { ModeImportRepo } from "./mode-imports.ts";
 import { MessageRepo } from "./messages.ts";
 import { FlowRepo } from "./flows.ts";
 import { PermissionRepo } from "./permissions.ts";
+import { ReviewRepo } from "./reviews.ts";
 import { scrubFreeSpace, secureDelete } from "./secure.ts";
 import { WalCheckpoints } from "./checkpoints.ts";
 import { startCheckpointer } from "../runtime/checkpointer.ts";
@@ -32,6 +33,7 @@ export interface Store {
   messages: MessageRepo;
   flows: FlowRepo;
   permissions: PermissionRepo;
+  reviews: ReviewRepo;
   /** Makes deleted and overwritten text unrecoverable from the file (VACUUM): one-time steps only. */
   scrub(): void;
   /** When the WAL is copied into the database, on a worker thread (see checkpoints.ts). */
@@ -61,6 +63,7 @@ export function createStore(path: string, warnings: StoreWarnings): Store {
     messages: new MessageRepo(db),
     flows: new FlowRepo(db),
     permissions: new PermissionRepo(db, warnings),
+    reviews: new ReviewRepo(db),
     scrub: () => scrubFreeSpace(db),
     checkpoints,
     close: () => {

@@ -129,7 +129,8 @@ export const AGENT_ENDPOINTS = {
   agentDiff: endpoint({
     method: "GET",
     path: "/v1/agents/:ref/diff",
-    summary: "The agent's work as lines of a diff, computed by the daemon that owns it: what is committed on its branch since its base, then what is uncommitted in its folder.",
+    summary:
+      "The agent's work as lines of a diff, computed by the daemon that owns it: what is committed on its branch since its base, then what is uncommitted in its folder. Each line says what it is (`kind`); a line of code carries its file and its number on each side it is on (`old`, `new`), which review comments point at.",
     rule: "anyone",
     does: "read the diff of $",
     target: "agent",

@@ -9,6 +9,7 @@ import { MESSAGE_ENDPOINTS } from "./messages.ts";
 import { MODE_ENDPOINTS } from "./modes.ts";
 import { PERMISSION_ENDPOINTS } from "./permissions.ts";
 import { PROFILE_ENDPOINTS } from "./profiles.ts";
+import { REVIEW_ENDPOINTS } from "./reviews.ts";
 import { WORK_ENDPOINTS } from "./work.ts";
 
 export * from "./endpoint.ts";
@@ -25,6 +26,7 @@ export const RESOURCES = {
   agents: AGENT_ENDPOINTS,
   conversations: CONVERSATION_ENDPOINTS,
   messages: MESSAGE_ENDPOINTS,
+  reviews: REVIEW_ENDPOINTS,
   events: EVENT_ENDPOINTS,
   initiatives: WORK_ENDPOINTS,
   modes: MODE_ENDPOINTS,
@@ -39,6 +41,7 @@ export const ENDPOINTS = {
   ...AGENT_ENDPOINTS,
   ...CONVERSATION_ENDPOINTS,
   ...MESSAGE_ENDPOINTS,
+  ...REVIEW_ENDPOINTS,
   ...EVENT_ENDPOINTS,
   ...WORK_ENDPOINTS,
   ...MODE_ENDPOINTS,
