@@ -1,6 +1,7 @@
 import type { BunPlugin } from "bun";
 import { join } from "node:path";
 import type { CompileBinary } from "../contract.ts";
+import { INK_PATCHED_FILES, patchInkSource } from "../ink-patch.ts";
 
 /**
  * Ink's reconciler imports `react-devtools-core` (an optional peer we do not ship); a compiled
@@ -26,6 +27,14 @@ const fastStringWidth: BunPlugin = {
   },
 };
 
+/** Ink's output pass reuses the rows that did not change (../ink-patch.ts). */
+const inkPatch: BunPlugin = {
+  name: "ink-row-reuse",
+  setup(build) {
+    build.onLoad({ filter: INK_PATCHED_FILES }, async (args) => ({ contents: patchInkSource(args.path, await Bun.file(args.path).text()), loader: "js" }));
+  },
+};
+
 export const compileBinary: CompileBinary = async (opts) => {
   const result = await Bun.build({
     entrypoints: [opts.entry],
@@ -42,7 +51,7 @@ export const compileBinary: CompileBinary = async (opts) => {
     // React's production builds: the development ones cost the dashboard ~5 MB of RSS and their
     // checks at every render
     define: { "process.env.NODE_ENV": JSON.stringify("production"), ...opts.define },
-    plugins: [stubDevtools, fastStringWidth],
+    plugins: [stubDevtools, fastStringWidth, inkPatch],
   });
   return result.success ? { ok: true } : { ok: false, errors: result.logs.map(String) };
 };
