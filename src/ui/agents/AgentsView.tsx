@@ -3,6 +3,7 @@ import type { Agent } from "../../protocol/entities.ts";
 import type { PermissionRequest } from "../../protocol/permission.ts";
 import { PermissionPanel } from "../permissions/PermissionPanel.tsx";
 import { AgentList } from "./AgentList.tsx";
+import type { ListIndex } from "./list-index.ts";
 import type { Layout } from "../shared/layout.ts";
 import type { OutputStore } from "../output/output-store.ts";
 import type { Scroll } from "../output/scroll.ts";
@@ -11,14 +12,11 @@ import { useTheme } from "../shared/theme.ts";
 
 export interface AgentsViewProps {
   layout: Layout;
-  agents: readonly Agent[];
-  tree: ReadonlyMap<string, readonly boolean[]>;
-  total: number;
+  /** The agents as listed (`list-index.ts`). */
+  list: ListIndex;
   loaded: boolean;
   selectedId: string | null;
   listTop: number;
-  needs: ReadonlySet<string>;
-  now: number;
   pane: "list" | "output";
   filter: string;
   store: OutputStore;
@@ -37,17 +35,13 @@ export function AgentsView(p: AgentsViewProps) {
   const { layout: l } = p;
   const list = (
     <AgentList
-      agents={p.agents}
-      tree={p.tree}
+      list={p.list}
       selectedId={p.selectedId}
       top={p.listTop}
-      needs={p.needs}
-      now={p.now}
       width={l.list.width}
       height={l.list.height}
       focused={p.pane === "list"}
       filter={p.filter}
-      total={p.total}
       loaded={p.loaded}
     />
   );
