@@ -1,4 +1,4 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import type { Agent } from "../../protocol/entities.ts";
 import type { PermissionRequest } from "../../protocol/permission.ts";
 import { PermissionPanel } from "../permissions/PermissionPanel.tsx";
@@ -8,7 +8,7 @@ import type { Layout } from "../shared/layout.ts";
 import type { OutputStore } from "../output/output-store.ts";
 import type { Scroll } from "../output/scroll.ts";
 import { OutputView } from "../output/OutputView.tsx";
-import { useTheme } from "../shared/theme.ts";
+import { VerticalRule } from "../shared/components/VerticalRule.tsx";
 
 export interface AgentsViewProps {
   layout: Layout;
@@ -31,7 +31,6 @@ export interface AgentsViewProps {
 
 /** The home view: the agents beside (or, when narrow, above) the selected agent's output. */
 export function AgentsView(p: AgentsViewProps) {
-  const theme = useTheme();
   const { layout: l } = p;
   const list = (
     <AgentList
@@ -54,13 +53,10 @@ export function AgentsView(p: AgentsViewProps) {
       </Box>
     );
   }
-  const bar = theme.ascii ? "|" : "│";
   return (
     <Box flexDirection="row" width={l.main.width} height={l.main.height}>
       {list}
-      <Box flexDirection="column" width={1} height={l.main.height}>
-        <Text dimColor>{`${bar}\n`.repeat(l.main.height).trimEnd()}</Text>
-      </Box>
+      <VerticalRule height={l.main.height} />
       {output}
     </Box>
   );
