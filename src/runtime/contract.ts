@@ -149,6 +149,8 @@ export interface CompileOptions {
   outfile: string;
   /** Global identifiers replaced at build time (values are JS source). */
   define: Record<string, string>;
+  /** Ink as published, without patches/ink+8.0.0.patch: a benchmark's floor, never troupe. */
+  stockInk?: boolean;
 }
 
 export type CompileBinary = (opts: CompileOptions) => Promise<{ ok: true } | { ok: false; errors: string[] }>;

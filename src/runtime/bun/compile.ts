@@ -51,7 +51,7 @@ export const compileBinary: CompileBinary = async (opts) => {
     // React's production builds: the development ones cost the dashboard ~5 MB of RSS and their
     // checks at every render
     define: { "process.env.NODE_ENV": JSON.stringify("production"), ...opts.define },
-    plugins: [stubDevtools, fastStringWidth, inkPatch],
+    plugins: opts.stockInk ? [stubDevtools, fastStringWidth] : [stubDevtools, fastStringWidth, inkPatch],
   });
   return result.success ? { ok: true } : { ok: false, errors: result.logs.map(String) };
 };
