@@ -13,7 +13,7 @@ import { applyPatch, parsePatch, type StructuredPatch } from "diff";
 export const INK_PATCH_FILE = fileURLToPath(new URL("../../patches/ink+8.0.0.patch", import.meta.url));
 
 /** Matches the Ink files the patch changes (by their path inside the package). */
-export const INK_PATCHED_FILES = /[\\/]ink[\\/]build[\\/](output|renderer)\.js$/;
+export const INK_PATCHED_FILES = /[\\/]ink[\\/]build[\\/](output|renderer|line-update)\.js$/;
 
 let parsed: StructuredPatch[] | null = null;
 

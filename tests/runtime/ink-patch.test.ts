@@ -1,9 +1,22 @@
-import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { afterAll, describe, expect, test } from "bun:test";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { patchInkSource } from "../../src/runtime/ink-patch.ts";
-// loaded through the test preload (tests/support/ink-patch.ts): the patched Output, as the build ships it
+// loaded through the test preload (tests/support/ink-patch.ts): the patched files, as the build ships them
 import Output from "../../node_modules/ink/build/output.js";
+import lineUpdate from "../../node_modules/ink/build/line-update.js";
+
+/** Ink's file as published, loaded beside the patched one (a copy under another name: the preload patches only Ink's own). */
+const stockCopies: string[] = [];
+async function stock<T>(file: string): Promise<T> {
+  const copy = join(import.meta.dir, `.stock-${file}`);
+  writeFileSync(copy, readFileSync(join(import.meta.dir, "../../node_modules/ink/build", file)));
+  stockCopies.push(copy);
+  return ((await import(copy)) as { default: T }).default;
+}
+afterAll(() => {
+  for (const c of stockCopies) rmSync(c, { force: true });
+});
 
 type Transformer = (line: string, index: number) => string;
 interface Write {
@@ -28,8 +41,8 @@ interface PatchedOutput {
 }
 const OutputClass = Output as unknown as new (o: { width: number; height: number; previous?: PatchedOutput }) => PatchedOutput;
 
-function build(width: number, height: number, ops: Op[], previous?: PatchedOutput): PatchedOutput {
-  const out = new OutputClass({ width, height, previous });
+function build(width: number, height: number, ops: Op[], previous?: PatchedOutput, Class = OutputClass): PatchedOutput {
+  const out = new Class({ width, height, previous });
   for (const op of ops) {
     if ("write" in op) out.write(op.write.x, op.write.y, op.write.text, { transformers: op.write.transformers });
     else if ("clip" in op) out.clip(op.clip);
@@ -53,7 +66,9 @@ const numbered: Transformer = (l, i) => `${i}${l}`;
 const TEXTS = ["hello", "wörld · 世界", "│\n│\n│", "a\x1b[32mgreen\x1b[39m b", "line one\nline two", "x", "🙂 wide", "tab\tstop"];
 
 describe("Ink's output pass reuses the rows that did not change (patches/ink+8.0.0.patch)", () => {
-  test("every frame built on the previous one reads as the same frame built afresh", () => {
+  test("every frame built on the previous one reads as the same frame built afresh, and as Ink's own Output builds it", async () => {
+    const Stock = await stock<typeof OutputClass>("output.js");
+    expect(String(Stock.prototype.get)).not.toContain("rowKeys"); // Ink's own, unpatched
     for (let seed = 1; seed <= 40; seed++) {
       const r = random(seed);
       const width = 20 + Math.floor(r() * 30);
@@ -84,13 +99,16 @@ describe("Ink's output pass reuses the rows that did not change (patches/ink+8.0
         if (frame > 0) ops = ops.map((op) => ("write" in op && r() < 0.3 ? { write: { ...op.write, text: pick(TEXTS) } } : op));
         const reused = build(width, height, ops, previous);
         const fresh = build(width, height, ops);
-        expect(reused.get()).toEqual(fresh.get());
+        const published = build(width, height, ops, undefined, Stock);
+        const drawn = reused.get();
+        expect(drawn).toEqual(fresh.get());
+        expect(drawn).toEqual(published.get());
         previous = reused;
       }
     }
   });
 
-  test("a row whose writes are the frame before's is not built again; a changed one is", () => {
+  test("a row whose writes are the frame before's is not built again; a changed row builds only the writes that changed", () => {
     let calls = 0;
     const counting: Transformer = (l) => {
       calls++;
@@ -104,6 +122,28 @@ describe("Ink's output pass reuses the rows that did not change (patches/ink+8.0
     const two = frame("the second row, changed", one);
     expect(two.get().output).toBe("the first row\nthe second row, changed\n");
     expect(calls).toBe(1);
+    // two writes on one row, one of them changed: the other's cells come from the frame before
+    const row = (right: string, previous?: PatchedOutput) =>
+      build(30, 1, [{ write: { x: 0, y: 0, text: "left", transformers: [counting] } }, { write: { x: 10, y: 0, text: right, transformers: [counting] } }], previous);
+    const three = row("right");
+    three.get();
+    calls = 0;
+    expect(row("right, changed", three).get().output).toBe("left      right, changed");
+    expect(calls).toBe(1);
+  });
+
+  test("a changed line is redrawn from where it differs, as Ink's own lineUpdate does, without segmenting text of single code points", async () => {
+    const stockLineUpdate = await stock<typeof lineUpdate>("line-update.js");
+    let seed = 3;
+    const r = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+    const pool = ["a", "b", " ", "│", "─", "›", "●", "✓", "é", "世", "界", "\x1b[32m", "\x1b[39m", "\x1b[1m", "\x1b[22m", "🙂", "e\u0301"];
+    const line = (n: number) => Array.from({ length: n }, () => pool[Math.floor(r() * pool.length)]).join("");
+    for (let i = 0; i < 2000; i++) {
+      const prefix = line(Math.floor(r() * 12));
+      const before = prefix + line(Math.floor(r() * 8));
+      const after = prefix + line(Math.floor(r() * 8));
+      expect(lineUpdate(before, after, 80)).toBe(stockLineUpdate(before, after, 80));
+    }
   });
 
   test("a frame of another height is built whole", () => {
