@@ -109,7 +109,14 @@ export type StartExitWatcher = (onExit: (pid: number) => void) => ExitWatcher;
 
 // ---- process and text helpers
 
+/** Which runtime runs this troupe (`troupe --version` names it). */
+export interface RuntimeInfo {
+  name: "bun" | "deno";
+  version: string;
+}
+
 export interface ProcessRuntime {
+  info: RuntimeInfo;
   /** The absolute path of `bin` on `PATH`, or null. */
   which(bin: string, PATH: string): string | null;
   /** A full, synchronous garbage collection (the dashboard's RSS guard). */
@@ -151,6 +158,11 @@ export interface CompileOptions {
   define: Record<string, string>;
   /** Ink as published, without patches/ink+8.0.0.patch: a benchmark's floor, never troupe. */
   stockInk?: boolean;
+  /**
+   * Build for another platform: the runtime's name for it (`bun-linux-arm64`) and that platform's
+   * runtime executable, which the program is appended to (scripts/dist.ts fetches them).
+   */
+  cross?: { target: string; runtime: string };
 }
 
 export type CompileBinary = (opts: CompileOptions) => Promise<{ ok: true } | { ok: false; errors: string[] }>;

@@ -1,7 +1,10 @@
 // The one import that picks the process adapter (see contract.ts); sleep is portable.
 import { processRuntime, stringWidth } from "./bun/process.ts";
+import type { RuntimeInfo } from "./contract.ts";
 
 export { stringWidth };
+/** The runtime running this troupe, and its version. */
+export const runtime: RuntimeInfo = processRuntime.info;
 export const which = (bin: string, PATH: string): string | null => processRuntime.which(bin, PATH);
 export const gc = (): void => processRuntime.gc();
 export const gcYoung = (): void => processRuntime.gcYoung();

@@ -1,6 +1,6 @@
 import type { BunPlugin } from "bun";
 import { join } from "node:path";
-import type { CompileBinary } from "../contract.ts";
+import type { CompileBinary, CompileOptions } from "../contract.ts";
 import { INK_PATCHED_FILES, patchInkSource } from "../ink-patch.ts";
 
 /**
@@ -35,12 +35,31 @@ const inkPatch: BunPlugin = {
   },
 };
 
-export const compileBinary: CompileBinary = async (opts) => {
-  const result = await Bun.build({
+/**
+ * zod re-exports the error messages of 40-odd languages as `z.locales` (~270 KB of the bundle,
+ * more as bytecode); troupe's messages are English, zod's default, which zod imports by itself.
+ * Its locales index resolves to ./zod-locales.ts, which keeps English alone.
+ */
+const ZOD_LOCALES = join(import.meta.dir, "zod-locales.ts");
+const zodEnglishOnly: BunPlugin = {
+  name: "zod-english-only",
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: ZOD_LOCALES } : undefined));
+  },
+};
+
+/** The Bun.build configuration of a troupe binary (scripts/bench/binary-size.ts varies it to measure). */
+export function buildConfig(opts: CompileOptions): Bun.BuildConfig & { compile: Bun.CompileBuildOptions } {
+  return {
     entrypoints: [opts.entry],
     // a project's .env or bunfig.toml in the current folder is not troupe's configuration: loaded, a
     // .env would change the workspace and the environment every agent inherits
-    compile: { outfile: opts.outfile, autoloadDotenv: false, autoloadBunfig: false },
+    compile: {
+      outfile: opts.outfile,
+      autoloadDotenv: false,
+      autoloadBunfig: false,
+      ...(opts.cross ? { target: opts.cross.target as Bun.Build.CompileTarget, executablePath: opts.cross.runtime } : {}),
+    },
     format: "esm",
     target: "bun",
     minify: true,
@@ -51,7 +70,11 @@ export const compileBinary: CompileBinary = async (opts) => {
     // React's production builds: the development ones cost the dashboard ~5 MB of RSS and their
     // checks at every render
     define: { "process.env.NODE_ENV": JSON.stringify("production"), ...opts.define },
-    plugins: opts.stockInk ? [stubDevtools, fastStringWidth] : [stubDevtools, fastStringWidth, inkPatch],
-  });
+    plugins: opts.stockInk ? [stubDevtools, fastStringWidth, zodEnglishOnly] : [stubDevtools, fastStringWidth, zodEnglishOnly, inkPatch],
+  };
+}
+
+export const compileBinary: CompileBinary = async (opts) => {
+  const result = await Bun.build(buildConfig(opts));
   return result.success ? { ok: true } : { ok: false, errors: result.logs.map(String) };
 };

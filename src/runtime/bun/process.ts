@@ -2,6 +2,7 @@ import { edenGC } from "bun:jsc";
 import type { ProcessRuntime, StringWidth } from "../contract.ts";
 
 export const processRuntime: ProcessRuntime = {
+  info: { name: "bun", version: Bun.version },
   which: (bin, PATH) => Bun.which(bin, { PATH }),
   gc: () => Bun.gc(true),
   gcYoung: () => void edenGC(),
