@@ -3,7 +3,7 @@
  * published build so that it can be offered upstream as it is): `Output.get` keeps the previous
  * frame's rows and rebuilds only those whose writes changed, and the text caches carry over one
  * frame. The patch is applied to Ink's own files as they are bundled (src/runtime/bun/compile.ts)
- * and as tests load them (tests/support/ink-patch.ts); a patch that no longer applies (another Ink
+ * and as tests and source runs load them (bun/ink-preload.ts, preloaded by bunfig.toml); a patch that no longer applies (another Ink
  * version) fails the build with the file's name, never ships unpatched in silence.
  */
 import { readFileSync } from "node:fs";

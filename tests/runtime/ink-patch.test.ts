@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { patchInkSource } from "../../src/runtime/ink-patch.ts";
-// loaded through the test preload (tests/support/ink-patch.ts): the patched files, as the build ships them
+// loaded through the test preload (src/runtime/bun/ink-preload.ts): the patched files, as the build ships them
 import Output from "../../node_modules/ink/build/output.js";
 import lineUpdate from "../../node_modules/ink/build/line-update.js";
 
