@@ -4,11 +4,14 @@
  * keys written to its stdin as a terminal sends them. A keypress is timed from the key to the
  * write that shows its effect; CPU is this process's. Prints one JSON line; fails on nothing.
  *
- *   harness troupe --workspace DIR [--gate PATH] [--stream-lines N] [--presses N] [--pace MS] [--idle-ms MS]
+ *   harness troupe --workspace DIR [--gate PATH] [--stream-lines N] [--presses N] [--pace MS] [--idle-ms MS] [--scene keys|change]
  *   harness floor [--presses N] [--pace MS] [--idle-ms MS]
  * troupe: the daemon of DIR (TROUPE_SOCKET) is up with its agents; the newest running one is
  * selected; with --gate, touching PATH starts its output and the presses run while it streams
- * (until --stream-lines of it arrived), else they run on an idle dashboard.
+ * (until --stream-lines of it arrived), else they run on an idle dashboard. --scene change: instead
+ * of keys, one agent on screen (not the selected one) changes, --presses times: the mirror gets it
+ * with a new cost, as the daemon's `agent:updated` event would bring it, and the time is to the
+ * write that shows the new cost (one row of the list redrawn).
  * floor: a 160x50 Ink program (header, 48 memoised rows, a rule, a 48-line pane, a status line)
  * whose j/k moves a highlight: two rows repaint. Built with Ink as published (the floor).
  */
@@ -28,6 +31,7 @@ const { positionals, values: o } = parseArgs({
     presses: { type: "string", default: "100" },
     pace: { type: "string", default: "50" },
     "idle-ms": { type: "string", default: "2000" },
+    scene: { type: "string", default: "keys" },
   },
 });
 const MODE = positionals[0] === "floor" ? "floor" : "troupe";
@@ -171,22 +175,25 @@ interface Figures {
   cpuIdle: number;
   cpuPresses: number;
   frames: number;
+  /** Writes to the terminal during the idle window (a clock tick is one). */
+  idleWrites: number;
   windowS: number;
   rssMB: number;
   streamed?: number;
 }
 
 /** Presses PRESSES keys at PACE_MS, each as `next()` says (the key, and what its frame shows), timing each to its frame. */
-async function measurePresses(next: () => { key: string; shows: RegExp }): Promise<{ latencies: number[]; cpu: number; wall: number; frames: number }> {
+async function measurePresses(next: () => { key: string; shows: RegExp; act?: () => void }): Promise<{ latencies: number[]; cpu: number; wall: number; frames: number }> {
   const latencies: number[] = [];
   const c0 = cpuMs();
   const t0 = performance.now();
   const f0 = stdout.frames;
   for (let i = 0; i < PRESSES; i++) {
-    const { key, shows } = next();
+    const { key, shows, act } = next();
     stdout.since = "";
     const shown = until((s) => shows.test(s), 2_000);
-    stdin.press(key);
+    if (act) act();
+    else stdin.press(key);
     const ms = await shown;
     if (ms !== null) latencies.push(ms);
     await Bun.sleep(PACE_MS);
@@ -207,10 +214,14 @@ function walker(length: () => number): () => { key: "j" | "k"; pos: number } {
   };
 }
 
+/** Idle frames: the writes made during the last `idleCpu` window (ticks repainted in place, frames). */
+let idleWrites = 0;
 async function idleCpu(ms: number): Promise<number> {
   const c0 = cpuMs();
+  const f0 = stdout.frames;
   const t0 = performance.now();
   await Bun.sleep(ms);
+  idleWrites = stdout.frames - f0;
   return (cpuMs() - c0) / (performance.now() - t0);
 }
 
@@ -238,6 +249,7 @@ function figures(mode: string, firstFrameMs: number, run: Awaited<ReturnType<typ
     cpuIdle: rate * 100,
     cpuPresses: (run.cpu / run.wall) * 100,
     frames: run.frames,
+    idleWrites,
     windowS: run.wall / 1000,
     rssMB: process.memoryUsage.rss() / 1024 / 1024,
     streamed,
@@ -305,6 +317,24 @@ async function troupe(): Promise<Figures> {
     run = await measurePresses(expect);
     while (lines < want) await Bun.sleep(50);
     streamed = lines;
+  } else if (o.scene === "change") {
+    rate = await idleCpu(IDLE_MS);
+    // the second row: on screen, not selected, so its row alone changes
+    const agents = mirror.getView().entities.agents;
+    const changing = Object.values(agents).find((a) => a.name === list[1])!;
+    const { formatCost } = await import("../../src/output/lines.ts");
+    let n = 0;
+    run = await measurePresses(() => {
+      n++;
+      // whole dollars, each unlike the last: the row's new text starts at the dollar figure (a
+      // frame writes a line from its first changed column)
+      const costUsd = (n % 9) + 1;
+      return {
+        key: "",
+        shows: new RegExp(formatCost(costUsd).slice(1).replace(".", "\\.")),
+        act: () => mirror.upsertAgent({ ...changing, costUsd, updatedAt: changing.updatedAt + n }),
+      };
+    });
   } else {
     rate = await idleCpu(IDLE_MS);
     run = await measurePresses(expect);

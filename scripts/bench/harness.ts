@@ -1,8 +1,9 @@
 /**
- * The frame harness (frame-harness.tsx) compiled like troupe, twice: with the dashboard as it ships
- * (Ink patched), and as the floor (Ink as published); and a run of either, as its own process.
+ * The frame harness (frame-harness.tsx) compiled like troupe: the dashboard as it ships (Ink
+ * patched), the same with Ink as published, and the floor (Ink as published); and a run of any, as
+ * its own process.
  */
-import { mkdirSync } from "node:fs";
+import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { compileBinary } from "../../src/runtime/compile.ts";
 import { ROOT, pct } from "./floor.ts";
@@ -15,31 +16,49 @@ export interface HarnessFigures {
   cpuIdle: number;
   cpuPresses: number;
   frames: number;
+  idleWrites: number;
   windowS: number;
   rssMB: number;
   streamed?: number;
 }
 
 export interface Harness {
+  /** troupe's dashboard as it ships (Ink patched). */
   troupe: string;
+  /** The same dashboard built with Ink as published (patches/ink+8.0.0.patch left out). */
+  troupeStock: string;
+  /** The Ink floor program, Ink as published. */
   floor: string;
 }
 
-/** Builds both harness binaries under dist/bench-frames. */
+/** Builds the harness binaries under dist/bench-frames. */
 export async function buildHarness(): Promise<Harness> {
   const dir = join(ROOT, "dist", "bench-frames");
   mkdirSync(dir, { recursive: true });
   const entry = join(import.meta.dir, "frame-harness.tsx");
-  const troupe = join(dir, "harness");
-  const floor = join(dir, "harness-floor");
+  const h: Harness = { troupe: join(dir, "harness"), troupeStock: join(dir, "harness-stock-ink"), floor: join(dir, "harness-floor") };
   for (const [outfile, stockInk] of [
-    [troupe, false],
-    [floor, true],
+    [h.troupe, false],
+    [h.troupeStock, true],
+    [h.floor, true],
   ] as const) {
     const r = await compileBinary({ entry, outfile, define: {}, stockInk });
     if (!r.ok) throw new Error(`building ${outfile}: ${r.errors.join("; ")}`);
   }
-  return { troupe, floor };
+  return h;
+}
+
+/**
+ * The harness built from another checkout (`dir`, e.g. `git archive main | tar -x -C dir`, with this
+ * checkout's node_modules linked in) with Ink as published: the dashboard as that commit draws it.
+ */
+export async function buildBaseHarness(dir: string): Promise<string> {
+  const entry = join(dir, "scripts", "bench", "frame-harness.tsx");
+  copyFileSync(join(import.meta.dir, "frame-harness.tsx"), entry);
+  const outfile = join(ROOT, "dist", "bench-frames", "harness-base");
+  const r = await compileBinary({ entry, outfile, define: {}, stockInk: true });
+  if (!r.ok) throw new Error(`building ${outfile}: ${r.errors.join("; ")}`);
+  return outfile;
 }
 
 /** Runs a harness binary to its end; its figures, or an Error with what it said. */
