@@ -9,13 +9,11 @@
  *
  *   npm run build && bun scripts/bench/dashboard.ts [--runs 3] [--agents 100] [--lines 100000] [--rate 5000] [--presses 100]
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { TroupeClient } from "../../src/client/client.ts";
-import { BIN, pct } from "./floor.ts";
-import { buildHarness, fmt, median, runHarness, type HarnessFigures } from "./harness.ts";
+import { pct } from "./floor.ts";
+import { BenchDaemon, buildHarness, fmt, median, runHarness, type HarnessFigures } from "./harness.ts";
 
 const { values: o } = parseArgs({
   options: {
@@ -31,11 +29,8 @@ const AGENTS = Number(o.agents);
 const LINES = Number(o.lines);
 const RATE = Number(o.rate);
 
-const dir = mkdtempSync(join(tmpdir(), "troupe-bench-"));
-const runtime = mkdtempSync("/tmp/tb-");
-const env = { ...process.env, TROUPE_WORKSPACE: dir, TROUPE_SOCKET: join(runtime, "d.sock") } as Record<string, string>;
-const client = new TroupeClient({ socket: env.TROUPE_SOCKET! });
-const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd: dir, env: { ...env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" } });
+const ws = new BenchDaemon();
+const { dir, env, client, spawnEnv } = ws;
 
 /** A shell agent that waits for `gate`, writes LINES lines at RATE a second (500 at a time), then stays running. */
 function streamCommand(gate: string): string {
@@ -46,12 +41,8 @@ function streamCommand(gate: string): string {
 const floors: HarnessFigures[] = [];
 const dashboards: HarnessFigures[] = [];
 try {
-  git("init", "-q");
-  git("commit", "-q", "--allow-empty", "-m", "init");
-  const started = Bun.spawnSync([BIN, "daemon", "start", "--workspace", dir], { env });
-  if (started.exitCode !== 0) throw new Error(`could not start the daemon (${BIN}; npm run build first?): ${started.stderr.toString()}`);
+  ws.start();
   const harness = await buildHarness();
-  const spawnEnv: Record<string, string> = { PATH: env.PATH ?? "/usr/bin:/bin" };
   for (let i = AGENTS - 1; i >= 1; i--) await client.spawn({ provider: "generic", command: "sleep 600", name: `agent-${String(i).padStart(3, "0")}`, worktree: false, env: spawnEnv });
   for (let r = 0; r < RUNS; r++) {
     floors.push(await runHarness(harness.floor, ["floor", "--presses", o.presses!]));
@@ -62,10 +53,7 @@ try {
     await client.stop(streamer.id).catch(() => undefined);
   }
 } finally {
-  for (const a of await client.listAgents().catch(() => [])) if (a.status === "running" || a.status === "starting") await client.stop(a.id).catch(() => undefined);
-  await client.stopDaemon().catch(() => undefined);
-  rmSync(dir, { recursive: true, force: true });
-  rmSync(runtime, { recursive: true, force: true });
+  await ws.close();
 }
 
 const all = (fs: HarnessFigures[]) => fs.flatMap((f) => f.latencies);

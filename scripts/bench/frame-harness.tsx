@@ -21,6 +21,7 @@ import { Writable } from "node:stream";
 import { parseArgs } from "node:util";
 import { Box, Text, render, useInput } from "ink";
 import { createElement, memo, useState } from "react";
+import type { HarnessFigures } from "./harness.ts";
 
 const { positionals, values: o } = parseArgs({
   allowPositionals: true,
@@ -165,40 +166,49 @@ function Floor() {
   );
 }
 
-interface Figures {
-  mode: string;
-  firstFrameMs: number;
-  latencies: number[];
-  /** CPU of the presses' window, less what the same time cost with no key (ms per press). */
-  cpuPerPress: number;
-  /** CPU as % of a core: while idle (or streaming without keys), and during the presses. */
-  cpuIdle: number;
-  cpuPresses: number;
-  frames: number;
-  /** Writes to the terminal during the idle window (a clock tick is one). */
-  idleWrites: number;
-  windowS: number;
-  rssMB: number;
-  streamed?: number;
-}
+type Figures = HarnessFigures;
 
-/** Presses PRESSES keys at PACE_MS, each as `next()` says (the key, and what its frame shows), timing each to its frame. */
-async function measurePresses(next: () => { key: string; shows: RegExp; act?: () => void }): Promise<{ latencies: number[]; cpu: number; wall: number; frames: number }> {
+/** Presses between two windows without keys (see `measurePresses`). */
+const BLOCK = 10;
+
+/**
+ * Presses PRESSES keys at PACE_MS, each as `next()` says (the key, and what its frame shows),
+ * timing each to its frame. After every BLOCK presses, a window as long as that block without
+ * keys: what the process costs meanwhile (streams, ticks) is measured beside the presses, in
+ * turns, so that a stream's drift does not land on the presses (`baseRate`).
+ */
+async function measurePresses(next: () => { key: string; shows: RegExp; act?: () => void }): Promise<{ latencies: number[]; cpu: number; wall: number; frames: number; baseRate: number }> {
   const latencies: number[] = [];
-  const c0 = cpuMs();
-  const t0 = performance.now();
-  const f0 = stdout.frames;
-  for (let i = 0; i < PRESSES; i++) {
-    const { key, shows, act } = next();
-    stdout.since = "";
-    const shown = until((s) => shows.test(s), 2_000);
-    if (act) act();
-    else stdin.press(key);
-    const ms = await shown;
-    if (ms !== null) latencies.push(ms);
-    await Bun.sleep(PACE_MS);
+  let cpu = 0;
+  let wall = 0;
+  let frames = 0;
+  let baseCpu = 0;
+  let baseWall = 0;
+  for (let i = 0; i < PRESSES; i += BLOCK) {
+    const c0 = cpuMs();
+    const t0 = performance.now();
+    const f0 = stdout.frames;
+    for (let j = i; j < Math.min(PRESSES, i + BLOCK); j++) {
+      const { key, shows, act } = next();
+      stdout.since = "";
+      const shown = until((s) => shows.test(s), 2_000);
+      if (act) act();
+      else stdin.press(key);
+      const ms = await shown;
+      if (ms !== null) latencies.push(ms);
+      await Bun.sleep(PACE_MS);
+    }
+    const blockWall = performance.now() - t0;
+    cpu += cpuMs() - c0;
+    wall += blockWall;
+    frames += stdout.frames - f0;
+    const b0 = cpuMs();
+    const w0 = performance.now();
+    await Bun.sleep(blockWall);
+    baseCpu += cpuMs() - b0;
+    baseWall += performance.now() - w0;
   }
-  return { latencies, cpu: cpuMs() - c0, wall: performance.now() - t0, frames: stdout.frames - f0 };
+  return { latencies, cpu, wall, frames, baseRate: baseWall > 0 ? baseCpu / baseWall : 0 };
 }
 
 /** Down the list and back up, a step a key: the key, and the position it selects. */
@@ -240,12 +250,12 @@ async function floor(): Promise<Figures> {
   return figures("floor", firstFrameMs, run, rate);
 }
 
-function figures(mode: string, firstFrameMs: number, run: Awaited<ReturnType<typeof measurePresses>>, rate: number, streamed?: number): Figures {
+function figures(mode: Figures["mode"], firstFrameMs: number, run: Awaited<ReturnType<typeof measurePresses>>, rate: number, streamed?: number): Figures {
   return {
     mode,
     firstFrameMs,
     latencies: run.latencies,
-    cpuPerPress: (run.cpu - rate * run.wall) / Math.max(1, run.latencies.length),
+    cpuPerPress: (run.cpu - run.baseRate * run.wall) / Math.max(1, PRESSES),
     cpuIdle: rate * 100,
     cpuPresses: (run.cpu / run.wall) * 100,
     frames: run.frames,

@@ -6,21 +6,18 @@
  *    elapsed time moves once a second. CPU over the window (% of a core, which is also ms of CPU per
  *    second, per tick) and the terminal writes a second.
  *  - change: one agent on screen (not the selected one) changes (a new cost, as `agent:updated`
- *    brings it), --changes times 10 a second: CPU of one change (the window less the same time with
- *    no change) and change → frame p50/p99.
+ *    brings it), --changes times 10 a second: CPU of one change (the changes' windows less the
+ *    same time with no change, in windows taken between them) and change → frame p50/p99.
  * --base DIR adds the dashboard of another checkout, built with Ink as published (e.g. main:
  * `mkdir DIR && git archive main | tar -x -C DIR && ln -s $PWD/node_modules DIR/`).
  * Prints figures and ratios; fails on nothing.
  *
  *   npm run build && bun scripts/bench/frames.ts [--runs 3] [--agents 10] [--idle-ms 5000] [--changes 40] [--base DIR]
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { TroupeClient } from "../../src/client/client.ts";
-import { BIN, pct } from "./floor.ts";
-import { buildBaseHarness, buildHarness, fmt, median, runHarness, type HarnessFigures } from "./harness.ts";
+import { pct } from "./floor.ts";
+import { BenchDaemon, buildBaseHarness, buildHarness, fmt, median, runHarness, type HarnessFigures } from "./harness.ts";
 
 const { values: o } = parseArgs({
   options: {
@@ -34,27 +31,20 @@ const { values: o } = parseArgs({
 const RUNS = Number(o.runs);
 const AGENTS = Number(o.agents);
 
-const dir = mkdtempSync(join(tmpdir(), "troupe-frames-"));
-const runtime = mkdtempSync("/tmp/tf-");
-const env = { ...process.env, TROUPE_WORKSPACE: dir, TROUPE_SOCKET: join(runtime, "d.sock") } as Record<string, string>;
-const client = new TroupeClient({ socket: env.TROUPE_SOCKET! });
-const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd: dir, env: { ...env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" } });
+const ws = new BenchDaemon();
+const { dir, env, client, spawnEnv } = ws;
 
 type Variant = "patched" | "stock" | "base";
 const ticks: Record<Variant, HarnessFigures[]> = { patched: [], stock: [], base: [] };
 const changes: Record<Variant, HarnessFigures[]> = { patched: [], stock: [], base: [] };
 try {
-  git("init", "-q");
-  git("commit", "-q", "--allow-empty", "-m", "init");
-  const started = Bun.spawnSync([BIN, "daemon", "start", "--workspace", dir], { env });
-  if (started.exitCode !== 0) throw new Error(`could not start the daemon (${BIN}; npm run build first?): ${started.stderr.toString()}`);
+  ws.start();
   const harness = await buildHarness();
   const bins: [Variant, string][] = [
     ["patched", harness.troupe],
     ["stock", harness.troupeStock],
   ];
   if (o.base) bins.push(["base", await buildBaseHarness(o.base)]);
-  const spawnEnv: Record<string, string> = { PATH: env.PATH ?? "/usr/bin:/bin" };
   let young: string[] = [];
   for (let r = 0; r < RUNS; r++) {
     for (const id of young) await client.stop(id).catch(() => undefined);
@@ -65,10 +55,7 @@ try {
     for (const [v, bin] of order) changes[v].push(await runHarness(bin, ["troupe", "--workspace", dir, "--scene", "change", "--presses", o.changes!, "--pace", "100", "--idle-ms", "2000"], env));
   }
 } finally {
-  for (const a of await client.listAgents().catch(() => [])) if (a.status === "running" || a.status === "starting") await client.stop(a.id).catch(() => undefined);
-  await client.stopDaemon().catch(() => undefined);
-  rmSync(dir, { recursive: true, force: true });
-  rmSync(runtime, { recursive: true, force: true });
+  await ws.close();
 }
 
 const med = (fs: HarnessFigures[], f: (x: HarnessFigures) => number) => median(fs.map(f));

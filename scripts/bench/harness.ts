@@ -3,19 +3,25 @@
  * patched), the same with Ink as published, and the floor (Ink as published); and a run of any, as
  * its own process.
  */
-import { copyFileSync, mkdirSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { TroupeClient } from "../../src/client/client.ts";
 import { compileBinary } from "../../src/runtime/compile.ts";
-import { ROOT, pct } from "./floor.ts";
+import { BIN, ROOT, pct } from "./floor.ts";
 
+/** What a harness run prints (one JSON line). */
 export interface HarnessFigures {
   mode: "troupe" | "floor";
   firstFrameMs: number;
   latencies: number[];
+  /** CPU of the presses' windows, less what the same time cost with no key in windows between them (ms per press). */
   cpuPerPress: number;
+  /** CPU as % of a core: while idle (or streaming without keys), and during the presses. */
   cpuIdle: number;
   cpuPresses: number;
   frames: number;
+  /** Writes to the terminal during the idle window (a clock tick is one). */
   idleWrites: number;
   windowS: number;
   rssMB: number;
@@ -75,3 +81,28 @@ export async function runHarness(bin: string, args: string[], env: Record<string
 
 export const median = (xs: number[]): number => pct(xs, 50);
 export const fmt = (v: number, digits = 1): string => (Number.isFinite(v) ? v.toFixed(digits) : "n/a");
+
+/** A workspace (a git repo) with its own daemon (dist/troupe) under temp folders, for a benchmark's agents. */
+export class BenchDaemon {
+  readonly dir = mkdtempSync(join(tmpdir(), "troupe-bench-"));
+  private readonly runtime = mkdtempSync("/tmp/tb-");
+  readonly env: Record<string, string> = { ...process.env, TROUPE_WORKSPACE: this.dir, TROUPE_SOCKET: join(this.runtime, "d.sock") } as Record<string, string>;
+  readonly client = new TroupeClient({ socket: this.env.TROUPE_SOCKET! });
+  /** What agents are spawned with: a PATH, nothing of this process's. */
+  readonly spawnEnv: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
+
+  start(): void {
+    const id = { GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" };
+    for (const args of [["init", "-q"], ["commit", "-q", "--allow-empty", "-m", "init"]]) Bun.spawnSync(["git", ...args], { cwd: this.dir, env: { ...this.env, ...id } });
+    const started = Bun.spawnSync([BIN, "daemon", "start", "--workspace", this.dir], { env: this.env });
+    if (started.exitCode !== 0) throw new Error(`could not start the daemon (${BIN}; npm run build first?): ${started.stderr.toString()}`);
+  }
+
+  /** Stops every live agent and the daemon, and removes the folders. */
+  async close(): Promise<void> {
+    for (const a of await this.client.listAgents().catch(() => [])) if (a.status === "running" || a.status === "starting") await this.client.stop(a.id).catch(() => undefined);
+    await this.client.stopDaemon().catch(() => undefined);
+    rmSync(this.dir, { recursive: true, force: true });
+    rmSync(this.runtime, { recursive: true, force: true });
+  }
+}
