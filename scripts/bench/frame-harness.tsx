@@ -11,7 +11,8 @@
  * (until --stream-lines of it arrived), else they run on an idle dashboard. --scene change: instead
  * of keys, one agent on screen (not the selected one) changes, --presses times: the mirror gets it
  * with a new cost, as the daemon's `agent:updated` event would bring it, and the time is to the
- * write that shows the new cost (one row of the list redrawn).
+ * write that shows the new cost (one row of the list redrawn). --span N: the keys walk the first N
+ * rows and back (no press scrolls the list).
  * floor: a 160x50 Ink program (header, 48 memoised rows, a rule, a 48-line pane, a status line)
  * whose j/k moves a highlight: two rows repaint. Built with Ink as published (the floor).
  */
@@ -33,6 +34,7 @@ const { positionals, values: o } = parseArgs({
     pace: { type: "string", default: "50" },
     "idle-ms": { type: "string", default: "2000" },
     scene: { type: "string", default: "keys" },
+    span: { type: "string", default: "0" },
   },
 });
 const MODE = positionals[0] === "floor" ? "floor" : "troupe";
@@ -303,7 +305,9 @@ async function troupe(): Promise<Figures> {
   const names = () => visibleAgents(mirror.getView().entities, "").map((a) => a.name);
   let list = names();
   let count = list.length;
-  const walk = walker(() => list.length);
+  // --span N: the keys walk the first N rows only (no press scrolls the list), whatever its length
+  const span = Number(o.span);
+  const walk = walker(() => (span > 0 ? Math.min(span, list.length) : list.length));
   const expect = () => {
     // the list as the dashboard shows it, sorted again only when agents came or went: sorting
     // 1,000 agents at each press was this harness's cost, not the dashboard's

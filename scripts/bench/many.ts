@@ -7,7 +7,8 @@
  * In the same run, alternating:
  *   - the compiled dashboard's first frame in tmux (160x50) on `many` and on `five`
  *     (tmux-frame.ts: time until "Agents (N)" shows, and the CPU used by then);
- *   - keypresses (j down the list and back, 10 a second) in the frame harness (frame-harness.tsx,
+ *   - keypresses (j down the first 10 rows and back, 10 a second, so that at 1,000 as at 10 agents
+ *     each press moves the selection by a row and none scrolls the list) in the frame harness (frame-harness.tsx,
  *     compiled like troupe) on `many` and on `ten`: keypress → frame p99, and the CPU of one
  *     keypress (the presses' window less the same time with no key: the streams cost both alike).
  * Prints the figures and their ratios; fails on nothing. Spawning 1,000 agents takes a minute or two.
@@ -97,7 +98,7 @@ try {
   await ten.start(0, STREAMING);
   await five.start(5, 0);
   process.stderr.write(`${AGENTS + STREAMING + 5} agents spawned in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
-  const keys = (ws: Workspace) => runHarness(harness.troupe, ["troupe", "--workspace", ws.dir, "--presses", o.presses!, "--pace", "100"], ws.env);
+  const keys = (ws: Workspace) => runHarness(harness.troupe, ["troupe", "--workspace", ws.dir, "--presses", o.presses!, "--pace", "100", "--span", String(STREAMING)], ws.env);
   for (let r = 0; r < RUNS; r++) {
     const f5 = await frames.firstFrame(five.command(), "Agents (5)", 160, 50);
     if (f5) firstFive.push(f5);
