@@ -1,15 +1,22 @@
 import type { OutputEvent, Stream } from "../src/protocol/output.ts";
 import { AGENT_OWN_COMMANDS } from "../src/protocol/own-commands.ts";
-import { fitsInArgument } from "./prompt-arg.ts";
 import { join } from "node:path";
 import type { CommandInput, ErrorPattern, FailureClass, InteractiveInput, McpInjection, McpServerSpec, PermissionMode, Provider, ProviderCommand } from "./types.ts";
 
 /**
  * Claude Code, `claude -p --output-format stream-json --verbose` (checked against 2.1.197).
  * Every line of stdout is one JSON object: `system` (init, api_retry), `assistant` and `user`
- * messages (one content block per line), `rate_limit_event` and a final `result`. API failures
+ * messages (one content block per line), `rate_limit_event` and a `result` per turn. API failures
  * do not go to stderr: they arrive as a synthetic assistant message with an `error` field and a
  * `result` with `is_error: true` (exit code 1). stderr only carries start-up refusals.
+ *
+ * Its stdin is a stream of user messages (`--input-format stream-json`, one JSON line each, the
+ * prompt first; a prompt argument is ignored then). Checked with 2.1.197: a line written while a
+ * tool runs is folded into the conversation after that tool's result ("The user sent a new
+ * message while you were working"); one written after a `result` starts a new turn; the run ends
+ * once stdin is closed and the turn under way is over. `--replay-user-messages` echoes each line
+ * as it is taken in (a `user` line with `isReplay` and the `uuid` the line carried). A line that
+ * is not valid JSON ends the run with an error, so lines are written whole (src/live/).
  */
 
 type Json = Record<string, unknown>;
@@ -150,7 +157,21 @@ function assistantEvents(event: Json): OutputEvent[] {
   return out;
 }
 
+/** A message's text: a string, or its text blocks joined. */
+function messageText(message: unknown): string {
+  const content = isObject(message) ? message.content : undefined;
+  if (typeof content === "string") return content;
+  return contentBlocks(message)
+    .map((b) => (b.type === "text" ? (str(b.text) ?? "") : ""))
+    .join("\n");
+}
+
 function userEvents(event: Json): OutputEvent[] {
+  // the echo of a line of stdin, as the CLI takes it in
+  if (event.isReplay === true) {
+    const id = str(event.uuid);
+    return [{ kind: "input", text: messageText(event.message), ...(id && { id }) }];
+  }
   return contentBlocks(event.message)
     .filter((b) => b.type === "tool_result")
     .map((b) => ({ kind: "tool_result", id: str(b.tool_use_id), output: summarizeToolOutput(b.content), isError: b.is_error === true }));
@@ -276,28 +297,34 @@ export function claudeExtraEnv(mode: PermissionMode, uid: number | undefined, en
   return mode === "skip" && uid === 0 && env.IS_SANDBOX === undefined ? { IS_SANDBOX: "1" } : undefined;
 }
 
+/** One user message as a line of stream-json input; `uuid` comes back in the echo (`--replay-user-messages`). */
+export function claudeInputLine(text: string, id?: string): string {
+  return JSON.stringify({ type: "user", message: { role: "user", content: text }, ...(id !== undefined && { uuid: id }) });
+}
+
 function command(input: CommandInput, resume: string[]): ProviderCommand {
-  // `-p` without a prompt argument reads the prompt from stdin (checked with 2.1.197).
-  const inArgv = fitsInArgument(input.prompt);
   const argv = [
     "claude",
     "-p",
     "--output-format",
     "stream-json",
     "--verbose",
+    // stdin is the session's stream of user messages, the prompt first (see above)
+    "--input-format",
+    "stream-json",
+    "--replay-user-messages",
     ...(input.model ? ["--model", input.model] : []),
     ...(input.budgetUsd !== undefined ? ["--max-budget-usd", input.budgetUsd.toFixed(2)] : []),
     ...permissionArgs(input.permissions),
     // `=`: a value starting with "-" stays a value
     ...(input.instructions ? [`--append-system-prompt=${input.instructions}`] : []),
     ...(input.mcpServers ? [`--mcp-config=${JSON.stringify({ mcpServers: input.mcpServers })}`] : []),
-    // --allowedTools takes many values; the `--` below ends them and keeps a prompt starting with "-" a prompt.
+    // --allowedTools takes many values: --resume (an option) ends them
     ...ruleArgs(input),
     ...resume,
-    ...(inArgv ? ["--", input.prompt] : []),
   ];
   const env = claudeExtraEnv(input.permissions, process.getuid?.(), input.env);
-  return { argv, ...(env && { env }), ...(!inArgv && { stdin: input.prompt }) };
+  return { argv, ...(env && { env }), stdin: `${claudeInputLine(input.prompt)}\n`, stdinStream: true };
 }
 
 /**
@@ -344,6 +371,7 @@ export const claude: Provider = {
   // a long-lived OAuth token (`claude setup-token`); API keys of the spawning env would win over it
   tokenEnv: "CLAUDE_CODE_OAUTH_TOKEN",
   credentialEnv: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"],
+  liveInput: { line: claudeInputLine },
   buildSpawn: (input) => command(input, []),
   buildResume: (input) => command(input, ["--resume", input.sessionId]),
   // the person answers its permission prompts: no permission flag, no system prompt (the session holds it)

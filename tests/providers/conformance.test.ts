@@ -25,6 +25,7 @@ const EXPECTED_FAILURE: Record<string, Record<string, FailureClass | null>> = {
   claude: {
     success: null,
     resume: null,
+    "live-input": null,
     "auth-401": "auth",
     "not-logged-in": "auth",
     "usage-limit": "usage_limit",
@@ -90,9 +91,11 @@ const resumeOf = (p: Provider, over: Partial<CommandInput> = {}) =>
   p.buildResume!({ ...input(p, over), sessionId: p.resumesWithoutSession ? "" : "sess-1234" });
 
 /** How the command hands the CLI its prompt; a prompt in argv must be unmistakably a value. */
-function promptRoute(cmd: ProviderCommand, prompt: string): "stdin" | "env" | "after --" | "--option=" {
+function promptRoute(cmd: ProviderCommand, prompt: string, p?: Provider): "stdin" | "env" | "after --" | "--option=" {
   const routes: Array<"stdin" | "env" | "after --" | "--option="> = [];
   if (cmd.stdin === prompt) routes.push("stdin");
+  // a CLI taking input mid-run: its stdin a stream of user messages, the prompt the first
+  if (cmd.stdinStream && p?.liveInput && cmd.stdin === `${p.liveInput.line(prompt)}\n`) routes.push("stdin");
   if (Object.values(cmd.env ?? {}).includes(prompt)) routes.push("env");
   const at = cmd.argv.indexOf(prompt);
   if (at !== -1) {
@@ -164,8 +167,8 @@ for (const p of PROVIDERS) {
 
     test("a prompt starting with - stays a prompt, on spawn and on resume", () => {
       for (const prompt of ["-", "--help", "-rf --version", "-- -x"]) {
-        expect(promptRoute(p.buildSpawn(input(p, { prompt })), prompt)).toBeDefined();
-        if (p.buildResume) expect(promptRoute(resumeOf(p, { prompt }), prompt)).toBeDefined();
+        expect(promptRoute(p.buildSpawn(input(p, { prompt })), prompt, p)).toBeDefined();
+        if (p.buildResume) expect(promptRoute(resumeOf(p, { prompt }), prompt, p)).toBeDefined();
       }
     });
 
@@ -184,7 +187,7 @@ for (const p of PROVIDERS) {
             continue;
           }
           expect(largestString(cmd)).toBeLessThan(PROMPT_ARG_MAX_BYTES);
-          expect(promptRoute(cmd, prompt)).toBe("stdin");
+          expect(promptRoute(cmd, prompt, p)).toBe("stdin");
         }
       }
     });
@@ -244,7 +247,7 @@ for (const p of PROVIDERS) {
         expect(cmd.argv[0]).toBe(plain.argv[0]!);
         // inserted right after the executable: the rest, prompt included, is as it was
         expect(cmd.argv.slice(-plain.argv.length + 1)).toEqual(plain.argv.slice(1));
-        expect(promptRoute(cmd, "-do it")).toBe(promptRoute(plain, "-do it"));
+        expect(promptRoute(cmd, "-do it", p)).toBe(promptRoute(plain, "-do it", p));
         expect(cmd.stdin).toBe(plain.stdin);
         for (const path of Object.keys(files)) expect(path.startsWith(`${inputDir}/`)).toBe(true);
         // somewhere (argv, env or a file) names troupe's server, its `mcp` command and a limit above the longest wait
