@@ -132,6 +132,11 @@ export interface Provider {
   /** How this CLI gets troupe's MCP server, so agents have troupe's tools natively; absent when it cannot. */
   mcp?: (server: McpServerSpec) => McpInjection;
   /**
+   * The permission modes this CLI honours headless (`troupe providers` shows them); a spawn or
+   * resume in another is refused in one line naming the CLI (providers/refuse-mode.ts).
+   */
+  permissionModes: readonly PermissionMode[];
+  /**
    * True when the CLI can run under `ask`: it asks troupe's MCP tool `permission` about each tool
    * call its rules do not allow (Claude Code's --permission-prompt-tool). Others refuse `ask`.
    */
@@ -148,6 +153,12 @@ export interface Provider {
   liveInput?: LiveInput;
   /** True when a resume needs no session id from the CLI's output (sessionId is then ""). */
   resumesWithoutSession?: boolean;
+  /** The CLI's version troupe was last proven with: fixtures recorded from it, its e2e test run against it. Absent: never run here. */
+  provenWith?: string;
+  /** The npm package the CLI installs from (`npm run check:clis` tries its newest release). */
+  npmPackage?: string;
+  /** What its output tells troupe: the cost of a run in US dollars (else tokens at most). */
+  reportsCost?: boolean;
   /** Pure: one complete output line (no newline) to zero or more events. Never throws. */
   parseLine(line: string, stream: Stream): OutputEvent[];
   errorPatterns: ErrorPattern[];

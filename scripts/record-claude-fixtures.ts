@@ -1,7 +1,7 @@
 /**
  * Re-records tests/fixtures/claude/ from the real Claude Code CLI (the dev dependency), offline:
  * each case runs in a fresh temp HOME and git repo, against tests/support/fake-anthropic.ts on
- * 127.0.0.1 or against a closed port. The argv is the one providers/claude.ts builds.
+ * 127.0.0.1 or against a closed port. The argv is the one providers/claude/provider.ts builds.
  *
  *   bun scripts/record-claude-fixtures.ts [case ...]
  *
@@ -10,7 +10,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { claude, claudeInputLine } from "../providers/claude.ts";
+import { claude, claudeInputLine } from "../providers/claude/provider.ts";
 import type { CommandInput, ProviderCommand } from "../providers/types.ts";
 import {
   apiError,

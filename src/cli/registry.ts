@@ -54,7 +54,7 @@ export const COMMANDS: Entry[] = [
   { name: "gc", summary: "remove finished agents' clean, idle worktrees; report what stays and why", load: () => import("./gc.ts").then((m) => m.command) },
   { name: "service", summary: "install a systemd user unit that starts this workspace's daemon at login", load: () => import("./service.ts").then((m) => m.command) },
   { name: "trust", summary: "allow this workspace's config, as it is now, to run its worktree.setup command", load: () => import("./trust.ts").then((m) => m.command) },
-  { name: "providers", summary: "list agent CLIs troupe knows, and whether each is installed", load: () => import("./providers.ts").then((m) => m.command) },
+  { name: "providers", summary: "list agent CLIs troupe knows: installed, version, proven with, what each supports", load: () => import("./providers.ts").then((m) => m.command) },
   {
     name: "doctor",
     summary: "check what troupe needs here: git, the socket folder, the workspace, the daemon, agent CLIs, tmux, systemd, notify",

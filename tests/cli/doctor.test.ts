@@ -8,6 +8,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, write
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Sandbox } from "../support/sandbox.ts";
+import { PROVIDERS } from "../../providers/index.ts";
 
 let sb: Sandbox;
 let bin: string;
@@ -71,7 +72,8 @@ describe("troupe doctor", () => {
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout) as Report;
     expect(report.ok).toBe(true);
-    expect(report.checks.map((c) => c.name)).toEqual(["git", "runtime dir", "workspace", "daemon", "claude", "codex", "gemini", "aider", "opencode", "tmux", "systemd", "notify"]);
+    const clis = PROVIDERS.filter((p) => p.binary !== null).map((p) => p.name);
+    expect(report.checks.map((c) => c.name)).toEqual(["git", "runtime dir", "workspace", "daemon", ...clis, "tmux", "systemd", "notify"]);
     expect(report.checks.find((c) => c.name === "gemini")).toMatchObject({ ok: false, needed: false });
   });
 

@@ -60,6 +60,20 @@ const EXPECTED_FAILURE: Record<string, Record<string, FailureClass | null>> = {
     // "folder not trusted" (exit 55): a setup mistake, never retried.
     untrusted: "setup",
   },
+  // recorded by scripts/record-chat-fixtures.ts: the same five cases for each
+  ...Object.fromEntries(
+    ["copilot", "opencode", "qwen", "kilo", "cline", "pi"].map((name) => [
+      name,
+      {
+        success: null,
+        ...(name === "cline" ? {} : { resume: null }),
+        "auth-401": "auth",
+        // a 429 that says the quota is spent, never the per-minute limit
+        "quota-429": "usage_limit",
+        "no-server": "network",
+      } satisfies Record<string, FailureClass | null>,
+    ]),
+  ),
 };
 
 const STREAMS: readonly Stream[] = ["stdout", "stderr"];
@@ -105,6 +119,21 @@ function promptRoute(cmd: ProviderCommand, prompt: string, p?: Provider): "stdin
   if (cmd.argv.some((a) => a.startsWith("--") && a.endsWith(`=${prompt}`) && !a.slice(2, -prompt.length - 1).includes("="))) routes.push("--option=");
   expect(routes, "the prompt reaches the CLI exactly one way").toHaveLength(1);
   return routes[0]!;
+}
+
+/** `build` refuses before anything runs: a bad_request in one line naming the CLI and `what`. */
+function expectRefused(p: Provider, build: () => unknown, what: string): void {
+  let err: unknown;
+  try {
+    build();
+  } catch (e) {
+    err = e;
+  }
+  expect(err).toBeInstanceOf(TroupeError);
+  expect((err as TroupeError).code).toBe("bad_request");
+  expect((err as Error).message).not.toContain("\n");
+  expect((err as Error).message).toContain(what);
+  expect((err as Error).message.toLowerCase()).toContain(p.displayName.split(" ")[0]!.toLowerCase());
 }
 
 /** The largest single argument or environment string the command would hand the kernel. */
@@ -192,14 +221,27 @@ for (const p of PROVIDERS) {
       }
     });
 
-    test(p.ignoresPermissions ? "permission modes change nothing (it says so)" : "each permission mode gives a different command", () => {
-      const shown = PERMISSIONS.map((permissions) => {
+    const honoured = PERMISSIONS.filter((m) => p.permissionModes.includes(m));
+    test("the modes it honours: skip at least, ask exactly when it routes permissions", () => {
+      expect(p.permissionModes).toContain("skip");
+      expect(p.permissionModes.includes("ask")).toBe(p.routesPermissions === true);
+    });
+
+    test(p.ignoresPermissions ? "permission modes change nothing (it says so)" : "each mode it honours gives a different command", () => {
+      const shown = honoured.map((permissions) => {
         const cmd = p.buildSpawn(input(p, { permissions }));
         return JSON.stringify({ argv: cmd.argv, env: cmd.env });
       });
-      expect(new Set(shown).size).toBe(p.ignoresPermissions ? 1 : PERMISSIONS.length);
+      expect(new Set(shown).size).toBe(p.ignoresPermissions ? 1 : honoured.length);
       if (p.buildResume && !p.ignoresPermissions) {
-        expect(new Set(PERMISSIONS.map((permissions) => JSON.stringify(resumeOf(p, { permissions })))).size).toBe(PERMISSIONS.length);
+        expect(new Set(honoured.map((permissions) => JSON.stringify(resumeOf(p, { permissions })))).size).toBe(honoured.length);
+      }
+    });
+
+    test.skipIf(honoured.length === PERMISSIONS.length)("a mode it cannot honour is refused in one line naming the CLI and the mode", () => {
+      for (const permissions of PERMISSIONS.filter((m) => !honoured.includes(m))) {
+        const builds = [() => p.buildSpawn(input(p, { permissions })), ...(p.buildResume ? [() => resumeOf(p, { permissions })] : [])];
+        for (const build of builds) expectRefused(p, build, `--permissions ${permissions}`);
       }
     });
 
@@ -207,17 +249,7 @@ for (const p of PROVIDERS) {
       const builds = [() => p.buildSpawn(input(p, { permissions: "ask", allowedTools: ["Bash(npm test*)"], deniedTools: ["Bash(rm *)"] })), ...(p.buildResume ? [() => resumeOf(p, { permissions: "ask" })] : [])];
       for (const build of builds) {
         if (!p.routesPermissions) {
-          let err: unknown;
-          try {
-            build();
-          } catch (e) {
-            err = e;
-          }
-          expect(err).toBeInstanceOf(TroupeError);
-          expect((err as TroupeError).code).toBe("bad_request");
-          expect((err as Error).message).not.toContain("\n");
-          expect((err as Error).message).toContain("ask");
-          expect((err as Error).message.toLowerCase()).toContain(p.displayName.split(" ")[0]!.toLowerCase());
+          expectRefused(p, build, "ask");
           continue;
         }
         const cmd = build();

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { claude } from "../../providers/claude.ts";
+import { claude } from "../../providers/claude/provider.ts";
 import { codex } from "../../providers/codex.ts";
 import { gemini } from "../../providers/gemini.ts";
 import type { Provider } from "../../providers/types.ts";
