@@ -12,11 +12,12 @@
  * of troupe with the runtime's quiet settings already set, so it does not restart itself in place
  * (src/self.ts restartQuiet): the difference is what the restart costs.
  */
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { compileBinary } from "../../src/runtime/compile.ts";
 import { quietEnv } from "../../src/runtime/process.ts";
+import { TmuxFrames, median, type FirstFrame as Run } from "./tmux-frame.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const BIN = process.env.TROUPE_BIN ?? join(ROOT, "dist", "troupe");
@@ -26,7 +27,7 @@ const RUNS = Number(ARGS.find((a) => /^\d+$/.test(a)) ?? 9);
 const PRESET = ARGS.includes("--preset");
 
 const runtime = mkdtempSync("/tmp/tr-ff-");
-const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-S", join(runtime, "tmux.sock"), ...args], { stdout: "pipe" }).stdout.toString();
+const frames = new TmuxFrames(runtime);
 
 /** A workspace of its own for `bin` (a build talks to a daemon of its own build), its daemon up with 5 agents. */
 function workspaceFor(bin: string, n: number) {
@@ -45,53 +46,7 @@ function workspaceFor(bin: string, n: number) {
     },
   };
 }
-const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]! : NaN);
-const rssMB = (pid: number) => {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
-};
-
-/** CPU time in ms all threads of `pid` have run (schedstat: ns on a CPU). */
-const cpuMs = (pid: number) => {
-  let ns = 0;
-  try {
-    for (const tid of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
-  } catch {
-    // gone meanwhile
-  }
-  return ns / 1e6;
-};
-
-interface Run {
-  ms: number;
-  cpu: number;
-  rss: number;
-}
-
-/** Time from starting `command` until `text` shows in the pane, the CPU time used by then, and RSS a second later. */
-async function once(command: string, text: string): Promise<Run | null> {
-  const t0 = performance.now();
-  tmux("new-session", "-d", "-s", "ff", "-x", "120", "-y", "40", command);
-  const pid = Number(tmux("display-message", "-p", "-t", "ff", "#{pane_pid}").trim());
-  let ms = 0;
-  let cpu = 0;
-  while (performance.now() - t0 < 10_000) {
-    if (tmux("capture-pane", "-p", "-t", "ff").includes(text)) {
-      ms = performance.now() - t0;
-      cpu = pid ? cpuMs(pid) : 0;
-      break;
-    }
-    await Bun.sleep(2);
-  }
-  await Bun.sleep(1000);
-  const rss = pid ? rssMB(pid) : 0;
-  tmux("kill-session", "-t", "ff");
-  await Bun.sleep(200);
-  return ms ? { ms, cpu, rss } : null;
-}
+const once = (command: string, text: string) => frames.firstFrame(command, text);
 
 async function buildHello(): Promise<string> {
   // inside the project, so that "ink" resolves from its node_modules
@@ -138,7 +93,7 @@ try {
   if (PRESET) console.log(`  troupe, no restart: ${line(preset)}  (${quiet} set)`);
   console.log(`  ratio:             ${(m(dash, "ms") / m(ink, "ms")).toFixed(2)}x time, ${(m(dash, "cpu") / m(ink, "cpu")).toFixed(2)}x CPU, ${(m(dash, "rss") / m(ink, "rss")).toFixed(2)}x RSS`);
 } finally {
-  tmux("kill-server");
+  frames.close();
   for (const ws of workspaces) ws.close();
   rmSync(runtime, { recursive: true, force: true });
 }

@@ -1,19 +1,22 @@
 /**
- * What troupe costs while nothing happens. Two scenes, each measured over a window:
- *  1. the daemon, N agents (most running an idle command, a few done, a few waiting for an
- *     answer) and M compiled dashboards, each in a 160x50 tmux window;
- *  2. the daemon alone with a large number of idle agents.
- * Before each window the daemon is restarted, so every live agent is adopted (started by an
- * earlier daemon: the case that used to be polled), the dashboards have drawn and settled, and
- * every agent is over a minute old (see AGE_MS).
+ * What troupe costs while nothing happens. Three scenes, each measured over a window:
+ *  1. young: the daemon, N agents (most running an idle command, a few done, a few waiting for
+ *     an answer) just started, and M compiled dashboards, each in a 160x50 tmux window: every
+ *     running row's elapsed time reads in seconds ("42s"), so it moves once a second on every
+ *     dashboard (the agents are 1-3 s old when the window opens and cross a minute as it ends);
+ *  2. settled: the same once every agent is over a minute old (see AGE_MS), the daemon restarted
+ *     first, so every live agent is adopted (started by an earlier daemon: the case that used to
+ *     be polled) and the dashboards have drawn and settled;
+ *  3. the daemon alone with a large number of idle agents (restarted likewise).
  * CPU is utime+stime from /proc/<pid>/stat (all threads) over the window, as % of one core,
  * per process and in total; wakeups are context switches summed over the process's threads.
  * Prints figures; fails on nothing. Needs tmux and a build (npm run build).
  *
  *   bun scripts/bench/idle.ts [--agents 10] [--dashboards 3] [--window 60] [--many 200]
- *                             [--command 'sleep 100000'] [--settle 20] [--threads]
+ *                             [--command 'sleep 100000'] [--settle 20] [--threads] [--no-young]
  *                             [--dashboard-env VAR=value ...] [--json]
- * (--many 0 skips scene 2; --settle: seconds from the dashboards' start to the window;
+ * (--many 0 skips scene 3, --no-young scene 1; --settle: seconds from the dashboards' start to
+ * the window (in scene 1, to the agents' start);
  * --threads: each process's figures per thread (name and tid), busiest first;
  * --dashboard-env: variables the dashboards start with, e.g. to try a runtime setting;
  * TROUPE_BIN=path measures another build.)
@@ -35,6 +38,7 @@ const { values: o } = parseArgs({
     threads: { type: "boolean", default: false },
     "dashboard-env": { type: "string", multiple: true, default: [] },
     json: { type: "boolean", default: false },
+    "no-young": { type: "boolean", default: false },
   },
 });
 const AGENTS = Number(o.agents);
@@ -189,33 +193,59 @@ async function measure(scene: string, procs: { name: string; pid: number }[]): P
   return { scene, windowS: Math.round(secs), processes, totalCpu: processes.reduce((s, p) => s + p.cpu, 0) };
 }
 
+/** The mix of agents both dashboard scenes have: most idle, a few done, a few waiting for an answer. */
+function spawnAgents(ws: Workspace): { done: number; waiting: number } {
+  const done = Math.min(2, Math.floor(AGENTS / 5));
+  const waiting = Math.min(2, Math.floor(AGENTS / 5));
+  for (let i = 0; i < AGENTS - done - waiting; i++) ws.troupe(["spawn", "--no-worktree", "--name", `idle-${i}`, "--command", o.command!]);
+  for (let i = 0; i < done; i++) ws.troupe(["spawn", "--no-worktree", "--name", `done-${i}`, "--command", "troupe signal done --result ok"]);
+  for (let i = 0; i < waiting; i++) ws.troupe(["spawn", "--no-worktree", "--name", `wait-${i}`, "--command", "troupe signal questions --question 'which way?'"]);
+  return { done, waiting };
+}
+
+/** Starts the dashboards in tmux windows; their processes, after the daemon's. */
+async function startDashboards(ws: Workspace, procs: { name: string; pid: number }[]): Promise<void> {
+  for (let i = 0; i < DASHBOARDS; i++) {
+    ws.tmux(i === 0 ? "new-session" : "new-window", ...(i === 0 ? ["-d", "-s", "idle", "-x", "160", "-y", "50"] : ["-d", "-t", "idle:"]), `exec ${DASHBOARD_ENV}'${BIN}'`);
+  }
+  for (let t = 0; t < 100; t++) {
+    const pids = ws.tmux("list-panes", "-s", "-t", "idle", "-F", "#{pane_pid}").split("\n").filter(Boolean).map(Number);
+    if (pids.length === DASHBOARDS) {
+      pids.forEach((pid, i) => procs.push({ name: `dashboard ${i + 1}`, pid }));
+      break;
+    }
+    await Bun.sleep(100);
+  }
+  if (procs.length !== DASHBOARDS + 1) throw new Error(`${procs.length - 1} of ${DASHBOARDS} dashboards started`);
+}
+
+/** Scene 1: the dashboards up and settled first, then the agents started, then the window at once. */
+async function youngAgents(): Promise<SceneFigure> {
+  const ws = new Workspace();
+  try {
+    ws.troupe(["daemon", "start"]);
+    const procs = [{ name: "daemon", pid: ws.daemonPid() }];
+    await startDashboards(ws, procs);
+    await Bun.sleep(SETTLE_MS);
+    const { done, waiting } = spawnAgents(ws);
+    await ws.agentsSettled(AGENTS);
+    return await measure(`young: daemon + ${AGENTS} agents under a minute old (${done} done, ${waiting} waiting) + ${DASHBOARDS} dashboards (160x50, tmux)`, procs);
+  } finally {
+    ws.close();
+  }
+}
+
 async function withDashboards(): Promise<SceneFigure> {
   const ws = new Workspace();
   try {
-    const done = Math.min(2, Math.floor(AGENTS / 5));
-    const waiting = Math.min(2, Math.floor(AGENTS / 5));
-    for (let i = 0; i < AGENTS - done - waiting; i++) ws.troupe(["spawn", "--no-worktree", "--name", `idle-${i}`, "--command", o.command!]);
-    for (let i = 0; i < done; i++) ws.troupe(["spawn", "--no-worktree", "--name", `done-${i}`, "--command", "troupe signal done --result ok"]);
-    for (let i = 0; i < waiting; i++) ws.troupe(["spawn", "--no-worktree", "--name", `wait-${i}`, "--command", "troupe signal questions --question 'which way?'"]);
+    const { done, waiting } = spawnAgents(ws);
     const spawned = Date.now();
     await ws.agentsSettled(AGENTS);
     ws.troupe(["daemon", "restart"]);
-    const daemon = ws.daemonPid();
-    const procs = [{ name: "daemon", pid: daemon }];
-    for (let i = 0; i < DASHBOARDS; i++) {
-      ws.tmux(i === 0 ? "new-session" : "new-window", ...(i === 0 ? ["-d", "-s", "idle", "-x", "160", "-y", "50"] : ["-d", "-t", "idle:"]), `exec ${DASHBOARD_ENV}'${BIN}'`);
-    }
-    for (let t = 0; t < 100; t++) {
-      const pids = ws.tmux("list-panes", "-s", "-t", "idle", "-F", "#{pane_pid}").split("\n").filter(Boolean).map(Number);
-      if (pids.length === DASHBOARDS) {
-        pids.forEach((pid, i) => procs.push({ name: `dashboard ${i + 1}`, pid }));
-        break;
-      }
-      await Bun.sleep(100);
-    }
-    if (procs.length !== DASHBOARDS + 1) throw new Error(`${procs.length - 1} of ${DASHBOARDS} dashboards started`);
+    const procs = [{ name: "daemon", pid: ws.daemonPid() }];
+    await startDashboards(ws, procs);
     await Bun.sleep(Math.max(SETTLE_MS, spawned + AGE_MS - Date.now()));
-    return await measure(`daemon + ${AGENTS} idle agents (${done} done, ${waiting} waiting) + ${DASHBOARDS} dashboards (160x50, tmux)`, procs);
+    return await measure(`settled: daemon + ${AGENTS} idle agents over a minute old (${done} done, ${waiting} waiting) + ${DASHBOARDS} dashboards (160x50, tmux)`, procs);
   } finally {
     ws.close();
   }
@@ -229,13 +259,15 @@ async function manyAgents(): Promise<SceneFigure> {
     ws.troupe(["daemon", "restart"]);
     const daemon = ws.daemonPid();
     await Bun.sleep(SETTLE_MS);
-    return await measure(`daemon with ${MANY} idle agents`, [{ name: "daemon", pid: daemon }]);
+    return await measure(`many: daemon with ${MANY} idle agents`, [{ name: "daemon", pid: daemon }]);
   } finally {
     ws.close();
   }
 }
 
-const scenes = [await withDashboards()];
+const scenes: SceneFigure[] = [];
+if (!o["no-young"]) scenes.push(await youngAgents());
+scenes.push(await withDashboards());
 if (MANY > 0) scenes.push(await manyAgents());
 if (o.json) {
   console.log(JSON.stringify(scenes));

@@ -89,7 +89,7 @@ async function startDaemon(label: string, bin: string, fromSource: boolean): Pro
   const d: Daemon = { label, bin, dir, runtime, env, client, pid: 0, names: [], fds: [], expected: new Array<number>(N).fill(0), latencies: [], lost: 0, reordered: 0, abort: new AbortController(), reading: Promise.resolve() };
   if (fromSource) {
     const prof = o.profile ? ["--cpu-prof-md", `--cpu-prof-dir=${o.profile}`] : [];
-    Bun.spawn(["bun", ...prof, join(ROOT, "src/main.ts"), "daemon", "run", "--workspace", dir], { env, stdout: "ignore", stderr: "ignore" });
+    Bun.spawn([process.execPath, ...prof, join(ROOT, "src/main.ts"), "daemon", "run", "--workspace", dir], { env, stdout: "ignore", stderr: "ignore" });
     for (let t = 0; t < 100 && !(await client.health().then(() => true, () => false)); t++) await Bun.sleep(100);
   } else await Bun.spawn([bin, "daemon", "start"], { env, stdout: "ignore" }).exited;
   d.pid = (await client.health()).pid;

@@ -156,6 +156,8 @@ export interface CompileOptions {
   outfile: string;
   /** Global identifiers replaced at build time (values are JS source). */
   define: Record<string, string>;
+  /** Ink as published, without patches/ink+8.0.0.patch: a benchmark's floor, never troupe. */
+  stockInk?: boolean;
   /**
    * Build for another platform: the runtime's name for it (`bun-linux-arm64`) and that platform's
    * runtime executable, which the program is appended to (scripts/dist.ts fetches them).

@@ -1,6 +1,7 @@
 import type { BunPlugin } from "bun";
 import { join } from "node:path";
 import type { CompileBinary, CompileOptions } from "../contract.ts";
+import { INK_PATCHED_FILES, patchInkSource } from "../ink-patch.ts";
 
 /**
  * Ink's reconciler imports `react-devtools-core` (an optional peer we do not ship); a compiled
@@ -26,7 +27,14 @@ const fastStringWidth: BunPlugin = {
   },
 };
 
-/** The Bun.build configuration of a troupe binary (scripts/bench/binary-size.ts varies it to measure). */
+/** Ink's output pass reuses the rows that did not change (../ink-patch.ts). */
+const inkPatch: BunPlugin = {
+  name: "ink-row-reuse",
+  setup(build) {
+    build.onLoad({ filter: INK_PATCHED_FILES }, async (args) => ({ contents: patchInkSource(args.path, await Bun.file(args.path).text()), loader: "js" }));
+  },
+};
+
 /**
  * zod re-exports the error messages of 40-odd languages as `z.locales` (~270 KB of the bundle,
  * more as bytecode); troupe's messages are English, zod's default, which zod imports by itself.
@@ -40,6 +48,7 @@ const zodEnglishOnly: BunPlugin = {
   },
 };
 
+/** The Bun.build configuration of a troupe binary (scripts/bench/binary-size.ts varies it to measure). */
 export function buildConfig(opts: CompileOptions): Bun.BuildConfig & { compile: Bun.CompileBuildOptions } {
   return {
     entrypoints: [opts.entry],
@@ -61,7 +70,7 @@ export function buildConfig(opts: CompileOptions): Bun.BuildConfig & { compile: 
     // React's production builds: the development ones cost the dashboard ~5 MB of RSS and their
     // checks at every render
     define: { "process.env.NODE_ENV": JSON.stringify("production"), ...opts.define },
-    plugins: [stubDevtools, fastStringWidth, zodEnglishOnly],
+    plugins: opts.stockInk ? [stubDevtools, fastStringWidth, zodEnglishOnly] : [stubDevtools, fastStringWidth, zodEnglishOnly, inkPatch],
   };
 }
 

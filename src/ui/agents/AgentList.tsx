@@ -1,42 +1,54 @@
-import { memo, useMemo } from "react";
-import { Box, Text } from "ink";
-import type { Agent } from "../../protocol/entities.ts";
+import { memo, useEffect, useMemo, useReducer, useState } from "react";
+import { Box, Text, useStdout } from "ink";
+import type { ListIndex } from "./list-index.ts";
 import { LIST_GLYPHS, treePrefix } from "../../output/tree.ts";
-import { rowColumns } from "./row-format.ts";
+import { rowCells, rowColumns } from "./row-format.ts";
 import { useTheme } from "../shared/theme.ts";
 import { AgentRow } from "./AgentRow.tsx";
 import { PaneTitle } from "../shared/components/PaneTitle.tsx";
+import { RowTicker, type TickedRow } from "./row-ticker.ts";
 
 export interface AgentListProps {
-  agents: readonly Agent[];
-  /** Per agent, its place under the agent that started it (`TreeRow.lasts`); absent: top level. */
-  tree: ReadonlyMap<string, readonly boolean[]>;
+  /** The agents as listed: order, tree, who waits for the person (`list-index.ts`). */
+  list: ListIndex;
   selectedId: string | null;
   /** First visible row: kept by the caller so the window moves only as far as the selection needs. */
   top: number;
-  needs: ReadonlySet<string>;
-  now: number;
   width: number;
   height: number;
   focused: boolean;
   filter: string;
-  total: number;
   loaded: boolean;
 }
 
-export const AgentList = memo(function AgentList({ agents, tree, selectedId, top, needs, now, width, height, focused, filter, total, loaded }: AgentListProps) {
+/** The ticker of the rows on screen: repaints their clocks in place on a terminal, else renders the list again. */
+function useRowTicker(): RowTicker {
+  const stdout = useStdout().stdout as NodeJS.WriteStream;
+  const [, redraw] = useReducer((n: number) => n + 1, 0);
+  const [ticker] = useState(() => new RowTicker({ write: stdout.isTTY ? (bytes) => void stdout.write(bytes) : null, rows: () => stdout.rows ?? 0, redraw }));
+  useEffect(() => () => ticker.stop(), [ticker]);
+  return ticker;
+}
+
+/** The agents on screen (only those: the window from `top`), each row drawn from the time of this render. */
+export const AgentList = memo(function AgentList({ list, selectedId, top, width, height, focused, filter, loaded }: AgentListProps) {
   const theme = useTheme();
+  const ticker = useRowTicker();
   const cols = useMemo(() => rowColumns(width), [width]);
   const glyphs = LIST_GLYPHS[theme.ascii ? "ascii" : "unicode"];
   const rows = Math.max(0, height - 1);
-  const shown = agents.slice(top, top + rows);
-  const count = filter ? `${agents.length}/${total}` : `${total}`;
+  const now = Date.now();
+  const shown: TickedRow[] = list.window(top, rows).map((agent) => ({ agent, cols, tree: treePrefix(list.lasts(agent.id), glyphs) }));
+  // after every render: the rows the ticker moves are the ones on screen now
+  useEffect(() => ticker.show(shown));
+  const { total } = list;
+  const count = filter ? `${list.length}/${total}` : `${total}`;
   const title = `Agents (${count})${filter ? ` · filter: ${filter}` : ""}`;
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <PaneTitle text={title} width={width} focused={focused} />
-      {shown.map((a) => (
-        <AgentRow key={a.id} agent={a} tree={treePrefix(tree.get(a.id) ?? [], glyphs)} cols={cols} now={now} selected={a.id === selectedId} needsPerson={needs.has(a.id)} focused={focused} />
+      {shown.map(({ agent: a, tree: t }) => (
+        <AgentRow key={a.id} agentId={a.id} status={a.status} cells={rowCells(a, cols, now, t)} cols={cols} selected={a.id === selectedId} needsPerson={list.needs.has(a.id)} focused={focused} ticker={ticker} />
       ))}
       {shown.length === 0 && rows > 0 ? (
         <Text wrap="truncate-end" dimColor>

@@ -1,24 +1,22 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import type { Agent } from "../../protocol/entities.ts";
 import type { PermissionRequest } from "../../protocol/permission.ts";
 import { PermissionPanel } from "../permissions/PermissionPanel.tsx";
 import { AgentList } from "./AgentList.tsx";
+import type { ListIndex } from "./list-index.ts";
 import type { Layout } from "../shared/layout.ts";
 import type { OutputStore } from "../output/output-store.ts";
 import type { Scroll } from "../output/scroll.ts";
 import { OutputView } from "../output/OutputView.tsx";
-import { useTheme } from "../shared/theme.ts";
+import { VerticalRule } from "../shared/components/VerticalRule.tsx";
 
 export interface AgentsViewProps {
   layout: Layout;
-  agents: readonly Agent[];
-  tree: ReadonlyMap<string, readonly boolean[]>;
-  total: number;
+  /** The agents as listed (`list-index.ts`). */
+  list: ListIndex;
   loaded: boolean;
   selectedId: string | null;
   listTop: number;
-  needs: ReadonlySet<string>;
-  now: number;
   pane: "list" | "output";
   filter: string;
   store: OutputStore;
@@ -33,21 +31,16 @@ export interface AgentsViewProps {
 
 /** The home view: the agents beside (or, when narrow, above) the selected agent's output. */
 export function AgentsView(p: AgentsViewProps) {
-  const theme = useTheme();
   const { layout: l } = p;
   const list = (
     <AgentList
-      agents={p.agents}
-      tree={p.tree}
+      list={p.list}
       selectedId={p.selectedId}
       top={p.listTop}
-      needs={p.needs}
-      now={p.now}
       width={l.list.width}
       height={l.list.height}
       focused={p.pane === "list"}
       filter={p.filter}
-      total={p.total}
       loaded={p.loaded}
     />
   );
@@ -60,13 +53,10 @@ export function AgentsView(p: AgentsViewProps) {
       </Box>
     );
   }
-  const bar = theme.ascii ? "|" : "│";
   return (
     <Box flexDirection="row" width={l.main.width} height={l.main.height}>
       {list}
-      <Box flexDirection="column" width={1} height={l.main.height}>
-        <Text dimColor>{`${bar}\n`.repeat(l.main.height).trimEnd()}</Text>
-      </Box>
+      <VerticalRule height={l.main.height} />
       {output}
     </Box>
   );

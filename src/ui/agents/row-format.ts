@@ -123,9 +123,28 @@ export function rowCells(a: Agent, cols: RowColumns, now: number, tree = ""): Ro
     name: fit(indent + a.name, cols.name),
     status: fit(a.status, cols.status),
     provider: cols.provider ? fit(a.provider, cols.provider) : "",
-    elapsed: formatElapsed(agentElapsed(a, now)).padStart(cols.elapsed),
+    elapsed: elapsedCell(a, cols, now),
     cost: cols.cost ? cost.padStart(cols.cost) : "",
-    // a failure (and a retry's countdown) says more than the task while it stands
-    what: cols.what ? fit(failureShows(a) ? sanitize(failureLine(a.failure, a.retryAt, now, a.status)) : agentWhat(a), cols.what) : "",
+    what: cols.what ? whatCell(a, cols, now) : "",
   };
+}
+
+/** The row's elapsed time, as its cell reads at `now`. */
+export function elapsedCell(a: Agent, cols: RowColumns, now: number): string {
+  return formatElapsed(agentElapsed(a, now)).padStart(cols.elapsed);
+}
+
+/** What the agent works on, as its cell reads at `now`: a failure (and a retry's countdown) says more than the task while it stands. */
+export function whatCell(a: Agent, cols: RowColumns, now: number): string {
+  return fit(failureShows(a) ? sanitize(failureLine(a.failure, a.retryAt, now, a.status)) : agentWhat(a), cols.what);
+}
+
+/** Whether the row's what-cell reads the clock (a retry's countdown). */
+export function whatReadsClock(a: Agent): boolean {
+  return a.retryAt !== null && failureShows(a);
+}
+
+/** Whether two rows read the same. */
+export function sameRowCells(a: RowCells, b: RowCells): boolean {
+  return a === b || (a.name === b.name && a.status === b.status && a.provider === b.provider && a.elapsed === b.elapsed && a.cost === b.cost && a.what === b.what);
 }

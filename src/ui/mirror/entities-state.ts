@@ -231,11 +231,18 @@ export function parseFilter(text: string): AgentFilter {
   return { statuses, words };
 }
 
-function matches(agent: Agent, f: AgentFilter): boolean {
+/** Whether the agent is listed under the filter. */
+export function matchesFilter(agent: Agent, f: AgentFilter): boolean {
   if (f.statuses.length && !f.statuses.includes(agent.status)) return false;
   if (!f.words.length) return true;
   const hay = `${agent.name} ${agent.provider} ${agent.status} ${agent.prompt ?? ""} ${agent.command ?? ""} ${agent.branch ?? ""}`.toLowerCase();
   return f.words.every((w) => hay.includes(w));
+}
+
+/** The list's order: those needing the person first, then by status, newest first within, then by name. */
+export function compareInList(a: Agent, b: Agent, needing: (a: Agent) => boolean): number {
+  const rank = (x: Agent) => (needing(x) ? -1 : STATUS_ORDER[x.status]);
+  return rank(a) - rank(b) || b.createdAt - a.createdAt || a.name.localeCompare(b.name);
 }
 
 /**
@@ -243,15 +250,15 @@ function matches(agent: Agent, f: AgentFilter): boolean {
  * worker right under the agent that started it, in that order among its siblings. An agent
  * needing the person is lifted out of its parent's subtree to the top (its own workers stay under
  * it); one whose parent is gone or filtered out is at the top level, in its place by that order.
+ * (The dashboard keeps it between states: `ui/agents/list-index.ts`.)
  */
 export function visibleRows(state: EntitiesState, filterText: string): TreeRow<Agent>[] {
   const f = parseFilter(filterText);
   const needs = waitingOnPerson(state);
   const needing = (a: Agent) => needs.has(a.id) || hasQuestions(a);
-  const rank = (a: Agent) => (needing(a) ? -1 : STATUS_ORDER[a.status]);
   const sorted = Object.values(state.agents)
-    .filter((a) => matches(a, f))
-    .sort((a, b) => rank(a) - rank(b) || b.createdAt - a.createdAt || a.name.localeCompare(b.name));
+    .filter((a) => matchesFilter(a, f))
+    .sort((a, b) => compareInList(a, b, needing));
   return treeRows(sorted, needing);
 }
 

@@ -1,5 +1,7 @@
+import { memo } from "react";
 import { Box, Text } from "ink";
 import { fit } from "../../output/text.ts";
+import type { LineKind } from "../../output/lines.ts";
 import type { Row } from "./scroll.ts";
 import { kindColour, tint, useTheme } from "../shared/theme.ts";
 import { PaneTitle } from "../shared/components/PaneTitle.tsx";
@@ -14,9 +16,18 @@ export interface OutputPaneProps {
   empty: string;
 }
 
+/** One row of output; memoised and keyed by its line, so a row that only moved up is not drawn again. */
+const OutputRow = memo(function OutputRow({ text, kind, width }: { text: string; kind: LineKind; width: number }) {
+  const theme = useTheme();
+  return (
+    <Text wrap="truncate-end" color={tint(theme, kindColour(kind))}>
+      {fit(text, width)}
+    </Text>
+  );
+});
+
 /** Only the visible window of an agent's output, already wrapped to `width`. */
 export function OutputPane({ title, rows, width, height, focused, empty }: OutputPaneProps) {
-  const theme = useTheme();
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <PaneTitle text={title} width={width} focused={focused} />
@@ -25,10 +36,8 @@ export function OutputPane({ title, rows, width, height, focused, empty }: Outpu
           {` ${empty}`}
         </Text>
       ) : null}
-      {rows.map((r, i) => (
-        <Text key={i} wrap="truncate-end" color={tint(theme, kindColour(r.kind))}>
-          {fit(r.text, width)}
-        </Text>
+      {rows.map((r) => (
+        <OutputRow key={r.key} text={r.text} kind={r.kind} width={width} />
       ))}
     </Box>
   );

@@ -16,6 +16,8 @@ export const FOLLOW: Scroll = { follow: true };
 export interface Row {
   text: string;
   kind: LineKind;
+  /** Which line and which of its wrapped rows: the same row keeps its key as the output scrolls. */
+  key: string;
 }
 
 export interface Viewport {
@@ -23,8 +25,16 @@ export interface Viewport {
   height: number;
 }
 
+/** A line's rows at a width, kept per line object: a frame wraps only the lines that are new. */
+const wrapCache = new WeakMap<RenderedLine, { width: number; rows: string[] }>();
+
 function rowsOf(src: LineSource, i: number, width: number): string[] {
-  return wrapRow(src.at(i), width);
+  const line = src.at(i);
+  const have = wrapCache.get(line);
+  if (have?.width === width) return have.rows;
+  const rows = wrapRow(line, width);
+  wrapCache.set(line, { width, rows });
+  return rows;
 }
 
 /** The top anchor that shows the last `height` rows. */
@@ -59,7 +69,7 @@ export function visibleWindow(src: LineSource, vp: Viewport, s: Scroll): Window 
   for (let i = line; i < src.end && rows.length < vp.height; i++) {
     const l = src.at(i);
     const wrapped = rowsOf(src, i, vp.width);
-    for (let r = i === line ? row : 0; r < wrapped.length && rows.length < vp.height; r++) rows.push({ text: wrapped[r]!, kind: l.kind });
+    for (let r = i === line ? row : 0; r < wrapped.length && rows.length < vp.height; r++) rows.push({ text: wrapped[r]!, kind: l.kind, key: `${i}.${r}` });
     last = i;
   }
   return { rows, below: s.follow ? 0 : src.end - 1 - last };

@@ -1,10 +1,10 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import { PhaseContent } from "./components/PhaseContent.tsx";
 import { PhaseTree } from "./components/PhaseTree.tsx";
 import type { Layout } from "../shared/layout.ts";
 import { rowName, type PhaseRow } from "./phase-rows.ts";
 import type { PhasesUi } from "./phases-ui.ts";
-import { useTheme } from "../shared/theme.ts";
+import { VerticalRule } from "../shared/components/VerticalRule.tsx";
 
 export interface PhasesViewProps {
   layout: Layout;
@@ -19,7 +19,6 @@ export interface PhasesViewProps {
 
 /** Initiatives → phases → tasks beside (or, when narrow, above) the selected item's content. */
 export function PhasesView({ layout: l, rows, selected, content, contentTop, pane, loaded }: PhasesViewProps) {
-  const theme = useTheme();
   const tree = <PhaseTree rows={rows} selectedKey={selected?.key ?? null} width={l.list.width} height={l.list.height} focused={pane === "tree"} loaded={loaded} />;
   const side = (
     <PhaseContent
@@ -39,13 +38,10 @@ export function PhasesView({ layout: l, rows, selected, content, contentTop, pan
       </Box>
     );
   }
-  const bar = theme.ascii ? "|" : "│";
   return (
     <Box flexDirection="row" width={l.main.width} height={l.main.height}>
       {tree}
-      <Box flexDirection="column" width={1} height={l.main.height}>
-        <Text dimColor>{`${bar}\n`.repeat(l.main.height).trimEnd()}</Text>
-      </Box>
+      <VerticalRule height={l.main.height} />
       {side}
     </Box>
   );

@@ -169,7 +169,7 @@ export function noAgentToOpen(env: KeyEnv): string | null {
 export function openAgent(env: KeyEnv): void {
   const a = taskAgent(env);
   if (!a) return;
-  if (env.ui.filter.text && !env.screen.ids.includes(a.id)) env.dispatch({ type: "filterDone", keep: false });
+  if (env.ui.filter.text && env.screen.ids.indexOf(a.id) === -1) env.dispatch({ type: "filterDone", keep: false });
   env.dispatch({ type: "view", view: "agents" });
   env.dispatch({ type: "pane", pane: "list" });
   env.dispatch({ type: "select", id: a.id });

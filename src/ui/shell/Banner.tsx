@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { Text } from "ink";
 import { fit } from "../../output/text.ts";
 import { tint, useTheme } from "../shared/theme.ts";
@@ -8,11 +9,11 @@ export interface BannerProps {
 }
 
 /** A warning across the screen, e.g. the daemon went away. */
-export function Banner({ text, width }: BannerProps) {
+export const Banner = memo(function Banner({ text, width }: BannerProps) {
   const theme = useTheme();
   return (
     <Text wrap="truncate-end" color={tint(theme, "red")} inverse={theme.color} bold>
       {fit(` ${theme.ascii ? "!!" : "⚠"} ${text}`, width)}
     </Text>
   );
-}
+});

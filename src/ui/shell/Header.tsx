@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { Text } from "ink";
 import { fit } from "../../output/text.ts";
 import { tint, useTheme } from "../shared/theme.ts";
@@ -11,7 +12,7 @@ export interface HeaderProps {
   width: number;
 }
 
-export function Header({ workspace, total, running, needYou, view, width }: HeaderProps) {
+export const Header = memo(function Header({ workspace, total, running, needYou, view, width }: HeaderProps) {
   const theme = useTheme();
   const right = `${view} · ? help `;
   const facts = `${total} ${total === 1 ? "agent" : "agents"} · ${running} running${needYou ? ` · ${needYou} need${needYou === 1 ? "s" : ""} you` : ""}`;
@@ -24,4 +25,4 @@ export function Header({ workspace, total, running, needYou, view, width }: Head
       {right.length <= width ? right : ""}
     </Text>
   );
-}
+});

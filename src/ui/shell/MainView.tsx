@@ -3,7 +3,6 @@ import { HelpOverlay } from "../help/HelpOverlay.tsx";
 import { renderDialog } from "../dialogs/dialog-registry.ts";
 import type { MirrorView } from "../mirror/daemon-mirror.ts";
 import { listTop } from "../shared/list-top.ts";
-import { useClock } from "../agents/useClock.ts";
 import type { OutputStore } from "../output/output-store.ts";
 import type { Screen } from "./screen.ts";
 import { currentView, type UiState } from "./ui-state.ts";
@@ -26,12 +25,9 @@ export function MainView({ ui, view, screen, store }: MainViewProps) {
   const { width, height } = lay.main;
   // The list's first row, kept across renders so the selection moves within the window.
   const topRef = useRef(0);
-  const selIndex = screen.selectedId ? screen.ids.indexOf(screen.selectedId) : 0;
+  const selIndex = screen.selectedId ? screen.list.indexOf(screen.selectedId) : 0;
   topRef.current = listTop(topRef.current, Math.max(0, selIndex), screen.ids.length, lay.list.height - 1);
   const m = ui.modal;
-  const listShown = m.kind === "none" && currentView(ui) === "agents";
-  // redraws for elapsed times only for the rows on screen, and only while the list is
-  const now = useClock(screen.visible, listShown ? { top: topRef.current, count: Math.max(0, lay.list.height - 1) } : null);
   if (m.kind === "help") return <HelpOverlay width={width} height={height} top={m.top} />;
   if (m.kind !== "none") return renderDialog(m, { width, height, entities: view.entities });
   const current = currentView(ui);
@@ -58,14 +54,10 @@ export function MainView({ ui, view, screen, store }: MainViewProps) {
   return (
     <AgentsView
       layout={lay}
-      agents={screen.visible}
-      tree={screen.tree}
-      total={screen.total}
+      list={screen.list}
       loaded={view.entities.loaded}
       selectedId={screen.selectedId}
       listTop={topRef.current}
-      needs={screen.needs}
-      now={now}
       pane={ui.pane}
       filter={ui.filter.text}
       store={store}

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { Text } from "ink";
 import { fit } from "../../output/text.ts";
 import type { StatusMessage } from "./ui-state.ts";
@@ -10,7 +11,7 @@ export interface StatusBarProps {
 }
 
 /** The bottom line: the last action's error or note, else the keys that matter here. */
-export function StatusBar({ status, hint, width }: StatusBarProps) {
+export const StatusBar = memo(function StatusBar({ status, hint, width }: StatusBarProps) {
   const theme = useTheme();
   if (status) {
     const prefix = status.kind === "error" ? (theme.ascii ? "error: " : "✗ ") : "";
@@ -25,4 +26,4 @@ export function StatusBar({ status, hint, width }: StatusBarProps) {
       {fit(` ${hint}`, width)}
     </Text>
   );
-}
+});

@@ -1,9 +1,8 @@
-import { isLive } from "../../protocol/status.ts";
 import { helpScrollMax } from "../help/HelpOverlay.tsx";
 import type { MirrorView } from "../mirror/daemon-mirror.ts";
 import type { Size } from "../terminal/useTerminalSize.ts";
 import { layout } from "../shared/layout.ts";
-import { hasQuestions, visibleRows, waitingOnPerson, type EntitiesState } from "../mirror/entities-state.ts";
+import { listIndex } from "../agents/list-index.ts";
 import { currentView, type UiState } from "./ui-state.ts";
 import { workAttentionKeys } from "../phases/work-state.ts";
 import { permissionsOf } from "../permissions/permissions-state.ts";
@@ -13,21 +12,23 @@ import { diffRows } from "../diff/DiffView.tsx";
 import { permissionPanelHeight } from "../permissions/PermissionPanel.tsx";
 import type { Screen } from "./screen.ts";
 
-/** The screen as it is now: for rendering and, afresh, for each key. */
-export function deriveScreen(ui: UiState, view: MirrorView, term: Size): Screen {
+/**
+ * The screen as it is now: for rendering and, afresh, for each key. `prev` (the last screen) is
+ * what it builds on: the list and the phases tree are kept while what they are made of stays, so a
+ * keypress costs what it changes, not a sort of every agent.
+ */
+export function deriveScreen(ui: UiState, view: MirrorView, term: Size, prev: Screen | null = null): Screen {
   const { entities, connection } = view;
-  const rows = visibleRows(entities, ui.filter.text);
-  const visible = rows.map((r) => r.item);
-  const tree = new Map(rows.map((r) => [r.item.id, r.lasts]));
-  const ids = visible.map((a) => a.id);
-  const agents = Object.values(entities.agents);
-  const selectedId = ui.selectedId !== null && ids.includes(ui.selectedId) ? ui.selectedId : (ids[0] ?? null);
+  const list = listIndex(prev?.list ?? null, entities, ui.filter.text);
+  const selectedId = ui.selectedId !== null && list.indexOf(ui.selectedId) !== -1 ? ui.selectedId : (list.at(0) ?? null);
   const banner = connection.state === "down" ? `daemon not reachable (${connection.error}); retrying, agents keep running` : null;
   const extra = (banner ? 1 : 0) + (ui.filter.editing ? 1 : 0);
-  const lay = layout(term.columns, term.rows, extra, visible.length);
-  const needs = needsOf(entities);
-  // Only while the phases view is open (or under a view opened from it): sorting the tree is work.
-  const phases = ui.views.includes("phases") ? phaseRows(entities.work, entities.agents, ui.phases.collapsed) : [];
+  const lay = layout(term.columns, term.rows, extra, list.length);
+  // Only while the phases view is open (or under a view opened from it): sorting the tree is work,
+  // done again only when the work, the agents or what is collapsed changed.
+  const phaseSource = ui.views.includes("phases") ? [entities.work, entities.agents, ui.phases.collapsed] : null;
+  const samePhases = phaseSource !== null && prev?.phaseSource?.every((x, i) => x === phaseSource[i]);
+  const phases = phaseSource === null ? [] : samePhases ? prev!.phaseRows : phaseRows(entities.work, entities.agents, ui.phases.collapsed);
   const phaseSelected = phases.find((r) => r.key === ui.phases.selected) ?? phases[0] ?? null;
   const phaseLayout = layout(term.columns, term.rows, extra, phases.length);
   const contentWidth = Math.max(1, phaseLayout.output.width - 1);
@@ -38,18 +39,18 @@ export function deriveScreen(ui: UiState, view: MirrorView, term: Size): Screen 
   const requestRows = first ? permissionPanelHeight(first, selected?.cwd ?? null, lay.output.width, Math.floor(lay.output.height * (first.kind === "tool" ? 0.5 : 0.65))) : 0;
   const phaseContent = phaseSelected && currentView(ui) === "phases" ? rowContent(phaseSelected).flatMap((l) => (l ? wrapText(sanitize(l), contentWidth) : [""])) : [];
   return {
-    visible,
-    ids,
-    tree,
-    needs,
+    list,
+    ids: list,
+    needs: list.needs,
     selectedId,
     selected,
     requests,
     requestRows,
-    total: agents.length,
-    running: agents.filter((a) => isLive(a.status)).length,
-    needYou: needs.size + workAttentionKeys(entities.work).length,
+    total: list.total,
+    running: list.running,
+    needYou: list.needs.size + workAttentionKeys(entities.work).length,
     phaseRows: phases,
+    phaseSource,
     phaseSelected,
     phaseLayout,
     phaseContent,
@@ -60,9 +61,4 @@ export function deriveScreen(ui: UiState, view: MirrorView, term: Size): Screen 
     // the help text is built from every controller's bindings (2-6 ms each time): only while it shows
     helpMax: ui.modal.kind === "help" ? helpScrollMax(lay.main.width, lay.main.height) : 0,
   };
-}
-
-function needsOf(entities: EntitiesState): Set<string> {
-  const waiting = waitingOnPerson(entities);
-  return new Set(Object.values(entities.agents).filter((a) => hasQuestions(a) || waiting.has(a.id)).map((a) => a.id));
 }

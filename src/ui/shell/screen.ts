@@ -1,4 +1,5 @@
 import type { Agent } from "../../protocol/entities.ts";
+import type { IdList, ListIndex } from "../agents/list-index.ts";
 import type { PermissionRequest } from "../../protocol/permission.ts";
 import type { Layout } from "../shared/layout.ts";
 import type { Viewport } from "../output/scroll.ts";
@@ -6,13 +7,11 @@ import type { PhaseRow } from "../phases/phase-rows.ts";
 
 /** Everything the dashboard derives from its state, the mirror and the terminal size: one pure function (`derive-screen.ts`). */
 export interface Screen {
-  /** The list as shown, in order, and its ids. */
-  visible: Agent[];
-  ids: string[];
-  /** Per agent shown, where it sits in the tree of who started whom (`TreeRow.lasts`; empty: top level). */
-  tree: ReadonlyMap<string, readonly boolean[]>;
+  /** The list as shown, in order (kept from one screen to the next: `list-index.ts`), and its ids as the keys move through them. */
+  list: ListIndex;
+  ids: IdList;
   /** Agents waiting for the person. */
-  needs: Set<string>;
+  needs: ReadonlySet<string>;
   /** The selection as shown: the one chosen, or the first when that one is filtered out or gone. */
   selectedId: string | null;
   selected: Agent | null;
@@ -26,6 +25,8 @@ export interface Screen {
   needYou: number;
   /** The phases tree as shown (empty unless the phases view is open), and its selection as shown. */
   phaseRows: PhaseRow[];
+  /** What `phaseRows` was built from (by identity): the next screen reuses it while they stay. */
+  phaseSource: readonly unknown[] | null;
   phaseSelected: PhaseRow | null;
   /** The phases view's tree and content pane, and the selected item's content wrapped to that pane. */
   phaseLayout: Layout;

@@ -1,4 +1,5 @@
 import { FOLLOW, type Scroll } from "../output/scroll.ts";
+import type { IdList } from "../agents/list-index.ts";
 import { formReducer, type FormAction } from "../shared/form.ts";
 import type { AgentModal } from "../dialogs/modals.ts";
 import type { PermissionModal } from "../permissions/permission-form.ts";
@@ -42,7 +43,7 @@ export const currentView = (ui: UiState): View => ui.views[ui.views.length - 1] 
 export type UiAction =
   | { type: "select"; id: string | null }
   /** `from`: the selection as shown, when it differs from the one kept (the first row until one is chosen). */
-  | { type: "move"; delta: number; ids: readonly string[]; from?: string | null }
+  | { type: "move"; delta: number; ids: IdList; from?: string | null }
   | { type: "pane"; pane: Pane }
   | { type: "cyclePane" }
   /** Switches to a top view (`p`): the stack becomes agents, then it. */
@@ -96,7 +97,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       const from = action.from !== undefined ? action.from : state.selectedId;
       const cur = from === null ? -1 : ids.indexOf(from);
       const next = cur === -1 ? 0 : Math.max(0, Math.min(ids.length - 1, cur + delta));
-      return select(state, ids[next]!);
+      return select(state, ids.at(next)!);
     }
     case "pane":
       return { ...state, pane: action.pane };

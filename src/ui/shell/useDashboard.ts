@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { KeyEnv } from "../keys/controllers.ts";
 import { closeIfSettled } from "../permissions/decide.ts";
 import type { DaemonMirror, MirrorView } from "../mirror/daemon-mirror.ts";
@@ -26,7 +26,10 @@ export function useDashboard(deps: DashboardDeps, mirror: DaemonMirror, term: Si
   const ui = useSyncExternalStore(store.subscribe, store.get);
   const view = useMirror(mirror);
   const { columns, rows } = term; // the size object is new at every render; its numbers are what matter
-  const screen = useMemo(() => deriveScreen(ui, view, { columns, rows }), [ui, view, columns, rows]);
+  // each screen builds on the last (the list is sorted again only when an agent moved)
+  const last = useRef<Screen | null>(null);
+  const screen = useMemo(() => deriveScreen(ui, view, { columns, rows }, last.current), [ui, view, columns, rows]);
+  last.current = screen;
 
   // The selection as shown becomes the selection kept (the first row until one is chosen).
   useEffect(() => {
@@ -46,7 +49,7 @@ export function useDashboard(deps: DashboardDeps, mirror: DaemonMirror, term: Si
   const envNow = (): KeyEnv => {
     const u = store.get();
     const v = mirror.getView();
-    const s = u === ui && v === view ? screen : deriveScreen(u, v, term);
+    const s = u === ui && v === view ? screen : deriveScreen(u, v, term, last.current);
     return {
       ui: u,
       screen: s,

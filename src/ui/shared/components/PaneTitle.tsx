@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { Text } from "ink";
 import { fit } from "../../../output/text.ts";
 import { useTheme } from "../theme.ts";
@@ -9,7 +10,7 @@ export interface PaneTitleProps {
 }
 
 /** A pane's one-line title, standing out when the pane has the keyboard (inverse, or a marker without colour). */
-export function PaneTitle({ text, width, focused }: PaneTitleProps) {
+export const PaneTitle = memo(function PaneTitle({ text, width, focused }: PaneTitleProps) {
   const theme = useTheme();
   const mark = focused ? (theme.ascii ? "# " : "▌ ") : "  ";
   return (
@@ -17,4 +18,4 @@ export function PaneTitle({ text, width, focused }: PaneTitleProps) {
       {fit(`${mark}${text}`, width)}
     </Text>
   );
-}
+});

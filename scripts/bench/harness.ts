@@ -1,0 +1,108 @@
+/**
+ * The frame harness (frame-harness.tsx) compiled like troupe: the dashboard as it ships (Ink
+ * patched), the same with Ink as published, and the floor (Ink as published); and a run of any, as
+ * its own process.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { TroupeClient } from "../../src/client/client.ts";
+import { compileBinary } from "../../src/runtime/compile.ts";
+import { BIN, ROOT, pct } from "./floor.ts";
+
+/** What a harness run prints (one JSON line). */
+export interface HarnessFigures {
+  mode: "troupe" | "floor";
+  firstFrameMs: number;
+  latencies: number[];
+  /** CPU of the presses' windows, less what the same time cost with no key in windows between them (ms per press). */
+  cpuPerPress: number;
+  /** CPU as % of a core: while idle (or streaming without keys), and during the presses. */
+  cpuIdle: number;
+  cpuPresses: number;
+  frames: number;
+  /** Writes to the terminal during the idle window (a clock tick is one). */
+  idleWrites: number;
+  windowS: number;
+  rssMB: number;
+  streamed?: number;
+}
+
+export interface Harness {
+  /** troupe's dashboard as it ships (Ink patched). */
+  troupe: string;
+  /** The same dashboard built with Ink as published (patches/ink+8.0.0.patch left out). */
+  troupeStock: string;
+  /** The Ink floor program, Ink as published. */
+  floor: string;
+}
+
+/** Builds the harness binaries under dist/bench-frames. */
+export async function buildHarness(): Promise<Harness> {
+  const dir = join(ROOT, "dist", "bench-frames");
+  mkdirSync(dir, { recursive: true });
+  const entry = join(import.meta.dir, "frame-harness.tsx");
+  const h: Harness = { troupe: join(dir, "harness"), troupeStock: join(dir, "harness-stock-ink"), floor: join(dir, "harness-floor") };
+  for (const [outfile, stockInk] of [
+    [h.troupe, false],
+    [h.troupeStock, true],
+    [h.floor, true],
+  ] as const) {
+    const r = await compileBinary({ entry, outfile, define: {}, stockInk });
+    if (!r.ok) throw new Error(`building ${outfile}: ${r.errors.join("; ")}`);
+  }
+  return h;
+}
+
+/**
+ * The harness built from another checkout (`dir`, e.g. `git archive main | tar -x -C dir`, with this
+ * checkout's node_modules linked in) with Ink as published: the dashboard as that commit draws it.
+ */
+export async function buildBaseHarness(dir: string): Promise<string> {
+  const entry = join(dir, "scripts", "bench", "frame-harness.tsx");
+  copyFileSync(join(import.meta.dir, "frame-harness.tsx"), entry);
+  const outfile = join(ROOT, "dist", "bench-frames", "harness-base");
+  const r = await compileBinary({ entry, outfile, define: {}, stockInk: true });
+  if (!r.ok) throw new Error(`building ${outfile}: ${r.errors.join("; ")}`);
+  return outfile;
+}
+
+/** Runs a harness binary to its end; its figures, or an Error with what it said. */
+export async function runHarness(bin: string, args: string[], env: Record<string, string | undefined> = process.env): Promise<HarnessFigures> {
+  const p = Bun.spawn([bin, ...args], { env, stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  const line = out.trim().split("\n").pop() ?? "";
+  try {
+    return JSON.parse(line) as HarnessFigures;
+  } catch {
+    throw new Error(`${bin} ${args.join(" ")} exited ${code}: ${err.trim().split("\n").slice(-3).join(" / ")}`);
+  }
+}
+
+export const median = (xs: number[]): number => pct(xs, 50);
+export const fmt = (v: number, digits = 1): string => (Number.isFinite(v) ? v.toFixed(digits) : "n/a");
+
+/** A workspace (a git repo) with its own daemon (dist/troupe) under temp folders, for a benchmark's agents. */
+export class BenchDaemon {
+  readonly dir = mkdtempSync(join(tmpdir(), "troupe-bench-"));
+  private readonly runtime = mkdtempSync("/tmp/tb-");
+  readonly env: Record<string, string> = { ...process.env, TROUPE_WORKSPACE: this.dir, TROUPE_SOCKET: join(this.runtime, "d.sock") } as Record<string, string>;
+  readonly client = new TroupeClient({ socket: this.env.TROUPE_SOCKET! });
+  /** What agents are spawned with: a PATH, nothing of this process's. */
+  readonly spawnEnv: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
+
+  start(): void {
+    const id = { GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" };
+    for (const args of [["init", "-q"], ["commit", "-q", "--allow-empty", "-m", "init"]]) Bun.spawnSync(["git", ...args], { cwd: this.dir, env: { ...this.env, ...id } });
+    const started = Bun.spawnSync([BIN, "daemon", "start", "--workspace", this.dir], { env: this.env });
+    if (started.exitCode !== 0) throw new Error(`could not start the daemon (${BIN}; npm run build first?): ${started.stderr.toString()}`);
+  }
+
+  /** Stops every live agent and the daemon, and removes the folders. */
+  async close(): Promise<void> {
+    for (const a of await this.client.listAgents().catch(() => [])) if (a.status === "running" || a.status === "starting") await this.client.stop(a.id).catch(() => undefined);
+    await this.client.stopDaemon().catch(() => undefined);
+    rmSync(this.dir, { recursive: true, force: true });
+    rmSync(this.runtime, { recursive: true, force: true });
+  }
+}
