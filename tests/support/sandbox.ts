@@ -4,7 +4,10 @@ import { tmpdir } from "node:os";
 import { isLive, type AgentStatus } from "../../src/protocol/status.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
-export const BIN = join(ROOT, "dist", "troupe");
+/** The binary under test: dist/troupe (Bun), or the one TROUPE_BIN names (dist/troupe-deno: the same suites on Deno). */
+export const BIN = process.env.TROUPE_BIN ? resolve(ROOT, process.env.TROUPE_BIN) : join(ROOT, "dist", "troupe");
+/** Which runtime BIN runs on, for the few checks that differ by runtime (how troupe runs itself again). */
+export const BIN_RUNTIME: "bun" | "deno" = /deno/.test(BIN.slice(BIN.lastIndexOf("/"))) ? "deno" : "bun";
 
 export const GIT_IDENTITY = {
   GIT_AUTHOR_NAME: "Troupe Test",
@@ -61,7 +64,7 @@ export class Sandbox {
 
   private bin(): string {
     this.ran = true;
-    if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run 'npm run build' first`);
+    if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run 'npm run build' (or 'npm run build:deno' for dist/troupe-deno) first`);
     return BIN;
   }
 

@@ -1,6 +1,6 @@
 import type { BunPlugin } from "bun";
 import { join } from "node:path";
-import type { CompileBinary } from "../contract.ts";
+import type { BundleProgram, CompileBinary } from "../contract.ts";
 
 /**
  * Ink's reconciler imports `react-devtools-core` (an optional peer we do not ship); a compiled
@@ -15,16 +15,20 @@ const stubDevtools: BunPlugin = {
 };
 
 /**
- * `string-width`, wherever Ink's text helpers import it, resolves to ./string-width.ts, which
+ * `string-width`, wherever Ink's text helpers import it, resolves to ../portable/string-width.ts, which
  * measures common text itself and hands the rest to the package (imported from that file alone).
  */
-const STRING_WIDTH = join(import.meta.dir, "string-width.ts");
+const STRING_WIDTH = join(import.meta.dir, "..", "portable", "string-width.ts");
 const fastStringWidth: BunPlugin = {
   name: "fast-string-width",
   setup(build) {
     build.onResolve({ filter: /^string-width$/ }, (args) => (args.importer === STRING_WIDTH ? undefined : { path: STRING_WIDTH }));
   },
 };
+
+// React's production builds: the development ones cost the dashboard ~5 MB of RSS and their
+// checks at every render
+const PRODUCTION = { "process.env.NODE_ENV": JSON.stringify("production") };
 
 export const compileBinary: CompileBinary = async (opts) => {
   const result = await Bun.build({
@@ -39,9 +43,27 @@ export const compileBinary: CompileBinary = async (opts) => {
     bytecode: true,
     // the dashboard (Ink, React) and each command load as their own chunks, only when used
     splitting: true,
-    // React's production builds: the development ones cost the dashboard ~5 MB of RSS and their
-    // checks at every render
-    define: { "process.env.NODE_ENV": JSON.stringify("production"), ...opts.define },
+    define: { ...PRODUCTION, ...opts.define },
+    plugins: [stubDevtools, fastStringWidth],
+  });
+  return result.success ? { ok: true } : { ok: false, errors: result.logs.map(String) };
+};
+
+/**
+ * For Node-compatible runtimes (Deno): packages inlined, `node:` built-ins imported, `require`
+ * of them through node:module (Bun's "node" target), the adapters of `opts.conditions`.
+ */
+export const bundleProgram: BundleProgram = async (opts) => {
+  const result = await Bun.build({
+    entrypoints: [opts.entry],
+    outdir: opts.outdir,
+    naming: { entry: "main.js", chunk: "[name]-[hash].js" },
+    format: "esm",
+    target: "node",
+    conditions: opts.conditions,
+    minify: true,
+    splitting: true,
+    define: { ...PRODUCTION, ...opts.define },
     plugins: [stubDevtools, fastStringWidth],
   });
   return result.success ? { ok: true } : { ok: false, errors: result.logs.map(String) };

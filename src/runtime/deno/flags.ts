@@ -1,0 +1,14 @@
+/**
+ * How `deno run` runs troupe, wherever it does (the launcher scripts/build-deno.ts writes, the
+ * daemon it starts, the shim on an agent's PATH): every permission (troupe starts agents, reads
+ * and writes the workspace, opens libc); request.signal aborted only when the client goes away
+ * (the daemon's event streams count connected clients by it); gc() exposed for the dashboard's
+ * RSS guard (src/ui/mount.tsx).
+ */
+export const DENO_RUN_FLAGS = ["-A", "--unstable-no-legacy-abort", "--v8-flags=--expose-gc"] as const;
+
+/**
+ * Added for the bundle (one .js file that imports only node: built-ins): the project's deno.json,
+ * package.json and lockfile around it are not its configuration.
+ */
+export const DENO_BUNDLE_FLAGS = ["--no-config", "--no-lock"] as const;
