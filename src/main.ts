@@ -2,7 +2,7 @@
 import { opensDashboard } from "./cli/quiet-start.ts";
 import { COMMANDS, findCommand } from "./cli/registry.ts";
 import { EXIT, reportError } from "./cli/exit.ts";
-import { VERSION } from "./self.ts";
+import { VERSION, runtime } from "./self.ts";
 import { flushAll, stderr, stdout } from "./cli/streams.ts";
 
 function help(): string {
@@ -21,7 +21,7 @@ ${rows}
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   if (first === "--version" || first === "-v" || first === "version") {
-    stdout.write(`troupe ${VERSION}\n`);
+    stdout.write(`troupe ${VERSION} (${runtime.name} ${runtime.version})\n`);
     return EXIT.ok;
   }
   if (first === "--help" || first === "-h" || first === "help") {

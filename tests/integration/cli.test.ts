@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Sandbox } from "../support/sandbox.ts";
+import { BIN_RUNTIME, Sandbox } from "../support/sandbox.ts";
 
 let sb: Sandbox;
 beforeAll(() => {
@@ -13,7 +13,8 @@ describe("the compiled binary's command line", () => {
   test("--version and --help", async () => {
     const v = await sb.run(["--version"]);
     expect(v.code).toBe(0);
-    expect(v.stdout).toMatch(/^troupe \d+\.\d+\.\d+\n$/);
+    // and the runtime it runs on
+    expect(v.stdout).toMatch(new RegExp(`^troupe \\d+\\.\\d+\\.\\d+ \\(${BIN_RUNTIME} \\d+\\.\\d+\\.\\d+\\)\\n$`));
     const h = await sb.run(["--help"]);
     expect(h.code).toBe(0);
     for (const cmd of ["spawn", "ls", "logs", "stop", "resume", "ask", "listen", "answer", "signal", "daemon"]) expect(h.stdout).toContain(`  ${cmd}`);
