@@ -66,7 +66,9 @@ function writeLauncher(deno: string, why: string): void {
     `#!/bin/sh
 # troupe on Deno, written by scripts/build-deno.ts: the bundle in ${relative(here, bundleDir)}/ run by the
 # project's Deno (a single executable needs \`deno compile\`, which could not be used: ${why.replace(/\n/g, " ")})
-here=$(dirname "$(readlink -f "$0")")
+self=$0
+[ -L "$self" ] && self=$(readlink -f "$self")
+here=\${self%/*}
 deno="$here/"${q(relative(here, deno))}
 [ -x "$deno" ] || deno=$(command -v deno) || { echo "troupe-deno: no deno at $here/${relative(here, deno)} nor on PATH (npm ci)" >&2; exit 127; }
 exec "$deno" run ${flags} "$here/"${q(relative(here, join(bundleDir, "main.js")))} "$@"

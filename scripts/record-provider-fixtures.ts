@@ -15,8 +15,9 @@ import { codex } from "../providers/codex.ts";
 import { gemini } from "../providers/gemini.ts";
 import type { CommandInput, Provider, ProviderCommand } from "../providers/types.ts";
 import { startFakeGemini, startFakeOpenAI, type FakeFailure, type FakeServer } from "./fake-model-servers.ts";
+import { runSync, start } from "./lib/process.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
+const ROOT = resolve(import.meta.dirname, "..");
 const BIN = join(ROOT, "node_modules", ".bin");
 
 interface RunResult {
@@ -27,16 +28,15 @@ interface RunResult {
 }
 
 async function run(argv: string[], cwd: string, env: Record<string, string>, deadlineMs: number): Promise<RunResult> {
-  const proc = Bun.spawn(argv, { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const proc = start(argv, { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   let timedOut = false;
-  let hardKill: Timer | undefined;
+  let hardKill: ReturnType<typeof setTimeout> | undefined;
   const timer = setTimeout(() => {
     timedOut = true;
     proc.kill("SIGTERM");
     hardKill = setTimeout(() => proc.kill("SIGKILL"), 5_000);
   }, deadlineMs);
-  const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-  const exitCode = await proc.exited;
+  const { stdout, stderr, exitCode } = await proc.output();
   clearTimeout(timer);
   clearTimeout(hardKill);
   return { stdout, stderr, exitCode: timedOut ? null : exitCode, timedOut };
@@ -46,7 +46,7 @@ function gitRepo(dir: string): string {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "README.md"), "# demo\n");
   for (const args of [["init", "-q"], ["add", "."], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"]]) {
-    Bun.spawnSync(["git", ...args], { cwd: dir });
+    runSync(["git", ...args], { cwd: dir });
   }
   return dir;
 }
@@ -111,7 +111,7 @@ class Recorder {
 }
 
 function versionOf(p: Provider): string {
-  const out = Bun.spawnSync([join(BIN, p.binary!), ...p.versionArgs], { env: { PATH: process.env.PATH ?? "" } });
+  const out = runSync([join(BIN, p.binary!), ...p.versionArgs], { env: { PATH: process.env.PATH ?? "" } });
   return out.stdout.toString().trim();
 }
 
@@ -181,7 +181,7 @@ async function recordCodex(): Promise<void> {
   async function successThenResume(): Promise<void> {
     const home = r.home("success");
     const codexHome = join(home, "codex-account");
-    let server = startFakeOpenAI({ command: "echo hello from the tool", answer });
+    let server = await startFakeOpenAI({ command: "echo hello from the tool", answer });
     codexConfig(codexHome, server.url);
     const env = { ...r.baseEnv(home), CODEX_HOME: codexHome, OPENAI_API_KEY: "test" };
     const ok = await r.record({
@@ -195,7 +195,7 @@ async function recordCodex(): Promise<void> {
     });
     const sessionId = sessionIdFrom(codex, ok.stdout);
     if (!sessionId) throw new Error("codex success run printed no thread id");
-    server = startFakeOpenAI({ command: "echo resumed", answer: "Resumed: the command printed resumed." });
+    server = await startFakeOpenAI({ command: "echo resumed", answer: "Resumed: the command printed resumed." });
     codexConfig(codexHome, server.url);
     await r.record({
       name: "resume",
@@ -210,7 +210,7 @@ async function recordCodex(): Promise<void> {
 
   async function httpError(name: string, failure: FakeFailure, description: string): Promise<void> {
     const h = r.home(name);
-    const server = startFakeOpenAI({ command: "true", answer: "", fail: failure });
+    const server = await startFakeOpenAI({ command: "true", answer: "", fail: failure });
     codexConfig(join(h, "codex-account"), server.url);
     await r.record({
       name,
@@ -320,7 +320,7 @@ async function recordGemini(): Promise<void> {
     const account = join(home, "gemini-account");
     geminiSettings(account);
     const env = (url: string) => ({ ...r.baseEnv(home), GEMINI_CLI_HOME: account, GEMINI_API_KEY: "test", GOOGLE_GEMINI_BASE_URL: url });
-    let server = startFakeGemini({ tool, answer: "The folder holds README.md and nothing else. Done." });
+    let server = await startFakeGemini({ tool, answer: "The folder holds README.md and nothing else. Done." });
     const ok = await r.record({
       name: "success",
       description: "gemini -p against a fake Gemini API: list_directory tool call, then a streamed answer",
@@ -332,7 +332,7 @@ async function recordGemini(): Promise<void> {
     });
     const sessionId = sessionIdFrom(gemini, ok.stdout);
     if (!sessionId) throw new Error("gemini success run printed no session id");
-    server = startFakeGemini({ tool, answer: "Still just README.md. Done." });
+    server = await startFakeGemini({ tool, answer: "Still just README.md. Done." });
     await r.record({
       name: "resume",
       description: "gemini --resume <session id> of the success case, in plan mode",
@@ -347,7 +347,7 @@ async function recordGemini(): Promise<void> {
   async function httpError(name: string, failure: FakeFailure, description: string): Promise<void> {
     const h = r.home(name);
     geminiSettings(h);
-    const server = startFakeGemini({ tool, answer: "", fail: failure });
+    const server = await startFakeGemini({ tool, answer: "", fail: failure });
     await r.record({
       name,
       description,

@@ -13,7 +13,7 @@
  * 160x50 terminal; the keys go in through its stdin as a terminal would send them.
  */
 import { EventEmitter } from "node:events";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -25,6 +25,8 @@ import { ThemeContext } from "../../src/ui/theme.ts";
 import type { DashboardClient, DashboardDeps } from "../../src/ui/types.ts";
 import type { LineParser } from "../../src/output/lines.ts";
 import { visibleAgents } from "../../src/ui/state/entities.ts";
+import { gc, sleep } from "../../src/runtime/process.ts";
+import { runSync } from "../lib/process.ts";
 
 const AGENTS = 100;
 const LINES = Number(process.env.BENCH_LINES ?? 100_000);
@@ -85,13 +87,9 @@ const pct = (xs: number[], p: number) => {
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 /** RSS, and the JS heap in use (what the dashboard holds, without the allocator's spare pages). */
 const memory = () => {
-  Bun.gc(true);
+  gc();
   const m = process.memoryUsage();
-  if (process.env.BENCH_DEBUG) {
-    const { heapStats } = require("bun:jsc") as typeof import("bun:jsc");
-    const h = heapStats();
-    console.error(`debug: heapSize ${mb(h.heapSize)} capacity ${mb(h.heapCapacity)} extra ${mb(h.extraMemorySize)} external ${mb(m.external)} arrayBuffers ${mb(m.arrayBuffers)} objects ${h.objectCount}`);
-  }
+  if (process.env.BENCH_DEBUG) console.error(`debug: heapTotal ${mb(m.heapTotal)} external ${mb(m.external)} arrayBuffers ${mb(m.arrayBuffers)}`);
   return { rss: m.rss, heap: m.heapUsed };
 };
 const fmtMem = (m: { rss: number; heap: number }) => `RSS ${mb(m.rss)}, JS heap ${mb(m.heap)}`;
@@ -99,7 +97,7 @@ const waitUntil = async (cond: () => boolean, ms: number) => {
   const end = performance.now() + ms;
   while (!cond()) {
     if (performance.now() > end) return false;
-    await Bun.sleep(1);
+    await sleep(1);
   }
   return true;
 };
@@ -134,7 +132,7 @@ async function fakeTarget(): Promise<Target> {
         client.write(streamer.id, data);
         if ((i / per) % 10 === 0) client.update(streamer.id, { lastActivityAt: Date.now() });
         const due = RATE > 0 ? start + ((i + per) / RATE) * 1000 : 0;
-        await Bun.sleep(Math.max(1, due - performance.now()));
+        await sleep(Math.max(1, due - performance.now()));
       }
     },
     async close() {},
@@ -145,7 +143,7 @@ async function realTarget(): Promise<Target> {
   const dir = mkdtempSync(join(tmpdir(), "troupe-bench-"));
   const sockDir = mkdtempSync("/tmp/tb-");
   process.env.TROUPE_SOCKET = join(sockDir, "d.sock");
-  const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd: dir, env: { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" } });
+  const git = (...args: string[]) => runSync(["git", ...args], { cwd: dir, env: { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" } });
   git("init", "-q");
   git("commit", "-q", "--allow-empty", "-m", "init");
   const { resolveWorkspace } = await import("../../src/workspace.ts");
@@ -153,8 +151,8 @@ async function realTarget(): Promise<Target> {
   const { parserFor } = await import("../../src/output/render.ts");
   const ws = resolveWorkspace({ workspace: dir });
   // The daemon is the compiled binary (build it first): started from this script, it would run the script.
-  const bin = join(import.meta.dir, "../../dist/troupe");
-  const started = Bun.spawnSync([bin, "daemon", "start", "--workspace", dir], { env: process.env });
+  const bin = join(import.meta.dirname, "../../dist/troupe");
+  const started = runSync([bin, "daemon", "start", "--workspace", dir], { env: process.env });
   if (started.exitCode !== 0) throw new Error(`could not start the daemon (${bin}; npm run build first?): ${started.stderr.toString()}`);
   const client = await ensureDaemon(ws);
   const env: Record<string, string> = {};
@@ -173,9 +171,9 @@ async function realTarget(): Promise<Target> {
     client,
     parserFor,
     async stream() {
-      await Bun.write(gate, "");
+      writeFileSync(gate, "");
       // Done when the dashboard has been sent every line.
-      while (streamedLines() < LINES) await Bun.sleep(50);
+      while (streamedLines() < LINES) await sleep(50);
     },
     async close() {
       for (const a of await client.listAgents()) if (a.status === "running" || a.status === "starting") await client.stop(a.id).catch(() => undefined);
@@ -277,7 +275,7 @@ while (!done) {
   pos += dir;
   const ms = await press(dir > 0 ? "j" : "k", nextName(dir));
   if (!Number.isNaN(ms)) latencies.push(ms);
-  await Bun.sleep(50);
+  await sleep(50);
   const n = streamedLines();
   if (n - lastSample >= LINES / 4) {
     lastSample = n;
@@ -308,7 +306,7 @@ for (let i = 0; i < 40; i++) {
   const delta = i % 2 === 0 ? 1 : -1;
   const ms = await press(delta > 0 ? "j" : "k", nextName(delta));
   if (!Number.isNaN(ms)) idle.push(ms);
-  await Bun.sleep(50);
+  await sleep(50);
 }
 
 const held = feed.output.get(streamerId);

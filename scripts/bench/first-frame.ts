@@ -16,9 +16,10 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { compileBinary } from "../../src/runtime/compile.ts";
-import { quietEnv } from "../../src/runtime/process.ts";
+import { quietEnv, sleep } from "../../src/runtime/process.ts";
+import { runSync } from "../lib/process.ts";
 
-const ROOT = resolve(import.meta.dir, "../..");
+const ROOT = resolve(import.meta.dirname, "../..");
 const BIN = process.env.TROUPE_BIN ?? join(ROOT, "dist", "troupe");
 const BASE_BIN = process.env.TROUPE_BASE_BIN;
 const ARGS = process.argv.slice(2);
@@ -26,13 +27,13 @@ const RUNS = Number(ARGS.find((a) => /^\d+$/.test(a)) ?? 9);
 const PRESET = ARGS.includes("--preset");
 
 const runtime = mkdtempSync("/tmp/tr-ff-");
-const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-S", join(runtime, "tmux.sock"), ...args], { stdout: "pipe" }).stdout.toString();
+const tmux = (...args: string[]) => runSync(["tmux", "-S", join(runtime, "tmux.sock"), ...args], { stdout: "pipe" }).stdout.toString();
 
 /** A workspace of its own for `bin` (a build talks to a daemon of its own build), its daemon up with 5 agents. */
 function workspaceFor(bin: string, n: number) {
   const work = mkdtempSync(join(tmpdir(), "troupe-ff-"));
   const env = { ...process.env, TROUPE_WORKSPACE: work, TROUPE_SOCKET: join(runtime, `d${n}.sock`) } as Record<string, string>;
-  const troupe = (args: string[]) => Bun.spawnSync([bin, ...args], { env, stdout: "ignore", stderr: "ignore" });
+  const troupe = (args: string[]) => runSync([bin, ...args], { env, stdout: "ignore", stderr: "ignore" });
   for (let i = 0; i < 5; i++) troupe(["spawn", "--no-worktree", "--name", `a${i}`, "--command", "sleep 100000"]);
   const vars = Object.entries({ TROUPE_WORKSPACE: work, TROUPE_SOCKET: env.TROUPE_SOCKET! }).map(([k, v]) => `${k}='${v}'`).join(" ");
   return {
@@ -84,12 +85,12 @@ async function once(command: string, text: string): Promise<Run | null> {
       cpu = pid ? cpuMs(pid) : 0;
       break;
     }
-    await Bun.sleep(2);
+    await sleep(2);
   }
-  await Bun.sleep(1000);
+  await sleep(1000);
   const rss = pid ? rssMB(pid) : 0;
   tmux("kill-session", "-t", "ff");
-  await Bun.sleep(200);
+  await sleep(200);
   return ms ? { ms, cpu, rss } : null;
 }
 

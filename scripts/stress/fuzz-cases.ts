@@ -27,7 +27,7 @@ export interface FuzzCase {
   custom: boolean;
 }
 
-const ROUTES_DIR = resolve(import.meta.dir, "../../src/daemon/routes");
+const ROUTES_DIR = resolve(import.meta.dirname, "../../src/daemon/routes");
 
 /** Every `r.on("METHOD", "/path", ...)` in the route files, so a new route is fuzzed without editing this. */
 export function readRoutes(dir = ROUTES_DIR): Route[] {

@@ -39,7 +39,7 @@ async function ended(name: string): Promise<Agent> {
 
 describe("other real agent CLIs under troupe", () => {
   test("Codex runs the tool call in its worktree and ends with troupe signal done", async () => {
-    server = startFakeOpenAI({ command: `${BIN} signal done --result "codex ran in $(basename "$PWD")"`, answer: "Done." });
+    server = await startFakeOpenAI({ command: `${BIN} signal done --result "codex ran in $(basename "$PWD")"`, answer: "Done." });
     cliSandbox({ OPENAI_API_KEY: "test" });
     const codexHome = join(sb.runtime, "codex-home");
     mkdirSync(codexHome, { recursive: true });
@@ -57,7 +57,7 @@ describe("other real agent CLIs under troupe", () => {
   }, 120_000);
 
   test("Gemini CLI runs the tool call in its worktree and ends with troupe signal done", async () => {
-    server = startFakeGemini({ tool: { name: "run_shell_command", args: { command: `${BIN} signal done --result "gemini ran"` } }, answer: "Done." });
+    server = await startFakeGemini({ tool: { name: "run_shell_command", args: { command: `${BIN} signal done --result "gemini ran"` } }, answer: "Done." });
     cliSandbox({ GEMINI_API_KEY: "test", GOOGLE_GEMINI_BASE_URL: server.url });
     const account = join(sb.runtime, "gemini-account");
     mkdirSync(join(account, ".gemini"), { recursive: true });

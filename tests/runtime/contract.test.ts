@@ -120,6 +120,20 @@ describe(`runtime adapter (${RUNNING})`, () => {
     assert.equal((missing as { code?: string }).code === "ENOENT" || (missing as { code?: string }).code === "FailedToOpenSocket", true, String(missing));
   });
 
+  test("serve: a server stopped after its socket was deleted leaves the next server's socket alone; a stopped server's socket is gone", async () => {
+    const socket = join(dir, "again.sock");
+    const error = () => new Response("error", { status: 500 });
+    const first = serveUnix({ socket, fetch: () => new Response("first"), error });
+    rmSync(socket); // a tmp cleaner, a careless rm: the daemon listens again (src/daemon/server.ts)
+    first.stop(false);
+    const second = serveUnix({ socket, fetch: () => new Response("second"), error });
+    await sleep(200); // the first server's close, wherever it happens
+    assert.equal(await (await unixFetch(socket, "http://x/")).text(), "second");
+    second.stop(true);
+    await sleep(200);
+    assert.equal(existsSync(socket), false);
+  });
+
   test("lock: a second taker is refused while the first holds it, and so is any process's flock(2) on the file", async () => {
     const path = join(dir, "lock");
     const a = tryLock(path);

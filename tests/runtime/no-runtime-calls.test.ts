@@ -20,11 +20,19 @@ const RULES: { files: string; except?: (file: string) => boolean; forbidden: Reg
   { files: "scripts/**/*.ts", forbidden: ANY },
 ];
 
+/** Files that reach Bun on purpose, each with its reason (a stale one fails the test below). */
+const EXCEPTIONS: { file: string; why: string }[] = [
+  {
+    file: "scripts/stress/fuzz.ts",
+    why: "Bun.connect: a daemon that answers before a case's body is all sent makes the next write fail, and node:net then drops the answer unread",
+  },
+];
+
 function offenders(dir: string): string[] {
   const out: string[] = [];
   for (const rule of RULES) {
     for (const file of new Glob(rule.files).scanSync({ cwd: dir })) {
-      if (rule.except?.(file)) continue;
+      if (rule.except?.(file) || EXCEPTIONS.some((e) => e.file === file)) continue;
       readFileSync(join(dir, file), "utf8")
         .split("\n")
         .forEach((line, i) => {
@@ -49,6 +57,10 @@ function probeFile(path: string, text: string): void {
 describe("runtime calls stay in their adapter", () => {
   test("src/ outside src/runtime/{bun,deno}/, providers/ and scripts/ call no runtime; each adapter only its own", () => {
     expect(offenders(root)).toEqual([]);
+  });
+
+  test("every exception still reaches Bun (a stale one would hide nothing and mislead)", () => {
+    for (const e of EXCEPTIONS) expect(BUN.test(readFileSync(join(root, e.file), "utf8"))).toBe(true);
   });
 
   test("the check finds each way of reaching a runtime, and leaves comments and look-alikes alone", () => {

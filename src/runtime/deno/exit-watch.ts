@@ -1,19 +1,6 @@
 import type { ExitWatcher, StartExitWatcher } from "../contract.ts";
+import { O_CLOEXEC, O_NONBLOCK, pidExists, POLLIN, SYS_PIDFD_OPEN } from "../portable/pidfd.ts";
 import { linuxLibc, type Libc } from "./libc.ts";
-
-const SYS_PIDFD_OPEN = 434; // the same number on every Linux architecture (added in 5.3)
-const O_NONBLOCK = 0o4000;
-const O_CLOEXEC = 0o2000000;
-const POLLIN = 1;
-
-const exists = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-};
 
 /**
  * pidfd_open(2) here, poll(2) as a nonblocking FFI call (Deno runs it on a thread of its own
@@ -74,7 +61,7 @@ export const startExitWatcher: StartExitWatcher = (onExit) => {
       if (!wake && !start(libc)) return "unsupported";
       const fd = Number(libc.syscall(BigInt(SYS_PIDFD_OPEN), BigInt(pid), 0n));
       // no errno through FFI: a pid that exists but gets no pidfd means the kernel has none
-      if (fd < 0) return exists(pid) ? "unsupported" : "gone";
+      if (fd < 0) return pidExists(pid) ? "unsupported" : "gone";
       watched.set(fd, pid);
       libc.write(wake![1], byte, 1n);
       return "watching";
