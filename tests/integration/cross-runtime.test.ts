@@ -46,7 +46,9 @@ describe.skipIf(!both || !HAVE_TMUX)("a daemon of one runtime, clients of the ot
       // the agent's own troupe is the daemon's; it asks and signals through the other runtime's
       const other = BUILDS[client];
       const q = (s: string) => `'${s}'`;
-      const cmd = `a=$(${q(other)} ask "ship it?" --user) && ${q(other)} signal done --result "got:$a"`;
+      // (an agent gets no TROUPE_ variable of its spawner's: it names the shared build itself)
+      const as = `TROUPE_TEST_BUILD_VERSION=${SAME_BUILD.TROUPE_TEST_BUILD_VERSION} ${q(other)}`;
+      const cmd = `a=$(${as} ask "ship it?" --user) && ${as} signal done --result "got:$a"`;
       await run(client, ["spawn", "--no-worktree", "--name", "mixed", "--command", cmd, "--json"]);
 
       term = new Terminal(sb);
