@@ -149,6 +149,11 @@ export interface ProcessRuntime {
    */
   selfCommand(): string[];
   /**
+   * Makes this process read its terminal again after a child had it (the dashboard's `t` and
+   * `e`: stdin paused meanwhile, Ink's listener back): where the runtime does not by itself.
+   */
+  reclaimStdin(): void;
+  /**
    * Variables for a long-lived process this one starts (the daemon) so the runtime itself does not
    * wake while nothing happens; read by the runtime only when that process starts.
    */

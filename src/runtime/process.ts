@@ -10,6 +10,7 @@ export const gc = (): void => processRuntime.gc();
 export const gcYoung = (): void => processRuntime.gcYoung();
 export const shrink = (): void => processRuntime.shrink();
 export const selfCommand = (): string[] => processRuntime.selfCommand();
+export const reclaimStdin = (): void => processRuntime.reclaimStdin();
 export const quietEnv = (): Record<string, string> => processRuntime.quietEnv();
 export const exec = (argv: string[], env: Record<string, string>): boolean => processRuntime.exec(argv, env);
 

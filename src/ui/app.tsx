@@ -9,7 +9,7 @@ import { useDashboard } from "./hooks/useDashboard.ts";
 import { useKeys } from "./hooks/useKeys.ts";
 import { useTerminalSize, type Size } from "./hooks/useTerminalSize.ts";
 import { currentView, type UiState } from "./state/ui.ts";
-import { releaseStdin } from "./terminal.ts";
+import { reclaimStdin, releaseStdin } from "./terminal.ts";
 import type { DashboardDeps } from "./types.ts";
 import { MainView } from "./views/MainView.tsx";
 
@@ -39,6 +39,7 @@ export function App({ deps, feed, size, initial, onQuit }: AppProps) {
       await releaseStdin();
       out.push(await fn());
     });
+    reclaimStdin();
     return out[0] as T;
   };
   const { ui, view, screen, envNow } = useDashboard(deps, feed, term, { quit, suspend }, initial);

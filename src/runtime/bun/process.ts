@@ -11,6 +11,8 @@ export const processRuntime: ProcessRuntime = {
   gcYoung: () => void edenGC(),
   // JSC's VM::shrinkFootprintWhenIdle: deletes all code, collects in full, releases free malloc pages
   shrink: () => Bun.shrink(),
+  // Bun's stdin reads again once Ink adds its listener back
+  reclaimStdin: () => {},
   selfCommand: () => (compiled() ? [process.execPath] : [process.execPath, Bun.main]),
   // Bun's GC timer wakes an idle process once a second (slowing to 30 s only once the heap stops
   // changing) and each tick wakes JSC's helper threads; collections still run on allocation.

@@ -26,6 +26,16 @@ export const processRuntime: ProcessRuntime = {
   // shrinkFootprintWhenIdle): a full collection once the task returns is what there is. It costs
   // the dashboard the RSS of code compiled for a burst (scripts/bench/report.ts prints its RSS).
   shrink: () => void setTimeout(() => v8gc?.(), 0),
+  // Deno's stdin stays stopped after pause(), a listener back or not: its stream still counts the
+  // read that was in flight when it paused, so it never asks the handle again. The handle's reads
+  // restart here as Node's net.Socket starts them (tryReadStart).
+  reclaimStdin: () => {
+    const handle = (process.stdin as unknown as { _handle?: { reading?: boolean; readStart?: () => number } })._handle;
+    if (handle?.readStart && !handle.reading) {
+      handle.reading = true;
+      handle.readStart();
+    }
+  },
   selfCommand: () => {
     if (compiled()) return [Deno.execPath()];
     const main = fileURLToPath(Deno.mainModule);
