@@ -3,12 +3,10 @@
  * daemon it starts, the shim on an agent's PATH): every permission (troupe starts agents, reads
  * and writes the workspace, opens libc); request.signal aborted only when the client goes away
  * (the daemon's event streams count connected clients by it); gc() exposed for the dashboard's
- * RSS guard (src/ui/mount.tsx); a dynamic import read when it runs: by default Deno reads and
- * parses every module a literal `import()` names before the program starts (all 100 chunks of
- * the bundle: 0.1 s of CPU at every `troupe ask`, most of it for the dashboard's and the
- * daemon's code).
+ * RSS guard (src/ui/mount.tsx); quiet: Deno's own progress line, cleared at start on a terminal (ESC[0G ESC[2K
+ * ESC[J to stderr, even with nothing to show), erased the shell's text on the dashboard's row.
  */
-export const DENO_RUN_FLAGS = ["-A", "--unstable-no-legacy-abort", "--unstable-lazy-dynamic-imports", "--v8-flags=--expose-gc"] as const;
+export const DENO_RUN_FLAGS = ["-A", "--quiet", "--unstable-no-legacy-abort", "--v8-flags=--expose-gc"] as const;
 
 /**
  * Added for the bundle (one .js file that imports only node: built-ins): the project's deno.json,
