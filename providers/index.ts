@@ -74,6 +74,8 @@ async function readVersion(path: string, args: string[], PATH: string, timeoutMs
       proc.on("error", () => resolve(["", "", null]));
       proc.on("close", (code) => resolve([Buffer.concat(out).toString(), Buffer.concat(err).toString(), code]));
     });
+    // being its own group, it would outlive us (a dashboard whose terminal hung up): stopped at our exit
+    if (proc.pid !== undefined) trackProbe(proc.pid, output);
     const timedOut = new Promise<undefined>((resolve) => {
       timer = setTimeout(() => {
         if (proc.pid !== undefined) killGroup(proc.pid);
@@ -89,6 +91,21 @@ async function readVersion(path: string, args: string[], PATH: string, timeoutMs
   } finally {
     clearTimeout(timer);
   }
+}
+
+const probes = new Set<number>();
+
+function trackProbe(pid: number, exited: Promise<unknown>): void {
+  if (probes.size === 0) process.once("exit", stopProbes);
+  probes.add(pid);
+  void exited.finally(() => {
+    probes.delete(pid);
+    if (probes.size === 0) process.removeListener("exit", stopProbes);
+  });
+}
+
+function stopProbes(): void {
+  for (const pid of probes) killGroup(pid);
 }
 
 function killGroup(pid: number): void {

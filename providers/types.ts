@@ -125,6 +125,12 @@ export interface Provider {
   ignoresPermissions?: boolean;
   /** True when the CLI takes `instructions` as a system prompt of their own; else they go before the prompt. */
   takesSystemPrompt?: boolean;
+  /**
+   * True when the CLI takes user messages while a run goes on (a running session can be reached):
+   * its mode prompts then carry `listen.live` instead of looking with `troupe listen` between
+   * steps (`listen.poll`). None does yet (issue 23).
+   */
+  liveInput?: boolean;
   /** True when a resume needs no session id from the CLI's output (sessionId is then ""). */
   resumesWithoutSession?: boolean;
   /** Pure: one complete output line (no newline) to zero or more events. Never throws. */

@@ -2,7 +2,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { Glob } from "bun";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join } from "node:path";
+import { importsOf } from "./support/imports.ts";
 
 /**
  * The layer matrix: which modules each module may import (itself and `errors` always). A module
@@ -63,6 +64,7 @@ const EXCEPTIONS: { from: string; to: string; why: string }[] = [
   { from: "src/cli/dashboard.ts", to: "src/ui/run.tsx", why: "the dashboard command mounts the UI (loaded lazily)" },
   { from: "src/cli/mcp.ts", to: "src/mcp/server.ts", why: "`troupe mcp` serves the MCP adapter (loaded lazily, so no other command loads the SDK)" },
   { from: "src/cli/signal.ts", to: "src/agents/signal-file.ts", why: "when no daemon answers, an agent writes its own signal file (the daemon reads it at the session's end)" },
+  { from: "providers/index.ts", to: "src/runtime/process.ts", why: "detecting a CLI looks it up on PATH the runtime's way (which), not with a call to one runtime" },
 ];
 
 const ALWAYS = ["errors"];
@@ -75,17 +77,6 @@ function moduleOf(path: string): string | null {
   if (parts.length === 2) return parts[1]!.replace(/\.tsx?$/, "");
   if (parts[1] === "daemon" && parts[2] === "routes" && parts.length > 3) return "daemon/routes";
   return parts[1]!;
-}
-
-const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)["']([^"']+)["']/g;
-
-/** Every relative import of `file` (static, type-only, re-export, dynamic), resolved to a root-relative path. */
-function importsOf(root: string, file: string): string[] {
-  const text = readFileSync(join(root, file), "utf8");
-  return [...text.matchAll(IMPORT)]
-    .map((m) => m[1]!)
-    .filter((spec) => spec.startsWith("."))
-    .map((spec) => relative(root, resolve(root, dirname(file), spec)));
 }
 
 /** Each import that the matrix does not allow, as `from → to (from-module → to-module)`. */

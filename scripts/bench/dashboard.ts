@@ -19,12 +19,12 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { render } from "ink";
 import { createElement } from "react";
-import { App } from "../../src/ui/app.tsx";
-import { Feed } from "../../src/ui/feed.ts";
-import { ThemeContext } from "../../src/ui/theme.ts";
-import type { DashboardClient, DashboardDeps } from "../../src/ui/types.ts";
+import { App } from "../../src/ui/shell/app.tsx";
+import { DaemonMirror } from "../../src/ui/mirror/daemon-mirror.ts";
+import { ThemeContext } from "../../src/ui/shared/theme.ts";
+import type { DashboardClient, DashboardDeps } from "../../src/ui/deps.ts";
 import type { LineParser } from "../../src/output/lines.ts";
-import { visibleAgents } from "../../src/ui/state/entities.ts";
+import { visibleAgents } from "../../src/ui/mirror/entities-state.ts";
 import { gc, sleep } from "../../src/runtime/process.ts";
 import { runSync } from "../lib/process.ts";
 
@@ -186,7 +186,7 @@ async function realTarget(): Promise<Target> {
 
 // --- the run ----------------------------------------------------------------------------------
 const target = fake ? await fakeTarget() : await realTarget();
-const feed = new Feed(target.client, target.parserFor);
+const feed = new DaemonMirror(target.client, target.parserFor);
 const deps: DashboardDeps = {
   client: target.client,
   workspace: "~/bench",
@@ -209,7 +209,7 @@ let firstFrameAt = 0;
 const renderTimes: number[] = [];
 feed.start();
 const t0 = performance.now();
-const ink = render(createElement(ThemeContext.Provider, { value: { color: true, ascii: false } }, createElement(App, { deps, feed })), {
+const ink = render(createElement(ThemeContext.Provider, { value: { color: true, ascii: false } }, createElement(App, { deps, mirror: feed })), {
   stdout: stdout as unknown as NodeJS.WriteStream,
   stdin: stdin as unknown as NodeJS.ReadStream,
   alternateScreen: true,

@@ -18,6 +18,8 @@ import { agentEnv } from "./env.ts";
 import { AgentEnvStore, moveLegacyEnvs } from "./env-store.ts";
 import { launchSession, sessionFiles } from "./launch.ts";
 import { agentPaths } from "./paths.ts";
+import { modePrompt, PREVIEW_AGENT, type ModePrompt } from "./mode-prompt.ts";
+import { worktreePath } from "../git/worktree.ts";
 import { hashToken } from "./tokens.ts";
 import { clearSignalFile, readSignalFile } from "./signal-file.ts";
 import { writeSignalAs } from "./signal-write.ts";
@@ -122,6 +124,16 @@ export class AgentService {
   /** This troupe by absolute path, for prompts (a login shell may drop it from PATH). */
   troupeCommand(): string {
     return join(this.d.binDir, "troupe");
+  }
+
+  /**
+   * The prompt a mode agent spawned now with `work` would get, its id and name shown as
+   * PREVIEW_AGENT's (`troupe prompt`): a mode run's worktree is `.troupe/worktrees/<name>`.
+   */
+  previewModePrompt(work: SpawnWork, providerName: string): ModePrompt {
+    const { id, name } = PREVIEW_AGENT;
+    const paths = agentPaths(this.d.ws.stateDir, name, worktreePath(this.d.ws.root, name));
+    return modePrompt({ id, name, inputDir: paths.inputDir, troupe: this.troupeCommand(), provider: this.provider(providerName), work });
   }
 
   /** Lets launches under way finish (a process must not start unrecorded), then stops watching. */

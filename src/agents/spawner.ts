@@ -6,7 +6,6 @@ import { buildWithRole } from "../../providers/role.ts";
 import { which } from "../runtime/process.ts";
 import { createWorktree, removeWorktree, troupeBranches } from "../git/worktree.ts";
 import { buildAgentPrompt } from "../prompts/agent.ts";
-import { buildModePrompt } from "../prompts/modes.ts";
 import { toAgent } from "../store/agents.ts";
 import { providerConfig } from "../workspace-config.ts";
 import type { AccountPort } from "./accounts-port.ts";
@@ -15,6 +14,7 @@ import type { AgentDeps } from "./deps.ts";
 import type { AgentEnvStore } from "./env-store.ts";
 import { writeInput, type SpawnWork } from "./input.ts";
 import { withTroupeMcp, writeMcpFiles } from "./mcp-config.ts";
+import { modePrompt } from "./mode-prompt.ts";
 import { uniqueName } from "./names.ts";
 import { agentPaths } from "./paths.ts";
 import { configLayers, mergeLayers, type PolicyLayer } from "./permission-layers.ts";
@@ -99,9 +99,8 @@ export class Spawner {
     const cwd = wt?.path ?? d.ws.root;
     const paths = agentPaths(d.ws.stateDir, name, wt?.path ?? null);
     const troupe = d.troupe();
-    const files = work?.files.map((f) => f.path) ?? [];
     const fullPrompt = work
-      ? buildModePrompt({ id, name, mode: work.mode, inputDir: paths.inputDir, troupe, initiativeId: work.initiativeId, phaseId: work.phaseId, taskId: work.taskId, files })
+      ? modePrompt({ id, name, inputDir: paths.inputDir, troupe, provider, work }).prompt
       : buildAgentPrompt({ id, name, prompt: prompt ?? "", inputDir: paths.inputDir, troupe });
     // built before the agent is recorded: a provider that refuses the input leaves nothing behind
     let cmd: ProviderCommand;

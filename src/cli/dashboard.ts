@@ -21,6 +21,9 @@ export async function run(args: string[]): Promise<number> {
       return EXIT.usage;
     }
     // main.ts has restarted it in place with the runtime's quiet settings by now (self.ts restartQuiet)
+    // A hung-up terminal (an SSH link dropped, tmux killed) or a kill ends the dashboard through its
+    // exit hooks: the terminal is restored and the agent CLIs' version probes are stopped.
+    for (const [sig, code] of [["SIGHUP", 129], ["SIGTERM", 143]] as const) process.once(sig, () => process.exit(code));
     const { ws, client } = await connect(values.workspace);
     const { runDashboard } = await import("../ui/run.tsx");
     return await runDashboard({ client, workspace: ws, env: clientEnv() });

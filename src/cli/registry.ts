@@ -285,6 +285,19 @@ ${W}`,
     load: () => import("./edit.ts"),
   },
   {
+    name: "prompt",
+    summary: "print what an agent of a mode is told",
+    usage: `troupe prompt --mode MODE [--initiative REF | --phase REF | --task REF] [--provider P] [--json]
+  MODE is discuss, plan or refine (on an initiative), detail (a phase) or execute (a task);
+  the prompt is built as a spawn builds it, the agent's id and name shown as AGENT_ID and
+  AGENT_NAME; without a ref, on a placeholder target (said on stderr)
+  --provider P  whose agent it is (default: claude): it decides how questions reach the agent
+  --json        {"mode", "provider", "placeholder", "blocks": [{"id", "text"}]}: the prompt is
+                the texts joined by blank lines
+${W}`,
+    load: () => import("./prompt.ts"),
+  },
+  {
     name: "dispatch",
     summary: "let the daemon carry an initiative: detail, execute and merge its approved phases",
     usage: `troupe dispatch INITIATIVE [--concurrency N] [--provider P] [--model M] [--json]

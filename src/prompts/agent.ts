@@ -1,4 +1,4 @@
-import { shellWord } from "./blocks.ts";
+import { shellWord } from "./context.ts";
 
 export interface PromptContext {
   id: string;

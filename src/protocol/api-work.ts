@@ -2,7 +2,7 @@ import { PermissionPolicySchema } from "./permission.ts";
 import { z } from "zod";
 import { ProcessTextSchema } from "./api-agents.ts";
 import { AgentSchema } from "./entities.ts";
-import { InitiativeSchema, PhaseSchema, PhaseTreeSchema, ReviewPolicySchema, TaskSchema } from "./work.ts";
+import { AgentModeSchema, InitiativeSchema, PhaseSchema, PhaseTreeSchema, ReviewPolicySchema, TaskSchema } from "./work.ts";
 
 const Env = z.record(z.string(), z.string());
 
@@ -79,4 +79,13 @@ export const WorkItemsResponseSchema = z.object({
 export type WorkItems = z.infer<typeof WorkItemsResponseSchema>;
 export const TaskResponseSchema = z.object({ task: TaskSchema });
 export const ModeRunResponseSchema = z.object({ agent: AgentSchema });
+/** `troupe prompt`: what an agent of a mode gets, whole and block by block; `placeholder` when no target was named. */
+export const ModePromptResponseSchema = z.object({
+  mode: AgentModeSchema,
+  provider: z.string(),
+  placeholder: z.boolean(),
+  prompt: z.string(),
+  blocks: z.array(z.object({ id: z.string(), text: z.string() })),
+});
+export type ModePromptResponse = z.infer<typeof ModePromptResponseSchema>;
 export const DiffResponseSchema = z.object({ diff: z.string() });

@@ -11,6 +11,15 @@ import { PermissionPolicySchema } from "./permission.ts";
 export const AgentModeSchema = z.enum(["discuss", "plan", "detail", "execute", "refine"]);
 export type AgentMode = z.infer<typeof AgentModeSchema>;
 
+/** What each mode works on: discuss, plan and refine an initiative, detail a phase, execute a task. */
+export const MODE_TARGET: Record<AgentMode, "initiative" | "phase" | "task"> = {
+  discuss: "initiative",
+  plan: "initiative",
+  refine: "initiative",
+  detail: "phase",
+  execute: "task",
+};
+
 export const InitiativeStatusSchema = z.enum(["active", "completed", "archived"]);
 export type InitiativeStatus = z.infer<typeof InitiativeStatusSchema>;
 

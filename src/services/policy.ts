@@ -46,6 +46,7 @@ export const POLICY = {
   // a mode run is a spawn (the caller's child) with the work model's input; its outputs are proposals the person reviews
   "modes.run": ["anyone", "start a mode agent"],
   "modes.decisions": ["anyone", "read an initiative's decisions"],
+  "modes.prompt": ["anyone", "read a mode's prompt"],
   "conversations.ask": ["anyone", "ask"],
   "conversations.list": ["anyone", "list conversations"],
   "conversations.get": ["anyone", "read a conversation"],

@@ -1,4 +1,4 @@
-import type { Publisher } from "./publisher.ts";
+import type { Publisher } from "./shared/publisher.ts";
 
 export interface MemoryGuardOptions {
   budgetBytes: number;

@@ -1,17 +1,17 @@
 import { render } from "ink";
 import { parserFor } from "../output/render.ts";
-import { App } from "./app.tsx";
+import { App } from "./shell/app.tsx";
 import { closingNote } from "./closing-note.ts";
-import { loadDiff } from "./diff-source.ts";
-import { editInEditor } from "./editor.ts";
-import { workRuns } from "./work-runs.ts";
+import { loadDiff } from "./diff/diff-source.ts";
+import { editInEditor } from "./terminal/editor.ts";
+import { workRuns } from "./phases/work-runs.ts";
 import { runAttached } from "../client/attach.ts";
-import type { Feed } from "./feed.ts";
-import type { RunOptions } from "./run.tsx";
-import { listProviders } from "./providers.ts";
-import { homeOnAlternateScreen, restoreTerminal } from "./terminal.ts";
-import { ThemeContext, themeFromEnv } from "./theme.ts";
-import type { DashboardDeps } from "./types.ts";
+import type { DaemonMirror } from "./mirror/daemon-mirror.ts";
+import type { RunOptions } from "./deps.ts";
+import { listProviders } from "./dialogs/provider-choices.ts";
+import { homeOnAlternateScreen, restoreTerminal } from "./terminal/terminal.ts";
+import { ThemeContext, themeFromEnv } from "./shared/theme.ts";
+import type { DashboardDeps } from "./deps.ts";
 import { gc, gcYoung, shrink } from "../runtime/process.ts";
 import { guardMemory, settleMemory } from "./memory-guard.ts";
 
@@ -26,8 +26,8 @@ function shortPath(p: string): string {
   return home && p.startsWith(home) ? `~${p.slice(home.length)}` : p;
 }
 
-/** Mounts the dashboard over a started feed, full screen until the person quits; returns the exit code. */
-export async function mountDashboard({ client, workspace, env, feed }: RunOptions & { feed: Feed }): Promise<number> {
+/** Mounts the dashboard over a started mirror, full screen until the person quits; returns the exit code. */
+export async function mountDashboard({ client, workspace, env, mirror }: RunOptions & { mirror: DaemonMirror }): Promise<number> {
   const deps: DashboardDeps = {
     client,
     workspace: shortPath(workspace.root),
@@ -58,16 +58,16 @@ export async function mountDashboard({ client, workspace, env, feed }: RunOption
   const unhome = homeOnAlternateScreen(process.stdout);
   instance = render(
     <ThemeContext.Provider value={themeFromEnv()}>
-      <App deps={deps} feed={feed} />
+      <App deps={deps} mirror={mirror} />
     </ThemeContext.Provider>,
     // interactive: Ink treats any CI=true environment as non-interactive and draws nothing
     // until exit; the dashboard only runs on a terminal (checked before), so it always is.
-    // maxFps 60: streaming output already reaches Ink at most 30 times a second (the feed batches
+    // maxFps 60: streaming output already reaches Ink at most 30 times a second (the mirror batches
     // it); the higher cap only lets a keypress draw without queueing behind a streaming frame.
     { alternateScreen: true, exitOnCtrlC: false, patchConsole: true, maxFps: 60, incrementalRendering: true, interactive: true },
   );
   // a young collection a frame, a full one (~15-20 ms) every few seconds at most, while output streams
-  const stopMemoryGuard = guardMemory(feed.output.publisher, {
+  const stopMemoryGuard = guardMemory(mirror.output.publisher, {
     budgetBytes: RSS_BUDGET_BYTES,
     everyMs: MEMORY_CHECK_MS,
     rss: () => process.memoryUsage.rss(),
@@ -75,7 +75,7 @@ export async function mountDashboard({ client, workspace, env, feed }: RunOption
     gcYoung,
   });
   // once after the first frame and once after the agent CLIs' versions came in
-  const settler = settleMemory(feed.output.publisher, shrink, SETTLE_MS);
+  const settler = settleMemory(mirror.output.publisher, shrink, SETTLE_MS);
   settler.settled();
   // Asking each agent CLI for its version takes seconds (several are Node programs): do it
   // once the first frame is up, so the new-agent dialog opens with the answer ready.
@@ -93,10 +93,10 @@ export async function mountDashboard({ client, workspace, env, feed }: RunOption
     unhome();
     settler.stop();
     stopMemoryGuard();
-    feed.stop();
+    mirror.stop();
     process.off("uncaughtException", crash);
     process.off("unhandledRejection", crash);
   }
-  process.stdout.write(`${closingNote(Object.values(feed.getView().entities.agents))}\n`);
+  process.stdout.write(`${closingNote(Object.values(mirror.getView().entities.agents))}\n`);
   return code;
 }

@@ -1,18 +1,10 @@
-import type { TroupeClient } from "../client/client.ts";
 import { parserFor } from "../output/render.ts";
 import type { NotifyConfig } from "../protocol/user-config.ts";
 import { readUserConfig } from "../user-config.ts";
-import type { Workspace } from "../workspace.ts";
-import { alertBytes, desktopEscapes } from "./alert.ts";
-import { Feed } from "./feed.ts";
-import type { AttentionItem } from "./state/attention.ts";
-
-export interface RunOptions {
-  client: TroupeClient;
-  workspace: Workspace;
-  /** The environment agents spawned from the dashboard get. */
-  env: Record<string, string>;
-}
+import { alertBytes, desktopEscapes } from "./terminal/alert.ts";
+import { DaemonMirror } from "./mirror/daemon-mirror.ts";
+import type { RunOptions } from "./deps.ts";
+import type { AttentionItem } from "./mirror/attention.ts";
 
 /** Rings once and, when the user's config asks, writes desktop notifications (read afresh: an edit applies at once). */
 function alertPerson(items: AttentionItem[]): void {
@@ -35,9 +27,9 @@ function alertPerson(items: AttentionItem[]): void {
  */
 const SNAPSHOT_WAIT_MS = 100;
 
-/** Resolves once the feed has its first snapshot or knows the daemon is down, or after `ms`. */
-function firstState(feed: Feed, ms: number): Promise<void> {
-  const settled = () => feed.getView().connection.state !== "connecting";
+/** Resolves once the mirror has its first snapshot or knows the daemon is down, or after `ms`. */
+function firstState(mirror: DaemonMirror, ms: number): Promise<void> {
+  const settled = () => mirror.getView().connection.state !== "connecting";
   if (settled()) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
@@ -46,21 +38,21 @@ function firstState(feed: Feed, ms: number): Promise<void> {
       resolve();
     };
     const timer = setTimeout(done, ms);
-    const unsubscribe = feed.subscribe(() => {
+    const unsubscribe = mirror.subscribe(() => {
       if (settled()) done();
     });
   });
 }
 
 /**
- * Mounts the dashboard full screen until the person quits; returns the exit code. The feed asks
+ * Mounts the dashboard full screen until the person quits; returns the exit code. The mirror asks
  * the daemon for its snapshot first: the requests go out and the daemon answers while Ink, React
  * and the views load (the largest part of the start), so the first frame has the agents.
  */
 export async function runDashboard({ client, workspace, env }: RunOptions): Promise<number> {
-  const feed = new Feed(client, parserFor, { onAttention: alertPerson });
-  feed.start();
+  const mirror = new DaemonMirror(client, parserFor, { onAttention: alertPerson });
+  mirror.start();
   const { mountDashboard } = await import("./mount.tsx");
-  await firstState(feed, SNAPSHOT_WAIT_MS);
-  return mountDashboard({ client, workspace, env, feed });
+  await firstState(mirror, SNAPSHOT_WAIT_MS);
+  return mountDashboard({ client, workspace, env, mirror });
 }

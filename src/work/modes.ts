@@ -1,13 +1,14 @@
 import { TroupeError, errorMessage } from "../errors.ts";
 import type { AgentService } from "../agents/service.ts";
 import type { SpawnWork } from "../agents/input.ts";
+import type { ModePrompt } from "../agents/mode-prompt.ts";
 import type { EventBus, Published } from "../events/bus.ts";
 import type { Logger } from "../events/log.ts";
 import type { Store } from "../store/index.ts";
 import { SpawnRequestSchema } from "../protocol/api-agents.ts";
 import { describeIssue } from "../protocol/issue.ts";
 import type { Agent } from "../protocol/entities.ts";
-import type { AgentMode, Initiative, Phase, Task } from "../protocol/work.ts";
+import { MODE_TARGET, type AgentMode, type Initiative, type Phase, type Task } from "../protocol/work.ts";
 import type { DecisionStore } from "./decisions.ts";
 import { modeInputFiles } from "./input-files.ts";
 import { archiveModeOutputs, readModeOutputs, type Decision } from "./proposals.ts";
@@ -35,14 +36,7 @@ export interface ModeDeps {
   work: ModeWork;
 }
 
-/** What each mode works on: discuss, plan and refine an initiative, detail a phase, execute a task. */
-export const MODE_TARGET: Record<AgentMode, "initiative" | "phase" | "task"> = {
-  discuss: "initiative",
-  plan: "initiative",
-  refine: "initiative",
-  detail: "phase",
-  execute: "task",
-};
+type Target = { initiative: Initiative; phase?: Phase; task?: Task };
 
 const DETAILABLE: Phase["status"][] = ["approved", "in_progress"];
 const EXECUTABLE: Task["status"][] = ["pending", "in_progress", "failed", "blocked"];
@@ -83,19 +77,8 @@ export class ModeService {
 
   /** Resolves `ref` for the mode (an initiative, phase or task), writes its input and spawns its agent. */
   async start(mode: AgentMode, ref: string, opts: ModeRunOptions, parentId: string | null = null): Promise<Agent> {
-    const work = this.d.work;
-    const { initiative, phase, task } = this.target(work, mode, ref);
+    const { initiative, phase, task } = this.target(mode, ref, true);
     if (initiative.status !== "active") throw new TroupeError("invalid_state", `initiative ${initiative.slug} is ${initiative.status}`);
-    const phases = work.phases(initiative.id);
-    const input = modeInputFiles({
-      mode,
-      initiative,
-      phase,
-      task,
-      phases,
-      tasks: phase ? work.tasks(phase.id) : [],
-      decisions: this.d.decisions.list(initiative.id),
-    });
     const label = [initiative.slug, phase?.slug, task?.slug].filter(Boolean).join("/");
     const req = SpawnRequestSchema.safeParse({
       provider: opts.provider ?? (opts.command ? "generic" : "claude"),
@@ -108,22 +91,47 @@ export class ModeService {
       budgetUsd: opts.budgetUsd,
     });
     if (!req.success) throw new TroupeError("bad_request", describeIssue(req.error, "request"));
-    const spawnWork: SpawnWork = { mode, initiativeId: initiative.id, phaseId: phase?.id ?? null, taskId: task?.id ?? null, files: input };
-    return this.d.agents.spawn(req.data, parentId, spawnWork);
+    return this.d.agents.spawn(req.data, parentId, this.spawnWork(mode, { initiative, phase, task }));
   }
 
-  private target(work: ModeWork, mode: AgentMode, ref: string): { initiative: Initiative; phase?: Phase; task?: Task } {
+  /**
+   * The prompt an agent of `mode` on `ref` would get if started now (whatever the target's
+   * status), or with no ref a placeholder target whose ids are PLACEHOLDER_IDS.
+   */
+  prompt(mode: AgentMode, ref: string | null, provider = "claude"): ModePrompt {
+    const work = ref === null ? placeholderWork(mode) : this.spawnWork(mode, this.target(mode, ref, false));
+    return this.d.agents.previewModePrompt(work, provider);
+  }
+
+  /** What the run works on, with its input files as of now. */
+  private spawnWork(mode: AgentMode, { initiative, phase, task }: Target): SpawnWork {
+    const { work } = this.d;
+    const files = modeInputFiles({
+      mode,
+      initiative,
+      phase,
+      task,
+      phases: work.phases(initiative.id),
+      tasks: phase ? work.tasks(phase.id) : [],
+      decisions: this.d.decisions.list(initiative.id),
+    });
+    return { mode, initiativeId: initiative.id, phaseId: phase?.id ?? null, taskId: task?.id ?? null, files };
+  }
+
+  /** `startable`: refuse a phase not approved, a task done or under way. */
+  private target(mode: AgentMode, ref: string, startable: boolean): Target {
+    const { work } = this.d;
     switch (MODE_TARGET[mode]) {
       case "initiative":
         return { initiative: work.initiative(ref) };
       case "phase": {
         const phase = work.phase(ref);
-        if (!DETAILABLE.includes(phase.status)) throw new TroupeError("invalid_state", `phase ${phase.slug} is ${phase.status}; only an approved phase is detailed`);
+        if (startable && !DETAILABLE.includes(phase.status)) throw new TroupeError("invalid_state", `phase ${phase.slug} is ${phase.status}; only an approved phase is detailed`);
         return { initiative: work.initiative(phase.initiativeId), phase };
       }
       case "task": {
         const task = work.task(ref);
-        if (!EXECUTABLE.includes(task.status)) throw new TroupeError("invalid_state", `task ${task.slug} is ${task.status}; it cannot be executed`);
+        if (startable && !EXECUTABLE.includes(task.status)) throw new TroupeError("invalid_state", `task ${task.slug} is ${task.status}; it cannot be executed`);
         return { initiative: work.initiative(task.initiativeId), phase: work.phase(task.phaseId), task };
       }
     }
@@ -190,4 +198,16 @@ export class ModeService {
         return;
     }
   }
+}
+
+/** The ids a placeholder target shows (`troupe prompt` without a ref). */
+export const PLACEHOLDER_IDS = { initiative: "INITIATIVE_ID", phase: "PHASE_ID", task: "TASK_ID" } as const;
+
+/** A run on a placeholder target: its ids, and the input files every run of the mode has (no context). */
+function placeholderWork(mode: AgentMode): SpawnWork {
+  const on = MODE_TARGET[mode];
+  const phase = on !== "initiative";
+  const task = on === "task";
+  const files = ["initiative.md", ...(phase ? ["phase.md"] : []), ...(task ? ["task.md"] : [])].map((path) => ({ path, content: "" }));
+  return { mode, initiativeId: PLACEHOLDER_IDS.initiative, phaseId: phase ? PLACEHOLDER_IDS.phase : null, taskId: task ? PLACEHOLDER_IDS.task : null, files };
 }

@@ -1,9 +1,8 @@
 import { expect, test } from "bun:test";
-import { buildModePrompt, MODE_BLOCKS, type ModePromptContext } from "../../src/prompts/modes.ts";
-import { gitBlock, inputBlock, readFirstBlock, realityBlock, signalBlock, talkBlock } from "../../src/prompts/blocks.ts";
+import { buildModePrompt, MODE_BLOCKS, modePromptBlocks, type ModePromptContext } from "../../src/prompts/modes.ts";
 import { AgentModeSchema, type AgentMode } from "../../src/protocol/work.ts";
 
-const ctx = (mode: AgentMode): ModePromptContext => ({
+const ctx = (mode: AgentMode, liveInput = false): ModePromptContext => ({
   id: "ag_7f3k",
   name: "brave-otter",
   mode,
@@ -13,41 +12,91 @@ const ctx = (mode: AgentMode): ModePromptContext => ({
   phaseId: mode === "detail" || mode === "execute" ? "ph_9" : null,
   taskId: mode === "execute" ? "tk_3" : null,
   files: ["initiative.md", ...(mode === "detail" || mode === "execute" ? ["phase.md"] : []), ...(mode === "execute" ? ["task.md", "context/tasks/a.md", "context/tasks/b.md"] : []), "context/phases/store.md"],
+  liveInput,
 });
 
-// what marks each block and each mode's section in the text
-const MARK = new Map<unknown, string>([
-  [signalBlock, "## How to end"],
-  [inputBlock, "## Your input"],
-  [talkBlock, "## Talking to the person and to other agents"],
-  [readFirstBlock, "## Read before you write"],
-  [realityBlock, "## When reality differs from your task"],
-  [gitBlock, "## Git in your worktree"],
-]);
-const SECTION: Record<AgentMode, string[]> = {
-  discuss: ["# Discuss", "Outcome", "Artifacts", "Wiring", "Failure points", "/w/.troupe/worktrees/brave-otter/.troupe/output/decisions/<slug>.md"],
-  plan: ["# Plan", "One concern per phase", "Foundation first", "parallel waves", "Tests belong inside every phase", "/w/.troupe/worktrees/brave-otter/.troupe/output/phases/<slug>.md", "dependsOn: [config-schema]"],
-  detail: ["# Detail", "1 to 5 files", "File ownership", "expected behaviour", "how to test it", "/w/.troupe/worktrees/brave-otter/.troupe/output/tasks/<slug>.md"],
-  execute: ["# Execute", "1. Read", "2. Test first", "3. Implement", "4. Verify", "5. Commit", "6. Signal done"],
-  refine: ["# Refine", "1. Ambiguity", "2. Missing details", "3. Contradictions", "No style edits", "/w/.troupe/worktrees/brave-otter/.troupe/output/initiative.md"],
+const ids = (mode: AgentMode, liveInput = false) => modePromptBlocks(ctx(mode, liveInput)).map((b) => b.id);
+
+/** What issue 23 asks of each mode's prompt, by block: the modes that must carry it, and only those. */
+const REQUIRED: Record<string, AgentMode[]> = {
+  // context management: do not stop early, checkpoints, parallel reads
+  context: ["plan", "detail", "execute"],
+  // anti-patterns, anti-hardcoding among them
+  "anti-patterns": ["execute"],
+  // the specificity test with good and bad examples
+  specificity: ["plan", "detail"],
+  "file-ownership": ["plan", "detail"],
+  checkpoints: ["detail"],
+  // the deviation rules' whole tree: typo, small bug, missing dependency, architectural mismatch
+  deviations: ["execute"],
+  // seven or more files: too big, signal questions
+  scope: ["execute"],
+  git: ["execute"],
+  // read before writing, imports and names exist, nearby patterns, git log
+  codebase: ["discuss", "plan", "detail", "execute", "refine"],
+  "discuss.questions": ["discuss"],
+  "refine.hierarchy": ["refine"],
+  input: ["discuss", "plan", "detail", "execute", "refine"],
+  talk: ["discuss", "plan", "detail", "execute", "refine"],
+  "listen.poll": ["discuss", "plan", "detail", "execute", "refine"],
+  signal: ["discuss", "plan", "detail", "execute", "refine"],
 };
 
-test("each mode's prompt holds its section, its blocks in order, and the agent's real id and name", () => {
+test("each mode carries the blocks it must, and no block meant for another mode", () => {
+  for (const mode of AgentModeSchema.options) {
+    const got = ids(mode);
+    for (const [id, modes] of Object.entries(REQUIRED)) expect([mode, id, got.includes(id)]).toEqual([mode, id, modes.includes(mode)]);
+    // its own section comes first, and no block twice
+    expect(got[0]).toBe(`${mode}.goal`);
+    expect(new Set(got).size).toBe(got.length);
+    // the other modes' sections are not in it
+    expect(got.filter((id) => id.includes(".") && !id.startsWith(`${mode}.`) && !id.startsWith("listen."))).toEqual([]);
+  }
+});
+
+test("the listener block is chosen by what the provider's CLI can take mid-run", () => {
+  for (const mode of AgentModeSchema.options) {
+    expect(ids(mode, false).filter((id) => id.startsWith("listen."))).toEqual(["listen.poll"]);
+    expect(ids(mode, true).filter((id) => id.startsWith("listen."))).toEqual(["listen.live"]);
+  }
+  const poll = modePromptBlocks(ctx("execute")).find((b) => b.id === "listen.poll")!.text;
+  // each look is one of the agent's own commands (allowed in every permission mode): no shell around it
+  expect(poll).toContain("`/opt/troupe/bin/troupe listen --timeout 0`");
+  expect(poll).toContain("`/opt/troupe/bin/troupe answer \"<answer>\" --conversation <conversationId>`");
+  expect(poll).toContain("`/opt/troupe/bin/troupe inbox`");
+  const commands = [...poll.matchAll(/`(\/opt\/troupe\/bin\/troupe [^`]*)`/g)].map((m) => m[1]!);
+  expect(commands.length).toBe(3);
+  for (const cmd of commands) expect(cmd).not.toMatch(/[&|;]| > |\$\(/);
+  const live = modePromptBlocks(ctx("execute", true)).find((b) => b.id === "listen.live")!.text;
+  expect(live).not.toContain("listen --timeout");
+});
+
+test("the prompt is its blocks joined, with the agent's real id, name, paths and commands", () => {
   for (const mode of AgentModeSchema.options) {
     const p = buildModePrompt(ctx(mode));
-    for (const s of SECTION[mode]) expect(p).toContain(s);
-    const marks = MODE_BLOCKS[mode].map((b) => MARK.get(b)!);
-    const at = marks.map((m) => p.indexOf(m));
-    expect(at.every((i) => i > 0)).toBe(true);
-    expect([...at].sort((a, b) => a - b)).toEqual(at);
-    for (const [block, m] of MARK) if (!MODE_BLOCKS[mode].includes(block as never)) expect(p).not.toContain(m);
+    expect(p).toBe(`${modePromptBlocks(ctx(mode)).map((b) => b.text).join("\n\n")}\n`);
     expect(p).toContain('You are agent "brave-otter" (id ag_7f3k)');
     expect(p).toContain("`/opt/troupe/bin/troupe signal done --result");
-    expect(p).toContain("/w/.troupe/worktrees/brave-otter/.troupe/input");
+    expect(p).toContain('`/opt/troupe/bin/troupe signal questions --question "<question>"');
+    expect(p).toContain("In `/w/.troupe/worktrees/brave-otter/.troupe/input`, written by troupe");
+    // the sections e2e scripts and agents recognise a mode by
+    expect(p.split("\n")[0]).toMatch(/^# (Discuss|Plan|Detail|Execute|Refine): /);
+    expect(p).not.toMatch(/(initiative|phase|task|agent|id) (null|undefined)\b/);
   }
-  // only execute changes code: git and the reality block are its
-  expect(MODE_BLOCKS.execute).toContain(gitBlock);
-  expect(MODE_BLOCKS.execute).toContain(realityBlock);
+  // where each mode writes its output
+  expect(buildModePrompt(ctx("discuss"))).toContain("/w/.troupe/worktrees/brave-otter/.troupe/output/decisions/<slug>.md");
+  expect(buildModePrompt(ctx("plan"))).toContain("/w/.troupe/worktrees/brave-otter/.troupe/output/phases/<slug>.md");
+  expect(buildModePrompt(ctx("detail"))).toContain("/w/.troupe/worktrees/brave-otter/.troupe/output/tasks/<slug>.md");
+  expect(buildModePrompt(ctx("refine"))).toContain("/w/.troupe/worktrees/brave-otter/.troupe/output/initiative.md");
+});
+
+test("a troupe path with a space is quoted in every command", () => {
+  for (const mode of AgentModeSchema.options) {
+    const p = buildModePrompt({ ...ctx(mode), troupe: "/my tools/troupe" });
+    expect(p).toContain("`'/my tools/troupe' signal done --result");
+    expect(p).toContain("`'/my tools/troupe' listen --timeout 0`");
+    expect(p).not.toMatch(/[^']\/my tools\/troupe/);
+  }
 });
 
 test("the input block lists the files present, and the talk block the ids worked on", () => {
@@ -61,4 +110,11 @@ test("the input block lists the files present, and the talk block the ids worked
   expect(plan).not.toContain("`task.md`");
   expect(plan).not.toContain("`phase.md`");
   expect(plan).toContain("`context/phases/` (1 file)");
+});
+
+test("every block of every list renders to a titled section", () => {
+  for (const mode of AgentModeSchema.options) {
+    expect(MODE_BLOCKS[mode].length).toBe(modePromptBlocks(ctx(mode)).length);
+    for (const b of modePromptBlocks(ctx(mode))) expect(b.text).toMatch(/^#{1,2} \S/);
+  }
 });

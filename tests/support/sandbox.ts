@@ -28,6 +28,8 @@ export interface RunResult {
  * agent it started. The one workspace fixture: unit tests that need a repo use it too.
  */
 export class Sandbox {
+  /** The runtime folder of every sandbox this test run made: the end-of-run leak check looks for processes still using one. */
+  static readonly runtimes: string[] = [];
   readonly dir: string;
   readonly runtime: string;
   readonly socket: string;
@@ -38,6 +40,7 @@ export class Sandbox {
     // a socket path must stay short: its own folder right under /tmp
     this.runtime = mkdtempSync("/tmp/tr-");
     this.socket = join(this.runtime, "d.sock");
+    Sandbox.runtimes.push(this.runtime);
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) {
       if (v !== undefined && !k.startsWith("TROUPE_")) env[k] = v;
@@ -109,7 +112,15 @@ export class Sandbox {
     return pid;
   }
 
+  private readonly closers: (() => void)[] = [];
+
+  /** Runs `fn` when the sandbox closes, before anything is stopped or deleted (a terminal's tmux server). */
+  beforeClose(fn: () => void): void {
+    this.closers.push(fn);
+  }
+
   async close(): Promise<void> {
+    for (const fn of this.closers.splice(0)) fn();
     // a daemon may have been started another way (the dashboard in tmux): its socket tells
     if (this.ran || existsSync(this.socket)) await this.stopAll();
     rmSync(this.runtime, { recursive: true, force: true });

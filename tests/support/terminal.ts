@@ -7,10 +7,16 @@ export const HAVE_TMUX = Bun.spawnSync(["sh", "-c", "command -v tmux"]).exitCode
 /** One tmux server of our own (its socket in the sandbox), one window running a shell. */
 export class Terminal {
   readonly sock: string;
+  /** The server's pid: killed directly when `kill-server` cannot reach it (its socket gone). */
+  private readonly serverPid: number;
+  private closed = false;
   constructor(private readonly sb: Sandbox, cols = 120, rows = 36) {
     this.sock = join(sb.runtime, "tmux.sock");
     this.tmux("new-session", "-d", "-s", "t", "-x", String(cols), "-y", String(rows), "sh");
+    // the sandbox closes it before deleting the folder that holds its socket, if the test did not
+    sb.beforeClose(() => this.close());
     this.tmux("set-option", "-t", "t", "status", "off");
+    this.serverPid = Number(this.tmux("display-message", "-p", "#{pid}").trim());
   }
 
   tmux(...args: string[]): string {
@@ -70,11 +76,27 @@ export class Terminal {
     await this.waitFor(/Agents \(\d+/);
   }
 
+  /** Kills the server and what runs in it (the dashboard), waiting until the server is gone. */
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
     try {
       this.tmux("kill-server");
     } catch {
-      // already gone
+      // its socket is gone: the pid below still reaches it
     }
+    const deadline = Date.now() + 5_000;
+    while (alive(this.serverPid) && Date.now() < deadline) Bun.sleepSync(20);
+    if (alive(this.serverPid)) process.kill(this.serverPid, "SIGKILL");
+  }
+}
+
+function alive(pid: number): boolean {
+  if (!(pid > 0)) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
 }

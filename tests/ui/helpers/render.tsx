@@ -1,11 +1,11 @@
 import type { ReactElement } from "react";
 import { render as inkRender } from "ink-testing-library";
-import { App } from "../../../src/ui/app.tsx";
-import { Feed } from "../../../src/ui/feed.ts";
+import { App } from "../../../src/ui/shell/app.tsx";
+import { DaemonMirror } from "../../../src/ui/mirror/daemon-mirror.ts";
 import type { LineParser } from "../../../src/output/lines.ts";
-import { ThemeContext, type Theme } from "../../../src/ui/theme.ts";
-import type { DashboardDeps, ProviderChoice } from "../../../src/ui/types.ts";
-import type { UiState } from "../../../src/ui/state/ui.ts";
+import { ThemeContext, type Theme } from "../../../src/ui/shared/theme.ts";
+import type { DashboardDeps, ProviderChoice } from "../../../src/ui/deps.ts";
+import type { UiState } from "../../../src/ui/shell/ui-state.ts";
 import type { FakeClient } from "./fake-client.ts";
 
 /** Keys as a terminal sends them. */
@@ -53,7 +53,7 @@ export interface Screen {
   unmount(): void;
   /** Redraws at a new terminal size. */
   resize(columns: number, rows: number): Promise<void>;
-  feed: Feed;
+  feed: DaemonMirror;
   exited: () => boolean;
   bells: () => number;
   /** The texts the editor was opened on. */
@@ -91,7 +91,7 @@ export async function renderApp(client: FakeClient, opts: RenderAppOptions = {})
   let bells = 0;
   const edits: string[] = [];
   const attaches: string[] = [];
-  const feed = new Feed(client, () => defaultParser, { onAttention: () => bells++, retryMaxMs: 50 });
+  const feed = new DaemonMirror(client, () => defaultParser, { onAttention: () => bells++, retryMaxMs: 50 });
   const deps: DashboardDeps = {
     client,
     workspace: "~/ws",
@@ -119,7 +119,7 @@ export async function renderApp(client: FakeClient, opts: RenderAppOptions = {})
   let exited = false;
   const tree = (columns: number, rows: number): ReactElement => (
     <ThemeContext.Provider value={theme}>
-      <App deps={deps} feed={feed} size={{ columns, rows }} initial={opts.initial} onQuit={() => (exited = true)} />
+      <App deps={deps} mirror={feed} size={{ columns, rows }} initial={opts.initial} onQuit={() => (exited = true)} />
     </ThemeContext.Provider>
   );
   let columns = opts.columns ?? 120;

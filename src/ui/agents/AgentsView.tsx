@@ -1,0 +1,89 @@
+import { Box, Text } from "ink";
+import type { Agent } from "../../protocol/entities.ts";
+import type { PermissionRequest } from "../../protocol/permission.ts";
+import { PermissionPanel } from "../permissions/PermissionPanel.tsx";
+import { AgentList } from "./AgentList.tsx";
+import type { Layout } from "../shared/layout.ts";
+import type { OutputStore } from "../output/output-store.ts";
+import type { Scroll } from "../output/scroll.ts";
+import { OutputView } from "../output/OutputView.tsx";
+import { useTheme } from "../shared/theme.ts";
+
+export interface AgentsViewProps {
+  layout: Layout;
+  agents: readonly Agent[];
+  tree: ReadonlyMap<string, readonly boolean[]>;
+  total: number;
+  loaded: boolean;
+  selectedId: string | null;
+  listTop: number;
+  needs: ReadonlySet<string>;
+  now: number;
+  pane: "list" | "output";
+  filter: string;
+  store: OutputStore;
+  selected: Agent | null;
+  /** The selected agent's pending permission requests: the first shows under its output. */
+  requests: readonly PermissionRequest[];
+  /** Rows the first request takes under the output. */
+  requestRows: number;
+  raw: boolean;
+  scroll: Scroll;
+}
+
+/** The home view: the agents beside (or, when narrow, above) the selected agent's output. */
+export function AgentsView(p: AgentsViewProps) {
+  const theme = useTheme();
+  const { layout: l } = p;
+  const list = (
+    <AgentList
+      agents={p.agents}
+      tree={p.tree}
+      selectedId={p.selectedId}
+      top={p.listTop}
+      needs={p.needs}
+      now={p.now}
+      width={l.list.width}
+      height={l.list.height}
+      focused={p.pane === "list"}
+      filter={p.filter}
+      total={p.total}
+      loaded={p.loaded}
+    />
+  );
+  const output = <OutputWithRequest {...p} />;
+  if (l.stacked) {
+    return (
+      <Box flexDirection="column" width={l.main.width} height={l.main.height}>
+        {list}
+        {output}
+      </Box>
+    );
+  }
+  const bar = theme.ascii ? "|" : "│";
+  return (
+    <Box flexDirection="row" width={l.main.width} height={l.main.height}>
+      {list}
+      <Box flexDirection="column" width={1} height={l.main.height}>
+        <Text dimColor>{`${bar}\n`.repeat(l.main.height).trimEnd()}</Text>
+      </Box>
+      {output}
+    </Box>
+  );
+}
+
+/** The output pane; under it, what the agent waits on (it takes up to half the pane, a plan more). */
+function OutputWithRequest(p: AgentsViewProps) {
+  const { width, height } = p.layout.output;
+  const request = p.requests[0];
+  const cwd = p.selected?.cwd ?? null;
+  const panel = request ? p.requestRows : 0;
+  const out = <OutputView store={p.store} agent={p.selected} raw={p.raw} scroll={p.scroll} width={width} height={height - panel} focused={p.pane === "output"} />;
+  if (!request) return out;
+  return (
+    <Box flexDirection="column" width={width} height={height}>
+      {out}
+      <PermissionPanel request={request} waiting={p.requests.length} cwd={cwd} width={width} height={panel} />
+    </Box>
+  );
+}

@@ -1,0 +1,58 @@
+import { isLive } from "../../protocol/status.ts";
+import { ch } from "../keys/key-spec.ts";
+import { openNewAgent, openResume, openStop } from "../dialogs/agent-dialogs.tsx";
+import { nothingToAnswer, openAnswer } from "../dialogs/answer.ts";
+import type { Binding, KeyEnv } from "../keys/binding.ts";
+import { help, opensDialog, quit } from "../keys/helpers.ts";
+import { agentDiff } from "../diff/diff-bindings.ts";
+import { flowsView } from "../flows/flow-bindings.ts";
+import { toggleRaw } from "../output/output-bindings.ts";
+import { phasesView } from "../phases/phase-bindings.ts";
+import { attachBinding } from "./attach-binding.ts";
+
+const noAgent = (env: KeyEnv) => (env.selected ? null : "no agent selected");
+
+/** What the list and the output pane both offer on the selected agent. */
+export const agentActions: readonly Binding[] = [
+  {
+    command: "answer",
+    keys: [ch("a")],
+    help: "allow or deny the agent's tool call; answer its questions or user conversation; read its messages (and reply)",
+    hint: "answer",
+    disabled: nothingToAnswer,
+    run: opensDialog(openAnswer),
+  },
+  { command: "newAgent", keys: [ch("n")], help: "new agent", hint: "new", run: opensDialog(openNewAgent) },
+  {
+    command: "stop",
+    keys: [ch("s")],
+    help: "stop the agent (asks first)",
+    hint: "stop",
+    disabled: (env) => {
+      const a = env.selected;
+      if (!a) return "no agent selected";
+      return isLive(a.status) ? null : `${a.name} is ${a.status}, not running`;
+    },
+    run: opensDialog((env) => {
+      if (env.selected) openStop(env, env.selected);
+    }),
+  },
+  {
+    command: "resume",
+    keys: [ch("r")],
+    help: "resume the agent with a message",
+    hint: "resume",
+    disabled: noAgent,
+    run: opensDialog((env) => {
+      if (env.selected) openResume(env, env.selected);
+    }),
+  },
+  attachBinding,
+  agentDiff,
+  toggleRaw,
+  { command: "filter", keys: [ch("/")], help: "filter agents by status or text", hint: "filter", run: (env) => env.dispatch({ type: "filterStart" }) },
+  phasesView,
+  flowsView,
+  help,
+  quit,
+];

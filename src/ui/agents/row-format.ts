@@ -1,0 +1,131 @@
+import type { Agent } from "../../protocol/entities.ts";
+import { formatCost } from "../../output/lines.ts";
+import { fit, sanitize } from "../../output/text.ts";
+import { STATUS, isLive } from "../../protocol/status.ts";
+import { failureLine, failureShows } from "../../protocol/failure.ts";
+
+/** 45s, 12m, 3h, 2d. */
+export function formatElapsed(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86_400)}d`;
+}
+
+/** Milliseconds until `formatElapsed(ms)` reads differently: "11s" in a second, "3m" within a minute. */
+export function elapsedChangesIn(ms: number): number {
+  if (ms < 1000) return 1000 - ms; // "0s", also while this clock is behind the daemon's
+  const unit = ms < 60_000 ? 1000 : ms < 3_600_000 ? 60_000 : ms < 86_400_000 ? 3_600_000 : 86_400_000;
+  return unit - (ms % unit);
+}
+
+/** Whether the agent's elapsed time still runs (else it is fixed at its last update). */
+const elapsedRuns = (a: Agent): boolean => isLive(a.status) || STATUS[a.status].needsPerson;
+
+/** How long the agent has been going, or went. */
+export function agentElapsed(a: Agent, now: number): number {
+  return (elapsedRuns(a) ? now : a.updatedAt) - a.createdAt;
+}
+
+/**
+ * A minute or hour display may change this much later than it could, so that rows whose changes
+ * fall this close together are redrawn once: ten agents started a few seconds apart otherwise
+ * woke an idle dashboard ten times a minute (measured with strace), a redraw each.
+ */
+const GATHER_MS = 2_000;
+
+/**
+ * A seconds display may change this much later than it could, so that rows under a minute old
+ * are redrawn once a second together: each ticks on its own phase within the second (when it was
+ * started), and 49 young agents on screen redrew the list up to 49 times a second (a third of a
+ * core and 130-230 MB of RSS while they were under a minute old).
+ */
+const SECOND_GATHER_MS = 999;
+
+/**
+ * Milliseconds from `now` until these rows' elapsed times should be drawn again: the last change
+ * within a window after the first one: SECOND_GATHER_MS when that is a seconds display (any
+ * display changing meanwhile comes along), GATHER_MS when it is a minute (or coarser) one, never
+ * past a seconds display's change then; null when none runs.
+ */
+export function nextElapsedChange(rows: readonly Agent[], now: number): number | null {
+  const changes: { wait: number; coarse: boolean }[] = [];
+  for (const a of rows) {
+    if (!elapsedRuns(a)) continue;
+    const ms = now - a.createdAt;
+    const wait = elapsedChangesIn(ms);
+    changes.push({ wait, coarse: ms + wait >= 60_000 });
+  }
+  if (!changes.length) return null;
+  changes.sort((x, y) => x.wait - y.wait);
+  const first = changes[0]!;
+  const window = first.coarse ? GATHER_MS : SECOND_GATHER_MS;
+  let next = first.wait;
+  for (const c of changes) {
+    if (c.wait > first.wait + window || (first.coarse && !c.coarse)) break;
+    next = c.wait;
+  }
+  return next;
+}
+
+/** What the agent works on, on one line. */
+export function agentWhat(a: Agent): string {
+  const s = a.prompt ?? a.command ?? "";
+  // work at risk comes first: it is why the worktree is kept
+  return `${a.uncommitted ? "[uncommitted changes] " : ""}${sanitize(s.replace(/\s*\n\s*/g, " ").trim())}`;
+}
+
+export interface RowColumns {
+  name: number;
+  status: number;
+  provider: number;
+  elapsed: number;
+  cost: number;
+  what: number;
+}
+
+const PREFIX = 6; // "› ● ! "
+
+/** Column widths of an agent row at `width`: cost stays longest, then the name, provider and prompt drop out. */
+export function rowColumns(width: number): RowColumns {
+  const elapsed = 4;
+  const status = 8;
+  let rest = width - PREFIX - status - 1 - elapsed - 1;
+  const cost = rest >= 8 + 1 + 7 ? 7 : 0;
+  rest -= cost ? cost + 1 : 0;
+  // The name gives up a few columns so that what the agent works on still shows.
+  const name = rest - 17 >= 10 ? 16 : Math.max(8, Math.min(16, rest - 1 - 10));
+  rest -= name + 1;
+  const provider = rest >= 8 + 1 + 12 ? 8 : 0;
+  rest -= provider ? provider + 1 : 0;
+  return { name, status, provider, elapsed, cost, what: rest >= 6 ? rest : 0 };
+}
+
+export interface RowCells {
+  name: string;
+  status: string;
+  provider: string;
+  elapsed: string;
+  cost: string;
+  what: string;
+}
+
+/**
+ * The text of each column, already cut and padded to its width. `tree` (the agent's place under
+ * its parent) comes out of the name's width, at most half of it: deeper levels lose their
+ * leftmost glyphs, so the name keeps its room and the row stays one line.
+ */
+export function rowCells(a: Agent, cols: RowColumns, now: number, tree = ""): RowCells {
+  const cost = a.costUsd === null ? "" : formatCost(a.costUsd);
+  const indent = tree.slice(Math.max(0, tree.length - Math.floor(cols.name / 2)));
+  return {
+    name: fit(indent + a.name, cols.name),
+    status: fit(a.status, cols.status),
+    provider: cols.provider ? fit(a.provider, cols.provider) : "",
+    elapsed: formatElapsed(agentElapsed(a, now)).padStart(cols.elapsed),
+    cost: cols.cost ? cost.padStart(cols.cost) : "",
+    // a failure (and a retry's countdown) says more than the task while it stands
+    what: cols.what ? fit(failureShows(a) ? sanitize(failureLine(a.failure, a.retryAt, now, a.status)) : agentWhat(a), cols.what) : "",
+  };
+}

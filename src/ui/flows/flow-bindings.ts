@@ -1,0 +1,16 @@
+import { ch } from "../keys/key-spec.ts";
+import type { Binding } from "../keys/binding.ts";
+import { currentView } from "../shell/ui-state.ts";
+import { reloadFlows } from "./flow-actions.ts";
+
+/** `f`: opens the flows view (reading them: flows publish no events) or, from it, goes back to the agents. */
+export const flowsView: Binding = {
+  command: "flows",
+  keys: [ch("f")],
+  help: "flows view (scheduled runs)",
+  run: (env) => {
+    const open = currentView(env.ui) === "flows";
+    env.dispatch({ type: "view", view: open ? "agents" : "flows" });
+    if (!open) reloadFlows(env);
+  },
+};

@@ -1,0 +1,251 @@
+import type { Agent, Conversation } from "../../protocol/entities.ts";
+import type { DaemonEvent } from "../../protocol/events.ts";
+import type { Message } from "../../protocol/message.ts";
+import type { PermissionRequest } from "../../protocol/permission.ts";
+import type { EventMessage } from "../../client/sse.ts";
+import { TroupeError, errorMessage } from "../../errors.ts";
+import type { LineParser } from "../../output/lines.ts";
+import { entitiesReducer, initialEntities, type EntitiesState } from "./entities-state.ts";
+import { attentionItems, type AttentionItem } from "./attention.ts";
+import { OutputStore, type OutputStoreOptions } from "../output/output-store.ts";
+import { Publisher } from "../shared/publisher.ts";
+import type { DashboardClient } from "../deps.ts";
+import type { WorkItems } from "../../protocol/api-work.ts";
+import type { Initiative } from "../../protocol/work.ts";
+import type { WorkSnapshot } from "../phases/work-state.ts";
+
+export type Connection =
+  | { state: "connecting" }
+  | { state: "live" }
+  /** The daemon went away; we keep what we had and retry. */
+  | { state: "down"; error: string; since: number };
+
+export interface MirrorView {
+  entities: EntitiesState;
+  connection: Connection;
+}
+
+export interface MirrorOptions {
+  /** Called once each time something new starts waiting for the person (or fails), with what is new. */
+  onAttention?: (items: AttentionItem[]) => void;
+  hz?: number;
+  retryMaxMs?: number;
+  output?: OutputStoreOptions;
+}
+
+/**
+ * The daemon's state mirrored in the dashboard: a snapshot, then events (replayed from the last
+ * id after a reconnect), applied in batches outside React and published at most ~30 times a
+ * second. It reads the stream that the daemon's `src/events/feed.ts` serves.
+ */
+export class DaemonMirror {
+  readonly publisher: Publisher;
+  readonly output: OutputStore;
+  private view: MirrorView = { entities: initialEntities, connection: { state: "connecting" } };
+  private pending: DaemonEvent[] = [];
+  private since: number | null = null;
+  private daemonId: string | null = null;
+  private attention: Set<string> | null = null;
+  private stopped = false;
+  private current: AbortController | null = null;
+  private wake: (() => void) | null = null;
+
+  constructor(
+    private readonly client: DashboardClient,
+    parserFor: (provider: string) => LineParser,
+    private readonly opts: MirrorOptions = {},
+  ) {
+    this.publisher = new Publisher(opts.hz ?? 30, () => this.applyPending());
+    this.output = new OutputStore(client, parserFor, { hz: opts.hz, ...opts.output });
+  }
+
+  getView = (): MirrorView => this.view;
+  subscribe = (fn: () => void): (() => void) => this.publisher.subscribe(fn);
+
+  /**
+   * No periodic refetch: the stream replays from the last id after a reconnect, and a client
+   * further behind gets a `resync`; those two refetch. An idle dashboard wakes for nothing.
+   */
+  start(): void {
+    void this.loop();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.current?.abort();
+    this.wake?.();
+    this.publisher.dispose();
+    this.output.dispose();
+  }
+
+  /** Applies an agent an action returned, without waiting for its event. */
+  upsertAgent(agent: Agent): void {
+    this.pending.push({ type: "agent:updated", agent });
+    this.publisher.flush();
+  }
+
+  upsertMessage(message: Message): void {
+    this.pending.push({ type: "message:updated", message });
+    this.publisher.flush();
+  }
+
+  /** Applies a request as a decision returned it, without waiting for its event. */
+  upsertPermission(request: PermissionRequest): void {
+    this.pending.push({ type: "permission:updated", request });
+    this.publisher.flush();
+  }
+
+  upsertConversation(conversation: Conversation): void {
+    this.pending.push({ type: "conversation:updated", conversation });
+    this.publisher.flush();
+  }
+
+  private async loop(): Promise<void> {
+    let delay = 200;
+    while (!this.stopped) {
+      const ctrl = new AbortController();
+      this.current = ctrl;
+      try {
+        const health = await this.client.health();
+        const id = `${health.pid}:${health.startedAt}`;
+        // A different daemon numbers its events afresh: replaying from our last id would skip them.
+        if (this.daemonId !== null && this.daemonId !== id) this.since = null;
+        this.daemonId = id;
+        const events = this.client.events(this.since, ctrl.signal)[Symbol.asyncIterator]();
+        let next = events.next();
+        next.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
+        await this.refresh();
+        void this.output.catchUp();
+        this.setConnection({ state: "live" });
+        delay = 200;
+        for (;;) {
+          const r: IteratorResult<EventMessage> = await next;
+          if (r.done) break;
+          this.handle(r.value);
+          next = events.next();
+          next.catch(() => undefined);
+        }
+        if (this.stopped) return;
+        throw new TroupeError("daemon_unavailable", "the daemon closed the event stream");
+      } catch (err) {
+        ctrl.abort();
+        if (this.stopped) return;
+        const prev = this.view.connection;
+        this.setConnection({ state: "down", error: errorMessage(err), since: prev.state === "down" ? prev.since : Date.now() });
+        await this.sleep(delay);
+        delay = Math.min(delay * 2, this.opts.retryMaxMs ?? 2000);
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(t);
+        resolve();
+      };
+    });
+  }
+
+  private handle(msg: EventMessage): void {
+    if (msg.id !== null) this.since = msg.id;
+    const ev = msg.event;
+    switch (ev.type) {
+      case "agent:output":
+        this.output.onChunk(ev.chunk);
+        return;
+      case "resync":
+        this.refresh().catch(() => undefined);
+        void this.output.catchUp();
+        return;
+      default:
+        this.pending.push(ev);
+        this.publisher.changed();
+    }
+  }
+
+  /** Applies what a review action returned (approve, reject, edit, retry), without waiting for its events. */
+  upsertWork(items: Partial<WorkItems>): void {
+    for (const initiative of items.initiatives ?? []) this.pending.push({ type: "initiative:updated", initiative });
+    for (const phase of items.phases ?? []) this.pending.push({ type: "phase:updated", phase });
+    for (const task of items.tasks ?? []) this.pending.push({ type: "task:updated", task });
+    this.publisher.flush();
+  }
+
+  /** Fetches the whole state; events newer than it still win per entity. */
+  async refresh(): Promise<void> {
+    const [agents, conversations, work, messages, permissions] = await Promise.all([
+      this.client.listAgents(),
+      this.client.conversations({ pending: true }),
+      this.workSnapshot(),
+      this.unreadMessages(),
+      this.pendingPermissions(),
+    ]);
+    if (this.stopped) return;
+    this.applyPending();
+    this.setEntities(entitiesReducer(this.view.entities, { type: "snapshot", agents, conversations, work, messages, permissions }));
+    this.publisher.flush();
+  }
+
+  /** The person's unread messages; a daemon from before messages has no such route (the rest works). */
+  private async unreadMessages(): Promise<Message[] | undefined> {
+    try {
+      return await this.client.messages({ unread: true });
+    } catch (err) {
+      if (err instanceof TroupeError && err.code === "not_found") return undefined;
+      throw err;
+    }
+  }
+
+  /** The requests waiting for the person; a daemon from before permissions has no such route. */
+  private async pendingPermissions(): Promise<PermissionRequest[] | undefined> {
+    try {
+      return await this.client.permissions({ pending: true });
+    } catch (err) {
+      if (err instanceof TroupeError && err.code === "not_found") return undefined;
+      throw err;
+    }
+  }
+
+  /**
+   * Every initiative that is not archived, with its phases and tasks. A daemon from before the
+   * work model (still running after an upgrade) has no such route: the rest of the dashboard works.
+   */
+  private async workSnapshot(): Promise<WorkSnapshot | undefined> {
+    let all: Initiative[];
+    try {
+      all = await this.client.initiatives();
+    } catch (err) {
+      if (err instanceof TroupeError && err.code === "not_found") return undefined;
+      throw err;
+    }
+    const initiatives = all.filter((i) => i.status !== "archived");
+    const parts = await Promise.all(initiatives.map((i) => this.client.initiativeWork(i.id)));
+    return { initiatives, phases: parts.flatMap((p) => p.phases), tasks: parts.flatMap((p) => p.tasks) };
+  }
+
+  private applyPending(): void {
+    if (!this.pending.length) return;
+    const events = this.pending;
+    this.pending = [];
+    this.setEntities(entitiesReducer(this.view.entities, { type: "events", events }));
+  }
+
+  private setEntities(entities: EntitiesState): void {
+    if (entities === this.view.entities) return;
+    this.view = { ...this.view, entities };
+    const items = attentionItems(entities);
+    // the first state is what already waited when the dashboard opened: nothing new in it
+    const fresh = this.attention === null ? [] : [...items].filter(([k]) => !this.attention!.has(k)).map(([, item]) => item);
+    this.attention = new Set(items.keys());
+    if (fresh.length) this.opts.onAttention?.(fresh);
+  }
+
+  private setConnection(connection: Connection): void {
+    const cur = this.view.connection;
+    if (cur.state === connection.state && (cur.state !== "down" || (connection.state === "down" && cur.error === connection.error))) return;
+    this.view = { ...this.view, connection };
+    this.publisher.flush();
+  }
+}

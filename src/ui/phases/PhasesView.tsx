@@ -1,0 +1,52 @@
+import { Box, Text } from "ink";
+import { PhaseContent } from "./components/PhaseContent.tsx";
+import { PhaseTree } from "./components/PhaseTree.tsx";
+import type { Layout } from "../shared/layout.ts";
+import { rowName, type PhaseRow } from "./phase-rows.ts";
+import type { PhasesUi } from "./phases-ui.ts";
+import { useTheme } from "../shared/theme.ts";
+
+export interface PhasesViewProps {
+  layout: Layout;
+  rows: readonly PhaseRow[];
+  selected: PhaseRow | null;
+  /** The selected item's content, wrapped to the content pane. */
+  content: readonly string[];
+  contentTop: number;
+  pane: PhasesUi["pane"];
+  loaded: boolean;
+}
+
+/** Initiatives → phases → tasks beside (or, when narrow, above) the selected item's content. */
+export function PhasesView({ layout: l, rows, selected, content, contentTop, pane, loaded }: PhasesViewProps) {
+  const theme = useTheme();
+  const tree = <PhaseTree rows={rows} selectedKey={selected?.key ?? null} width={l.list.width} height={l.list.height} focused={pane === "tree"} loaded={loaded} />;
+  const side = (
+    <PhaseContent
+      title={selected ? `${selected.kind} ${rowName(selected)}` : "Content"}
+      lines={content}
+      top={contentTop}
+      width={l.output.width}
+      height={l.output.height}
+      focused={pane === "content"}
+    />
+  );
+  if (l.stacked) {
+    return (
+      <Box flexDirection="column" width={l.main.width} height={l.main.height}>
+        {tree}
+        {side}
+      </Box>
+    );
+  }
+  const bar = theme.ascii ? "|" : "│";
+  return (
+    <Box flexDirection="row" width={l.main.width} height={l.main.height}>
+      {tree}
+      <Box flexDirection="column" width={1} height={l.main.height}>
+        <Text dimColor>{`${bar}\n`.repeat(l.main.height).trimEnd()}</Text>
+      </Box>
+      {side}
+    </Box>
+  );
+}

@@ -1,0 +1,79 @@
+import { useRef } from "react";
+import { HelpOverlay } from "../help/HelpOverlay.tsx";
+import { renderDialog } from "../dialogs/dialog-registry.ts";
+import type { MirrorView } from "../mirror/daemon-mirror.ts";
+import { listTop } from "../shared/list-top.ts";
+import { useClock } from "../agents/useClock.ts";
+import type { OutputStore } from "../output/output-store.ts";
+import type { Screen } from "./screen.ts";
+import { currentView, type UiState } from "./ui-state.ts";
+import { AgentsView } from "../agents/AgentsView.tsx";
+import { DiffView } from "../diff/DiffView.tsx";
+import { FlowsView } from "../flows/FlowsView.tsx";
+import { flowRow } from "../flows/flow-rows.ts";
+import { PhasesView } from "../phases/PhasesView.tsx";
+
+export interface MainViewProps {
+  ui: UiState;
+  view: MirrorView;
+  screen: Screen;
+  store: OutputStore;
+}
+
+/** What fills the space between the header and the bottom lines: a dialog, or the current view. */
+export function MainView({ ui, view, screen, store }: MainViewProps) {
+  const { layout: lay } = screen;
+  const { width, height } = lay.main;
+  // The list's first row, kept across renders so the selection moves within the window.
+  const topRef = useRef(0);
+  const selIndex = screen.selectedId ? screen.ids.indexOf(screen.selectedId) : 0;
+  topRef.current = listTop(topRef.current, Math.max(0, selIndex), screen.ids.length, lay.list.height - 1);
+  const m = ui.modal;
+  const listShown = m.kind === "none" && currentView(ui) === "agents";
+  // redraws for elapsed times only for the rows on screen, and only while the list is
+  const now = useClock(screen.visible, listShown ? { top: topRef.current, count: Math.max(0, lay.list.height - 1) } : null);
+  if (m.kind === "help") return <HelpOverlay width={width} height={height} top={m.top} />;
+  if (m.kind !== "none") return renderDialog(m, { width, height, entities: view.entities });
+  const current = currentView(ui);
+  if (current === "diff" && ui.diff) return <DiffView diff={ui.diff} width={width} height={height} />;
+  if (current === "flows") {
+    const rows = ui.flows.list?.map((f) => flowRow(f, view.entities.agents, Date.now())) ?? null;
+    // as the keys see it (selectedFlow): the one chosen, else the first
+    const selected = rows?.find((r) => r.name === ui.flows.selected)?.name ?? rows?.[0]?.name ?? null;
+    return <FlowsView rows={rows} selected={selected} error={ui.flows.error} width={width} height={height} />;
+  }
+  if (current === "phases") {
+    return (
+      <PhasesView
+        layout={screen.phaseLayout}
+        rows={screen.phaseRows}
+        selected={screen.phaseSelected}
+        content={screen.phaseContent}
+        contentTop={ui.phases.contentTop}
+        pane={ui.phases.pane}
+        loaded={view.entities.loaded}
+      />
+    );
+  }
+  return (
+    <AgentsView
+      layout={lay}
+      agents={screen.visible}
+      tree={screen.tree}
+      total={screen.total}
+      loaded={view.entities.loaded}
+      selectedId={screen.selectedId}
+      listTop={topRef.current}
+      needs={screen.needs}
+      now={now}
+      pane={ui.pane}
+      filter={ui.filter.text}
+      store={store}
+      selected={screen.selected}
+      requests={screen.requests}
+      requestRows={screen.requestRows}
+      raw={ui.raw}
+      scroll={ui.scroll}
+    />
+  );
+}

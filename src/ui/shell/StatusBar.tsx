@@ -1,0 +1,28 @@
+import { Text } from "ink";
+import { fit } from "../../output/text.ts";
+import type { StatusMessage } from "./ui-state.ts";
+import { tint, useTheme } from "../shared/theme.ts";
+
+export interface StatusBarProps {
+  status: StatusMessage | null;
+  hint: string;
+  width: number;
+}
+
+/** The bottom line: the last action's error or note, else the keys that matter here. */
+export function StatusBar({ status, hint, width }: StatusBarProps) {
+  const theme = useTheme();
+  if (status) {
+    const prefix = status.kind === "error" ? (theme.ascii ? "error: " : "✗ ") : "";
+    return (
+      <Text wrap="truncate-end" color={tint(theme, status.kind === "error" ? "red" : "green")} bold={status.kind === "error"}>
+        {fit(` ${prefix}${status.text}`, width)}
+      </Text>
+    );
+  }
+  return (
+    <Text wrap="truncate-end" dimColor={theme.color}>
+      {fit(` ${hint}`, width)}
+    </Text>
+  );
+}

@@ -1,0 +1,64 @@
+import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import type { KeyEnv } from "../keys/controllers.ts";
+import { closeIfSettled } from "../permissions/decide.ts";
+import type { DaemonMirror, MirrorView } from "../mirror/daemon-mirror.ts";
+import { deriveScreen } from "./derive-screen.ts";
+import type { Screen } from "./screen.ts";
+import { createUiStore } from "./ui-store.ts";
+import type { UiState } from "./ui-state.ts";
+import type { DashboardDeps } from "../deps.ts";
+import { useMirror } from "../mirror/useMirror.ts";
+import type { Size } from "../terminal/useTerminalSize.ts";
+
+const STATUS_MS = 8000;
+
+export interface Dashboard {
+  ui: UiState;
+  view: MirrorView;
+  screen: Screen;
+  /** A key handler's view of the dashboard as it is at this moment (not as last drawn). */
+  envNow: () => KeyEnv;
+}
+
+/** The dashboard's state: the UI store, the mirror, what derives from both, and the env keys run in. */
+export function useDashboard(deps: DashboardDeps, mirror: DaemonMirror, term: Size, shell: Pick<KeyEnv, "quit" | "suspend">, initial?: Partial<UiState>): Dashboard {
+  const [store] = useState(() => createUiStore(initial));
+  const ui = useSyncExternalStore(store.subscribe, store.get);
+  const view = useMirror(mirror);
+  const { columns, rows } = term; // the size object is new at every render; its numbers are what matter
+  const screen = useMemo(() => deriveScreen(ui, view, { columns, rows }), [ui, view, columns, rows]);
+
+  // The selection as shown becomes the selection kept (the first row until one is chosen).
+  useEffect(() => {
+    if (screen.selectedId !== ui.selectedId) store.dispatch({ type: "select", id: screen.selectedId });
+  }, [screen.selectedId, ui.selectedId, store]);
+
+  // A request answered elsewhere (or whose agent ended) closes its dialog with a line saying so.
+  useEffect(() => closeIfSettled({ ui, entities: view.entities, dispatch: store.dispatch }), [ui, view.entities, store]);
+
+  // A status message fades after a while.
+  useEffect(() => {
+    if (!ui.status) return;
+    const t = setTimeout(() => store.dispatch({ type: "status", status: null }), STATUS_MS);
+    return () => clearTimeout(t);
+  }, [ui.status, store]);
+
+  const envNow = (): KeyEnv => {
+    const u = store.get();
+    const v = mirror.getView();
+    const s = u === ui && v === view ? screen : deriveScreen(u, v, term);
+    return {
+      ui: u,
+      screen: s,
+      entities: v.entities,
+      dispatch: store.dispatch,
+      mirror,
+      deps,
+      selected: s.selected,
+      output: () => (s.selected ? (mirror.output.get(s.selected.id)?.source(u.raw) ?? null) : null),
+      quit: shell.quit,
+      suspend: shell.suspend,
+    };
+  };
+  return { ui, view, screen, envNow };
+}

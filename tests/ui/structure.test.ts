@@ -1,0 +1,96 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { Glob } from "bun";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { importCycles, importsOf } from "../support/imports.ts";
+
+/**
+ * src/ui is laid out by feature (agents/, output/, phases/, flows/, permissions/, dialogs/, ...,
+ * shared/): these hold what keeps it that way. Controllers share through keys/helpers.ts, never
+ * through one another, so no import cycle may form (a type-only one neither: a type that goes
+ * round is a dependency that goes round).
+ */
+
+const root = join(import.meta.dir, "../..");
+const probe = mkdtempSync(join(tmpdir(), "troupe-ui-structure-"));
+afterAll(() => rmSync(probe, { recursive: true, force: true }));
+
+const uiFiles = (at: string) => [...new Glob("src/ui/**/*.{ts,tsx}").scanSync({ cwd: at })].sort();
+
+/** Files directly in each folder of src/ui (the folder itself included), by folder. */
+function filesPerFolder(at: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const f of uiFiles(at)) out.set(dirname(f), (out.get(dirname(f)) ?? 0) + 1);
+  return out;
+}
+
+/** Each import of one controller (a `*-controller.ts`, one per key context) by another. */
+function controllerImports(at: string): string[] {
+  const isController = (f: string) => f.endsWith("-controller.ts");
+  return uiFiles(at)
+    .filter(isController)
+    .flatMap((f) => importsOf(at, f).filter(isController).map((t) => `${f} → ${t}`));
+}
+
+/** A tree of its own under the probe folder for each test. */
+function probeTree(name: string, files: Record<string, string>): string {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(probe, name, path)), { recursive: true });
+    writeFileSync(join(probe, name, path), text);
+  }
+  return join(probe, name);
+}
+
+describe("src/ui by feature", () => {
+  test("no import cycle among its files, type-only imports included", () => {
+    expect(importCycles(root, uiFiles(root))).toEqual([]);
+  });
+
+  test("the check finds a cycle: through a type-only import, a re-export, a longer ring, a file importing itself", () => {
+    const at = probeTree("cycles", {
+      "src/ui/keys/a-controller.ts": 'import type { B } from "../agents/b-controller.ts";\nexport type A = B;\n',
+      "src/ui/agents/b-controller.ts": 'export { a } from "../keys/a-controller.ts";\nexport type B = 1;\n',
+      "src/ui/x.ts": 'import "./y.ts";\n',
+      "src/ui/y.ts": 'const z = await import("./shared/z.ts");\n',
+      "src/ui/shared/z.ts": 'import { x } from "../x.ts";\n',
+      "src/ui/self.ts": 'import { s } from "./self.ts";\n',
+      "src/ui/fine.ts": 'import { z } from "./shared/z.ts";\nimport { s } from "../output/text.ts";\n',
+    });
+    expect(importCycles(at, uiFiles(at))).toEqual([
+      ["src/ui/agents/b-controller.ts", "src/ui/keys/a-controller.ts"],
+      ["src/ui/self.ts"],
+      ["src/ui/shared/z.ts", "src/ui/x.ts", "src/ui/y.ts"],
+    ]);
+  });
+
+  test("controllers share through keys/helpers.ts and their features' bindings: none imports another", () => {
+    expect(controllerImports(root)).toEqual([]);
+  });
+
+  test("the check finds a controller importing another", () => {
+    const at = probeTree("controllers", {
+      "src/ui/keys/helpers.ts": "export const up = 1;\n",
+      "src/ui/agents/list-controller.ts": 'import { up } from "../keys/helpers.ts";\nimport { cyclePane } from "../output/output-controller.ts";\n',
+      "src/ui/output/output-controller.ts": 'import type { X } from "../flows/flows-controller.ts";\n',
+      "src/ui/flows/flows-controller.ts": 'import { up } from "../keys/helpers.ts";\n',
+    });
+    expect(controllerImports(at)).toEqual([
+      "src/ui/agents/list-controller.ts → src/ui/output/output-controller.ts",
+      "src/ui/output/output-controller.ts → src/ui/flows/flows-controller.ts",
+    ]);
+  });
+
+  test("at most a dozen files at the top of src/ui and of each of its folders", () => {
+    const crowded = [...filesPerFolder(root)].filter(([, n]) => n > 12).map(([dir, n]) => `${dir}: ${n} files`);
+    expect(crowded).toEqual([]);
+  });
+
+  test("no file over 400 lines", () => {
+    const long = uiFiles(root)
+      .map((f) => [f, readFileSync(join(root, f), "utf8").split("\n").length - 1] as const)
+      .filter(([, n]) => n > 400)
+      .map(([f, n]) => `${f}: ${n} lines`);
+    expect(long).toEqual([]);
+  });
+});
