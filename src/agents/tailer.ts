@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, ftruncateSync, openSync, readSync, watch, type FSWatcher } from "node:fs";
+import { closeSync, fstatSync, ftruncateSync, openSync, readSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { OutputChunk, Stream } from "../protocol/output.ts";
 import { DEFAULT_OUTPUT_CAP } from "../protocol/config.ts";
@@ -7,6 +7,7 @@ import type { WalCheckpoints } from "../store/checkpoints.ts";
 import type { SessionRecord } from "../store/sessions.ts";
 import type { Logger } from "../events/log.ts";
 import { punchHole } from "../runtime/punch-hole.ts";
+import { watchDir, type DirWatcher } from "../runtime/watch.ts";
 
 /** Largest piece stored as one chunk; a longer run of output becomes several chunks. */
 const READ_BYTES = 64 * 1024;
@@ -112,7 +113,7 @@ export class Tailer {
    * folder (readdir + an lstat per entry) and stat'ed the file on every write, several times the
    * cost of storing the line.
    */
-  private readonly dirs = new Map<string, FSWatcher>();
+  private readonly dirs = new Map<string, DirWatcher>();
   private sweep: ReturnType<typeof setTimeout> | null = null;
   private followTimer: ReturnType<typeof setTimeout> | null = null;
 
@@ -146,17 +147,20 @@ export class Tailer {
   private watchDir(dir: string): void {
     if (this.dirs.has(dir) || this.stopped) return;
     try {
-      const w = watch(dir, { persistent: false }, (_event, name) => {
-        const t = name === null ? undefined : this.files.get(join(dir, name));
-        if (!t) return;
-        this.wake(t);
-        this.followFor(t);
-      });
-      w.on("error", (e) => {
-        this.log.warn(`watching ${dir} failed`, e);
-        w.close();
-        this.dirs.delete(dir);
-      });
+      const w = watchDir(
+        dir,
+        (_event, name) => {
+          const t = name === null ? undefined : this.files.get(join(dir, name));
+          if (!t) return;
+          this.wake(t);
+          this.followFor(t);
+        },
+        (e) => {
+          this.log.warn(`watching ${dir} failed`, e);
+          w.close();
+          this.dirs.delete(dir);
+        },
+      );
       this.dirs.set(dir, w);
     } catch {
       // not created yet: the sweep looks again

@@ -101,6 +101,24 @@ export type TryLock = (path: string) => HeldLock | null;
  */
 export type PunchHole = (path: string, from: number, to: number) => boolean;
 
+// ---- changes to a folder's entries (what fs.watch gives, without opening anything)
+
+export type DirEvent = "rename" | "change";
+
+export interface DirWatcher {
+  close(): void;
+}
+
+/**
+ * Calls `onEvent` for each change to an entry of `dir` (not below it), with the entry's name:
+ * "rename" when one is created, deleted or moved (the folder itself too, by its own name),
+ * "change" when one is written; `name` null when the system lost events (look at everything).
+ * `onError` once if the watch ends by itself (the folder deleted or moved away). Throws when `dir`
+ * cannot be watched (missing). Never opens a watched entry: a FIFO blocks whoever opens it (Deno's
+ * fs.watch does, and hangs the process). Keeps no process alive by itself.
+ */
+export type WatchDir = (dir: string, onEvent: (event: DirEvent, name: string | null) => void, onError: (err: Error) => void) => DirWatcher;
+
 // ---- process exits as kernel events (nothing polls)
 
 /** How `watch` went: the exit will be reported, the process is already gone, or this system cannot tell. */

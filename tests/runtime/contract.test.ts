@@ -8,7 +8,7 @@ import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { openDatabase } from "../../src/runtime/sqlite.ts";
 import { startCheckpointer } from "../../src/runtime/checkpointer.ts";
@@ -16,6 +16,7 @@ import { serveUnix, unixFetch } from "../../src/runtime/serve.ts";
 import { tryLock } from "../../src/runtime/flock.ts";
 import { punchHole } from "../../src/runtime/punch-hole.ts";
 import { startExitWatcher } from "../../src/runtime/exit-watch.ts";
+import { watchDir, type DirEvent } from "../../src/runtime/watch.ts";
 import { gc, runtime, selfCommand, shrink, sleep, stringWidth, which } from "../../src/runtime/process.ts";
 import { sha256Hex } from "../../src/runtime/hash.ts";
 
@@ -213,6 +214,38 @@ describe(`runtime adapter (${RUNNING})`, () => {
   test("hash: SHA-256 as hex, the same as node:crypto's (socket paths of running daemons depend on it)", () => {
     assert.equal(sha256Hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
     assert.equal(sha256Hex("/home/me/repo-é"), createHash("sha256").update("/home/me/repo-é").digest("hex"));
+  });
+
+  test("watchDir: an entry created, written and deleted by name; a FIFO made there blocks nothing; the folder's removal ends the watch", async () => {
+    const folder = join(dir, "watched");
+    mkdirSync(folder);
+    const seen: [DirEvent, string | null][] = [];
+    let failed: Error | null = null;
+    const until = async (what: string, ok: () => boolean) => {
+      for (let i = 0; i < 500 && !ok(); i++) await sleep(10);
+      assert.ok(ok(), `${what}: ${JSON.stringify(seen)}`);
+    };
+    const w = watchDir(folder, (event, name) => seen.push([event, name]), (err) => (failed = err));
+    const has = (event: DirEvent, name: string) => seen.some(([e, n]) => e === event && n === name);
+    try {
+      writeFileSync(join(folder, "a.out"), "x");
+      await until("a.out created", () => has("rename", "a.out"));
+      appendFileSync(join(folder, "a.out"), "y");
+      await until("a.out written", () => has("change", "a.out"));
+      // a FIFO nobody writes: opening it would block until a writer came (Deno's own watcher does)
+      assert.equal(spawnSync("mkfifo", [join(folder, "pipe")]).status, 0);
+      await until("the FIFO created", () => has("rename", "pipe"));
+      const other = mkdtempSync(join(dir, "other-"));
+      const second = watchDir(other, () => {}, () => {}); // hung here on Deno's fs.watch
+      second.close();
+      rmSync(join(folder, "a.out"));
+      await until("a.out deleted", () => seen.filter(([e, n]) => e === "rename" && n === "a.out").length >= 2);
+      rmSync(folder, { recursive: true });
+      await until("the folder's removal reported", () => failed !== null || has("rename", "watched"));
+    } finally {
+      w.close();
+    }
+    assert.throws(() => watchDir(join(dir, "no-such-folder"), () => {}, () => {}));
   });
 
   test("exit watcher: a process that is not our child is reported once when it ends; a reaped pid is gone", async () => {

@@ -25,7 +25,7 @@ export interface ServeUnixOptions {
   onListen?(addr: unknown): void;
 }
 
-type ForeignType = "i32" | "i64" | "u64" | "buffer";
+type ForeignType = "i32" | "u32" | "i64" | "u64" | "buffer";
 export type ForeignSymbols = Record<string, { parameters: readonly ForeignType[]; result: ForeignType; nonblocking?: boolean }>;
 
 export interface DenoApi {

@@ -2,7 +2,7 @@ import { Deno, type ForeignSymbols } from "./api.ts";
 
 /**
  * The few libc calls Deno has no API for: fallocate to punch holes, pidfd_open and poll to watch
- * exits. Deno.dlopen needs --allow-ffi (troupe runs with -A); opened on first use.
+ * exits, inotify to watch folders without Deno's watcher. Deno.dlopen needs --allow-ffi (troupe runs with -A); opened on first use.
  */
 const SYMBOLS = {
   syscall: { parameters: ["i64", "i64", "i64"], result: "i64" },
@@ -12,6 +12,9 @@ const SYMBOLS = {
   pipe2: { parameters: ["buffer", "i32"], result: "i32" },
   write: { parameters: ["i32", "buffer", "u64"], result: "i64" },
   read: { parameters: ["i32", "buffer", "u64"], result: "i64" },
+  inotify_init1: { parameters: ["i32"], result: "i32" },
+  inotify_add_watch: { parameters: ["i32", "buffer", "u32"], result: "i32" },
+  inotify_rm_watch: { parameters: ["i32", "i32"], result: "i32" },
   // on a thread of Deno's blocking pool: the event loop goes on while it waits
   poll: { parameters: ["buffer", "u64", "i32"], result: "i32", nonblocking: true },
 } as const satisfies ForeignSymbols;
@@ -25,6 +28,9 @@ export interface Libc {
   pipe2(fds: Int32Array, flags: number): number;
   write(fd: number, buf: Uint8Array, n: bigint): number | bigint;
   read(fd: number, buf: Uint8Array, n: bigint): number | bigint;
+  inotify_init1(flags: number): number;
+  inotify_add_watch(fd: number, path: Uint8Array, mask: number): number;
+  inotify_rm_watch(fd: number, wd: number): number;
   poll(fds: Int32Array, n: bigint, timeoutMs: number): Promise<number>;
 }
 
