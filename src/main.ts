@@ -2,7 +2,7 @@
 import { opensDashboard } from "./cli/quiet-start.ts";
 import { COMMANDS, findCommand } from "./cli/registry.ts";
 import { EXIT, reportError } from "./cli/exit.ts";
-import { VERSION, runtime } from "./self.ts";
+import { VERSION, versionInfo, versionLine } from "./self.ts";
 import { flushAll, stderr, stdout } from "./cli/streams.ts";
 
 function help(): string {
@@ -21,7 +21,7 @@ ${rows}
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   if (first === "--version" || first === "-v" || first === "version") {
-    stdout.write(`troupe ${VERSION} (${runtime.name} ${runtime.version})\n`);
+    stdout.write(rest.includes("--json") ? `${JSON.stringify(versionInfo())}\n` : `${versionLine()}\n`);
     return EXIT.ok;
   }
   if (first === "--help" || first === "-h" || first === "help") {
@@ -29,23 +29,24 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   if (opensDashboard(first)) {
-    const { run } = await import("./cli/dashboard.ts");
-    return run(first === "dashboard" ? rest : argv);
+    const { command } = await import("./cli/dashboard.ts");
+    return command.run(first === "dashboard" ? rest : argv);
   }
   const spec = findCommand(first);
   if (!spec) {
     stderr.write(`troupe: unknown command '${first}'\nusage: troupe --help\n`);
     return EXIT.usage;
   }
-  if (rest.includes("--help") || rest.includes("-h")) {
-    stdout.write(`usage: ${spec.usage}\n`);
-    return EXIT.ok;
-  }
+  let command;
   try {
-    const { run } = await spec.load();
-    return await run(rest);
+    command = await spec.load();
+    if (rest.includes("--help") || rest.includes("-h")) {
+      stdout.write(`usage: ${command.usage}\n`);
+      return EXIT.ok;
+    }
+    return await command.run(rest);
   } catch (err) {
-    return reportError(err, spec.usage);
+    return reportError(err, command?.usage);
   }
 }
 

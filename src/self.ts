@@ -1,5 +1,5 @@
 import { basename, dirname } from "node:path";
-import { exec, quietEnv, selfCommand as runtimeSelfCommand } from "./runtime/process.ts";
+import { exec, quietEnv, runtime, selfCommand as runtimeSelfCommand } from "./runtime/process.ts";
 
 /** The runtime running this troupe (`troupe --version` names it). */
 export { runtime } from "./runtime/process.ts";
@@ -58,6 +58,30 @@ declare const TROUPE_BUILD_STAMP: string | undefined;
  */
 export const BUILD_VERSION =
   process.env.TROUPE_TEST_BUILD_VERSION || (typeof TROUPE_BUILD_STAMP === "string" ? `${VERSION}+${TROUPE_BUILD_STAMP}` : VERSION);
+
+/** What `troupe --version` tells: the version, the build (null from source), the runtime and the platform. */
+export interface VersionInfo {
+  version: string;
+  /** The build time, as the build stamped it (ms since the epoch). */
+  build: string | null;
+  runtime: { name: string; version: string };
+  platform: string;
+}
+
+export function versionInfo(): VersionInfo {
+  return {
+    version: VERSION,
+    build: typeof TROUPE_BUILD_STAMP === "string" ? TROUPE_BUILD_STAMP : null,
+    runtime: { name: runtime.name, version: runtime.version },
+    platform: `${process.platform}-${process.arch}`,
+  };
+}
+
+/** `troupe 0.1.0 (build 2026-11-26T20:35:25.284Z, bun 1.4.5, linux-x64)` */
+export function versionLine(v: VersionInfo = versionInfo()): string {
+  const build = v.build === null ? "from source" : `build ${new Date(Number(v.build)).toISOString()}`;
+  return `troupe ${v.version} (${build}, ${v.runtime.name} ${v.runtime.version}, ${v.platform})`;
+}
 
 /** The request header that carries the client's BUILD_VERSION. */
 export const VERSION_HEADER = "troupe-version";

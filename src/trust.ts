@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { TroupeError } from "./errors.ts";
+import { readGuardedText } from "./guarded-fs.ts";
 
 /**
  * Which workspace config files this user trusted to run commands (`worktree.setup`), as direnv
@@ -23,12 +25,21 @@ export function isTrusted(path: string, env: NodeJS.ProcessEnv, content: string)
   return existsSync(join(trustDir(env), stamp(path, content)));
 }
 
-/** Records the file's current content as trusted; returns the record's path. */
-export function trust(path: string, env?: NodeJS.ProcessEnv): string {
-  const content = readFileSync(path, "utf8");
+/** A config or a profile is a few KiB; a repository could hold anything at the path. */
+const TRUSTED_MAX_BYTES = 1024 * 1024;
+
+/**
+ * Records the file's current content as trusted, once `check` (which throws to refuse) accepted
+ * it; returns the record's path and the content trusted (what to show the person: the bytes read
+ * once, never a second read). Read guarded: a FIFO, a device or a file over 1 MiB is refused.
+ */
+export function trust(path: string, env?: NodeJS.ProcessEnv, check: (text: string) => void = () => {}): { record: string; text: string } {
+  const text = readGuardedText(path, { maxBytes: TRUSTED_MAX_BYTES, root: "/" });
+  if (text === null) throw new TroupeError("not_found", `${path} does not exist: nothing to trust`);
+  check(text);
   const dir = trustDir(env);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const rec = join(dir, stamp(path, content));
-  writeFileSync(rec, `${path}\n`, { mode: 0o600 });
-  return rec;
+  const record = join(dir, stamp(path, text));
+  writeFileSync(record, `${path}\n`, { mode: 0o600 });
+  return { record, text };
 }

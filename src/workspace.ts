@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, chmodSync, lstatSync, statSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, chmodSync, lstatSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { homedir, tmpdir } from "node:os";
 import { TroupeError } from "./errors.ts";
 import { isProcessAlive } from "./process-info.ts";
 import { readLockFile } from "./lock-file.ts";
 import { sha256Hex } from "./runtime/hash.ts";
+import { readGuarded, writeGuarded } from "./guarded-fs.ts";
 
 /** Where one workspace keeps its state and where its daemon listens. */
 export interface Workspace {
@@ -96,18 +97,26 @@ export const EXCLUDE_RULE = [".troupe/*", "!.troupe/profiles/", "!.troupe/config
 /** Lines an older troupe (or a person) wrote that exclude the whole folder: replaced by the rule. */
 const WHOLE_FOLDER = new Set([".troupe/", "/.troupe/", ".troupe", "/.troupe"]);
 
+/** A list of patterns; a bigger file is left as it is. */
+const EXCLUDE_MAX_BYTES = 1024 * 1024;
+
 /** Writes troupe's rule into `.git/info/exclude` (never the user's .gitignore), replacing the old whole-folder line. */
 export function excludeStateDir(root: string): void {
   const gitDir = join(root, ".git");
   if (!existsSync(gitDir) || !statSync(gitDir).isDirectory()) return;
-  const infoDir = join(gitDir, "info");
-  const exclude = join(infoDir, "exclude");
-  mkdirSync(infoDir, { recursive: true });
-  const current = existsSync(exclude) ? readFileSync(exclude, "utf8") : "";
+  const exclude = join(gitDir, "info", "exclude");
+  // an agent working in the workspace can reach .git: a FIFO, a device or a link there is left alone
+  const read = readGuarded(exclude, { maxBytes: EXCLUDE_MAX_BYTES, root: gitDir });
+  if (read.kind === "refused") return;
+  const current = read.kind === "ok" ? read.text : "";
   const lines = current.split("\n");
   const trimmed = lines.map((l) => l.trim());
   if (EXCLUDE_RULE.every((r) => trimmed.includes(r)) && !trimmed.some((l) => WHOLE_FOLDER.has(l))) return;
   const kept = lines.filter((l) => !WHOLE_FOLDER.has(l.trim()) && !EXCLUDE_RULE.includes(l.trim()));
   while (kept.length && kept.at(-1) === "") kept.pop();
-  writeFileSync(exclude, `${[...kept, ...EXCLUDE_RULE].join("\n")}\n`);
+  try {
+    writeGuarded(exclude, `${[...kept, ...EXCLUDE_RULE].join("\n")}\n`, gitDir, 0o644);
+  } catch {
+    // a link planted on the way: troupe's files then show in `git status`, nothing worse
+  }
 }

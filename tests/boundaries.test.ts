@@ -24,36 +24,40 @@ const LAYERS: Record<string, readonly string[]> = {
   // the services, and the one API over them
   services: ["agents", "accounts", "conversations", "messages", "work", "permissions", "profiles", "flows", "notify", "events", "store", "protocol", "self", "workspace", "user-config"],
   // profiles: read (untrusted files, as agents' are), validated, applied to a spawn
-  profiles: ["agents", "providers", "protocol", "trust", "front-matter"],
+  profiles: ["agents", "providers", "protocol", "trust", "front-matter", "guarded-fs"],
   // scheduled flows: a gate command, then a spawn (through a profile or a provider)
   flows: ["agents", "profiles", "providers", "events", "store", "protocol", "runtime", "file-modes"],
   conversations: ["agents", "events", "store", "prompts", "protocol"],
   messages: ["agents", "events", "store", "prompts", "protocol"],
-  agents: ["events", "store", "git", "providers", "runtime", "protocol", "output", "prompts", "process-info", "workspace", "workspace-config", "file-modes", "trust", "user-config"],
+  agents: ["events", "store", "git", "providers", "runtime", "protocol", "output", "prompts", "process-info", "workspace", "workspace-config", "file-modes", "trust", "user-config", "guarded-fs"],
   // the user's accounts: agents take them through a port (agents/accounts-port.ts) the daemon plugs in
   accounts: ["agents", "events", "store", "providers", "runtime", "protocol", "file-modes"],
-  work: ["front-matter", "agents", "conversations", "events", "store", "git", "providers", "runtime", "protocol", "file-modes"],
+  work: ["front-matter", "agents", "conversations", "events", "store", "git", "providers", "runtime", "protocol", "file-modes", "guarded-fs"],
   // notify.command when an agent needs the person: follows the bus, reads the user's config
   notify: ["events", "protocol", "user-config"],
   permissions: ["agents", "events", "store", "providers", "runtime", "protocol", "user-config"],
   // below the services
   events: ["store", "protocol"],
   store: ["protocol", "runtime"],
-  git: ["runtime"],
+  git: ["runtime", "guarded-fs"],
   output: ["providers", "protocol", "runtime"],
   prompts: ["protocol"],
   providers: ["protocol"],
   runtime: [],
-  "workspace-config": ["protocol"],
+  "workspace-config": ["protocol", "guarded-fs"],
   // the user's own settings (~/.config/troupe/config.json), read like the workspace config
   "user-config": ["protocol", "workspace-config"],
   "front-matter": [],
-  trust: [],
-  workspace: ["process-info", "lock-file", "runtime"],
+  trust: ["guarded-fs"],
+  workspace: ["process-info", "lock-file", "runtime", "guarded-fs"],
+  // reading, clearing and creating at paths an agent or a branch can shape (links, FIFOs, size)
+  "guarded-fs": [],
   "lock-file": [],
   "file-modes": [],
   "process-info": [],
   self: ["runtime"],
+  // the platforms troupe ships binaries for (scripts/dist.ts; `troupe remote install` next)
+  platforms: [],
   protocol: [],
   errors: [],
 };
@@ -63,8 +67,8 @@ const EXCEPTIONS: { from: string; to: string; why: string }[] = [
   { from: "src/cli/daemon.ts", to: "src/daemon/daemon.ts", why: "`troupe daemon run` is the daemon process (loaded lazily)" },
   { from: "src/cli/dashboard.ts", to: "src/ui/run.tsx", why: "the dashboard command mounts the UI (loaded lazily)" },
   { from: "src/cli/mcp.ts", to: "src/mcp/server.ts", why: "`troupe mcp` serves the MCP adapter (loaded lazily, so no other command loads the SDK)" },
-  { from: "src/cli/signal.ts", to: "src/agents/signal-file.ts", why: "when no daemon answers, an agent writes its own signal file (the daemon reads it at the session's end)" },
   { from: "providers/index.ts", to: "src/runtime/process.ts", why: "detecting a CLI looks it up on PATH the runtime's way (which), not with a call to one runtime" },
+  { from: "src/cli/doctor-checks.ts", to: "src/workspace-config.ts", why: "`troupe doctor` reads the workspace config as the daemon will, to name what is broken before a spawn does" },
 ];
 
 const ALWAYS = ["errors"];

@@ -75,8 +75,8 @@ try {
     if (i === WARM) [cpu0, floorCpu0, storeCpu0] = [processCpuMs(daemonPid), processCpuMs(floor.pid), processCpuMs(storeFloor.pid)];
     const [t, answer] = await timed(async () => {
       const conv = await client.ask({ question: `q${i}`, user: true });
-      const waiting = client.conversation(conv.id, 5000);
-      await client.answer(conv.id, `a${i}`);
+      const waiting = client.conversation(conv.id, { wait: 5000 });
+      await client.answer(conv.id, { answer: `a${i}` });
       return (await waiting).answer;
     });
     const [r, rawAnswer] = await timed(() => bareExchange(socket, i));

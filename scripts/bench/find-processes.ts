@@ -1,7 +1,7 @@
 // What one stop's pass over /proc costs here: the processes seen and the time per pass
 // (median, p99 over several runs). Run: bun scripts/bench/find-processes.ts
 import { readdirSync } from "node:fs";
-import { findProcesses, newMarker } from "../../src/agents/processes.ts";
+import { findProcesses, newMarker } from "../../src/agents/processes/find.ts";
 
 const RUNS = 200;
 const times: number[] = [];

@@ -57,7 +57,7 @@ async function pushLatency(): Promise<number[]> {
   const inbox = await reader("pushed");
   const out: number[] = [];
   for (let i = 0; i < samples + 50; i++) {
-    const waiting = inbox.inbox({ waitMs: 30_000 });
+    const waiting = inbox.inbox({ wait: 30_000 });
     // let the long poll reach the daemon first: a wait that starts late would measure nothing
     await sleep(1);
     const t0 = performance.now();

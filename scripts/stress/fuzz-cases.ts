@@ -1,10 +1,8 @@
 /**
- * The fuzz pass's case generator: from the daemon's routes (read from src/daemon/routes/*.ts)
- * and a seeded PRNG, raw HTTP requests that are wrong in one way each. Pure: no I/O but reading
- * the route files.
+ * The fuzz pass's case generator: from the daemon's routes (the API table, src/protocol/api/)
+ * and a seeded PRNG, raw HTTP requests that are wrong in one way each. Pure: no I/O.
  */
-import { readFileSync, readdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { ROWS } from "../../src/protocol/api/index.ts";
 
 export interface Route {
   method: string;
@@ -27,15 +25,9 @@ export interface FuzzCase {
   custom: boolean;
 }
 
-const ROUTES_DIR = resolve(import.meta.dirname, "../../src/daemon/routes");
-
-/** Every `r.on("METHOD", "/path", ...)` in the route files, so a new route is fuzzed without editing this. */
-export function readRoutes(dir = ROUTES_DIR): Route[] {
-  const routes: Route[] = [];
-  for (const f of readdirSync(dir).filter((n) => n.endsWith(".ts")).sort()) {
-    for (const m of readFileSync(join(dir, f), "utf8").matchAll(/\br\.on\(\s*"([A-Z]+)"\s*,\s*"([^"]+)"/g)) routes.push({ method: m[1]!, pattern: m[2]! });
-  }
-  return routes;
+/** Every route of the API table, so a new route is fuzzed without editing this. */
+export function readRoutes(): Route[] {
+  return ROWS.map(([, e]) => ({ method: e.method, pattern: e.path }));
 }
 
 /** A route's valid body, mutated by the body cases; routes not listed get `{}`. */

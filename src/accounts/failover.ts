@@ -4,7 +4,7 @@ import type { Logger } from "../events/log.ts";
 import type { AgentRecord, Store } from "../store/index.ts";
 import { toAgent } from "../store/agents.ts";
 import type { Failure } from "../protocol/failure.ts";
-import type { Action } from "../agents/lifecycle/policy.ts";
+import type { Action } from "../agents/lifecycle/retry-policy.ts";
 import type { AccountPort } from "../agents/accounts-port.ts";
 import { getProvider } from "../../providers/index.ts";
 import type { Provider } from "../../providers/types.ts";
@@ -43,6 +43,9 @@ export class AccountBroker implements AccountPort {
   envFor(rec: AgentRecord, clientEnv: Record<string, string>): Record<string, string> {
     const provider = getProvider(rec.provider);
     if (!provider) return clientEnv;
+    // an agent's worker without its agent's account (another provider's) runs on none: it never
+    // takes one of the person's by itself (Spawner.inheritedAccount)
+    if (rec.accountId === null && rec.parentId !== null) return clientEnv;
     let account: StoredAccount | null = null;
     if (rec.accountId) {
       try {
@@ -62,7 +65,7 @@ export class AccountBroker implements AccountPort {
     return this.d.accounts.earliestReset(provider);
   }
 
-  /** The FailoverHook (AgentService.setFailover): called inside a run's end on `usage_limit` or `auth`. */
+  /** AccountPort.failover: called inside a run's end (the lifecycle's decision) on `usage_limit` or `auth`. */
   readonly failover = (rec: AgentRecord, failure: Failure): Action => {
     try {
       return this.decide(rec, failure);

@@ -1,8 +1,9 @@
 import type { AgentRecord } from "../store/index.ts";
+import type { FailoverHook } from "./lifecycle/end-patch.ts";
 
 /**
- * What the agents need of the user's accounts (src/accounts/ implements it; the daemon plugs it
- * in with `AgentService.setAccounts`). Without one, every agent runs on the spawning environment.
+ * What the agents need of the user's accounts (src/accounts/ implements it; the daemon passes it
+ * in `AgentDeps.accounts`). Without one, every agent runs on the spawning environment.
  */
 export interface AccountPort {
   /**
@@ -19,4 +20,6 @@ export interface AccountPort {
   envFor(rec: AgentRecord, clientEnv: Record<string, string>): Record<string, string>;
   /** When the first spent account of `provider` comes back; null when none is spent with a known reset. */
   earliestReset(provider: string): number | null;
+  /** Failover on a spent quota or a refused credential, inside the lifecycle's decision at a run's end. */
+  failover: FailoverHook;
 }

@@ -2,6 +2,8 @@ import type { Store } from "../store/index.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { Logger } from "../events/log.ts";
 import type { Workspace } from "../workspace.ts";
+import type { AccountPort } from "./accounts-port.ts";
+import type { RunEnds } from "./lifecycle/run-ends.ts";
 
 /** What the agent service and its session watcher are built from. */
 export interface AgentDeps {
@@ -13,6 +15,15 @@ export interface AgentDeps {
   binDir: string;
   /** The agent's queued messages, put first in a resume's prompt (src/messages/); none without it. */
   mail?: SessionMail;
+  /** The user's accounts (src/accounts/); without them every agent runs on its spawning environment. */
+  accounts?: AccountPort;
+  /**
+   * Whether the agent waits on purpose (in `listen`, on an answer, on a worker, for the person's
+   * permission): its inactivity clock stops meanwhile. Never, without it.
+   */
+  waitsOnPurpose?: (agentId: string) => boolean;
+  /** What follows a run's end (src/services/end-of-run.ts); without it, the end is only announced on the bus. */
+  ends?: RunEnds;
 }
 
 /** Messages handed to a session: claimed as its prompt is built, given back if it does not start. */

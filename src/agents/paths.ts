@@ -10,3 +10,8 @@ export function agentPaths(stateDir: string, name: string, worktree: string | nu
     signalFile: join(base, "output", "signal.json"),
   };
 }
+
+/** This troupe by absolute path in `binDir`, for prompts (a login shell may drop it from PATH). */
+export function troupeIn(binDir: string): string {
+  return join(binDir, "troupe");
+}

@@ -1,47 +1,44 @@
-import { mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { agentDiff } from "../git/agent-diff.ts";
 import { TroupeError, errorMessage } from "../errors.ts";
 import type { Agent, Question } from "../protocol/entities.ts";
 import type { OutputChunk } from "../protocol/output.ts";
-import type { SpawnRequestSchema, ResumeRequestSchema } from "../protocol/api.ts";
+import type { ResumeRequestSchema } from "../protocol/api.ts";
 import type { z } from "zod";
 import type { AgentRecord, AgentPatch } from "../store/index.ts";
 import type { Provider, ProviderCommand } from "../../providers/types.ts";
 import { getProvider } from "../../providers/index.ts";
-import type { SpawnRole } from "./role-file.ts";
+import type { SpawnRole } from "./files/spawn-role.ts";
 import { sleep } from "../runtime/process.ts";
-import { recoverWrapperPids } from "./adopt-pid.ts";
+import { recoverWrapperPids } from "./processes/recover-pids.ts";
 import { answersPrompt } from "../prompts/agent.ts";
-import type { SpawnWork } from "./input.ts";
+import type { SpawnWork } from "./files/input-folder.ts";
 import { toAgent } from "../store/agents.ts";
-import { agentEnv } from "./env.ts";
-import { AgentEnvStore, moveLegacyEnvs } from "./env-store.ts";
-import { launchSession, sessionFiles } from "./launch.ts";
-import { agentPaths } from "./paths.ts";
-import { modePrompt, PREVIEW_AGENT, type ModePrompt } from "./mode-prompt.ts";
+import { agentEnv } from "./processes/session-env.ts";
+import { AgentEnvStore, moveLegacyEnvs } from "./files/saved-env.ts";
+import { launchSession, sessionFiles } from "./processes/launch-detached.ts";
+import { agentPaths, troupeIn } from "./paths.ts";
+import { modePrompt, PREVIEW_AGENT, type ModePrompt } from "./start/mode-prompt.ts";
 import { worktreePath } from "../git/worktree.ts";
 import { hashToken } from "./tokens.ts";
-import { clearSignalFile, readSignalFile } from "./signal-file.ts";
-import { writeSignalAs } from "./signal-write.ts";
-import { SessionWatcher } from "./watcher.ts";
+import { clearSignalFile } from "./files/signal.ts";
+import { recordSignal } from "./sessions/session-signal.ts";
+import { SessionWatcher } from "./sessions/session-watcher.ts";
 import type { AgentDeps } from "./deps.ts";
 import type { Caller } from "./caller.ts";
 import type { Signal } from "../protocol/signal.ts";
-import { Stopper, KILL_GRACE_MS } from "./stopper.ts";
-import { newMarker, nothingFound, SESSION_KEY_VAR } from "./processes.ts";
+import { Stopper, KILL_GRACE_MS } from "./processes/stopper.ts";
+import { newMarker, nothingFound, SESSION_KEY_VAR } from "./processes/find.ts";
 import { configLayers, mergeLayers } from "./permission-layers.ts";
 import { isResumable, statusesPhrase } from "../protocol/status.ts";
 import type { FailureClass } from "../protocol/failure.ts";
-import type { FailoverHook } from "./lifecycle/end.ts";
-import { Lifecycle } from "./lifecycle/lifecycle.ts";
-import { Attachments } from "./attach.ts";
+import { Lifecycle } from "./lifecycle/run-lifecycle.ts";
+import { Attachments } from "./sessions/attach.ts";
 import type { Attachment } from "../protocol/api-agents.ts";
-import type { AccountPort } from "./accounts-port.ts";
-import { Spawner } from "./spawner.ts";
-import { Relaunch, type StartSession } from "./relaunch.ts";
-import { REMOVE_MARGIN_MS, removeAgent } from "./removal.ts";
+import { Spawner, type SpawnOptions } from "./start/new-agent.ts";
+import { Relaunch, type StartSession } from "./start/next-session.ts";
+import { REMOVE_MARGIN_MS, removeAgent } from "./cleanup/remove-agent.ts";
 
-export type SpawnOptions = z.output<typeof SpawnRequestSchema>;
+export type { SpawnOptions };
 export type ResumeOptions = z.output<typeof ResumeRequestSchema>;
 
 /** A page of stored output: after a chunk id (oldest first), or the newest before one. */
@@ -57,8 +54,8 @@ const LAUNCH_WAIT_MS = 10_000;
 
 /**
  * Spawns, resumes, stops and completes agents, and answers every question about them. Adapters
- * (HTTP routes, MCP) call only its public methods; each session's end is published on the bus
- * as `agent:ended` for whoever follows agents (conversations, the work model).
+ * (HTTP routes, MCP) call only its public methods; what follows a run that is over is the
+ * declared end-of-run sequence it is given (`AgentDeps.ends`, src/services/end-of-run.ts).
  */
 export class AgentService {
   private readonly watcher: SessionWatcher;
@@ -71,7 +68,6 @@ export class AgentService {
   private readonly relaunch: Relaunch;
   private readonly lifecycle: Lifecycle;
   private readonly attachments: Attachments;
-  private accounts: AccountPort | null = null;
 
   constructor(private readonly d: AgentDeps) {
     this.stopper = new Stopper(d);
@@ -83,7 +79,7 @@ export class AgentService {
       startSession: ((...args) => this.startSession(...args)) satisfies StartSession,
       troupe: () => this.troupeCommand(),
     };
-    this.spawner = new Spawner({ ...launch, accounts: () => this.accounts, failRun: (id, error) => this.failRun(id, error) });
+    this.spawner = new Spawner({ ...launch, failRun: (id, error) => this.failRun(id, error) });
     this.relaunch = new Relaunch({ ...launch, rulesOf: (rec) => this.rulesOf(rec) });
     this.lifecycle = new Lifecycle({
       ...d,
@@ -93,7 +89,6 @@ export class AgentService {
       respawn: (rec, onLaunch) => this.relaunch.respawn(rec, onLaunch),
       tracked: (launch) => this.tracked(launch),
       troupe: () => this.troupeCommand(),
-      blockedUntil: (rec) => this.accounts?.earliestReset(rec.provider) ?? null,
     });
     this.watcher = new SessionWatcher(d, this.lifecycle.watcherHooks());
     this.attachments = new Attachments({
@@ -102,11 +97,10 @@ export class AgentService {
       watcher: this.watcher,
       leftovers: (id) => this.stopper.waitGone(id, KILL_GRACE_MS + REMOVE_MARGIN_MS),
       resuming: (id) => this.resuming.has(id),
-      runEnv: (rec, env) => (this.accounts ? this.accounts.envFor(this.d.store.agents.get(rec.id) ?? rec, env) : env),
+      runEnv: (rec, env) => (d.accounts ? d.accounts.envFor(this.d.store.agents.get(rec.id) ?? rec, env) : env),
       restoreWorktree: (rec) => this.relaunch.restoreWorktree(rec),
       troupe: () => this.troupeCommand(),
     });
-    this.watcher.setAttachedEnd((s) => this.attachments.ended(s));
   }
 
   start(): void {
@@ -123,7 +117,7 @@ export class AgentService {
 
   /** This troupe by absolute path, for prompts (a login shell may drop it from PATH). */
   troupeCommand(): string {
-    return join(this.d.binDir, "troupe");
+    return troupeIn(this.d.binDir);
   }
 
   /**
@@ -175,6 +169,11 @@ export class AgentService {
     return rec;
   }
 
+  /** Its work as lines of a diff (src/git/agent-diff.ts). */
+  diff(ref: string): Promise<string[]> {
+    return agentDiff(this.get(ref), this.d.ws.root);
+  }
+
   /** A page of the agent's stored output; an empty page is the end. */
   output(ref: string, q: OutputQuery): OutputChunk[] {
     const rec = this.find(ref);
@@ -182,14 +181,9 @@ export class AgentService {
     return this.d.store.chunks.list(rec.id, q);
   }
 
-  /**
-   * Stores `signal` as `rec`'s own: the daemon writes that agent's signal file (never a path a
-   * caller names), and its session's end reads it as it reads one the agent wrote itself.
-   */
+  /** Stores `signal` as `rec`'s own, for its current session (see recordSignal). */
   signal(rec: AgentRecord, signal: Signal): void {
-    writeSignalAs(rec.signalFile, this.d.ws.stateDir, signal);
-    const read = readSignalFile(rec.signalFile);
-    if (read.kind !== "ok") throw new TroupeError("internal", `${rec.signalFile} did not read back: ${"reason" in read ? read.reason : read.kind}`);
+    recordSignal(this.d, rec, signal);
   }
 
   private provider(name: string): Provider {
@@ -235,14 +229,19 @@ export class AgentService {
     // every run (a retry, a resume) on the agent's account as it is now, never one found spent
     let runEnv = clientEnv;
     try {
-      if (this.accounts) runEnv = this.accounts.envFor(store.agents.get(rec.id) ?? rec, clientEnv);
+      if (this.d.accounts) runEnv = this.d.accounts.envFor(store.agents.get(rec.id) ?? rec, clientEnv);
     } catch (err) {
       if (session === 1) this.failRun(rec.id, errorMessage(err));
       throw err;
     }
     const env = agentEnv(runEnv, who, this.d.binDir);
-    clearSignalFile(rec.signalFile);
-    mkdirSync(dirname(rec.signalFile), { recursive: true });
+    // the last run's signal goes, and never through a link the agent planted (nothing launched yet)
+    try {
+      clearSignalFile(rec.signalFile, ws.stateDir);
+    } catch (err) {
+      if (session === 1) this.failRun(rec.id, errorMessage(err));
+      throw err;
+    }
     // the marker is stored before the process exists: a daemon that dies during the launch still knows it
     const sess = store.sessions.insert({ agentId: rec.id, session, ...files, marker });
     // on a failed launch the agent keeps its status (and questions); the session number stays
@@ -326,26 +325,10 @@ export class AgentService {
     return this.lifecycle.failRun(this.find(ref), failure, evidence);
   }
 
-  /** Where failover between accounts plugs in: called on `usage_limit` (none: not retried). */
-  setFailover(hook: FailoverHook | null): void {
-    this.lifecycle.setFailover(hook);
-  }
-
-  /** The user's accounts: which one each agent runs on, and its credential in each run's environment. */
-  setAccounts(port: AccountPort | null): void {
-    this.accounts = port;
-  }
-
   /** Blocked agents of `provider` retry now (`troupe account add` gave them an account); how many. */
   wakeBlocked(provider: string): number {
     return this.lifecycle.wakeBlocked(provider);
   }
-
-  /** Who knows when an agent waits on purpose (in `listen`, on an answer): the conversations. */
-  setPurposefulWait(check: (agentId: string) => boolean): void {
-    this.lifecycle.setPurposefulWait(check);
-  }
-
 
   /** The person takes the agent's session over interactively (see Attachments). */
   attach(ref: string): Promise<Attachment> {

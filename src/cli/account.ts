@@ -1,11 +1,34 @@
 import { TroupeError } from "../errors.ts";
 import type { Account } from "../protocol/account.ts";
 import { connect } from "./context.ts";
-import { parse, printJson } from "./command.ts";
+import { defineCommand, printJson } from "./command.ts";
 import { stdout } from "./streams.ts";
 
 /** `troupe account add|ls|rm|reset`: the user's provider accounts, shared by every workspace. */
-export async function run(args: string[]): Promise<number> {
+export const command = defineCommand(
+  {
+    synopsis: `troupe account add --provider P (--token TOKEN | --config-dir DIR | --env NAME=VALUE ...) [--name N] [--json]
+troupe account ls [--json]
+troupe account rm ACCOUNT [--json]
+troupe account reset ACCOUNT [--json]   it works again: no longer spent nor refused (blocked agents retry at once)`,
+    flags: {
+      token: { type: "string", arg: "T", help: "claude: a long-lived OAuth token (claude setup-token); codex: CODEX_API_KEY; gemini: GEMINI_API_KEY; '-' reads it from stdin" },
+      "config-dir": { type: "string", arg: "D", help: "the CLI's config folder, logged in (CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME)" },
+      env: { type: "string", multiple: true, arg: "NAME=VALUE", help: "variables given to the agent as they are" },
+      provider: { type: "string", help: null },
+      name: { type: "string", help: null },
+    },
+    forms: { add: ["provider", "token", "config-dir", "env", "name"], ls: [], rm: [], reset: [] },
+    notes: `  Each new agent takes the least recently used available account of its provider (troupe spawn --account pins one);
+  on a spent quota or a refused credential it moves to the next, or waits (blocked) for the first reset
+  (a refused account stays invalid until 'troupe account reset' or rm). Secrets stay in a 0600 file
+  under $XDG_STATE_HOME/troupe (never in ls, --json, logs or events); --json: [{"id", "name", "provider",
+  "kind", "status": "available"|"exhausted"|"invalid", "exhaustedUntil", "lastUsedAt", "problem"}]`,
+  },
+  run,
+);
+
+async function run(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   switch (sub) {
     case "add":
@@ -22,13 +45,7 @@ export async function run(args: string[]): Promise<number> {
 }
 
 async function add(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
-    provider: { type: "string" },
-    name: { type: "string" },
-    token: { type: "string" },
-    "config-dir": { type: "string" },
-    env: { type: "string", multiple: true },
-  });
+  const { values, positionals } = command.parseForm("add", args);
   if (positionals.length) throw new TroupeError("usage", `unexpected argument '${positionals[0]}'`);
   if (!values.provider) throw new TroupeError("usage", "give --provider NAME");
   // `--token -` reads it from stdin, so it is never in a process list or a shell history
@@ -56,7 +73,7 @@ async function readStdin(): Promise<string> {
 }
 
 async function list(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {});
+  const { values, positionals } = command.parseForm("ls", args);
   if (positionals.length) throw new TroupeError("usage", "account ls takes no arguments");
   const { client } = await connect(values.workspace);
   const accounts = await client.accounts();
@@ -66,7 +83,7 @@ async function list(args: string[]): Promise<number> {
 }
 
 async function remove(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {});
+  const { values, positionals } = command.parseForm("rm", args);
   if (positionals.length !== 1) throw new TroupeError("usage", "give one account (id or name)");
   const { client } = await connect(values.workspace);
   const account = await client.removeAccount(positionals[0]!);
@@ -76,7 +93,7 @@ async function remove(args: string[]): Promise<number> {
 }
 
 async function reset(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {});
+  const { values, positionals } = command.parseForm("reset", args);
   if (positionals.length !== 1) throw new TroupeError("usage", "give one account (id or name)");
   const { client } = await connect(values.workspace);
   const account = await client.resetAccount(positionals[0]!);

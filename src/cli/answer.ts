@@ -1,14 +1,19 @@
 import { TroupeError } from "../errors.ts";
 import { connect } from "./context.ts";
-import { parse, printJson } from "./command.ts";
+import { defineCommand, printJson } from "./command.ts";
 
-export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, { conversation: { type: "string" } });
+export const command = defineCommand(
+  { synopsis: "troupe answer ANSWER --conversation ID", flags: { conversation: { type: "string", help: null } } },
+  run,
+);
+
+async function run(args: string[]): Promise<number> {
+  const { values, positionals } = command.parse(args);
   if (!values.conversation) throw new TroupeError("usage", "answer needs --conversation ID");
   const text = positionals.join(" ");
   if (!text.trim()) throw new TroupeError("usage", "answer needs the ANSWER text");
   const { client } = await connect(values.workspace);
-  const conv = await client.answer(values.conversation, text);
+  const conv = await client.answer(values.conversation, { answer: text });
   printJson({ conversationId: conv.id, status: conv.status });
   return 0;
 }

@@ -1,20 +1,29 @@
 import { TroupeError } from "../errors.ts";
 import { withReconnect } from "../client/connect.ts";
 import { connect } from "./context.ts";
-import { parse, parseIntFlag } from "./command.ts";
+import { defineCommand, parseIntFlag } from "./command.ts";
 import { stdout } from "./streams.ts";
 
 /** How long one wait request is held by the daemon before the client asks again. */
 const POLL_WINDOW_MS = 30_000;
 
-export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
-    to: { type: "string" },
-    task: { type: "string" },
-    phase: { type: "string" },
-    user: { type: "boolean" },
-    timeout: { type: "string" },
-  });
+export const command = defineCommand(
+  {
+    synopsis: "troupe ask QUESTION (--to AGENT | --task ID | --phase ID | --user) [--timeout MS]",
+    intro: "  prints the answer; exit 3 when the timeout passes first (the question is then expired)",
+    flags: {
+      to: { type: "string", help: null },
+      task: { type: "string", help: null },
+      phase: { type: "string", help: null },
+      user: { type: "boolean", help: null },
+      timeout: { type: "string", help: null },
+    },
+  },
+  run,
+);
+
+async function run(args: string[]): Promise<number> {
+  const { values, positionals } = command.parse(args);
   const question = positionals.join(" ");
   if (!question.trim()) throw new TroupeError("usage", "ask needs the QUESTION text");
   const targets = [values.to, values.task, values.phase, values.user || undefined].filter((t) => t !== undefined);
@@ -25,7 +34,7 @@ export async function run(args: string[]): Promise<number> {
   // The daemon expires the question at its deadline; keep reconnecting until it says so.
   const deadline = conv.expiresAt === null ? Number.POSITIVE_INFINITY : conv.expiresAt + 10_000;
   for (;;) {
-    const c = await withReconnect(deadline, () => client.conversation(conv.id, POLL_WINDOW_MS));
+    const c = await withReconnect(deadline, () => client.conversation(conv.id, { wait: POLL_WINDOW_MS }));
     if (c.status === "answered") {
       stdout.write(`${c.answer ?? ""}\n`);
       return 0;

@@ -5,14 +5,27 @@ import type { TroupeClient } from "../client/client.ts";
 import type { Agent } from "../protocol/entities.ts";
 import { isLive } from "../protocol/status.ts";
 import { connect } from "./context.ts";
-import { parse, printJson } from "./command.ts";
+import { defineCommand, printJson } from "./command.ts";
 import { stderr, stdout } from "./streams.ts";
 
 /** How long a stopped agent gets to be gone before the attach gives up (its stop's SIGKILL comes at 5 s). */
 const STOP_WAIT_MS = 15_000;
 
-export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, { stop: { type: "boolean" } });
+export const command = defineCommand(
+  {
+    synopsis: "troupe attach AGENT [--stop] [--json]",
+    intro: `  a waiting, done, failed or stopped agent: its provider's interactive CLI resumes the same
+  session in the agent's worktree, with the agent's environment (claude --resume, codex resume,
+  gemini --resume; the generic provider runs its command again with TROUPE_ATTACHED=1). ctrl+c is
+  the CLI's. Meanwhile the agent is 'attached' (no retry, message or resume starts it); when the
+  CLI exits it is back in the status it had.`,
+    flags: { stop: { type: "boolean", help: "a running agent is stopped first (else a terminal is asked)" } },
+  },
+  run,
+);
+
+async function run(args: string[]): Promise<number> {
+  const { values, positionals } = command.parse(args);
   const [ref, ...extra] = positionals;
   if (!ref || extra.length) throw new TroupeError("usage", "attach takes one AGENT (id or name)");
   if (process.env.TROUPE_AGENT_TOKEN) throw new TroupeError("forbidden", "only the person attaches to an agent, from their own terminal");
@@ -45,8 +58,8 @@ async function ask(question: string): Promise<boolean> {
 async function stopAndWait(client: TroupeClient, agent: Agent): Promise<Agent> {
   await client.stop(agent.id);
   const deadline = Date.now() + STOP_WAIT_MS;
-  let now = await client.waitAgent(agent.id, STOP_WAIT_MS);
-  while (isLive(now.status) && Date.now() < deadline) now = await client.waitAgent(agent.id, deadline - Date.now());
+  let now = await client.waitAgent(agent.id, { wait: STOP_WAIT_MS });
+  while (isLive(now.status) && Date.now() < deadline) now = await client.waitAgent(agent.id, { wait: deadline - Date.now() });
   if (isLive(now.status)) throw new TroupeError("timeout", `${agent.name} did not stop within ${STOP_WAIT_MS / 1000} s`);
   return now;
 }

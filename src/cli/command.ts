@@ -1,32 +1,110 @@
-import { parseArgs, type ParseArgsConfig } from "node:util";
+import { parseArgs } from "node:util";
 import { TroupeError } from "../errors.ts";
 import { stdout } from "./streams.ts";
 
-/** One subcommand: its usage text (shown by `--help`) and its body, loaded lazily by main.ts. */
-export interface CommandSpec {
-  name: string;
-  summary: string;
-  usage: string;
-  load: () => Promise<{ run: (args: string[]) => Promise<number> }>;
+/** One flag of a command: how it parses, and its line in `--help`. */
+export interface Flag {
+  readonly type: "string" | "boolean";
+  readonly short?: string;
+  readonly multiple?: boolean;
+  /** Its value's name in usage (`--budget USD`). */
+  readonly arg?: string;
+  /** Its line in usage (`\n` starts a continuation line); null when the synopsis or the notes tell it. */
+  readonly help: string | null;
+}
+export type Flags = Readonly<Record<string, Flag>>;
+
+/**
+ * What a command takes, declared once: `--help` prints it, the parser accepts exactly these
+ * flags (a form accepts its own subset), and tests/cli/usage.test.ts holds the two together.
+ */
+export type Forms<F extends Flags> = Readonly<Record<string, readonly (keyof F & string)[]>>;
+
+export interface CommandSpec<F extends Flags = Flags, Fm extends Forms<F> = Forms<F>> {
+  /** One line per form (`troupe spawn ...`). */
+  readonly synopsis: string;
+  /** Lines between the synopsis and the flags, as shown. */
+  readonly intro?: string;
+  readonly flags: F;
+  /** Subcommands and the flags each takes; none: every flag wherever the command is parsed. */
+  readonly forms?: Fm;
+  /** `--json`, listed with the flags when it says more than the synopsis's `[--json]`. */
+  readonly json?: string;
+  /** Lines after the flags, as shown. */
+  readonly notes?: string;
+  /** Whether the `--workspace DIR` line ends the usage (default: it does). */
+  readonly workspace?: boolean;
 }
 
-export type Options = NonNullable<ParseArgsConfig["options"]>;
-
 /** Flags every command takes. */
-export const COMMON_OPTIONS = {
+const COMMON = {
   workspace: { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
-} as const satisfies Options;
+} as const;
+export const COMMON_FLAGS: readonly string[] = Object.keys(COMMON);
 
-/** node:util parseArgs in strict mode; its errors become one-line usage errors (exit 2). */
-export function parse<O extends Options>(args: string[], options: O, allowPositionals = true) {
+const WORKSPACE = "  --workspace DIR   the workspace (default: git toplevel of the current folder, or $TROUPE_WORKSPACE)";
+
+type ValueOf<F extends Flag> = F["type"] extends "boolean" ? (F extends { multiple: true } ? boolean[] : boolean) : F extends { multiple: true } ? string[] : string;
+export type Values<F extends Flags> = { -readonly [N in keyof F]?: ValueOf<F[N]> } & { workspace?: string; json?: boolean; help?: boolean };
+
+/** A declared command: its usage text, and a parser that takes exactly its flags. */
+export interface Command<F extends Flags = Flags, Fm extends Forms<F> = Forms<F>> {
+  readonly spec: CommandSpec<F, Fm>;
+  /** `--help`'s text, without the leading `usage: `. */
+  readonly usage: string;
+  run(args: string[]): Promise<number>;
+  /** node:util parseArgs in strict mode over the declared flags (a form's only); errors are one-line usage errors (exit 2). */
+  parse(args: string[], opts?: { positionals?: boolean }): { values: Values<F>; positionals: string[] };
+  parseForm<K extends keyof Fm & string>(form: K, args: string[], opts?: { positionals?: boolean }): { values: Values<Pick<F, Fm[K][number]>>; positionals: string[] };
+}
+
+/** The flags' lines, aligned: `  --name ARG   help`. */
+function flagLines(spec: CommandSpec): string[] {
+  const rows = Object.entries(spec.flags)
+    .filter(([, f]) => f.help !== null)
+    .map(([name, f]): [string, string] => [`${f.short ? `-${f.short}, ` : ""}--${name}${f.arg ? ` ${f.arg}` : ""}`, f.help!]);
+  if (spec.json) rows.push(["--json", spec.json]);
+  const width = Math.max(0, ...rows.map(([label]) => label.length)) + 2;
+  return rows.flatMap(([label, help]) => help.split("\n").map((line, i) => `  ${(i === 0 ? label : "").padEnd(width)}${line}`));
+}
+
+export function usageOf(spec: CommandSpec): string {
+  const lines = [spec.synopsis];
+  if (spec.intro) lines.push(spec.intro);
+  lines.push(...flagLines(spec));
+  if (spec.notes) lines.push(spec.notes);
+  if (spec.workspace !== false) lines.push(WORKSPACE);
+  return lines.join("\n");
+}
+
+function parseWith(names: readonly string[], spec: CommandSpec, args: string[], positionals: boolean) {
+  const options: Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }> = { ...COMMON };
+  for (const n of names) {
+    const f = spec.flags[n]!;
+    options[n] = { type: f.type, ...(f.short && { short: f.short }), ...(f.multiple && { multiple: true }) };
+  }
   try {
-    return parseArgs({ args, options: { ...COMMON_OPTIONS, ...options }, allowPositionals, strict: true });
+    return parseArgs({ args, options, allowPositionals: positionals, strict: true });
   } catch (err) {
     const msg = (err as Error).message.split("\n")[0]!.replace(/\. To specify a positional argument.*$/, "");
     throw new TroupeError("usage", msg, { cause: err });
   }
+}
+
+/** A command from its declaration and its body (which parses its arguments with `parse` or `parseForm`). */
+export function defineCommand<const F extends Flags, const Fm extends Forms<F> = Forms<F>>(spec: CommandSpec<F, Fm>, run: (args: string[]) => Promise<number>): Command<F, Fm> {
+  let usage: string | undefined;
+  return {
+    spec,
+    get usage() {
+      return (usage ??= usageOf(spec));
+    },
+    run,
+    parse: (args, opts = {}) => parseWith(Object.keys(spec.flags), spec, args, opts.positionals ?? true) as never,
+    parseForm: (form, args, opts = {}) => parseWith(spec.forms?.[form] ?? [], spec, args, opts.positionals ?? true) as never,
+  };
 }
 
 export function parseIntFlag(name: string, value: string | undefined): number | undefined {

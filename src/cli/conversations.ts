@@ -1,10 +1,15 @@
 import { connect } from "./context.ts";
-import { parse, printJson } from "./command.ts";
+import { defineCommand, printJson } from "./command.ts";
 import { conversationRows } from "./format.ts";
 import { stdout } from "./streams.ts";
 
-export async function run(args: string[]): Promise<number> {
-  const { values } = parse(args, { pending: { type: "boolean" } }, false);
+export const command = defineCommand(
+  { synopsis: "troupe conversations [--pending] [--json]", flags: { pending: { type: "boolean", help: null } } },
+  run,
+);
+
+async function run(args: string[]): Promise<number> {
+  const { values } = command.parse(args, { positionals: false });
   const { client } = await connect(values.workspace);
   const convs = await client.conversations({ pending: values.pending });
   if (values.json) printJson(convs);

@@ -2,7 +2,7 @@ import { TroupeError } from "../errors.ts";
 import { resolveWorkspace, type Workspace } from "../workspace.ts";
 import { readLockFile } from "../lock-file.ts";
 import { clientFor, ensureDaemon, waitForExit } from "../client/connect.ts";
-import { parse, printJson } from "./command.ts";
+import { defineCommand, printJson } from "./command.ts";
 import { stderr, stdout } from "./streams.ts";
 
 /** Stops the workspace's daemon and waits until it has let go of the lock; its pid, or null when none ran. */
@@ -19,8 +19,17 @@ async function stopDaemon(ws: Workspace): Promise<number | null> {
   }
 }
 
-export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {});
+export const command = defineCommand(
+  {
+    synopsis: "troupe daemon (run | start | stop | restart | status) [--json]",
+    intro: "  run      in the foreground (what 'start' runs, detached)",
+    flags: {},
+  },
+  run,
+);
+
+async function run(args: string[]): Promise<number> {
+  const { values, positionals } = command.parse(args);
   const ws = resolveWorkspace({ workspace: values.workspace });
   const action = positionals[0];
   switch (action) {

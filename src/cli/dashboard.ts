@@ -1,19 +1,24 @@
-import { parse } from "./command.ts";
+import { defineCommand } from "./command.ts";
 import { EXIT, reportError } from "./exit.ts";
 import { clientEnv, connect } from "./context.ts";
 import { stderr, stdout } from "./streams.ts";
 
-const USAGE = `troupe [--workspace DIR]
-  opens the dashboard: every agent, its live output, its questions; q quits (agents keep running)
-  --workspace DIR   the workspace (default: git toplevel of the current folder, or $TROUPE_WORKSPACE)
-  keys: press ? inside`;
-
 /** `troupe` with no command: the full-screen dashboard. Ink and React load only here. */
-export async function run(args: string[]): Promise<number> {
+export const command = defineCommand(
+  {
+    synopsis: "troupe [--workspace DIR]",
+    intro: "  opens the dashboard: every agent, its live output, its questions; q quits (agents keep running)",
+    flags: {},
+    notes: "  keys: press ? inside",
+  },
+  run,
+);
+
+async function run(args: string[]): Promise<number> {
   try {
-    const { values } = parse(args, {}, false);
+    const { values } = command.parse(args, { positionals: false });
     if (values.help) {
-      stdout.write(`usage: ${USAGE}\n`);
+      stdout.write(`usage: ${command.usage}\n`);
       return EXIT.ok;
     }
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
@@ -28,6 +33,6 @@ export async function run(args: string[]): Promise<number> {
     const { runDashboard } = await import("../ui/run.tsx");
     return await runDashboard({ client, workspace: ws, env: clientEnv() });
   } catch (err) {
-    return reportError(err, USAGE);
+    return reportError(err, command.usage);
   }
 }

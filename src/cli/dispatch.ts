@@ -1,17 +1,28 @@
 import { TroupeError } from "../errors.ts";
-import { parse, printJson } from "./command.ts";
+import { defineCommand, printJson } from "./command.ts";
+import { PROVIDER_LIST } from "./words.ts";
 import { clientEnv, connect } from "./context.ts";
 import { stdout } from "./streams.ts";
 
 /** `troupe dispatch I [--concurrency N] [--provider P] [--model M] [--command C]`, `troupe dispatch I --stop`. */
-export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
-    concurrency: { type: "string" },
-    provider: { type: "string" },
-    model: { type: "string" },
-    command: { type: "string" },
-    stop: { type: "boolean" },
-  });
+export const command = defineCommand(
+  {
+    synopsis: `troupe dispatch INITIATIVE [--concurrency N] [--provider P] [--model M] [--json]
+troupe dispatch INITIATIVE --stop`,
+    intro: "  your environment and git identity now are used for every run and merge of this initiative",
+    flags: {
+      concurrency: { type: "string", arg: "N", help: "execute agents at once (default 4, at most 64)" },
+      provider: { type: "string", arg: "P", help: `${PROVIDER_LIST} (default: claude; generic with --command)` },
+      command: { type: "string", arg: "CMD", help: "a shell command every run starts with, its prompt in $TROUPE_PROMPT (for scripts and tests)" },
+      stop: { type: "boolean", help: "start nothing more and merge nothing more; agents under way go on" },
+      model: { type: "string", help: null },
+    },
+  },
+  run,
+);
+
+async function run(args: string[]): Promise<number> {
+  const { values, positionals } = command.parse(args);
   const [ref, ...extra] = positionals;
   if (!ref || extra.length) throw new TroupeError("usage", "dispatch takes one INITIATIVE (id or slug)");
   let concurrency: number | undefined;

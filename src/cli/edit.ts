@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TroupeError, errorMessage } from "../errors.ts";
 import type { TroupeClient } from "../client/client.ts";
-import { parse, printJson } from "./command.ts";
+import { defineCommand, printJson } from "./command.ts";
 import { connect } from "./context.ts";
 import { parseEditable, renderEditable, stripNotes, withNote, type Editable } from "../protocol/editable.ts";
 import { stdout } from "./streams.ts";
@@ -15,8 +15,17 @@ import { changedLines } from "./work-format.ts";
  * refuses (bad front matter, an unknown dependency, a cycle) opens again with the error on top,
  * as `kubectl edit` does; saving the same thing twice, or an empty file, gives up with the error.
  */
-export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {});
+export const command = defineCommand(
+  {
+    synopsis: "troupe edit ID [--json]",
+    intro: "  opens front matter (title, dependsOn) and the body; a refused save opens again with the error on top",
+    flags: {},
+  },
+  run,
+);
+
+async function run(args: string[]): Promise<number> {
+  const { values, positionals } = command.parse(args);
   const [ref, ...extra] = positionals;
   if (!ref || extra.length) throw new TroupeError("usage", "edit takes one ID (a proposed phase or task)");
   const editor = process.env.VISUAL || process.env.EDITOR;

@@ -1,7 +1,7 @@
 import { TroupeError } from "../errors.ts";
 import type { Flow } from "../protocol/flow.ts";
 import { clientEnv, connect } from "./context.ts";
-import { parse, printJson } from "./command.ts";
+import { defineCommand, printJson } from "./command.ts";
 import { stdout } from "./streams.ts";
 
 const SUBCOMMANDS = "add, ls, show, rm, enable, disable, run";
@@ -9,14 +9,25 @@ const SUBCOMMANDS = "add, ls, show, rm, enable, disable, run";
 const when = (ms: number | null) => (ms === null ? "-" : new Date(ms).toISOString().replace(/\.\d+Z$/, "Z"));
 
 /** `troupe flow add|ls|show|rm|enable|disable|run`: agents started on a schedule. */
-export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
-    cron: { type: "string" },
-    profile: { type: "string" },
-    provider: { type: "string" },
-    prompt: { type: "string" },
-    gate: { type: "string" },
-  });
+export const command = defineCommand(
+  {
+    synopsis: `troupe flow add NAME --cron EXPR (--profile P | --provider P) --prompt TEXT [--gate SCRIPT]
+troupe flow ls | show NAME | rm NAME | enable NAME | disable NAME | run NAME`,
+    flags: {
+      cron: { type: "string", arg: "EXPR", help: "5 or 6 fields, or @hourly/@daily/...: the daemon's local time" },
+      gate: { type: "string", arg: "SCRIPT", help: "a shell command run first, with the flow's environment: its JSON output\ndecides ({\"run\": false} skips) and fills [[key]] in the prompt" },
+      profile: { type: "string", help: null },
+      provider: { type: "string", help: null },
+      prompt: { type: "string", help: null },
+    },
+    notes: `  each run gets the environment of the shell that added the flow; a run missed while
+  no daemon ran runs once at its next start; a run while the last one is live is skipped`,
+  },
+  run,
+);
+
+async function run(args: string[]): Promise<number> {
+  const { values, positionals } = command.parse(args);
   const [sub, name, ...extra] = positionals;
   if (extra.length) throw new TroupeError("usage", `flow ${sub} takes one NAME`);
   if (sub !== "ls" && sub !== undefined && !name) throw new TroupeError("usage", `flow ${sub} takes a NAME`);
@@ -60,7 +71,7 @@ export async function run(args: string[]): Promise<number> {
       return 0;
     case "enable":
     case "disable": {
-      const f = await client.setFlowEnabled(name!, sub === "enable");
+      const f = await (sub === "enable" ? client.enableFlow(name!) : client.disableFlow(name!));
       return out(f, `flow ${f.name} ${f.enabled ? `enabled; next run ${when(f.nextRunAt)}` : "disabled"}`);
     }
     case "run": {

@@ -1,11 +1,22 @@
 import { TroupeError } from "../errors.ts";
 import type { GcReport } from "../protocol/api-gc.ts";
 import { connect } from "./context.ts";
-import { parse, printJson } from "./command.ts";
+import { defineCommand, printJson } from "./command.ts";
 import { stdout } from "./streams.ts";
 
-export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, { "dry-run": { type: "boolean" } });
+export const command = defineCommand(
+  {
+    synopsis: "troupe gc [--dry-run] [--json]",
+    intro: `  removes worktrees of finished agents that are clean and idle past worktree.keepDays (default 7),
+  prunes git's records of worktrees that no longer exist, and lists branches troupe made that no
+  agent owns (never deleting a branch); --dry-run changes nothing`,
+    flags: { "dry-run": { type: "boolean", help: null } },
+  },
+  run,
+);
+
+async function run(args: string[]): Promise<number> {
+  const { values, positionals } = command.parse(args);
   if (positionals.length) throw new TroupeError("usage", "gc takes no arguments");
   const { client } = await connect(values.workspace);
   const report = await client.gc({ dryRun: !!values["dry-run"] });

@@ -2,7 +2,7 @@ import { TroupeError } from "../errors.ts";
 import { withReconnect } from "../client/connect.ts";
 import type { Message } from "../protocol/message.ts";
 import { connect } from "./context.ts";
-import { parse, parseIntFlag, printJson } from "./command.ts";
+import { defineCommand, parseIntFlag, printJson } from "./command.ts";
 import { stdout } from "./streams.ts";
 
 /** How long one wait request is held by the daemon before the client asks again. */
@@ -10,8 +10,18 @@ const POLL_WINDOW_MS = 30_000;
 
 const when = (ms: number) => new Date(ms).toISOString().slice(11, 19);
 
-export async function run(args: string[]): Promise<number> {
-  const { values } = parse(args, { wait: { type: "boolean" }, after: { type: "string" }, timeout: { type: "string" } }, false);
+export const command = defineCommand(
+  {
+    synopsis: "troupe inbox [--wait [--timeout MS]] [--after SEQ] [--json]",
+    intro: `  the messages not yet delivered, oldest first, now delivered; --after SEQ: every message after
+  that seq, read or not; --wait blocks until one comes (exit 3 when --timeout passes first)`,
+    flags: { wait: { type: "boolean", help: null }, after: { type: "string", help: null }, timeout: { type: "string", help: null } },
+  },
+  run,
+);
+
+async function run(args: string[]): Promise<number> {
+  const { values } = command.parse(args, { positionals: false });
   const after = parseIntFlag("after", values.after);
   const timeoutMs = parseIntFlag("timeout", values.timeout);
   if (timeoutMs !== undefined && !values.wait) throw new TroupeError("usage", "--timeout goes with --wait");
@@ -21,7 +31,7 @@ export async function run(args: string[]): Promise<number> {
   for (;;) {
     const waitMs = values.wait ? Math.max(0, Math.min(deadline - Date.now(), POLL_WINDOW_MS)) : undefined;
     // a daemon restarted meanwhile (kill -9, an upgrade) is started again and asked again
-    msgs = await withReconnect(values.wait ? deadline : 0, () => client.inbox({ after, waitMs }));
+    msgs = await withReconnect(values.wait ? deadline : 0, () => client.inbox({ after, wait: waitMs }));
     if (msgs.length || !values.wait) break;
     if (Date.now() >= deadline) throw new TroupeError("timeout", `no message arrived within ${timeoutMs} ms`);
   }

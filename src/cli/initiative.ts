@@ -1,15 +1,47 @@
 import { readFileSync } from "node:fs";
 import { TroupeError, errorMessage } from "../errors.ts";
 import { ReviewPolicySchema } from "../protocol/work.ts";
-import { parse, printJson } from "./command.ts";
+import { PERMISSION_MODE_LIST, isPermissionMode } from "../protocol/permission-modes.ts";
+import { defineCommand, printJson } from "./command.ts";
 import { connect } from "./context.ts";
 import { stdout } from "./streams.ts";
-import { decisions } from "../client/modes.ts";
 import { decisionsText, initiativeRows, initiativeText, spentText } from "./work-format.ts";
 
 const SUBCOMMANDS = "new, ls, show, budget, archive or diff";
 
-export async function run(args: string[]): Promise<number> {
+export const command = defineCommand(
+  {
+    synopsis: `troupe initiative new NAME (--goal TEXT | --goal-file F) [--base REF] [--review phases|tasks|none] [--budget USD]
+                       [--permissions MODE] [--allow RULE ...] [--deny RULE ...] [--json]
+troupe initiative ls [--json]
+troupe initiative show INITIATIVE [--json]   the goal, what it spent and the decisions discuss agents took
+troupe initiative budget INITIATIVE USD [--json]   a new limit: dispatch goes on under it
+troupe initiative archive INITIATIVE [--json]
+troupe initiative diff INITIATIVE`,
+    intro: "  INITIATIVE is an id or a slug; its branch is troupe-initiative/<slug>, made from --base (default: the current branch)",
+    flags: {
+      review: { type: "string", help: "what the person approves: phases (default; tasks are approved automatically), tasks (both) or none" },
+      budget: { type: "string", help: "at most this many USD over all its agents: once spent, dispatch starts no new agent" },
+      permissions: { type: "string", help: "the permission policy its agents inherit (see troupe spawn), with --allow and --deny" },
+      allow: { type: "string", multiple: true, help: null },
+      deny: { type: "string", multiple: true, help: null },
+      goal: { type: "string", help: null },
+      "goal-file": { type: "string", help: null },
+      base: { type: "string", help: null },
+    },
+    forms: {
+      new: ["goal", "goal-file", "base", "review", "budget", "permissions", "allow", "deny"],
+      ls: [],
+      show: [],
+      budget: [],
+      archive: [],
+      diff: [],
+    },
+  },
+  run,
+);
+
+async function run(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   switch (sub) {
     case "new":
@@ -28,16 +60,7 @@ export async function run(args: string[]): Promise<number> {
 }
 
 async function create(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
-    goal: { type: "string" },
-    "goal-file": { type: "string" },
-    base: { type: "string" },
-    review: { type: "string" },
-    budget: { type: "string" },
-    permissions: { type: "string" },
-    allow: { type: "string", multiple: true },
-    deny: { type: "string", multiple: true },
-  });
+  const { values, positionals } = command.parseForm("new", args);
   const name = positionals.join(" ").trim();
   if (!name) throw new TroupeError("usage", "initiative new takes a NAME");
   if ((values.goal === undefined) === (values["goal-file"] === undefined)) throw new TroupeError("usage", "give the goal as --goal TEXT or --goal-file F");
@@ -54,9 +77,10 @@ async function create(args: string[]): Promise<number> {
   if (!review.success) throw new TroupeError("usage", `--review takes phases, tasks or none, not '${values.review}'`);
   const budgetUsd = values.budget === undefined ? undefined : usd(values.budget, "--budget");
   const { client } = await connect(values.workspace);
-  const policy = { ...(values.permissions && { mode: values.permissions }), ...(values.allow?.length && { allow: values.allow }), ...(values.deny?.length && { deny: values.deny }) };
+  const mode = values.permissions;
+  if (mode && !isPermissionMode(mode)) throw new TroupeError("usage", `--permissions takes ${PERMISSION_MODE_LIST}`);
+  const policy = { ...(mode && { mode }), ...(values.allow?.length && { allow: values.allow }), ...(values.deny?.length && { deny: values.deny }) };
   const permissions = Object.keys(policy).length ? policy : undefined;
-  if (permissions?.mode && !["skip", "edits", "plan", "ask"].includes(permissions.mode)) throw new TroupeError("usage", "--permissions takes skip, edits, plan or ask");
   const init = await client.createInitiative({ name, goal, baseRef: values.base, review: review.data, budgetUsd, permissions });
   if (values.json) await printJson(init);
   else await stdout.write(`initiative ${init.slug} (${init.id}) on ${init.branch} from ${init.baseRef}\n`);
@@ -71,19 +95,19 @@ function usd(text: string, what: string): number {
 }
 
 async function budget(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {});
+  const { values, positionals } = command.parseForm("budget", args);
   const [ref, amount, ...extra] = positionals;
   if (!ref || amount === undefined || extra.length) throw new TroupeError("usage", "initiative budget takes an INITIATIVE and an amount in USD");
   const budgetUsd = usd(amount, "initiative budget");
   const { client } = await connect(values.workspace);
-  const init = await client.setInitiativeBudget(ref, budgetUsd);
+  const init = await client.setInitiativeBudget(ref, { budgetUsd });
   if (values.json) await printJson(init);
   else await stdout.write(`initiative ${init.slug}: ${spentText(init)}\n`);
   return 0;
 }
 
 async function list(args: string[]): Promise<number> {
-  const { values } = parse(args, {}, false);
+  const { values } = command.parseForm("ls", args, { positionals: false });
   const { client } = await connect(values.workspace);
   const all = await client.initiatives();
   if (values.json) await printJson(all);
@@ -93,7 +117,7 @@ async function list(args: string[]): Promise<number> {
 }
 
 async function one(sub: "show" | "archive" | "diff", args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {});
+  const { values, positionals } = command.parseForm(sub, args);
   const [ref, ...extra] = positionals;
   if (!ref || extra.length) throw new TroupeError("usage", `initiative ${sub} takes one INITIATIVE (id or slug)`);
   const { client } = await connect(values.workspace);
@@ -104,7 +128,7 @@ async function one(sub: "show" | "archive" | "diff", args: string[]): Promise<nu
     return 0;
   }
   if (sub === "show") {
-    const [init, taken] = await Promise.all([client.initiative(ref), decisions(client, ref)]);
+    const [init, taken] = await Promise.all([client.initiative(ref), client.decisions(ref)]);
     if (values.json) await printJson({ ...init, decisions: taken });
     else await stdout.write(`${initiativeText(init)}${decisionsText(taken)}`);
     return 0;

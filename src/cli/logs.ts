@@ -3,21 +3,34 @@ import { STATUS } from "../protocol/status.ts";
 import { failureLine, failureShows } from "../protocol/failure.ts";
 import type { OutputChunk } from "../protocol/output.ts";
 import type { TroupeClient } from "../client/client.ts";
-import { colorEnabled, formatLine, parserFor, renderChunksWith } from "../output/render.ts";
+import { chunkLines, colorEnabled, formatLine, parserFor, renderChunksWith } from "../output/render.ts";
 import { connect } from "./context.ts";
-import { parse, parseIntFlag } from "./command.ts";
-import { stderr, stdout } from "./streams.ts";
+import { defineCommand, parseIntFlag } from "./command.ts";
+import { stderr, stdout, type Sink } from "./streams.ts";
 
 const PAGE = 5000;
 
-export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
-    follow: { type: "boolean", short: "f" },
-    raw: { type: "boolean" },
-    session: { type: "string" },
-  });
+export const command = defineCommand(
+  {
+    synopsis: "troupe logs AGENT [-f] [--raw | --json] [--session N]",
+    flags: {
+      follow: { type: "boolean", short: "f", help: "follow live output until the agent ends" },
+      raw: {
+        type: "boolean",
+        help: 'the bytes as the CLI wrote them, unrendered and unsanitized: its stdout to\nstdout, its stderr to stderr; troupe\'s own notes to stderr after "troupe: "',
+      },
+      session: { type: "string", arg: "N", help: "only session N (each resume is a new session)" },
+    },
+    json: 'one object per stored chunk: {"id", "agentId", "session", "stream", "data",\n"createdAt"}; stream is stdout, stderr or troupe (a note of troupe\'s)',
+  },
+  run,
+);
+
+async function run(args: string[]): Promise<number> {
+  const { values, positionals } = command.parse(args);
   const [ref, ...extra] = positionals;
   if (!ref || extra.length) throw new TroupeError("usage", "logs takes one AGENT (id or name)");
+  if (values.raw && values.json) throw new TroupeError("usage", "give --raw or --json, not both");
   const session = parseIntFlag("session", values.session);
   const { client } = await connect(values.workspace);
   const agent = await client.agent(ref);
@@ -29,12 +42,13 @@ export async function run(args: string[]): Promise<number> {
   const print = async (chunks: OutputChunk[]) => {
     const mine = chunks.filter((c) => c.id > lastId && (session === undefined || c.session === session));
     if (!mine.length) return;
-    // carry the session across batches so a heading shows only where a session starts
-    const lines = renderChunksWith(parse_, mine, { raw: Boolean(values.raw) }).filter(
-      (l, i) => !(i === 0 && l.kind === "meta" && mine[0]!.session === lastSession),
-    );
+    const from = lastSession;
     lastId = mine[mine.length - 1]!.id;
     lastSession = mine[mine.length - 1]!.session;
+    if (values.json) return stdout.write(mine.map((c) => `${JSON.stringify(c)}\n`).join(""));
+    if (values.raw) return writeRaw(mine, from);
+    // carry the session across batches so a heading shows only where a session starts
+    const lines = renderChunksWith(parse_, mine, { raw: false }).filter((l, i) => !(i === 0 && l.kind === "meta" && mine[0]!.session === from));
     if (lines.length) await stdout.write(`${lines.map((l) => formatLine(l, { color })).join("\n")}\n`);
   };
 
@@ -65,6 +79,37 @@ export async function run(args: string[]): Promise<number> {
   abort.abort();
   await showFailure(client, agent.id);
   return 0;
+}
+
+/**
+ * `--raw`: the bytes as the CLI wrote them (escapes, tabs, carriage returns kept), its stdout to
+ * stdout and its stderr to stderr, in the order they were stored; troupe's own notes (a new
+ * session, output dropped under the cap) go to stderr, each line after `troupe: `. `--json` tells
+ * every chunk's stream apart without a convention (one object per chunk).
+ */
+async function writeRaw(chunks: OutputChunk[], lastSession: number | null): Promise<void> {
+  // consecutive chunks bound for one descriptor go in one write
+  let to: Sink | null = null;
+  let text = "";
+  const flush = async () => {
+    if (to && text) await to.write(text);
+    text = "";
+  };
+  const put = async (sink: Sink, data: string) => {
+    if (sink !== to) {
+      await flush();
+      to = sink;
+    }
+    text += data;
+  };
+  for (const c of chunks) {
+    if (c.session !== lastSession && (lastSession !== null || c.session > 1)) await put(stderr, `troupe: session ${c.session}\n`);
+    lastSession = c.session;
+    if (c.stream === "stdout") await put(stdout, c.data);
+    else if (c.stream === "stderr") await put(stderr, c.data);
+    else await put(stderr, chunkLines(c).map((l) => `troupe: ${l}\n`).join(""));
+  }
+  await flush();
 }
 
 /** The agent's failure after its log, on stderr (the log itself stays the agent's output). */

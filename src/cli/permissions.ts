@@ -1,7 +1,7 @@
 import { TroupeError } from "../errors.ts";
 import type { PermissionRequest } from "../protocol/permission.ts";
 import { connect } from "./context.ts";
-import { parse, printJson } from "./command.ts";
+import { defineCommand, printJson } from "./command.ts";
 import { ago, oneLine, table } from "./format.ts";
 import { stdout } from "./streams.ts";
 
@@ -25,15 +25,23 @@ export function permissionRows(requests: PermissionRequest[]): string {
 }
 
 /** `troupe permissions [--all] [--json]`: the requests waiting for the person (--all: every one, decided too). */
-export async function run(args: string[]): Promise<number> {
-  const { values } = parse(args, { all: { type: "boolean" } }, false);
+export const permissions = defineCommand(
+  {
+    synopsis: "troupe permissions [--all] [--json]",
+    intro: `  agents under troupe spawn --permissions ask wait for you on each tool call their rules do not decide;
+  --all also lists those decided (by you, by a rule, or cancelled when the agent ended)`,
+    flags: { all: { type: "boolean", help: null } },
+  },
+  async (args) => {
+    const { values } = permissions.parse(args, { positionals: false });
   const { client } = await connect(values.workspace);
   const requests = await client.permissions({ pending: !values.all });
   if (values.json) await printJson(requests);
   else if (requests.length === 0) await stdout.write(values.all ? "no permission requests\n" : "no permission requests wait for you\n");
   else await stdout.write(permissionRows(requests));
-  return 0;
-}
+    return 0;
+  },
+);
 
 function one(positionals: string[], usage: string): string {
   if (positionals.length !== 1) throw new TroupeError("usage", usage);
@@ -41,8 +49,21 @@ function one(positionals: string[], usage: string): string {
 }
 
 /** `troupe allow ID [--always]`: lets the tool call run (always: this agent's rule for it too). */
-export async function runAllow(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, { always: { type: "boolean" } });
+export const allow = defineCommand(
+  {
+    synopsis: "troupe allow ID [--always] [--json]",
+    flags: {
+      always: {
+        type: "boolean",
+        help: "also adds the rule shown by 'troupe permissions' (Bash(git status), Edit(src/a.ts), ...)\nto the agent's allow rules, so the same call no longer asks",
+      },
+    },
+  },
+  runAllow,
+);
+
+async function runAllow(args: string[]): Promise<number> {
+  const { values, positionals } = allow.parse(args);
   const id = one(positionals, "troupe allow ID [--always]");
   const { client } = await connect(values.workspace);
   const r = await client.decidePermission(id, { behavior: "allow", ...(values.always && { always: true }) });
@@ -52,8 +73,17 @@ export async function runAllow(args: string[]): Promise<number> {
 }
 
 /** `troupe deny ID --reason TEXT`: refuses the call; the agent reads the reason and goes on. */
-export async function runDeny(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, { reason: { type: "string" } });
+export const deny = defineCommand(
+  {
+    synopsis: "troupe deny ID --reason TEXT [--json]",
+    intro: "  the agent receives the reason as the tool's answer and goes on",
+    flags: { reason: { type: "string", help: null } },
+  },
+  runDeny,
+);
+
+async function runDeny(args: string[]): Promise<number> {
+  const { values, positionals } = deny.parse(args);
   const id = one(positionals, "troupe deny ID --reason TEXT");
   if (!values.reason?.trim()) throw new TroupeError("usage", "give --reason TEXT: the agent reads it and goes on");
   const { client } = await connect(values.workspace);

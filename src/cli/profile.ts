@@ -1,14 +1,25 @@
 import { TroupeError } from "../errors.ts";
 import type { Profile } from "../protocol/profile.ts";
 import { connect } from "./context.ts";
-import { parse, printJson } from "./command.ts";
+import { defineCommand, printJson } from "./command.ts";
 import { stdout } from "./streams.ts";
 
 const SUBCOMMANDS = "ls, show NAME, validate [NAME]";
 
 /** `troupe profile ls|show|validate`: the profiles the daemon reads, as a spawn would see them. */
-export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {});
+export const command = defineCommand(
+  {
+    synopsis: "troupe profile ls|show NAME|validate [NAME] [--json]",
+    intro: `  profiles are Markdown files with front matter: .troupe/profiles/*.md (the repository's),
+  .claude/agents/*.md (Claude Code's subagents), ~/.config/troupe/profiles/*.md (yours);
+  the first of a name wins. validate exits 1 when a file is broken, naming file, field, reason.`,
+    flags: {},
+  },
+  run,
+);
+
+async function run(args: string[]): Promise<number> {
+  const { values, positionals } = command.parse(args);
   const [sub, name, ...extra] = positionals;
   if (extra.length) throw new TroupeError("usage", `profile ${sub} takes at most one NAME`);
   const { client } = await connect(values.workspace);

@@ -1,10 +1,18 @@
 import { TroupeError } from "../errors.ts";
 import { clientEnv, connect } from "./context.ts";
-import { parse, printJson } from "./command.ts";
+import { defineCommand, printJson } from "./command.ts";
 import { stdout } from "./streams.ts";
 
-export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, { answer: { type: "string", multiple: true }, message: { type: "string" } });
+export const command = defineCommand(
+  {
+    synopsis: "troupe resume AGENT [--answer QID=TEXT ...] [--message TEXT] [--json]",
+    flags: { answer: { type: "string", multiple: true, help: null }, message: { type: "string", help: null } },
+  },
+  run,
+);
+
+async function run(args: string[]): Promise<number> {
+  const { values, positionals } = command.parse(args);
   const [ref, ...extra] = positionals;
   if (!ref || extra.length) throw new TroupeError("usage", "resume takes one AGENT (id or name)");
   const answers = (values.answer ?? []).map((a) => {

@@ -1,10 +1,15 @@
 import { TroupeError } from "../errors.ts";
-import { parse, printJson } from "./command.ts";
+import { defineCommand, printJson } from "./command.ts";
 import { connect } from "./context.ts";
 import { stdout } from "./streams.ts";
 
-export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {});
+export const command = defineCommand(
+  { synopsis: "troupe retry TASK [--json]", flags: {} },
+  run,
+);
+
+async function run(args: string[]): Promise<number> {
+  const { values, positionals } = command.parse(args);
   const [ref, ...extra] = positionals;
   if (!ref || extra.length) throw new TroupeError("usage", "retry takes one TASK (id or INITIATIVE/SLUG)");
   const { client } = await connect(values.workspace);

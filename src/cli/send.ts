@@ -1,14 +1,21 @@
 import { TroupeError } from "../errors.ts";
 import { connect } from "./context.ts";
-import { parse, printJson } from "./command.ts";
+import { defineCommand, printJson } from "./command.ts";
 import { stdout } from "./streams.ts";
 
-export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
-    user: { type: "boolean" },
-    all: { type: "boolean" },
-    supervisor: { type: "boolean" },
-  });
+export const command = defineCommand(
+  {
+    synopsis: "troupe send (AGENT | --user | --all | --supervisor) TEXT [--json]",
+    intro: `  queued until delivered once: through the addressee's inbox, or first in its next run's prompt;
+  a done agent is resumed with it when the sender may resume it (the person, or an agent that
+  started it); --all only queues; --supervisor is the agent that started the sender (else the person)`,
+    flags: { user: { type: "boolean", help: null }, all: { type: "boolean", help: null }, supervisor: { type: "boolean", help: null } },
+  },
+  run,
+);
+
+async function run(args: string[]): Promise<number> {
+  const { values, positionals } = command.parse(args);
   const flags = (["user", "all", "supervisor"] as const).filter((f) => values[f]);
   if (flags.length > 1) throw new TroupeError("usage", "send takes one of AGENT, --user, --all, --supervisor");
   const to = flags[0] ?? positionals.shift();

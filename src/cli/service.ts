@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { TroupeError } from "../errors.ts";
 import { resolveWorkspace } from "../workspace.ts";
 import { selfCommand } from "../self.ts";
-import { parse, printJson } from "./command.ts";
+import { defineCommand, printJson } from "./command.ts";
 import { stdout } from "./streams.ts";
 
 /** One unit per workspace: its name carries a hash of the workspace path. */
@@ -49,8 +49,18 @@ export function systemdUnavailable(env: NodeJS.ProcessEnv = process.env): string
   return null;
 }
 
-export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, { print: { type: "boolean" } });
+export const command = defineCommand(
+  {
+    synopsis: "troupe service install [--print] [--json]",
+    intro: `  writes ~/.config/systemd/user/troupe-<hash>.service and enables it, so agents a reboot
+  interrupted are picked up at login; --print shows the unit without installing it`,
+    flags: { print: { type: "boolean", help: null } },
+  },
+  run,
+);
+
+async function run(args: string[]): Promise<number> {
+  const { values, positionals } = command.parse(args);
   const [action, ...extra] = positionals;
   if (action !== "install" || extra.length) throw new TroupeError("usage", "service takes one action: install");
   const ws = resolveWorkspace({ workspace: values.workspace });

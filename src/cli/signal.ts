@@ -1,11 +1,9 @@
 import { TroupeError } from "../errors.ts";
 import type { Signal } from "../protocol/signal.ts";
 import { FAILURE_CLASSES, type FailureClass } from "../protocol/failure.ts";
-import { writeSignalFile } from "../agents/signal-file.ts";
-import { resolveWorkspace } from "../workspace.ts";
-import { clientFor } from "../client/connect.ts";
-import { parse } from "./command.ts";
-import { stderr, stdout } from "./streams.ts";
+import { connect } from "./context.ts";
+import { defineCommand } from "./command.ts";
+import { stdout } from "./streams.ts";
 
 function build(kind: string | undefined, v: { result?: string; question?: string[]; error?: string; class?: string }): Signal {
   if (v.class !== undefined && kind !== "error") throw new TroupeError("usage", "--class goes with signal error");
@@ -27,27 +25,31 @@ function build(kind: string | undefined, v: { result?: string; question?: string
   }
 }
 
-export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
-    result: { type: "string" },
-    question: { type: "string", multiple: true },
-    error: { type: "string" },
-    class: { type: "string" },
-  });
+export const command = defineCommand(
+  {
+    synopsis: `troupe signal done [--result TEXT]
+troupe signal questions --question TEXT [--question TEXT ...]
+troupe signal error --error TEXT [--class CLASS]   (CLASS: how troupe takes it, e.g. network is retried)`,
+    flags: {
+      result: { type: "string", help: null },
+      question: { type: "string", multiple: true, help: null },
+      error: { type: "string", help: null },
+      class: { type: "string", help: null },
+    },
+    workspace: false,
+  },
+  run,
+);
+
+async function run(args: string[]): Promise<number> {
+  const { values, positionals } = command.parse(args);
   if (positionals.length > 1) throw new TroupeError("usage", `unexpected '${positionals[1]}' (quote the text and pass it with a flag)`);
   const signal = build(positionals[0], values);
   if (!process.env.TROUPE_AGENT_TOKEN) throw new TroupeError("usage", "not running as a troupe agent: TROUPE_AGENT_TOKEN is not set");
-  // The daemon stores the signal as this agent's, by its token: the path in TROUPE_SIGNAL_FILE
-  // is only for when no daemon answers (it reads the file when the session ends).
-  try {
-    await clientFor(resolveWorkspace({ workspace: values.workspace })).signal(signal);
-  } catch (err) {
-    if (!(err instanceof TroupeError && err.code === "daemon_unavailable")) throw err;
-    const file = process.env.TROUPE_SIGNAL_FILE;
-    if (!file) throw new TroupeError("daemon_unavailable", `${err.message}; and TROUPE_SIGNAL_FILE is not set to write the signal to`);
-    writeSignalFile(file, signal);
-    stderr.write(`troupe: no daemon answered; the signal is in ${file}, read when this session ends\n`);
-  }
+  // The daemon records the signal as this agent's, by its token, and writes its signal file: a
+  // file written any other way is not this agent's word. No daemon: this starts one, as ask does.
+  const { client } = await connect(values.workspace);
+  await client.signal(signal);
   stdout.write(`signalled ${signal.status}\n`);
   return 0;
 }

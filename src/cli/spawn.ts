@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
 import { TroupeError } from "../errors.ts";
 import { clientEnv, connect } from "./context.ts";
-import { parse, printJson } from "./command.ts";
+import { defineCommand, printJson } from "./command.ts";
+import { PERMISSION_CHOICES, PROVIDER_LIST } from "./words.ts";
 import { stdout } from "./streams.ts";
+import { PERMISSION_MODE_LIST, isPermissionMode } from "../protocol/permission-modes.ts";
 
-const PERMISSIONS = ["skip", "edits", "plan", "ask"] as const;
 
 /** A duration flag: minutes, or a number with s, m or h ("90s", "30m", "2h"). */
 export function durationMs(flag: string, text: string | undefined): number | undefined {
@@ -15,29 +16,38 @@ export function durationMs(flag: string, text: string | undefined): number | und
   return Math.round(ms);
 }
 
-export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(
-    args,
-    {
-      provider: { type: "string" },
-      profile: { type: "string" },
-      prompt: { type: "string" },
-      "prompt-file": { type: "string" },
-      command: { type: "string" },
-      name: { type: "string" },
-      model: { type: "string" },
-      base: { type: "string" },
-      "no-worktree": { type: "boolean" },
-      permissions: { type: "string" },
-      allow: { type: "string", multiple: true },
-      deny: { type: "string", multiple: true },
-      budget: { type: "string" },
-      timeout: { type: "string" },
-      "idle-timeout": { type: "string" },
-      account: { type: "string" },
+export const command = defineCommand(
+  {
+    synopsis: "troupe spawn ((--provider | --profile) NAME --prompt TEXT | --command 'SHELL COMMAND') [options]",
+    flags: {
+      provider: { type: "string", arg: "NAME", help: `${PROVIDER_LIST} (default: the profile's; generic with --command)` },
+      profile: { type: "string", arg: "NAME", help: "a profile (troupe profile ls): its provider, model, permissions, tools\nand instructions; this command's own flags win over it" },
+      prompt: { type: "string", arg: "TEXT", help: "the task; --prompt-file F reads it from a file" },
+      "prompt-file": { type: "string", help: null },
+      command: { type: "string", arg: "CMD", help: "a shell command to run as the agent (generic provider)" },
+      name: { type: "string", arg: "NAME", help: "a name (default: an unused adjective-animal)" },
+      model: { type: "string", arg: "M", help: "the provider's model" },
+      base: { type: "string", arg: "REF", help: "create the worktree from REF (default: HEAD)" },
+      "no-worktree": { type: "boolean", help: "run in the workspace itself" },
+      permissions: {
+        type: "string",
+        arg: "MODE",
+        help: `${PERMISSION_CHOICES} (Claude Code only: each tool call\nthe rules do not decide waits for you: troupe permissions, allow, deny)`,
+      },
+      allow: { type: "string", multiple: true, arg: "RULE", help: "allow without asking (repeatable): Bash(npm test*), Edit(src/**), Read" },
+      deny: { type: "string", multiple: true, arg: "RULE", help: "refuse (repeatable); a deny wins over any allow" },
+      budget: { type: "string", arg: "USD", help: "stop the agent (failed, class budget) once it has spent this" },
+      timeout: { type: "string", arg: "T", help: "wall-clock limit per run (minutes, or 90s, 30m, 2h)" },
+      "idle-timeout": { type: "string", arg: "T", help: "limit without output per run (default: lifecycle.idleTimeoutMinutes, 30)" },
+      account: { type: "string", arg: "NAME", help: "run on this account of yours (default: the least recently used available one, if any)" },
     },
-    false,
-  );
+    json: "print the agent as JSON",
+  },
+  run,
+);
+
+async function run(args: string[]): Promise<number> {
+  const { values, positionals } = command.parse(args, { positionals: false });
   void positionals;
   let prompt = values.prompt;
   if (values["prompt-file"]) {
@@ -52,9 +62,7 @@ export async function run(args: string[]): Promise<number> {
   const provider = values.provider ?? (values.command && !values.profile ? "generic" : undefined);
   if (!provider && !values.profile) throw new TroupeError("usage", "give --provider NAME or --profile NAME with --prompt, or --command");
   const permissions = values.permissions;
-  if (permissions !== undefined && !PERMISSIONS.includes(permissions as (typeof PERMISSIONS)[number])) {
-    throw new TroupeError("usage", `--permissions takes ${PERMISSIONS.join(", ")}`);
-  }
+  if (permissions !== undefined && !isPermissionMode(permissions)) throw new TroupeError("usage", `--permissions takes ${PERMISSION_MODE_LIST}`);
   const budgetUsd = values.budget === undefined ? undefined : Number(values.budget);
   if (budgetUsd !== undefined && !(budgetUsd > 0)) throw new TroupeError("usage", "--budget takes an amount in USD, such as 2.50");
   const timeoutMs = durationMs("--timeout", values.timeout);
@@ -70,7 +78,7 @@ export async function run(args: string[]): Promise<number> {
     baseRef: values.base,
     worktree: !values["no-worktree"],
     env: clientEnv(),
-    permissions: permissions as (typeof PERMISSIONS)[number] | undefined,
+    permissions,
     ...(values.allow?.length && { allow: values.allow }),
     ...(values.deny?.length && { deny: values.deny }),
     budgetUsd,

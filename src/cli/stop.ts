@@ -1,10 +1,15 @@
 import { TroupeError } from "../errors.ts";
 import { connect } from "./context.ts";
-import { parse, printJson } from "./command.ts";
+import { defineCommand, printJson } from "./command.ts";
 import { stdout } from "./streams.ts";
 
-export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {});
+export const command = defineCommand(
+  { synopsis: "troupe stop AGENT [--json]", flags: {} },
+  run,
+);
+
+async function run(args: string[]): Promise<number> {
+  const { values, positionals } = command.parse(args);
   const [ref, ...extra] = positionals;
   if (!ref || extra.length) throw new TroupeError("usage", "stop takes one AGENT (id or name)");
   const { client } = await connect(values.workspace);

@@ -46,7 +46,7 @@ export async function runAttached(client: AttachClient, ref: string): Promise<At
     const ignore = () => {};
     process.on("SIGINT", ignore);
     try {
-      ({ exitCode, problem } = await runChild(path, args, a.cwd, env, (pid) => client.attachStarted(ref, a.session, pid)));
+      ({ exitCode, problem } = await runChild(path, args, a.cwd, env, (pid) => client.attachStarted(ref, { session: a.session, pid })));
     } finally {
       process.off("SIGINT", ignore);
     }
@@ -54,7 +54,7 @@ export async function runAttached(client: AttachClient, ref: string): Promise<At
   let agent: Agent | null = null;
   for (let i = 1; !agent; i++) {
     try {
-      agent = await client.detach(ref, a.session, exitCode);
+      agent = await client.detach(ref, { session: a.session, exitCode });
     } catch (err) {
       // the daemon ends the attachment itself once the CLI is gone: this only makes it prompt
       if (i >= DETACH_TRIES) throw new TroupeError("daemon_unavailable", `the daemon was not told that the session ended (${errorMessage(err)}); it ends the attachment itself once the CLI is gone`);

@@ -8,22 +8,25 @@ import { isProcessAlive } from "../process-info.ts";
 import { lockFilePath, readLockFile } from "../lock-file.ts";
 import type { Workspace } from "../workspace.ts";
 import { TroupeClient } from "./client.ts";
+import { UnixSocketTransport } from "./transport.ts";
 
 const START_DEADLINE_MS = 10_000;
 
+const token = () => process.env.TROUPE_AGENT_TOKEN || undefined;
+
 /** A client of the workspace's daemon; the caller's agent token comes from the environment. */
 export function clientFor(ws: Workspace): TroupeClient {
-  return new TroupeClient({ socket: ws.socket, token: process.env.TROUPE_AGENT_TOKEN || undefined });
+  return new TroupeClient({ socket: ws.socket, token: token() });
 }
 
 /** A client that starts the daemon when none answers, and restarts one left by an older build. */
 export function autostartingClient(ws: Workspace): TroupeClient {
-  const client = clientFor(ws);
-  client.opts.autostart = async (why) => {
+  const transport = new UnixSocketTransport(ws.socket);
+  transport.start = async (why) => {
     if (why === "outdated") await waitForExit(ws);
-    await ensureDaemon(ws, client);
+    await ensureDaemon(ws, transport);
   };
-  return client;
+  return new TroupeClient({ transport, token: token() });
 }
 
 /** Refuses to bring back a deleted workspace: an agent still asking from inside it must not recreate it. */
@@ -86,12 +89,13 @@ function whyUnreachable(ws: Workspace): string {
 
 /**
  * Waits until a daemon answers, starting one if none does; like tmux, the first client starts it.
- * `client` (when given) follows the socket the daemon turns out to be on.
+ * `follower` (when given) follows the socket the daemon turns out to be on.
  */
-export async function ensureDaemon(ws: Workspace, client?: TroupeClient): Promise<TroupeClient> {
-  const probe = clientFor(ws); // never autostarts: this is the autostart
-  const done = () => client ?? probe;
-  if (await isUp(probe)) return done();
+export async function ensureDaemon(ws: Workspace, follower?: UnixSocketTransport): Promise<TroupeClient> {
+  // never autostarts: this is the autostart
+  const probeSocket = new UnixSocketTransport(ws.socket);
+  const probe = new TroupeClient({ transport: probeSocket, token: token() });
+  if (await isUp(probe)) return probe;
   let child = await startDetachedDaemon(ws);
   let childExited = false;
   child.once("exit", () => (childExited = true));
@@ -99,16 +103,16 @@ export async function ensureDaemon(ws: Workspace, client?: TroupeClient): Promis
   let delay = 5;
   while (Date.now() < deadline) {
     await sleep(delay);
-    if (await isUp(probe)) return done();
+    if (await isUp(probe)) return probe;
     delay = Math.min(delay * 2, 100);
     const held = lockHolder(ws);
-    if (held && held.socket !== probe.opts.socket) {
+    if (held && held.socket !== probeSocket.socket) {
       if (ws.socketExplicit) {
         throw new TroupeError("daemon_unavailable", `a daemon already serves ${ws.root} on another socket (${held.socket}); set TROUPE_SOCKET to it or stop it`);
       }
       // started meanwhile with another TROUPE_SOCKET (by an agent, a script): that is the workspace's daemon
-      ws.socket = probe.opts.socket = held.socket;
-      if (client) client.opts.socket = held.socket;
+      ws.socket = probeSocket.socket = held.socket;
+      if (follower) follower.socket = held.socket;
       continue;
     }
     if (!held && childExited) {

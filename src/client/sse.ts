@@ -1,8 +1,12 @@
-import { DaemonEventSchema, type DaemonEvent } from "../protocol/events.ts";
+import type { DaemonEvent } from "../protocol/events.ts";
 import { TroupeError, isErrorCode } from "../errors.ts";
-import { ErrorBodySchema } from "../protocol/api-base.ts";
-import { unixFetch } from "../runtime/serve.ts";
-import { baseHeaders, type HttpOptions } from "./http.ts";
+import { ENDPOINTS, loadSchema } from "../protocol/api/index.ts";
+import { writeQuery } from "../protocol/api/query.ts";
+import { ErrorReply } from "../protocol/api/replies.ts";
+import { baseHeaders } from "./http.ts";
+import type { Transport } from "./transport.ts";
+
+const EVENTS = ENDPOINTS.events;
 
 /** `output`: the agents whose output events to receive ([] for none); all when absent. */
 export interface EventFilter {
@@ -33,28 +37,36 @@ export function parseSseBlock(block: string): { id: string | null; data: string 
  * Opens the daemon's event stream from `since` (an event id, replayed from the log). Resolves once
  * the daemon has registered the subscription, so a read made after it cannot miss an event.
  */
-export async function openSubscription(opts: HttpOptions, since: number | null, signal?: AbortSignal, filter: EventFilter = {}): Promise<AsyncGenerator<EventMessage>> {
-  const headers = baseHeaders(opts, "text/event-stream");
-  const params = new URLSearchParams();
-  if (since !== null) params.set("since", String(since));
-  if (filter.output !== undefined) params.set("output", filter.output.length ? filter.output.join(",") : "none");
-  const query = params.size ? `?${params}` : "";
+export async function openSubscription(
+  transport: Transport,
+  token: string | undefined,
+  since: number | null,
+  signal?: AbortSignal,
+  filter: EventFilter = {},
+): Promise<AsyncGenerator<EventMessage>> {
+  const headers = baseHeaders(token, "text/event-stream");
+  const path = EVENTS.path + writeQuery(EVENTS.query, { since: since ?? undefined, output: filter.output });
+  const eventSchema = await loadSchema(EVENTS.reply.schema);
   let res: Response;
   try {
-    res = await unixFetch(opts.socket, `http://troupe/v1/events${query}`, { headers, signal });
+    res = await transport.send(path, { method: EVENTS.method, headers, signal });
   } catch (err) {
-    throw new TroupeError("daemon_unavailable", `no daemon answers on ${opts.socket}`, { cause: err });
+    throw new TroupeError("daemon_unavailable", `no daemon answers on ${transport.address}`, { cause: err });
   }
   if (res.status === 409) {
     // a build mismatch: the caller must see which side is stale, not a stream that keeps failing
-    const parsed = ErrorBodySchema.safeParse(await res.json().catch(() => null));
+    const parsed = ErrorReply.safeParse(await res.json().catch(() => null));
     if (parsed.success && isErrorCode(parsed.data.error.code)) throw new TroupeError(parsed.data.error.code, parsed.data.error.message);
   }
   if (!res.ok || !res.body) throw new TroupeError("daemon_unavailable", `event stream refused (${res.status})`);
-  return readEvents(res.body, signal);
+  return readEvents(res.body, eventSchema, signal);
 }
 
-async function* readEvents(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<EventMessage> {
+interface EventCheck {
+  safeParse(v: unknown): { success: true; data: DaemonEvent } | { success: false };
+}
+
+async function* readEvents(body: ReadableStream<Uint8Array>, eventSchema: EventCheck, signal?: AbortSignal): AsyncGenerator<EventMessage> {
   const decoder = new TextDecoder();
   let buf = "";
   try {
@@ -65,7 +77,7 @@ async function* readEvents(body: ReadableStream<Uint8Array>, signal?: AbortSigna
         const block = parseSseBlock(buf.slice(0, end));
         buf = buf.slice(end + 2);
         if (!block) continue;
-        const parsed = DaemonEventSchema.safeParse(JSON.parse(block.data));
+        const parsed = eventSchema.safeParse(JSON.parse(block.data));
         if (!parsed.success) continue; // a newer daemon's event type: not ours to render
         yield { id: block.id === null ? null : Number(block.id), event: parsed.data };
       }
@@ -77,10 +89,16 @@ async function* readEvents(body: ReadableStream<Uint8Array>, signal?: AbortSigna
 }
 
 /** The event stream as one generator (connects on first read). */
-export async function* subscribe(opts: HttpOptions, since: number | null, signal?: AbortSignal, filter: EventFilter = {}): AsyncGenerator<EventMessage> {
+export async function* subscribe(
+  transport: Transport,
+  token: string | undefined,
+  since: number | null,
+  signal?: AbortSignal,
+  filter: EventFilter = {},
+): AsyncGenerator<EventMessage> {
   let stream: AsyncGenerator<EventMessage>;
   try {
-    stream = await openSubscription(opts, since, signal, filter);
+    stream = await openSubscription(transport, token, since, signal, filter);
   } catch (err) {
     if (signal?.aborted) return;
     throw err;

@@ -1,6 +1,7 @@
 import { USER, type Agent, type Conversation } from "../protocol/entities.ts";
 import type { Store } from "../store/index.ts";
 import type { EventBus, Published } from "../events/bus.ts";
+import type { DetachedRun, EndedRun } from "../agents/lifecycle/run-ends.ts";
 import type { Logger } from "../events/log.ts";
 import { incomingQuestionPrompt } from "../prompts/agent.ts";
 import type { ConversationService } from "./service.ts";
@@ -22,13 +23,15 @@ export interface FollowerDeps {
 }
 
 /**
- * What conversations do as agents come and go, driven by bus events only:
+ * What conversations do as agents come and go:
  * - a question to a `done` agent resumes it with the question (at once when asked, or when
  *   the agent's session ends `done` with a question waiting); the conversation is delivered
  *   as it wakes, so an agent that ends without answering is not woken for it again;
  * - a conversation an agent claimed with `listen` goes back to pending when that session ends
  *   unanswered (a lease), and is delivered again;
  * - questions to a stopped or removed agent expire (it will not answer).
+ * A run's end and a detach come as steps of the end-of-run sequence (src/services/end-of-run.ts);
+ * new questions, stops and removals from the bus.
  */
 export class AgentFollower {
   private off: (() => void) | null = null;
@@ -41,19 +44,23 @@ export class AgentFollower {
 
   shutdown(): void {
     this.off?.();
+    this.off = null;
+  }
+
+  /** A run is over: what it claimed with `listen` in that session and did not answer is handed out again; a done agent is woken for a question. */
+  runEnded(run: EndedRun): void {
+    if (this.off === null) return;
+    this.d.conversations.releaseLeases(run.agent.id, run.session);
+    this.wakeIfDone(run.agent.id, run.agent.status);
+  }
+
+  /** The person's interactive session ended: a question asked meanwhile wakes it. */
+  detached(run: DetachedRun): void {
+    if (this.off !== null) this.wakeIfDone(run.agent.id, run.agent.status);
   }
 
   private on({ event: e }: Published): void {
     switch (e.type) {
-      case "agent:ended":
-        // what it claimed with `listen` in that session and did not answer is handed out again
-        this.d.conversations.releaseLeases(e.agent.id, e.session);
-        this.wakeIfDone(e.agent.id, e.agent.status);
-        return;
-      case "agent:detached":
-        // a question asked while the person had it attached
-        this.wakeIfDone(e.agent.id, e.agent.status);
-        return;
       case "conversation:created":
         if (e.conversation.toId !== USER) this.wake(e.conversation.toId, e.conversation);
         return;

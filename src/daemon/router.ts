@@ -5,6 +5,8 @@ export interface RouteContext {
   url: URL;
   params: Record<string, string>;
   caller: Caller;
+  /** The request body, read whole when first asked for (408 when it stalls, 413 past the limit). */
+  readBody(): Promise<Uint8Array>;
 }
 
 export type Handler = (ctx: RouteContext) => Promise<Response> | Response;

@@ -2,20 +2,18 @@ import { chmodSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { TroupeError, errorMessage } from "../errors.ts";
 import type { Services } from "../services/services.ts";
-import { MAX_BODY_BYTES } from "../protocol/api-base.ts";
 import { BUILD_VERSION, VERSION_HEADER, compareVersions } from "../self.ts";
 import { serveUnix, type UnixServer } from "../runtime/serve.ts";
 import { watchDir, type DirWatcher } from "../runtime/watch.ts";
+import { ROWS } from "../protocol/api/index.ts";
 import { identify } from "./auth.ts";
+import { bufferBody } from "./body.ts";
 import { errorResponse, json } from "./http.ts";
 import type { Logger } from "../events/log.ts";
 import type { Router } from "./router.ts";
 
-/** A request body that stops arriving for this long is answered 408 and its connection closed. */
-export const BODY_IDLE_MS = 10_000;
-
-/** Answered whatever the client's version: to see which daemon runs, and to stop it. */
-const ANY_VERSION = new Set(["/v1/health", "/v1/daemon/stop"]);
+/** Answered whatever the client's version: to see which daemon runs, and to stop it (paths without parameters). */
+const ANY_VERSION = new Set<string>(ROWS.filter(([, e]) => e.anyBuild).map(([, e]) => e.path));
 
 export interface ServeHooks {
   /** Every request, before it is handled: the daemon's idle clock. */
@@ -28,58 +26,6 @@ export interface DaemonServer {
   /** Requests in flight, event streams and long polls included. */
   activeRequests(): number;
   stop(): void;
-}
-
-/**
- * A body of a declared length up to this is read in one native call under one deadline (it
- * mostly came with the headers): the stream reader below cost ~90 µs of CPU per request, five
- * times what Bun's own serving of it costs. Such a body taking BODY_IDLE_MS in all has stalled.
- */
-const WHOLE_READ_BYTES = 64 * 1024;
-
-/** `read`, or a 408 once BODY_IDLE_MS pass first. */
-async function withinBodyDeadline<T>(read: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const stalled = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TroupeError("timeout", `request body stalled for ${BODY_IDLE_MS / 1000} s`)), BODY_IDLE_MS);
-  });
-  try {
-    return await Promise.race([read, stalled]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/**
- * Reads a request body whole, answering 408 when it stalls for BODY_IDLE_MS. The server's own
- * idle timeout stays off (it would cut event streams and long polls, and Bun ignores a
- * per-request override on streams), so slow bodies are timed out here instead.
- */
-async function bufferBody(req: Request): Promise<Uint8Array> {
-  const declared = req.headers.get("content-length");
-  if (Number(declared ?? "0") > MAX_BODY_BYTES) throw new TroupeError("payload_too_large", `request body over ${MAX_BODY_BYTES} bytes`);
-  if (declared !== null && Number(declared) <= WHOLE_READ_BYTES) {
-    const whole = req.bytes();
-    // a stalled read rejects once its connection is closed: that is expected, not an error
-    whole.catch(() => {});
-    return withinBodyDeadline(whole);
-  }
-  const reader = req.body!.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    try {
-      const { done, value } = await withinBodyDeadline(reader.read());
-      if (done) break;
-      total += value.byteLength;
-      if (total > MAX_BODY_BYTES) throw new TroupeError("payload_too_large", `request body over ${MAX_BODY_BYTES} bytes`);
-      chunks.push(value);
-    } catch (err) {
-      void reader.cancel().catch(() => {});
-      throw err;
-    }
-  }
-  return Buffer.concat(chunks);
 }
 
 /** The client's build is newer (1) or older (-1) than this daemon's; 0 when they agree or it did not say. */
@@ -121,18 +67,20 @@ export function serve(socket: string, router: Router, services: Pick<Services, "
       if (skew < 0) {
         return errorResponse("client_outdated", `this troupe (${theirs}) is older than the workspace's daemon (${BUILD_VERSION}): run the newer troupe, or 'troupe daemon restart' to go back to this one`);
       }
-      let request = req;
-      if (req.body && req.method !== "GET" && req.method !== "HEAD") {
-        try {
-          request = new Request(url.href, { method: req.method, headers: req.headers, body: await bufferBody(req) });
-        } catch (err) {
-          // the rest of a stalled or oversized body may never come: the connection is not reusable
-          if (err instanceof TroupeError) return closing(errorResponse(err.code, err.message));
-          throw err;
-        }
+      // the handler asks for the body only once the caller may make the call: a refused one is never read
+      const hasBody = req.body !== null && req.headers.get("content-length") !== "0";
+      const read: { body: Promise<Uint8Array> | null } = { body: null };
+      const readBody = () => (read.body ??= hasBody ? bufferBody(req) : Promise.resolve(new Uint8Array(0)));
+      try {
+        const caller = identify(req, services);
+        return await m.handler({ req, url, params: m.params, caller, readBody });
+      } catch (err) {
+        // a body cut short (stalled, oversized) may never end: that connection is not reusable; one
+        // left unread (its caller refused first) Bun skips as it comes, and the connection goes on
+        const cutShort = read.body !== null && (await read.body.then(() => false, () => true));
+        if (cutShort && err instanceof TroupeError) return closing(errorResponse(err.code, err.message));
+        throw err;
       }
-      const caller = identify(request, services);
-      return await m.handler({ req: request, url, params: m.params, caller });
     } catch (err) {
       if (err instanceof TroupeError) return errorResponse(err.code, err.message);
       log.error(`${req.method} ${path} failed`, err);

@@ -4,12 +4,13 @@ import type { EventRepo } from "../store/events.ts";
 import type { Logger } from "./log.ts";
 
 /**
- * Events between services inside the daemon: never persisted, never sent to subscribers
- * (clients learn the same from `agent:updated`). `agent:ended`: a session of the agent ended
- * and was completed once; `agent.status` says how (done, waiting, failed, stopped).
- * `agent:detached`: the person's interactive CLI on the agent exited and the agent is back in
- * the status it had before (`agent.status`); what waited for it meanwhile (a message, a
- * question to a done agent) may wake it now. Not an end: nothing of its run is imported again.
+ * Events inside the daemon: never persisted, never sent to subscribers (clients learn the same
+ * from `agent:updated`). Both are announcements by the end-of-run sequence
+ * (src/services/end-of-run.ts), for observers: what follows an end is that sequence's steps, not
+ * listeners of these. `agent:ended`: a run of the agent is over; `agent.status` says how (done,
+ * waiting, failed, stopped). `agent:detached`: the person's interactive CLI on the agent exited
+ * and the agent is back in the status it had before (`agent.status`). Not an end: nothing of its
+ * run is imported again.
  */
 export type InternalEvent =
   | { type: "agent:ended"; agent: Agent; session: number; exitCode: number | null }

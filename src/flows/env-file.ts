@@ -3,11 +3,11 @@ import { join } from "node:path";
 import { z } from "zod";
 import { TroupeError, errorMessage } from "../errors.ts";
 import { writePrivateFile } from "../file-modes.ts";
-import { withoutTroupeVars } from "../agents/env.ts";
+import { withoutTroupeVars } from "../agents/processes/session-env.ts";
 
 /**
  * The environment captured at `flow add` (API keys among it): `.troupe/flows/<id>/env.json`, 0600
- * in a 0700 folder, as agents' are (src/agents/env-store.ts); every run and its gate get it.
+ * in a 0700 folder, as agents' are (src/agents/files/saved-env.ts); every run and its gate get it.
  */
 export class FlowEnvFiles {
   constructor(private readonly stateDir: string) {}

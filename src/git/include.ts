@@ -1,16 +1,23 @@
-import { cpSync, existsSync, readFileSync } from "node:fs";
+import { cpSync } from "node:fs";
 import { join } from "node:path";
 import ignore from "ignore";
 import { simpleGit } from "simple-git";
+import { readGuardedText } from "../guarded-fs.ts";
 
 /** The file at a repository's root naming ignored files a worktree needs (Claude Code reads it too). */
 export const WORKTREE_INCLUDE_FILE = ".worktreeinclude";
 
-/** The patterns of `.worktreeinclude` (gitignore syntax) and of the config's `worktree.include`. */
+/** A list of patterns, not a tree: a bigger file is refused, never read into memory. */
+export const INCLUDE_MAX_BYTES = 64 * 1024;
+
+/**
+ * The patterns of `.worktreeinclude` (gitignore syntax) and of the config's `worktree.include`.
+ * A branch can carry the file: a FIFO, a device, a file over 64 KiB or a link out of the
+ * repository is refused (`bad_request`, naming it), never read.
+ */
 export function includePatterns(root: string, extra: string[]): string[] {
-  const file = join(root, WORKTREE_INCLUDE_FILE);
-  const own = existsSync(file) ? readFileSync(file, "utf8").split("\n") : [];
-  return [...own, ...extra];
+  const text = readGuardedText(join(root, WORKTREE_INCLUDE_FILE), { maxBytes: INCLUDE_MAX_BYTES, root, rootName: "the workspace" });
+  return [...(text === null ? [] : text.split("\n")), ...extra];
 }
 
 /**

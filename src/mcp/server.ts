@@ -4,24 +4,26 @@ import type { McpContext } from "./context.ts";
 import { registerAgentTools } from "./tools-agents.ts";
 import { registerTalkTools } from "./tools-talk.ts";
 import { registerPermissionTool } from "./tools-permission.ts";
+import { endpointShapes } from "./shapes.ts";
 
 export type { McpContext };
 
 /** troupe's tools as an MCP server: a thin adapter over the daemon's API, with the caller's identity. */
-export function createMcpServer(ctx: McpContext): McpServer {
+export async function createMcpServer(ctx: McpContext): Promise<McpServer> {
+  const shapes = await endpointShapes();
   const server = new McpServer(
     { name: "troupe", version: ctx.version },
     { instructions: "troupe runs coding agents side by side, each in its own git worktree. Start workers (handoff waits for the result, assign does not), talk to agents and the person (messages, questions), and follow them." },
   );
-  registerAgentTools(server, ctx);
-  registerTalkTools(server, ctx);
+  registerAgentTools(server, ctx, shapes);
+  registerTalkTools(server, ctx, shapes);
   registerPermissionTool(server, ctx);
   return server;
 }
 
 /** Serves MCP on stdin/stdout until the host closes stdin. Nothing else may write to stdout meanwhile. */
 export async function serveStdio(ctx: McpContext): Promise<void> {
-  const server = createMcpServer(ctx);
+  const server = await createMcpServer(ctx);
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
     process.stdin.once("end", () => void server.close().then(resolve, resolve));

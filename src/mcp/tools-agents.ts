@@ -3,31 +3,22 @@ import { z } from "zod";
 import { AGENT_STATUSES } from "../protocol/status.ts";
 import { MCP_MAX_WAIT_SECONDS } from "../protocol/mcp.ts";
 import type { McpContext } from "./context.ts";
+import type { EndpointShapes } from "./shapes.ts";
 import { agentView, guarded, json } from "./result.ts";
 import { outcome, startWorker, waitForAgent } from "./workers.ts";
 
-
-const agentRef = z.string().min(1).describe("an agent's id or name");
 const timeoutSeconds = z.number().int().positive().max(MCP_MAX_WAIT_SECONDS).optional();
-const worker = {
-  profile: z.string().min(1).optional().describe("an agent profile (troupe profile ls): its provider, model, permissions, tools and instructions; the other fields win over it"),
-  provider: z.string().min(1).optional().describe("claude, codex, gemini, ... (default: your own CLI, else claude)"),
-  model: z.string().min(1).optional().describe("the provider's model"),
-  command: z.string().min(1).optional().describe("a shell command to run as the agent instead of a CLI (generic provider; the prompt is in $TROUPE_PROMPT)"),
-  name: z.string().min(1).optional().describe("a name (lowercase letters, digits, dashes; default: an unused adjective-animal)"),
-  worktree: z.boolean().optional().describe("false: run in the workspace itself (default: its own git worktree)"),
-  baseRef: z.string().min(1).optional().describe("the git ref its worktree starts from (default: HEAD)"),
-};
 
 /** Agents: start, list, read, stop, and the supervisor's handoff / assign / wait_agent. */
-export function registerAgentTools(server: McpServer, ctx: McpContext): void {
+export function registerAgentTools(server: McpServer, ctx: McpContext, { worker, agent: agentRef }: EndpointShapes): void {
   server.registerTool(
     "spawn_agent",
     {
       description: "Start an agent on a task, in its own git worktree; returns at once with the agent (you are recorded as its parent).",
       inputSchema: {
         ...worker,
-        prompt: z.string().min(1).describe("the task"),
+        // a command runs as it is (its prompt, if any, in $TROUPE_PROMPT): the daemon asks for a prompt only where a CLI needs one
+        prompt: z.string().min(1).optional().describe("the task (needed unless command is given)"),
       },
     },
     (args) => guarded(async () => json(agentView(await startWorker(ctx, args, null)))),

@@ -51,7 +51,7 @@ export function registerPermissionTool(server: McpServer, ctx: McpContext): void
           const id = r.id;
           r = await withReconnect(deadline, async () => {
             try {
-              return await ctx.client.waitPermission(id, POLL_WINDOW_MS, extra.signal);
+              return await ctx.client.waitPermission(id, { timeout: POLL_WINDOW_MS }, extra.signal);
             } catch (err) {
               // a daemon restarted from an older store copy may not know the id: file again (same tool_use_id)
               if (err instanceof Error && "code" in err && err.code === "not_found") return ctx.client.filePermission({ toolName: tool_name, input, toolUseId });

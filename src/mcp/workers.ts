@@ -14,7 +14,8 @@ export interface WorkerInput {
   provider?: string;
   profile?: string;
   command?: string;
-  prompt: string;
+  /** Unset only with a command (the daemon refuses a CLI without one). */
+  prompt?: string;
   name?: string;
   model?: string;
   worktree?: boolean;
@@ -53,7 +54,7 @@ export async function startWorker(ctx: McpContext, input: WorkerInput, how: Brie
   return ctx.client.spawn({
     provider: await providerFor(ctx, input),
     profile: input.profile,
-    prompt: input.prompt + briefing(ctx, how),
+    prompt: input.prompt === undefined ? undefined : input.prompt + briefing(ctx, how),
     command: input.command,
     name: input.name,
     model: input.model,
@@ -72,7 +73,7 @@ export async function waitForAgent(ctx: McpContext, ref: string, ms: number, sig
   const deadline = Date.now() + ms;
   for (;;) {
     const left = Math.max(0, deadline - Date.now());
-    const a = await withReconnect(Math.max(deadline, Date.now() + RECONNECT_MS), () => ctx.client.waitAgent(ref, Math.min(POLL_WINDOW_MS, left), signal));
+    const a = await withReconnect(Math.max(deadline, Date.now() + RECONNECT_MS), () => ctx.client.waitAgent(ref, { wait: Math.min(POLL_WINDOW_MS, left) }, signal));
     if (!isLive(a.status) || Date.now() >= deadline || signal?.aborted) return a;
   }
 }

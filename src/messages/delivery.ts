@@ -2,6 +2,7 @@ import { USER } from "../protocol/conversation.ts";
 import type { Agent } from "../protocol/entities.ts";
 import type { Store } from "../store/index.ts";
 import type { EventBus, Published } from "../events/bus.ts";
+import type { DetachedRun, EndedRun } from "../agents/lifecycle/run-ends.ts";
 import type { Logger } from "../events/log.ts";
 import { messageWakePrompt } from "../prompts/messages.ts";
 import { PROMPT_BUDGET, type MessageService } from "./service.ts";
@@ -23,7 +24,8 @@ export interface DeliveryDeps {
 }
 
 /**
- * What messages do as agents come and go, driven by bus events only:
+ * What messages do as agents come and go (a run's end and a detach as steps of the end-of-run
+ * sequence, src/services/end-of-run.ts; the rest from the bus):
  * - a `done` agent with a queued message from a sender that may resume it is resumed, its
  *   messages first in the prompt (the agent service claims them as the session launches): when
  *   the message is sent, or when the agent's run ends `done` with one waiting;
@@ -41,7 +43,7 @@ export class DeliveryFollower {
 
   constructor(private readonly d: DeliveryDeps) {}
 
-  /** Subscribe before the agent service starts (it publishes the ends it finds), sweep after. */
+  /** Start before the agent service starts (the ends it finds follow), sweep after. */
   start(): void {
     this.off = this.d.bus.subscribe((p) => this.on(p));
   }
@@ -53,21 +55,26 @@ export class DeliveryFollower {
 
   shutdown(): void {
     this.off?.();
+    this.off = null;
     for (const t of this.due.values()) clearImmediate(t);
     this.due.clear();
   }
 
+  /** A run is over: deliveries to its sessions that never started are queued again; a done agent is woken for its messages. */
+  runEnded(run: EndedRun): void {
+    if (this.off === null) return;
+    // sessions after this one may be launching now: only this one and older are settled
+    this.d.messages.requeueUnstarted(run.agent.id, run.session);
+    if (run.agent.status === "done") this.schedule(run.agent.id);
+  }
+
+  /** The person's interactive session ended: messages queued meanwhile wake it. */
+  detached(run: DetachedRun): void {
+    if (this.off !== null && run.agent.status === "done") this.schedule(run.agent.id);
+  }
+
   private on({ event: e }: Published): void {
     switch (e.type) {
-      case "agent:ended":
-        // sessions after this one may be launching now: only this one and older are settled
-        this.d.messages.requeueUnstarted(e.agent.id, e.session);
-        if (e.agent.status === "done") this.schedule(e.agent.id);
-        return;
-      case "agent:detached":
-        // messages queued while the person had it attached
-        if (e.agent.status === "done") this.schedule(e.agent.id);
-        return;
       case "message:created":
         if (e.message.toId !== USER) this.schedule(e.message.toId);
         return;

@@ -31,8 +31,18 @@ export function sessionLine(session: number): RenderedLine {
   return { text: `── session ${session} ──`, kind: "meta" };
 }
 
-/** One output line to display lines: parsed through `parse` unless raw. */
+/** A note of troupe's among the output (stream `troupe`): shown as troupe's, never parsed as the CLI's. */
+export function troupeLine(line: string): RenderedLine {
+  return { text: `troupe: ${sanitize(line)}`, kind: "meta" };
+}
+
+/**
+ * One output line to display lines: parsed through `parse` unless raw. Raw here is unrendered,
+ * not unsanitized: escapes and control characters never reach the terminal (`troupe logs --raw`
+ * is the one that writes the bytes).
+ */
 export function renderLine(parse: LineParser, line: string, stream: Stream, raw: boolean): RenderedLine[] {
+  if (stream === "troupe") return [troupeLine(line)];
   if (raw) return [{ text: sanitize(line), kind: "raw" }];
   const out: RenderedLine[] = [];
   for (const ev of parse(line, stream)) out.push(...renderEvent(ev));

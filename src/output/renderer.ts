@@ -1,5 +1,5 @@
 import type { OutputChunk, OutputEvent, Stream } from "../protocol/output.ts";
-import { chunkLines, renderEvent, sessionLine, wrapLines, type LineParser, type RenderedLine, type RenderOptions } from "./lines.ts";
+import { chunkLines, renderEvent, sessionLine, troupeLine, wrapLines, type LineParser, type RenderedLine, type RenderOptions } from "./lines.ts";
 import { sanitize } from "./text.ts";
 
 /** Where rendered lines go: an array for `troupe logs`, the dashboard's ring of recent lines. */
@@ -33,6 +33,11 @@ export class OutputRenderer {
   }
 
   line(line: string, stream: Stream, sink: LineSink): void {
+    if (stream === "troupe") {
+      this.openDelta = false;
+      return sink.push(troupeLine(line));
+    }
+    // raw is unrendered, not unsanitized: what reaches a terminal never carries its escapes
     if (this.raw) return sink.push({ text: sanitize(line), kind: "raw" });
     for (const ev of this.parse(line, stream)) this.event(ev, sink);
   }

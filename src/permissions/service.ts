@@ -1,6 +1,7 @@
 import { TroupeError } from "../errors.ts";
 import type { AgentService } from "../agents/service.ts";
 import type { EventBus, Published } from "../events/bus.ts";
+import type { EndedRun } from "../agents/lifecycle/run-ends.ts";
 import type { Logger } from "../events/log.ts";
 import type { PermissionDecision, PermissionFileRequest, PermissionRequest } from "../protocol/permission.ts";
 import { isLive } from "../protocol/status.ts";
@@ -23,6 +24,11 @@ function sessionOver(agent: AgentRecord, r: PermissionRecord): boolean {
   return !isLive(agent.status) || agent.session !== r.session || agent.retryAt !== null;
 }
 
+/** Whether the agent waits for the person on a permission request (its inactivity clock stops meanwhile). */
+export function awaitsPermission(store: Store, agentId: string): boolean {
+  return store.permissions.list({ pending: true, agentId }).length > 0;
+}
+
 /**
  * troupe's own tools (mcp__troupe__*) and the agent's own commands (`troupe signal`, `ask`, ...:
  * AGENT_OWN_COMMANDS) under `ask`: what an agent
@@ -42,10 +48,10 @@ export class PermissionService {
   private off: (() => void) | null = null;
 
   constructor(
-    private readonly d: { store: Store; bus: EventBus; log: Logger; agents: AgentService },
+    private readonly d: { store: Store; bus: EventBus; log: Logger; agents: Pick<AgentService, "rulesOf" | "troupeCommand"> },
   ) {}
 
-  /** Cancels what sessions ended while no daemon ran, then follows ends. */
+  /** Cancels what sessions ended while no daemon ran, then follows the agents' changes. */
   start(): void {
     this.off = this.d.bus.subscribe((p) => this.onEvent(p));
     for (const r of this.d.store.permissions.list({ pending: true })) {
@@ -56,19 +62,23 @@ export class PermissionService {
 
   shutdown(): void {
     this.off?.();
+    this.off = null;
   }
 
-  /** Whether the agent waits for the person (its inactivity clock stops meanwhile). */
-  waitsOnPurpose(agentId: string): boolean {
-    return this.d.store.permissions.list({ pending: true, agentId }).length > 0;
+  /** A step of the end-of-run sequence (src/services/end-of-run.ts): the run's pending requests are cancelled. */
+  runEnded(run: EndedRun): void {
+    if (this.off !== null) this.cancelOver(run.agent.id);
   }
 
   /** A session over (ended, stopped, failed with a retry to come) takes its pending requests with it. */
   private onEvent(p: Published): void {
     const e = p.event;
-    if (e.type !== "agent:updated" && e.type !== "agent:ended") return;
-    if (e.agent.pendingPermissions === 0 && e.type === "agent:updated") return;
-    for (const r of this.d.store.permissions.list({ pending: true, agentId: e.agent.id })) {
+    if (e.type !== "agent:updated" || e.agent.pendingPermissions === 0) return;
+    this.cancelOver(e.agent.id);
+  }
+
+  private cancelOver(agentId: string): void {
+    for (const r of this.d.store.permissions.list({ pending: true, agentId })) {
       const agent = this.d.store.agents.get(r.agentId);
       if (!agent || sessionOver(agent, r)) this.cancel(r, agent);
     }

@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { TroupeError, errorMessage } from "../errors.ts";
-import { readAgentFile } from "../agents/agent-file.ts";
+import { readGuarded } from "../guarded-fs.ts";
 import { isTrusted } from "../trust.ts";
 import type { BrokenProfile, Profile, ProfileSource, ProfilesResponse } from "../protocol/profile.ts";
 import { parseClaudeAgent, parseProfile } from "./parse.ts";
@@ -81,7 +81,7 @@ export class ProfileCatalog {
   }
 
   private readOne(file: string, dir: string, source: ProfileSource): Profile {
-    const read = readAgentFile(file, { maxBytes: MAX_PROFILE_BYTES, root: dir });
+    const read = readGuarded(file, { maxBytes: MAX_PROFILE_BYTES, root: dir, rootName: "its profiles folder" });
     if (read.kind === "missing") throw new TroupeError("not_found", `${file}: gone while reading`);
     if (read.kind === "refused") throw new TroupeError("bad_request", read.reason);
     const p = source === "claude" ? parseClaudeAgent(file, read.text) : parseProfile(file, read.text, source);

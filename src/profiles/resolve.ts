@@ -1,6 +1,6 @@
 import { TroupeError } from "../errors.ts";
 import type { SpawnOptions } from "../agents/service.ts";
-import type { SpawnRole } from "../agents/role-file.ts";
+import type { SpawnRole } from "../agents/files/spawn-role.ts";
 import type { Profile } from "../protocol/profile.ts";
 import type { ProfileCatalog } from "./catalog.ts";
 

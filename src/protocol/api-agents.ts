@@ -60,6 +60,8 @@ export type SignalRequest = z.input<typeof SignalRequestSchema>;
 export const AgentResponseSchema = z.object({ agent: AgentSchema });
 export const AgentsResponseSchema = z.object({ agents: z.array(AgentSchema) });
 export const OutputResponseSchema = z.object({ chunks: z.array(OutputChunkSchema) });
+/** An agent's diff as lines: committed on its branch since its base, then uncommitted in its folder, each under a `── ... ──` heading. */
+export const AgentDiffResponseSchema = z.object({ lines: z.array(z.string()) });
 
 /**
  * `POST /v1/agents/:ref/attach` (the person only): the agent is now `attached` in a new session,

@@ -1,14 +1,10 @@
 import { z } from "zod";
 import { PermissionPolicySchema } from "./permission.ts";
+import { PERMISSION_MODES, type PermissionMode } from "./permission-modes.ts";
 
-/**
- * How an agent may act without asking. Headless agents cannot answer a permission prompt,
- * so the default is "skip"; "edits" lets them edit files but asks for the rest (and so
- * fails tools that need more), "plan" is read-only; "ask" routes every tool call the rules do
- * not decide to the person (a permission request; Claude Code only, see src/permissions/).
- */
-export const PermissionModeSchema = z.enum(["skip", "edits", "plan", "ask"]);
-export type PermissionMode = z.infer<typeof PermissionModeSchema>;
+/** How an agent may act without asking (the list and what each means: permission-modes.ts). */
+export const PermissionModeSchema = z.enum(PERMISSION_MODES);
+export type { PermissionMode };
 
 /** Per-provider defaults a spawn falls back to when it does not say. */
 export const ProviderConfigSchema = z

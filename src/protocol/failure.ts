@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Why a run failed, as the lifecycle acts on it (src/agents/lifecycle/policy.ts maps each class
+ * Why a run failed, as the lifecycle acts on it (src/agents/lifecycle/retry-policy.ts maps each class
  * to retry, resume once, or never). Providers map their own structured errors to these first and
  * match text second.
  */

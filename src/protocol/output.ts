@@ -30,8 +30,14 @@ export const OutputEventSchema = z.discriminatedUnion("kind", [
 ]);
 export type OutputEvent = z.infer<typeof OutputEventSchema>;
 
-export const StreamSchema = z.enum(["stdout", "stderr"]);
+/**
+ * Where a stored piece of output came from: the CLI's stdout or stderr, or troupe itself (a note
+ * among the output, such as where older output was dropped under the cap: never the agent's words).
+ */
+export const StreamSchema = z.enum(["stdout", "stderr", "troupe"]);
 export type Stream = z.infer<typeof StreamSchema>;
+/** The two files a CLI writes, which the daemon tails. */
+export type FileStream = Exclude<Stream, "troupe">;
 
 /** One stored piece of an agent's output: whole lines only, as written. */
 export const OutputChunkSchema = z.object({

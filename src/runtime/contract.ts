@@ -196,6 +196,11 @@ export interface CompileOptions {
   outfile: string;
   /** Global identifiers replaced at build time (values are JS source). */
   define: Record<string, string>;
+  /**
+   * Build for another platform: the runtime's name for it (`bun-linux-arm64`) and that platform's
+   * runtime executable, which the program is appended to (scripts/dist.ts fetches them).
+   */
+  cross?: { target: string; runtime: string };
 }
 
 export type BuildResult = { ok: true } | { ok: false; errors: string[] };

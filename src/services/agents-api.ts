@@ -3,60 +3,32 @@ import type { ProfileCatalog } from "../profiles/catalog.ts";
 import { resolveSpawn } from "../profiles/resolve.ts";
 import { MAX_WAIT_MS } from "../conversations/service.ts";
 import type { EventBus } from "../events/bus.ts";
+import type { AGENT_ENDPOINTS } from "../protocol/api/agents.ts";
 import { isLive } from "../protocol/status.ts";
-import type { Guard } from "./guard.ts";
-import type { AgentsApi } from "./services.ts";
+import type { HandlersOf } from "./services.ts";
 import type { PurposefulWaits } from "./waits.ts";
 
-/** The agent service behind the policy: each method is authorized for its caller, then done. */
-export function agentsApi(agents: AgentService, guard: Guard, profiles: ProfileCatalog, bus: EventBus, waits: PurposefulWaits): AgentsApi {
+/** The agents' endpoints over the agent service (the guard has let the caller through). */
+export function agentsApi(agents: AgentService, profiles: ProfileCatalog, bus: EventBus, waits: PurposefulWaits): HandlersOf<typeof AGENT_ENDPOINTS> {
   return {
-    list(caller) {
-      guard(caller, "agents.list");
-      return agents.list();
-    },
-    get(caller, ref) {
-      guard(caller, "agents.get", agents.find(ref));
-      return agents.get(ref);
-    },
+    listAgents: () => agents.list(),
+    agent: (_caller, { ref }) => agents.get(ref),
     spawn(caller, req) {
-      guard(caller, "agents.spawn");
       const resolved = resolveSpawn(profiles, req);
+      // an agent's spawn is its child
       return agents.spawn(resolved.req, caller.kind === "agent" ? caller.agent.id : null, null, resolved.role);
     },
-    stop(caller, ref) {
-      guard(caller, "agents.stop", agents.find(ref));
-      return agents.stop(ref);
-    },
-    resume(caller, ref, req) {
-      const target = agents.find(ref);
-      guard(caller, "agents.resume", target);
-      if (req.env) guard(caller, "agents.resume.env", target);
-      return agents.resume(ref, req);
-    },
-    remove(caller, ref, opts) {
-      guard(caller, "agents.remove", agents.find(ref));
-      return agents.remove(ref, opts);
-    },
-    attach(caller, ref) {
-      guard(caller, "agents.attach", agents.find(ref));
-      return agents.attach(ref);
-    },
-    attachStarted(caller, ref, session, pid) {
-      guard(caller, "agents.attach", agents.find(ref));
-      return agents.attachStarted(ref, session, pid);
-    },
-    detach(caller, ref, session, exitCode) {
-      guard(caller, "agents.attach", agents.find(ref));
-      return agents.detach(ref, session, exitCode);
-    },
-    output(caller, ref, q) {
-      guard(caller, "agents.output", agents.find(ref));
-      return agents.output(ref, q);
-    },
-    async wait(caller, ref, waitMs, signal) {
-      guard(caller, "agents.wait", agents.find(ref));
+    stop: (_caller, { ref }) => agents.stop(ref),
+    resume: (_caller, { ref, ...req }) => agents.resume(ref, req),
+    remove: (_caller, { ref, force }) => agents.remove(ref, { force }),
+    attach: (_caller, { ref }) => agents.attach(ref),
+    attachStarted: (_caller, { ref, session, pid }) => agents.attachStarted(ref, session, pid),
+    detach: (_caller, { ref, session, exitCode }) => agents.detach(ref, session, exitCode),
+    output: (_caller, { ref, ...q }) => agents.output(ref, q),
+    agentDiff: (_caller, { ref }) => agents.diff(ref),
+    async waitAgent(caller, { ref, wait }, signal) {
       const now = agents.get(ref);
+      const waitMs = wait ?? 0;
       if (!isLive(now.status) || waitMs <= 0) return now;
       // subscribed in the same turn as the read above: an end in between cannot be missed
       await waits.during(caller, () =>
@@ -70,7 +42,6 @@ export function agentsApi(agents: AgentService, guard: Guard, profiles: ProfileC
       return agents.get(now.id);
     },
     signal(caller, signal) {
-      guard(caller, "agents.signal");
       // the guard lets only an agent through; it signals as itself, whatever it names
       if (caller.kind === "agent") agents.signal(caller.agent, signal);
     },

@@ -1,26 +1,20 @@
 import { join } from "node:path";
 import { AgentService } from "../agents/service.ts";
 import { AgentFollower } from "../conversations/follow-agents.ts";
-import { UncommittedFollower, WorktreeReaper, collectGarbage } from "../agents/cleanup/index.ts";
+import { UncommittedFollower, WorktreeReaper } from "../agents/cleanup/index.ts";
 import { ConversationService } from "../conversations/service.ts";
 import { EventBus } from "../events/bus.ts";
-import { EventFeed } from "../events/feed.ts";
+import { EventFeed } from "../events/event-feed.ts";
 import type { Logger } from "../events/log.ts";
 import type { Store } from "../store/index.ts";
 import type { Workspace } from "../workspace.ts";
-import { BUILD_VERSION } from "../self.ts";
 import type { Services } from "./services.ts";
-import { agentsApi } from "./agents-api.ts";
-import { conversationsApi } from "./conversations-api.ts";
-import { guardOver, permitsOver } from "./guard.ts";
+import { servicesApi } from "./api.ts";
 import { MessageService } from "../messages/service.ts";
 import { DeliveryFollower } from "../messages/delivery.ts";
-import { messagesApi } from "./messages-api.ts";
 import { PurposefulWaits } from "./waits.ts";
 import { WorkService } from "../work/service.ts";
-import { workApi } from "./work-api.ts";
 import { Dispatcher } from "../work/dispatch.ts";
-import { modesApi } from "./modes-api.ts";
 import { ModeService } from "../work/modes.ts";
 import { DecisionStore } from "../work/decisions.ts";
 import { modeWorkOver } from "../work/work-reader.ts";
@@ -30,10 +24,11 @@ import { AccountStore } from "../accounts/store.ts";
 import { accountPaths } from "../accounts/paths.ts";
 import { AccountBroker } from "../accounts/failover.ts";
 import { AccountService } from "../accounts/service.ts";
-import { AgentEnvStore } from "../agents/env-store.ts";
+import { AgentEnvStore } from "../agents/files/saved-env.ts";
+import { troupeIn } from "../agents/paths.ts";
 import { Notifier } from "../notify/notifier.ts";
-import { PermissionService } from "../permissions/service.ts";
-import { permissionsApi } from "./permissions-api.ts";
+import { PermissionService, awaitsPermission } from "../permissions/service.ts";
+import { EndOfRun, type EndOfRunParts } from "./end-of-run.ts";
 
 export interface ServiceHost {
   ws: Workspace;
@@ -60,91 +55,51 @@ export interface RunningServices {
   shutdown(): Promise<void>;
 }
 
-/** Builds the services once per daemon, wired to one bus. */
+/**
+ * Builds the services once per daemon, wired to one bus, each after what it uses. The one cycle
+ * (the agent service ends runs into steps of services that use it) is the end-of-run sequence's
+ * late-bound list (end-of-run.ts).
+ */
 export function createServices(h: ServiceHost): RunningServices {
   const startedAt = Date.now();
   const bus = new EventBus(h.store.events, h.log);
-  const messages = new MessageService(h.store, bus, (): string => agents.troupeCommand());
-  const agents = new AgentService({ ws: h.ws, store: h.store, bus, log: h.log, binDir: h.binDir, mail: messages });
+  const troupe = troupeIn(h.binDir);
+  const messages = new MessageService(h.store, bus, () => troupe);
   const conversations = new ConversationService(h.store, bus);
   const waits = new PurposefulWaits();
-  const permissions = new PermissionService({ store: h.store, bus, log: h.log, agents });
-  // an agent waiting for the person's permission is not idle, however long the person takes
-  agents.setPurposefulWait((id) => conversations.waitsOnPurpose(id) || waits.has(id) || permissions.waitsOnPurpose(id));
   // the user's accounts (shared by every daemon of the user): which one each agent runs on, failover on a spent quota
   const accountStore = new AccountStore(accountPaths());
   const envs = new AgentEnvStore(h.ws.stateDir);
   const broker = new AccountBroker({ store: h.store, bus, log: h.log, accounts: accountStore, loadEnv: (rec) => envs.load(rec.id, rec.name) });
-  agents.setAccounts(broker);
-  agents.setFailover(broker.failover);
+  const ends = new EndOfRun(h.log, () => endParts);
+  const agents = new AgentService({
+    ws: h.ws,
+    store: h.store,
+    bus,
+    log: h.log,
+    binDir: h.binDir,
+    mail: messages,
+    accounts: broker,
+    ends,
+    // an agent waiting for the person's permission is not idle, however long the person takes
+    waitsOnPurpose: (id) => conversations.waitsOnPurpose(id) || waits.has(id) || awaitsPermission(h.store, id),
+  });
+  const permissions = new PermissionService({ store: h.store, bus, log: h.log, agents });
   const accounts = new AccountService(accountStore, (provider) => agents.wakeBlocked(provider));
   const feed = new EventFeed(h.store.events, bus);
   const follower = new AgentFollower({ store: h.store, bus, log: h.log, conversations, agents });
   const work = new WorkService({ root: h.ws.root, store: h.store, bus, agents });
   const decisions = new DecisionStore(h.ws.stateDir, h.log);
-  const modes = new ModeService({ agents, store: h.store, bus, log: h.log, decisions, work: modeWorkOver(work, h.store) });
+  const modes = new ModeService({ agents, store: h.store, log: h.log, decisions, work: modeWorkOver(work, h.store) });
   const dispatcher = new Dispatcher({ root: h.ws.root, stateDir: h.ws.stateDir, store: h.store, bus, log: h.log, modes, agents });
-  const guard = guardOver(h.store);
   const delivery = new DeliveryFollower({ store: h.store, bus, log: h.log, messages, agents });
   const profiles = new ProfileCatalog(h.ws.root);
   const flows = new FlowService({ root: h.ws.root, stateDir: h.ws.stateDir, store: h.store, log: h.log, agents, profiles });
   const uncommitted = new UncommittedFollower({ store: h.store, bus, log: h.log, agents });
-  const reaper = new WorktreeReaper({ ws: h.ws, store: h.store, log: h.log, bus });
+  const reaper = new WorktreeReaper({ ws: h.ws, store: h.store, log: h.log });
   const notifier = new Notifier({ bus, log: h.log, root: h.ws.root, sentPath: join(h.ws.stateDir, "notified.json"), nameOf: (id) => h.store.agents.get(id)?.name ?? null });
-  const services: Services = {
-    identify: (token) => agents.identify(token),
-    daemon: {
-      health(caller) {
-        guard(caller, "daemon.health");
-        return { ok: true, pid: process.pid, version: BUILD_VERSION, workspace: h.ws.root, startedAt };
-      },
-      stop(caller) {
-        guard(caller, "daemon.stop");
-        // later, so that the stop request is answered first
-        setTimeout(h.stopDaemon, 10);
-      },
-      gc(caller, q) {
-        guard(caller, "daemon.gc");
-        return collectGarbage({ ws: h.ws, store: h.store, log: h.log }, q.dryRun);
-      },
-    },
-    agents: agentsApi(agents, guard, profiles, bus, waits),
-    profiles: {
-      list(caller) {
-        guard(caller, "profiles.read");
-        return profiles.read();
-      },
-      get(caller, name) {
-        guard(caller, "profiles.read");
-        return profiles.get(name);
-      },
-    },
-    conversations: conversationsApi(conversations, guard),
-    modes: modesApi(modes, guard),
-    messages: messagesApi(messages, guard, permitsOver(h.store), waits),
-    events: {
-      open(caller, q) {
-        guard(caller, "events.open");
-        return feed.open(q);
-      },
-    },
-    work: workApi(work, dispatcher, guard),
-    flows: {
-      list: (caller) => (guard(caller, "flows.read"), flows.list()),
-      get: (caller, ref) => (guard(caller, "flows.read"), flows.get(ref)),
-      add: (caller, req) => (guard(caller, "flows.add"), flows.add(req)),
-      remove: (caller, ref) => (guard(caller, "flows.remove"), flows.remove(ref)),
-      setEnabled: (caller, ref, enabled) => (guard(caller, "flows.enable"), flows.setEnabled(ref, enabled)),
-      run: (caller, ref) => (guard(caller, "flows.run"), flows.run(ref)),
-    },
-    accounts: {
-      list: (caller) => (guard(caller, "accounts.list"), accounts.list()),
-      add: (caller, req) => (guard(caller, "accounts.add"), accounts.add(req)),
-      remove: (caller, ref) => (guard(caller, "accounts.remove"), accounts.remove(ref)),
-      reset: (caller, ref) => (guard(caller, "accounts.reset"), accounts.reset(ref)),
-    },
-    permissions: permissionsApi(permissions, guard, waits),
-  };
+  const endParts: EndOfRunParts = { modes, conversations: follower, messages: delivery, permissions, uncommitted, reaper, dispatch: dispatcher, bus };
+  const services = servicesApi({ ...h, startedAt, bus, waits, agents, conversations, messages, feed, work, dispatcher, modes, profiles, flows, accounts, permissions });
   return {
     services,
     bus,
@@ -154,12 +109,12 @@ export function createServices(h: ServiceHost): RunningServices {
     start() {
       // before anything publishes: what the start finds (a run that ended while no daemon ran) is news
       notifier.start();
-      // followers first: sessions completed at start publish agent:ended; mode imports before
-      // the conversations follower, so a run failed by its outputs is not woken for a question
-      modes.subscribe();
+      // the end-of-run sequence's parts before the agents' start, whose ends follow (their order
+      // is the sequence's, end-of-run.ts)
+      modes.startImports();
       follower.start();
       delivery.start();
-      // before the agents' start: the ends it finds then cancel their pending requests
+      // also cancels the requests of sessions that ended while no daemon ran
       permissions.start();
       uncommitted.start();
       agents.start();

@@ -1,19 +1,56 @@
 import type { Caller } from "../agents/caller.ts";
-import type { Store } from "../store/index.ts";
-import { allows, authorize, POLICY, type Action, type Target } from "./policy.ts";
+import { ENDPOINTS, type Endpoint, type EndpointName, type Rule } from "../protocol/api/index.ts";
+import { allows, mayRefuse, refusal, type ParentOf, type Target } from "./policy.ts";
 
-/** `authorize` over the store's lineage: what every service method calls before it acts. */
-export type Guard = (caller: Caller, action: Action, target?: Target | null) => void;
-
-export function guardOver(store: Store): Guard {
-  const parentOf = (id: string) => store.agents.parentOf(id);
-  return (caller, action, target = null) => authorize(caller, action, target, parentOf);
+/** How a path parameter leads to the agent a call is about; each throws its `not_found` for an unknown one. */
+export interface TargetLookups {
+  /** An agent by id or name. */
+  agent(ref: string): Target;
+  /** A conversation's addressee; null when that is the person. */
+  conversation(id: string): Target | null;
+  /** The agent that filed a permission request. */
+  permission(id: string): Target;
 }
 
-/** Whether the table lets `caller` do `action` to `target`: for choices (does a message wake?), not refusals. */
-export type Permits = (caller: Caller, action: Action, target: Target | null) => boolean;
+/**
+ * Every call's authorization, read from the API table: the router asks `endpoint` before it
+ * reads the body (an agent refused is never told what was wrong with its body) and `fields`
+ * once the body is valid.
+ */
+export interface Guard {
+  /** Throws `forbidden` unless the endpoint's rule lets `caller` act on what `params` name. */
+  endpoint(caller: Caller, name: EndpointName, params: Readonly<Record<string, string>>): void;
+  /** Throws `forbidden` for a field of `input` that the endpoint keeps to callers `caller` is not. */
+  fields(caller: Caller, name: EndpointName, params: Readonly<Record<string, string>>, input: Readonly<Record<string, unknown>>): void;
+  /** Whether endpoint `name`'s rule lets `caller` act on `target`: for choices (does a message wake?), not refusals. */
+  permits(caller: Caller, name: EndpointName, target: Target | null): boolean;
+}
 
-export function permitsOver(store: Store): Permits {
-  const parentOf = (id: string) => store.agents.parentOf(id);
-  return (caller, action, target) => allows(POLICY[action][0], caller, target, parentOf);
+export function guardOver(parentOf: ParentOf, lookups: TargetLookups): Guard {
+  /** The agent the call is about (its one path parameter), looked up only when a rule needs it. */
+  const targetOf = (e: Endpoint, params: Readonly<Record<string, string>>): Target | null => {
+    if (!e.target) return null;
+    const value = params[Object.keys(e.params ?? {})[0] ?? ""];
+    return value === undefined ? null : lookups[e.target](value);
+  };
+  const check = (caller: Caller, rule: Rule, does: string, e: Endpoint, params: Readonly<Record<string, string>>) => {
+    if (!mayRefuse(rule, caller)) return;
+    const target = targetOf(e, params);
+    if (!allows(rule, caller, target, parentOf)) throw refusal(caller, rule, does, target);
+  };
+  return {
+    endpoint(caller, name, params) {
+      const e: Endpoint = ENDPOINTS[name];
+      check(caller, e.rule, e.does, e, params);
+    },
+    fields(caller, name, params, input) {
+      const e: Endpoint = ENDPOINTS[name];
+      for (const [field, { rule, does }] of Object.entries(e.fields ?? {})) {
+        if (input[field] !== undefined) check(caller, rule, does, e, params);
+      }
+    },
+    permits(caller, name, target) {
+      return allows(ENDPOINTS[name].rule, caller, target, parentOf);
+    },
+  };
 }

@@ -1,27 +1,25 @@
+import { TroupeError } from "../errors.ts";
 import type { MessageService } from "../messages/service.ts";
-import type { Guard, Permits } from "./guard.ts";
-import type { MessagesApi } from "./services.ts";
+import type { MESSAGE_ENDPOINTS } from "../protocol/api/messages.ts";
+import type { Guard } from "./guard.ts";
+import type { HandlersOf } from "./services.ts";
 import type { PurposefulWaits } from "./waits.ts";
 
-/** The message service behind the policy: each method is authorized for its caller, then done. */
-export function messagesApi(messages: MessageService, guard: Guard, permits: Permits, waits: PurposefulWaits): MessagesApi {
+/** The messages' endpoints over the message service (the guard has let the caller through). */
+export function messagesApi(messages: MessageService, guard: Guard, waits: PurposefulWaits): HandlersOf<typeof MESSAGE_ENDPOINTS> {
   return {
-    send(caller, req) {
-      guard(caller, "messages.send");
-      // a sender that may resume the addressee wakes it when it is done; anyone else only queues
-      return messages.send(caller, req, (target) => permits(caller, "agents.resume", target));
+    // a sender that may resume the addressee (the `resume` rule) wakes it when it is done; anyone else only queues
+    send: (caller, req) => messages.send(caller, req, (target) => guard.permits(caller, "resume", target)),
+    // an inbox is always the caller's own (the person's: messages to `user`)
+    inbox(caller, { after, wait }, signal) {
+      const q = { after, waitMs: wait };
+      return wait ? waits.during(caller, () => messages.inbox(caller, q, signal)) : messages.inbox(caller, q, signal);
     },
-    inbox(caller, q, signal) {
-      guard(caller, "messages.inbox");
-      return q.waitMs ? waits.during(caller, () => messages.inbox(caller, q, signal)) : messages.inbox(caller, q, signal);
-    },
-    unread(caller) {
-      guard(caller, "messages.unread");
+    messages(_caller, { to, unread }) {
+      // only `to=user&unread` is asked for: the dashboard's snapshot, which changes no status
+      if (to !== "user" || !unread) throw new TroupeError("bad_request", "GET /v1/messages takes to=user&unread");
       return messages.unread();
     },
-    markRead(caller, id) {
-      guard(caller, "messages.read");
-      return messages.markRead(id);
-    },
+    markRead: (_caller, { id }) => messages.markRead(id),
   };
 }

@@ -1,34 +1,28 @@
-import type { Caller } from "../agents/caller.ts";
-import type { Agent } from "../protocol/entities.ts";
-import type { AgentMode } from "../protocol/work.ts";
-import type { ModePrompt } from "../agents/mode-prompt.ts";
-import type { ModeRunOptions, ModeService } from "../work/modes.ts";
-import type { Decision } from "../work/proposals.ts";
-import type { Guard } from "./guard.ts";
+import { TroupeError } from "../errors.ts";
+import type { MODE_ENDPOINTS } from "../protocol/api/modes.ts";
+import { AgentModeSchema } from "../protocol/work.ts";
+import type { ModeService } from "../work/modes.ts";
+import type { HandlersOf } from "./services.ts";
 
-/** `troupe discuss|plan|refine I`, `troupe detail PHASE` (execute runs come from dispatch). */
-export interface ModesApi {
-  /** An agent of `mode` on `ref` (an initiative, or a phase for detail); an agent's run is its child. */
-  run(caller: Caller, mode: AgentMode, ref: string, req: ModeRunOptions): Promise<Agent>;
-  /** The decisions discuss agents took for the initiative. */
-  decisions(caller: Caller, initiativeRef: string): Decision[];
-  /** What an agent of `mode` on `ref` (null: a placeholder target) would be told, for `provider` (default claude). */
-  prompt(caller: Caller, mode: AgentMode, ref: string | null, provider?: string): ModePrompt;
-}
+type ModeRun = HandlersOf<typeof MODE_ENDPOINTS>["plan"];
 
-export function modesApi(modes: ModeService, guard: Guard): ModesApi {
+/** `troupe discuss|plan|refine I`, `troupe detail PHASE` (execute runs come from dispatch); an agent's run is its child. */
+export function modesApi(modes: ModeService): HandlersOf<typeof MODE_ENDPOINTS> {
+  const run =
+    (mode: "discuss" | "plan" | "refine" | "detail"): ModeRun =>
+    (caller, { ref, ...req }) =>
+      modes.start(mode, ref, req, caller.kind === "agent" ? caller.agent.id : null);
   return {
-    run(caller, mode, ref, req) {
-      guard(caller, "modes.run");
-      return modes.start(mode, ref, req, caller.kind === "agent" ? caller.agent.id : null);
-    },
-    decisions(caller, ref) {
-      guard(caller, "modes.decisions");
-      return modes.decisions(ref);
-    },
-    prompt(caller, mode, ref, provider) {
-      guard(caller, "modes.prompt");
-      return modes.prompt(mode, ref, provider);
+    discuss: run("discuss"),
+    plan: run("plan"),
+    refine: run("refine"),
+    detail: run("detail"),
+    decisions: (_caller, { ref }) => modes.decisions(ref),
+    modePrompt(_caller, { mode, ref, provider = "claude" }) {
+      const m = AgentModeSchema.safeParse(mode);
+      if (!m.success) throw new TroupeError("bad_request", `no mode '${mode}' (${AgentModeSchema.options.join(", ")})`);
+      const { prompt, blocks } = modes.prompt(m.data, ref ?? null, provider);
+      return { mode: m.data, provider, placeholder: ref === undefined, prompt, blocks };
     },
   };
 }

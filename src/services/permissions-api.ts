@@ -1,34 +1,20 @@
 import { TroupeError } from "../errors.ts";
 import type { PermissionService } from "../permissions/service.ts";
-import type { Guard } from "./guard.ts";
-import type { PermissionsApi } from "./services.ts";
+import type { PERMISSION_ENDPOINTS } from "../protocol/api/permissions.ts";
+import type { HandlersOf } from "./services.ts";
 import type { PurposefulWaits } from "./waits.ts";
 
-/** The permission service behind the policy: each method is authorized for its caller, then done. */
-export function permissionsApi(permissions: PermissionService, guard: Guard, waits: PurposefulWaits): PermissionsApi {
+/** The permission endpoints over the permission service (the guard has let the caller through). */
+export function permissionsApi(permissions: PermissionService, waits: PurposefulWaits): HandlersOf<typeof PERMISSION_ENDPOINTS> {
   return {
-    file(caller, req) {
-      guard(caller, "permissions.file");
+    filePermission(caller, req) {
       // the guard lets only an agent through; it files for itself, whatever it names
       if (caller.kind !== "agent") throw new TroupeError("forbidden", "only an agent files a permission request");
       return permissions.file(caller.agent, req);
     },
-    list(caller, q) {
-      guard(caller, "permissions.read");
-      return permissions.list(q);
-    },
-    get(caller, id) {
-      guard(caller, "permissions.read");
-      return permissions.get(id);
-    },
-    wait(caller, id, waitMs, signal) {
-      guard(caller, "permissions.read");
-      return waits.during(caller, () => permissions.wait(id, waitMs, signal));
-    },
-    decide(caller, id, decision) {
-      const r = permissions.get(id);
-      guard(caller, "permissions.decide", { id: r.agentId, name: r.agentName });
-      return permissions.decide(id, decision);
-    },
+    permissions: (_caller, { pending, status }) => permissions.list({ pending: pending || status === "pending" }),
+    permission: (_caller, { id }) => permissions.get(id),
+    waitPermission: (caller, { id, timeout, wait }, signal) => waits.during(caller, () => permissions.wait(id, timeout ?? wait ?? 0, signal)),
+    decidePermission: (_caller, { id, ...decision }) => permissions.decide(id, decision),
   };
 }

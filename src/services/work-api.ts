@@ -1,70 +1,25 @@
+import type { WORK_ENDPOINTS } from "../protocol/api/work.ts";
 import type { Dispatcher } from "../work/dispatch.ts";
 import type { WorkService } from "../work/service.ts";
-import type { Guard } from "./guard.ts";
-import type { WorkApi } from "./services.ts";
+import type { HandlersOf } from "./services.ts";
 
-/** The work service behind the policy: reading is anyone's, every decision the person's. */
-export function workApi(work: WorkService, dispatcher: Dispatcher, guard: Guard): WorkApi {
+/** The work model's endpoints over the work service and the dispatcher (the guard has let the caller through). */
+export function workApi(work: WorkService, dispatcher: Dispatcher): HandlersOf<typeof WORK_ENDPOINTS> {
   return {
-    createInitiative(caller, req) {
-      guard(caller, "initiatives.create");
-      return work.createInitiative(req);
-    },
-    listInitiatives(caller) {
-      guard(caller, "work.read");
-      return work.listInitiatives();
-    },
-    initiative(caller, ref) {
-      guard(caller, "work.read");
-      return work.initiative(ref);
-    },
-    archive(caller, ref) {
-      guard(caller, "initiatives.archive");
-      return work.archive(ref);
-    },
-    setBudget(caller, ref, budgetUsd) {
-      guard(caller, "initiatives.budget");
-      return work.setBudget(ref, budgetUsd);
-    },
-    tree(caller, ref) {
-      guard(caller, "work.read");
-      return work.tree(ref);
-    },
-    items(caller, ref) {
-      guard(caller, "work.read");
-      return work.items(ref);
-    },
-    item(caller, ref) {
-      guard(caller, "work.read");
-      return work.item(ref);
-    },
-    diff(caller, ref) {
-      guard(caller, "work.read");
-      return work.diff(ref);
-    },
-    approve(caller, req) {
-      guard(caller, "work.approve");
-      return work.approve(req);
-    },
-    reject(caller, ref, req) {
-      guard(caller, "work.reject");
-      return work.reject(ref, req);
-    },
-    edit(caller, ref, req) {
-      guard(caller, "work.edit");
-      return work.edit(ref, req);
-    },
-    retry(caller, ref) {
-      guard(caller, "work.retry");
-      return work.retry(ref);
-    },
-    dispatch(caller, ref, req) {
-      guard(caller, "work.dispatch");
-      return dispatcher.dispatch(ref, req);
-    },
-    stopDispatch(caller, ref) {
-      guard(caller, "work.dispatch");
-      return dispatcher.stop(ref);
-    },
+    initiatives: () => work.listInitiatives(),
+    createInitiative: (_caller, req) => work.createInitiative(req),
+    initiative: (_caller, { ref }) => work.initiative(ref),
+    phaseTree: (_caller, { ref }) => work.tree(ref),
+    initiativeWork: (_caller, { ref }) => work.items(ref),
+    initiativeDiff: (_caller, { ref }) => work.diff(ref),
+    archiveInitiative: (_caller, { ref }) => work.archive(ref),
+    setInitiativeBudget: (_caller, { ref, budgetUsd }) => work.setBudget(ref, budgetUsd),
+    dispatch: (_caller, { ref, ...req }) => dispatcher.dispatch(ref, req),
+    stopDispatch: (_caller, { ref }) => dispatcher.stop(ref),
+    approve: (_caller, req) => work.approve(req),
+    workItem: (_caller, { ref }) => work.item(ref),
+    edit: (_caller, { ref, ...req }) => work.edit(ref, req),
+    reject: (_caller, { ref, ...req }) => work.reject(ref, req),
+    retry: (_caller, { ref }) => work.retry(ref),
   };
 }

@@ -50,7 +50,7 @@ interface AgentRow {
 
 /**
  * What the daemon keeps of an agent beyond what clients see. Not its environment: that holds API
- * keys and lives in its own 0600 file (src/agents/env-store.ts), never in this store.
+ * keys and lives in its own 0600 file (src/agents/files/saved-env.ts), never in this store.
  */
 export interface AgentRecord extends Agent {
   signalFile: string;

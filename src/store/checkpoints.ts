@@ -14,6 +14,8 @@ const SOON_MS = 500;
 const CATCH_UP_FRAMES = 4096;
 /** A reader holding an old snapshot keeps a checkpoint from finishing: give up catching up after this many tries. */
 const CATCH_UP_TRIES = 4;
+/** And a truncating one (after `troupe rm`) from emptying the WAL: tries, a little longer apart each. */
+const TRUNCATE_TRIES = 10;
 
 /**
  * Decides when the store's WAL is copied into the database, and runs those checkpoints on a
@@ -55,6 +57,24 @@ export class WalCheckpoints {
       this.timer = null;
       if (!this.running) this.run();
     }, SOON_MS);
+  }
+
+  /**
+   * Copies the whole WAL into the database and empties the file (TRUNCATE), so nothing deleted
+   * before (a removed agent's output, its prompt, its result) can be read back from old WAL
+   * frames; secure_delete already left zeros in the database file where it was. Runs on this
+   * thread once no checkpoint of the worker's is under way, and is tried again while a reader
+   * holds an older snapshot. False when it could not finish (the next one will).
+   */
+  async truncate(): Promise<boolean> {
+    for (let i = 0; i < TRUNCATE_TRIES && !this.stopped; i++) {
+      while (this.running && !this.stopped) await new Promise((r) => setTimeout(r, 10));
+      if (this.stopped) return false;
+      const r = this.db.query("PRAGMA wal_checkpoint(TRUNCATE)").get() as { busy: number };
+      if (r.busy === 0) return true;
+      await new Promise((r) => setTimeout(r, 20 * (i + 1)));
+    }
+    return false;
   }
 
   /** True while a catch-up checkpoint runs: the writer of output holds its writes until `onRelease`. */

@@ -1,5 +1,5 @@
 import type { Database } from "../runtime/sqlite.ts";
-import type { OutputChunk, Stream } from "../protocol/output.ts";
+import type { FileStream, OutputChunk, Stream } from "../protocol/output.ts";
 
 /** Keeps one response (and the memory to build it) small however much an agent wrote. */
 export const MAX_PAGE_BYTES = 4 * 1024 * 1024;
@@ -26,7 +26,7 @@ const fromRow = (r: Row): OutputChunk => ({
 export interface Piece {
   agentId: string;
   session: number;
-  stream: Stream;
+  stream: FileStream;
   data: string;
   /** Its size in the file, which is what the cap counts. */
   bytes: number;
@@ -51,7 +51,7 @@ export function formatBytes(n: number): string {
   return `${s} ${UNITS[u]}`;
 }
 
-/** The line that takes the place of dropped output, where it was (before what is kept). */
+/** The line that takes the place of dropped output, where it was (before what is kept): troupe's, stream `troupe`. */
 export function droppedMarker(droppedBytes: number, capBytes: number): string {
   return `… ${formatBytes(droppedBytes)} of older output dropped (cap ${formatBytes(capBytes)})\n`;
 }
@@ -137,7 +137,7 @@ export class ChunkRepo {
   dropOldest(agentId: string, atLeast: number, atMost: number, capBytes: number): number {
     return this.db.transaction(() => {
       const usage = this.usage(agentId);
-      // the marker (bytes 0) is the oldest row: it is dropped with the rest and written anew
+      // the marker (bytes 0, troupe's own note, never the agent's stderr) is the oldest row: it is dropped with the rest and written anew
       const oldest = this.db.query(
         "SELECT id, session, COALESCE(bytes, octet_length(data)) AS bytes FROM agent_log_chunks WHERE agent_id = ? ORDER BY id",
       );
@@ -152,7 +152,7 @@ export class ChunkRepo {
       this.db.query("DELETE FROM agent_log_chunks WHERE agent_id = ? AND id <= ?").run(agentId, last.id);
       const total = usage.dropped + dropped;
       this.db
-        .query("INSERT INTO agent_log_chunks (id, agent_id, session, stream, data, bytes, created_at) VALUES (?, ?, ?, 'stderr', ?, 0, ?)")
+        .query("INSERT INTO agent_log_chunks (id, agent_id, session, stream, data, bytes, created_at) VALUES (?, ?, ?, 'troupe', ?, 0, ?)")
         .run(last.id, agentId, last.session, droppedMarker(total, capBytes), Date.now());
       const left = usage.stored - dropped;
       this.db.query("UPDATE agent_output SET stored_bytes = ?, dropped_bytes = ? WHERE agent_id = ?").run(left, total, agentId);

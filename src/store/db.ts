@@ -30,11 +30,16 @@ export function migrate(db: Database): void {
       `the store was written by a newer troupe (schema ${current}, this troupe knows ${SCHEMA_VERSION}); upgrade troupe`,
     );
   }
-  for (let v = current; v < SCHEMA_VERSION; v++) {
+  migrateTo(db, SCHEMA_VERSION);
+}
+
+/** Runs the migrations from the store's version up to `version` (tests build an older troupe's store this way). */
+export function migrateTo(db: Database, version: number): void {
+  for (let v = schemaVersion(db); v < version; v++) {
     const m = MIGRATIONS[v]!;
-    if (typeof m !== "string") db.exec(m.outsideTransaction);
+    if ("outsideTransaction" in m) db.exec(m.outsideTransaction);
     db.transaction(() => {
-      if (typeof m === "string") db.exec(m);
+      if ("sql" in m) db.exec(m.sql);
       db.exec(`PRAGMA user_version = ${v + 1}`);
     })();
   }

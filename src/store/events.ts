@@ -40,6 +40,18 @@ export class EventRepo {
     return (this.db.query("SELECT COALESCE(MIN(id), 0) AS id FROM events").get() as { id: number }).id;
   }
 
+  /**
+   * Blanks the events about a removed agent (its status changes carry its prompt, result and
+   * error; its permission requests their tool input): each becomes the `agent:removed` the agent
+   * ended with, keeping its id, so a replay neither breaks off (as a gap would: a resync) nor
+   * shows what was removed. Events that only name it (a worker's `parentId`, a conversation it
+   * took part in) stay as they are.
+   */
+  forgetAgent(agentId: string): void {
+    const about = `CASE WHEN json_valid(payload) THEN ${["$.agent.id", "$.agentId", "$.request.agentId"].map((p) => `json_extract(payload, '${p}') = ?2`).join(" OR ")} END`;
+    this.db.query(`UPDATE events SET type = 'agent:removed', payload = ?1 WHERE ${about}`).run(JSON.stringify({ type: "agent:removed", agentId }), agentId);
+  }
+
   /** Keeps the newest `keep` events; older ones are covered by a full refetch. */
   prune(keep = 50_000): void {
     this.db.query("DELETE FROM events WHERE id <= (SELECT MAX(id) FROM events) - ?").run(keep);

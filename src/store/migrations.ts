@@ -1,16 +1,19 @@
 /**
- * SQL run in one transaction with the version bump, or (for what SQLite refuses inside a
- * transaction, like VACUUM) run on its own first: such a migration must be safe to repeat,
- * since a crash between it and the bump runs it again.
+ * One step of the store's schema, known by its name (in the log and in an error) and its
+ * position (migration i brings the store from user_version i to i+1). `sql` runs in one
+ * transaction with the version bump; `outsideTransaction` is what SQLite refuses inside one (like
+ * VACUUM), run on its own first: it must be safe to repeat, since a crash between it and the
+ * bump runs it again.
  */
-export type Migration = string | { readonly outsideTransaction: string };
+export type Migration = { readonly name: string } & ({ readonly sql: string } | { readonly outsideTransaction: string });
 
 /**
- * Versioned schema: migration i brings the store from user_version i to i+1.
- * Append only; never edit a shipped migration.
+ * Versioned schema, append only: never edit a shipped migration. What they add up to is written
+ * out in schema.sql (a test holds the two equal): read that for the current tables.
  */
 export const MIGRATIONS: readonly Migration[] = [
-  `
+  // 1: agents, their sessions and stored output, conversations, the event log
+  { name: "initial", sql: `
   CREATE TABLE agents (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL UNIQUE,
@@ -89,14 +92,14 @@ export const MIGRATIONS: readonly Migration[] = [
     payload TEXT NOT NULL,
     created_at INTEGER NOT NULL
   );
-  `,
+  ` },
   // 2: deadlines are found without scanning every conversation ever asked
-  `CREATE INDEX conversations_expiry ON conversations(status, expires_at);`,
+  { name: "conversation-expiry", sql: `CREATE INDEX conversations_expiry ON conversations(status, expires_at);` },
   // 3: a per-agent cap on stored output. Each chunk records its size in bytes, and the index
   // holds it, so finding the oldest N bytes of an agent reads the index, never the data (rows
   // from before this migration have NULL and are measured from their data). agent_output keeps
   // each agent's total, kept in step by the same transactions that insert and drop chunks.
-  `
+  { name: "output-cap", sql: `
   ALTER TABLE agent_log_chunks ADD COLUMN bytes INTEGER;
   CREATE INDEX agent_log_chunks_agent_bytes ON agent_log_chunks(agent_id, id, bytes);
   DROP INDEX agent_log_chunks_agent;
@@ -107,30 +110,30 @@ export const MIGRATIONS: readonly Migration[] = [
   );
   INSERT INTO agent_output (agent_id, stored_bytes)
     SELECT agent_id, SUM(octet_length(data)) FROM agent_log_chunks GROUP BY agent_id;
-  `,
+  ` },
   // 4: dropped output gives its pages back to the file system (PRAGMA incremental_vacuum);
   // auto_vacuum of a store that already has tables only changes through a VACUUM.
-  { outsideTransaction: "PRAGMA auto_vacuum = INCREMENTAL; VACUUM;" },
+  { name: "incremental-vacuum", outsideTransaction: "PRAGMA auto_vacuum = INCREMENTAL; VACUUM;" },
   // 5: the agent that spawned each agent (null: the person), for who may act on whom
-  `ALTER TABLE agents ADD COLUMN parent_id TEXT;
-   CREATE INDEX agents_parent ON agents(parent_id);`,
+  { name: "agent-parent", sql: `ALTER TABLE agents ADD COLUMN parent_id TEXT;
+   CREATE INDEX agents_parent ON agents(parent_id);` },
   // 6: an agent's environment (API keys) lives in .troupe/agents/<id>/env.json, never here. Rows
   // written before are marked; the daemon moves each to its file once at start, blanks env_json
-  // and vacuums (src/agents/env-store.ts), since SQL alone cannot write files.
-  `ALTER TABLE agents ADD COLUMN legacy_env INTEGER NOT NULL DEFAULT 0;
-   UPDATE agents SET legacy_env = 1;`,
+  // and vacuums (src/agents/files/saved-env.ts), since SQL alone cannot write files.
+  { name: "env-out-of-store", sql: `ALTER TABLE agents ADD COLUMN legacy_env INTEGER NOT NULL DEFAULT 0;
+   UPDATE agents SET legacy_env = 1;` },
   // 7: stops that outlive the daemon: each session's marker (found in /proc/*/environ), the
   // SIGKILL deadline of a stop under way, and the first signal a stop sent (its exit code when
   // the wrapper's own status is lost)
-  `ALTER TABLE agent_sessions ADD COLUMN marker TEXT;
+  { name: "stop-deadlines", sql: `ALTER TABLE agent_sessions ADD COLUMN marker TEXT;
    ALTER TABLE agent_sessions ADD COLUMN kill_at INTEGER;
    ALTER TABLE agent_sessions ADD COLUMN stop_signal INTEGER;
-   CREATE INDEX agent_sessions_kill_at ON agent_sessions(kill_at) WHERE kill_at IS NOT NULL;`,
+   CREATE INDEX agent_sessions_kill_at ON agent_sessions(kill_at) WHERE kill_at IS NOT NULL;` },
   // 8: the work model (src/work/): initiatives → phases (a DAG) → tasks (a DAG within a phase).
   // Task slugs are unique within their initiative so that \`<initiative>/<slug>\` names one task.
   // \`revise\` marks a rejected item its proposing agent was asked to propose again: that agent's
   // next proposal replaces it. An agent knows its mode and initiative.
-  `
+  { name: "work-model", sql: `
   CREATE TABLE initiatives (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL,
@@ -197,12 +200,12 @@ export const MIGRATIONS: readonly Migration[] = [
   );
   ALTER TABLE agents ADD COLUMN mode TEXT;
   ALTER TABLE agents ADD COLUMN initiative_id TEXT;
-  `,
+  ` },
   // 9: cleanup that never loses work: the branches troupe created (it never deletes one; gc lists
   // those no agent owns), an agent left with uncommitted changes and the session asked to commit
   // them, and the session a listener claimed a conversation in (it goes back to pending when that
   // session ends unanswered)
-  `CREATE TABLE troupe_branches (
+  { name: "cleanup-keeps-work", sql: `CREATE TABLE troupe_branches (
      branch TEXT PRIMARY KEY,
      agent_id TEXT,
      created_at INTEGER NOT NULL
@@ -211,28 +214,28 @@ export const MIGRATIONS: readonly Migration[] = [
      SELECT branch, id, created_at FROM agents WHERE branch IS NOT NULL;
    ALTER TABLE agents ADD COLUMN uncommitted INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE agents ADD COLUMN commit_asked_session INTEGER;
-   ALTER TABLE conversations ADD COLUMN lease_session INTEGER;`,
+   ALTER TABLE conversations ADD COLUMN lease_session INTEGER;` },
   // 10: which mode agent sessions' outputs were imported, written in the transaction that stores
   // what they proposed: a daemon dying after that commit cannot import the same session twice
-  `CREATE TABLE mode_imports (
+  { name: "mode-imports", sql: `CREATE TABLE mode_imports (
     agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
     session INTEGER NOT NULL,
     imported_at INTEGER NOT NULL,
     PRIMARY KEY (agent_id, session)
-  );`,
+  );` },
   // 11: the lifecycle: why the last run failed (class, evidence, attempt; JSON), when the next
   // attempt starts (a deadline in the store, so a restarted daemon carries on), the attempt
   // number, and each agent's budget and run limits
-  `ALTER TABLE agents ADD COLUMN failure_json TEXT;
+  { name: "lifecycle", sql: `ALTER TABLE agents ADD COLUMN failure_json TEXT;
    ALTER TABLE agents ADD COLUMN retry_at INTEGER;
    ALTER TABLE agents ADD COLUMN attempt INTEGER NOT NULL DEFAULT 1;
    ALTER TABLE agents ADD COLUMN budget_usd REAL;
    ALTER TABLE agents ADD COLUMN timeout_ms INTEGER;
    ALTER TABLE agents ADD COLUMN idle_timeout_ms INTEGER;
-   CREATE INDEX agents_retry_at ON agents(retry_at) WHERE retry_at IS NOT NULL;`,
+   CREATE INDEX agents_retry_at ON agents(retry_at) WHERE retry_at IS NOT NULL;` },
   // 12: messages and inboxes (src/messages/): seq orders them; `wake` says the sender may resume
   // the addressee; `session` is the run whose prompt carried it (requeued if that run never started)
-  `CREATE TABLE messages (
+  { name: "messages", sql: `CREATE TABLE messages (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     from_id TEXT NOT NULL,
     from_name TEXT NOT NULL,
@@ -245,10 +248,10 @@ export const MIGRATIONS: readonly Migration[] = [
     created_at INTEGER NOT NULL,
     delivered_at INTEGER
   );
-  CREATE INDEX messages_to ON messages(to_id, status, seq);`,
+  CREATE INDEX messages_to ON messages(to_id, status, seq);` },
   // 13: scheduled flows (src/flows/): their schedule and what their last run did; their environment
   // is a 0600 file (.troupe/flows/<id>/env.json), never the store
-  `CREATE TABLE flows (
+  { name: "flows", sql: `CREATE TABLE flows (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL UNIQUE,
     cron TEXT NOT NULL,
@@ -262,24 +265,24 @@ export const MIGRATIONS: readonly Migration[] = [
     last_agent_id TEXT,
     last_outcome TEXT,
     created_at INTEGER NOT NULL
-  );`,
+  );` },
   // 14: dispatch (src/work/dispatch.ts) keeps its state on the tasks it drives: the merge commit
   // that brought a task in, and the session of its agent asked to resolve a merge conflict (set
   // before that resume starts, so a daemon killed in between knows whether it started)
-  `ALTER TABLE tasks ADD COLUMN merge_commit TEXT;
-   ALTER TABLE tasks ADD COLUMN resolve_session INTEGER;`,
+  { name: "dispatch-merges", sql: `ALTER TABLE tasks ADD COLUMN merge_commit TEXT;
+   ALTER TABLE tasks ADD COLUMN resolve_session INTEGER;` },
   // 15: the user account (src/accounts/) each agent runs on; null: the spawning environment's
-  `ALTER TABLE agents ADD COLUMN account_id TEXT;`,
+  { name: "agent-account", sql: `ALTER TABLE agents ADD COLUMN account_id TEXT;` },
   // 16: an initiative's budget (what it has spent is summed from its agents' cost_usd, never
   // stored twice) and why dispatch holds it (the budget spent)
-  `ALTER TABLE initiatives ADD COLUMN budget_usd REAL;
-   ALTER TABLE initiatives ADD COLUMN reason TEXT;`,
+  { name: "initiative-budget", sql: `ALTER TABLE initiatives ADD COLUMN budget_usd REAL;
+   ALTER TABLE initiatives ADD COLUMN reason TEXT;` },
   // 17: permission requests (src/permissions/): a tool call waiting for the person, or decided by a
   // rule (kept for the log). The agent's tool_use id is the idempotency key: the permission tool
   // files again after a daemon restart and gets the same row. Each agent's own rules: those its
   // spawn resolved (flags, profile, initiative) and those "allow always" added; an initiative's
   // policy, which its dispatched agents inherit
-  `CREATE TABLE permission_requests (
+  { name: "permissions", sql: `CREATE TABLE permission_requests (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     agent_id TEXT NOT NULL,
     agent_name TEXT NOT NULL,
@@ -306,9 +309,18 @@ export const MIGRATIONS: readonly Migration[] = [
     created_at INTEGER NOT NULL,
     PRIMARY KEY (agent_id, effect, rule)
   );
-  ALTER TABLE initiatives ADD COLUMN permissions_json TEXT;`,
+  ALTER TABLE initiatives ADD COLUMN permissions_json TEXT;` },
   // 18: the status an attached agent returns to when the person's interactive CLI exits
-  `ALTER TABLE agents ADD COLUMN attached_from TEXT;`,
+  { name: "attached-from", sql: `ALTER TABLE agents ADD COLUMN attached_from TEXT;` },
+  // 19: the signal the daemon wrote for a session (troupe signal): the session's end takes
+  // this, never a file nobody sent through the daemon. A session still open at the upgrade was
+  // started by a troupe that did not record signals: its file is read as it was then.
+  {
+    name: "session-signal",
+    sql: `ALTER TABLE agent_sessions ADD COLUMN signal_json TEXT;
+   ALTER TABLE agent_sessions ADD COLUMN signal_from_file INTEGER NOT NULL DEFAULT 0;
+   UPDATE agent_sessions SET signal_from_file = 1 WHERE ended_at IS NULL;`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

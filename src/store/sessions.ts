@@ -20,7 +20,14 @@ export interface SessionRecord {
   killAt: number | null;
   /** The first signal a stop sent (15): the wrapper died of it when its own exit status is lost. */
   stopSignal: number | null;
+  /** The signal the daemon wrote for this session (`troupe signal`), as JSON; null: none yet. */
+  signalJson: string | null;
+  /** Started before troupe recorded signals (an upgrade): its signal file is read as it was then. */
+  signalFromFile: boolean;
 }
+
+/** What recording a session's signal found: recorded now, the same one already, another one first, or no open session. */
+export type SignalRecord = { kind: "recorded" } | { kind: "same" } | { kind: "taken"; first: string } | { kind: "ended" };
 
 interface Row {
   agent_id: string;
@@ -38,6 +45,8 @@ interface Row {
   marker: string | null;
   kill_at: number | null;
   stop_signal: number | null;
+  signal_json: string | null;
+  signal_from_file: number;
 }
 
 const fromRow = (r: Row): SessionRecord => ({
@@ -56,6 +65,8 @@ const fromRow = (r: Row): SessionRecord => ({
   marker: r.marker,
   killAt: r.kill_at,
   stopSignal: r.stop_signal,
+  signalJson: r.signal_json,
+  signalFromFile: r.signal_from_file === 1,
 });
 
 export class SessionRepo {
@@ -91,6 +102,29 @@ export class SessionRepo {
       .query("UPDATE agent_sessions SET ended_at = ?, exit_code = ? WHERE agent_id = ? AND session = ? AND ended_at IS NULL")
       .run(Date.now(), exitCode, agentId, session);
     return r.changes === 1;
+  }
+
+  /**
+   * Records `json` as the session's signal, once: a second, different one is refused (the first
+   * stands), the same one again is no change (a client that lost the answer may send it again).
+   * An ended session takes none.
+   */
+  recordSignal(agentId: string, session: number, json: string): SignalRecord {
+    return this.db.transaction((): SignalRecord => {
+      const row = this.db.query("SELECT ended_at, signal_json FROM agent_sessions WHERE agent_id = ? AND session = ?").get(agentId, session) as {
+        ended_at: number | null;
+        signal_json: string | null;
+      } | null;
+      if (!row || row.ended_at !== null) return { kind: "ended" };
+      if (row.signal_json !== null) return row.signal_json === json ? { kind: "same" } : { kind: "taken", first: row.signal_json };
+      this.db.query("UPDATE agent_sessions SET signal_json = ? WHERE agent_id = ? AND session = ?").run(json, agentId, session);
+      return { kind: "recorded" };
+    })();
+  }
+
+  /** Takes back a signal recorded by `recordSignal` whose file could not be written (it never counted). */
+  forgetSignal(agentId: string, session: number, json: string): void {
+    this.db.query("UPDATE agent_sessions SET signal_json = NULL WHERE agent_id = ? AND session = ? AND signal_json = ? AND ended_at IS NULL").run(agentId, session, json);
   }
 
   /** Every session of one agent, oldest first. */

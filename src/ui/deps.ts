@@ -12,7 +12,7 @@ export type DashboardClient = Pick<
   | "messages" | "markRead" | "send"
   | "permissions" | "decidePermission"
   | "initiatives" | "initiativeWork" | "initiativeDiff" | "approve" | "reject" | "edit" | "retry"
-  | "flows" | "setFlowEnabled" | "runFlow"
+  | "flows" | "enableFlow" | "disableFlow" | "runFlow"
 >;
 
 /** The work calls that start (or stop starting) paid agents, as `troupe detail` and `troupe dispatch` make them. */

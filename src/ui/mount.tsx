@@ -2,7 +2,6 @@ import { render } from "ink";
 import { parserFor } from "../output/render.ts";
 import { App } from "./shell/app.tsx";
 import { closingNote } from "./closing-note.ts";
-import { loadDiff } from "./diff/diff-source.ts";
 import { editInEditor } from "./terminal/editor.ts";
 import { workRuns } from "./phases/work-runs.ts";
 import { runAttached } from "../client/attach.ts";
@@ -33,7 +32,8 @@ export async function mountDashboard({ client, workspace, env, mirror }: RunOpti
     workspace: shortPath(workspace.root),
     parserFor,
     listProviders,
-    loadDiff: (agent) => loadDiff(agent, workspace.root),
+    // computed by the agent's own daemon
+    loadDiff: (agent) => client.agentDiff(agent.id),
     runs: workRuns(client, env),
     editText: editInEditor,
     attach: (ref) => runAttached(client, ref),

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { TroupeError, errorMessage } from "../errors.ts";
 import { writePrivateFile } from "../file-modes.ts";
-import { withoutTroupeVars } from "../agents/env.ts";
+import { withoutTroupeVars } from "../agents/processes/session-env.ts";
 import type { GitIdentity } from "../git/merge.ts";
 
 const CapturedSchema = z.object({
@@ -15,7 +15,7 @@ export type Captured = z.infer<typeof CapturedSchema>;
 /**
  * What `troupe dispatch` captured of the person: their environment (API keys among it) and their
  * git identity, used for every run and merge the daemon starts for that initiative. Kept as agents'
- * environments are (src/agents/env-store.ts): `.troupe/initiatives/<id>/dispatch.json`, 0600 in a
+ * environments are (src/agents/files/saved-env.ts): `.troupe/initiatives/<id>/dispatch.json`, 0600 in a
  * 0700 folder, written atomically, never in the store; removed when dispatching stops.
  */
 export class DispatchEnvStore {

@@ -40,7 +40,7 @@ export interface DispatchOptions {
   env: Record<string, string>;
 }
 
-const WAKES = new Set(["agent:ended", "agent:removed", "task:created", "task:updated", "phase:created", "phase:updated", "initiative:updated"]);
+const WAKES = new Set(["agent:removed", "task:created", "task:updated", "phase:created", "phase:updated", "initiative:updated"]);
 
 /**
  * Drives dispatched initiatives (`troupe dispatch`): starts detail agents for approved phases
@@ -50,8 +50,9 @@ const WAKES = new Set(["agent:ended", "agent:removed", "task:created", "task:upd
  * initiative. Everything it decides is read from the store (dispatch-plan.ts) and written back
  * before and after each act, so a daemon killed at any point goes on where it stopped: a start is
  * claimed (`in_progress`, no agent yet) before the spawn and recovered by the task's agent after
- * it; a merge is checked against the branch (`merge-base`) before it is made. Woken by events
- * (an agent's end, approvals, retries), one pass at a time; once more at start.
+ * it; a merge is checked against the branch (`merge-base`) before it is made. Woken by an
+ * agent's run end (runEnded) and by events (approvals, retries, removals), one pass at a time;
+ * once more at start.
  */
 export class Dispatcher {
   private readonly envs: DispatchEnvStore;
@@ -87,6 +88,11 @@ export class Dispatcher {
     this.off?.();
     this.off = null;
     while (this.loop || this.starting.size) await Promise.all([this.loop, ...this.starting.values()]);
+  }
+
+  /** A step of the end-of-run sequence (src/services/end-of-run.ts): a run's end is news to settle. */
+  runEnded(): void {
+    if (this.off !== null) this.kick();
   }
 
   /** Starts (or re-settles) dispatching: captures the person's environment and identity now. */

@@ -1,7 +1,7 @@
 import { stringify } from "yaml";
 import type { InputFrontMatter } from "../protocol/proposals.ts";
 import type { AgentMode, Initiative, Phase, Task } from "../protocol/work.ts";
-import type { InputFile } from "../agents/input.ts";
+import type { InputFile } from "../agents/files/input-folder.ts";
 import type { Decision } from "./proposals.ts";
 
 /**

@@ -1,8 +1,8 @@
 import { TroupeError, errorMessage } from "../errors.ts";
 import type { AgentService } from "../agents/service.ts";
-import type { SpawnWork } from "../agents/input.ts";
-import type { ModePrompt } from "../agents/mode-prompt.ts";
-import type { EventBus, Published } from "../events/bus.ts";
+import type { SpawnWork } from "../agents/files/input-folder.ts";
+import type { EndedRun } from "../agents/lifecycle/run-ends.ts";
+import type { ModePrompt } from "../agents/start/mode-prompt.ts";
 import type { Logger } from "../events/log.ts";
 import type { Store } from "../store/index.ts";
 import { SpawnRequestSchema } from "../protocol/api-agents.ts";
@@ -27,9 +27,9 @@ export interface ModeRunOptions {
 }
 
 export interface ModeDeps {
-  agents: AgentService;
+  /** What a mode run needs of the agent service: a spawn (and its prompt, previewed), and a failed run when its outputs cannot be used. */
+  agents: Pick<AgentService, "spawn" | "failRun" | "previewModePrompt">;
   store: Store;
-  bus: EventBus;
   log: Logger;
   decisions: DecisionStore;
   /** The work model (the WorkService, through modeWorkOver). */
@@ -51,13 +51,13 @@ const EXECUTABLE: Task["status"][] = ["pending", "in_progress", "failed", "block
  * before importing, and a start sweeps `done` runs whose import a crash cut off.
  */
 export class ModeService {
-  private off: (() => void) | null = null;
+  private importing = false;
 
   constructor(private readonly d: ModeDeps) {}
 
-  /** Subscribe before the conversations follower: an import that fails the run stops it waking the agent. */
-  subscribe(): void {
-    this.off = this.d.bus.subscribe((p) => this.on(p));
+  /** Imports the outputs of runs that end from now on (see runEnded). */
+  startImports(): void {
+    this.importing = true;
   }
 
   /** After the agent service's start (which publishes the ends it finds): what is still unimported. */
@@ -68,7 +68,7 @@ export class ModeService {
   }
 
   shutdown(): void {
-    this.off?.();
+    this.importing = false;
   }
 
   decisions(initiativeRef: string): Decision[] {
@@ -137,8 +137,13 @@ export class ModeService {
     }
   }
 
-  private on({ event: e }: Published): void {
-    if (e.type === "agent:ended" && e.agent.status === "done") this.importOnce(e.agent.id, e.session);
+  /**
+   * A step of the end-of-run sequence (src/services/end-of-run.ts): a mode run that ended `done`
+   * has its outputs imported, or is failed when they cannot be used (before the conversations
+   * step, so a run failed by its outputs is not woken for a question).
+   */
+  runEnded(run: EndedRun): void {
+    if (this.importing && run.agent.status === "done") this.importOnce(run.agent.id, run.session);
   }
 
   /** Imports session `session`'s outputs unless that session is over, not `done`, or imported already. */

@@ -1,9 +1,9 @@
-import { lstatSync, mkdirSync, readdirSync, renameSync } from "node:fs";
+import { lstatSync, readdirSync, renameSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileError, splitFrontMatter } from "../front-matter.ts";
 import type { z } from "zod";
 import { TroupeError } from "../errors.ts";
-import { readAgentFile } from "../agents/agent-file.ts";
+import { makeDirGuarded, readGuarded } from "../guarded-fs.ts";
 import { describeIssue } from "../protocol/issue.ts";
 import { DecisionFrontMatterSchema, ProposalFrontMatterSchema, RevisedGoalFrontMatterSchema, type Decision } from "../protocol/proposals.ts";
 
@@ -13,7 +13,7 @@ import type { PhaseDraft, TaskDraft } from "./proposal-sink.ts";
 
 /**
  * Reading what a mode agent wrote in `.troupe/output/` once it signalled done. Every file is the
- * agent's to shape, so it is read through readAgentFile (regular files inside its folder, capped),
+ * agent's to shape, so it is read through readGuarded (regular files inside its folder, capped),
  * its front matter by a real YAML parser and then zod. One bad file refuses the whole output: a
  * plan is imported whole or not at all. Errors name the file (relative to the worktree) and why.
  */
@@ -110,7 +110,7 @@ export function archiveModeOutputs(mode: AgentMode, worktree: string, session: n
   if (!name) return;
   const out = join(worktree, ".troupe", "output");
   const from = join(out, name);
-  // never follow what the agent may have swapped in: only a folder or file of its own is moved
+  // only a folder or file of its own is moved, never through a link the agent planted on the way (refused)
   let st;
   try {
     st = lstatSync(from);
@@ -118,12 +118,12 @@ export function archiveModeOutputs(mode: AgentMode, worktree: string, session: n
     return;
   }
   if (!st.isDirectory() && !st.isFile()) return;
-  mkdirSync(join(out, "imported"), { recursive: true });
+  makeDirGuarded(join(out, "imported"), worktree);
   renameSync(from, join(out, "imported", `${session}-${name}`));
 }
 
 function readText(worktree: string, root: string, path: string): string | null {
-  const read = readAgentFile(path, { root, maxBytes: MAX_PROPOSAL_BYTES });
+  const read = readGuarded(path, { root, maxBytes: MAX_PROPOSAL_BYTES, rootName: "the agent's folder" });
   if (read.kind === "missing") return null;
   if (read.kind === "refused") throw proposalError(relative(worktree, path), read.reason);
   return read.text;
@@ -135,7 +135,7 @@ function readFolder<T>(worktree: string, root: string, dir: string, parse: (file
   let names: string[];
   try {
     const st = lstatSync(dir);
-    // a link is refused too: the folder must be the agent's own (readAgentFile checks each file again)
+    // a link is refused too: the folder must be the agent's own (readGuarded checks each file again)
     if (!st.isDirectory()) throw proposalError(shown, "is not a folder");
     names = readdirSync(dir).filter((n) => n.endsWith(".md")).sort();
   } catch (err) {

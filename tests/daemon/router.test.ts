@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { Router } from "../../src/daemon/router.ts";
-import { uniqueName } from "../../src/agents/names.ts";
+import { uniqueName } from "../../src/agents/start/agent-names.ts";
 
 test("router matches params, reports allowed methods, and rejects undecodable params", () => {
   const h = () => new Response();

@@ -156,7 +156,9 @@ describe("accounts and failover (real Claude Code)", () => {
 
   test("with its only account spent the agent is blocked until the reset, then finishes by itself", async () => {
     accountsSandbox();
-    const reset = Date.now() + 8_000;
+    // far enough ahead that the agent is still blocked when it is looked at, on a loaded machine
+    // too (at 8 s, Claude Code's start alone sometimes took the agent past its reset)
+    const reset = Date.now() + 20_000;
     spent.set("tok-only", reset);
     await sb.json<Account>(["account", "add", "--provider", "claude", "--token", "tok-only", "--name", "only", "--json"]);
     await sb.json(["spawn", "--provider", "claude", "--name", "patient", "--prompt", "Do it.", "--json"]);

@@ -104,6 +104,37 @@ describe("accounts", () => {
     expect(out).not.toContain("from-account");
   }, 30_000);
 
+  // issue 18: an agent spawned a child on any account it named (and read its credential through
+  // the child's output), told existing names from unknown ones, and its workers took the least
+  // recently used account, a different one at each spawn
+  test("an agent cannot borrow another account: naming one is refused alike for any name, its workers run on its own", async () => {
+    newState();
+    const sb = workspace();
+    await sb.run(["account", "add", "--provider", "generic", "--env", "ACCT=a", "--name", "acct-a"]);
+    await sb.run(["account", "add", "--provider", "generic", "--env", "ACCT=b", "--name", "acct-b"]);
+    const worker = (name: string) => `troupe spawn --no-worktree --name ${name} --command 'troupe signal done --result "ran on $ACCT"' > /dev/null`;
+    const parent = [
+      `troupe spawn --no-worktree --name borrowed --account acct-b --command 'troupe signal done --result "$ACCT"' > /dev/null 2> named.err; echo "exit $?" >> named.err`,
+      `troupe spawn --no-worktree --name guessed --account nope --command true > /dev/null 2> unknown.err; echo "exit $?" >> unknown.err`,
+      worker("w1"),
+      worker("w2"),
+      worker("w3"),
+      `troupe signal done --result "parent on $ACCT"`,
+    ].join("; ");
+    await sb.json(["spawn", "--no-worktree", "--name", "boss", "--account", "acct-a", "--command", parent, "--json"]);
+    expect(await ended(sb, "boss")).toMatchObject({ status: "done", result: "parent on a" });
+    const refusal = "troupe: boss may not name the account an agent runs on: only the person may\nexit 1\n";
+    expect(readFileSync(join(sb.dir, "named.err"), "utf8")).toBe(refusal);
+    expect(readFileSync(join(sb.dir, "unknown.err"), "utf8")).toBe(refusal);
+    for (const w of ["w1", "w2", "w3"]) expect(await ended(sb, w)).toMatchObject({ status: "done", result: "ran on a" });
+    const names = (await sb.json<Agent[]>(["ls", "--json"])).map((a) => a.name);
+    expect(names).not.toContain("borrowed");
+    expect(names).not.toContain("guessed");
+    // the person still names any account
+    await sb.json(["spawn", "--no-worktree", "--name", "chosen", "--account", "acct-b", "--command", `troupe signal done --result "on $ACCT"`, "--json"]);
+    expect(await ended(sb, "chosen")).toMatchObject({ status: "done", result: "on b" });
+  }, 60_000);
+
   test("two workspaces share exhaustion through the user's store: the other daemon never starts an agent on the spent account", async () => {
     newState();
     const a = workspace();

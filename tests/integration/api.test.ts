@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Sandbox } from "../support/sandbox.ts";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { Sandbox, waitFor } from "../support/sandbox.ts";
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -64,5 +66,23 @@ describe("the API refuses bad input with a 4xx and an error body, and keeps serv
     expect(JSON.parse(out)).toEqual({ agents: [] });
     const ask = Bun.spawnSync([curl, "-s", "--unix-socket", sb.socket, "-H", "content-type: application/json", "-d", '{"question":"via curl?","user":true}', "http://troupe/v1/conversations"]).stdout.toString();
     expect(JSON.parse(ask).conversation).toMatchObject({ question: "via curl?", toId: "user", status: "pending" });
+  });
+});
+
+describe("an agent's diff", () => {
+  test("is computed by its daemon: committed on its branch, then uncommitted in its worktree", async () => {
+    // it stays running with a change left uncommitted (a finished one would be asked to commit it)
+    const script = "printf 'one\\n' > made.txt && git add made.txt && git commit -qm made && printf 'two\\n' >> made.txt && touch ready && sleep 600";
+    const agent = await sb.json<{ worktree: string }>(["spawn", "--name", "differ", "--command", script, "--json"]);
+    await waitFor("differ's change", () => existsSync(join(agent.worktree, "ready")));
+    const r = await call("GET", "/v1/agents/differ/diff");
+    expect(r.status).toBe(200);
+    const lines = r.body.lines as string[];
+    const uncommitted = lines.findIndex((l) => l.startsWith("── uncommitted in"));
+    expect(lines[0]).toStartWith("── committed on troupe/differ since ");
+    expect(lines.slice(0, uncommitted)).toContain("+one");
+    expect(lines.slice(uncommitted)).toContain("+two");
+    expect((await call("GET", "/v1/agents/nobody/diff")).status).toBe(404);
+    await sb.run(["stop", "differ"]);
   });
 });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BIN, Sandbox, waitFor, type RunResult } from "../support/sandbox.ts";
+import { Sandbox, waitFor } from "../support/sandbox.ts";
+import { within as withinIn } from "../support/within.ts";
 
 // Agents that leave something hostile at their signal path and exit. Before, a FIFO blocked the
 // daemon in open() for good (and the next daemon at its start), a link to /dev/zero grew it
@@ -35,15 +36,7 @@ afterAll(async () => {
   await sb.close();
 });
 
-/** Runs troupe, failing (and killing it) if it has not answered by the deadline: a hung daemon must fail the test, not hang it. */
-async function within(args: string[], ms = 10_000): Promise<RunResult> {
-  const p = Bun.spawn([BIN, ...args], { cwd: sb.dir, env: sb.env, stdout: "pipe", stderr: "pipe" });
-  const timer = setTimeout(() => p.kill("SIGKILL"), ms);
-  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-  clearTimeout(timer);
-  if (p.signalCode === "SIGKILL") throw new Error(`troupe ${args.join(" ")} did not answer within ${ms} ms (daemon hung?)`);
-  return { code, stdout, stderr };
-}
+const within = (args: string[], ms?: number) => withinIn(sb, args, ms);
 
 async function agents(): Promise<AgentJson[]> {
   const r = await within(["ls", "--json"]);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Sandbox, ROOT, waitFor } from "../support/sandbox.ts";
-import { CALLERS, MatrixRun, docsMatrix, type CallerName, type Matrix } from "../support/identity-matrix.ts";
+import { CALLERS, MatrixRun, UNCOVERED, docsMatrix, type CallerName, type Matrix } from "../support/identity-matrix.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
 
 let sb: Sandbox;
@@ -32,8 +32,12 @@ const EXPECTED_ROWS: [string, number[]][] = [
   ["GET /v1/agents", ALL],
   ["GET /v1/agents/:ref", ALL],
   ["GET /v1/agents/:ref/output", ALL],
+  ["GET /v1/agents/:ref/diff", ALL],
   ["GET /v1/agents/:ref/wait", ALL],
   ["POST /v1/agents", [201, 201, 201, 201, 201, 201, 401]],
+  // naming an account is the person's: an agent is refused alike for one that exists and one that does not
+  ["POST /v1/agents with account", [201, 403, 403, 403, 403, 403, 401]],
+  ["POST /v1/agents with unknown account", [404, 403, 403, 403, 403, 403, 401]],
   ["POST /v1/agents/:ref/stop", LINEAGE],
   ["POST /v1/agents/:ref/resume", LINEAGE],
   // the person passes and is refused by the agent's state (it runs: stop it first)
@@ -52,6 +56,7 @@ const EXPECTED_ROWS: [string, number[]][] = [
   ["POST /v1/messages", [201, 201, 201, 201, 201, 201, 401]],
   ["GET /v1/inbox", ALL],
   ["POST /v1/messages/:id/read", PERSON],
+  ["GET /v1/messages", PERSON],
   ["GET /v1/events", ALL],
   ["POST /v1/gc", PERSON],
   ["GET /v1/accounts", PERSON],
@@ -71,6 +76,7 @@ const EXPECTED_ROWS: [string, number[]][] = [
   ["GET /v1/initiatives/:ref/work", ALL],
   ["GET /v1/initiatives/:ref/diff", ALL],
   ["GET /v1/initiatives/:ref/decisions", ALL],
+  ["GET /v1/prompts/:mode", ALL],
   ["GET /v1/work/:ref", ALL],
   ["POST /v1/approve", PERSON],
   ["POST /v1/work/:ref/reject", PERSON],
@@ -80,6 +86,8 @@ const EXPECTED_ROWS: [string, number[]][] = [
   // dispatch starts paid agents with the caller's environment: the person's alone
   ["POST /v1/initiatives/:ref/dispatch", PERSON],
   ["DELETE /v1/initiatives/:ref/dispatch", PERSON],
+  // a budget limits what the person's accounts spend: an agent never raises its own initiative's
+  ["POST /v1/initiatives/:ref/budget", PERSON],
   ["POST /v1/initiatives/:ref/archive", PERSON],
   ["POST /v1/initiatives/:ref/discuss", [201, 201, 201, 201, 201, 201, 401]],
   ["POST /v1/initiatives/:ref/plan", [201, 201, 201, 201, 201, 201, 401]],
@@ -116,6 +124,10 @@ describe("who may do what", () => {
     expect(actual).toEqual(EXPECTED);
   }, 120_000);
 
+  test("no endpoint of the API table escapes the matrix", () => {
+    expect(UNCOVERED).toEqual([]);
+  });
+
   test("docs/security.md shows the same table", () => {
     expect(docsMatrix(readFileSync(join(ROOT, "docs/security.md"), "utf8"))).toEqual(EXPECTED);
   });
@@ -148,7 +160,7 @@ describe("signals go through the daemon", () => {
     expect(await until("alice", (a) => a.status === "failed")).toMatchObject({ result: null, error: "exited with code 0 without a signal (the agent must end with 'troupe signal')" });
   }, 30_000);
 
-  test("the person cannot signal; with no daemon, an agent's signal goes to its own file", async () => {
+  test("the person cannot signal; with the daemon gone, an agent's signal starts it again and counts", async () => {
     sandbox();
     await sb.run(["daemon", "start"]);
     const res = await fetch("http://troupe/v1/signal", { unix: sb.socket, method: "POST", body: JSON.stringify({ status: "done" }) });
@@ -158,13 +170,16 @@ describe("signals go through the daemon", () => {
     const agent = await run.spawnAs(null, "live");
     const big = await run.api(agent.token, "POST", "/v1/signal", { status: "done", result: "x".repeat(2 * 1024 * 1024) });
     expect(big).toMatchObject({ status: 413, json: { error: { code: "payload_too_large" } } });
+    await sb.json(["spawn", "--no-worktree", "--name", "late", "--command", "while [ ! -f go ]; do sleep 0.05; done; troupe signal done --result offline", "--json"]);
+    await until("late", (a) => a.status === "running");
     await sb.run(["daemon", "stop"]);
     await waitFor("the daemon to go", () => !existsSync(sb.socket));
-    const file = join(sb.dir, "own-signal.json");
-    const r = await sb.run(["signal", "done", "--result", "offline"], { env: { TROUPE_AGENT_TOKEN: "any", TROUPE_SIGNAL_FILE: file } });
-    expect(r).toMatchObject({ code: 0, stdout: "signalled done\n" });
-    expect(r.stderr).toContain("no daemon answered");
-    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ status: "done", result: "offline" });
+    await Bun.write(join(sb.dir, "go"), "");
+    // the agent's `troupe signal` started the daemon again: its signal is recorded, not a file it wrote
+    expect(await until("late", (a) => a.status !== "running" && a.status !== "starting")).toMatchObject({ status: "done", result: "offline" });
+    // a token nobody was given is refused by the daemon it starts, with one line
+    const forged = await sb.run(["signal", "done", "--result", "offline"], { env: { TROUPE_AGENT_TOKEN: "any" } });
+    expect(forged).toMatchObject({ code: 1, stdout: "", stderr: "troupe: unknown agent token\n" });
   }, 30_000);
 
   test("the daemon never writes through a link an agent planted in its folder", async () => {

@@ -156,7 +156,7 @@ describe("the person's inbox and read marks", () => {
     await sb.json(["spawn", "--no-worktree", "--name", "gus", "--command", `troupe send --user 'need a decision' && troupe inbox --json > gus.inbox && troupe signal done`, "--json"]);
     await doneAt("gus", 1);
     // the dashboard's snapshot delivers nothing: the inbox still gets it as new
-    expect(await client().messages({ unread: true })).toMatchObject([{ fromName: "gus", text: "need a decision", status: "queued" }]);
+    expect(await client().messages({ to: "user", unread: true })).toMatchObject([{ fromName: "gus", text: "need a decision", status: "queued" }]);
     const first = await sb.json<Message[]>(["inbox", "--json"]);
     expect(first).toMatchObject([{ fromName: "gus", toId: "user", text: "need a decision", status: "delivered" }]);
     expect(await sb.json<Message[]>(["inbox", "--json"])).toEqual([]);
@@ -165,7 +165,7 @@ describe("the person's inbox and read marks", () => {
     expect(read.status).toBe("read");
     const again = await sb.json<Message[]>(["inbox", "--after", "0", "--json"]);
     expect(again.map((m) => m.status)).toEqual(["read"]);
-    expect(await client().messages({ unread: true })).toEqual([]);
+    expect(await client().messages({ to: "user", unread: true })).toEqual([]);
   }, 30_000);
 
   test("inbox --wait returns when a message comes; bad input is one line and a non-zero exit", async () => {

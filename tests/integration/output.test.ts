@@ -36,6 +36,44 @@ describe("agent output", () => {
     expect((await page("after=1&before=5")).status).toBe(400);
   });
 
+  // issue 18: --raw expanded tabs, took a carriage return as its overwrite, stripped escapes,
+  // merged stderr into stdout without a marker, and showed troupe's retention note as the agent's stderr
+  test("logs --raw is the bytes as written, stdout and stderr apart, troupe's notes as troupe's; the rendered view sanitizes", async () => {
+    sb = new Sandbox();
+    const cmd = `printf 'a\\tb\\rc \\033[31mred\\033[0m\\n'; printf 'warn\\tx\\n' >&2; troupe signal done > /dev/null`;
+    await sb.json(["spawn", "--no-worktree", "--name", "bytes", "--command", cmd, "--json"]);
+    await waitFor("bytes done", async () => (await sb.json<Agent[]>(["ls", "--json"]))[0]?.status === "done");
+    const raw = await sb.run(["logs", "bytes", "--raw"]);
+    expect(raw).toMatchObject({ code: 0, stdout: "a\tb\rc \x1b[31mred\x1b[0m\n", stderr: "warn\tx\n" });
+    const rendered = await sb.run(["logs", "bytes"]);
+    expect(rendered.stdout).toBe("c red\nwarn    x\n");
+    const json = (await sb.run(["logs", "bytes", "--json"])).stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as { stream: string; data: string });
+    expect(json.map((c) => [c.stream, c.data])).toEqual([
+      ["stdout", "a\tb\rc \x1b[31mred\x1b[0m\n"],
+      ["stderr", "warn\tx\n"],
+    ]);
+    expect((await sb.run(["logs", "bytes", "--raw", "--json"])).code).toBe(2);
+
+    // past the cap the oldest output goes; the note saying so is troupe's, on stderr after "troupe: "
+    const capped = new Sandbox();
+    try {
+      await Bun.write(`${capped.dir}/.troupe/config.json`, JSON.stringify({ output: { maxPerAgent: "1MiB" } }));
+      const flood = "i=0; while [ $i -lt 3000 ]; do printf '%01000d\\n' $i; i=$((i+1)); done; troupe signal done > /dev/null";
+      await capped.json(["spawn", "--no-worktree", "--name", "flood", "--command", flood, "--json"]);
+      await waitFor("flood done, cut down", async () => {
+        const a = (await capped.json<Agent[]>(["ls", "--json"]))[0];
+        return a?.status === "done" && (await capped.run(["logs", "flood", "--json"])).stdout.includes('"stream":"troupe"');
+      }, 30_000);
+      const r = await capped.run(["logs", "flood", "--raw"]);
+      expect(r.stderr).toMatch(/^troupe: … [\d.]+ (KiB|MiB) of older output dropped \(cap 1 MiB\)\n$/);
+      expect(r.stdout).not.toContain("dropped");
+      expect(r.stdout.split("\n").every((l) => l === "" || /^\d{1000}$/.test(l))).toBe(true);
+      expect((await capped.run(["logs", "flood"])).stdout.split("\n")[0]).toMatch(/^troupe: … .* of older output dropped \(cap 1 MiB\)$/);
+    } finally {
+      await capped.close();
+    }
+  }, 60_000);
+
   test("logs -f follows live output until the agent ends", async () => {
     sb = new Sandbox();
     await sb.json(["spawn", "--no-worktree", "--name", "ticker", "--command", "for i in 1 2 3 4 5; do echo tick $i; sleep 0.2; done; troupe signal done", "--json"]);

@@ -46,7 +46,7 @@ test("spawn --profile with a claude profile: --append-system-prompt, model and t
 n=$(ls ${runs} | wc -l)
 printf '%s\\0' "$@" > ${runs}/$n
 echo '{"type":"system","subtype":"init","session_id":"sess-1"}'
-printf '{"status":"done","result":"ok"}' > "$TROUPE_SIGNAL_FILE"
+troupe signal done --result ok
 `,
   );
   chmodSync(join(bin, "claude"), 0o755);

@@ -13,9 +13,11 @@ const LINES = 4000;
 
 test("kill -9 of the daemon while 5 agents stream: every byte is stored exactly once, in order, and every agent ends right", async () => {
   sb = new Sandbox();
-  // each agent writes numbered lines in bursts, some without a trailing newline until the next burst
+  // each agent writes numbered lines in bursts, some without a trailing newline until the next
+  // burst; halfway it holds inside a partial line until the daemon is killed (file "half"), so the
+  // kill lands mid-stream however slowly the machine runs the spawns
   const cmd = (n: string) =>
-    `i=1; while [ $i -le ${LINES} ]; do printf '${n} line %d\\n' $i; if [ $((i % 400)) -eq 0 ]; then printf '${n} partial'; sleep 0.15; printf ' %d\\n' $i; fi; i=$((i+1)); done; while [ ! -f go ]; do sleep 0.05; done; troupe signal done --result ${n}-ok`;
+    `i=1; while [ $i -le ${LINES} ]; do printf '${n} line %d\\n' $i; if [ $((i % 400)) -eq 0 ]; then printf '${n} partial'; if [ $i -eq ${LINES / 2} ]; then while [ ! -f half ]; do sleep 0.05; done; else sleep 0.15; fi; printf ' %d\\n' $i; fi; i=$((i+1)); done; while [ ! -f go ]; do sleep 0.05; done; troupe signal done --result ${n}-ok`;
   const names = ["s1", "s2", "s3", "s4", "s5"];
   for (const n of names) await sb.json(["spawn", "--no-worktree", "--name", n, "--command", cmd(n), "--json"]);
   const first = await sb.daemonPid();
@@ -31,6 +33,7 @@ test("kill -9 of the daemon while 5 agents stream: every byte is stored exactly 
   });
   const atKill = new Map(names.map((n) => [n, written(n)]));
   process.kill(first!, "SIGKILL");
+  writeFileSync(join(sb.dir, "half"), "");
   await waitFor("agents writing with no daemon", () => names.every((n) => written(n) > atKill.get(n)!));
   expect((await sb.run(["daemon", "start"])).code).toBe(0);
   expect(await sb.daemonPid()).not.toBe(first);

@@ -2,7 +2,7 @@ import { afterEach, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { MIGRATIONS } from "../../src/store/migrations.ts";
+import { migrateTo } from "../../src/store/db.ts";
 import { Sandbox, waitFor } from "../support/sandbox.ts";
 
 let sb: Sandbox;
@@ -18,10 +18,7 @@ function oldWorkspace(state: string, env: Record<string, string>, removedEnv: Re
   chmodSync(state, 0o755);
   const db = new Database(join(state, "troupe.db"), { create: true });
   db.exec("PRAGMA journal_mode = WAL");
-  for (const [v, m] of MIGRATIONS.slice(0, 2).entries()) {
-    db.exec(typeof m === "string" ? m : m.outsideTransaction);
-    db.exec(`PRAGMA user_version = ${v + 1}`);
-  }
+  migrateTo(db, 2);
   const insert = db.query(
     `INSERT INTO agents (id, name, provider, status, command, cwd, permissions, token_hash, signal_file, env_json, session, created_at, updated_at)
      VALUES (?, ?, 'generic', 'done', ?, ?, 'skip', ?, ?, ?, 1, 1, 1)`,

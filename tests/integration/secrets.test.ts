@@ -117,3 +117,21 @@ test("every folder under .troupe/ is 0700 and every file 0600; what an agent mak
   const umask = process.umask();
   expect(mode(join(state, "worktrees", "tree", "made-by-agent"))).toBe(0o666 & ~umask);
 });
+
+// issue 18: after `troupe rm` a secret the agent printed stayed readable in troupe.db-wal until
+// the next checkpoint happened to start the WAL over, and its status events kept its result
+test("after rm nothing of the agent (what it printed, its command, its result) stays readable in the store's files", async () => {
+  sb = new Sandbox();
+  const secret = `printed-${crypto.randomUUID()}`;
+  await sb.json(["spawn", "--no-worktree", "--name", "leaky", "--command", `echo ${secret}; echo ${secret} >&2; troupe signal done --result ${secret}`, "--json"]);
+  await untilDone("leaky", 1);
+  await waitFor("its output stored", async () => ((await sb.run(["logs", "leaky", "--raw"])).stdout.includes(secret) ? true : undefined));
+  // (booleans: a failure must not print the whole store)
+  expect(storeBytes().includes(secret)).toBe(true);
+  expect((await sb.run(["rm", "leaky"])).code).toBe(0);
+  const left = ["troupe.db", "troupe.db-wal", "troupe.db-shm"].filter((f) => {
+    const p = join(sb.dir, ".troupe", f);
+    return existsSync(p) && readFileSync(p).toString("latin1").includes(secret);
+  });
+  expect(left).toEqual([]);
+});

@@ -88,12 +88,17 @@ describe("worktrees", () => {
 });
 
 describe("failure without a signal", () => {
-  test("an agent that exits without signalling is failed with a clear error, a malformed signal file too; questions are answered by resuming", async () => {
+  test("an agent that exits without signalling is failed with a clear error, a signal file written by hand too; questions are answered by resuming", async () => {
     sb = new Sandbox();
     await sb.json(["spawn", "--no-worktree", "--name", "quiet", "--command", "exit 4", "--json"]);
     expect(await until("quiet")).toMatchObject({ status: "failed", error: "exited with code 4 without a signal (the agent must end with 'troupe signal')" });
+    // only what the daemon recorded counts: a file written by hand is named, never taken
     await sb.json(["spawn", "--no-worktree", "--name", "garbled", "--command", `printf '{"status":' > "$TROUPE_SIGNAL_FILE"`, "--json"]);
-    expect(await until("garbled")).toMatchObject({ status: "failed", error: "malformed signal file: not JSON" });
+    const file = `${sb.dir}/.troupe/agents/garbled/output/signal.json`;
+    expect(await until("garbled")).toMatchObject({
+      status: "failed",
+      error: `signal file refused: ${file} holds "{\\"status\\":", which troupe did not write for this session (an agent's signal counts only when sent with 'troupe signal')`,
+    });
     const asker = `if printf '%s' "$TROUPE_PROMPT" | grep -q '^A: '; then troupe signal done --result "$(printf '%s\\n' "$TROUPE_PROMPT" | sed -n 's/^A: //p' | paste -sd, -)"; else troupe signal questions --question "which db?" --question "which port?"; fi`;
     await sb.json(["spawn", "--no-worktree", "--name", "asker", "--command", asker, "--json"]);
     const w = await until("asker");

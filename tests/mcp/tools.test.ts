@@ -47,9 +47,15 @@ describe("troupe mcp, as the person", () => {
     expect(await mcp.json<unknown[]>("list_agents", { status: "done" })).toEqual([]);
     expect(await mcp.json("stop_agent", { agent: "sleeper" })).toMatchObject({ status: "stopped" });
 
-    const missing = await mcp.call("spawn_agent", { command: "true" });
-    expect(missing.isError).toBe(true);
-    expect(missing.text).toContain("prompt");
+    // issue 18: a command needs no prompt (the official Inspector CLI sent none and was refused)
+    const commandOnly = await mcp.json<{ name: string }>("spawn_agent", { command: "troupe signal done --result bare", name: "bare", worktree: false });
+    expect(commandOnly).toMatchObject({ name: "bare" });
+    expect(await waitFor("bare done", async () => ((await agentNamed("bare"))?.status === "done" ? agentNamed("bare") : undefined))).toMatchObject({ result: "bare" });
+    const { tools } = await mcp.client.listTools();
+    expect(tools.find((t) => t.name === "spawn_agent")!.inputSchema.required ?? []).not.toContain("prompt");
+    // neither: a CLI needs its prompt, said by the daemon
+    const missing = await mcp.call("spawn_agent", {});
+    expect(missing).toMatchObject({ isError: true, text: "a prompt is needed" });
     const badStatus = await mcp.call("list_agents", { status: "sleeping" });
     expect(badStatus.isError).toBe(true);
     const unknown = await mcp.call("get_agent", { agent: "nobody" });
@@ -60,7 +66,7 @@ describe("troupe mcp, as the person", () => {
     const badProvider = await mcp.call("spawn_agent", { provider: "nonesuch", prompt: "x" });
     expect(badProvider.isError).toBe(true);
     // after all that, the server still answers
-    expect((await mcp.json<unknown[]>("list_agents")).length).toBe(1);
+    expect((await mcp.json<unknown[]>("list_agents")).length).toBe(2);
   });
 
   test("handoff returns the worker's result; a failing worker's error; a slow one's handle, which wait_agent follows", async () => {

@@ -66,6 +66,17 @@ describe("renderChunksWith", () => {
     expect(lines.map((l) => l.text)).toEqual(["one two", "three four", "▸ Bash(a …"]);
   });
 
+  test("troupe's own note is shown as troupe's, never parsed as the CLI's; raw is unrendered, never unsanitized", () => {
+    const note = chunk(1, "… 3 MiB of older output dropped (cap 1 MiB)\n", { stream: "troupe" });
+    const escapes = chunk(2, "T \x1b]52;c;cGF3bmVk\x07x\ty\x1b[2J\n");
+    for (const raw of [false, true]) {
+      const lines = renderChunksWith(parse, [note, escapes], { raw });
+      expect(lines[0]).toEqual({ text: "troupe: … 3 MiB of older output dropped (cap 1 MiB)", kind: "meta" });
+      expect(lines[1]!.text).not.toContain("\x1b");
+      expect(lines[1]!.text).toEqual(raw ? "T x     y" : "x       y");
+    }
+  });
+
   test("a chunk with no trailing newline loses no line", () => {
     expect(renderChunksWith(parse, [chunk(1, "x\ny")], { raw: true }).map((l) => l.text)).toEqual(["x", "y"]);
   });

@@ -8,8 +8,8 @@ import { PROVIDER_NAMES, PROVIDERS, getProvider } from "../../providers/index.ts
 import { PROMPT_ARG_MAX_BYTES } from "../../providers/prompt-arg.ts";
 import { buildWithRole } from "../../providers/role.ts";
 import type { CommandInput, FailureClass, Provider, ProviderCommand } from "../../providers/types.ts";
-import { diagnose, describeFailure } from "../../src/agents/failure.ts";
-import { withTroupeMcp } from "../../src/agents/mcp-config.ts";
+import { diagnose, describeFailure } from "../../src/agents/lifecycle/diagnose.ts";
+import { withTroupeMcp } from "../../src/agents/start/mcp-config.ts";
 import { MCP_MAX_WAIT_SECONDS, MCP_PERMISSION_WAIT_SECONDS } from "../../src/protocol/mcp.ts";
 import { TroupeError } from "../../src/errors.ts";
 import { withAccount } from "../../src/accounts/env.ts";

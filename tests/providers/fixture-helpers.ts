@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FailureClass, Provider } from "../../providers/types.ts";
-import { diagnose } from "../../src/agents/failure.ts";
+import { diagnose } from "../../src/agents/lifecycle/diagnose.ts";
 import type { OutputChunk, OutputEvent, Stream } from "../../src/protocol/output.ts";
 
 export const FIXTURES = join(import.meta.dir, "..", "fixtures");

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { POLICY, allows, authorize, isAncestor, type ParentOf } from "../../src/services/policy.ts";
+import { ENDPOINTS, ROWS } from "../../src/protocol/api/index.ts";
+import { allows, isAncestor, mayRefuse, refusal, type ParentOf } from "../../src/services/policy.ts";
 import type { Caller } from "../../src/agents/caller.ts";
 import type { AgentRecord } from "../../src/store/agents.ts";
 
@@ -10,37 +11,50 @@ const parents: Record<string, string | null> = { a: null, b: "a", c: "b", x: nul
 const parentOf: ParentOf = (id) => parents[id] ?? null;
 
 describe("the authorization policy", () => {
-  test("what only the person may do: stop the daemon, clean up worktrees, set a resume's environment, attach to an agent, decide tool permissions, decide the work, add and run flows, the accounts", () => {
-    const personOnly = Object.entries(POLICY).filter(([, [rule]]) => rule === "person").map(([action]) => action);
+  test("what only the person may do: stop the daemon, clean up worktrees, set a resume's environment, name an agent's account, attach to an agent, decide tool permissions, decide the work, add and run flows, the accounts", () => {
+    const personOnly = [
+      ...ROWS.filter(([, e]) => e.rule === "person").map(([name]) => name),
+      ...ROWS.flatMap(([name, e]) => Object.entries(e.fields ?? {}).filter(([, f]) => f.rule === "person").map(([field]) => `${name}.${field}`)),
+    ];
     expect(personOnly.sort()).toEqual([
-      "accounts.add",
-      "accounts.list",
-      "accounts.remove",
-      "accounts.reset",
-      "agents.attach",
-      "agents.resume.env",
-      "daemon.gc",
-      "daemon.stop",
-      "flows.add",
-      "flows.enable",
-      "flows.remove",
-      "flows.run",
-      "initiatives.archive",
-      "initiatives.budget",
-      "initiatives.create",
-      "messages.read",
-      "messages.unread",
-      "permissions.decide",
-      "work.approve",
-      "work.dispatch",
-      "work.edit",
-      "work.reject",
-      "work.retry",
+      "accounts",
+      "addAccount",
+      "addFlow",
+      "approve",
+      "archiveInitiative",
+      "attach",
+      "attachStarted",
+      "createInitiative",
+      "decidePermission",
+      "detach",
+      "disableFlow",
+      "dispatch",
+      "edit",
+      "enableFlow",
+      "gc",
+      "markRead",
+      "messages",
+      "reject",
+      "removeAccount",
+      "removeFlow",
+      "resetAccount",
+      "resume.env",
+      "retry",
+      "runFlow",
+      "setInitiativeBudget",
+      "spawn.account",
+      "stopDaemon",
+      "stopDispatch",
     ]);
-    for (const action of personOnly) {
-      expect(allows(POLICY[action as keyof typeof POLICY][0], person, { id: "c", name: "c" }, parentOf)).toBe(true);
-      expect(allows(POLICY[action as keyof typeof POLICY][0], agent("a"), { id: "c", name: "c" }, parentOf)).toBe(false);
+    for (const [, e] of ROWS.filter(([, e]) => e.rule === "person")) {
+      expect(allows(e.rule, person, { id: "c", name: "c" }, parentOf)).toBe(true);
+      expect(allows(e.rule, agent("a"), { id: "c", name: "c" }, parentOf)).toBe(false);
     }
+  });
+
+  test("what only an agent may do, as itself: signal, file a permission request", () => {
+    expect(ROWS.filter(([, e]) => e.rule === "agent").map(([name]) => name).sort()).toEqual(["filePermission", "signal"]);
+    expect(allows("agent", person, null, parentOf)).toBe(false);
   });
 
   test("lineage: itself and its descendants, transitively; not its parent, not another family", () => {
@@ -54,8 +68,13 @@ describe("the authorization policy", () => {
     expect(isAncestor("z", "p", cyclic)).toBe(false);
   });
 
+  test("only the rules that can refuse a caller are looked at (the person is refused only what is an agent's)", () => {
+    expect((["anyone", "person", "agent", "lineage", "addressee"] as const).filter((r) => mayRefuse(r, person))).toEqual(["agent"]);
+    expect((["anyone", "person", "agent", "lineage", "addressee"] as const).filter((r) => mayRefuse(r, agent("a")))).toEqual(["person", "lineage", "addressee"]);
+  });
+
   test("a refusal names the caller, what it tried and the rule", () => {
-    expect(() => authorize(agent("x"), "agents.stop", { id: "c", name: "c" }, parentOf)).toThrow("x may not stop c: an agent may act only on itself and on the agents it started");
-    expect(() => authorize(person, "agents.signal", null, parentOf)).toThrow("the person (no TROUPE_AGENT_TOKEN) may not signal: only an agent may, for itself");
+    expect(refusal(agent("x"), "lineage", ENDPOINTS.stop.does, { id: "c", name: "c" }).message).toBe("x may not stop c: an agent may act only on itself and on the agents it started");
+    expect(refusal(person, "agent", ENDPOINTS.signal.does, null).message).toBe("the person (no TROUPE_AGENT_TOKEN) may not signal: only an agent may, for itself");
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { createStore, type Store } from "../../src/store/index.ts";
@@ -79,4 +79,15 @@ test("a checkpoint worker that fails is reported once and the checkpoints go on 
   expect(asked).toBe(1);
   expect(warned).toHaveLength(1);
   ck.stop();
+});
+
+test("truncate empties the WAL once the worker's checkpoint is done: a deleted row is in no file of the store", async () => {
+  const { s, path, size } = open();
+  const secret = `secret-${crypto.randomUUID()}`;
+  s.db.query("INSERT INTO blob (v) VALUES (?)").run(secret.repeat(1000));
+  s.checkpoints.wrote(64 * 1024 * 1024); // a checkpoint on the worker starts at once
+  s.db.query("DELETE FROM blob").run();
+  expect(await s.checkpoints.truncate()).toBe(true);
+  expect(size(`${path}-wal`)).toBe(0);
+  for (const f of [path, `${path}-wal`]) expect(readFileSync(f).toString("latin1").includes(secret)).toBe(false);
 });

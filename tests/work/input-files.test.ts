@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { modeInputFiles } from "../../src/work/input-files.ts";
-import { writeInput } from "../../src/agents/input.ts";
+import { writeInput } from "../../src/agents/files/input-folder.ts";
 import type { Initiative, Phase, Task } from "../../src/protocol/work.ts";
 
 const now = 1_700_000_000_000;

@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import type { Agent } from "../../protocol/entities.ts";
 import type { Store } from "../../store/index.ts";
-import type { EventBus, Published } from "../../events/bus.ts";
+import type { EventBus } from "../../events/bus.ts";
+import type { EndedRun } from "../lifecycle/run-ends.ts";
 import type { Logger } from "../../events/log.ts";
 import { toAgent } from "../../store/agents.ts";
 import { isLive } from "../../protocol/status.ts";
@@ -19,27 +20,28 @@ export interface CommitResumer {
  * An agent that ends `done` with uncommitted changes in its worktree is resumed once and asked to
  * commit exactly those paths; if its worktree is still dirty when that session ends (or it cannot
  * be resumed), it is flagged `uncommitted`, which keeps its worktree from every cleanup. A later
- * clean end clears the flag. Driven by `agent:ended` alone, beside the completion path.
+ * clean end clears the flag. A step of the end-of-run sequence (src/services/end-of-run.ts).
  */
 export class UncommittedFollower {
-  private off: (() => void) | null = null;
+  private following = false;
   /** Checks under way, so shutdown can let them finish. */
   private readonly pending = new Set<Promise<void>>();
 
   constructor(private readonly d: { store: Store; bus: EventBus; log: Logger; agents: CommitResumer }) {}
 
   start(): void {
-    this.off = this.d.bus.subscribe((p) => this.on(p));
+    this.following = true;
   }
 
   async shutdown(): Promise<void> {
-    this.off?.();
+    this.following = false;
     await Promise.allSettled(this.pending);
   }
 
-  private on({ event: e }: Published): void {
-    if (e.type !== "agent:ended" || e.agent.status !== "done" || !e.agent.worktree) return;
-    const check = this.check(e.agent, e.session).catch((err) => this.d.log.warn(`checking ${e.agent.name}'s worktree for uncommitted changes`, err));
+  /** A run is over: a `done` agent's worktree is checked for uncommitted changes (in the background). */
+  runEnded({ agent, session }: EndedRun): void {
+    if (!this.following || agent.status !== "done" || !agent.worktree) return;
+    const check = this.check(agent, session).catch((err) => this.d.log.warn(`checking ${agent.name}'s worktree for uncommitted changes`, err));
     this.pending.add(check);
     void check.finally(() => this.pending.delete(check));
   }

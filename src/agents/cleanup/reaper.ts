@@ -1,4 +1,3 @@
-import type { EventBus, Published } from "../../events/bus.ts";
 import { collectGarbage, nextReapAt, type GcDeps } from "./gc.ts";
 
 /** At most this long between looks, so a changed `worktree.keepDays` is seen within a day. */
@@ -6,27 +5,31 @@ const MAX_WAIT_MS = 86_400_000;
 
 /**
  * Removes finished agents' worktrees once they are clean and idle past `worktree.keepDays`: one
- * timer at the nearest such deadline (at most a day away), not polling; re-armed when an agent
- * ends. A worktree that is dirty at its deadline stays (gc reports why).
+ * timer at the nearest such deadline (at most a day away), not polling; re-armed when an agent's
+ * run ends (a step of the end-of-run sequence). A worktree that is dirty at its deadline stays
+ * (gc reports why).
  */
 export class WorktreeReaper {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private at: number | null = null;
-  private off: (() => void) | null = null;
+  private started = false;
   private running: Promise<unknown> | null = null;
   private lastLook = 0;
 
-  constructor(private readonly d: GcDeps & { bus: EventBus }) {}
+  constructor(private readonly d: GcDeps) {}
 
   start(): void {
-    this.off = this.d.bus.subscribe((p: Published) => {
-      if (p.event.type === "agent:ended") this.arm();
-    });
+    this.started = true;
     this.run();
   }
 
+  /** A run is over: its worktree's deadline may be the nearest now. */
+  runEnded(): void {
+    this.arm();
+  }
+
   async shutdown(): Promise<void> {
-    this.off?.();
+    this.started = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running;
@@ -46,7 +49,7 @@ export class WorktreeReaper {
 
   /** Arms the timer at the nearest deadline, unless one as near is armed. */
   private arm(): void {
-    if (this.off === null) return;
+    if (!this.started) return;
     const next = nextReapAt(this.d, this.lastLook);
     if (next === null) return;
     const at = Math.min(next, Date.now() + MAX_WAIT_MS);

@@ -1,5 +1,5 @@
 import type { AgentRecord, SessionRecord, Store } from "../../store/index.ts";
-import type { Diagnosis } from "../failure.ts";
+import type { Diagnosis } from "./diagnose.ts";
 import type { LifecycleSettings } from "./settings.ts";
 import { DeadlineTimer } from "./deadline-timer.ts";
 import { isLive } from "../../protocol/status.ts";

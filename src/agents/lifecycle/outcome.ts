@@ -1,14 +1,13 @@
-import type { SignalRead } from "../signal-file.ts";
-import type { Diagnosis } from "../failure.ts";
-import { oneLineEvidence } from "../failure.ts";
+import type { SignalRead } from "../files/signal.ts";
+import type { Diagnosis } from "./diagnose.ts";
+import { oneLineEvidence } from "./diagnose.ts";
 import type { Failure } from "../../protocol/failure.ts";
 import { assertNever } from "../../errors.ts";
+import { SETUP_FAILED } from "../sessions/session-signal.ts";
 
 /** A path as one shell word (as the prompts write it). */
 const shellWord = (path: string): string => (/^[\w./-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`);
 
-/** How the session wrapper's signal starts when `worktree.setup` failed (src/agents/launch.ts). */
-const SETUP_FAILED = "setup failed:";
 
 /**
  * The class of a failed run. The signal file decides first: an agent that signalled an error says
@@ -25,6 +24,10 @@ export function classifyEnd(read: SignalRead, exitCode: number | null, diagnosis
     case "malformed":
     case "unreadable":
       return { failure: "bad_output", evidence: oneLineEvidence(`the signal file: ${read.reason}`) };
+    case "foreign":
+      // the agent's own signal is missing, whatever someone else left at its path
+      if (diagnosis) return diagnosis;
+      return { failure: "missing_signal", evidence: oneLineEvidence(`ended (exit ${exitCode ?? "unknown"}) without a signal of its own; its signal file holds one troupe did not write for it: ${read.found}`) };
     case "missing":
       if (diagnosis) return diagnosis;
       if (exitCode === null) return { failure: "interrupted", evidence: "the process vanished without an exit status (a reboot, or its wrapper was killed)" };

@@ -1,5 +1,5 @@
 import { readWorkspaceConfig } from "../../workspace-config.ts";
-import { DEFAULT_RETRY, type RetrySettings } from "./policy.ts";
+import { DEFAULT_RETRY, type RetrySettings } from "./retry-policy.ts";
 
 export interface LifecycleSettings {
   retry: RetrySettings;

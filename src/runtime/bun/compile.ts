@@ -1,6 +1,6 @@
 import type { BunPlugin } from "bun";
 import { join } from "node:path";
-import type { BundleProgram, CompileBinary } from "../contract.ts";
+import type { BundleProgram, CompileBinary, CompileOptions } from "../contract.ts";
 
 /**
  * Ink's reconciler imports `react-devtools-core` (an optional peer we do not ship); a compiled
@@ -30,12 +30,31 @@ const fastStringWidth: BunPlugin = {
 // checks at every render
 const PRODUCTION = { "process.env.NODE_ENV": JSON.stringify("production") };
 
-export const compileBinary: CompileBinary = async (opts) => {
-  const result = await Bun.build({
+/**
+ * zod re-exports the error messages of 40-odd languages as `z.locales` (~270 KB of the bundle,
+ * more as bytecode); troupe's messages are English, zod's default, which zod imports by itself.
+ * Its locales index resolves to ./zod-locales.ts, which keeps English alone.
+ */
+const ZOD_LOCALES = join(import.meta.dir, "zod-locales.ts");
+const zodEnglishOnly: BunPlugin = {
+  name: "zod-english-only",
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: ZOD_LOCALES } : undefined));
+  },
+};
+
+/** The Bun.build configuration of a troupe binary (scripts/bench/binary-size.ts varies it to measure). */
+export function buildConfig(opts: CompileOptions): Bun.BuildConfig & { compile: Bun.CompileBuildOptions } {
+  return {
     entrypoints: [opts.entry],
     // a project's .env or bunfig.toml in the current folder is not troupe's configuration: loaded, a
     // .env would change the workspace and the environment every agent inherits
-    compile: { outfile: opts.outfile, autoloadDotenv: false, autoloadBunfig: false },
+    compile: {
+      outfile: opts.outfile,
+      autoloadDotenv: false,
+      autoloadBunfig: false,
+      ...(opts.cross ? { target: opts.cross.target as Bun.Build.CompileTarget, executablePath: opts.cross.runtime } : {}),
+    },
     format: "esm",
     target: "bun",
     minify: true,
@@ -44,8 +63,12 @@ export const compileBinary: CompileBinary = async (opts) => {
     // the dashboard (Ink, React) and each command load as their own chunks, only when used
     splitting: true,
     define: { ...PRODUCTION, ...opts.define },
-    plugins: [stubDevtools, fastStringWidth],
-  });
+    plugins: [stubDevtools, fastStringWidth, zodEnglishOnly],
+  };
+}
+
+export const compileBinary: CompileBinary = async (opts) => {
+  const result = await Bun.build(buildConfig(opts));
   return result.success ? { ok: true } : { ok: false, errors: result.logs.map(String) };
 };
 
@@ -64,7 +87,7 @@ export const bundleProgram: BundleProgram = async (opts) => {
     minify: true,
     splitting: true,
     define: { ...PRODUCTION, ...opts.define },
-    plugins: [stubDevtools, fastStringWidth],
+    plugins: [stubDevtools, fastStringWidth, zodEnglishOnly],
   });
   return result.success ? { ok: true } : { ok: false, errors: result.logs.map(String) };
 };

@@ -27,7 +27,7 @@ export async function takeOver(env: KeyEnv, agent: Agent): Promise<void> {
 export async function stopThenTakeOver(env: KeyEnv, agent: Agent): Promise<void> {
   const deadline = Date.now() + STOP_WAIT_MS;
   let now = agent;
-  while (isLive(now.status) && Date.now() < deadline) now = await env.deps.client.waitAgent(agent.id, deadline - Date.now());
+  while (isLive(now.status) && Date.now() < deadline) now = await env.deps.client.waitAgent(agent.id, { wait: deadline - Date.now() });
   if (isLive(now.status)) return say(env, `${agent.name} did not stop within ${STOP_WAIT_MS / 1000} s`, "error");
   await takeOver(env, now);
 }

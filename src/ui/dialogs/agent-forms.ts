@@ -71,7 +71,7 @@ export async function submitQuestions(client: Pick<DashboardClient, "resume" | "
     agent = await client.resume(modal.agentId, { answers: modal.questions.map((q) => ({ id: q.id, answer: text(`q:${q.id}`) })) });
   }
   const conversations: Conversation[] = [];
-  for (const c of modal.conversations) conversations.push(await client.answer(c.id, text(`c:${c.id}`)));
+  for (const c of modal.conversations) conversations.push(await client.answer(c.id, { answer: text(`c:${c.id}`) }));
   return { agent, conversations };
 }
 

@@ -24,7 +24,7 @@ export const noFlow = (env: KeyEnv) => (selectedFlow(env) ? null : "no flow sele
 export function toggleFlow(env: KeyEnv): void {
   const f = selectedFlow(env);
   if (!f) return;
-  env.deps.client.setFlowEnabled(f.name, !f.enabled).then(
+  (f.enabled ? env.deps.client.disableFlow(f.name) : env.deps.client.enableFlow(f.name)).then(
     (updated) => {
       say(env, `${updated.name} ${updated.enabled ? "enabled" : "disabled"}`);
       reloadFlows(env);

@@ -36,7 +36,7 @@ export interface MirrorOptions {
 /**
  * The daemon's state mirrored in the dashboard: a snapshot, then events (replayed from the last
  * id after a reconnect), applied in batches outside React and published at most ~30 times a
- * second. It reads the stream that the daemon's `src/events/feed.ts` serves.
+ * second. It reads the stream that the daemon's `src/events/event-feed.ts` serves.
  */
 export class DaemonMirror {
   readonly publisher: Publisher;
@@ -191,7 +191,7 @@ export class DaemonMirror {
   /** The person's unread messages; a daemon from before messages has no such route (the rest works). */
   private async unreadMessages(): Promise<Message[] | undefined> {
     try {
-      return await this.client.messages({ unread: true });
+      return await this.client.messages({ to: "user", unread: true });
     } catch (err) {
       if (err instanceof TroupeError && err.code === "not_found") return undefined;
       throw err;

@@ -87,7 +87,8 @@ export class AgentOutput {
     this.renderer.chunk(chunk, this.rendered);
     for (const line of chunkLines(chunk)) {
       this.total++;
-      this.raw.push(line);
+      // troupe's own note (output dropped under the cap) says whose it is in the raw view too
+      this.raw.push(chunk.stream === "troupe" ? `troupe: ${line}` : line);
     }
     return true;
   }

@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AgentService } from "../../../src/agents/service.ts";
 import { EventBus } from "../../../src/events/bus.ts";
@@ -10,8 +10,8 @@ import { fakeClaude, resultLine } from "../../support/fake-claude.ts";
 
 /**
  * failRun, as the work model's proposal parsing calls it after a run ended `done` with a file
- * that does not parse: the service on a real store and repo (no daemon; the stand-in CLI writes
- * its signal file itself).
+ * that does not parse: the service on a real store and repo (no daemon: the test sends each
+ * run's signal through the service, as `troupe signal` does, then lets the stand-in CLI exit).
  */
 const sb = new Sandbox();
 afterAll(() => sb.close());
@@ -25,16 +25,23 @@ test("bad_output after a run ended resumes its session once with what is malform
   agents.start();
   try {
     const argsFile = join(sb.runtime, "args");
-    const signal = (result: string) => `printf '{"status":"done","result":"${result}"}' > "$TROUPE_SIGNAL_FILE"`;
-    const body = `echo '${resultLine("ok")}'; case "$prompt" in *"phases[0].title is missing"*) ${signal("fixed")} ;; *) ${signal("first")} ;; esac`;
+    // each run waits for its go file (go-first, then go-<the session it resumes>): its signal is sent through the service first
+    const body = `echo '${resultLine("ok")}'; while [ ! -f ${sb.runtime}/go-\${resumed:-first} ]; do sleep 0.05; done`;
     const env = { PATH: `${fakeClaude(sb.runtime, argsFile, body)}:${process.env.PATH}` };
     const a = await agents.spawn({ provider: "claude", prompt: "plan it", name: "planner", worktree: false, env });
     const get = () => agents.get(a.id);
+    const signalRun = async (session: number, result: string) => {
+      await waitFor(`session ${session} to run`, () => (get().status === "running" && get().session === session ? true : undefined));
+      agents.signal(store.agents.get(a.id)!, { status: "done", result });
+      writeFileSync(join(sb.runtime, session === 1 ? "go-first" : "go-fake-session"), "");
+    };
+    await signalRun(1, "first");
     await waitFor("the first run to end", () => (get().status === "done" ? true : undefined));
     expect(get()).toMatchObject({ result: "first", attempt: 1 });
 
     const failed = agents.failRunWith("planner", "bad_output", "proposal.json: phases[0].title is missing");
     expect(failed).toMatchObject({ status: "starting", failure: { class: "bad_output", attempt: 1 } });
+    await signalRun(2, "fixed");
     await waitFor("the resumed run to end", () => (get().status === "done" && get().session === 2 ? true : undefined));
     expect(get()).toMatchObject({ result: "fixed", attempt: 2, failure: { class: "bad_output", attempt: 1 } });
     expect(readFileSync(argsFile, "utf8")).toContain("--resume\nfake-session\n");

@@ -264,7 +264,7 @@ export class FakeClient implements DashboardClient {
     return this.update(ref, { status: "stopped", pid: null });
   }
   /** The agent as it is (the fake's stop is immediate: nothing to wait for). */
-  async waitAgent(ref: string, _waitMs: number): Promise<Agent> {
+  async waitAgent(ref: string, _q?: { wait?: number }): Promise<Agent> {
     this.check("waitAgent", [ref]);
     return this.agents.get(ref)!;
   }
@@ -273,7 +273,7 @@ export class FakeClient implements DashboardClient {
     const a = this.agents.get(ref)!;
     return this.update(ref, { status: "running", questions: null, session: a.session + 1 });
   }
-  async answer(id: string, answer: string): Promise<Conversation> {
+  async answer(id: string, { answer }: { answer: string }): Promise<Conversation> {
     this.check("answer", [id, answer]);
     const c = { ...this.conversationsById.get(id)!, status: "answered" as const, answer, answeredBy: "user", answeredAt: Date.now() };
     this.conversationsById.set(id, c);
@@ -290,7 +290,7 @@ export class FakeClient implements DashboardClient {
     this.emit({ type: "message:created", message: m });
     return m;
   }
-  async messages(q: { unread: true }): Promise<Message[]> {
+  async messages(q?: { to?: string; unread?: boolean }): Promise<Message[]> {
     this.check("messages", [q]);
     return [...this.messagesById.values()].filter((m) => m.toId === "user" && m.status !== "read");
   }
@@ -411,6 +411,13 @@ export class FakeClient implements DashboardClient {
     this.check("flows", []);
     return [...this.flowsByName.values()];
   }
+  enableFlow(ref: string): Promise<Flow> {
+    return this.setFlowEnabled(ref, true);
+  }
+  disableFlow(ref: string): Promise<Flow> {
+    return this.setFlowEnabled(ref, false);
+  }
+  /** Both calls, recorded as one (`[ref, enabled]`). */
   async setFlowEnabled(ref: string, enabled: boolean): Promise<Flow> {
     this.check("setFlowEnabled", [ref, enabled]);
     const f = { ...this.flowsByName.get(ref)!, enabled, nextRunAt: enabled ? Date.now() + 3_600_000 : null };

@@ -1,0 +1,44 @@
+import { delimiter } from "node:path";
+import { SESSION_KEY_VAR } from "./find.ts";
+
+/**
+ * The client's environment without troupe's own variables. troupe sets them for every session
+ * (identity, a fresh token, socket, signal file, prompt, markers), so a client's are its own
+ * context's (an agent spawning another carries its own token) and must neither reach the new
+ * agent nor be kept anywhere.
+ */
+export function withoutTroupeVars(clientEnv: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(clientEnv).filter(([k]) => !k.startsWith("TROUPE_")));
+}
+
+export interface AgentIdentity {
+  id: string;
+  name: string;
+  token: string;
+  signalFile: string;
+  workspace: string;
+  socket: string;
+  /** This session's marker (random, not a secret): stopping finds its processes by it. */
+  sessionKey: string;
+}
+
+/**
+ * An agent's environment: the spawning client's (never the daemon's, which may be days old),
+ * plus who it is, and this troupe first on PATH so that `troupe` in its shell is the right one.
+ */
+export function agentEnv(clientEnv: Record<string, string>, who: AgentIdentity, binDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  const env = withoutTroupeVars(clientEnv);
+  const path = env.PATH ?? process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin";
+  return {
+    ...env,
+    ...extra,
+    PATH: `${binDir}${delimiter}${path}`,
+    TROUPE_SOCKET: who.socket,
+    TROUPE_WORKSPACE: who.workspace,
+    TROUPE_AGENT_ID: who.id,
+    TROUPE_AGENT_NAME: who.name,
+    TROUPE_AGENT_TOKEN: who.token,
+    TROUPE_SIGNAL_FILE: who.signalFile,
+    [SESSION_KEY_VAR]: who.sessionKey,
+  };
+}

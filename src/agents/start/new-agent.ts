@@ -1,0 +1,216 @@
+import { TroupeError, errorMessage } from "../../errors.ts";
+import type { Agent } from "../../protocol/entities.ts";
+import type { AgentRecord } from "../../store/index.ts";
+import type { Provider, ProviderCommand } from "../../../providers/types.ts";
+import { buildWithRole } from "../../../providers/role.ts";
+import { which } from "../../runtime/process.ts";
+import { createWorktree, removeWorktree, troupeBranches } from "../../git/worktree.ts";
+import { buildAgentPrompt } from "../../prompts/agent.ts";
+import { toAgent } from "../../store/agents.ts";
+import { providerConfig } from "../../workspace-config.ts";
+import { assertWithinArgLimit } from "../processes/arg-limit.ts";
+import type { AgentDeps } from "../deps.ts";
+import type { AgentEnvStore } from "../files/saved-env.ts";
+import { writeInput, type SpawnWork } from "../files/input-folder.ts";
+import { withTroupeMcp, writeMcpFiles } from "./mcp-config.ts";
+import { modePrompt } from "./mode-prompt.ts";
+import { uniqueName } from "./agent-names.ts";
+import { agentPaths } from "../paths.ts";
+import { configLayers, mergeLayers, type PolicyLayer } from "../permission-layers.ts";
+import type { StartSession } from "./next-session.ts";
+import { saveRole, type SpawnRole } from "../files/spawn-role.ts";
+import { copyIncludes, worktreePrep } from "./worktree-setup.ts";
+import type { SpawnRequestSchema } from "../../protocol/api.ts";
+import type { z } from "zod";
+import { hashToken, newId, newToken } from "../tokens.ts";
+
+/** A spawn request as its schema leaves it (defaults applied). */
+export type SpawnOptions = z.output<typeof SpawnRequestSchema>;
+
+export interface SpawnerDeps extends AgentDeps {
+  envs: AgentEnvStore;
+  provider(name: string): Provider;
+  startSession: StartSession;
+  /** `failed`, with why (published). */
+  failRun(id: string, error: string): Agent;
+  troupe(): string;
+}
+
+/**
+ * A new agent from a spawn request: its name, account, worktree, permission policy, prompt and
+ * command, all checked before it is recorded (a refused spawn leaves nothing behind), then its
+ * input folder and its first session.
+ */
+export class Spawner {
+  /**
+   * Names picked by spawns not yet recorded: a name is taken in the store only at the insert,
+   * after awaits (branches, the worktree), so concurrent spawns (dispatch starts several) could
+   * otherwise pick the same one and the second's `git worktree add -b` fail.
+   */
+  private readonly naming = new Set<string>();
+
+  constructor(private readonly d: SpawnerDeps) {}
+
+  /** See AgentService.spawn. */
+  async spawn(req: SpawnOptions, parentId: string | null, work: SpawnWork | null, role: SpawnRole | null): Promise<Agent> {
+    const claim: { name: string | null } = { name: null };
+    try {
+      return await this.spawnNow(req, parentId, work, role, claim);
+    } finally {
+      if (claim.name) this.naming.delete(claim.name);
+    }
+  }
+
+  private async spawnNow(req: SpawnOptions, parentId: string | null, work: SpawnWork | null, role: SpawnRole | null, claim: { name: string | null }): Promise<Agent> {
+    const { d } = this;
+    const provider = d.provider(req.provider ?? "generic");
+    if (provider.binary === null && !req.command?.trim()) throw new TroupeError("bad_request", `the ${provider.name} provider needs a command`);
+    if (provider.binary !== null && !work && !req.prompt?.trim()) throw new TroupeError("bad_request", "a prompt is needed");
+    if (provider.binary !== null && !which(provider.binary, req.env.PATH ?? process.env.PATH ?? "")) {
+      throw new TroupeError("bad_request", `${provider.binary} is not installed: ${provider.install}`);
+    }
+    const config = providerConfig(d.ws.stateDir, provider.name);
+    const { agents } = d.store;
+    // a removed agent's branch stays, so its name stays taken for worktrees
+    const branches = req.worktree ? await troupeBranches(d.ws.root) : new Set<string>();
+    const taken = (n: string) => this.naming.has(n) || agents.nameTaken(n) || branches.has(n);
+    if (req.name && taken(req.name)) throw new TroupeError("conflict", `the name '${req.name}' is taken (an agent or a troupe/${req.name} branch)`);
+    const name = req.name ?? uniqueName(taken);
+    this.naming.add(name);
+    claim.name = name;
+    // chosen before anything is created: a spent or unknown account refuses the spawn
+    const accounts = d.accounts ?? null;
+    if (req.account && !accounts) throw new TroupeError("bad_request", "accounts are not available in this daemon");
+    const accountId = accounts ? (parentId === null ? accounts.choose(provider.name, req.account ?? null) : this.inheritedAccount(parentId, provider.name, req.account)) : null;
+    const id = newId("ag");
+    const token = newToken();
+    const prompt = req.prompt ?? null;
+    const model = req.model ?? config.model ?? null;
+    // the agent's own layers (spawn flags, its profile, its initiative) are kept with it; the configs' are read at each use
+    const own = this.ownLayers(req, role, work?.initiativeId ?? null);
+    const policy = mergeLayers([...own, ...configLayers(d.ws.stateDir, provider.name)]);
+    // modes do not choose permissions, but a mode agent must be able to write its output files
+    const permissions = work && policy.mode === "plan" ? "edits" : policy.mode;
+    // refused before anything exists when the config's setup command is not trusted, or a file it needs cannot be read
+    const prep = req.worktree ? worktreePrep(d.ws.root, d.ws.stateDir, d.log) : null;
+    const setup = prep?.setup ?? null;
+    const wt = req.worktree ? await createWorktree(d.ws.root, name, req.baseRef) : null;
+    if (wt) {
+      d.store.branches.record(wt.branch, id);
+      await copyIncludes(d.ws.root, wt.path, prep?.include ?? [], d.log).catch((err) => d.log.warn(`copying included files into ${wt.path}`, err));
+    }
+    const cwd = wt?.path ?? d.ws.root;
+    const paths = agentPaths(d.ws.stateDir, name, wt?.path ?? null);
+    const troupe = d.troupe();
+    const fullPrompt = work
+      ? modePrompt({ id, name, inputDir: paths.inputDir, troupe, provider, work }).prompt
+      : buildAgentPrompt({ id, name, prompt: prompt ?? "", inputDir: paths.inputDir, troupe });
+    // built before the agent is recorded: a provider that refuses the input leaves nothing behind
+    let cmd: ProviderCommand;
+    let mcpFiles: Record<string, string>;
+    try {
+      const built = buildWithRole(provider, {
+        prompt: fullPrompt,
+        cwd,
+        model: model ?? undefined,
+        permissions,
+        allowedTools: policy.allow,
+        deniedTools: policy.deny,
+        command: req.command,
+        env: req.env,
+        ...(req.budgetUsd !== undefined && { budgetUsd: req.budgetUsd }),
+        instructions: role?.instructions,
+        mcpServers: role?.mcpServers,
+      });
+      ({ cmd, files: mcpFiles } = withTroupeMcp(provider, built, troupe, paths.inputDir, permissions));
+      assertWithinArgLimit(cmd.argv, { ...req.env, ...cmd.env });
+    } catch (err) {
+      if (wt) await removeWorktree(d.ws.root, wt.path).catch((e) => d.log.warn(`removing worktree ${wt.path} of a refused spawn`, e));
+      throw err;
+    }
+    const rec = agents.insert({
+      id,
+      name,
+      provider: provider.name,
+      prompt,
+      command: req.command ?? null,
+      model,
+      cwd,
+      worktree: wt?.path ?? null,
+      branch: wt?.branch ?? null,
+      baseRef: wt ? wt.baseRef : null,
+      permissions,
+      tokenHash: hashToken(token),
+      signalFile: paths.signalFile,
+      parentId,
+      mode: work?.mode ?? null,
+      initiativeId: work?.initiativeId ?? null,
+      phaseId: work?.phaseId ?? null,
+      taskId: work?.taskId ?? null,
+      budgetUsd: req.budgetUsd ?? null,
+      timeoutMs: req.timeoutMs ?? null,
+      idleTimeoutMs: req.idleTimeoutMs ?? null,
+      accountId,
+    });
+    const ownRules = mergeLayers(own);
+    d.store.permissions.addRules(rec.id, "allow", ownRules.allow, "spawn");
+    d.store.permissions.addRules(rec.id, "deny", ownRules.deny, "spawn");
+    d.bus.publish({ type: "agent:created", agent: toAgent(rec) });
+    try {
+      d.envs.save(rec.id, req.env);
+      if (role) saveRole(d.envs.dir(rec.id), role);
+      this.writeInput(rec, paths.inputDir, wt?.baseCommit ?? null, work && { ...work, prompt: fullPrompt });
+      writeMcpFiles(mcpFiles, d.ws.stateDir);
+    } catch (err) {
+      d.failRun(rec.id, `could not write the agent's input: ${errorMessage(err)}`);
+      throw err;
+    }
+    return d.startSession(rec, 1, cmd, token, {}, req.env, setup);
+  }
+
+  /**
+   * An agent's worker runs on the agent's own account (of the same provider), or on none: never
+   * one the agent names (the API refuses that first), never the least recently used one (spawning
+   * workers would otherwise walk through every account of the person's).
+   */
+  private inheritedAccount(parentId: string, provider: string, named: string | undefined): string | null {
+    if (named !== undefined) throw new TroupeError("forbidden", "an agent's workers run on its own account; only the person may name one");
+    const parent = this.d.store.agents.get(parentId);
+    return parent && parent.provider === provider ? parent.accountId : null;
+  }
+
+  /** The layers a spawn states for itself, in precedence order: its flags (a profile's mode is merged into them), its profile's rules, its initiative's policy. */
+  private ownLayers(req: SpawnOptions, role: SpawnRole | null, initiativeId: string | null): PolicyLayer[] {
+    const initiative = initiativeId ? this.d.store.initiatives.get(initiativeId) : null;
+    return [
+      { from: "the spawn", mode: req.permissions, allow: req.allow, deny: req.deny },
+      ...(role ? [{ from: `profile ${role.profile}`, allow: role.allowedTools, deny: role.deny }] : []),
+      ...(initiative?.permissions ? [{ from: `initiative ${initiative.slug}`, ...initiative.permissions }] : []),
+    ];
+  }
+
+  private writeInput(rec: AgentRecord, dir: string, baseCommit: string | null, work: (SpawnWork & { prompt: string }) | null): void {
+    const manifest = {
+      agentId: rec.id,
+      agentName: rec.name,
+      ...(work && {
+        mode: work.mode,
+        initiativeId: work.initiativeId,
+        ...(work.phaseId && { phaseId: work.phaseId }),
+        ...(work.taskId && { taskId: work.taskId }),
+        files: work.files.map((f) => f.path),
+      }),
+      id: rec.id,
+      name: rec.name,
+      provider: rec.provider,
+      model: rec.model,
+      branch: rec.branch,
+      baseRef: rec.baseRef,
+      baseCommit,
+      workspace: this.d.ws.root,
+      createdAt: rec.createdAt,
+    };
+    // a mode agent's prompt.md is its whole prompt: it can read it again after losing context
+    writeInput(dir, work?.prompt ?? rec.prompt ?? rec.command ?? "", manifest, work?.files, this.d.ws.stateDir);
+  }
+}

@@ -1,0 +1,55 @@
+import { ACCOUNT_ENDPOINTS } from "./accounts.ts";
+import { AGENT_ENDPOINTS } from "./agents.ts";
+import { CONVERSATION_ENDPOINTS } from "./conversations.ts";
+import { DAEMON_ENDPOINTS } from "./daemon.ts";
+import type { Endpoint } from "./endpoint.ts";
+import { EVENT_ENDPOINTS } from "./events.ts";
+import { FLOW_ENDPOINTS } from "./flows.ts";
+import { MESSAGE_ENDPOINTS } from "./messages.ts";
+import { MODE_ENDPOINTS } from "./modes.ts";
+import { PERMISSION_ENDPOINTS } from "./permissions.ts";
+import { PROFILE_ENDPOINTS } from "./profiles.ts";
+import { WORK_ENDPOINTS } from "./work.ts";
+
+export * from "./endpoint.ts";
+export type { QueryField, QuerySpec } from "./query.ts";
+export { loadSchema, type SchemaRef } from "./schemas.ts";
+
+/**
+ * The daemon's API, one resource a file, in the order docs/api.md lists them. Each key names an
+ * endpoint: the typed client's method (src/client/client.ts) and the service handler
+ * (src/services/handlers.ts) of that name; the router (src/daemon/routes/) serves each row.
+ */
+export const RESOURCES = {
+  daemon: DAEMON_ENDPOINTS,
+  agents: AGENT_ENDPOINTS,
+  conversations: CONVERSATION_ENDPOINTS,
+  messages: MESSAGE_ENDPOINTS,
+  events: EVENT_ENDPOINTS,
+  initiatives: WORK_ENDPOINTS,
+  modes: MODE_ENDPOINTS,
+  permissions: PERMISSION_ENDPOINTS,
+  profiles: PROFILE_ENDPOINTS,
+  flows: FLOW_ENDPOINTS,
+  accounts: ACCOUNT_ENDPOINTS,
+} as const;
+
+export const ENDPOINTS = {
+  ...DAEMON_ENDPOINTS,
+  ...AGENT_ENDPOINTS,
+  ...CONVERSATION_ENDPOINTS,
+  ...MESSAGE_ENDPOINTS,
+  ...EVENT_ENDPOINTS,
+  ...WORK_ENDPOINTS,
+  ...MODE_ENDPOINTS,
+  ...PERMISSION_ENDPOINTS,
+  ...PROFILE_ENDPOINTS,
+  ...FLOW_ENDPOINTS,
+  ...ACCOUNT_ENDPOINTS,
+} as const;
+
+export type Endpoints = typeof ENDPOINTS;
+export type EndpointName = keyof Endpoints;
+
+/** The table as `[name, endpoint]` rows. */
+export const ROWS = Object.entries(ENDPOINTS) as [EndpointName, Endpoint][];

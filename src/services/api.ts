@@ -1,0 +1,76 @@
+import type { AccountService } from "../accounts/service.ts";
+import type { AgentService } from "../agents/service.ts";
+import type { ConversationService } from "../conversations/service.ts";
+import type { EventBus } from "../events/bus.ts";
+import type { EventFeed } from "../events/event-feed.ts";
+import type { FlowService } from "../flows/service.ts";
+import type { MessageService } from "../messages/service.ts";
+import type { PermissionService } from "../permissions/service.ts";
+import type { ProfileCatalog } from "../profiles/catalog.ts";
+import { USER } from "../protocol/entities.ts";
+import type { Dispatcher } from "../work/dispatch.ts";
+import type { ModeService } from "../work/modes.ts";
+import type { WorkService } from "../work/service.ts";
+import { accountsApi } from "./accounts-api.ts";
+import { agentsApi } from "./agents-api.ts";
+import { conversationsApi } from "./conversations-api.ts";
+import { daemonApi, type DaemonHost } from "./daemon-api.ts";
+import { eventsApi } from "./events-api.ts";
+import { flowsApi } from "./flows-api.ts";
+import { guardOver } from "./guard.ts";
+import { messagesApi } from "./messages-api.ts";
+import { modesApi } from "./modes-api.ts";
+import { permissionsApi } from "./permissions-api.ts";
+import { profilesApi } from "./profiles-api.ts";
+import type { Handlers, Services } from "./services.ts";
+import type { PurposefulWaits } from "./waits.ts";
+import { workApi } from "./work-api.ts";
+
+/** What the API is served from: the daemon's services, built once by createServices. */
+export interface ApiDeps extends DaemonHost {
+  bus: EventBus;
+  waits: PurposefulWaits;
+  agents: AgentService;
+  conversations: ConversationService;
+  messages: MessageService;
+  feed: EventFeed;
+  work: WorkService;
+  dispatcher: Dispatcher;
+  modes: ModeService;
+  profiles: ProfileCatalog;
+  flows: FlowService;
+  accounts: AccountService;
+  permissions: PermissionService;
+}
+
+/** The Services API: the guard over the table's rules, and one handler per endpoint. */
+export function servicesApi(d: ApiDeps): Services {
+  const guard = guardOver((id) => d.store.agents.parentOf(id), {
+    agent: (ref) => {
+      const rec = d.agents.find(ref);
+      return { id: rec.id, name: rec.name };
+    },
+    conversation: (id) => {
+      const c = d.conversations.get(id);
+      return c.toId === USER ? null : { id: c.toId, name: c.toName };
+    },
+    permission: (id) => {
+      const r = d.permissions.get(id);
+      return { id: r.agentId, name: r.agentName };
+    },
+  });
+  const handlers: Handlers = {
+    ...daemonApi(d),
+    ...agentsApi(d.agents, d.profiles, d.bus, d.waits),
+    ...conversationsApi(d.conversations),
+    ...messagesApi(d.messages, guard, d.waits),
+    ...eventsApi(d.feed),
+    ...workApi(d.work, d.dispatcher),
+    ...modesApi(d.modes),
+    ...permissionsApi(d.permissions, d.waits),
+    ...profilesApi(d.profiles),
+    ...flowsApi(d.flows),
+    ...accountsApi(d.accounts),
+  };
+  return { identify: (token) => d.agents.identify(token), guard, handlers };
+}

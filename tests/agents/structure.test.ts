@@ -1,0 +1,36 @@
+import { describe, expect, test } from "bun:test";
+import { Glob } from "bun";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { importCycles } from "../support/imports.ts";
+
+/**
+ * src/agents is laid out in folders by role (start/, processes/, output/, files/, sessions/,
+ * lifecycle/, cleanup/; src/agents/README.md): these hold what keeps it that way.
+ */
+
+const root = join(import.meta.dir, "../..");
+const agentFiles = [...new Glob("src/agents/**/*.ts").scanSync({ cwd: root })].sort();
+
+describe("src/agents by role", () => {
+  test("at most a dozen files at its top level, the rest in folders", () => {
+    const top = readdirSync(join(root, "src/agents")).filter((n) => statSync(join(root, "src/agents", n)).isFile());
+    expect(top.length).toBeLessThanOrEqual(12);
+  });
+
+  test("no source file over 400 lines", () => {
+    const long = agentFiles.filter((f) => readFileSync(join(root, f), "utf8").split("\n").length > 400);
+    expect(long).toEqual([]);
+  });
+
+  test("no import cycle among its files, type-only imports included", () => {
+    expect(importCycles(root, agentFiles)).toEqual([]);
+  });
+
+  test("the agent service is built whole: no setter plugs a part in after its construction", () => {
+    const setters = ["src/agents/service.ts", "src/agents/lifecycle/run-lifecycle.ts", "src/agents/sessions/session-watcher.ts"].flatMap((f) =>
+      [...readFileSync(join(root, f), "utf8").matchAll(/^ {2}set[A-Z]\w*\(/gm)].map((m) => `${f}: ${m[0].trim()}`),
+    );
+    expect(setters).toEqual([]);
+  });
+});
