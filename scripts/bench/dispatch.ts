@@ -16,6 +16,7 @@ import { Sandbox, waitFor } from "../../tests/support/sandbox.ts";
 import { ScriptedAgents } from "../../tests/support/dispatch-agents.ts";
 import type { PhaseTree } from "../../src/protocol/work.ts";
 import { sleep } from "../../src/runtime/process.ts";
+import { unixFetch } from "../../src/runtime/serve.ts";
 import { openDatabase } from "../../src/runtime/sqlite.ts";
 
 const N = Number(process.argv[2] ?? 200);
@@ -107,7 +108,7 @@ async function once(): Promise<RunFigures> {
     }
     db.close();
     const tasks = done.phases[0]!.tasks;
-    const work = (await (await fetch("http://troupe/v1/initiatives/bench/work", { unix: sb.socket })).json()) as { tasks: { id: string; mergedAt: number }[] };
+    const work = (await (await unixFetch(sb.socket, "http://troupe/v1/initiatives/bench/work")).json()) as { tasks: { id: string; mergedAt: number }[] };
     const merged = new Map(work.tasks.map((t) => [t.id, t.mergedAt]));
     const spawnMs: number[] = [];
     const mergeMs: number[] = [];

@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { TroupeClient } from "../../src/client/client.ts";
 import { runtime as js, sleep } from "../../src/runtime/process.ts";
 import { start } from "../lib/process.ts";
+import { unixFetch } from "../../src/runtime/serve.ts";
 
 const BIN = process.env.TROUPE_BIN ?? resolve(import.meta.dirname, "../../dist/troupe");
 const sizeMB = Number(process.argv[2] ?? 1024);
@@ -48,7 +49,7 @@ async function sample(path: string, until: () => boolean): Promise<number[]> {
   const times: number[] = [];
   while (!until()) {
     const t0 = performance.now();
-    const res = await fetch(`http://troupe${path}`, { unix: socket });
+    const res = await unixFetch(socket, `http://troupe${path}`);
     await res.arrayBuffer();
     if (!res.ok) throw new Error(`${path}: ${res.status}`);
     const took = performance.now() - t0;
