@@ -5,9 +5,9 @@
  * agent's side (ask, signal) and the dashboard run on the runtime the daemon does not.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, Sandbox, waitFor } from "../support/sandbox.ts";
+import { ROOT, Sandbox, runtimeOfPid as runtimeOf, waitFor } from "../support/sandbox.ts";
 import { HAVE_TMUX, Terminal } from "../support/terminal.ts";
 
 const BUILDS = { bun: join(ROOT, "dist", "troupe"), deno: join(ROOT, "dist", "troupe-deno") } as const;
@@ -30,8 +30,6 @@ const run = async (runtime: Runtime, args: string[]) => {
   return stdout;
 };
 
-/** The runtime a process runs on, from its command line (a Deno daemon is `deno run ... main.js daemon run`). */
-const runtimeOf = (pid: number): Runtime => (readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0]!.endsWith("/deno") ? "deno" : "bun");
 
 // it drives both builds itself: once, in the Bun pass (not again when TROUPE_BIN points the suites at Deno)
 const both = existsSync(BUILDS.bun) && existsSync(BUILDS.deno) && !process.env.TROUPE_BIN;
