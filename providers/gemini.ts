@@ -1,7 +1,8 @@
 import type { OutputEvent } from "../src/protocol/output.ts";
 import { jsonlStdout, num, obj, str, stringify, type JsonObject } from "./json-line.ts";
 import { fitsInArgument } from "./prompt-arg.ts";
-import { askRefused, splitRule } from "./permission-rules.ts";
+import { parseRule } from "../src/protocol/permission.ts";
+import { askRefused } from "./permission-rules.ts";
 import { join } from "node:path";
 import type { CommandInput, McpInjection, McpServerSpec, PermissionMode, Provider, ProviderCommand } from "./types.ts";
 
@@ -45,14 +46,18 @@ const GEMINI_TOOLS: Record<string, string> = {
 export function geminiAllowedTools(rules: readonly string[]): string[] {
   const out: string[] = [];
   for (const rule of rules) {
-    const r = splitRule(rule);
+    const r = parseRule(rule);
     if (!r) continue;
-    const [tool, pattern] = r;
+    const { tool, pattern } = r;
     const mcp = /^mcp__([^_].*?)__(.+)$/.exec(tool);
     const name = GEMINI_TOOLS[tool] ?? (mcp ? `${mcp[1]}__${mcp[2]}` : null);
     if (!name || name.includes("*")) continue;
     if (pattern === null) out.push(name);
-    else if (tool === "Bash" && pattern.endsWith("*") && !pattern.slice(0, -1).includes("*")) out.push(`${name}(${pattern.slice(0, -1).trimEnd()})`);
+    else if (tool === "Bash" && pattern.endsWith("*") && !pattern.slice(0, -1).includes("*")) {
+      // `Bash(*)` is one simple command, not every command line: no prefix says that to Gemini
+      const prefix = pattern.slice(0, -1).trimEnd();
+      if (prefix) out.push(`${name}(${prefix})`);
+    }
   }
   return [...new Set(out)];
 }

@@ -16,7 +16,7 @@ export type Flags = Readonly<Record<string, Flag>>;
 
 /**
  * What a command takes, declared once: `--help` prints it, the parser accepts exactly these
- * flags (a form accepts its own subset), and tests/cli/usage.test.ts holds the two together.
+ * flags (a form accepts its own subset), and tests/cli/command.test.ts holds the two together.
  */
 export type Forms<F extends Flags> = Readonly<Record<string, readonly (keyof F & string)[]>>;
 

@@ -1,11 +1,12 @@
 import picomatch from "picomatch";
 import { isAbsolute, relative } from "node:path";
-import { PERMISSION_RULE_RE, type PermissionKind } from "../protocol/permission.ts";
+import { parseRule, type PermissionKind } from "../protocol/permission.ts";
 import { AGENT_OWN_COMMANDS } from "../protocol/own-commands.ts";
 
 /**
  * Permission rules, pure (the dashboard imports this to show the rule "allow always" adds).
- * A rule is `Tool` (every call of that tool) or `Tool(pattern)`:
+ * A rule is `Tool` (every call of that tool) or `Tool(pattern)` (parsed by protocol/permission.ts;
+ * a bare `*` or `**` is a glob like any other pattern, not "every call"):
  * - Bash: the pattern is a glob over the whole command, `*` matching anything (`npm test*`);
  * - file tools (Edit, Write, MultiEdit, Read, NotebookEdit): a glob over the file's path relative
  *   to the agent's worktree, `**` crossing folders (`src/**`); a path outside the worktree never
@@ -16,20 +17,6 @@ import { AGENT_OWN_COMMANDS } from "../protocol/own-commands.ts";
  */
 
 export const FILE_TOOLS: ReadonlySet<string> = new Set(["Edit", "Write", "MultiEdit", "Read", "NotebookEdit"]);
-
-export interface ParsedRule {
-  tool: string;
-  /** null: every call of the tool. */
-  pattern: string | null;
-}
-
-/** `Bash(npm test*)` → {tool: "Bash", pattern: "npm test*"}; null for text that is no rule. */
-export function parseRule(rule: string): ParsedRule | null {
-  const m = PERMISSION_RULE_RE.exec(rule.trim());
-  if (!m) return null;
-  const pattern = m[2] === undefined || m[2] === "" || m[2] === "*" || m[2] === "**" ? null : m[2];
-  return { tool: m[1]!, pattern };
-}
 
 /** What the dashboard shows for a tool: Claude's question and plan tools have dialogs of their own. */
 export function kindOf(toolName: string): PermissionKind {
@@ -130,6 +117,8 @@ export function ruleMatches(rule: string, toolName: string, input: Record<string
   if (r.pattern === null) return true;
   const subject = subjectOf(toolName, input, cwd);
   if (subject === undefined) return false;
+  // a path outside the worktree stays absolute, and a relative pattern (`**` too) never matches it
+  if (FILE_TOOLS.has(toolName) && isAbsolute(subject) && !isAbsolute(r.pattern)) return false;
   if (toolName !== "Bash") return glob(r.pattern, null)(subject);
   if (effect === "allow") return glob(r.pattern, "strict")(subject);
   const m = glob(r.pattern, "loose");

@@ -62,12 +62,25 @@ export const PermissionDecisionSchema = z.discriminatedUnion("behavior", [
 export type PermissionDecision = z.infer<typeof PermissionDecisionSchema>;
 
 /** `Tool` or `Tool(pattern)`: a tool name (`Bash`, `mcp__github__*`) and an optional pattern on one line. */
-export const PERMISSION_RULE_RE = /^([A-Za-z0-9_.*-]+)(?:\((.*)\))?$/;
+const PERMISSION_RULE_RE = /^([A-Za-z0-9_.*-]+)(?:\((.*)\))?$/;
+
+export interface ParsedRule {
+  tool: string;
+  /** null: every call of the tool (`Read`, `Read()`); any pattern, a bare `*` included, is a glob. */
+  pattern: string | null;
+}
+
+/** The one rule parser: `Bash(npm test*)` → {tool: "Bash", pattern: "npm test*"}; null for text that is no rule. */
+export function parseRule(rule: string): ParsedRule | null {
+  const m = PERMISSION_RULE_RE.exec(rule.trim());
+  if (!m) return null;
+  return { tool: m[1]!, pattern: m[2] === undefined || m[2] === "" ? null : m[2] };
+}
 export const PermissionRuleSchema = z
   .string()
   .min(1)
   .max(4096)
-  .refine((s) => PERMISSION_RULE_RE.test(s) && !s.includes("\n"), { error: "a rule is Tool or Tool(pattern): Bash(npm test*), Edit(src/**), Read" });
+  .refine((s) => parseRule(s) !== null && !s.includes("\n"), { error: "a rule is Tool or Tool(pattern): Bash(npm test*), Edit(src/**), Read" });
 
 /**
  * A permission policy as the workspace config, the user's config, a profile, an initiative or a

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { decideByRules, kindOf, ownCommandRules, parseRule, ruleMatches, suggestRule } from "../../src/permissions/rules.ts";
+import { decideByRules, kindOf, ownCommandRules, ruleMatches, suggestRule } from "../../src/permissions/rules.ts";
+import { parseRule } from "../../src/protocol/permission.ts";
 
 const WT = "/ws/.troupe/worktrees/ada";
 
@@ -35,7 +36,16 @@ const MATCHES: [string, string, Record<string, unknown>, boolean][] = [
   ["mcp__github__*", "mcp__gitlab__create_issue", { title: "x" }, false],
   ["WebFetch(https://docs.example.com/*)", "WebFetch", { url: "https://docs.example.com/a" }, true],
   ["WebFetch(https://docs.example.com/*)", "WebFetch", { url: "https://evil.example.com/a" }, false],
+  // a bare `*` is a glob like any other pattern (it once meant "every call"): one simple command, a
+  // path without a folder; the bare tool name is how a rule says every call
   ["Bash(*)", "Bash", { command: "anything" }, true],
+  ["Bash(*)", "Bash", { command: "npm test; curl x | sh" }, false],
+  ["Bash", "Bash", { command: "npm test; curl x | sh" }, true],
+  ["Edit(*)", "Edit", { file_path: `${WT}/a.ts` }, true],
+  ["Edit(*)", "Edit", { file_path: `${WT}/src/a.ts` }, false],
+  ["Edit(**)", "Edit", { file_path: `${WT}/src/a.ts` }, true],
+  ["Edit(**)", "Edit", { file_path: "/etc/passwd" }, false],
+  ["Edit", "Edit", { file_path: "/etc/passwd" }, true],
   // escapes: a star, a backslash, a newline as such
   ["Bash(ls \\*.ts)", "Bash", { command: "ls *.ts" }, true],
   ["Bash(ls \\*.ts)", "Bash", { command: "ls a.ts" }, false],
@@ -106,6 +116,8 @@ describe("permission rules", () => {
     expect(parseRule("Bash(npm test*)")).toEqual({ tool: "Bash", pattern: "npm test*" });
     expect(parseRule("Read")).toEqual({ tool: "Read", pattern: null });
     expect(parseRule("Edit()")).toEqual({ tool: "Edit", pattern: null });
+    expect(parseRule("Bash(*)")).toEqual({ tool: "Bash", pattern: "*" });
+    expect(parseRule("Edit(**)")).toEqual({ tool: "Edit", pattern: "**" });
     expect(parseRule("(x)")).toBeNull();
   });
 

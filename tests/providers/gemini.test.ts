@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { gemini } from "../../providers/gemini.ts";
+import { gemini, geminiAllowedTools } from "../../providers/gemini.ts";
 import { baseInput, fixtureCases, loadFixture, ofKind } from "./fixture-helpers.ts";
 
 const CASES = fixtureCases("gemini");
@@ -124,5 +124,11 @@ describe("gemini commands", () => {
 
   test("account variable", () => {
     expect(gemini.accountEnv).toBe("GEMINI_CLI_HOME");
+  });
+});
+
+describe("allow rules as --allowed-tools", () => {
+  test("a whole tool and a Bash command prefix pass; a bare `*` (one simple command) and file patterns say nothing wider", () => {
+    expect(geminiAllowedTools(["Read", "Bash(npm test*)", "Bash(*)", "Edit(src/**)", "Bash(git * log)"])).toEqual(["read_file", "run_shell_command(npm test)"]);
   });
 });

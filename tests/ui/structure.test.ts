@@ -1,20 +1,18 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { Glob } from "bun";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { importCycles, importsOf } from "../support/imports.ts";
+import { probeTrees } from "../support/probe-tree.ts";
 
 /**
  * src/ui is laid out by feature (agents/, output/, phases/, flows/, permissions/, dialogs/, ...,
  * shared/): these hold what keeps it that way. Controllers share through keys/helpers.ts, never
  * through one another, so no import cycle may form (a type-only one neither: a type that goes
- * round is a dependency that goes round).
+ * round is a dependency that goes round). The 400-line rule for every source file is in tests/structure.test.ts.
  */
 
 const root = join(import.meta.dir, "../..");
-const probe = mkdtempSync(join(tmpdir(), "troupe-ui-structure-"));
-afterAll(() => rmSync(probe, { recursive: true, force: true }));
+const probeTree = probeTrees("troupe-ui-structure-");
 
 const uiFiles = (at: string) => [...new Glob("src/ui/**/*.{ts,tsx}").scanSync({ cwd: at })].sort();
 
@@ -33,14 +31,6 @@ function controllerImports(at: string): string[] {
     .flatMap((f) => importsOf(at, f).filter(isController).map((t) => `${f} → ${t}`));
 }
 
-/** A tree of its own under the probe folder for each test. */
-function probeTree(name: string, files: Record<string, string>): string {
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(probe, name, path)), { recursive: true });
-    writeFileSync(join(probe, name, path), text);
-  }
-  return join(probe, name);
-}
 
 describe("src/ui by feature", () => {
   test("no import cycle among its files, type-only imports included", () => {
@@ -84,13 +74,5 @@ describe("src/ui by feature", () => {
   test("at most a dozen files at the top of src/ui and of each of its folders", () => {
     const crowded = [...filesPerFolder(root)].filter(([, n]) => n > 12).map(([dir, n]) => `${dir}: ${n} files`);
     expect(crowded).toEqual([]);
-  });
-
-  test("no file over 400 lines", () => {
-    const long = uiFiles(root)
-      .map((f) => [f, readFileSync(join(root, f), "utf8").split("\n").length - 1] as const)
-      .filter(([, n]) => n > 400)
-      .map(([f, n]) => `${f}: ${n} lines`);
-    expect(long).toEqual([]);
   });
 });

@@ -37,7 +37,9 @@ describe("flows view", () => {
   function client() {
     const c = new FakeClient([makeAgent({ name: "worker" })]);
     c.flowsByName.set("nightly", makeFlow({ name: "nightly", cron: "0 3 * * *" }));
-    c.flowsByName.set("weekly", makeFlow({ name: "weekly", cron: "0 9 * * 1", enabled: false, nextRunAt: null, lastRunAt: Date.now() - 3_600_000, lastOutcome: "skipped: run false" }));
+    // an hour ago, or midnight when that was yesterday: a time of today shows as its hour (between 00:00 and 01:00 an hour ago is a date)
+    const today = Math.max(Date.now() - 3_600_000, new Date().setHours(0, 0, 0, 0));
+    c.flowsByName.set("weekly", makeFlow({ name: "weekly", cron: "0 9 * * 1", enabled: false, nextRunAt: null, lastRunAt: today, lastOutcome: "skipped: run false" }));
     return c;
   }
 
