@@ -1,6 +1,6 @@
 import type { OutputEvent, Stream } from "../src/protocol/output.ts";
 import { fitsInArgument } from "./prompt-arg.ts";
-import { askRefused } from "./permission-rules.ts";
+import { askRefused } from "./refuse-mode.ts";
 import type { CommandInput, PermissionMode, Provider, ProviderCommand } from "./types.ts";
 
 /**
@@ -80,6 +80,8 @@ export const aider: Provider = {
   displayName: "Aider",
   binary: "aider",
   install: "python -m pip install aider-install && aider-install",
+  // never run here: Aider installs from PyPI only, which troupe's machines cannot reach
+  permissionModes: ["skip", "edits", "plan"],
   versionArgs: ["--version"],
   // Aider reads API keys from the environment and .aider.conf.yml; it has no config-dir variable.
   accountEnv: null,

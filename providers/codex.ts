@@ -1,7 +1,7 @@
 import type { OutputEvent } from "../src/protocol/output.ts";
 import { jsonlStdout, num, obj, str, stringify, type JsonObject } from "./json-line.ts";
 import { fitsInArgument } from "./prompt-arg.ts";
-import { askRefused } from "./permission-rules.ts";
+import { askRefused } from "./refuse-mode.ts";
 import type { CommandInput, McpInjection, McpServerSpec, PermissionMode, Provider, ProviderCommand } from "./types.ts";
 
 /**
@@ -172,6 +172,9 @@ export const codex: Provider = {
   displayName: "Codex CLI",
   binary: "codex",
   install: "npm install -g @openai/codex",
+  permissionModes: ["skip", "edits", "plan"],
+  provenWith: "0.171.0",
+  npmPackage: "@openai/codex",
   versionArgs: ["--version"],
   accountEnv: "CODEX_HOME",
   // `codex exec` reads CODEX_API_KEY; OPENAI_API_KEY of the spawning env would win over a CODEX_HOME login

@@ -1,8 +1,8 @@
 import type { OutputEvent } from "../src/protocol/output.ts";
 import { jsonlStdout, num, obj, str, stringify, type JsonObject } from "./json-line.ts";
 import { fitsInArgument } from "./prompt-arg.ts";
-import { parseRule } from "../src/protocol/permission.ts";
-import { askRefused } from "./permission-rules.ts";
+import { askRefused } from "./refuse-mode.ts";
+import { prefixAllowedTools } from "./allowed-tools.ts";
 import { join } from "node:path";
 import type { CommandInput, McpInjection, McpServerSpec, PermissionMode, Provider, ProviderCommand } from "./types.ts";
 
@@ -37,30 +37,8 @@ const GEMINI_TOOLS: Record<string, string> = {
   WebSearch: "google_web_search",
 };
 
-/**
- * Allow rules as `--allowed-tools` entries: a whole tool, or a Bash rule whose pattern is a command
- * prefix (`npm test*` → `run_shell_command(npm test)`; Gemini matches shell commands by prefix).
- * What it cannot say (file patterns, a `*` inside a command) is left out: those calls stay
- * unapproved, which a headless run refuses, never a wider allow than the rule.
- */
-export function geminiAllowedTools(rules: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const rule of rules) {
-    const r = parseRule(rule);
-    if (!r) continue;
-    const { tool, pattern } = r;
-    const mcp = /^mcp__([^_].*?)__(.+)$/.exec(tool);
-    const name = GEMINI_TOOLS[tool] ?? (mcp ? `${mcp[1]}__${mcp[2]}` : null);
-    if (!name || name.includes("*")) continue;
-    if (pattern === null) out.push(name);
-    else if (tool === "Bash" && pattern.endsWith("*") && !pattern.slice(0, -1).includes("*")) {
-      // `Bash(*)` is one simple command, not every command line: no prefix says that to Gemini
-      const prefix = pattern.slice(0, -1).trimEnd();
-      if (prefix) out.push(`${name}(${prefix})`);
-    }
-  }
-  return [...new Set(out)];
-}
+/** Allow rules as Gemini CLI's `--allowed-tools` entries (providers/allowed-tools.ts). */
+export const geminiAllowedTools = (rules: readonly string[]): string[] => prefixAllowedTools(rules, GEMINI_TOOLS);
 
 function allowedToolArgs(input: CommandInput): string[] {
   const tools = geminiAllowedTools(input.allowedTools ?? []);
@@ -101,11 +79,16 @@ const buildResume = (input: CommandInput & { sessionId: string }): ProviderComma
  * (`/etc/gemini-cli/settings.json`) for this session. Values name the agent's variables (`$VAR`,
  * expanded by the CLI) so that no secret is written; `trust` skips confirmations headless runs cannot give.
  */
-export function geminiMcp(server: McpServerSpec): McpInjection {
-  const file = join(server.inputDir, "gemini-settings.json");
-  const env = Object.fromEntries(server.envNames.map((n) => [n, `$${n}`]));
-  const settings = { mcpServers: { troupe: { command: server.command, args: server.args, env, timeout: server.toolTimeoutMs, trust: true } } };
-  return { args: [], env: { GEMINI_CLI_SYSTEM_SETTINGS_PATH: file }, files: { [file]: `${JSON.stringify(settings, null, 2)}\n` } };
+export const geminiMcp = systemSettingsMcp("GEMINI_CLI_SYSTEM_SETTINGS_PATH", "gemini-settings.json");
+
+/** The same for a CLI forked from Gemini CLI (Qwen Code): its own variable, the same settings, and fields of its own for the server. */
+export function systemSettingsMcp(variable: string, fileName: string, extra: Record<string, unknown> = {}): (server: McpServerSpec) => McpInjection {
+  return (server) => {
+    const file = join(server.inputDir, fileName);
+    const env = Object.fromEntries(server.envNames.map((n) => [n, `$${n}`]));
+    const settings = { mcpServers: { troupe: { command: server.command, args: server.args, env, timeout: server.toolTimeoutMs, trust: true, ...extra } } };
+    return { args: [], env: { [variable]: file }, files: { [file]: `${JSON.stringify(settings, null, 2)}\n` } };
+  };
 }
 
 function parseEvent(event: JsonObject): OutputEvent[] | null {
@@ -161,6 +144,9 @@ export const gemini: Provider = {
   displayName: "Gemini CLI",
   binary: "gemini",
   install: "npm install -g @google/gemini-cli",
+  permissionModes: ["skip", "edits", "plan"],
+  provenWith: "0.61.0",
+  npmPackage: "@google/gemini-cli",
   versionArgs: ["--version"],
   // The CLI keeps settings, OAuth credentials and sessions in $GEMINI_CLI_HOME/.gemini.
   accountEnv: "GEMINI_CLI_HOME",

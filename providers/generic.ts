@@ -1,7 +1,7 @@
 import { TroupeError } from "../src/errors.ts";
 import type { OutputEvent, Stream } from "../src/protocol/output.ts";
 import { fitsInArgument, PROMPT_ARG_MAX_BYTES } from "./prompt-arg.ts";
-import { askRefused } from "./permission-rules.ts";
+import { askRefused } from "./refuse-mode.ts";
 import type { CommandInput, InteractiveInput, Provider, ProviderCommand } from "./types.ts";
 
 /**
@@ -55,6 +55,7 @@ export const generic: Provider = {
   interactive,
   resumesWithoutSession: true,
   ignoresPermissions: true,
+  permissionModes: ["skip", "edits", "plan"],
   parseLine,
   errorPatterns: [],
 };

@@ -1,19 +1,25 @@
 import { spawn } from "node:child_process";
 import { which } from "../src/runtime/process.ts";
 import { aider } from "./aider.ts";
-import { claude } from "./claude.ts";
+import { claude } from "./claude/provider.ts";
+import { cline } from "./cline.ts";
 import { codex } from "./codex.ts";
+import { copilot } from "./copilot.ts";
 import { gemini } from "./gemini.ts";
 import { generic } from "./generic.ts";
+import { kilo } from "./kilo.ts";
 import { PROVIDER_NAMES, type ProviderName } from "./names.ts";
 import { opencode } from "./opencode.ts";
+import { packageVersion } from "./package-version.ts";
+import { pi } from "./pi.ts";
+import { qwen } from "./qwen.ts";
 import type { Provider } from "./types.ts";
 
 export type { CommandInput, ErrorPattern, FailureClass, PermissionMode, Provider, ProviderCommand } from "./types.ts";
 export { PROVIDER_NAMES, type ProviderName } from "./names.ts";
 
 // A name without a module, or a module without a name, does not compile.
-const BY_NAME: Record<ProviderName, Provider> = { claude, codex, gemini, aider, opencode, generic };
+const BY_NAME: Record<ProviderName, Provider> = { claude, codex, gemini, copilot, opencode, qwen, kilo, cline, pi, aider, generic };
 
 /** Every provider troupe knows, in the order a person is shown them. */
 export const PROVIDERS: readonly Provider[] = PROVIDER_NAMES.map((name) => BY_NAME[name]);
@@ -37,11 +43,13 @@ export interface DetectOptions {
   timeoutMs?: number;
 }
 
-const VERSION_TIMEOUT_MS = 5_000;
+// a CLI not installed from its npm package is asked; the larger ones take seconds to start on a busy machine
+const VERSION_TIMEOUT_MS = 15_000;
 
 /**
- * Whether a provider's CLI is on PATH and which version it reports. Never throws: a CLI that
- * hangs, crashes or prints nothing is still "installed", just without a version.
+ * Whether a provider's CLI is on PATH and its version: its npm package's, else what its version
+ * command says. Never throws: a CLI that hangs, crashes or prints nothing is still "installed",
+ * just without a version.
  */
 export async function detectProvider(p: Provider, opts: DetectOptions = {}): Promise<Detection> {
   const base = { name: p.name, install: p.install };
@@ -50,7 +58,7 @@ export async function detectProvider(p: Provider, opts: DetectOptions = {}): Pro
   const PATH = opts.path ?? process.env.PATH ?? "";
   const path = which(p.binary, PATH) ?? undefined;
   if (!path) return { ...base, installed: false };
-  const version = await readVersion(path, p.versionArgs, PATH, opts.timeoutMs ?? VERSION_TIMEOUT_MS);
+  const version = (p.npmPackage && packageVersion(path, p.npmPackage)) || (await readVersion(path, p.versionArgs, PATH, opts.timeoutMs ?? VERSION_TIMEOUT_MS));
   return { ...base, installed: true, path, ...(version ? { version } : {}) };
 }
 

@@ -37,6 +37,21 @@ export interface ProviderCommand {
   env?: Record<string, string>;
   /** Text written to the process's stdin, for CLIs that read the prompt there. */
   stdin?: string;
+  /**
+   * Its stdin stays open after `stdin` (the prompt, as the first line): troupe writes user
+   * messages into it while the run goes on (`Provider.liveInput`) and closes it once a turn
+   * ended with nothing left to deliver (src/live/).
+   */
+  stdinStream?: boolean;
+}
+
+/**
+ * How a CLI takes user messages while a run goes on: its stdin is a stream of lines, the prompt
+ * first, each further line one message; the CLI says it took a line by echoing it on stdout.
+ */
+export interface LiveInput {
+  /** One user message as one line of the CLI's stdin (no newline): `id` comes back in the `input` event `parseLine` makes of its echo. */
+  line(text: string, id?: string): string;
 }
 
 /** What the person's interactive run of an agent's session is built from (`troupe attach`). */
@@ -117,6 +132,11 @@ export interface Provider {
   /** How this CLI gets troupe's MCP server, so agents have troupe's tools natively; absent when it cannot. */
   mcp?: (server: McpServerSpec) => McpInjection;
   /**
+   * The permission modes this CLI honours headless (`troupe providers` shows them); a spawn or
+   * resume in another is refused in one line naming the CLI (providers/refuse-mode.ts).
+   */
+  permissionModes: readonly PermissionMode[];
+  /**
    * True when the CLI can run under `ask`: it asks troupe's MCP tool `permission` about each tool
    * call its rules do not allow (Claude Code's --permission-prompt-tool). Others refuse `ask`.
    */
@@ -126,13 +146,19 @@ export interface Provider {
   /** True when the CLI takes `instructions` as a system prompt of their own; else they go before the prompt. */
   takesSystemPrompt?: boolean;
   /**
-   * True when the CLI takes user messages while a run goes on (a running session can be reached):
-   * its mode prompts then carry `listen.live` instead of looking with `troupe listen` between
-   * steps (`listen.poll`). None does yet (issue 23).
+   * Present when the CLI takes user messages while a run goes on (a running session can be
+   * reached): its commands then set `stdinStream`, and its mode prompts carry `listen.live`
+   * instead of looking with `troupe listen` between steps (`listen.poll`).
    */
-  liveInput?: boolean;
+  liveInput?: LiveInput;
   /** True when a resume needs no session id from the CLI's output (sessionId is then ""). */
   resumesWithoutSession?: boolean;
+  /** The CLI's version troupe was last proven with: fixtures recorded from it, its e2e test run against it. Absent: never run here. */
+  provenWith?: string;
+  /** The npm package the CLI installs from (`npm run check:clis` tries its newest release). */
+  npmPackage?: string;
+  /** What its output tells troupe: the cost of a run in US dollars (else tokens at most). */
+  reportsCost?: boolean;
   /** Pure: one complete output line (no newline) to zero or more events. Never throws. */
   parseLine(line: string, stream: Stream): OutputEvent[];
   errorPatterns: ErrorPattern[];

@@ -18,6 +18,7 @@ import { MessageSchema } from "../src/protocol/message.ts";
 import { OutputChunkSchema } from "../src/protocol/output.ts";
 import { PermissionRequestSchema } from "../src/protocol/permission.ts";
 import { ProfileSchema } from "../src/protocol/profile.ts";
+import { DiffLineSchema, ReviewCommentSchema } from "../src/protocol/review.ts";
 import { DecisionSchema } from "../src/protocol/proposals.ts";
 import { InitiativeSchema, PhaseSchema, PhaseTreeSchema, TaskSchema } from "../src/protocol/work.ts";
 
@@ -28,6 +29,8 @@ const ENTITIES: [string, z.ZodType][] = [
   ["OutputChunk", OutputChunkSchema],
   ["Conversation", ConversationSchema],
   ["Message", MessageSchema],
+  ["DiffLine", DiffLineSchema],
+  ["ReviewComment", ReviewCommentSchema],
   ["Initiative", InitiativeSchema],
   ["Phase", PhaseSchema],
   ["Task", TaskSchema],
@@ -47,6 +50,7 @@ const TITLES: Record<keyof typeof RESOURCES, string> = {
   agents: "Agents",
   conversations: "Conversations",
   messages: "Messages",
+  reviews: "Reviews",
   events: "Events",
   initiatives: "Initiatives, phases and tasks",
   modes: "Mode agents",
@@ -119,6 +123,7 @@ async function endpointDoc(name: string, e: Endpoint): Promise<string[]> {
   out.push(`- **name**: \`${name}\` (the client's method and the service's handler)`);
   out.push(`- **who**: ${e.rule}: ${RULES[e.rule]}`);
   if (e.anyBuild) out.push("- **any build**: answered whatever the client's build (others are 409 on a build mismatch)");
+  if (e.callerEnv) out.push("- **caller's environment**: the body's `env`; through `troupe proxy` (a remote) the host's own replaces it");
   for (const [field, f] of Object.entries(e.fields ?? {})) out.push(`- **who may set \`${field}\`**: ${f.rule}: ${RULES[f.rule]}`);
   for (const [p, doc] of Object.entries(e.params ?? {})) out.push(`- **\`:${p}\`**: ${doc}`);
   for (const [q, f] of Object.entries(e.query ?? {})) out.push(`- **\`?${f.wire ?? q}\`** (${f.kind}): ${f.doc}`);

@@ -1,7 +1,7 @@
 /**
  * Re-records tests/fixtures/claude/ from the real Claude Code CLI (the dev dependency), offline:
  * each case runs in a fresh temp HOME and git repo, against tests/support/fake-anthropic.ts on
- * 127.0.0.1 or against a closed port. The argv is the one providers/claude.ts builds.
+ * 127.0.0.1 or against a closed port. The argv is the one providers/claude/provider.ts builds.
  *
  *   bun scripts/record-claude-fixtures.ts [case ...]
  *
@@ -10,7 +10,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { claude } from "../providers/claude.ts";
+import { claude, claudeInputLine } from "../providers/claude/provider.ts";
 import type { CommandInput, ProviderCommand } from "../providers/types.ts";
 import {
   apiError,
@@ -26,6 +26,7 @@ import {
   turnIndex,
   type FakeAnthropic,
   type Script,
+  type StdinIo,
 } from "../tests/support/fake-anthropic.ts";
 import { runSync } from "./lib/process.ts";
 
@@ -53,6 +54,8 @@ interface Case {
   command: (dirs: Dirs) => ProviderCommand;
   /** Runs first in the same dirs, e.g. the session a resume continues. */
   before?: string;
+  /** Keeps stdin open after the prompt: sees each stdout event, writes more user messages, closes it. */
+  onEvent?: (event: Record<string, unknown>, io: StdinIo) => void;
 }
 
 const input = (dirs: Dirs, prompt: string): CommandInput => ({ prompt, cwd: dirs.repo, permissions: "skip", env: {} });
@@ -76,6 +79,29 @@ echo "signal written: $2"
 
 const sessions = new Map<string, string>();
 
+/** The ids the live-input case gives its two further lines (they come back in the echoes). */
+const LIVE_IDS = { during: "11111111-1111-4111-8111-000000000001", after: "11111111-1111-4111-8111-000000000002" };
+
+/**
+ * live-input: the second message is written as the first Bash tool is called (it runs 2 s), the third
+ * after the first result; stdin is closed after the second result.
+ */
+function liveInput(): (event: Record<string, unknown>, io: StdinIo) => void {
+  let results = 0;
+  let wrote = false;
+  return (event, io) => {
+    const message = event.message as { content?: { type?: string }[] } | undefined;
+    if (event.type === "assistant" && message?.content?.some((b) => b.type === "tool_use") && !wrote) {
+      wrote = true;
+      io.write(`${claudeInputLine("SECOND: also write b.txt", LIVE_IDS.during)}\n`);
+    }
+    if (event.type !== "result") return;
+    results++;
+    if (results === 1) io.write(`${claudeInputLine("THIRD: say bye", LIVE_IDS.after)}\n`);
+    else io.end();
+  };
+}
+
 const CASES: Case[] = [
   {
     name: "success",
@@ -92,6 +118,19 @@ const CASES: Case[] = [
         "finished",
       ),
     command: (d) => claude.buildSpawn(input(d, "Create a.txt, commit it, then signal done.")),
+  },
+  {
+    name: "live-input",
+    description:
+      "stdin kept open: a second user message written while a Bash tool runs (folded in after its result), a third after the first result (a new turn), then stdin closed",
+    script: () => (req) => {
+      const seen = JSON.stringify(req.messages);
+      if (seen.includes("THIRD")) return [text("bye")];
+      if (seen.includes("SECOND") && !seen.includes("b.txt written")) return seen.includes("echo b > b.txt") ? [text("b.txt written")] : [bash("echo b > b.txt", "Write b.txt")];
+      return turnIndex(req) === 0 ? [bash("sleep 2 && echo a > a.txt", "Write a.txt slowly")] : [text("a.txt written")];
+    },
+    onEvent: liveInput(),
+    command: (d) => claude.buildSpawn(input(d, "FIRST: write a.txt")),
   },
   {
     name: "resume",
@@ -208,7 +247,7 @@ async function record(c: Case, dirs: Dirs): Promise<void> {
     const env: Record<string, string> = { ...claudeEnv(fake?.url ?? CLOSED_PORT_URL, dirs.home, c.env), ...cmd.env };
     env.PATH = `${dirs.bin}:${env.PATH}`;
     for (const k of c.unset ?? []) delete env[k];
-    const run = await runClaude(cmd.argv.slice(1), { cwd: dirs.repo, env, timeoutMs: 120_000 });
+    const run = await runClaude(cmd.argv.slice(1), { cwd: dirs.repo, env, timeoutMs: 120_000, ...(cmd.stdin !== undefined && { stdin: cmd.stdin }), ...(c.onEvent && { onEvent: c.onEvent }) });
     const session = run.events.find((e) => e.type === "system" && e.subtype === "init")?.session_id;
     if (typeof session === "string") sessions.set(c.name, session);
 

@@ -8,123 +8,12 @@
  * Each case writes <case>.stdout.jsonl, <case>.stderr.txt and <case>.meta.json (argv, exit
  * code, whether it was killed at its deadline, the requests the fake server saw).
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { codex } from "../providers/codex.ts";
 import { gemini } from "../providers/gemini.ts";
-import type { CommandInput, Provider, ProviderCommand } from "../providers/types.ts";
-import { startFakeGemini, startFakeOpenAI, type FakeFailure, type FakeServer } from "./fake-model-servers.ts";
-import { runSync, start } from "./lib/process.ts";
-
-const ROOT = resolve(import.meta.dirname, "..");
-const BIN = join(ROOT, "node_modules", ".bin");
-
-interface RunResult {
-  stdout: string;
-  stderr: string;
-  exitCode: number | null;
-  timedOut: boolean;
-}
-
-async function run(argv: string[], cwd: string, env: Record<string, string>, deadlineMs: number): Promise<RunResult> {
-  const proc = start(argv, { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  let timedOut = false;
-  let hardKill: ReturnType<typeof setTimeout> | undefined;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    proc.kill("SIGTERM");
-    hardKill = setTimeout(() => proc.kill("SIGKILL"), 5_000);
-  }, deadlineMs);
-  const { stdout, stderr, exitCode } = await proc.output();
-  clearTimeout(timer);
-  clearTimeout(hardKill);
-  return { stdout, stderr, exitCode: timedOut ? null : exitCode, timedOut };
-}
-
-function gitRepo(dir: string): string {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "README.md"), "# demo\n");
-  for (const args of [["init", "-q"], ["add", "."], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"]]) {
-    runSync(["git", ...args], { cwd: dir });
-  }
-  return dir;
-}
-
-/** The CLI from node_modules/.bin in place of the bare name a provider builds. */
-function local(cmd: ProviderCommand): string[] {
-  const [bin, ...rest] = cmd.argv;
-  return [join(BIN, bin!), ...rest];
-}
-
-interface Case {
-  name: string;
-  description: string;
-  argv: string[];
-  cwd: string;
-  env: Record<string, string>;
-  deadlineMs: number;
-  server?: FakeServer;
-}
-
-class Recorder {
-  readonly tmp = mkdtempSync(join(tmpdir(), "troupe-rec-"));
-  constructor(readonly provider: Provider) {
-    mkdirSync(this.dir, { recursive: true });
-  }
-  get dir(): string {
-    return join(ROOT, "tests", "fixtures", this.provider.name);
-  }
-  home(name: string): string {
-    const dir = join(this.tmp, name, "home");
-    mkdirSync(dir, { recursive: true });
-    return dir;
-  }
-  /** TMPDIR inside the case too: gemini drops error reports there. */
-  baseEnv(home: string): Record<string, string> {
-    return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, TMPDIR: home, TERM: "dumb", LANG: "C.UTF-8" };
-  }
-  async record(c: Case): Promise<RunResult> {
-    const result = await run(c.argv, c.cwd, c.env, c.deadlineMs);
-    c.server?.stop();
-    const hide = (s: string) => s.split(this.tmp).join("$TMP").split(ROOT).join("$ROOT");
-    writeFileSync(join(this.dir, `${c.name}.stdout.jsonl`), result.stdout);
-    writeFileSync(join(this.dir, `${c.name}.stderr.txt`), result.stderr);
-    const meta = {
-      case: c.name,
-      description: c.description,
-      argv: c.argv.map(hide),
-      env: Object.keys(c.env).filter((k) => !["PATH", "TMPDIR", "TERM", "LANG"].includes(k)),
-      exitCode: result.exitCode,
-      killedAtDeadlineMs: result.timedOut ? c.deadlineMs : undefined,
-      fakeServerRequests: c.server?.requests,
-      recordedWith: versionOf(this.provider),
-    };
-    writeFileSync(join(this.dir, `${c.name}.meta.json`), `${JSON.stringify(meta, null, 2)}\n`);
-    const end = result.exitCode ?? `killed after ${c.deadlineMs}ms`;
-    process.stderr.write(`${this.provider.name}/${c.name}: exit ${end}\n`);
-    return result;
-  }
-  cleanup(): void {
-    rmSync(this.tmp, { recursive: true, force: true });
-  }
-}
-
-function versionOf(p: Provider): string {
-  const out = runSync([join(BIN, p.binary!), ...p.versionArgs], { env: { PATH: process.env.PATH ?? "" } });
-  return out.stdout.toString().trim();
-}
-
-function sessionIdFrom(p: Provider, stdout: string): string | undefined {
-  for (const line of stdout.split("\n")) {
-    for (const e of p.parseLine(line, "stdout")) if (e.kind === "session") return e.sessionId;
-  }
-  return undefined;
-}
-
-function input(prompt: string, cwd: string, extra: Partial<CommandInput> = {}): CommandInput {
-  return { prompt, cwd, permissions: "skip", env: {}, ...extra };
-}
+import { startFakeGemini, startFakeOpenAI, type FakeFailure } from "./fake-model-servers.ts";
+import { BIN, gitRepo, input, local, Recorder, sessionIdFrom } from "./recorder.ts";
 
 // ---------- codex ----------
 

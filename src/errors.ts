@@ -26,6 +26,9 @@ export type ErrorCode =
   | "dirty_worktree"
   | "account_not_found"
   | "accounts_exhausted"
+  | "remote_not_found"
+  | "remote_unreachable"
+  | "remote_incompatible"
   | "internal";
 
 export class TroupeError extends Error {
@@ -64,6 +67,9 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   dirty_worktree: 409,
   account_not_found: 404,
   accounts_exhausted: 409,
+  remote_not_found: 404,
+  remote_unreachable: 503,
+  remote_incompatible: 409,
   internal: 500,
 };
 

@@ -2,6 +2,7 @@ import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSy
 import { randomBytes } from "node:crypto";
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import { TroupeError, errorMessage } from "./errors.ts";
+import { formatBytes } from "./protocol/bytes.ts";
 
 /**
  * The one way the daemon reads, clears and creates anything at a path someone else can shape: an
@@ -188,10 +189,4 @@ function describeType(st: Stats): string {
 
 function tooBig(path: string, maxBytes: number): string {
   return `${path} is larger than ${formatBytes(maxBytes)}, the limit for this file`;
-}
-
-export function formatBytes(n: number): string {
-  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
-  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
-  return `${n} bytes`;
 }

@@ -9,6 +9,12 @@ export function selfCommand(): string[] {
   return runtimeSelfCommand();
 }
 
+/** True when this troupe is one executable (Bun's or `deno compile`'s), not a runtime running a script or a bundle. */
+export function isCompiled(): boolean {
+  const self = selfCommand();
+  return self.length === 1 && self[0] === process.execPath;
+}
+
 /** Set in a troupe that restartQuiet started again: the variables it added, to take back out. */
 const QUIET_ADDED = "TROUPE_QUIET_ADDED";
 

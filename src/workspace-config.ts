@@ -1,4 +1,4 @@
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { z } from "zod";
 import { TroupeError } from "./errors.ts";
 import { describeIssue } from "./protocol/issue.ts";
@@ -19,7 +19,8 @@ export const CONFIG_MAX_BYTES = 1024 * 1024;
  * out of the workspace.
  */
 export function readWorkspaceConfig(stateDir: string): WorkspaceConfig {
-  return readJsonConfig(configPath(stateDir), WorkspaceConfigSchema, "config", dirname(stateDir)) ?? { providers: {} };
+  // inside the state folder, links resolved: a `.troupe` the person linked to another disk is theirs
+  return readJsonConfig(configPath(stateDir), WorkspaceConfigSchema, "config", stateDir) ?? { providers: {} };
 }
 
 /**

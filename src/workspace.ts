@@ -75,13 +75,14 @@ export function socketPathFor(root: string): string {
 /**
  * The workspace and its daemon's socket: TROUPE_SOCKET, else the socket the running daemon
  * wrote in its lock file (it may have been started with another TROUPE_SOCKET), else the
- * default path for this workspace.
+ * default path for this workspace. `ignoreEnvSocket`: one of several workspaces followed at once.
  */
-export function resolveWorkspace(opts: { workspace?: string; cwd?: string } = {}): Workspace {
+export function resolveWorkspace(opts: { workspace?: string; cwd?: string; ignoreEnvSocket?: boolean } = {}): Workspace {
   const explicit = opts.workspace ?? process.env.TROUPE_WORKSPACE;
   const root = explicit ? resolve(explicit) : findWorkspaceRoot(opts.cwd ?? process.cwd());
   const stateDir = join(root, ".troupe");
-  const envSocket = process.env.TROUPE_SOCKET;
+  // one of several workspaces followed at once: TROUPE_SOCKET cannot name all their sockets
+  const envSocket = opts.ignoreEnvSocket ? undefined : process.env.TROUPE_SOCKET;
   if (envSocket) return { root, stateDir, socket: envSocket, socketExplicit: true };
   const held = readLockFile(stateDir);
   const socket = held && isProcessAlive(held.pid, null) ? held.socket : socketPathFor(root);

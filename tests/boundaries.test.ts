@@ -14,7 +14,7 @@ import { importsOf } from "./support/imports.ts";
 const LAYERS: Record<string, readonly string[]> = {
   // the entry point and the people's side: the daemon only through the client
   main: ["cli", "self"],
-  cli: ["client", "protocol", "output", "providers", "workspace", "lock-file", "trust", "self", "user-config"],
+  cli: ["client", "protocol", "output", "providers", "workspace", "lock-file", "trust", "self", "user-config", "remotes", "platforms"],
   ui: ["client", "protocol", "output", "providers", "workspace", "runtime", "user-config", "permissions"],
   mcp: ["client", "protocol"],
   client: ["protocol", "lock-file", "process-info", "self", "workspace", "runtime"],
@@ -22,13 +22,17 @@ const LAYERS: Record<string, readonly string[]> = {
   "daemon/routes": ["daemon", "services", "protocol"],
   daemon: ["daemon/routes", "services", "store", "events", "protocol", "runtime", "lock-file", "self", "workspace", "workspace-config", "file-modes", "user-config"],
   // the services, and the one API over them
-  services: ["agents", "accounts", "conversations", "messages", "work", "permissions", "profiles", "flows", "notify", "events", "store", "protocol", "self", "workspace", "user-config"],
+  services: ["agents", "live", "accounts", "conversations", "messages", "reviews", "work", "permissions", "profiles", "flows", "notify", "events", "store", "protocol", "self", "workspace", "user-config"],
   // profiles: read (untrusted files, as agents' are), validated, applied to a spawn
   profiles: ["agents", "providers", "protocol", "trust", "front-matter", "guarded-fs"],
   // scheduled flows: a gate command, then a spawn (through a profile or a provider)
   flows: ["agents", "profiles", "providers", "events", "store", "protocol", "runtime", "file-modes"],
   conversations: ["agents", "events", "store", "prompts", "protocol"],
   messages: ["agents", "events", "store", "prompts", "protocol"],
+  // messages and questions written into running sessions whose CLI takes input mid-run
+  live: ["agents", "events", "store", "providers", "prompts", "output", "protocol"],
+  // the person's review of an agent's diff: comments anchored in it, sent as a message
+  reviews: ["agents", "messages", "events", "store", "prompts", "protocol"],
   agents: ["events", "store", "git", "providers", "runtime", "protocol", "output", "prompts", "process-info", "workspace", "workspace-config", "file-modes", "trust", "user-config", "guarded-fs"],
   // the user's accounts: agents take them through a port (agents/accounts-port.ts) the daemon plugs in
   accounts: ["agents", "events", "store", "providers", "runtime", "protocol", "file-modes"],
@@ -51,11 +55,13 @@ const LAYERS: Record<string, readonly string[]> = {
   trust: ["guarded-fs"],
   workspace: ["process-info", "lock-file", "runtime", "guarded-fs"],
   // reading, clearing and creating at paths an agent or a branch can shape (links, FIFOs, size)
-  "guarded-fs": [],
+  "guarded-fs": ["protocol"],
   "lock-file": [],
   "file-modes": [],
   "process-info": [],
   self: ["runtime"],
+  // the person's remotes (~/.config/troupe/remotes.json): read by the commands that follow them
+  remotes: ["protocol", "workspace-config"],
   // the platforms troupe ships binaries for (scripts/dist.ts; `troupe remote install` next)
   platforms: [],
   protocol: [],

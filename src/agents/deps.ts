@@ -24,6 +24,27 @@ export interface AgentDeps {
   waitsOnPurpose?: (agentId: string) => boolean;
   /** What follows a run's end (src/services/end-of-run.ts); without it, the end is only announced on the bus. */
   ends?: RunEnds;
+  /** Running sessions' input streams (src/live/): none is fed without it. */
+  input?: SessionInputPort;
+}
+
+/** What an output chunk says of its session's input stream. */
+export interface InputSeen {
+  /** Ids of lines the CLI echoed: it took them in. */
+  taken: string[];
+  /** A turn ended (a result): the CLI waits for the next line, or for the end of its input. */
+  turnEnded: boolean;
+}
+
+/**
+ * The input streams of running sessions (src/live/), told what the agent runtime sees: a session
+ * launched (with or without a stream), what its output says, and its end (once, before what
+ * follows the end of its run).
+ */
+export interface SessionInputPort {
+  opened(agentId: string, session: number): void;
+  output(agentId: string, session: number, seen: InputSeen): void;
+  ended(agentId: string, session: number): void;
 }
 
 /** Messages handed to a session: claimed as its prompt is built, given back if it does not start. */

@@ -2,6 +2,7 @@ import { agentDiff } from "../git/agent-diff.ts";
 import { TroupeError, errorMessage } from "../errors.ts";
 import type { Agent, Question } from "../protocol/entities.ts";
 import type { OutputChunk } from "../protocol/output.ts";
+import type { DiffLine } from "../protocol/review.ts";
 import type { ResumeRequestSchema } from "../protocol/api.ts";
 import type { z } from "zod";
 import type { AgentRecord, AgentPatch } from "../store/index.ts";
@@ -169,8 +170,8 @@ export class AgentService {
     return rec;
   }
 
-  /** Its work as lines of a diff (src/git/agent-diff.ts). */
-  diff(ref: string): Promise<string[]> {
+  /** Its work as lines of a diff, each with its file and numbers (src/git/agent-diff.ts). */
+  diff(ref: string): Promise<DiffLine[]> {
     return agentDiff(this.get(ref), this.d.ws.root);
   }
 
@@ -266,6 +267,8 @@ export class AgentService {
     }
     const updated = store.agents.update(rec.id, { ...onLaunch, status: "running", lastActivityAt: Date.now() });
     bus.publish({ type: "agent:updated", agent: toAgent(updated) });
+    // what came for it since its prompt was built goes into its input, when it takes input mid-run
+    if (cmd.stdinStream) this.d.input?.opened(rec.id, session);
     return toAgent(updated);
   }
 

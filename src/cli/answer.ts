@@ -1,9 +1,9 @@
 import { TroupeError } from "../errors.ts";
-import { connect } from "./context.ts";
+import { REMOTE_FLAG, commandClient } from "./sources.ts";
 import { defineCommand, printJson } from "./command.ts";
 
 export const command = defineCommand(
-  { synopsis: "troupe answer ANSWER --conversation ID", flags: { conversation: { type: "string", help: null } } },
+  { synopsis: "troupe answer ANSWER --conversation ID", flags: { conversation: { type: "string", help: null }, ...REMOTE_FLAG } },
   run,
 );
 
@@ -12,7 +12,7 @@ async function run(args: string[]): Promise<number> {
   if (!values.conversation) throw new TroupeError("usage", "answer needs --conversation ID");
   const text = positionals.join(" ");
   if (!text.trim()) throw new TroupeError("usage", "answer needs the ANSWER text");
-  const { client } = await connect(values.workspace);
+  const client = await commandClient(values.workspace, values.remote);
   const conv = await client.answer(values.conversation, { answer: text });
   printJson({ conversationId: conv.id, status: conv.status });
   return 0;

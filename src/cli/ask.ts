@@ -2,7 +2,9 @@ import { TroupeError } from "../errors.ts";
 import { withReconnect } from "../client/connect.ts";
 import { connect } from "./context.ts";
 import { defineCommand, parseIntFlag } from "./command.ts";
-import { stdout } from "./streams.ts";
+import { stderr, stdout } from "./streams.ts";
+import { getProvider } from "../../providers/index.ts";
+import type { TroupeClient } from "../client/client.ts";
 
 /** How long one wait request is held by the daemon before the client asks again. */
 const POLL_WINDOW_MS = 30_000;
@@ -31,6 +33,7 @@ async function run(args: string[]): Promise<number> {
   const timeoutMs = parseIntFlag("timeout", values.timeout);
   const { client } = await connect(values.workspace);
   const conv = await client.ask({ question, to: values.to, task: values.task, phase: values.phase, user: values.user, timeoutMs });
+  if (conv.toId !== "user") await sayHowItReaches(client, conv.toId);
   // The daemon expires the question at its deadline; keep reconnecting until it says so.
   const deadline = conv.expiresAt === null ? Number.POSITIVE_INFINITY : conv.expiresAt + 10_000;
   for (;;) {
@@ -44,5 +47,19 @@ async function run(args: string[]): Promise<number> {
       throw new TroupeError("timeout", `${why} (conversation ${c.id} expired)`);
     }
     if (Date.now() > deadline) throw new TroupeError("timeout", `no answer from ${c.toName} within ${timeoutMs} ms`);
+  }
+}
+
+/** For an addressee whose run is under way: whether the question reaches that run, or waits until it looks (on stderr, so stdout stays the answer). */
+async function sayHowItReaches(client: TroupeClient, agentId: string): Promise<void> {
+  try {
+    const a = await client.agent(agentId);
+    if (a.status !== "running") return;
+    const how = getProvider(a.provider)?.liveInput
+      ? "the question is written into its session"
+      : "its CLI takes no input mid-run, so the question is queued until it looks (troupe listen)";
+    stderr.write(`troupe: ${a.name} is running: ${how}; waiting for the answer\n`);
+  } catch {
+    // only a note: the answer is what matters
   }
 }

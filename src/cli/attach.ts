@@ -5,6 +5,7 @@ import type { TroupeClient } from "../client/client.ts";
 import type { Agent } from "../protocol/entities.ts";
 import { isLive } from "../protocol/status.ts";
 import { connect } from "./context.ts";
+import { expandHome } from "./home-path.ts";
 import { defineCommand, printJson } from "./command.ts";
 import { stderr, stdout } from "./streams.ts";
 
@@ -19,7 +20,10 @@ export const command = defineCommand(
   gemini --resume; the generic provider runs its command again with TROUPE_ATTACHED=1). ctrl+c is
   the CLI's. Meanwhile the agent is 'attached' (no retry, message or resume starts it); when the
   CLI exits it is back in the status it had.`,
-    flags: { stop: { type: "boolean", help: "a running agent is stopped first (else a terminal is asked)" } },
+    flags: {
+      stop: { type: "boolean", help: "a running agent is stopped first (else a terminal is asked)" },
+      remote: { type: "string", arg: "NAME", help: "an agent of that remote: runs ssh -t host troupe attach AGENT there" },
+    },
   },
   run,
 );
@@ -29,7 +33,13 @@ async function run(args: string[]): Promise<number> {
   const [ref, ...extra] = positionals;
   if (!ref || extra.length) throw new TroupeError("usage", "attach takes one AGENT (id or name)");
   if (process.env.TROUPE_AGENT_TOKEN) throw new TroupeError("forbidden", "only the person attaches to an agent, from their own terminal");
-  const { client } = await connect(values.workspace);
+  if (values.remote !== undefined) {
+    if (values.workspace !== undefined) throw new TroupeError("usage", "give --workspace or --remote, not both (a remote's workspace is its --path)");
+    const { attachRemote } = await import("./attach-remote.ts");
+    return attachRemote(values.remote, ref, { stop: values.stop === true, json: values.json === true });
+  }
+  // a remote's `ssh -t host troupe attach` passes its path as given: ~/src/api
+  const { client } = await connect(values.workspace === undefined ? undefined : expandHome(values.workspace));
   let agent = await client.agent(ref);
   if (isLive(agent.status) && agent.status !== "attached") {
     if (!values.stop && !(await ask(`${agent.name} is ${agent.status}. Stop it and attach? [y/N] `))) {

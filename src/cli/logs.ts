@@ -4,7 +4,7 @@ import { failureLine, failureShows } from "../protocol/failure.ts";
 import type { OutputChunk } from "../protocol/output.ts";
 import type { TroupeClient } from "../client/client.ts";
 import { chunkLines, colorEnabled, formatLine, parserFor, renderChunksWith } from "../output/render.ts";
-import { connect } from "./context.ts";
+import { REMOTE_FLAG, commandClient } from "./sources.ts";
 import { defineCommand, parseIntFlag } from "./command.ts";
 import { stderr, stdout, type Sink } from "./streams.ts";
 
@@ -20,6 +20,7 @@ export const command = defineCommand(
         help: 'the bytes as the CLI wrote them, unrendered and unsanitized: its stdout to\nstdout, its stderr to stderr; troupe\'s own notes to stderr after "troupe: "',
       },
       session: { type: "string", arg: "N", help: "only session N (each resume is a new session)" },
+      ...REMOTE_FLAG,
     },
     json: 'one object per stored chunk: {"id", "agentId", "session", "stream", "data",\n"createdAt"}; stream is stdout, stderr or troupe (a note of troupe\'s)',
   },
@@ -32,7 +33,7 @@ async function run(args: string[]): Promise<number> {
   if (!ref || extra.length) throw new TroupeError("usage", "logs takes one AGENT (id or name)");
   if (values.raw && values.json) throw new TroupeError("usage", "give --raw or --json, not both");
   const session = parseIntFlag("session", values.session);
-  const { client } = await connect(values.workspace);
+  const client = await commandClient(values.workspace, values.remote);
   const agent = await client.agent(ref);
   const parse_ = parserFor(agent.provider);
   const color = colorEnabled(stdout);

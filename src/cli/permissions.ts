@@ -1,6 +1,6 @@
 import { TroupeError } from "../errors.ts";
 import type { PermissionRequest } from "../protocol/permission.ts";
-import { connect } from "./context.ts";
+import { REMOTE_FLAG, commandClient } from "./sources.ts";
 import { defineCommand, printJson } from "./command.ts";
 import { ago, oneLine, table } from "./format.ts";
 import { stdout } from "./streams.ts";
@@ -30,11 +30,11 @@ export const permissions = defineCommand(
     synopsis: "troupe permissions [--all] [--json]",
     intro: `  agents under troupe spawn --permissions ask wait for you on each tool call their rules do not decide;
   --all also lists those decided (by you, by a rule, or cancelled when the agent ended)`,
-    flags: { all: { type: "boolean", help: null } },
+    flags: { all: { type: "boolean", help: null }, ...REMOTE_FLAG },
   },
   async (args) => {
     const { values } = permissions.parse(args, { positionals: false });
-  const { client } = await connect(values.workspace);
+  const client = await commandClient(values.workspace, values.remote);
   const requests = await client.permissions({ pending: !values.all });
   if (values.json) await printJson(requests);
   else if (requests.length === 0) await stdout.write(values.all ? "no permission requests\n" : "no permission requests wait for you\n");
@@ -57,6 +57,7 @@ export const allow = defineCommand(
         type: "boolean",
         help: "also adds the rule shown by 'troupe permissions' (Bash(git status), Edit(src/a.ts), ...)\nto the agent's allow rules, so the same call no longer asks",
       },
+      ...REMOTE_FLAG,
     },
   },
   runAllow,
@@ -65,7 +66,7 @@ export const allow = defineCommand(
 async function runAllow(args: string[]): Promise<number> {
   const { values, positionals } = allow.parse(args);
   const id = one(positionals, "troupe allow ID [--always]");
-  const { client } = await connect(values.workspace);
+  const client = await commandClient(values.workspace, values.remote);
   const r = await client.decidePermission(id, { behavior: "allow", ...(values.always && { always: true }) });
   if (values.json) await printJson(r);
   else await stdout.write(`${r.id} allowed: ${r.agentName} runs ${r.toolName}${r.rule ? `; from now on ${r.rule} is allowed for ${r.agentName}` : ""}\n`);
@@ -77,7 +78,7 @@ export const deny = defineCommand(
   {
     synopsis: "troupe deny ID --reason TEXT [--json]",
     intro: "  the agent receives the reason as the tool's answer and goes on",
-    flags: { reason: { type: "string", help: null } },
+    flags: { reason: { type: "string", help: null }, ...REMOTE_FLAG },
   },
   runDeny,
 );
@@ -86,7 +87,7 @@ async function runDeny(args: string[]): Promise<number> {
   const { values, positionals } = deny.parse(args);
   const id = one(positionals, "troupe deny ID --reason TEXT");
   if (!values.reason?.trim()) throw new TroupeError("usage", "give --reason TEXT: the agent reads it and goes on");
-  const { client } = await connect(values.workspace);
+  const client = await commandClient(values.workspace, values.remote);
   const r = await client.decidePermission(id, { behavior: "deny", reason: values.reason });
   if (values.json) await printJson(r);
   else await stdout.write(`${r.id} denied: ${r.agentName} was told why\n`);

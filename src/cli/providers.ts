@@ -1,25 +1,53 @@
 import { PROVIDERS, detectProviders } from "../../providers/index.ts";
+import { supportOf } from "../../providers/support.ts";
 import { defineCommand, printJson } from "./command.ts";
 import { table } from "./format.ts";
 import { stdout } from "./streams.ts";
 
-/** `troupe providers [--json]`: which agent CLIs troupe knows and which are installed; no daemon needed. */
+/**
+ * `troupe providers [--json]`: which agent CLIs troupe knows, which are installed (and their
+ * version), the version troupe was last proven with, and what each supports; no daemon needed.
+ */
 export const command = defineCommand(
-  { synopsis: "troupe providers [--json]", flags: {}, workspace: false },
+  {
+    synopsis: "troupe providers [--json]",
+    flags: {},
+    notes: `  PROVEN: the CLI version troupe was last proven with (its recorded output and an end-to-end
+  run); untested: never run here. RESUME, PERMISSIONS (the modes it honours; ask: each tool
+  call to you), MCP (troupe's tools over MCP), COST (its output says what a run cost)`,
+    workspace: false,
+  },
   run,
 );
+
+const yes = (b: boolean) => (b ? "yes" : "no");
 
 async function run(args: string[]): Promise<number> {
   const { values } = command.parse(args, { positionals: false });
   const found = await detectProviders();
+  const rows = found.map((d) => {
+    const p = PROVIDERS.find((x) => x.name === d.name)!;
+    return { d, p, s: supportOf(p) };
+  });
   if (values.json) {
-    printJson(found.map((d) => ({ ...d, displayName: PROVIDERS.find((p) => p.name === d.name)?.displayName ?? d.name })));
+    printJson(rows.map(({ d, p, s }) => ({ ...d, displayName: p.displayName, ...s })));
     return 0;
   }
   stdout.write(
     table(
-      ["NAME", "INSTALLED", "VERSION", "INSTALL"],
-      found.map((d) => [d.name, d.installed ? "yes" : "no", d.version ?? "-", d.installed ? "" : d.install]),
+      ["NAME", "INSTALLED", "VERSION", "PROVEN", "RESUME", "PERMISSIONS", "MCP", "COST", "INSTALL"],
+      rows.map(({ d, p, s }) => [
+        d.name,
+        yes(d.installed),
+        d.version ?? "-",
+        // a CLI troupe runs as the person gives it (generic) has nothing to prove
+        p.binary === null ? "-" : (s.provenWith ?? "untested"),
+        yes(s.resume),
+        s.permissions.join(","),
+        yes(s.mcp),
+        yes(s.cost),
+        d.installed ? "" : d.install,
+      ]),
     ),
   );
   return 0;

@@ -32,6 +32,7 @@ export const COMMANDS: Entry[] = [
   { name: "ask", summary: "ask an agent, a task's agent or the person, and wait for the answer", load: () => import("./ask.ts").then((m) => m.command) },
   { name: "listen", summary: "wait for the next question addressed to this agent", load: () => import("./listen.ts").then((m) => m.command) },
   { name: "send", summary: "send a message to an agent, the person, every agent or the sender's supervisor", load: () => import("./send.ts").then((m) => m.command) },
+  { name: "review", summary: "comment on lines of an agent's diff, and send the comments back to it as one message", load: () => import("./review.ts").then((m) => m.command) },
   { name: "inbox", summary: "print the messages sent to this agent (or to the person)", load: () => import("./inbox.ts").then((m) => m.command) },
   { name: "answer", summary: "answer a conversation", load: () => import("./answer.ts").then((m) => m.command) },
   { name: "permissions", summary: "list the tool calls waiting for your permission", load: () => import("./permissions.ts").then((m) => m.permissions) },
@@ -53,12 +54,14 @@ export const COMMANDS: Entry[] = [
   { name: "gc", summary: "remove finished agents' clean, idle worktrees; report what stays and why", load: () => import("./gc.ts").then((m) => m.command) },
   { name: "service", summary: "install a systemd user unit that starts this workspace's daemon at login", load: () => import("./service.ts").then((m) => m.command) },
   { name: "trust", summary: "allow this workspace's config, as it is now, to run its worktree.setup command", load: () => import("./trust.ts").then((m) => m.command) },
-  { name: "providers", summary: "list agent CLIs troupe knows, and whether each is installed", load: () => import("./providers.ts").then((m) => m.command) },
+  { name: "providers", summary: "list agent CLIs troupe knows: installed, version, proven with, what each supports", load: () => import("./providers.ts").then((m) => m.command) },
   {
     name: "doctor",
     summary: "check what troupe needs here: git, the socket folder, the workspace, the daemon, agent CLIs, tmux, systemd, notify",
     load: () => import("./doctor.ts").then((m) => m.command),
   },
+  { name: "remote", summary: "add, list, remove remote workspaces (over ssh), or install troupe on one", load: () => import("./remote.ts").then((m) => m.command) },
+  { name: "proxy", summary: "carry a remote dashboard's link to this machine's workspace daemon (run by ssh)", load: () => import("./proxy.ts").then((m) => m.command) },
   { name: "daemon", summary: "run, start, stop, restart or inspect the workspace daemon", load: () => import("./daemon.ts").then((m) => m.command) },
 ];
 

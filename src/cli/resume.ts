@@ -1,12 +1,13 @@
 import { TroupeError } from "../errors.ts";
-import { clientEnv, connect } from "./context.ts";
+import { clientEnv } from "./context.ts";
+import { REMOTE_FLAG, commandClient } from "./sources.ts";
 import { defineCommand, printJson } from "./command.ts";
 import { stdout } from "./streams.ts";
 
 export const command = defineCommand(
   {
     synopsis: "troupe resume AGENT [--answer QID=TEXT ...] [--message TEXT] [--json]",
-    flags: { answer: { type: "string", multiple: true, help: null }, message: { type: "string", help: null } },
+    flags: { answer: { type: "string", multiple: true, help: null }, message: { type: "string", help: null }, ...REMOTE_FLAG },
   },
   run,
 );
@@ -20,7 +21,7 @@ async function run(args: string[]): Promise<number> {
     if (eq <= 0) throw new TroupeError("usage", `--answer takes QID=TEXT, not '${a}'`);
     return { id: a.slice(0, eq), answer: a.slice(eq + 1) };
   });
-  const { client } = await connect(values.workspace);
+  const client = await commandClient(values.workspace, values.remote);
   // the person's shell refreshes the agent's environment; an agent's may not (the daemon refuses it)
   const env = process.env.TROUPE_AGENT_TOKEN ? undefined : clientEnv();
   const agent = await client.resume(ref, { answers, message: values.message, env });

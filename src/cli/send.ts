@@ -6,7 +6,8 @@ import { stdout } from "./streams.ts";
 export const command = defineCommand(
   {
     synopsis: "troupe send (AGENT | --user | --all | --supervisor) TEXT [--json]",
-    intro: `  queued until delivered once: through the addressee's inbox, or first in its next run's prompt;
+    intro: `  queued until delivered once: into the addressee's running session (Claude Code), through its
+  inbox, or first in its next run's prompt;
   a done agent is resumed with it when the sender may resume it (the person, or an agent that
   started it); --all only queues; --supervisor is the agent that started the sender (else the person)`,
     flags: { user: { type: "boolean", help: null }, all: { type: "boolean", help: null }, supervisor: { type: "boolean", help: null } },

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { TroupeError } from "../errors.ts";
-import { clientEnv, connect } from "./context.ts";
+import { clientEnv } from "./context.ts";
+import { REMOTE_FLAG, commandClient } from "./sources.ts";
 import { defineCommand, printJson } from "./command.ts";
 import { PERMISSION_CHOICES, PROVIDER_LIST } from "./words.ts";
 import { stdout } from "./streams.ts";
@@ -20,6 +21,7 @@ export const command = defineCommand(
   {
     synopsis: "troupe spawn ((--provider | --profile) NAME --prompt TEXT | --command 'SHELL COMMAND') [options]",
     flags: {
+      ...REMOTE_FLAG,
       provider: { type: "string", arg: "NAME", help: `${PROVIDER_LIST} (default: the profile's; generic with --command)` },
       profile: { type: "string", arg: "NAME", help: "a profile (troupe profile ls): its provider, model, permissions, tools\nand instructions; this command's own flags win over it" },
       prompt: { type: "string", arg: "TEXT", help: "the task; --prompt-file F reads it from a file" },
@@ -67,7 +69,7 @@ async function run(args: string[]): Promise<number> {
   if (budgetUsd !== undefined && !(budgetUsd > 0)) throw new TroupeError("usage", "--budget takes an amount in USD, such as 2.50");
   const timeoutMs = durationMs("--timeout", values.timeout);
   const idleTimeoutMs = durationMs("--idle-timeout", values["idle-timeout"]);
-  const { client } = await connect(values.workspace);
+  const client = await commandClient(values.workspace, values.remote);
   const agent = await client.spawn({
     provider,
     profile: values.profile,

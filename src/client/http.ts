@@ -1,7 +1,7 @@
 import { ErrorReply, type ReplyCheck } from "../protocol/api/replies.ts";
 import { TroupeError, isErrorCode } from "../errors.ts";
 import { BUILD_VERSION, VERSION_HEADER } from "../self.ts";
-import { NotDelivered, type Transport } from "./transport.ts";
+import { NotDelivered, type Exchange, type Transport } from "./transport.ts";
 
 /** Every request names this client's build, so that daemon and client find out which one is stale. */
 export function baseHeaders(token: string | undefined, accept: string): Record<string, string> {
@@ -18,6 +18,27 @@ async function peekCode(res: Response): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Sends one exchange, bringing a daemon up when none answered (or one of an older build stepped
+ * aside) and sending it again, when the transport can start one. Rejects as the transport does.
+ */
+export async function deliver(transport: Transport, path: string, ex: Exchange): Promise<Response> {
+  let res: Response;
+  try {
+    res = await transport.send(path, ex);
+  } catch (err) {
+    if (!transport.start || !(err instanceof NotDelivered) || ex.signal?.aborted) throw err;
+    await transport.start("absent");
+    res = await transport.send(path, ex);
+  }
+  if (res.status === 409 && transport.start && (await peekCode(res)) === "daemon_outdated") {
+    // the old daemon stops itself on seeing this build; its agents are adopted by the next one
+    await transport.start("outdated");
+    res = await transport.send(path, ex);
+  }
+  return res;
 }
 
 /**
@@ -39,18 +60,7 @@ export async function request<T>(
   const ex = { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal };
   let res: Response;
   try {
-    try {
-      res = await transport.send(path, ex);
-    } catch (err) {
-      if (!transport.start || !(err instanceof NotDelivered) || signal?.aborted) throw err;
-      await transport.start("absent");
-      res = await transport.send(path, ex);
-    }
-    if (res.status === 409 && transport.start && (await peekCode(res)) === "daemon_outdated") {
-      // the old daemon stops itself on seeing this build; its agents are adopted by the next one
-      await transport.start("outdated");
-      res = await transport.send(path, ex);
-    }
+    res = await deliver(transport, path, ex);
   } catch (err) {
     if (signal?.aborted || err instanceof TroupeError) throw err;
     const why = err instanceof NotDelivered ? `no daemon answers on ${transport.address}` : `the daemon connection broke: ${(err as Error).message}`;

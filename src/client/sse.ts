@@ -51,6 +51,7 @@ export async function openSubscription(
   try {
     res = await transport.send(path, { method: EVENTS.method, headers, signal });
   } catch (err) {
+    if (err instanceof TroupeError) throw err; // a link's own reason (unreachable, incompatible) says more
     throw new TroupeError("daemon_unavailable", `no daemon answers on ${transport.address}`, { cause: err });
   }
   if (res.status === 409) {
@@ -84,6 +85,7 @@ async function* readEvents(body: ReadableStream<Uint8Array>, eventSchema: EventC
     }
   } catch (err) {
     if (signal?.aborted) return;
+    if (err instanceof TroupeError) throw err;
     throw new TroupeError("daemon_unavailable", "event stream closed", { cause: err });
   }
 }

@@ -134,6 +134,11 @@ export class ConversationService {
     }
   }
 
+  /** Whether the agent is in a `listen` now: a question is then its listen's (src/live/ writes none into its session). */
+  isListening(agentId: string): boolean {
+    return this.listening.has(agentId);
+  }
+
   /**
    * Whether the agent waits on purpose: in a `listen`, or on an answer to a question it asked.
    * Its inactivity clock stops meanwhile (src/agents/lifecycle/limits.ts).

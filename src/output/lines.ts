@@ -63,6 +63,8 @@ export function renderEvent(ev: OutputEvent): RenderedLine[] {
       return renderResult(ev);
     case "error":
       return [{ text: `✗ ${sanitize(firstLine(ev.message))}`, kind: "error" }];
+    case "input":
+      return [{ text: `» ${inputSummary(ev.text)}`, kind: "meta" }];
     case "raw":
       return [{ text: sanitize(ev.line), kind: "raw" }];
     default:
@@ -89,6 +91,13 @@ function compact(n: number): string {
   if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)}M`;
   if (n >= 1_000) return `${(n / 1_000).toFixed(1)}k`;
   return String(n);
+}
+
+/** A message written into a running session (or its prompt), as one line: its first, and how many more. */
+function inputSummary(text: string): string {
+  const lines = text.split("\n").filter((l) => l.trim() !== "");
+  const more = lines.length > 1 ? ` (+${lines.length - 1} lines)` : "";
+  return `${truncate(sanitize((lines[0] ?? "").trim()), 200)}${more}`;
 }
 
 function firstLine(s: string): string {

@@ -117,8 +117,9 @@ export function ruleMatches(rule: string, toolName: string, input: Record<string
   if (r.pattern === null) return true;
   const subject = subjectOf(toolName, input, cwd);
   if (subject === undefined) return false;
-  // a path outside the worktree stays absolute, and a relative pattern (`**` too) never matches it
-  if (FILE_TOOLS.has(toolName) && isAbsolute(subject) && !isAbsolute(r.pattern)) return false;
+  // a path outside the worktree stays absolute: a relative allow (`**` too) never lets it through,
+  // while a deny is matched against it as it is (`Read(**)` denies /root/.ssh/id_rsa too)
+  if (effect === "allow" && FILE_TOOLS.has(toolName) && isAbsolute(subject) && !isAbsolute(r.pattern)) return false;
   if (toolName !== "Bash") return glob(r.pattern, null)(subject);
   if (effect === "allow") return glob(r.pattern, "strict")(subject);
   const m = glob(r.pattern, "loose");

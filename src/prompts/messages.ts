@@ -23,3 +23,21 @@ export function messagesPrompt(troupe: string, msgs: PromptMessage[], left: numb
 export function messageWakePrompt(troupe: string): string {
   return `You were resumed for the messages above. Act on them as they ask (reply with \`${shellWord(troupe)} send <agent name|--user|--supervisor> "<text>"\` if they need one), then end with \`${shellWord(troupe)} signal done\` as before.`;
 }
+
+/** A message written into a running session as a user turn: who it is from, then its text. */
+export function liveMessageText(troupe: string, m: PromptMessage): string {
+  return `Message ${m.id} from ${sender(m)}, sent to you while you work (act on it if it concerns your task; reply with \`${shellWord(troupe)} send <agent name|--user|--supervisor> "<text>"\` if it needs one):\n\n${m.text}`;
+}
+
+interface PromptQuestion {
+  id: string;
+  fromId: string;
+  fromName: string;
+  question: string;
+}
+
+/** A question written into a running session as a user turn: who asks, the question, and the exact command that answers it. */
+export function liveQuestionText(troupe: string, c: PromptQuestion): string {
+  const from = c.fromId === "user" ? "The person (user)" : `Agent "${c.fromName}"`;
+  return `${from} asks you while you work (conversation ${c.id}):\n\n${c.question}\n\nAnswer it now with \`${shellWord(troupe)} answer "<answer>" --conversation ${c.id}\`, then carry on with your task.`;
+}

@@ -5,6 +5,7 @@ import { PermissionModeSchema } from "./config.ts";
 import { SignalSchema } from "./signal.ts";
 import { ProfileNameSchema } from "./profile.ts";
 import { PermissionRuleSchema } from "./permission.ts";
+import { DiffLineSchema } from "./review.ts";
 
 const NUL_MESSAGE = "must not contain a NUL byte (a process's arguments and environment cannot hold one)";
 /** Text that reaches a process's argv or environment: the kernel ends a string at NUL, and spawn refuses it. */
@@ -60,8 +61,12 @@ export type SignalRequest = z.input<typeof SignalRequestSchema>;
 export const AgentResponseSchema = z.object({ agent: AgentSchema });
 export const AgentsResponseSchema = z.object({ agents: z.array(AgentSchema) });
 export const OutputResponseSchema = z.object({ chunks: z.array(OutputChunkSchema) });
-/** An agent's diff as lines: committed on its branch since its base, then uncommitted in its folder, each under a `── ... ──` heading. */
-export const AgentDiffResponseSchema = z.object({ lines: z.array(z.string()) });
+/**
+ * An agent's diff as lines, each with what it is (a section's heading, a file's header, a hunk, a
+ * line of code with its numbers): committed on its branch since its base, then uncommitted in its
+ * folder, each under a `── ... ──` heading.
+ */
+export const AgentDiffResponseSchema = z.object({ lines: z.array(DiffLineSchema) });
 
 /**
  * `POST /v1/agents/:ref/attach` (the person only): the agent is now `attached` in a new session,

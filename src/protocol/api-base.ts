@@ -12,6 +12,8 @@ export const HealthSchema = z.object({
   ok: z.literal(true),
   pid: z.number().int(),
   version: z.string(),
+  /** The API version it speaks (src/protocol/api/index.ts); absent from a daemon older than the field. */
+  api: z.number().int().optional(),
   workspace: z.string(),
   startedAt: z.number().int(),
 });

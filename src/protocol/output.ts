@@ -25,6 +25,11 @@ export const OutputEventSchema = z.discriminatedUnion("kind", [
    * spent quota comes back.
    */
   z.object({ kind: z.literal("error"), message: z.string(), failure: FailureClassSchema.optional(), resetsAt: z.number().int().optional() }),
+  /**
+   * A user message the CLI took in while it ran (its echo of a line troupe wrote to its stdin,
+   * the prompt included): `id` is the one troupe gave the line, when it gave one.
+   */
+  z.object({ kind: z.literal("input"), text: z.string(), id: z.string().optional() }),
   /** A line the parser did not recognise: kept verbatim, never dropped. */
   z.object({ kind: z.literal("raw"), line: z.string() }),
 ]);

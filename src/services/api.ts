@@ -7,6 +7,7 @@ import type { FlowService } from "../flows/service.ts";
 import type { MessageService } from "../messages/service.ts";
 import type { PermissionService } from "../permissions/service.ts";
 import type { ProfileCatalog } from "../profiles/catalog.ts";
+import type { ReviewService } from "../reviews/service.ts";
 import { USER } from "../protocol/entities.ts";
 import type { Dispatcher } from "../work/dispatch.ts";
 import type { ModeService } from "../work/modes.ts";
@@ -22,6 +23,7 @@ import { messagesApi } from "./messages-api.ts";
 import { modesApi } from "./modes-api.ts";
 import { permissionsApi } from "./permissions-api.ts";
 import { profilesApi } from "./profiles-api.ts";
+import { reviewsApi } from "./reviews-api.ts";
 import type { Handlers, Services } from "./services.ts";
 import type { PurposefulWaits } from "./waits.ts";
 import { workApi } from "./work-api.ts";
@@ -33,6 +35,7 @@ export interface ApiDeps extends DaemonHost {
   agents: AgentService;
   conversations: ConversationService;
   messages: MessageService;
+  reviews: ReviewService;
   feed: EventFeed;
   work: WorkService;
   dispatcher: Dispatcher;
@@ -64,6 +67,7 @@ export function servicesApi(d: ApiDeps): Services {
     ...agentsApi(d.agents, d.profiles, d.bus, d.waits),
     ...conversationsApi(d.conversations),
     ...messagesApi(d.messages, guard, d.waits),
+    ...reviewsApi(d.reviews),
     ...eventsApi(d.feed),
     ...workApi(d.work, d.dispatcher),
     ...modesApi(d.modes),

@@ -12,6 +12,7 @@ import type { Services } from "./services.ts";
 import { servicesApi } from "./api.ts";
 import { MessageService } from "../messages/service.ts";
 import { DeliveryFollower } from "../messages/delivery.ts";
+import { ReviewService } from "../reviews/service.ts";
 import { PurposefulWaits } from "./waits.ts";
 import { WorkService } from "../work/service.ts";
 import { Dispatcher } from "../work/dispatch.ts";
@@ -28,6 +29,7 @@ import { AgentEnvStore } from "../agents/files/saved-env.ts";
 import { troupeIn } from "../agents/paths.ts";
 import { Notifier } from "../notify/notifier.ts";
 import { PermissionService, awaitsPermission } from "../permissions/service.ts";
+import { LiveInputs } from "../live/live-inputs.ts";
 import { EndOfRun, type EndOfRunParts } from "./end-of-run.ts";
 
 export interface ServiceHost {
@@ -72,6 +74,7 @@ export function createServices(h: ServiceHost): RunningServices {
   const envs = new AgentEnvStore(h.ws.stateDir);
   const broker = new AccountBroker({ store: h.store, bus, log: h.log, accounts: accountStore, loadEnv: (rec) => envs.load(rec.id, rec.name) });
   const ends = new EndOfRun(h.log, () => endParts);
+  const live = new LiveInputs({ store: h.store, bus, log: h.log, troupe: () => troupe, listening: (id) => conversations.isListening(id) });
   const agents = new AgentService({
     ws: h.ws,
     store: h.store,
@@ -81,6 +84,7 @@ export function createServices(h: ServiceHost): RunningServices {
     mail: messages,
     accounts: broker,
     ends,
+    input: live,
     // an agent waiting for the person's permission is not idle, however long the person takes
     waitsOnPurpose: (id) => conversations.waitsOnPurpose(id) || waits.has(id) || awaitsPermission(h.store, id),
   });
@@ -93,13 +97,14 @@ export function createServices(h: ServiceHost): RunningServices {
   const modes = new ModeService({ agents, store: h.store, log: h.log, decisions, work: modeWorkOver(work, h.store) });
   const dispatcher = new Dispatcher({ root: h.ws.root, stateDir: h.ws.stateDir, store: h.store, bus, log: h.log, modes, agents });
   const delivery = new DeliveryFollower({ store: h.store, bus, log: h.log, messages, agents });
+  const reviews = new ReviewService({ store: h.store, log: h.log, agents, messages });
   const profiles = new ProfileCatalog(h.ws.root);
   const flows = new FlowService({ root: h.ws.root, stateDir: h.ws.stateDir, store: h.store, log: h.log, agents, profiles });
   const uncommitted = new UncommittedFollower({ store: h.store, bus, log: h.log, agents });
   const reaper = new WorktreeReaper({ ws: h.ws, store: h.store, log: h.log });
   const notifier = new Notifier({ bus, log: h.log, root: h.ws.root, sentPath: join(h.ws.stateDir, "notified.json"), nameOf: (id) => h.store.agents.get(id)?.name ?? null });
   const endParts: EndOfRunParts = { modes, conversations: follower, messages: delivery, permissions, uncommitted, reaper, dispatch: dispatcher, bus };
-  const services = servicesApi({ ...h, startedAt, bus, waits, agents, conversations, messages, feed, work, dispatcher, modes, profiles, flows, accounts, permissions });
+  const services = servicesApi({ ...h, startedAt, bus, waits, agents, conversations, messages, reviews, feed, work, dispatcher, modes, profiles, flows, accounts, permissions });
   return {
     services,
     bus,
@@ -118,6 +123,8 @@ export function createServices(h: ServiceHost): RunningServices {
       permissions.start();
       uncommitted.start();
       agents.start();
+      // the streams of the sessions the agent service adopted: lines an earlier daemon left
+      live.start();
       modes.sweep();
       // after the agent service settled the sessions it found: deliveries that never ran are queued again
       delivery.sweep();
@@ -133,6 +140,7 @@ export function createServices(h: ServiceHost): RunningServices {
       flows.shutdown();
       await dispatcher.shutdown();
       conversations.shutdown();
+      live.shutdown();
       follower.shutdown();
       delivery.shutdown();
       await reaper.shutdown();

@@ -1,6 +1,7 @@
 import { collectGarbage } from "../agents/cleanup/index.ts";
 import type { Logger } from "../events/log.ts";
 import type { DAEMON_ENDPOINTS } from "../protocol/api/daemon.ts";
+import { API_VERSION } from "../protocol/api/index.ts";
 import { BUILD_VERSION } from "../self.ts";
 import type { Store } from "../store/index.ts";
 import type { Workspace } from "../workspace.ts";
@@ -18,7 +19,7 @@ export interface DaemonHost {
 /** The daemon's own endpoints: health, stop, garbage collection. */
 export function daemonApi(h: DaemonHost): HandlersOf<typeof DAEMON_ENDPOINTS> {
   return {
-    health: () => ({ ok: true, pid: process.pid, version: BUILD_VERSION, workspace: h.ws.root, startedAt: h.startedAt }),
+    health: () => ({ ok: true, pid: process.pid, version: BUILD_VERSION, api: API_VERSION, workspace: h.ws.root, startedAt: h.startedAt }),
     stopDaemon() {
       // later, so that the stop request is answered first
       setTimeout(h.stopDaemon, 10);

@@ -1,5 +1,6 @@
 import type { Database } from "../runtime/sqlite.ts";
 import type { FileStream, OutputChunk, Stream } from "../protocol/output.ts";
+import { formatBytes } from "../protocol/bytes.ts";
 
 /** Keeps one response (and the memory to build it) small however much an agent wrote. */
 export const MAX_PAGE_BYTES = 4 * 1024 * 1024;
@@ -36,20 +37,6 @@ export interface Piece {
 /** The chunks stored, in order, and each agent's stored total afterwards. */
 type Appended = { chunks: OutputChunk[]; stored: Map<string, number> };
 type Append = (pieces: readonly Piece[]) => Appended;
-
-const UNITS = ["bytes", "KiB", "MiB", "GiB", "TiB"];
-
-/** 1288490188 → "1.2 GiB"; whole numbers lose their ".0" ("256 MiB"). */
-export function formatBytes(n: number): string {
-  let v = n;
-  let u = 0;
-  while (v >= 1024 && u < UNITS.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  const s = u === 0 || Number.isInteger(v) ? String(Math.round(v)) : v.toFixed(1).replace(/\.0$/, "");
-  return `${s} ${UNITS[u]}`;
-}
 
 /** The line that takes the place of dropped output, where it was (before what is kept): troupe's, stream `troupe`. */
 export function droppedMarker(droppedBytes: number, capBytes: number): string {

@@ -1,7 +1,7 @@
 import type { Database } from "../runtime/sqlite.ts";
 import type { Conversation, ConversationStatus } from "../protocol/entities.ts";
 
-interface Row {
+export interface ConversationRow {
   id: string;
   from_id: string;
   from_name: string;
@@ -18,7 +18,7 @@ interface Row {
   answered_at: number | null;
 }
 
-const fromRow = (r: Row): Conversation => ({
+export const conversationFromRow = (r: ConversationRow): Conversation => ({
   id: r.id,
   fromId: r.from_id,
   fromName: r.from_name,
@@ -51,15 +51,15 @@ export class ConversationRepo {
   }
 
   get(id: string): Conversation | null {
-    const row = this.db.query("SELECT * FROM conversations WHERE id = ?").get(id) as Row | null;
-    return row ? fromRow(row) : null;
+    const row = this.db.query("SELECT * FROM conversations WHERE id = ?").get(id) as ConversationRow | null;
+    return row ? conversationFromRow(row) : null;
   }
 
   list(q: { pending?: boolean } = {}): Conversation[] {
     const sql = q.pending
       ? "SELECT * FROM conversations WHERE status IN ('pending', 'delivered') ORDER BY created_at, rowid"
       : "SELECT * FROM conversations ORDER BY created_at, rowid";
-    return (this.db.query(sql).all() as Row[]).map(fromRow);
+    return (this.db.query(sql).all() as ConversationRow[]).map(conversationFromRow);
   }
 
   /**
@@ -74,14 +74,20 @@ export class ConversationRepo {
          WHERE id = (SELECT id FROM conversations WHERE to_id = ? AND status = 'pending' ORDER BY created_at, rowid LIMIT 1)
          RETURNING *`,
       )
-      .get(leaseSession, toId) as Row | null;
-    return row ? fromRow(row) : null;
+      .get(leaseSession, toId) as ConversationRow | null;
+    return row ? conversationFromRow(row) : null;
+  }
+
+  /** The oldest conversation pending for `toId`, as it is (nothing changes). */
+  oldestPending(toId: string): Conversation | null {
+    const row = this.db.query("SELECT * FROM conversations WHERE to_id = ? AND status = 'pending' ORDER BY created_at, rowid LIMIT 1").get(toId) as ConversationRow | null;
+    return row ? conversationFromRow(row) : null;
   }
 
   /** Hands one given pending conversation over (delivered); null when it was not pending. */
   claim(id: string): Conversation | null {
-    const row = this.db.query("UPDATE conversations SET status = 'delivered' WHERE id = ? AND status = 'pending' RETURNING *").get(id) as Row | null;
-    return row ? fromRow(row) : null;
+    const row = this.db.query("UPDATE conversations SET status = 'delivered' WHERE id = ? AND status = 'pending' RETURNING *").get(id) as ConversationRow | null;
+    return row ? conversationFromRow(row) : null;
   }
 
   /** Gives a claimed conversation back when the listener left before receiving it. */
@@ -97,8 +103,8 @@ export class ConversationRepo {
           `UPDATE conversations SET status = 'pending', lease_session = NULL
            WHERE to_id = ? AND status = 'delivered' AND lease_session IS NOT NULL AND lease_session <= ? RETURNING *`,
         )
-        .all(toId, session) as Row[]
-    ).map(fromRow);
+        .all(toId, session) as ConversationRow[]
+    ).map(conversationFromRow);
   }
 
   /** Null when it was already answered or expired: only one answer ever lands. */
@@ -108,8 +114,8 @@ export class ConversationRepo {
         `UPDATE conversations SET status = 'answered', answer = ?, answered_by = ?, answered_at = ?
          WHERE id = ? AND status IN ('pending', 'delivered') RETURNING *`,
       )
-      .get(answer, by, Date.now(), id) as Row | null;
-    return row ? fromRow(row) : null;
+      .get(answer, by, Date.now(), id) as ConversationRow | null;
+    return row ? conversationFromRow(row) : null;
   }
 
   /** Expires every open conversation addressed to `toId` (it can no longer answer) and returns them. */
@@ -117,8 +123,8 @@ export class ConversationRepo {
     return (
       this.db
         .query("UPDATE conversations SET status = 'expired' WHERE to_id = ? AND status IN ('pending', 'delivered') RETURNING *")
-        .all(toId) as Row[]
-    ).map(fromRow);
+        .all(toId) as ConversationRow[]
+    ).map(conversationFromRow);
   }
 
   /** Marks every open conversation past its deadline expired and returns them. */
@@ -129,8 +135,8 @@ export class ConversationRepo {
           `UPDATE conversations SET status = 'expired'
            WHERE status IN ('pending', 'delivered') AND expires_at IS NOT NULL AND expires_at <= ? RETURNING *`,
         )
-        .all(now) as Row[]
-    ).map(fromRow);
+        .all(now) as ConversationRow[]
+    ).map(conversationFromRow);
   }
 
   /** Whether the agent asked a question still open (it waits for the answer). */

@@ -13,6 +13,8 @@ import { ModeImportRepo } from "./mode-imports.ts";
 import { MessageRepo } from "./messages.ts";
 import { FlowRepo } from "./flows.ts";
 import { PermissionRepo } from "./permissions.ts";
+import { SessionInputRepo } from "./session-inputs.ts";
+import { ReviewRepo } from "./reviews.ts";
 import { scrubFreeSpace, secureDelete } from "./secure.ts";
 import { WalCheckpoints } from "./checkpoints.ts";
 import { startCheckpointer } from "../runtime/checkpointer.ts";
@@ -32,6 +34,9 @@ export interface Store {
   messages: MessageRepo;
   flows: FlowRepo;
   permissions: PermissionRepo;
+  /** Lines written into running sessions (src/live/). */
+  sessionInputs: SessionInputRepo;
+  reviews: ReviewRepo;
   /** Makes deleted and overwritten text unrecoverable from the file (VACUUM): one-time steps only. */
   scrub(): void;
   /** When the WAL is copied into the database, on a worker thread (see checkpoints.ts). */
@@ -61,6 +66,8 @@ export function createStore(path: string, warnings: StoreWarnings): Store {
     messages: new MessageRepo(db),
     flows: new FlowRepo(db),
     permissions: new PermissionRepo(db, warnings),
+    sessionInputs: new SessionInputRepo(db),
+    reviews: new ReviewRepo(db),
     scrub: () => scrubFreeSpace(db),
     checkpoints,
     close: () => {
@@ -76,4 +83,5 @@ export type { InitiativeRecord } from "./initiatives.ts";
 export type { PhaseRecord } from "./phases.ts";
 export type { TaskRecord } from "./tasks.ts";
 export type { BranchRecord } from "./branches.ts";
+export type { SessionInput } from "./session-inputs.ts";
 export { openStore, migrate, schemaVersion } from "./db.ts";

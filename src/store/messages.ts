@@ -1,7 +1,7 @@
 import type { Database } from "../runtime/sqlite.ts";
 import type { Message, MessageStatus } from "../protocol/message.ts";
 
-interface Row {
+export interface MessageRow {
   seq: number;
   from_id: string;
   from_name: string;
@@ -15,7 +15,7 @@ interface Row {
   delivered_at: number | null;
 }
 
-const fromRow = (r: Row): Message => ({
+export const messageFromRow = (r: MessageRow): Message => ({
   id: `msg_${r.seq}`,
   seq: r.seq,
   fromId: r.from_id,
@@ -31,7 +31,7 @@ const fromRow = (r: Row): Message => ({
 /** What a message's heading in a prompt costs, counted against the budget with its text. */
 const HEADING = 64;
 
-const bySeq = (a: Row, b: Row) => a.seq - b.seq;
+const bySeq = (a: MessageRow, b: MessageRow) => a.seq - b.seq;
 
 /** `msg_<n>` → n; null for anything else. */
 export function messageSeq(id: string): number | null {
@@ -63,18 +63,18 @@ export class MessageRepo {
     const insert = this.db.query(
       `INSERT INTO messages (from_id, from_name, to_id, to_name, text, wake, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     );
-    return this.db.transaction(() => msgs.map((m) => fromRow(insert.get(m.fromId, m.fromName, m.toId, m.toName, m.text, m.wake ? 1 : 0, now) as Row)))();
+    return this.db.transaction(() => msgs.map((m) => messageFromRow(insert.get(m.fromId, m.fromName, m.toId, m.toName, m.text, m.wake ? 1 : 0, now) as MessageRow)))();
   }
 
   /** Messages to `toId` not yet read, oldest first; reading them here changes nothing. */
   unread(toId: string, limit: number): Message[] {
-    const rows = this.db.query("SELECT * FROM messages WHERE to_id = ? AND status != 'read' ORDER BY seq LIMIT ?").all(toId, limit) as Row[];
-    return rows.map(fromRow);
+    const rows = this.db.query("SELECT * FROM messages WHERE to_id = ? AND status != 'read' ORDER BY seq LIMIT ?").all(toId, limit) as MessageRow[];
+    return rows.map(messageFromRow);
   }
 
   get(seq: number): Message | null {
-    const row = this.db.query("SELECT * FROM messages WHERE seq = ?").get(seq) as Row | null;
-    return row ? fromRow(row) : null;
+    const row = this.db.query("SELECT * FROM messages WHERE seq = ?").get(seq) as MessageRow | null;
+    return row ? messageFromRow(row) : null;
   }
 
   /**
@@ -88,7 +88,7 @@ export class MessageRepo {
         after === null
           ? this.db.query("SELECT * FROM messages WHERE to_id = ? AND status = 'queued' ORDER BY seq LIMIT ?").all(toId, limit)
           : this.db.query("SELECT * FROM messages WHERE to_id = ? AND seq > ? ORDER BY seq LIMIT ?").all(toId, after, limit)
-      ) as Row[];
+      ) as MessageRow[];
       if (!rows.length) return { page: [], delivered: [] };
       const delivered = (
         this.db
@@ -96,10 +96,10 @@ export class MessageRepo {
             `UPDATE messages SET status = 'delivered', delivered_at = ?, session = NULL
              WHERE to_id = ? AND status = 'queued' AND seq >= ? AND seq <= ? RETURNING *`,
           )
-          .all(Date.now(), toId, rows[0]!.seq, rows.at(-1)!.seq) as Row[]
+          .all(Date.now(), toId, rows[0]!.seq, rows.at(-1)!.seq) as MessageRow[]
       ).sort(bySeq);
       const changed = new Map(delivered.map((r) => [r.seq, r]));
-      return { page: rows.map((r) => fromRow(changed.get(r.seq) ?? r)), delivered: delivered.map(fromRow) };
+      return { page: rows.map((r) => messageFromRow(changed.get(r.seq) ?? r)), delivered: delivered.map(messageFromRow) };
     })();
   }
 
@@ -130,15 +130,32 @@ export class MessageRepo {
           `UPDATE messages SET status = 'delivered', delivered_at = ?, session = ?
            WHERE to_id = ? AND status = 'queued' AND seq <= ? RETURNING *`,
         )
-        .all(Date.now(), session, agentId, queued[n - 1]!.seq) as Row[];
-      return { messages: rows.sort(bySeq).map(fromRow), left: queued.length - n };
+        .all(Date.now(), session, agentId, queued[n - 1]!.seq) as MessageRow[];
+      return { messages: rows.sort(bySeq).map(messageFromRow), left: queued.length - n };
     })();
+  }
+
+  /** The agent's oldest queued message, as it is (nothing changes). */
+  oldestQueued(agentId: string): Message | null {
+    const row = this.db.query("SELECT * FROM messages WHERE to_id = ? AND status = 'queued' ORDER BY seq LIMIT 1").get(agentId) as MessageRow | null;
+    return row ? messageFromRow(row) : null;
+  }
+
+  /** The agent's oldest queued message, delivered to `session` (written into its running session's input). */
+  claimNextForSession(agentId: string, session: number): Message | null {
+    const row = this.db
+      .query(
+        `UPDATE messages SET status = 'delivered', delivered_at = ?, session = ?
+         WHERE seq = (SELECT seq FROM messages WHERE to_id = ? AND status = 'queued' ORDER BY seq LIMIT 1) RETURNING *`,
+      )
+      .get(Date.now(), session, agentId) as MessageRow | null;
+    return row ? messageFromRow(row) : null;
   }
 
   /** Queued again: handed to a reader or a session that never got them. Only delivered ones change. */
   requeue(seqs: number[]): Message[] {
     const q = this.db.query("UPDATE messages SET status = 'queued', delivered_at = NULL, session = NULL WHERE seq = ? AND status = 'delivered' RETURNING *");
-    return this.db.transaction(() => seqs.flatMap((s) => (q.all(s) as Row[]).map(fromRow)))();
+    return this.db.transaction(() => seqs.flatMap((s) => (q.all(s) as MessageRow[]).map(messageFromRow)))();
   }
 
   /**
@@ -154,10 +171,10 @@ export class MessageRepo {
              AND NOT EXISTS (SELECT 1 FROM agent_sessions s WHERE s.agent_id = messages.to_id AND s.session = messages.session AND s.pid IS NOT NULL)
            RETURNING *`,
         )
-        .all(agentId, upTo) as Row[]
+        .all(agentId, upTo) as MessageRow[]
     )
       .sort(bySeq)
-      .map(fromRow);
+      .map(messageFromRow);
   }
 
   /** Agents with a queued message whose sender may resume them. */
@@ -181,8 +198,8 @@ export class MessageRepo {
 
   /** A message to the person, seen: `read`. Null when there is no such message to `toId`. */
   markRead(seq: number, toId: string): Message | null {
-    const row = this.db.query("UPDATE messages SET status = 'read', delivered_at = coalesce(delivered_at, ?) WHERE seq = ? AND to_id = ? RETURNING *").get(Date.now(), seq, toId) as Row | null;
-    return row ? fromRow(row) : null;
+    const row = this.db.query("UPDATE messages SET status = 'read', delivered_at = coalesce(delivered_at, ?) WHERE seq = ? AND to_id = ? RETURNING *").get(Date.now(), seq, toId) as MessageRow | null;
+    return row ? messageFromRow(row) : null;
   }
 
   /** Messages to an agent that is gone: nobody will read them. */

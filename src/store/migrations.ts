@@ -321,6 +321,36 @@ export const MIGRATIONS: readonly Migration[] = [
    ALTER TABLE agent_sessions ADD COLUMN signal_from_file INTEGER NOT NULL DEFAULT 0;
    UPDATE agent_sessions SET signal_from_file = 1 WHERE ended_at IS NULL;`,
   },
+  // 20: the person's pending review of each agent's diff (src/reviews/): one row per comment,
+  // anchored by file, side, line number, the line's text and its neighbours; sent, they go
+  { name: "review-comments", sql: `CREATE TABLE review_comments (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+    file TEXT NOT NULL,
+    side TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    section TEXT,
+    code TEXT NOT NULL,
+    context_json TEXT NOT NULL,
+    text TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX review_comments_agent ON review_comments(agent_id, seq);` },
+  // 21: lines written into running sessions' input streams (src/live/): what each carried, and
+  // whether the CLI took it (its echo), so what it never took goes back when the session ends
+  { name: "session-inputs", sql: `CREATE TABLE session_inputs (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+    session INTEGER NOT NULL,
+    message_seq INTEGER,
+    conversation_id TEXT,
+    line TEXT NOT NULL,
+    written_at INTEGER NOT NULL,
+    taken_at INTEGER
+  );
+  CREATE INDEX session_inputs_session ON session_inputs(agent_id, session);` },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,4 +1,4 @@
--- The store's schema as the migrations leave it (src/store/migrations.ts, version 18), written
+-- The store's schema as the migrations leave it (src/store/migrations.ts, version 20), written
 -- out to be read: nothing runs this file. tests/store/migrations.test.ts holds it equal to what
 -- the migrations make of an empty store (sqlite_master, comments and spacing aside), so a new
 -- migration comes with its change here. A column's comment names the migration that added it
@@ -270,3 +270,33 @@ CREATE TABLE agent_permission_rules (
   created_at INTEGER NOT NULL,
   PRIMARY KEY (agent_id, effect, rule)
 );
+
+-- The person's pending review of an agent's diff: one row per comment, until it is sent (20 review-comments).
+CREATE TABLE review_comments (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+  file TEXT NOT NULL,
+  side TEXT NOT NULL, -- new: an added or unchanged line's number; old: a removed line's
+  line INTEGER NOT NULL,
+  section TEXT, -- committed or uncommitted
+  code TEXT NOT NULL, -- the line's text, without its marker
+  context_json TEXT NOT NULL, -- {before, after}: the text of the lines of code around it
+  text TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE INDEX review_comments_agent ON review_comments(agent_id, seq);
+
+-- Lines written into running sessions' input streams (src/live/), until their session ends (21 session-inputs).
+CREATE TABLE session_inputs (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+  session INTEGER NOT NULL,
+  message_seq INTEGER,
+  conversation_id TEXT,
+  line TEXT NOT NULL,
+  written_at INTEGER NOT NULL,
+  taken_at INTEGER
+);
+CREATE INDEX session_inputs_session ON session_inputs(agent_id, session);

@@ -2,6 +2,7 @@ import type { TroupeClient } from "../client/client.ts";
 import type { Attached } from "../client/attach.ts";
 import type { Agent } from "../protocol/entities.ts";
 import type { Initiative } from "../protocol/work.ts";
+import type { DiffLine } from "../protocol/review.ts";
 import type { LineParser } from "../output/lines.ts";
 import type { Workspace } from "../workspace.ts";
 
@@ -10,6 +11,7 @@ export type DashboardClient = Pick<
   TroupeClient,
   | "health" | "listAgents" | "conversations" | "events" | "output" | "spawn" | "stop" | "resume" | "answer" | "profiles" | "waitAgent"
   | "messages" | "markRead" | "send"
+  | "review" | "addReviewComment" | "editReviewComment" | "deleteReviewComment" | "sendReview"
   | "permissions" | "decidePermission"
   | "initiatives" | "initiativeWork" | "initiativeDiff" | "approve" | "reject" | "edit" | "retry"
   | "flows" | "enableFlow" | "disableFlow" | "runFlow"
@@ -38,7 +40,8 @@ export interface DashboardDeps {
   workspace: string;
   parserFor: (provider: string) => LineParser;
   listProviders: () => Promise<ProviderChoice[]>;
-  loadDiff: (agent: Agent) => Promise<string[]>;
+  /** The agent's diff as lines with their files and numbers, computed by its own daemon. */
+  loadDiff: (agent: Agent) => Promise<DiffLine[]>;
   runs: WorkRuns;
   /**
    * Opens `text` in $EDITOR (a temp file named after `name`) and returns the saved text; the

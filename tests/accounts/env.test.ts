@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { claude } from "../../providers/claude.ts";
+import { claude } from "../../providers/claude/provider.ts";
 import { codex } from "../../providers/codex.ts";
 import { gemini } from "../../providers/gemini.ts";
 import { withAccount } from "../../src/accounts/env.ts";

@@ -8,6 +8,7 @@ import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, syml
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BIN, Sandbox } from "../support/sandbox.ts";
+import { PROVIDERS } from "../../providers/index.ts";
 
 let sb: Sandbox;
 let bin: string;
@@ -73,7 +74,8 @@ describe("troupe doctor", () => {
     expect(report.ok).toBe(true);
     // the troupe that runs: the build itself (under Deno too, whose execPath is the deno binary)
     expect(realpathSync(report.troupe.path)).toBe(realpathSync(BIN));
-    expect(report.checks.map((c) => c.name)).toEqual(["git", "runtime dir", "workspace", "daemon", "claude", "codex", "gemini", "aider", "opencode", "tmux", "systemd", "notify"]);
+    const clis = PROVIDERS.filter((p) => p.binary !== null).map((p) => p.name);
+    expect(report.checks.map((c) => c.name)).toEqual(["git", "runtime dir", "workspace", "daemon", ...clis, "tmux", "systemd", "notify"]);
     expect(report.checks.find((c) => c.name === "gemini")).toMatchObject({ ok: false, needed: false });
   });
 

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PROVIDERS, getProvider } from "../../providers/index.ts";
 
 const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
 const bin = mkdtempSync(join(tmpdir(), "troupe-cli-providers-"));
@@ -21,23 +22,27 @@ async function troupe(...args: string[]): Promise<{ code: number; out: string; e
 }
 
 describe("troupe providers", () => {
-  test("a table: installed or not, version, how to install", async () => {
+  test("a table: installed or not, version, the version proven with, what each supports, how to install", async () => {
     const { code, out } = await troupe();
     expect(code).toBe(0);
     const rows = out.trim().split("\n");
-    expect(rows[0]).toMatch(/^NAME\s+INSTALLED\s+VERSION\s+INSTALL$/);
-    expect(rows.find((r) => r.startsWith("codex"))).toMatch(/^codex\s+yes\s+0\.169\.0$/);
-    expect(rows.find((r) => r.startsWith("gemini"))).toMatch(/^gemini\s+no\s+-\s+npm install -g @google\/gemini-cli$/);
-    expect(rows).toHaveLength(7);
+    expect(rows[0]).toMatch(/^NAME\s+INSTALLED\s+VERSION\s+PROVEN\s+RESUME\s+PERMISSIONS\s+MCP\s+COST\s+INSTALL$/);
+    expect(rows.find((r) => r.startsWith("codex"))).toMatch(new RegExp(`^codex\\s+yes\\s+0\\.169\\.0\\s+${getProvider("codex")!.provenWith!.replace(/\./g, "\\.")}\\s+yes\\s+skip,edits,plan\\s+yes\\s+no$`));
+    expect(rows.find((r) => r.startsWith("claude"))).toMatch(/^claude\s+no\s+-\s+[\d.]+\s+yes\s+skip,edits,plan,ask\s+yes\s+yes\s+npm install -g @anthropic-ai\/claude-code$/);
+    expect(rows.find((r) => r.startsWith("cline"))).toMatch(/^cline\s+no\s+-\s+[\d.]+\s+no\s+skip,plan\s+no\s+yes\s+npm install -g cline$/);
+    // never run here: it says so
+    expect(rows.find((r) => r.startsWith("aider"))).toMatch(/^aider\s+no\s+-\s+untested\s+/);
+    expect(rows).toHaveLength(PROVIDERS.length + 1);
   });
 
-  test("--json", async () => {
+  test("--json: each provider with the version it was proven with and what it supports", async () => {
     const { code, out } = await troupe("--json");
     expect(code).toBe(0);
-    const list = JSON.parse(out) as Array<{ name: string; installed: boolean; version?: string; install: string; displayName: string }>;
-    expect(list.map((p) => p.name)).toEqual(["claude", "codex", "gemini", "aider", "opencode", "generic"]);
-    expect(list.find((p) => p.name === "codex")).toMatchObject({ installed: true, version: "0.169.0", path: join(bin, "codex") });
-    expect(list.find((p) => p.name === "aider")).toMatchObject({ installed: false, displayName: "Aider" });
+    const list = JSON.parse(out) as Array<{ name: string; installed: boolean; version?: string; install: string; displayName: string; provenWith: string | null }>;
+    expect(list.map((p) => p.name)).toEqual(PROVIDERS.map((p) => p.name));
+    expect(list.find((p) => p.name === "codex")).toMatchObject({ installed: true, version: "0.169.0", path: join(bin, "codex"), provenWith: getProvider("codex")!.provenWith });
+    expect(list.find((p) => p.name === "qwen")).toMatchObject({ installed: false, displayName: "Qwen Code", provenWith: getProvider("qwen")!.provenWith, resume: true, ask: false, mcp: true, cost: false, permissions: ["skip", "edits", "plan"] });
+    expect(list.find((p) => p.name === "aider")).toMatchObject({ installed: false, displayName: "Aider", provenWith: null });
   });
 
   test("an unknown flag is a usage error", async () => {

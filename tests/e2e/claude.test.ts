@@ -72,10 +72,14 @@ describe("Claude Code under troupe", () => {
     scripts.set("alpha", (req) => {
       const step = turnIndex(req);
       if (step === 0) return [bash(`troupe ask "What is the secret word?" --to beta --timeout 60000`)];
-      if (step === 1) return [bash(`troupe signal done --result "beta said: ${lastToolResult(req)?.text.trim()}"`)];
+      if (step === 1) return [bash(`troupe signal done --result "beta said: ${lastToolResult(req)?.text.trim().split("\n").at(-1)}"`)];
       return [text("Asked.")];
     });
     await sb.json(["spawn", "--provider", "claude", "--name", "beta", "--prompt", "Answer questions from other agents.", "--json"]);
+    // beta in its listen before alpha asks: a question that came earlier would reach beta's running
+    // session as a user message instead, taken only after the listen it is in (see claude-live.test.ts)
+    await waitFor("beta's listen", () => server.mainRequests().some((r) => JSON.stringify(r.messages).includes('You are agent \\"beta\\"')), 60_000);
+    await Bun.sleep(3000);
     await sb.json(["spawn", "--provider", "claude", "--name", "alpha", "--prompt", "Ask beta for the secret word.", "--json"]);
     const alpha = await ended("alpha");
     const beta = await ended("beta");

@@ -77,11 +77,12 @@ describe("an agent's diff", () => {
     await waitFor("differ's change", () => existsSync(join(agent.worktree, "ready")));
     const r = await call("GET", "/v1/agents/differ/diff");
     expect(r.status).toBe(200);
-    const lines = r.body.lines as string[];
-    const uncommitted = lines.findIndex((l) => l.startsWith("── uncommitted in"));
-    expect(lines[0]).toStartWith("── committed on troupe/differ since ");
-    expect(lines.slice(0, uncommitted)).toContain("+one");
-    expect(lines.slice(uncommitted)).toContain("+two");
+    const lines = r.body.lines as { text: string; kind: string; section?: string; file?: string; new?: number }[];
+    const uncommitted = lines.findIndex((l) => l.text.startsWith("── uncommitted in"));
+    expect(lines[0]).toMatchObject({ kind: "section", text: expect.stringMatching(/^── committed on troupe\/differ since /) });
+    // each line of code with its file and number, as review comments point at them
+    expect(lines.slice(0, uncommitted)).toContainEqual({ text: "+one", kind: "add", section: "committed", file: "made.txt", new: 1 });
+    expect(lines.slice(uncommitted)).toContainEqual({ text: "+two", kind: "add", section: "uncommitted", file: "made.txt", new: 2 });
     expect((await call("GET", "/v1/agents/nobody/diff")).status).toBe(404);
     await sb.run(["stop", "differ"]);
   });

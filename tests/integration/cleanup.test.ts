@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Sandbox, waitFor } from "../support/sandbox.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
@@ -136,6 +136,32 @@ describe("worktrees ready to work in", () => {
     // ignored but not asked for; asked for but not ignored (untracked work stays the person's)
     expect(existsSync(join(a.worktree!, "secret.key"))).toBe(false);
     expect(existsSync(join(a.worktree!, "not-ignored.txt"))).toBe(false);
+  });
+
+  test("a branch's folder link is never copied through: the file is skipped and named in the log, the others copied", async () => {
+    sb = new Sandbox();
+    const outside = join(sb.runtime, "exfil");
+    mkdirSync(outside);
+    writeFileSync(join(sb.dir, ".gitignore"), ".env\nconfig/local.json\n");
+    writeFileSync(join(sb.dir, ".worktreeinclude"), ".env\nconfig/local.json\n");
+    sb.git("add", ".gitignore", ".worktreeinclude");
+    sb.git("commit", "-qm", "ignore");
+    mkdirSync(join(sb.dir, "config"));
+    writeFileSync(join(sb.dir, "config", "local.json"), '{"secret": "s3cr3t"}\n');
+    writeFileSync(join(sb.dir, ".env"), "A=1\n");
+    // an agent's branch makes `config` a link out of the worktree, then a worker is spawned from it
+    sb.git("checkout", "-qb", "evil");
+    renameSync(join(sb.dir, "config"), join(sb.runtime, "config-aside"));
+    symlinkSync(outside, join(sb.dir, "config"));
+    sb.git("add", "-f", "config");
+    sb.git("commit", "-qm", "config is a link");
+    sb.git("checkout", "-q", "main");
+    renameSync(join(sb.runtime, "config-aside"), join(sb.dir, "config"));
+    const a = await sb.json<Agent>(["spawn", "--name", "via-link", "--base", "evil", "--command", `troupe signal done --result "$(cat .env)"`, "--json"]);
+    expect(await until("via-link", (x) => x.status === "done")).toMatchObject({ result: "A=1" });
+    expect(readdirSync(outside)).toEqual([]);
+    expect(lstatSync(join(a.worktree!, "config")).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(sb.dir, ".troupe", "daemon.log"), "utf8")).toMatch(/not copied into .*: config\/local\.json \(.*config is a link/);
   });
 
   test("worktree.setup is refused until the person trusts the config, then runs in the new worktree before the agent, its output in the agent's log; a failing setup fails the agent", async () => {

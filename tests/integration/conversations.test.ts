@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Sandbox, waitFor } from "../support/sandbox.ts";
 import type { Agent, Conversation } from "../../src/protocol/entities.ts";
 
@@ -38,6 +40,32 @@ describe("conversations between agents", () => {
     const convs = await sb.json<Conversation[]>(["conversations", "--json"]);
     expect(convs).toHaveLength(1);
     expect(convs[0]).toMatchObject({ fromName: "alice", toId: bob.id, status: "answered", answer: "forty-two" });
+  });
+
+  test("ask --to a busy agent whose CLI takes no input mid-run: it answers when it looks between steps, and the asker has it before that run ends", async () => {
+    sb = new Sandbox();
+    // bob works in steps and looks between them, as the listen.poll prompt block tells it to; its
+    // marks are outside its worktree (files left there would resume it to commit them)
+    const marks = join(sb.runtime, "marks");
+    mkdirSync(marks);
+    const step = `q=$(troupe listen --timeout 0) && id=$(printf '%s' "$q" | sed -n 's/.*"conversationId":"\\([^"]*\\)".*/\\1/p') && troupe answer 'forty-two' --conversation "$id" && touch ${marks}/answered`;
+    await sb.json(["spawn", "--name", "bob", "--command", `for i in $(seq 60); do sleep 0.5; ${step}; [ -e ${marks}/answered ] && [ -e ${marks}/go ] && break; done; troupe signal done --result worked`, "--json"]);
+    await waitFor("bob running", async () => (await agentNamed("bob"))?.status === "running");
+    await sb.json(["spawn", "--name", "alice", "--command", `ans=$(troupe ask 'what is six times seven?' --to bob --timeout 20000) && troupe signal done --result "$ans"`, "--json"]);
+    const alice = await waitFor("alice done", async () => {
+      const a = await agentNamed("alice");
+      return a && a.status !== "running" && a.status !== "starting" ? a : undefined;
+    });
+    expect(alice).toMatchObject({ status: "done", result: "forty-two" });
+    // bob's run goes on: it answered between two steps, not at its end
+    expect((await agentNamed("bob"))?.status).toBe("running");
+    // the asker is told the question waits until bob looks (stderr: stdout stays the answer)
+    const ask = sb.start(["ask", "and seven times six?", "--to", "bob", "--timeout", "20000"]);
+    const [out, err, code] = await Promise.all([new Response(ask.stdout).text(), new Response(ask.stderr).text(), ask.exited]);
+    expect({ out, code }).toEqual({ out: "forty-two\n", code: 0 });
+    expect(err).toBe("troupe: bob is running: its CLI takes no input mid-run, so the question is queued until it looks (troupe listen); waiting for the answer\n");
+    writeFileSync(join(marks, "go"), "");
+    expect(await waitFor("bob done", async () => ((await agentNamed("bob"))?.status === "done" ? agentNamed("bob") : undefined))).toMatchObject({ session: 1, result: "worked" });
   });
 
   test("a --user question is answered with troupe answer and the asking agent gets it", async () => {

@@ -62,7 +62,9 @@ describe("edges a long-running workspace meets", () => {
     await waitFor("the question", async () => (await sb.json<Conversation[]>(["conversations", "--pending", "--json"])).length === 1);
     await sb.run(["stop", "mute"]);
     expect(await waiting.exited).toBe(3);
-    expect(await new Response(waiting.stderr).text()).toMatch(/^troupe: mute can no longer answer \(conversation cv_[0-9a-f]+ expired\)\n$/);
+    expect(await new Response(waiting.stderr).text()).toMatch(
+      /^troupe: mute is running: its CLI takes no input mid-run, so the question is queued until it looks \(troupe listen\); waiting for the answer\ntroupe: mute can no longer answer \(conversation cv_[0-9a-f]+ expired\)\n$/,
+    );
     await sb.json(["spawn", "--no-worktree", "--name", "halted", "--command", "sleep 30", "--json"]);
     await sb.run(["stop", "halted"]);
     const r = await sb.run(["ask", "hello?", "--to", "halted"]);

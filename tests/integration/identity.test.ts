@@ -57,6 +57,12 @@ const EXPECTED_ROWS: [string, number[]][] = [
   ["GET /v1/inbox", ALL],
   ["POST /v1/messages/:id/read", PERSON],
   ["GET /v1/messages", PERSON],
+  // the review of an agent's diff is the person's (an agent tells another about its code with a message)
+  ["GET /v1/agents/:ref/review", PERSON],
+  ["POST /v1/agents/:ref/review/comments", [400, 403, 403, 403, 403, 403, 401]],
+  ["PATCH /v1/review-comments/:id", [404, 403, 403, 403, 403, 403, 401]],
+  ["DELETE /v1/review-comments/:id", [404, 403, 403, 403, 403, 403, 401]],
+  ["POST /v1/agents/:ref/review/send", [400, 403, 403, 403, 403, 403, 401]],
   ["GET /v1/events", ALL],
   ["POST /v1/gc", PERSON],
   ["GET /v1/accounts", PERSON],

@@ -112,6 +112,13 @@ describe("permission rules", () => {
     ["mcp__x__y", "tool"],
   ] as const)("kindOf(%p) is %p", (tool, kind) => expect(kindOf(tool)).toBe(kind));
 
+  test("a deny's relative pattern still covers a path outside the worktree; an allow's never does", () => {
+    const outside = { file_path: "/root/.ssh/id_rsa" };
+    expect(decideByRules({ allow: [], deny: ["Read(**)"] }, "Read", outside, WT)?.behavior).toBe("deny");
+    expect(decideByRules({ allow: ["Read(**)"], deny: [] }, "Read", outside, WT)).toBeNull();
+    expect(decideByRules({ allow: ["Read(**)"], deny: [] }, "Read", { file_path: `${WT}/src/a.ts` }, WT)?.behavior).toBe("allow");
+  });
+
   test("parseRule", () => {
     expect(parseRule("Bash(npm test*)")).toEqual({ tool: "Bash", pattern: "npm test*" });
     expect(parseRule("Read")).toEqual({ tool: "Read", pattern: null });

@@ -25,6 +25,7 @@ const EXPECTED_FAILURE: Record<string, Record<string, FailureClass | null>> = {
   claude: {
     success: null,
     resume: null,
+    "live-input": null,
     "auth-401": "auth",
     "not-logged-in": "auth",
     "usage-limit": "usage_limit",
@@ -59,6 +60,20 @@ const EXPECTED_FAILURE: Record<string, Record<string, FailureClass | null>> = {
     // "folder not trusted" (exit 55): a setup mistake, never retried.
     untrusted: "setup",
   },
+  // recorded by scripts/record-chat-fixtures.ts: the same five cases for each
+  ...Object.fromEntries(
+    ["copilot", "opencode", "qwen", "kilo", "cline", "pi"].map((name) => [
+      name,
+      {
+        success: null,
+        ...(name === "cline" ? {} : { resume: null }),
+        "auth-401": "auth",
+        // a 429 that says the quota is spent, never the per-minute limit
+        "quota-429": "usage_limit",
+        "no-server": "network",
+      } satisfies Record<string, FailureClass | null>,
+    ]),
+  ),
 };
 
 const STREAMS: readonly Stream[] = ["stdout", "stderr"];
@@ -90,9 +105,11 @@ const resumeOf = (p: Provider, over: Partial<CommandInput> = {}) =>
   p.buildResume!({ ...input(p, over), sessionId: p.resumesWithoutSession ? "" : "sess-1234" });
 
 /** How the command hands the CLI its prompt; a prompt in argv must be unmistakably a value. */
-function promptRoute(cmd: ProviderCommand, prompt: string): "stdin" | "env" | "after --" | "--option=" {
+function promptRoute(cmd: ProviderCommand, prompt: string, p?: Provider): "stdin" | "env" | "after --" | "--option=" {
   const routes: Array<"stdin" | "env" | "after --" | "--option="> = [];
   if (cmd.stdin === prompt) routes.push("stdin");
+  // a CLI taking input mid-run: its stdin a stream of user messages, the prompt the first
+  if (cmd.stdinStream && p?.liveInput && cmd.stdin === `${p.liveInput.line(prompt)}\n`) routes.push("stdin");
   if (Object.values(cmd.env ?? {}).includes(prompt)) routes.push("env");
   const at = cmd.argv.indexOf(prompt);
   if (at !== -1) {
@@ -102,6 +119,21 @@ function promptRoute(cmd: ProviderCommand, prompt: string): "stdin" | "env" | "a
   if (cmd.argv.some((a) => a.startsWith("--") && a.endsWith(`=${prompt}`) && !a.slice(2, -prompt.length - 1).includes("="))) routes.push("--option=");
   expect(routes, "the prompt reaches the CLI exactly one way").toHaveLength(1);
   return routes[0]!;
+}
+
+/** `build` refuses before anything runs: a bad_request in one line naming the CLI and `what`. */
+function expectRefused(p: Provider, build: () => unknown, what: string): void {
+  let err: unknown;
+  try {
+    build();
+  } catch (e) {
+    err = e;
+  }
+  expect(err).toBeInstanceOf(TroupeError);
+  expect((err as TroupeError).code).toBe("bad_request");
+  expect((err as Error).message).not.toContain("\n");
+  expect((err as Error).message).toContain(what);
+  expect((err as Error).message.toLowerCase()).toContain(p.displayName.split(" ")[0]!.toLowerCase());
 }
 
 /** The largest single argument or environment string the command would hand the kernel. */
@@ -164,8 +196,8 @@ for (const p of PROVIDERS) {
 
     test("a prompt starting with - stays a prompt, on spawn and on resume", () => {
       for (const prompt of ["-", "--help", "-rf --version", "-- -x"]) {
-        expect(promptRoute(p.buildSpawn(input(p, { prompt })), prompt)).toBeDefined();
-        if (p.buildResume) expect(promptRoute(resumeOf(p, { prompt }), prompt)).toBeDefined();
+        expect(promptRoute(p.buildSpawn(input(p, { prompt })), prompt, p)).toBeDefined();
+        if (p.buildResume) expect(promptRoute(resumeOf(p, { prompt }), prompt, p)).toBeDefined();
       }
     });
 
@@ -184,19 +216,32 @@ for (const p of PROVIDERS) {
             continue;
           }
           expect(largestString(cmd)).toBeLessThan(PROMPT_ARG_MAX_BYTES);
-          expect(promptRoute(cmd, prompt)).toBe("stdin");
+          expect(promptRoute(cmd, prompt, p)).toBe("stdin");
         }
       }
     });
 
-    test(p.ignoresPermissions ? "permission modes change nothing (it says so)" : "each permission mode gives a different command", () => {
-      const shown = PERMISSIONS.map((permissions) => {
+    const honoured = PERMISSIONS.filter((m) => p.permissionModes.includes(m));
+    test("the modes it honours: skip at least, ask exactly when it routes permissions", () => {
+      expect(p.permissionModes).toContain("skip");
+      expect(p.permissionModes.includes("ask")).toBe(p.routesPermissions === true);
+    });
+
+    test(p.ignoresPermissions ? "permission modes change nothing (it says so)" : "each mode it honours gives a different command", () => {
+      const shown = honoured.map((permissions) => {
         const cmd = p.buildSpawn(input(p, { permissions }));
         return JSON.stringify({ argv: cmd.argv, env: cmd.env });
       });
-      expect(new Set(shown).size).toBe(p.ignoresPermissions ? 1 : PERMISSIONS.length);
+      expect(new Set(shown).size).toBe(p.ignoresPermissions ? 1 : honoured.length);
       if (p.buildResume && !p.ignoresPermissions) {
-        expect(new Set(PERMISSIONS.map((permissions) => JSON.stringify(resumeOf(p, { permissions })))).size).toBe(PERMISSIONS.length);
+        expect(new Set(honoured.map((permissions) => JSON.stringify(resumeOf(p, { permissions })))).size).toBe(honoured.length);
+      }
+    });
+
+    test.skipIf(honoured.length === PERMISSIONS.length)("a mode it cannot honour is refused in one line naming the CLI and the mode", () => {
+      for (const permissions of PERMISSIONS.filter((m) => !honoured.includes(m))) {
+        const builds = [() => p.buildSpawn(input(p, { permissions })), ...(p.buildResume ? [() => resumeOf(p, { permissions })] : [])];
+        for (const build of builds) expectRefused(p, build, `--permissions ${permissions}`);
       }
     });
 
@@ -204,17 +249,7 @@ for (const p of PROVIDERS) {
       const builds = [() => p.buildSpawn(input(p, { permissions: "ask", allowedTools: ["Bash(npm test*)"], deniedTools: ["Bash(rm *)"] })), ...(p.buildResume ? [() => resumeOf(p, { permissions: "ask" })] : [])];
       for (const build of builds) {
         if (!p.routesPermissions) {
-          let err: unknown;
-          try {
-            build();
-          } catch (e) {
-            err = e;
-          }
-          expect(err).toBeInstanceOf(TroupeError);
-          expect((err as TroupeError).code).toBe("bad_request");
-          expect((err as Error).message).not.toContain("\n");
-          expect((err as Error).message).toContain("ask");
-          expect((err as Error).message.toLowerCase()).toContain(p.displayName.split(" ")[0]!.toLowerCase());
+          expectRefused(p, build, "ask");
           continue;
         }
         const cmd = build();
@@ -244,7 +279,7 @@ for (const p of PROVIDERS) {
         expect(cmd.argv[0]).toBe(plain.argv[0]!);
         // inserted right after the executable: the rest, prompt included, is as it was
         expect(cmd.argv.slice(-plain.argv.length + 1)).toEqual(plain.argv.slice(1));
-        expect(promptRoute(cmd, "-do it")).toBe(promptRoute(plain, "-do it"));
+        expect(promptRoute(cmd, "-do it", p)).toBe(promptRoute(plain, "-do it", p));
         expect(cmd.stdin).toBe(plain.stdin);
         for (const path of Object.keys(files)) expect(path.startsWith(`${inputDir}/`)).toBe(true);
         // somewhere (argv, env or a file) names troupe's server, its `mcp` command and a limit above the longest wait

@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PROVIDERS, detectProvider, detectProviders, getProvider, parseVersion } from "../../providers/index.ts";
+import { packageVersion } from "../../providers/package-version.ts";
 
 const bin = mkdtempSync(join(tmpdir(), "troupe-detect-"));
 const slowBin = mkdtempSync(join(tmpdir(), "troupe-detect-slow-"));
@@ -57,12 +58,10 @@ describe("detectProvider", () => {
   });
 
   test("detectProviders covers every provider, concurrently", async () => {
-    for (const name of ["claude", "codex", "gemini", "aider", "opencode"]) {
-      fakeBinary(name, `sleep 0.5; echo '${name} 1.2.3'`, slowBin);
-    }
+    for (const p of PROVIDERS) if (p.binary) fakeBinary(p.binary, `sleep 0.5; echo '${p.binary} 1.2.3'`, slowBin);
     const started = Date.now();
     const all = await detectProviders({ path: slowBin, timeoutMs: 4_000 });
-    expect(Date.now() - started).toBeLessThan(2_000); // five half-second lookups, side by side
+    expect(Date.now() - started).toBeLessThan(2_000); // ten half-second lookups, side by side
     expect(all.map((d) => d.name)).toEqual(PROVIDERS.map((p) => p.name));
     for (const d of all) expect(d).toMatchObject(d.name === "generic" ? { installed: true } : { installed: true, version: "1.2.3" });
   });
@@ -77,5 +76,26 @@ describe("parseVersion", () => {
     expect(parseVersion("opencode 1.0.0-beta.3")).toBe("1.0.0-beta.3");
     expect(parseVersion("\n\nweird")).toBe("weird");
     expect(parseVersion("")).toBeUndefined();
+  });
+});
+
+describe("packageVersion", () => {
+  test("an npm-installed CLI's version comes from its package, without starting it", () => {
+    const dir = mkdtempSync(join(tmpdir(), "troupe-pkgver-"));
+    try {
+      const pkg = join(dir, "node_modules", "@scope", "cli");
+      mkdirSync(join(pkg, "dist"), { recursive: true });
+      writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "@scope/cli", version: "4.5.6" }));
+      // a binary that would hang if it were run
+      writeFileSync(join(pkg, "dist", "cli.js"), "#!/bin/sh\nsleep 30\n", { mode: 0o755 });
+      mkdirSync(join(dir, "node_modules", ".bin"));
+      symlinkSync("../@scope/cli/dist/cli.js", join(dir, "node_modules", ".bin", "cli"));
+      expect(packageVersion(join(dir, "node_modules", ".bin", "cli"), "@scope/cli")).toBe("4.5.6");
+      // another package's, or none: the CLI is asked instead
+      expect(packageVersion(join(dir, "node_modules", ".bin", "cli"), "@other/cli")).toBeUndefined();
+      expect(packageVersion(join(dir, "nope"), "@scope/cli")).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { claude } from "../../providers/claude.ts";
+import { claude } from "../../providers/claude/provider.ts";
 import { codex } from "../../providers/codex.ts";
 import { gemini } from "../../providers/gemini.ts";
 import type { Provider } from "../../providers/types.ts";
@@ -49,7 +49,8 @@ function gitRepo(name: string): string {
 
 async function runBuilt(p: Provider, cwd: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string; argvBytes: number }> {
   const cmd = p.buildSpawn({ prompt: PROMPT, cwd, permissions: "skip", env: {} });
-  expect(cmd.stdin).toBe(PROMPT);
+  // a CLI taking input mid-run gets the prompt as the first line of its stream (stdin at its end here closes it)
+  expect(cmd.stdin).toBe(p.liveInput ? `${p.liveInput.line(PROMPT)}\n` : PROMPT);
   const inPath = join(cwd, "..", "prompt.in");
   writeFileSync(inPath, cmd.stdin!);
   const stdin = openSync(inPath, "r");

@@ -1,92 +1,76 @@
 import { describe, expect, test } from "bun:test";
+import { kilo } from "../../providers/kilo.ts";
 import { opencode } from "../../providers/opencode.ts";
-import { OutputEventSchema } from "../../src/protocol/output.ts";
-import { baseInput, failureOf } from "./fixture-helpers.ts";
+import { baseInput, failureOf, loadFixture, ofKind } from "./fixture-helpers.ts";
+import { expectRecordedLoop } from "./recorded-loop.ts";
 
-// opencode is not installed here: these lines follow `opencode run --format json` as its source
-// (packages/opencode/src/cli/cmd/run.ts) and docs describe it, not a recording.
-const SES = "ses_494719016ffe85dkDMj0FPRbHK";
-const DOCUMENTED = [
-  { type: "step_start", timestamp: 1767036059338, sessionID: SES, part: { id: "prt_1", sessionID: SES, messageID: "msg_1", type: "step-start", snapshot: "4b825dc" } },
-  { type: "text", timestamp: 1767036060000, sessionID: SES, part: { id: "prt_2", type: "text", text: "Let me look.", time: { start: 1, end: 2 } } },
-  {
-    type: "tool_use",
-    timestamp: 1767036061000,
-    sessionID: SES,
-    part: { id: "prt_3", type: "tool", tool: "bash", callID: "call_1", state: { status: "completed", input: { command: "ls" }, output: "README.md\n", title: "ls" } },
-  },
-  {
-    type: "tool_use",
-    timestamp: 1767036061500,
-    sessionID: SES,
-    part: { id: "prt_4", type: "tool", tool: "read", callID: "call_2", state: { status: "error", input: { filePath: "nope" }, error: "File not found: nope" } },
-  },
-  { type: "step_finish", timestamp: 1767036062000, sessionID: SES, part: { type: "step-finish", reason: "tool-calls", cost: 0.001, tokens: { input: 10, output: 5 } } },
-  { type: "step_start", timestamp: 1767036062100, sessionID: SES, part: { type: "step-start" } },
-  { type: "text", timestamp: 1767036063000, sessionID: SES, part: { type: "text", text: "Only README.md." } },
-  { type: "step_finish", timestamp: 1767036064000, sessionID: SES, part: { type: "step-finish", reason: "stop", cost: 0.0042, tokens: { input: 1200, output: 40, reasoning: 0, cache: { read: 0, write: 0 } } } },
-  { type: "error", timestamp: 1767036065000, sessionID: SES, error: { name: "ProviderAuthError", data: { providerID: "anthropic", message: "invalid x-api-key" } } },
-].map((o) => JSON.stringify(o));
+describe("opencode and Kilo over their recorded runs", () => {
+  for (const p of [opencode, kilo]) {
+    test(`${p.name}: session, the tool call with its result, the answer, a result per model call with its tokens`, () => {
+      expectRecordedLoop(p);
+      const results = ofKind(loadFixture(p, "success").events, "result");
+      // one step ends in the tool call, the next in the answer: both spent tokens
+      expect(results).toHaveLength(2);
+      for (const r of results) expect(r.inputTokens).toBeGreaterThan(0);
+    });
 
-describe("opencode parseLine", () => {
-  const events = DOCUMENTED.flatMap((l) => opencode.parseLine(l, "stdout"));
+    test(`${p.name}: plan mode runs no shell command (the recorded resume is in plan mode)`, () => {
+      const events = loadFixture(p, "resume").events;
+      if (p === opencode) {
+        // opencode's plan agent offers the shell: troupe's rule denies the call outright (run cannot ask)
+        const [denied] = ofKind(events, "tool_result");
+        expect(denied).toMatchObject({ isError: true });
+        expect(denied?.output).toContain("prevents you from using this specific tool call");
+      } else {
+        // Kilo's plan agent does not offer one at all
+        expect(ofKind(events, "tool_use")).toEqual([]);
+        expect(ofKind(events, "text")[0]?.text).toContain("no shell tool among");
+      }
+    });
 
-  test("every documented line gives valid events", () => {
-    for (const e of events) expect(OutputEventSchema.safeParse(e).success).toBe(true);
-  });
+    test(`${p.name}: a 401 from the API is auth, by its status`, () => {
+      const errors = ofKind(loadFixture(p, "auth-401").events, "error");
+      expect(errors.at(-1)).toMatchObject({ failure: "auth" });
+    });
+  }
 
-  test("session, text, tools with results, one final result with cost, error", () => {
-    expect(events.filter((e) => e.kind === "session")).toEqual([
-      { kind: "session", sessionId: SES },
-      { kind: "session", sessionId: SES },
-    ]);
-    expect(events.filter((e) => e.kind === "text").map((e) => (e.kind === "text" ? e.text : ""))).toEqual(["Let me look.", "Only README.md."]);
-    expect(events.filter((e) => e.kind === "tool_use" || e.kind === "tool_result")).toEqual([
-      { kind: "tool_use", id: "call_1", name: "bash", input: '{"command":"ls"}' },
-      { kind: "tool_result", id: "call_1", output: "README.md\n", isError: false },
-      { kind: "tool_use", id: "call_2", name: "read", input: '{"filePath":"nope"}' },
-      { kind: "tool_result", id: "call_2", output: "File not found: nope", isError: true },
-    ]);
-    expect(events.filter((e) => e.kind === "result")).toEqual([
-      { kind: "result", isError: false, costUsd: 0.0042, inputTokens: 1200, outputTokens: 40 },
-    ]);
-    expect(events.filter((e) => e.kind === "error")).toEqual([{ kind: "error", message: "invalid x-api-key" }]);
-  });
-
-  test("log lines, unknown events and stderr lines become raw", () => {
-    for (const line of ["INFO  service=default version=1.0", '{"type":"future"}', '{"type":"tool_use"}']) {
-      expect(opencode.parseLine(line, "stdout")).toEqual([{ kind: "raw", line }]);
-    }
-    expect(opencode.parseLine(DOCUMENTED[0]!, "stderr")).toEqual([{ kind: "raw", line: DOCUMENTED[0]! }]);
-  });
-
-  test("error patterns, as diagnose() applies them to stderr", () => {
-    expect(failureOf(opencode, "ProviderAuthError: invalid x-api-key")).toBe("auth");
-    expect(failureOf(opencode, "AI_APICallError: 429 rate limit exceeded")).toBe("rate_limit");
-    expect(failureOf(opencode, "AI_APICallError: insufficient_quota")).toBe("usage_limit");
-    expect(failureOf(opencode, "Unable to connect. Is the computer able to access the url?")).toBe("network");
+  test("error patterns, as diagnose() applies them to its ERROR log lines on stderr", () => {
+    expect(failureOf(opencode, 'level=ERROR message="stream error" error.error="AI_APICallError: You exceeded your current quota, please check your plan and billing details."')).toBe("usage_limit");
+    expect(failureOf(opencode, 'level=ERROR message="stream error" error.error="AI_APICallError: Cannot connect to API: Unable to connect. Is the computer able to access the url?"')).toBe("network");
+    // offline, every start says models.dev is out of reach: no reason for a failure on its own
+    expect(failureOf(opencode, 'level=ERROR message="Failed to fetch models.dev" cause="Unable to connect. Is the computer able to access the url?"')).toBeUndefined();
     expect(failureOf(opencode, "Only README.md.")).toBeUndefined();
   });
 });
 
 describe("opencode commands", () => {
-  test("spawn: run --format json, prompt on stdin, permissions through the config variable", () => {
+  const config = (cmd: { env?: Record<string, string> }, key = "OPENCODE_CONFIG_CONTENT") => JSON.parse(cmd.env![key]!) as { permission: unknown };
+
+  test("spawn: run --format json with its error log on stderr, the prompt on stdin, permissions through the config variable", () => {
     const skip = opencode.buildSpawn({ ...baseInput, permissions: "skip", model: "anthropic/claude-sonnet-4" });
-    expect(skip.argv).toEqual(["opencode", "run", "--format", "json", "--model", "anthropic/claude-sonnet-4"]);
+    expect(skip.argv).toEqual(["opencode", "run", "--format", "json", "--print-logs", "--log-level", "ERROR", "--model", "anthropic/claude-sonnet-4"]);
     expect(skip.stdin).toBe("fix the bug");
-    expect(JSON.parse(skip.env!.OPENCODE_CONFIG_CONTENT!)).toEqual({ permission: "allow" });
-
-    const edits = opencode.buildSpawn({ ...baseInput, permissions: "edits" });
-    expect(JSON.parse(edits.env!.OPENCODE_CONFIG_CONTENT!).permission).toMatchObject({ edit: "allow", bash: "ask" });
-
-    const plan = opencode.buildSpawn({ ...baseInput, permissions: "plan" });
-    expect(plan.argv).toEqual(["opencode", "run", "--format", "json", "--agent", "plan"]);
-    expect(plan.env).toBeUndefined();
+    expect(config(skip)).toEqual({ permission: "allow" });
   });
 
-  test("resume: --session ID", () => {
-    const cmd = opencode.buildResume!({ ...baseInput, permissions: "skip", sessionId: SES });
-    expect(cmd.argv).toEqual(["opencode", "run", "--format", "json", "--session", SES]);
-    expect(cmd.stdin).toBe("fix the bug");
+  test("edits: edits allowed, other commands rejected (run cannot ask), the agent's own troupe commands allowed", () => {
+    const perm = config(opencode.buildSpawn({ ...baseInput, permissions: "edits" })).permission as { edit: string; bash: Record<string, string> };
+    expect(perm.edit).toBe("allow");
+    expect(perm.bash).toMatchObject({ "*": "ask", "troupe signal": "allow", "troupe signal *": "allow", "troupe ask *": "allow" });
+    expect(Object.keys(perm.bash).some((k) => k.startsWith("troupe spawn"))).toBe(false);
+  });
+
+  test("plan: the plan agent, every command denied but the agent's own", () => {
+    const plan = opencode.buildSpawn({ ...baseInput, permissions: "plan" });
+    expect(plan.argv).toContain("--agent");
+    expect(config(plan).permission).toMatchObject({ edit: "deny", bash: { "*": "deny", "troupe signal *": "allow" } });
+  });
+
+  test("resume: --session ID; Kilo is the same CLI under its own names", () => {
+    const cmd = opencode.buildResume!({ ...baseInput, permissions: "skip", sessionId: "ses_1" });
+    expect(cmd.argv.slice(-2)).toEqual(["--session", "ses_1"]);
+    const k = kilo.buildResume!({ ...baseInput, permissions: "skip", sessionId: "ses_1" });
+    expect(k.argv[0]).toBe("kilo");
+    expect(config(k, "KILO_CONFIG_CONTENT")).toEqual({ permission: "allow" });
   });
 });

@@ -11,7 +11,7 @@ const parents: Record<string, string | null> = { a: null, b: "a", c: "b", x: nul
 const parentOf: ParentOf = (id) => parents[id] ?? null;
 
 describe("the authorization policy", () => {
-  test("what only the person may do: stop the daemon, clean up worktrees, set a resume's environment, name an agent's account, attach to an agent, decide tool permissions, decide the work, add and run flows, the accounts", () => {
+  test("what only the person may do: stop the daemon, clean up worktrees, set a resume's environment, name an agent's account, attach to an agent, decide tool permissions, decide the work, add and run flows, the accounts, review an agent's diff", () => {
     const personOnly = [
       ...ROWS.filter(([, e]) => e.rule === "person").map(([name]) => name),
       ...ROWS.flatMap(([name, e]) => Object.entries(e.fields ?? {}).filter(([, f]) => f.rule === "person").map(([field]) => `${name}.${field}`)),
@@ -20,16 +20,19 @@ describe("the authorization policy", () => {
       "accounts",
       "addAccount",
       "addFlow",
+      "addReviewComment",
       "approve",
       "archiveInitiative",
       "attach",
       "attachStarted",
       "createInitiative",
       "decidePermission",
+      "deleteReviewComment",
       "detach",
       "disableFlow",
       "dispatch",
       "edit",
+      "editReviewComment",
       "enableFlow",
       "gc",
       "markRead",
@@ -40,7 +43,9 @@ describe("the authorization policy", () => {
       "resetAccount",
       "resume.env",
       "retry",
+      "review",
       "runFlow",
+      "sendReview",
       "setInitiativeBudget",
       "spawn.account",
       "stopDaemon",

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import type { Agent } from "../../src/protocol/entities.ts";
 import { claudeEnv, findInHistory, startFakeAnthropic, text, type FakeAnthropic, type Script } from "./fake-anthropic.ts";
-import { ROOT, Sandbox, waitFor } from "./sandbox.ts";
+import { CLI_BIN } from "./cli-bin.ts";
+import { Sandbox, waitFor } from "./sandbox.ts";
 
 /**
  * Real Claude Code agents under troupe against one scripted Messages API: each agent gets its
@@ -55,7 +56,7 @@ export function useClaudeTroupe(route?: Script): ClaudeTroupe {
 
   const sandbox = (): Sandbox => {
     current = new Sandbox();
-    Object.assign(current.env, claudeEnv(server.url, home, { PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH}` }));
+    Object.assign(current.env, claudeEnv(server.url, home, { PATH: `${CLI_BIN}:${process.env.PATH}` }));
     return current;
   };
   const sb = (): Sandbox => {

@@ -301,29 +301,77 @@ export interface ClaudeRun {
   durationMs: number;
 }
 
-export async function runClaude(args: string[], opts: { cwd: string; env: Record<string, string>; timeoutMs?: number }): Promise<ClaudeRun> {
+/** The CLI's stdin while it runs (`--input-format stream-json`): more lines, or its end. */
+export interface StdinIo {
+  write(line: string): void;
+  end(): void;
+}
+
+export interface RunClaudeOptions {
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs?: number;
+  /** Written to stdin first; stdin is then closed, unless `onEvent` keeps it open. */
+  stdin?: string;
+  /** Sees each stdout event as it comes, and may write further lines or close stdin. */
+  onEvent?: (event: Record<string, unknown>, io: StdinIo) => void;
+}
+
+export async function runClaude(args: string[], opts: RunClaudeOptions): Promise<ClaudeRun> {
   const started = performance.now();
   const proc = Bun.spawn([CLAUDE_BIN, ...args], {
     cwd: opts.cwd,
     env: opts.env,
-    stdin: "ignore",
+    stdin: opts.stdin === undefined ? "ignore" : "pipe",
     stdout: "pipe",
     stderr: "pipe",
     timeout: opts.timeoutMs ?? 60_000,
     killSignal: "SIGKILL",
   });
-  const [stdout, stderr, exitCode] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  const events: Record<string, unknown>[] = [];
-  for (const line of stdout.split("\n")) {
-    try {
-      const value: unknown = JSON.parse(line);
-      if (value && typeof value === "object" && !Array.isArray(value)) events.push(value as Record<string, unknown>);
-    } catch {}
+  let ended = false;
+  const io: StdinIo = {
+    write: (line) => {
+      if (ended || !proc.stdin) return;
+      proc.stdin.write(line);
+      proc.stdin.flush();
+    },
+    end: () => {
+      if (ended || !proc.stdin) return;
+      ended = true;
+      proc.stdin.end();
+    },
+  };
+  if (opts.stdin !== undefined) {
+    io.write(opts.stdin);
+    if (!opts.onEvent) io.end();
   }
+  const events: Record<string, unknown>[] = [];
+  const readStdout = async (): Promise<string> => {
+    let all = "";
+    let partial = "";
+    const decoder = new TextDecoder();
+    for await (const bytes of proc.stdout) {
+      const chunk = decoder.decode(bytes, { stream: true });
+      all += chunk;
+      const lines = (partial + chunk).split("\n");
+      partial = lines.pop() ?? "";
+      for (const line of lines) {
+        try {
+          const value: unknown = JSON.parse(line);
+          if (value && typeof value === "object" && !Array.isArray(value)) {
+            events.push(value as Record<string, unknown>);
+            opts.onEvent?.(value as Record<string, unknown>, io);
+          }
+        } catch {}
+      }
+    }
+    io.end();
+    return all;
+  };
+  const [stdout, stderr, exitCode] = await Promise.all([readStdout(), new Response(proc.stderr).text(), proc.exited]);
   return { exitCode, stdout, stderr, events, durationMs: Math.round(performance.now() - started) };
 }
 
-/** A fresh git repo with one commit, so an agent can commit on top of it. */
 export async function initGitRepo(dir: string): Promise<void> {
   const git = async (...args: string[]) => {
     const p = Bun.spawn(["git", ...args], { cwd: dir, env: { ...claudeEnv("", dir), HOME: dir }, stdout: "ignore", stderr: "pipe" });

@@ -2,7 +2,8 @@ import { dirname } from "node:path";
 import { TroupeError } from "../../errors.ts";
 import { SignalSchema, type Signal } from "../../protocol/signal.ts";
 import { describeIssue } from "../../protocol/issue.ts";
-import { formatBytes, makeDirGuarded, readGuarded, removeGuarded, writeGuarded } from "../../guarded-fs.ts";
+import { makeDirGuarded, readGuarded, removeGuarded, writeGuarded } from "../../guarded-fs.ts";
+import { formatBytes } from "../../protocol/bytes.ts";
 
 /** A signal file larger than this is refused whole: it is a few lines of JSON, not a transcript. */
 export const SIGNAL_FILE_MAX_BYTES = 1024 * 1024;

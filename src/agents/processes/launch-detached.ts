@@ -11,6 +11,8 @@ export interface SessionFiles {
   stderrPath: string;
   exitPath: string;
   stdinPath: string;
+  /** The folder of a session whose stdin stays open (`stdinStream`): its input stream (src/agents/sessions/input-stream.ts). */
+  inputDir: string;
 }
 
 export function sessionFiles(logsDir: string, session: number): SessionFiles {
@@ -19,6 +21,7 @@ export function sessionFiles(logsDir: string, session: number): SessionFiles {
     stderrPath: join(logsDir, `${session}.err`),
     exitPath: join(logsDir, `${session}.exit`),
     stdinPath: join(logsDir, `${session}.in`),
+    inputDir: inputDirFor(join(logsDir, `${session}.exit`)),
   };
 }
 
@@ -35,6 +38,11 @@ export function setupFileFor(exitPath: string): string {
 /** The exit status of the session's failed `worktree.setup`; null when it did not fail (or had none). */
 export function readSetupFailure(exitPath: string): number | null {
   return readNumberFile(setupFileFor(exitPath));
+}
+
+/** The input stream's folder of a session, from its exit file (it exists only for a session launched with one). */
+export function inputDirFor(exitPath: string): string {
+  return exitPath.replace(/\.exit$/, ".input");
 }
 
 /** The pid a session's wrapper recorded, or null (none yet, or not a pid). */
@@ -59,11 +67,29 @@ export interface Launched {
 }
 
 /**
+ * What runs the agent when its stdin stays open (`stdinStream`): the wrapper feeds it, so the
+ * stream outlives the daemon. Its stdin is a pipe from a feeder that first copies the prompt
+ * (the wrapper's own stdin, the `.in` file), then, each time the FIFO `wake` in the input folder
+ * has a byte, every `NNN.line` file there in order, each moved to `sent/` as it is copied. The
+ * wrapper holds the FIFO open for reading and writing, so it never reads end-of-file while no
+ * daemon runs, and a restarted daemon reopens it. The defined way to close the stream: a file
+ * `close` in the folder, then a wake; the feeder ends and the agent reads end-of-file. The agent
+ * ending on its own writes `close` too, so the feeder never outlives it. The agent does not get
+ * the FIFO (`3>&-`): a tool it runs cannot eat the wakes.
+ */
+const FEED = [
+  `mkfifo "$in/wake" 2>/dev/null; exec 3<>"$in/wake"`,
+  `{ cat; while :; do for f in "$in"/*.line; do [ -f "$f" ] || continue; n=\${f##*/}; mv -f "$f" "$in/sent/$n" && cat "$in/sent/$n" || exit 0; done; ` +
+    `[ -e "$in/close" ] && exit 0; read -r _ <&3 || exit 0; done; } | { "$@" 3>&-; c=$?; : > "$in/close"; echo >&3; exit $c; }`,
+].join("\n");
+
+/**
  * Starts one session of an agent detached (its own session and process group), output to files,
  * so it outlives this daemon. A tiny sh wrapper records its pid and the exit status in files, which
  * is how a later daemon that did not start the process finds it and learns how it ended; it also
  * runs the worktree's trusted `setup` first, when given (its failure, in `<n>.setup` beside the
- * exit status, ends the session as the agent's error: see session-signal.ts).
+ * exit status, ends the session as the agent's error: see session-signal.ts), and feeds a
+ * `stdinStream` command its input stream (FEED).
  */
 export function launchSession(cmd: ProviderCommand, cwd: string, env: Record<string, string>, files: SessionFiles, opts: { setup?: string | null } = {}): Promise<Launched> {
   const [bin] = cmd.argv;
@@ -75,6 +101,10 @@ export function launchSession(cmd: ProviderCommand, cwd: string, env: Record<str
   const out = openSync(files.stdoutPath, "a");
   const err = openSync(files.stderrPath, "a");
   let stdin: number | "ignore" = "ignore";
+  if (cmd.stdinStream) {
+    rmSync(files.inputDir, { recursive: true, force: true });
+    mkdirSync(join(files.inputDir, "sent"), { recursive: true, mode: 0o700 });
+  }
   if (cmd.stdin !== undefined) {
     writeFileSync(files.stdinPath, cmd.stdin);
     stdin = openSync(files.stdinPath, "r");
@@ -83,14 +113,18 @@ export function launchSession(cmd: ProviderCommand, cwd: string, env: Record<str
   // started with; the exit, pid and signal files are written under the daemon's private one
   const mask = userUmask();
   const userMask = mask === null ? ":" : `umask ${mask.toString(8).padStart(4, "0")}`;
-  // $0 exit file, $1 pid file, $2 setup command (may be empty), then the agent's argv. The pid is
-  // on disk before anything runs, so a daemon killed mid-launch leaves a process the next finds.
+  // $0 exit file, $1 pid file, $2 setup command (may be empty), $3 the input folder (empty: stdin
+  // is not a stream), then the agent's argv. The pid is on disk before anything runs, so a daemon
+  // killed mid-launch leaves a process the next finds.
   const script = [
-    `umask 077; printf "%s" "$$" > "$1.tmp" && mv "$1.tmp" "$1"; setup=$2; shift 2; ${userMask}`,
+    `umask 077; printf "%s" "$$" > "$1.tmp" && mv "$1.tmp" "$1"; setup=$2; in=$3; shift 3; ${userMask}`,
     `if [ -n "$setup" ]; then echo "troupe: worktree.setup: $setup" >&2; sh -c "$setup" </dev/null; code=$?; if [ $code -ne 0 ]; then umask 077; ` +
       `printf "%s" "$code" > "\${0%.exit}.setup.tmp" && mv "\${0%.exit}.setup.tmp" "\${0%.exit}.setup"; ` +
       `printf "%s" "$code" > "$0.tmp" && mv "$0.tmp" "$0"; exit $code; fi; ${userMask}; fi`,
-    `"$@"; code=$?; umask 077; printf "%s" "$code" > "$0.tmp" && mv "$0.tmp" "$0"; exit $code`,
+    `if [ -z "$in" ]; then "$@"; code=$?; else`,
+    FEED,
+    `code=$?; exec 3>&-; fi`,
+    `umask 077; printf "%s" "$code" > "$0.tmp" && mv "$0.tmp" "$0"; exit $code`,
   ].join("\n");
   return new Promise((resolve, reject) => {
     const close = () => {
@@ -101,7 +135,7 @@ export function launchSession(cmd: ProviderCommand, cwd: string, env: Record<str
     let child: ChildProcess;
     try {
       // Bun throws some failures (E2BIG) here rather than emitting them
-      child = spawn("/bin/sh", ["-c", script, files.exitPath, pidFileFor(files.exitPath), opts.setup ?? "", ...cmd.argv], {
+      child = spawn("/bin/sh", ["-c", script, files.exitPath, pidFileFor(files.exitPath), opts.setup ?? "", cmd.stdinStream ? files.inputDir : "", ...cmd.argv], {
         cwd,
         env: { ...env, ...cmd.env },
         detached: true,

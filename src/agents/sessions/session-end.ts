@@ -53,7 +53,11 @@ export class SessionEnd {
     // the rest of its output is stored first, in passes that let requests through
     this.d
       .storeRest(sess)
-      .then(() => this.complete(agentId, session, exitCode))
+      .then(() => {
+        // its output is all read (the echoes with it): what its CLI never took goes back before the end is decided
+        this.d.input?.ended(agentId, session);
+        this.complete(agentId, session, exitCode);
+      })
       .catch((err: unknown) => this.d.log.error(`completing ${agentId} session ${session} failed`, err));
   }
 

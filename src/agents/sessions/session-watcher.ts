@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import type { OutputChunk } from "../../protocol/output.ts";
-import type { AgentPatch, SessionRecord } from "../../store/index.ts";
+import type { SessionRecord } from "../../store/index.ts";
 import { toAgent } from "../../store/agents.ts";
 import { parserFor } from "../../output/render.ts";
 import { isProcessAlive } from "../../process-info.ts";
@@ -9,7 +9,7 @@ import { Tailer } from "../output/tailer.ts";
 import { ExitTracker, readExitFile } from "../processes/exit-tracker.ts";
 import type { FailoverHook } from "../lifecycle/end-patch.ts";
 import { SessionEnd } from "./session-end.ts";
-import { outputMetadata } from "../output/agent-metadata.ts";
+import { outputNews, storedRunCost } from "../output/agent-metadata.ts";
 import { outputCap } from "../../workspace-config.ts";
 
 /** How often a chunk without news may still touch an agent's last-activity time. */
@@ -37,6 +37,8 @@ export class SessionWatcher {
   private readonly exits: ExitTracker;
   private readonly ends: SessionEnd;
   private readonly lastActivity = new Map<string, number>();
+  /** Each agent's latest session's cost so far, as its CLI last reported it (a run of many turns reports a running total). */
+  private readonly runCosts = new Map<string, { session: number; cost: number }>();
   /** Each agent's provider (it never changes), so a chunk that says nothing reads nothing from the store. */
   private readonly providers = new Map<string, string>();
 
@@ -86,6 +88,7 @@ export class SessionWatcher {
   forgetOutput(agentId: string): void {
     this.tailer.forgetAgent(agentId);
     this.providers.delete(agentId);
+    this.runCosts.delete(agentId);
   }
 
   /** An agent's output was removed: give the space back (see Tailer.releaseSpace). */
@@ -102,7 +105,13 @@ export class SessionWatcher {
     bus.publish({ type: "agent:output", chunk });
     const provider = this.providerOf(chunk.agentId);
     if (provider === null) return;
-    const patch: AgentPatch = outputMetadata(parserFor(provider), chunk, () => store.agents.outputContext(chunk.agentId));
+    const before = this.runCosts.get(chunk.agentId);
+    const parse = parserFor(provider);
+    // a run this daemon did not see begin (it was restarted): its last stored result, read at the next result
+    const prior = before?.session === chunk.session ? before.cost : () => storedRunCost(store.chunks, parse, chunk);
+    const { patch, input, runCost } = outputNews(parse, chunk, () => store.agents.outputContext(chunk.agentId), prior);
+    if (input.turnEnded || runCost > 0) this.runCosts.set(chunk.agentId, { session: chunk.session, cost: runCost });
+    if (input.taken.length || input.turnEnded) this.d.input?.output(chunk.agentId, chunk.session, input);
     const now = Date.now();
     if (Object.keys(patch).length) {
       const updated = store.agents.update(chunk.agentId, { ...patch, lastActivityAt: now });

@@ -27,7 +27,7 @@ export function modePrompt(a: { id: string; name: string; inputDir: string; trou
     phaseId: work.phaseId,
     taskId: work.taskId,
     files: work.files.map((f) => f.path),
-    liveInput: a.provider.liveInput === true,
+    liveInput: a.provider.liveInput !== undefined,
   });
   return { prompt: joinBlocks(blocks), blocks };
 }

@@ -1,4 +1,3 @@
-import { dirname } from "node:path";
 import { TroupeError, errorMessage } from "../../errors.ts";
 import { WorkspaceConfigSchema } from "../../protocol/config.ts";
 import { CONFIG_MAX_BYTES, configPath, worktreeConfig } from "../../workspace-config.ts";
@@ -16,7 +15,7 @@ import type { Logger } from "../../events/log.ts";
  */
 export function trustedSetup(stateDir: string): string | null {
   const path = configPath(stateDir);
-  const read = readGuarded(path, { maxBytes: CONFIG_MAX_BYTES, root: dirname(stateDir), rootName: "the workspace" });
+  const read = readGuarded(path, { maxBytes: CONFIG_MAX_BYTES, root: stateDir, rootName: "the workspace" });
   if (read.kind === "missing") return null;
   if (read.kind === "refused") throw new TroupeError("bad_request", read.reason);
   let json: unknown;
@@ -63,6 +62,7 @@ export function worktreePrep(root: string, stateDir: string, log: Logger): Workt
 
 /** Copies the ignored files a new worktree needs (the patterns of `worktreePrep`). */
 export async function copyIncludes(root: string, worktree: string, patterns: string[], log: Logger): Promise<void> {
-  const copied = await copyIncluded(root, worktree, patterns);
+  const { copied, skipped } = await copyIncluded(root, worktree, patterns);
   if (copied.length) log.info(`copied into ${worktree}: ${copied.join(", ")}`);
+  if (skipped.length) log.warn(`not copied into ${worktree}: ${skipped.join(", ")}`);
 }

@@ -35,6 +35,7 @@ export const AGENT_ENDPOINTS = {
     rule: "anyone",
     does: "spawn an agent",
     body: schema("agents", "SpawnRequestSchema"),
+    callerEnv: true,
     // an account is a credential of the person's: an agent's workers run on its own, never one it
     // names (refused before the name is looked up, so the answer tells nothing of which exist)
     fields: { account: { rule: "person", does: "name the account an agent runs on" } },
@@ -60,6 +61,7 @@ export const AGENT_ENDPOINTS = {
     target: "agent",
     params: REF,
     body: schema("agents", "ResumeRequestSchema"),
+    callerEnv: true,
     // an environment reaches another session's secrets: the person's alone
     fields: { env: { rule: "person", does: "set the environment of $" } },
     reply: agentReply,
@@ -129,7 +131,8 @@ export const AGENT_ENDPOINTS = {
   agentDiff: endpoint({
     method: "GET",
     path: "/v1/agents/:ref/diff",
-    summary: "The agent's work as lines of a diff, computed by the daemon that owns it: what is committed on its branch since its base, then what is uncommitted in its folder.",
+    summary:
+      "The agent's work as lines of a diff, computed by the daemon that owns it: what is committed on its branch since its base, then what is uncommitted in its folder. Each line says what it is (`kind`); a line of code carries its file and its number on each side it is on (`old`, `new`), which review comments point at.",
     rule: "anyone",
     does: "read the diff of $",
     target: "agent",

@@ -7,7 +7,7 @@ export const DAEMON_ENDPOINTS = {
   health: endpoint({
     method: "GET",
     path: "/v1/health",
-    summary: "Its pid, build version, workspace and start time.",
+    summary: "Its pid, build version, API version (`api`), workspace and start time.",
     rule: "anyone",
     does: "check the daemon's health",
     anyBuild: true,

@@ -32,6 +32,12 @@ export interface Endpoint {
   readonly status?: 200 | 201;
   /** Answered whatever the client's build (to see which daemon runs, and to stop it); else a build mismatch is 409. */
   readonly anyBuild?: true;
+  /**
+   * The body's `env` is the caller's environment (what the agents it starts get). Through a link
+   * (`ssh host troupe proxy`) the host's environment replaces it: this machine's PATH and HOME
+   * mean nothing there.
+   */
+  readonly callerEnv?: true;
 }
 
 /**

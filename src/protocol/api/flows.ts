@@ -24,6 +24,7 @@ export const FLOW_ENDPOINTS = {
     rule: "person",
     does: "add a flow",
     body: schema("flows", "FlowAddRequestSchema"),
+    callerEnv: true,
     reply: flowReply,
     status: 201,
   }),

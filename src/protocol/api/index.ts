@@ -9,6 +9,7 @@ import { MESSAGE_ENDPOINTS } from "./messages.ts";
 import { MODE_ENDPOINTS } from "./modes.ts";
 import { PERMISSION_ENDPOINTS } from "./permissions.ts";
 import { PROFILE_ENDPOINTS } from "./profiles.ts";
+import { REVIEW_ENDPOINTS } from "./reviews.ts";
 import { WORK_ENDPOINTS } from "./work.ts";
 
 export * from "./endpoint.ts";
@@ -25,6 +26,7 @@ export const RESOURCES = {
   agents: AGENT_ENDPOINTS,
   conversations: CONVERSATION_ENDPOINTS,
   messages: MESSAGE_ENDPOINTS,
+  reviews: REVIEW_ENDPOINTS,
   events: EVENT_ENDPOINTS,
   initiatives: WORK_ENDPOINTS,
   modes: MODE_ENDPOINTS,
@@ -39,6 +41,7 @@ export const ENDPOINTS = {
   ...AGENT_ENDPOINTS,
   ...CONVERSATION_ENDPOINTS,
   ...MESSAGE_ENDPOINTS,
+  ...REVIEW_ENDPOINTS,
   ...EVENT_ENDPOINTS,
   ...WORK_ENDPOINTS,
   ...MODE_ENDPOINTS,
@@ -49,6 +52,15 @@ export const ENDPOINTS = {
 } as const;
 
 export type Endpoints = typeof ENDPOINTS;
+
+/**
+ * The API's version: what a client and a daemon of different builds must agree on to talk (a
+ * remote of another build that speaks the same API works; `GET /v1/health` and the proxy's
+ * greeting carry it). Raise it with any change an older client or daemon cannot take: a route
+ * removed or renamed, a field made required, a reply reshaped. Adding a route or an optional
+ * field does not raise it.
+ */
+export const API_VERSION = 1;
 export type EndpointName = keyof Endpoints;
 
 /** The table as `[name, endpoint]` rows. */

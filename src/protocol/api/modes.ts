@@ -9,6 +9,7 @@ const run = {
   rule: "anyone",
   does: "start a mode agent",
   body: schema("work", "ModeRunRequestSchema"),
+  callerEnv: true,
   reply: reply.key(schema("work", "ModeRunResponseSchema"), "agent"),
   status: 201,
 } as const satisfies Partial<Endpoint>;

@@ -17,6 +17,7 @@ export const SCHEMA_MODULES = {
   accounts: () => import("../account.ts"),
   permissions: () => import("../permission.ts"),
   events: () => import("../events.ts"),
+  reviews: () => import("../review.ts"),
 };
 
 export type SchemaModules = { [M in keyof typeof SCHEMA_MODULES]: Awaited<ReturnType<(typeof SCHEMA_MODULES)[M]>> };

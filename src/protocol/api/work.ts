@@ -89,6 +89,7 @@ export const WORK_ENDPOINTS = {
     does: "dispatch an initiative",
     params: INITIATIVE,
     body: schema("work", "DispatchRequestSchema"),
+    callerEnv: true,
     reply: initiativeReply,
   }),
   stopDispatch: endpoint({

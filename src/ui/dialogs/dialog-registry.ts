@@ -2,6 +2,7 @@ import type { DialogModal } from "../shell/ui-state.ts";
 import { FLOW_DIALOGS } from "../flows/flow-dialogs.tsx";
 import { PERMISSION_DIALOGS } from "../permissions/permission-dialogs.tsx";
 import { PHASE_DIALOGS } from "../phases/phase-dialogs.tsx";
+import { REVIEW_DIALOGS } from "../diff/review-dialogs.tsx";
 import { AGENT_DIALOGS } from "./agent-dialogs.tsx";
 import type { DialogArea, DialogSpec, DialogsOf } from "./dialog-spec.ts";
 
@@ -10,7 +11,7 @@ import type { DialogArea, DialogSpec, DialogsOf } from "./dialog-spec.ts";
  * the key context comes from here, and the field and confirm controllers send it from here. A
  * new dialog is a row in its feature's table (with its modal type there): nothing here changes.
  */
-export const DIALOGS: DialogsOf<DialogModal> = { ...AGENT_DIALOGS, ...PHASE_DIALOGS, ...FLOW_DIALOGS, ...PERMISSION_DIALOGS };
+export const DIALOGS: DialogsOf<DialogModal> = { ...AGENT_DIALOGS, ...PHASE_DIALOGS, ...FLOW_DIALOGS, ...PERMISSION_DIALOGS, ...REVIEW_DIALOGS };
 
 /** The spec of the open dialog. */
 export function dialogOf<M extends DialogModal>(modal: M): DialogSpec<M> {

@@ -1,30 +1,26 @@
-import { errorMessage } from "../../errors.ts";
 import type { Agent } from "../../protocol/entities.ts";
 import { ch } from "../keys/key-spec.ts";
 import type { Binding } from "../keys/binding.ts";
 import { currentView } from "../shell/ui-state.ts";
+import { openAgentDiff } from "./open-diff.ts";
 
 function diffTitle(a: Agent): string {
   return a.branch && a.baseRef ? `Diff · ${a.name} · ${a.baseRef}...${a.branch}` : `Diff · ${a.name} · uncommitted changes in ${a.cwd}`;
 }
 
-/** `d` on an agent: its diff over the current view; in the diff view, back. */
+/** `d` on an agent: its diff (and its pending review) over the current view; in the diff view, back. */
 export const agentDiff: Binding = {
   command: "diff",
   keys: [ch("d")],
-  help: "diff of the agent's branch against its base",
+  help: "diff of the agent's branch against its base (comment on its lines, send them back: keys under Diff)",
   hint: "diff",
   disabled: (env) => (currentView(env.ui) === "diff" ? null : env.selected ? null : "no agent selected"),
   run: (env) => {
-    const { selected, dispatch } = env;
+    const { selected } = env;
     if (currentView(env.ui) === "diff" || !selected) {
-      dispatch({ type: "back" });
+      env.dispatch({ type: "back" });
       return;
     }
-    dispatch({ type: "diffOpen", key: selected.id, title: diffTitle(selected) });
-    env.deps.loadDiff(selected).then(
-      (lines) => dispatch({ type: "diffLoaded", key: selected.id, lines }),
-      (err: unknown) => dispatch({ type: "diffFailed", key: selected.id, error: errorMessage(err) }),
-    );
+    openAgentDiff(env, selected, diffTitle(selected));
   },
 };

@@ -1,25 +1,29 @@
-import { back, down, end, help, home, pageDown, pageUp, quit, scrolledTop, up, type ScrollHow } from "../keys/helpers.ts";
+import { back, down, end, help, home, pageDown, pageUp, quit, up } from "../keys/helpers.ts";
+import { ch } from "../keys/key-spec.ts";
 import type { Controller, KeyEnv } from "../keys/binding.ts";
 import { agentDiff } from "./diff-bindings.ts";
+import type { CursorMove } from "./diff-ui.ts";
+import { comment, deleteComment, editComment, sendReview } from "./review-bindings.ts";
 
-function scrollDiff(env: KeyEnv, how: ScrollHow): void {
-  const d = env.ui.diff;
-  if (!d) return;
-  const rows = env.screen.diffRows;
-  const max = Math.max(0, (d.lines?.length ?? 0) - rows);
-  env.dispatch({ type: "diffScroll", top: scrolledTop(how, d.top, max, rows - 1) });
-}
+const move = (m: CursorMove) => (env: KeyEnv) => env.dispatch({ type: "diffCursor", move: m, page: env.screen.diffRows });
 
-/** The diff view: the keys scroll it; esc or d goes back to the view it was opened from. */
+/**
+ * The diff view: a cursor over its lines and the review's comments under them; `c`, `enter`,
+ * `x` and `S` review (review-bindings.ts); esc or d goes back to the view it was opened from.
+ */
 export const diffController: Controller = {
   context: "diff",
   bindings: [
-    up((env) => scrollDiff(env, "up")),
-    down((env) => scrollDiff(env, "down")),
-    pageUp((env) => scrollDiff(env, "pageUp")),
-    pageDown((env) => scrollDiff(env, "pageDown")),
-    home((env) => scrollDiff(env, "home")),
-    end((env) => scrollDiff(env, "end")),
+    { ...up(move("up")), help: "cursor up a line" },
+    { ...down(move("down")), help: "cursor down a line" },
+    { ...pageUp(move("pageUp")), help: "cursor up a page" },
+    { ...pageDown(move("pageDown")), help: "cursor down a page" },
+    { ...home(move("first")), keys: [...home(move("first")).keys, ch("g")], help: "cursor to the first line" },
+    { ...end(move("last")), help: "cursor to the last line" },
+    comment,
+    editComment,
+    deleteComment,
+    sendReview,
     { ...back((env) => env.dispatch({ type: "back" })), help: "back to the view the diff was opened from" },
     agentDiff,
     help,

@@ -4,6 +4,7 @@ import { rowName, rowStatus, type PhaseRow } from "./phase-rows.ts";
 import type { EditErrorModal } from "./phases-ui.ts";
 import type { KeyEnv } from "../keys/binding.ts";
 import { say } from "../keys/helpers.ts";
+import { openAgentDiff, openDiff as openTextDiff, textLines } from "../diff/open-diff.ts";
 
 /** The phases view's actions: the same client calls as `troupe approve|reject|edit|retry|detail|dispatch`. */
 
@@ -148,19 +149,14 @@ export function noDiff(env: KeyEnv): string | null {
 
 export function openDiff(env: KeyEnv): void {
   const r = row(env);
-  const { dispatch } = env;
-  const load = (key: string, title: string, lines: Promise<string[]>) => {
-    dispatch({ type: "diffOpen", key, title });
-    lines.then((l) => dispatch({ type: "diffLoaded", key, lines: l }), (err: unknown) => dispatch({ type: "diffFailed", key, error: errorMessage(err) }));
-  };
   if (r?.kind === "initiative") {
     const i = r.initiative;
-    const lines = env.deps.client.initiativeDiff(i.id).then((d) => (d ? d.replace(/\n$/, "").split("\n") : []));
-    load(i.id, `Diff · ${i.slug} · ${i.baseRef}...${i.branch}`, lines);
+    const lines = env.deps.client.initiativeDiff(i.id).then(textLines);
+    openTextDiff(env, i.id, `Diff · ${i.slug} · ${i.baseRef}...${i.branch}`, null, lines);
     return;
   }
   const a = taskAgent(env);
-  if (r?.kind === "task" && a) load(a.id, `Diff · ${rowName(r)} · ${a.name}${a.branch ? ` · ${a.branch}` : ""}`, env.deps.loadDiff(a));
+  if (r?.kind === "task" && a) openAgentDiff(env, a, `Diff · ${rowName(r)} · ${a.name}${a.branch ? ` · ${a.branch}` : ""}`);
 }
 
 export function noAgentToOpen(env: KeyEnv): string | null {

@@ -3,6 +3,7 @@ import { formReducer, type FormAction } from "../shared/form.ts";
 import type { AgentModal } from "../dialogs/modals.ts";
 import type { PermissionModal } from "../permissions/permission-form.ts";
 import { diffReducer, type DiffAction, type DiffState } from "../diff/diff-ui.ts";
+import type { ReviewModal } from "../diff/review-modal.ts";
 import { flowsReducer, initialFlows, type FlowModal, type FlowsAction, type FlowsUi } from "../flows/flows-ui.ts";
 import { initialPhases, phasesReducer, type PhaseModal, type PhasesAction, type PhasesUi } from "../phases/phases-ui.ts";
 
@@ -10,7 +11,7 @@ export type View = "agents" | "diff" | "phases" | "flows";
 export type Pane = "list" | "output";
 
 /** Every dialog's state, each declared in its feature (and drawn, keyed and sent by its `DialogSpec`, `dialogs/dialog-registry.ts`). */
-export type DialogModal = AgentModal | PhaseModal | FlowModal | PermissionModal;
+export type DialogModal = AgentModal | PhaseModal | FlowModal | PermissionModal | ReviewModal;
 
 /** What covers the views: nothing, the help, or a dialog. */
 export type Modal = { kind: "none" } | { kind: "help"; top: number } | DialogModal;
@@ -142,7 +143,14 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case "diffOpen":
     case "diffLoaded":
     case "diffFailed":
-    case "diffScroll": {
+    case "diffCursor":
+    case "reviewLoaded":
+    case "reviewFailed":
+    case "commentSaved":
+    case "commentDeleted":
+    case "reviewSending":
+    case "reviewSent":
+    case "reviewSendFailed": {
       const diff = diffReducer(state.diff, action);
       // a diff opens over the view it came from; esc goes back to it
       if (action.type === "diffOpen") return { ...state, views: currentView(state) === "diff" ? state.views : [...state.views, "diff"], diff };

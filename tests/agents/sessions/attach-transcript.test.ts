@@ -3,7 +3,7 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFil
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { keepTranscript, markPath, markTranscript } from "../../../src/agents/sessions/attach-transcript.ts";
-import { claude } from "../../../providers/claude.ts";
+import { claude } from "../../../providers/claude/provider.ts";
 
 let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));

@@ -12,6 +12,7 @@ import type { DashboardClient } from "../../../src/ui/deps.ts";
 import type { Profile, ProfilesResponse } from "../../../src/protocol/profile.ts";
 import type { PermissionDecision, PermissionKind, PermissionRequest, PermissionStatus } from "../../../src/protocol/permission.ts";
 import type { Flow, FlowRunResult } from "../../../src/protocol/flow.ts";
+import type { AddCommentRequest, Review, ReviewComment, SentReview } from "../../../src/protocol/review.ts";
 
 let seq = 0;
 
@@ -306,6 +307,59 @@ export class FakeClient implements DashboardClient {
     const to = this.agents.get(req.to);
     const n = ++seq;
     return [{ id: `msg_${n}`, seq: n, fromId: "user", fromName: "user", toId: req.to, toName: to?.name ?? req.to, text: req.text, status: "queued", createdAt: Date.now(), deliveredAt: null }];
+  }
+
+  /** Each agent's pending review, as the daemon keeps it; every comment stays where it was made. */
+  reviews = new Map<string, ReviewComment[]>();
+  private nextComment = 1;
+  async review(ref: string): Promise<Review> {
+    this.check("review", [ref]);
+    const a = this.agents.get(ref)!;
+    return { agentId: a.id, agentName: a.name, comments: [...(this.reviews.get(a.id) ?? [])] };
+  }
+  async addReviewComment(ref: string, req: AddCommentRequest): Promise<ReviewComment> {
+    this.check("addReviewComment", [ref, req]);
+    const side = req.side ?? "new";
+    const c: ReviewComment = {
+      id: `rc_${this.nextComment++}`,
+      agentId: ref,
+      file: req.file,
+      side,
+      line: req.line,
+      section: req.section ?? null,
+      code: req.code ?? "",
+      text: req.text,
+      createdAt: 1,
+      updatedAt: 1,
+      state: "current",
+      at: { section: req.section ?? null, line: req.line },
+    };
+    this.reviews.set(ref, [...(this.reviews.get(ref) ?? []), c]);
+    return c;
+  }
+  async editReviewComment(id: string, req: { text: string }): Promise<ReviewComment> {
+    this.check("editReviewComment", [id, req]);
+    for (const [agent, cs] of this.reviews) {
+      const c = cs.find((x) => x.id === id);
+      if (!c) continue;
+      const edited = { ...c, text: req.text };
+      this.reviews.set(agent, cs.map((x) => (x.id === id ? edited : x)));
+      return edited;
+    }
+    throw new TroupeError("not_found", `no pending review comment '${id}'`);
+  }
+  async deleteReviewComment(id: string): Promise<void> {
+    this.check("deleteReviewComment", [id]);
+    for (const [agent, cs] of this.reviews) this.reviews.set(agent, cs.filter((x) => x.id !== id));
+  }
+  async sendReview(ref: string, req: { message?: string } = {}): Promise<SentReview> {
+    this.check("sendReview", [ref, req]);
+    const cs = this.reviews.get(ref) ?? [];
+    if (!cs.length) throw new TroupeError("bad_request", "no pending review");
+    this.reviews.delete(ref);
+    const agent = this.agents.get(ref)!;
+    const [message] = await this.send({ to: ref, text: cs.map((c) => `${c.file}:${c.line} ${c.text}`).join("\n") });
+    return { message: message!, comments: cs.length, delivery: "resumed", note: `resumed ${agent.name} with the review`, agent };
   }
 
   permissionsById = new Map<string, PermissionRequest>();

@@ -1,4 +1,5 @@
 import type { ReactElement } from "react";
+import { parseDiff } from "../../../src/git/diff-lines.ts";
 import { render as inkRender } from "ink-testing-library";
 import { App } from "../../../src/ui/shell/app.tsx";
 import { DaemonMirror } from "../../../src/ui/mirror/daemon-mirror.ts";
@@ -80,6 +81,7 @@ export interface RenderAppOptions {
   rows?: number;
   theme?: Theme;
   providers?: ProviderChoice[];
+  /** The agent's diff as git prints it, a line each. */
   diff?: string[];
   initial?: Partial<UiState>;
   /** Stands in for $EDITOR: gets the file's text, returns what was saved. */
@@ -102,7 +104,8 @@ export async function renderApp(client: FakeClient, opts: RenderAppOptions = {})
         { name: "aider", displayName: "Aider", installed: false, install: "pipx install aider-chat" },
         { name: "generic", displayName: "Shell command", installed: true, install: "" },
       ],
-    loadDiff: async () => opts.diff ?? ["diff --git a/x b/x", "+added line", "-removed line"],
+    // parsed as the daemon parses what git prints (src/git/diff-lines.ts)
+    loadDiff: async () => parseDiff(`${(opts.diff ?? ["diff --git a/x b/x", "+added line", "-removed line"]).join("\n")}\n`, "committed"),
     runs: { detail: (r) => client.detail(r), dispatch: (r) => client.dispatch(r), stopDispatch: (r) => client.stopDispatch(r) },
     attach: async (id) => {
       attaches.push(id);

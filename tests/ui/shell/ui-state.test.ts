@@ -50,22 +50,23 @@ describe("uiReducer", () => {
   });
 
   test("a diff result for another agent is ignored", () => {
-    let s = run(initialUi, { type: "diffOpen", key: "a", title: "t" });
-    s = run(s, { type: "diffLoaded", key: "b", lines: ["x"] });
+    const y = { text: "y", kind: "note" as const };
+    let s = run(initialUi, { type: "diffOpen", key: "a", title: "t", agentId: "a" });
+    s = run(s, { type: "diffLoaded", key: "b", lines: [{ text: "x", kind: "note" }] });
     expect(s.diff!.lines).toBeNull();
-    s = run(s, { type: "diffLoaded", key: "a", lines: ["y"] }, { type: "diffScroll", top: -3 });
-    expect(s.diff).toMatchObject({ lines: ["y"], top: 0 });
+    s = run(s, { type: "diffLoaded", key: "a", lines: [y] }, { type: "diffCursor", move: "up", page: 10 });
+    expect(s.diff).toMatchObject({ lines: [y], top: 0, cursor: 0 });
     expect(currentView(s)).toBe("diff");
   });
 
   test("views form a stack: a diff opens over the phases view and back returns to it; p switches the top view", () => {
-    let s = run(initialUi, { type: "view", view: "phases" }, { type: "diffOpen", key: "tk_1", title: "t" });
+    let s = run(initialUi, { type: "view", view: "phases" }, { type: "diffOpen", key: "tk_1", title: "t", agentId: null });
     expect(s.views).toEqual(["agents", "phases", "diff"]);
     s = run(s, { type: "back" });
     expect(currentView(s)).toBe("phases");
     s = run(s, { type: "back" }, { type: "back" });
     expect(s.views).toEqual(["agents"]);
-    expect(run(s, { type: "diffOpen", key: "a", title: "t" }, { type: "diffOpen", key: "b", title: "t" }).views).toEqual(["agents", "diff"]);
+    expect(run(s, { type: "diffOpen", key: "a", title: "t", agentId: "a" }, { type: "diffOpen", key: "b", title: "t", agentId: "b" }).views).toEqual(["agents", "diff"]);
   });
 
   test("the phases view keeps its selection, folds and content scroll; another item starts at its top", () => {

@@ -1,22 +1,17 @@
-import type { OutputEvent, Stream } from "../src/protocol/output.ts";
-import { AGENT_OWN_COMMANDS } from "../src/protocol/own-commands.ts";
-import { fitsInArgument } from "./prompt-arg.ts";
-import { join } from "node:path";
-import type { CommandInput, ErrorPattern, FailureClass, InteractiveInput, McpInjection, McpServerSpec, PermissionMode, Provider, ProviderCommand } from "./types.ts";
+import type { OutputEvent, Stream } from "../../src/protocol/output.ts";
+import { isObject, num, obj, parseJsonLine, str, stringify, type JsonObject } from "../json-line.ts";
+import type { ErrorPattern, FailureClass } from "../types.ts";
 
 /**
- * Claude Code, `claude -p --output-format stream-json --verbose` (checked against 2.1.197).
+ * Claude Code's `-p --output-format stream-json --verbose` output, pure: one line to events.
  * Every line of stdout is one JSON object: `system` (init, api_retry), `assistant` and `user`
- * messages (one content block per line), `rate_limit_event` and a final `result`. API failures
+ * messages (one content block per line), `rate_limit_event` and a `result` per turn. API failures
  * do not go to stderr: they arrive as a synthetic assistant message with an `error` field and a
- * `result` with `is_error: true` (exit code 1). stderr only carries start-up refusals.
+ * `result` with `is_error: true` (exit code 1). stderr only carries start-up refusals. Qwen Code
+ * prints the same shapes (providers/qwen.ts).
  */
 
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+type Json = JsonObject;
 
 const SUMMARY_MAX = 200;
 const OUTPUT_MAX = 2000;
@@ -26,17 +21,9 @@ function oneLine(s: string, max = SUMMARY_MAX): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-function compactJson(v: unknown): string {
-  try {
-    return JSON.stringify(v) ?? "";
-  } catch {
-    return String(v);
-  }
-}
-
 /** The one thing a person wants to see of a tool call: the command, the file, the pattern. */
 export function summarizeToolInput(name: string, input: unknown): string {
-  if (!isObject(input)) return oneLine(typeof input === "string" ? input : compactJson(input));
+  if (!isObject(input)) return oneLine(typeof input === "string" ? input : stringify(input));
   const pick = (...keys: string[]) => keys.map((k) => str(input[k])).find((v) => v !== undefined && v !== "");
   const withPath = (main: string | undefined) => {
     const path = pick("path");
@@ -73,7 +60,7 @@ export function summarizeToolInput(name: string, input: unknown): string {
       break;
   }
   summary ??= pick("command", "file_path", "path", "pattern", "url", "query", "description");
-  return oneLine(summary ?? compactJson(input));
+  return oneLine(summary ?? stringify(input));
 }
 
 /** Tool output as display text: text parts joined, images named, long output cut. */
@@ -88,7 +75,7 @@ export function summarizeToolOutput(content: unknown): string {
         return `[${str(part.type) ?? "content"}]`;
       })
       .join("\n");
-  } else text = content === undefined ? "" : compactJson(content);
+  } else text = content === undefined ? "" : stringify(content);
   return text.length > OUTPUT_MAX ? `${text.slice(0, OUTPUT_MAX)}… (${text.length - OUTPUT_MAX} more chars)` : text;
 }
 
@@ -150,7 +137,21 @@ function assistantEvents(event: Json): OutputEvent[] {
   return out;
 }
 
+/** A message's text: a string, or its text blocks joined. */
+function messageText(message: unknown): string {
+  const content = isObject(message) ? message.content : undefined;
+  if (typeof content === "string") return content;
+  return contentBlocks(message)
+    .map((b) => (b.type === "text" ? (str(b.text) ?? "") : ""))
+    .join("\n");
+}
+
 function userEvents(event: Json): OutputEvent[] {
+  // the echo of a line of stdin, as the CLI takes it in (`--replay-user-messages`)
+  if (event.isReplay === true) {
+    const id = str(event.uuid);
+    return [{ kind: "input", text: messageText(event.message), ...(id && { id }) }];
+  }
   return contentBlocks(event.message)
     .filter((b) => b.type === "tool_result")
     .map((b) => ({ kind: "tool_result", id: str(b.tool_use_id), output: summarizeToolOutput(b.content), isError: b.is_error === true }));
@@ -162,7 +163,8 @@ function resultEvents(event: Json): OutputEvent[] {
   // Anthropic counts cached prompt tokens apart from input_tokens; the total is what was read.
   const inputTokens = input === undefined ? undefined : input + (num(usage.cache_creation_input_tokens) ?? 0) + (num(usage.cache_read_input_tokens) ?? 0);
   const errors = Array.isArray(event.errors) ? event.errors.filter((e): e is string => typeof e === "string") : [];
-  const text = str(event.result) ?? (errors.length ? errors.join("\n") : undefined);
+  // Qwen Code says a failed run's reason in `error.message`
+  const text = str(event.result) ?? (errors.length ? errors.join("\n") : undefined) ?? str(obj(event.error)?.message);
   const isError = event.is_error === true || (str(event.subtype)?.startsWith("error") ?? false);
   const failure = isError ? statusClass(num(event.api_error_status)) : undefined;
   // a run stopped at its --max-budget-usd ends with this subtype
@@ -222,134 +224,19 @@ export const claudeErrorPatterns: ErrorPattern[] = [
   { failure: "timeout", pattern: /Request timed out|ETIMEDOUT|\btimed out\b/i },
 ];
 
-export function parseClaudeLine(line: string, stream: Stream): OutputEvent[] {
-  if (stream === "stderr") {
-    const text = line.trim();
-    return text && claudeErrorPatterns.some((p) => p.pattern.test(text)) ? [{ kind: "error", message: text }] : [{ kind: "raw", line }];
-  }
-  try {
-    const value: unknown = JSON.parse(line);
-    const events = isObject(value) ? stdoutEvents(value) : null;
-    return events ?? [{ kind: "raw", line }];
-  } catch {
-    return [{ kind: "raw", line }];
-  }
-}
-
-/** The MCP tool `ask` points Claude Code at: troupe's server is injected as `troupe` (src/agents/mcp-config.ts). */
-export const CLAUDE_PERMISSION_TOOL = "mcp__troupe__permission";
-
-function permissionArgs(mode: PermissionMode): string[] {
-  switch (mode) {
-    case "skip":
-      return ["--dangerously-skip-permissions"];
-    case "edits":
-      return ["--permission-mode", "acceptEdits"];
-    case "plan":
-      return ["--permission-mode", "plan"];
-    case "ask":
-      // every call the CLI may not make alone goes to troupe's tool, which files it for the person
-      return ["--permission-prompt-tool", CLAUDE_PERMISSION_TOOL];
-  }
-}
-
-/** Under `ask` the daemon applies the rules (and logs what they decide); otherwise the CLI does. */
-function ruleArgs(input: CommandInput): string[] {
-  if (input.permissions === "ask") {
-    // troupe's own tools are allowed to the CLI outright (claudeMcp), so they never reach the
-    // permission tool: a deny rule naming one must be the CLI's too, or it would not win
-    const own = (input.deniedTools ?? []).filter((r) => r === "mcp__troupe" || r.startsWith("mcp__troupe__"));
-    return own.length ? ["--disallowedTools", ...own] : [];
-  }
-  return [
-    // each flag takes many values; the `--` before the prompt ends them
-    ...(input.allowedTools?.length ? ["--allowedTools", ...input.allowedTools] : []),
-    ...(input.deniedTools?.length ? ["--disallowedTools", ...input.deniedTools] : []),
-  ];
-}
-
 /**
- * Claude Code refuses --dangerously-skip-permissions as root unless told it is in a sandbox,
- * and an agent in its own worktree is the sandbox troupe means.
+ * A parseLine for Claude Code's stream-json and for CLIs printing the same shapes: stdout lines
+ * through the events above (then `more`, for a CLI's own extra types), stderr lines matching
+ * one of `patterns` as errors, anything else kept raw.
  */
-export function claudeExtraEnv(mode: PermissionMode, uid: number | undefined, env: Readonly<Record<string, string>>): Record<string, string> | undefined {
-  return mode === "skip" && uid === 0 && env.IS_SANDBOX === undefined ? { IS_SANDBOX: "1" } : undefined;
+export function streamJsonParser(patterns: readonly ErrorPattern[], more: (event: JsonObject) => OutputEvent[] | null = () => null): (line: string, stream: Stream) => OutputEvent[] {
+  return (line, stream) => {
+    if (stream === "stderr") {
+      const text = line.trim();
+      return text && patterns.some((p) => p.pattern.test(text)) ? [{ kind: "error", message: text }] : [{ kind: "raw", line }];
+    }
+    return parseJsonLine(line, (event) => stdoutEvents(event) ?? more(event));
+  };
 }
 
-function command(input: CommandInput, resume: string[]): ProviderCommand {
-  // `-p` without a prompt argument reads the prompt from stdin (checked with 2.1.197).
-  const inArgv = fitsInArgument(input.prompt);
-  const argv = [
-    "claude",
-    "-p",
-    "--output-format",
-    "stream-json",
-    "--verbose",
-    ...(input.model ? ["--model", input.model] : []),
-    ...(input.budgetUsd !== undefined ? ["--max-budget-usd", input.budgetUsd.toFixed(2)] : []),
-    ...permissionArgs(input.permissions),
-    // `=`: a value starting with "-" stays a value
-    ...(input.instructions ? [`--append-system-prompt=${input.instructions}`] : []),
-    ...(input.mcpServers ? [`--mcp-config=${JSON.stringify({ mcpServers: input.mcpServers })}`] : []),
-    // --allowedTools takes many values; the `--` below ends them and keeps a prompt starting with "-" a prompt.
-    ...ruleArgs(input),
-    ...resume,
-    ...(inArgv ? ["--", input.prompt] : []),
-  ];
-  const env = claudeExtraEnv(input.permissions, process.getuid?.(), input.env);
-  return { argv, ...(env && { env }), ...(!inArgv && { stdin: input.prompt }) };
-}
-
-/**
- * `--mcp-config <file>` (a JSON file of `mcpServers`; added to the person's own servers, not
- * replacing them). `timeout` is the per-server tool-call limit in ms (checked in 2.1.197: it wins
- * over MCP_TOOL_TIMEOUT). Claude Code hands its whole environment to stdio servers.
- */
-export function claudeMcp(server: McpServerSpec): McpInjection {
-  const file = join(server.inputDir, "mcp.json");
-  // alwaysLoad: troupe's tools are never deferred behind tool search (an agent must see handoff and signal at once)
-  const config = { mcpServers: { troupe: { type: "stdio", command: server.command, args: server.args, timeout: server.toolTimeoutMs, alwaysLoad: true } } };
-  // In `edits` and `plan` modes Claude asks before any MCP tool or Bash command, which a headless
-  // run cannot answer; troupe's own tools (`mcp__troupe` is all of that server's) and the agent's
-  // own commands (`troupe signal`, `ask`, ...; by name and by the absolute path its prompt gives)
-  // are its way to talk to troupe and to end its run, and none decides a permission or acts on
-  // another agent, so they are allowed in every mode (Claude matches a `:*` prefix per command of
-  // a chain). Under `ask` the commands reach the daemon's rules instead (built in, logged, a deny
-  // of the person's still winning). Several --allowedTools add up; `=` keeps each a single value.
-  const commands = server.permissions === "edits" || server.permissions === "plan" ? AGENT_OWN_COMMANDS : [];
-  const own = ["mcp__troupe", ...commands.flatMap((c) => [`Bash(troupe ${c}:*)`, `Bash(${server.command} ${c}:*)`])];
-  return { args: ["--mcp-config", file, ...own.map((rule) => `--allowedTools=${rule}`)], files: { [file]: `${JSON.stringify(config, null, 2)}\n` } };
-}
-
-/**
- * Claude Code appends every turn of a session to `<config>/projects/<cwd, non-alphanumerics as
- * dashes>/<session id>.jsonl` (checked with 2.1.197), in the stream-json shapes of `-p` (`user`,
- * `assistant` messages) with bookkeeping lines of its own beside them.
- */
-function claudeTranscript(input: InteractiveInput): string | null {
-  const dir = input.env.CLAUDE_CONFIG_DIR || (input.env.HOME ? join(input.env.HOME, ".claude") : null);
-  if (!dir || !input.sessionId) return null;
-  return join(dir, "projects", input.cwd.replace(/[^A-Za-z0-9]/g, "-"), `${input.sessionId}.jsonl`);
-}
-
-export const claude: Provider = {
-  name: "claude",
-  displayName: "Claude Code",
-  binary: "claude",
-  install: "npm install -g @anthropic-ai/claude-code",
-  routesPermissions: true,
-  versionArgs: ["--version"],
-  accountEnv: "CLAUDE_CONFIG_DIR",
-  takesSystemPrompt: true,
-  // a long-lived OAuth token (`claude setup-token`); API keys of the spawning env would win over it
-  tokenEnv: "CLAUDE_CODE_OAUTH_TOKEN",
-  credentialEnv: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"],
-  buildSpawn: (input) => command(input, []),
-  buildResume: (input) => command(input, ["--resume", input.sessionId]),
-  // the person answers its permission prompts: no permission flag, no system prompt (the session holds it)
-  interactive: (input) => ({ argv: ["claude", ...(input.model ? ["--model", input.model] : []), "--resume", input.sessionId] }),
-  transcript: claudeTranscript,
-  mcp: claudeMcp,
-  parseLine: parseClaudeLine,
-  errorPatterns: claudeErrorPatterns,
-};
+export const parseClaudeLine = streamJsonParser(claudeErrorPatterns);

@@ -1,0 +1,28 @@
+import type { PermissionMode, Provider } from "./types.ts";
+
+/** What a provider can do under troupe, as `troupe providers` shows it. */
+export interface ProviderSupport {
+  /** The CLI version troupe was last proven with (fixtures recorded, e2e test run); null: never run here. */
+  provenWith: string | null;
+  /** A run can be resumed in the same session (answers, messages, retries). */
+  resume: boolean;
+  /** The permission modes it honours headless. */
+  permissions: readonly PermissionMode[];
+  /** `--permissions ask`: each tool call its rules do not decide goes to the person. */
+  ask: boolean;
+  /** troupe's MCP server (handoff, assign, signal as tools) is configured for it. */
+  mcp: boolean;
+  /** Its output says what a run cost in dollars (else tokens at most). */
+  cost: boolean;
+}
+
+export function supportOf(p: Provider): ProviderSupport {
+  return {
+    provenWith: p.provenWith ?? null,
+    resume: p.buildResume !== null,
+    permissions: p.permissionModes,
+    ask: p.permissionModes.includes("ask"),
+    mcp: p.mcp !== undefined,
+    cost: p.reportsCost === true,
+  };
+}

@@ -1,0 +1,112 @@
+import type { Database } from "../runtime/sqlite.ts";
+import type { Conversation } from "../protocol/entities.ts";
+import type { Message } from "../protocol/message.ts";
+import { conversationFromRow, type ConversationRow } from "./conversations.ts";
+import { messageFromRow, type MessageRow } from "./messages.ts";
+
+/**
+ * One line troupe wrote into a running session's input stream: a message or a question, claimed
+ * for that session in the same transaction that records the line (so it is handed out once), and
+ * `taken` once the CLI echoed the line's id.
+ */
+export interface SessionInput {
+  /** Orders the session's lines, and names the line's file in its stream. */
+  seq: number;
+  /** The id the line carries and the CLI's echo gives back. */
+  id: string;
+  agentId: string;
+  session: number;
+  messageSeq: number | null;
+  conversationId: string | null;
+  /** The line as written, so a daemon that died before writing it writes the same again. */
+  line: string;
+  writtenAt: number;
+  takenAt: number | null;
+}
+
+interface Row {
+  seq: number;
+  id: string;
+  agent_id: string;
+  session: number;
+  message_seq: number | null;
+  conversation_id: string | null;
+  line: string;
+  written_at: number;
+  taken_at: number | null;
+}
+
+const fromRow = (r: Row): SessionInput => ({
+  seq: r.seq,
+  id: r.id,
+  agentId: r.agent_id,
+  session: r.session,
+  messageSeq: r.message_seq,
+  conversationId: r.conversation_id,
+  line: r.line,
+  writtenAt: r.written_at,
+  takenAt: r.taken_at,
+});
+
+export type NewSessionInput = Pick<SessionInput, "id" | "agentId" | "session" | "line"> & { messageSeq?: number; conversationId?: string };
+
+export class SessionInputRepo {
+  constructor(private readonly db: Database) {}
+
+  add(i: NewSessionInput): SessionInput {
+    const row = this.db
+      .query(
+        `INSERT INTO session_inputs (id, agent_id, session, message_seq, conversation_id, line, written_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      )
+      .get(i.id, i.agentId, i.session, i.messageSeq ?? null, i.conversationId ?? null, i.line, Date.now()) as Row;
+    return fromRow(row);
+  }
+
+  /** The session's lines its CLI has not taken yet, oldest first. */
+  untaken(agentId: string, session: number): SessionInput[] {
+    return (this.db.query("SELECT * FROM session_inputs WHERE agent_id = ? AND session = ? AND taken_at IS NULL ORDER BY seq").all(agentId, session) as Row[]).map(fromRow);
+  }
+
+  /** The lines with these ids, taken now (their echo came); a line taken already or unknown is skipped. */
+  take(agentId: string, ids: readonly string[]): SessionInput[] {
+    const q = this.db.query("UPDATE session_inputs SET taken_at = ? WHERE agent_id = ? AND id = ? AND taken_at IS NULL RETURNING *");
+    const now = Date.now();
+    return this.db.transaction(() => ids.flatMap((id) => (q.all(now, agentId, id) as Row[]).map(fromRow)))();
+  }
+
+  /**
+   * The agent's sessions up to `session` are over: what their CLIs never took goes back (messages
+   * queued, questions pending, each only if still as the line left it), and their lines are
+   * forgotten. What was taken stays delivered (a question taken and left unanswered is the
+   * conversations' lease to release, as a listener's).
+   */
+  release(agentId: string, session: number): { messages: Message[]; conversations: Conversation[] } {
+    return this.db.transaction(() => {
+      const messages = (
+        this.db
+          .query(
+            `UPDATE messages SET status = 'queued', delivered_at = NULL, session = NULL
+             WHERE status = 'delivered' AND seq IN
+               (SELECT message_seq FROM session_inputs WHERE agent_id = ?1 AND session <= ?2 AND taken_at IS NULL AND message_seq IS NOT NULL)
+             RETURNING *`,
+          )
+          .all(agentId, session) as MessageRow[]
+      )
+        .sort((a, b) => a.seq - b.seq)
+        .map(messageFromRow);
+      const conversations = (
+        this.db
+          .query(
+            `UPDATE conversations SET status = 'pending', lease_session = NULL
+             WHERE status = 'delivered' AND id IN
+               (SELECT conversation_id FROM session_inputs WHERE agent_id = ?1 AND session <= ?2 AND taken_at IS NULL AND conversation_id IS NOT NULL)
+             RETURNING *`,
+          )
+          .all(agentId, session) as ConversationRow[]
+      ).map(conversationFromRow);
+      this.db.query("DELETE FROM session_inputs WHERE agent_id = ? AND session <= ?").run(agentId, session);
+      return { messages, conversations };
+    })();
+  }
+}

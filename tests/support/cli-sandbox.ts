@@ -1,0 +1,44 @@
+import { afterEach } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Agent } from "../../src/protocol/entities.ts";
+import type { FakeServer } from "../../scripts/fake-model-servers.ts";
+import { CLI_BIN } from "./cli-bin.ts";
+import { Sandbox, waitFor } from "./sandbox.ts";
+
+/**
+ * One real agent CLI (Codex, Gemini CLI) under troupe against one fake model server per test: a
+ * sandbox with a fresh HOME and the CLIs on PATH, closed with its server after each test. Call
+ * it once at a test file's top level.
+ */
+export function useCliSandbox() {
+  let sb: Sandbox | undefined;
+  let server: FakeServer | undefined;
+  afterEach(async () => {
+    server?.stop();
+    await sb?.close();
+    sb = server = undefined;
+  });
+  return {
+    /** A sandbox whose agents see `env`, and `fake` stopped after the test. */
+    sandbox(env: Record<string, string>, fake?: FakeServer): Sandbox {
+      server = fake;
+      sb = new Sandbox();
+      const home = join(sb.runtime, "home");
+      mkdirSync(home, { recursive: true });
+      Object.assign(sb.env, { HOME: home, PATH: `${CLI_BIN}:${process.env.PATH}`, ...env });
+      return sb;
+    },
+    /** The agent once it is done, failed or waiting. */
+    ended(s: Sandbox, name: string): Promise<Agent> {
+      return waitFor(
+        `${name} to end`,
+        async () => {
+          const a = (await s.json<Agent[]>(["ls", "--json"])).find((x) => x.name === name);
+          return a && ["done", "failed", "waiting"].includes(a.status) ? a : undefined;
+        },
+        90_000,
+      );
+    },
+  };
+}
