@@ -8,19 +8,19 @@ import { stdout } from "./streams.ts";
 export const command = defineCommand(
   {
     synopsis: `troupe review AGENT [--json]
-troupe review AGENT --comment FILE:LINE TEXT [--section committed|uncommitted] [--submit] [--json]
-troupe review AGENT --comment FILE:LINE=TEXT ... [--section committed|uncommitted] [--submit] [--json]
+troupe review AGENT --comment FILE:LINE TEXT [--section committed|uncommitted] [--send] [--json]
+troupe review AGENT --comment FILE:LINE=TEXT ... [--section committed|uncommitted] [--send] [--json]
 troupe review AGENT --delete ID [--json]
-troupe review AGENT --submit [--message TEXT] [--json]`,
+troupe review AGENT --send [--message TEXT] [--json]`,
     intro: `  the person's review of an agent's diff (d in the dashboard): comments on its lines, kept by the
-  daemon until sent to the agent as one message (resuming it when it is done; a running one gets it
-  through its inbox or in its next run)`,
+  daemon until sent to the agent as one message (resuming it when it is done; a running Claude agent
+  takes it in its run, others through their inbox or in their next run)`,
     flags: {
       comment: { type: "string", multiple: true, arg: "FILE:LINE", help: "comment TEXT on that line of the agent's diff (FILE:-LINE: a removed line, by its old number);\nFILE:LINE=TEXT carries its text, as many as you like" },
       section: { type: "string", arg: "WHICH", help: "the line in the committed or the uncommitted change (default: uncommitted first)" },
       delete: { type: "string", arg: "ID", help: "drop a pending comment (rc_N)" },
-      submit: { type: "boolean", help: "send every pending comment to the agent as one message" },
-      message: { type: "string", arg: "TEXT", help: "with --submit: a word ahead of the comments" },
+      send: { type: "boolean", help: "send every pending comment to the agent as one message" },
+      message: { type: "string", arg: "TEXT", help: "with --send: a word ahead of the comments" },
       ...REMOTE_FLAG,
     },
     notes: "  a comment on a line the diff does not show, or an agent that does not exist, is refused in one line",
@@ -61,10 +61,10 @@ async function run(args: string[]): Promise<number> {
   const [ref, ...rest] = positionals;
   if (!ref) throw new TroupeError("usage", "review needs an AGENT (id or name)");
   const commented = values.comment ?? [];
-  const actions = [commented.length > 0, values.delete !== undefined, values.submit === true].filter(Boolean).length;
+  const actions = [commented.length > 0, values.delete !== undefined, values.send === true].filter(Boolean).length;
   if (!commented.length && rest.length) throw new TroupeError("usage", `review takes one AGENT; TEXT goes with --comment FILE:LINE`);
   if (commented.length && values.delete !== undefined) throw new TroupeError("usage", "review takes --comment or --delete, not both");
-  if (values.message !== undefined && !values.submit) throw new TroupeError("usage", "--message goes with --submit");
+  if (values.message !== undefined && !values.send) throw new TroupeError("usage", "--message goes with --send");
   if (values.section !== undefined && values.section !== "committed" && values.section !== "uncommitted") throw new TroupeError("usage", `--section takes committed or uncommitted, not '${values.section}'`);
   if (values.section !== undefined && !commented.length) throw new TroupeError("usage", "--section goes with --comment");
   const comments = commentsOf(commented, rest);
@@ -84,7 +84,7 @@ async function run(args: string[]): Promise<number> {
     out.deleted = values.delete;
     if (!values.json) stdout.write(`deleted ${values.delete}\n`);
   }
-  if (values.submit) {
+  if (values.send) {
     const sent = await client.sendReview(ref, values.message === undefined ? {} : { message: values.message });
     out.sent = sent;
     if (!values.json) stdout.write(`${sent.comments} comment${sent.comments === 1 ? "" : "s"} sent as ${sent.message.id}: ${sent.note}\n`);

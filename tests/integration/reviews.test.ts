@@ -53,7 +53,7 @@ describe("troupe review", () => {
     const listed = await sb.run(["review", "fixer"]);
     expect(listed.stdout).toBe("rc_1  app.txt:2  name this better\nrc_2  app.txt:5  and this one\n");
 
-    const sent = await sb.json<{ sent: SentReview }>(["review", "fixer", "--submit", "--message", "two things before merging", "--json"]);
+    const sent = await sb.json<{ sent: SentReview }>(["review", "fixer", "--send", "--message", "two things before merging", "--json"]);
     expect(sent.sent).toMatchObject({ comments: 2, delivery: "resumed", message: { toName: "fixer", fromId: "user" } });
     await doneAt("fixer", 2);
     const prompt = readFileSync(join(sb.dir, "fixer.prompt"), "utf8");
@@ -75,7 +75,7 @@ describe("troupe review", () => {
     await sb.json<Agent>(["spawn", "--name", "runner", "--command", script, "--json"]);
     await waitFor("runner's commit", () => existsSync(join(sb.dir, "committed")));
     await sb.run(["review", "runner", "--comment", "app.txt:1", "while you run"]);
-    const sent = await sb.json<{ sent: SentReview }>(["review", "runner", "--submit", "--json"]);
+    const sent = await sb.json<{ sent: SentReview }>(["review", "runner", "--send", "--json"]);
     expect(sent.sent).toMatchObject({ delivery: "live", comments: 1, agent: { name: "runner", session: 1 } });
     writeFileSync(go, "");
     const done = await doneAt("runner", 1);
@@ -100,7 +100,7 @@ describe("troupe review", () => {
     const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd: wt, env: sb.env });
     git("commit", "-qam", "rework");
     expect((await sb.run(["review", "fixer"])).stdout).toBe("rc_1  app.txt:3 (moved from 2)  about two\nrc_2  app.txt:4 (changed since)  about four\n");
-    await sb.run(["review", "fixer", "--submit"]);
+    await sb.run(["review", "fixer", "--send"]);
     await doneAt("fixer", 2);
     const prompt = readFileSync(join(sb.dir, "fixer.prompt"), "utf8");
     expect(prompt).toContain("1. app.txt:3\n   > two\n   about two");
@@ -148,7 +148,7 @@ describe("troupe review", () => {
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr.trim().split("\n")).toHaveLength(1);
     expect(unknown.stderr).toContain("nobody");
-    const empty = await sb.run(["review", "fixer", "--submit"]);
+    const empty = await sb.run(["review", "fixer", "--send"]);
     expect(empty.code).not.toBe(0);
     expect(empty.stderr.trim()).toStartWith("troupe: no pending review of fixer");
     // the person reviews: an agent (here with a token of its own) may not

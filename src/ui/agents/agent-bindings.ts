@@ -1,6 +1,6 @@
 import { isLive } from "../../protocol/status.ts";
 import { ch } from "../keys/key-spec.ts";
-import { openNewAgent, openResume, openStop } from "../dialogs/agent-dialogs.tsx";
+import { openMessage, openNewAgent, openResume, openStop } from "../dialogs/agent-dialogs.tsx";
 import { nothingToAnswer, openAnswer } from "../dialogs/answer.ts";
 import type { Binding, KeyEnv } from "../keys/binding.ts";
 import { help, opensDialog, quit } from "../keys/helpers.ts";
@@ -45,6 +45,16 @@ export const agentActions: readonly Binding[] = [
     disabled: noAgent,
     run: opensDialog((env) => {
       if (env.selected) openResume(env, env.selected);
+    }),
+  },
+  {
+    command: "message",
+    keys: [ch("m")],
+    help: "send the agent a message (a running Claude agent takes it in its run; others when they listen or next run)",
+    hint: "message",
+    disabled: noAgent,
+    run: opensDialog((env) => {
+      if (env.selected) openMessage(env, env.selected);
     }),
   },
   attachBinding,

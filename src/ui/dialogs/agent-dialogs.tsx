@@ -11,7 +11,7 @@ import { QuestionsDialog } from "./components/QuestionsDialog.tsx";
 import { ResumeDialog } from "./components/ResumeDialog.tsx";
 import type { DialogsOf } from "./dialog-spec.ts";
 import { newAgentForm, providerOptions, replyText, resumeForm, resumeMessage, spawnRequest, submitQuestions } from "./agent-forms.ts";
-import type { AgentModal, MessagesModal, NewAgentModal, QuestionsModal, ResumeModal, StopModal } from "./modals.ts";
+import type { AgentModal, MessageModal, MessagesModal, NewAgentModal, QuestionsModal, ResumeModal, StopModal } from "./modals.ts";
 
 /** The dialogs on agents: start one, stop, resume, answer its questions, read its messages (`a`: `answer.ts`). */
 
@@ -31,6 +31,11 @@ export function openStop(env: KeyEnv, agent: Agent, attach = false): void {
 
 export function openResume(env: KeyEnv, agent: Agent): void {
   env.dispatch({ type: "open", modal: { kind: "resume", agentId: agent.id, name: agent.name, form: resumeForm(), busy: false } });
+}
+
+/** A message to the agent as it is: a running Claude agent takes it in its run, others when they next look or run. */
+export function openMessage(env: KeyEnv, agent: Agent): void {
+  env.dispatch({ type: "open", modal: { kind: "message", agentId: agent.id, name: agent.name, form: resumeForm("what to tell it"), busy: false } });
 }
 
 /** Every answer: the questions as one resume, each user conversation through `answer`. */
@@ -66,6 +71,12 @@ function reply(env: KeyEnv, m: MessagesModal): void {
   env.deps.client.send({ to: m.replyTo, text }).then(() => closeSaying(env, "reply sent"), (err: unknown) => formFailed(env, err));
 }
 
+function message(env: KeyEnv, m: MessageModal): void {
+  const text = resumeMessage(m.form);
+  env.dispatch({ type: "busy", busy: true });
+  env.deps.client.send({ to: m.agentId, text }).then(() => closeSaying(env, `sent to ${m.name}`), (err: unknown) => formFailed(env, err));
+}
+
 function resume(env: KeyEnv, m: ResumeModal): void {
   const message = resumeMessage(m.form);
   env.dispatch({ type: "busy", busy: true });
@@ -98,6 +109,7 @@ export const AGENT_DIALOGS: DialogsOf<AgentModal> = {
   },
   new: { keys: "field", render: (m, { width, height }) => <NewAgentDialog modal={m} width={width} height={height} />, submit: spawn },
   resume: { keys: "field", render: (m, { width, height }) => <ResumeDialog modal={m} width={width} height={height} />, submit: resume },
+  message: { keys: "field", render: (m, { width, height }) => <ResumeDialog modal={m} width={width} height={height} />, submit: message },
   messages: { keys: "field", render: (m, { width, height }) => <MessagesDialog modal={m} width={width} height={height} />, submit: reply },
   stop: {
     keys: "confirm",

@@ -139,8 +139,8 @@ export function spawnRequest(form: FormState, env: Record<string, string>): Spaw
   };
 }
 
-export function resumeForm(): FormState {
-  return makeForm([textField("message", "Message", { multiline: true, placeholder: "what to do next" })]);
+export function resumeForm(placeholder = "what to do next"): FormState {
+  return makeForm([textField("message", "Message", { multiline: true, placeholder })]);
 }
 
 export function resumeMessage(form: FormState): string {

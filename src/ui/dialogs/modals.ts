@@ -30,12 +30,18 @@ export interface StopModal {
   attach?: boolean;
 }
 
+/** `r`: resume a finished agent with a message. */
 export interface ResumeModal {
   kind: "resume";
   agentId: string;
   name: string;
   form: FormState;
   busy: boolean;
+}
+
+/** `m`: a message to an agent as it is (a running Claude agent takes it in its run). */
+export interface MessageModal extends Omit<ResumeModal, "kind"> {
+  kind: "message";
 }
 
 /** Unread messages to the person from one sender (marked read once shown), with an optional reply. */
@@ -48,4 +54,4 @@ export interface MessagesModal {
   busy: boolean;
 }
 
-export type AgentModal = QuestionsModal | NewAgentModal | StopModal | ResumeModal | MessagesModal;
+export type AgentModal = QuestionsModal | NewAgentModal | StopModal | ResumeModal | MessageModal | MessagesModal;

@@ -289,6 +289,22 @@ describe("actions", () => {
     expect(client.callsOf("resume")[0]).toEqual([a.id, { message: "carry on" }]);
   });
 
+  test("m sends a running agent a message as it is, without a resume; an empty one is refused", async () => {
+    const a = makeAgent({ name: "busy", status: "running" });
+    const client = new FakeClient([a]);
+    screen = await renderApp(client);
+    await screen.press("m");
+    await screen.waitFor("Message busy");
+    await screen.press(KEY.enter);
+    await screen.waitFor("type a message");
+    await screen.type("also update the changelog");
+    await screen.press(KEY.enter);
+    await waitFor(() => client.callsOf("send").length === 1, () => "send called");
+    expect(client.callsOf("send")[0]).toEqual([{ to: a.id, text: "also update the changelog" }]);
+    await screen.waitFor("sent to busy");
+    expect(client.callsOf("resume")).toHaveLength(0);
+  });
+
   test("d shows the diff, scrollable, esc goes back; p shows the phases placeholder; ? the keys", async () => {
     const a = makeAgent({ name: "brancher", branch: "troupe/brancher", baseRef: "main" });
     const diff = ["diff --git a/f b/f", ...Array.from({ length: 60 }, (_, i) => `+added ${i}`)];
