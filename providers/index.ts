@@ -1,3 +1,5 @@
+import { spawn } from "node:child_process";
+import { which } from "../src/runtime/process.ts";
 import { aider } from "./aider.ts";
 import { claude } from "./claude/provider.ts";
 import { cline } from "./cline.ts";
@@ -54,7 +56,7 @@ export async function detectProvider(p: Provider, opts: DetectOptions = {}): Pro
   // The generic provider runs whatever it is given: there is nothing to look for.
   if (p.binary === null) return { ...base, installed: true };
   const PATH = opts.path ?? process.env.PATH ?? "";
-  const path = Bun.which(p.binary, { PATH }) ?? undefined;
+  const path = which(p.binary, PATH) ?? undefined;
   if (!path) return { ...base, installed: false };
   const version = (p.npmPackage && packageVersion(path, p.npmPackage)) || (await readVersion(path, p.versionArgs, PATH, opts.timeoutMs ?? VERSION_TIMEOUT_MS));
   return { ...base, installed: true, path, ...(version ? { version } : {}) };
@@ -67,29 +69,31 @@ export function detectProviders(opts: DetectOptions = {}, providers: readonly Pr
 
 async function readVersion(path: string, args: string[], PATH: string, timeoutMs: number): Promise<string | undefined> {
   if (args.length === 0) return undefined;
-  let timer: Timer | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     // Its own process group, so a CLI whose children hold the pipes open can be stopped whole.
-    const proc = Bun.spawn([path, ...args], {
-      env: { ...process.env, PATH, NO_COLOR: "1" },
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "pipe",
-      detached: true,
+    const proc = spawn(path, args, { env: { ...process.env, PATH, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    proc.stdout.on("data", (b: Buffer) => out.push(b));
+    proc.stderr.on("data", (b: Buffer) => err.push(b));
+    // "close": the process ended and both pipes are drained (a spawn failure ends it too, code null)
+    const output = new Promise<[string, string, number | null]>((resolve) => {
+      proc.on("error", () => resolve(["", "", null]));
+      proc.on("close", (code) => resolve([Buffer.concat(out).toString(), Buffer.concat(err).toString(), code]));
     });
     // being its own group, it would outlive us (a dashboard whose terminal hung up): stopped at our exit
-    trackProbe(proc.pid, proc.exited);
-    const output = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    if (proc.pid !== undefined) trackProbe(proc.pid, output);
     const timedOut = new Promise<undefined>((resolve) => {
       timer = setTimeout(() => {
-        killGroup(proc.pid);
+        if (proc.pid !== undefined) killGroup(proc.pid);
         resolve(undefined);
       }, timeoutMs);
     });
     const done = await Promise.race([output, timedOut]);
     if (!done) return undefined;
-    const [out, err, code] = done;
-    return code === 0 ? (parseVersion(out) ?? parseVersion(err)) : undefined;
+    const [stdout, stderr, code] = done;
+    return code === 0 ? (parseVersion(stdout) ?? parseVersion(stderr)) : undefined;
   } catch {
     return undefined;
   } finally {

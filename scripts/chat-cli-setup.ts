@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FAKE_MODEL } from "./fake-chat-completions.ts";
+import { runSync } from "./lib/process.ts";
 
 export const CHAT_CLIS = ["opencode", "kilo", "copilot", "qwen", "cline", "pi"] as const;
 export type ChatCli = (typeof CHAT_CLIS)[number];
@@ -40,12 +41,10 @@ export async function chatCliEnv(cli: ChatCli, url: string, home: string, bin: s
     case "cline": {
       // its settings hold the provider: `cline auth` writes them, as a person would
       const env = { CLINE_DATA_DIR: dir };
-      const auth = Bun.spawnSync([join(bin, "cline"), "auth", "-p", "openai", "-k", "test", "-m", FAKE_MODEL, "-b", url], {
+      const auth = runSync([join(bin, "cline"), "auth", "-p", "openai", "-k", "test", "-m", FAKE_MODEL, "-b", url], {
         env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ...env },
-        stdout: "pipe",
-        stderr: "pipe",
       });
-      if (auth.exitCode !== 0) throw new Error(`cline auth failed: ${auth.stderr.toString()}${auth.stdout.toString()}`);
+      if (auth.exitCode !== 0) throw new Error(`cline auth failed: ${auth.stderr}${auth.stdout}`);
       return env;
     }
     case "pi":

@@ -164,7 +164,7 @@ export async function renderApiDocs(): Promise<string> {
 }
 
 if (import.meta.main) {
-  const path = join(import.meta.dir, "..", "docs", "api.md");
+  const path = join(import.meta.dirname, "..", "docs", "api.md");
   writeFileSync(path, await renderApiDocs());
   console.log(`wrote ${path}`);
 }

@@ -3,7 +3,9 @@
  * each wire format to drive one scripted turn: the first request gets a tool call, the
  * request that carries the tool's result gets a text answer. Used by
  * record-provider-fixtures.ts so fixtures hold a real successful run without network.
+
  */
+import { serveLocal } from "./lib/http.ts";
 
 export interface FakeServer {
   url: string;
@@ -57,52 +59,48 @@ function fail(failure: FakeFailure): Response {
   return Response.json(failure.body, { status: failure.status });
 }
 
-export function startFakeOpenAI(opts: { command: string; answer: string; fail?: FakeFailure }): FakeServer {
+export async function startFakeOpenAI(opts: { command: string; answer: string; fail?: FakeFailure }): Promise<FakeServer> {
   const requests: string[] = [];
   let n = 0;
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    async fetch(req) {
-      const url = new URL(req.url);
-      // Codex reports the sandbox it applies in a header: the recorder keeps it as evidence.
-      const meta = req.headers.get("x-codex-turn-metadata");
-      const sandbox = meta ? (JSON.parse(meta) as { sandbox_mode?: string }).sandbox_mode : undefined;
-      requests.push(`${req.method} ${url.pathname}${sandbox ? ` (sandbox_mode=${sandbox})` : ""}`);
-      if (opts.fail) return fail(opts.fail);
-      if (!url.pathname.endsWith("/responses")) return Response.json({ data: [] });
-      const body = (await req.json()) as { input?: Array<{ type?: string }> };
-      const hasToolResult = (body.input ?? []).some((i) => i.type === "function_call_output");
-      n += 1;
-      if (!hasToolResult) {
-        return responsesTurn(
-          `resp_${n}`,
-          {
-            type: "function_call",
-            id: `fc_${n}`,
-            call_id: `call_${n}`,
-            name: "exec_command",
-            arguments: JSON.stringify({ cmd: opts.command }),
-            status: "completed",
-          },
-          [],
-        );
-      }
-      const words = opts.answer.split(/(?<= )/);
+  const server = await serveLocal(async (req) => {
+    const url = new URL(req.url);
+    // Codex reports the sandbox it applies in a header: the recorder keeps it as evidence.
+    const meta = req.headers.get("x-codex-turn-metadata");
+    const sandbox = meta ? (JSON.parse(meta) as { sandbox_mode?: string }).sandbox_mode : undefined;
+    requests.push(`${req.method} ${url.pathname}${sandbox ? ` (sandbox_mode=${sandbox})` : ""}`);
+    if (opts.fail) return fail(opts.fail);
+    if (!url.pathname.endsWith("/responses")) return Response.json({ data: [] });
+    const body = (await req.json()) as { input?: Array<{ type?: string }> };
+    const hasToolResult = (body.input ?? []).some((i) => i.type === "function_call_output");
+    n += 1;
+    if (!hasToolResult) {
       return responsesTurn(
         `resp_${n}`,
         {
-          type: "message",
-          id: `msg_${n}`,
-          role: "assistant",
+          type: "function_call",
+          id: `fc_${n}`,
+          call_id: `call_${n}`,
+          name: "exec_command",
+          arguments: JSON.stringify({ cmd: opts.command }),
           status: "completed",
-          content: [{ type: "output_text", text: opts.answer, annotations: [] }],
         },
-        words,
+        [],
       );
-    },
+    }
+    const words = opts.answer.split(/(?<= )/);
+    return responsesTurn(
+      `resp_${n}`,
+      {
+        type: "message",
+        id: `msg_${n}`,
+        role: "assistant",
+        status: "completed",
+        content: [{ type: "output_text", text: opts.answer, annotations: [] }],
+      },
+      words,
+    );
   });
-  return { url: `http://127.0.0.1:${server.port}/v1`, requests, stop: () => server.stop(true) };
+  return { url: `http://127.0.0.1:${server.port}/v1`, requests, stop: () => server.stop() };
 }
 
 // ---------- Gemini API (gemini-cli) ----------
@@ -114,51 +112,47 @@ interface GeminiContent {
 
 const GEMINI_USAGE = { promptTokenCount: 900, candidatesTokenCount: 20, totalTokenCount: 920 };
 
-export function startFakeGemini(opts: {
+export async function startFakeGemini(opts: {
   tool: { name: string; args: Record<string, unknown> };
   answer: string;
   fail?: FakeFailure;
-}): FakeServer {
+}): Promise<FakeServer> {
   const requests: string[] = [];
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    async fetch(req) {
-      const url = new URL(req.url);
-      requests.push(`${req.method} ${url.pathname}`);
-      if (opts.fail) return fail(opts.fail);
-      const body = (await req.json().catch(() => ({}))) as { contents?: GeminiContent[] };
-      const modelVersion = url.pathname.match(/models\/([^:]+)/)?.[1] ?? "gemini-fake";
-      if (url.pathname.endsWith(":countTokens")) return Response.json({ totalTokens: 900 });
-      if (url.pathname.endsWith(":generateContent")) {
-        // Side calls (model router, next-speaker and loop checks) ask for JSON.
-        const text = JSON.stringify({
-          reasoning: "a simple request",
-          model_choice: "flash",
-          complexity_reasoning: "a simple request",
-          complexity_score: 10,
-          next_speaker: "user",
-        });
-        return Response.json({
-          candidates: [{ content: { role: "model", parts: [{ text }] }, finishReason: "STOP", index: 0 }],
-          usageMetadata: GEMINI_USAGE,
-          modelVersion,
-        });
-      }
-      if (!url.pathname.endsWith(":streamGenerateContent")) return new Response("not found", { status: 404 });
-      const last = body.contents?.at(-1);
-      const hasToolResult = (last?.parts ?? []).some((p) => p.functionResponse !== undefined);
-      const chunk = (parts: unknown[], finish?: string) => ({
-        data: {
-          candidates: [{ content: { role: "model", parts }, index: 0, ...(finish ? { finishReason: finish } : {}) }],
-          ...(finish ? { usageMetadata: GEMINI_USAGE } : {}),
-          modelVersion,
-        },
+  const server = await serveLocal(async (req) => {
+    const url = new URL(req.url);
+    requests.push(`${req.method} ${url.pathname}`);
+    if (opts.fail) return fail(opts.fail);
+    const body = (await req.json().catch(() => ({}))) as { contents?: GeminiContent[] };
+    const modelVersion = url.pathname.match(/models\/([^:]+)/)?.[1] ?? "gemini-fake";
+    if (url.pathname.endsWith(":countTokens")) return Response.json({ totalTokens: 900 });
+    if (url.pathname.endsWith(":generateContent")) {
+      // Side calls (model router, next-speaker and loop checks) ask for JSON.
+      const text = JSON.stringify({
+        reasoning: "a simple request",
+        model_choice: "flash",
+        complexity_reasoning: "a simple request",
+        complexity_score: 10,
+        next_speaker: "user",
       });
-      if (!hasToolResult) return sse([chunk([{ functionCall: opts.tool }], "STOP")]);
-      const words = opts.answer.split(/(?<= )/);
-      return sse(words.map((w, i) => chunk([{ text: w }], i === words.length - 1 ? "STOP" : undefined)));
-    },
+      return Response.json({
+        candidates: [{ content: { role: "model", parts: [{ text }] }, finishReason: "STOP", index: 0 }],
+        usageMetadata: GEMINI_USAGE,
+        modelVersion,
+      });
+    }
+    if (!url.pathname.endsWith(":streamGenerateContent")) return new Response("not found", { status: 404 });
+    const last = body.contents?.at(-1);
+    const hasToolResult = (last?.parts ?? []).some((p) => p.functionResponse !== undefined);
+    const chunk = (parts: unknown[], finish?: string) => ({
+      data: {
+        candidates: [{ content: { role: "model", parts }, index: 0, ...(finish ? { finishReason: finish } : {}) }],
+        ...(finish ? { usageMetadata: GEMINI_USAGE } : {}),
+        modelVersion,
+      },
+    });
+    if (!hasToolResult) return sse([chunk([{ functionCall: opts.tool }], "STOP")]);
+    const words = opts.answer.split(/(?<= )/);
+    return sse(words.map((w, i) => chunk([{ text: w }], i === words.length - 1 ? "STOP" : undefined)));
   });
-  return { url: `http://127.0.0.1:${server.port}`, requests, stop: () => server.stop(true) };
+  return { url: `http://127.0.0.1:${server.port}`, requests, stop: () => server.stop() };
 }

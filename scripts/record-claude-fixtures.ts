@@ -28,8 +28,9 @@ import {
   type Script,
   type StdinIo,
 } from "../tests/support/fake-anthropic.ts";
+import { runSync } from "./lib/process.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
+const ROOT = resolve(import.meta.dirname, "..");
 const OUT = join(ROOT, "tests", "fixtures", "claude");
 /** Without it a failing API is retried 10 times over ~3 minutes; one retry keeps the api_retry line. */
 const FEW_RETRIES = { CLAUDE_CODE_MAX_RETRIES: "1" };
@@ -250,7 +251,7 @@ async function record(c: Case, dirs: Dirs): Promise<void> {
     const session = run.events.find((e) => e.type === "system" && e.subtype === "init")?.session_id;
     if (typeof session === "string") sessions.set(c.name, session);
 
-    const git = Bun.spawnSync(["git", "log", "--oneline"], { cwd: dirs.repo }).stdout.toString().trim().split("\n");
+    const git = runSync(["git", "log", "--oneline"], { cwd: dirs.repo }).stdout.toString().trim().split("\n");
     const meta = {
       case: c.name,
       description: c.description,
@@ -261,7 +262,7 @@ async function record(c: Case, dirs: Dirs): Promise<void> {
       gitLog: git,
       fakeServerRequests: fake?.requests.map((r) => `${r.method} ${r.path} (${r.kind})`) ?? [],
       mainRequestMessageCounts: fake?.mainRequests().map((r) => r.messages.length) ?? [],
-      recordedWith: (await Bun.$`${join(ROOT, "node_modules", ".bin", "claude")} --version`.env(env).text()).trim(),
+      recordedWith: runSync([join(ROOT, "node_modules", ".bin", "claude"), "--version"], { env }).stdout.trim(),
     };
     writeFileSync(join(OUT, `${c.name}.stdout.jsonl`), run.stdout);
     writeFileSync(join(OUT, `${c.name}.stderr.txt`), run.stderr);

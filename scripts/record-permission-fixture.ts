@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { bash, claudeEnv, initGitRepo, lastToolResult, runClaude, startFakeAnthropic, text, turnIndex } from "../tests/support/fake-anthropic.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
+const ROOT = resolve(import.meta.dirname, "..");
 
 /** The stand-in server: one tool, `permission`, answering from ANSWERS in order and logging what it got. */
 async function serve(log: string): Promise<void> {

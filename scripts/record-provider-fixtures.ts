@@ -70,7 +70,7 @@ async function recordCodex(): Promise<void> {
   async function successThenResume(): Promise<void> {
     const home = r.home("success");
     const codexHome = join(home, "codex-account");
-    let server = startFakeOpenAI({ command: "echo hello from the tool", answer });
+    let server = await startFakeOpenAI({ command: "echo hello from the tool", answer });
     codexConfig(codexHome, server.url);
     const env = { ...r.baseEnv(home), CODEX_HOME: codexHome, OPENAI_API_KEY: "test" };
     const ok = await r.record({
@@ -84,7 +84,7 @@ async function recordCodex(): Promise<void> {
     });
     const sessionId = sessionIdFrom(codex, ok.stdout);
     if (!sessionId) throw new Error("codex success run printed no thread id");
-    server = startFakeOpenAI({ command: "echo resumed", answer: "Resumed: the command printed resumed." });
+    server = await startFakeOpenAI({ command: "echo resumed", answer: "Resumed: the command printed resumed." });
     codexConfig(codexHome, server.url);
     await r.record({
       name: "resume",
@@ -99,7 +99,7 @@ async function recordCodex(): Promise<void> {
 
   async function httpError(name: string, failure: FakeFailure, description: string): Promise<void> {
     const h = r.home(name);
-    const server = startFakeOpenAI({ command: "true", answer: "", fail: failure });
+    const server = await startFakeOpenAI({ command: "true", answer: "", fail: failure });
     codexConfig(join(h, "codex-account"), server.url);
     await r.record({
       name,
@@ -209,7 +209,7 @@ async function recordGemini(): Promise<void> {
     const account = join(home, "gemini-account");
     geminiSettings(account);
     const env = (url: string) => ({ ...r.baseEnv(home), GEMINI_CLI_HOME: account, GEMINI_API_KEY: "test", GOOGLE_GEMINI_BASE_URL: url });
-    let server = startFakeGemini({ tool, answer: "The folder holds README.md and nothing else. Done." });
+    let server = await startFakeGemini({ tool, answer: "The folder holds README.md and nothing else. Done." });
     const ok = await r.record({
       name: "success",
       description: "gemini -p against a fake Gemini API: list_directory tool call, then a streamed answer",
@@ -221,7 +221,7 @@ async function recordGemini(): Promise<void> {
     });
     const sessionId = sessionIdFrom(gemini, ok.stdout);
     if (!sessionId) throw new Error("gemini success run printed no session id");
-    server = startFakeGemini({ tool, answer: "Still just README.md. Done." });
+    server = await startFakeGemini({ tool, answer: "Still just README.md. Done." });
     await r.record({
       name: "resume",
       description: "gemini --resume <session id> of the success case, in plan mode",
@@ -236,7 +236,7 @@ async function recordGemini(): Promise<void> {
   async function httpError(name: string, failure: FakeFailure, description: string): Promise<void> {
     const h = r.home(name);
     geminiSettings(h);
-    const server = startFakeGemini({ tool, answer: "", fail: failure });
+    const server = await startFakeGemini({ tool, answer: "", fail: failure });
     await r.record({
       name,
       description,

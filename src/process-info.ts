@@ -34,7 +34,12 @@ export function processStartedAt(pid: number): number | null {
   return Number.isFinite(ticks) && Number.isFinite(boot) ? boot * 1000 + (ticks * 1000) / TICKS_PER_SECOND : null;
 }
 
-/** Alive, not a zombie, and (when known) the same process that was started. */
+/**
+ * Alive, not a zombie, and (when known) the same process that was started. A main thread that
+ * ended while other threads of the process still run (a Deno daemon ending: its thread pool
+ * outlives the main thread by a moment) shows as a zombie too, but the process still holds its
+ * files, locks and socket: it counts as alive until only the main thread is left (num_threads 1).
+ */
 export function isProcessAlive(pid: number, startTime: string | null): boolean {
   try {
     process.kill(pid, 0);
@@ -43,7 +48,7 @@ export function isProcessAlive(pid: number, startTime: string | null): boolean {
   }
   const fields = statFields(pid);
   if (!fields) return true; // no /proc: kill(0) is all we know
-  if (fields[0] === "Z" || fields[0] === "X") return false;
+  if (fields[0] === "Z" || fields[0] === "X") return Number(fields[17]) > 1;
   return startTime === null || fields[19] === startTime;
 }
 

@@ -1,15 +1,18 @@
-import { dirname } from "node:path";
-import { exec, mainScript, quietEnv, runtime } from "./runtime/process.ts";
+import { basename, dirname } from "node:path";
+import { exec, quietEnv, runtime, selfCommand as runtimeSelfCommand } from "./runtime/process.ts";
 
-/** True inside the executable built by the runtime's compile step (src/runtime/compile.ts). */
-export function isCompiled(): boolean {
-  return import.meta.url.includes("$bunfs") || (process.argv[1] ?? "").startsWith("/$bunfs/");
+/** The runtime running this troupe (`troupe --version` names it). */
+export { runtime } from "./runtime/process.ts";
+
+/** The argv that runs this same troupe again: the binary, or the runtime with its flags and the entry script. */
+export function selfCommand(): string[] {
+  return runtimeSelfCommand();
 }
 
-/** The argv that runs this same troupe again: the binary, or the runtime plus the entry script. */
-export function selfCommand(): string[] {
-  if (isCompiled()) return [process.execPath];
-  return [process.execPath, mainScript()];
+/** True when this troupe is one executable (Bun's or `deno compile`'s), not a runtime running a script or a bundle. */
+export function isCompiled(): boolean {
+  const self = selfCommand();
+  return self.length === 1 && self[0] === process.execPath;
 }
 
 /** Set in a troupe that restartQuiet started again: the variables it added, to take back out. */
@@ -39,9 +42,14 @@ export function restartQuiet(): void {
   exec([...selfCommand(), ...process.argv.slice(2)], env);
 }
 
-/** The folder to put first on an agent's PATH so that `troupe` there is this troupe. */
+/**
+ * The folder that holds this troupe as an executable named `troupe`, to put first on an agent's
+ * PATH; null when there is none (run from source, by Deno, or a binary of another name), and the
+ * daemon writes a shim that runs selfCommand() instead.
+ */
 export function selfBinDir(): string | null {
-  return isCompiled() ? dirname(process.execPath) : null;
+  const [bin, ...rest] = selfCommand();
+  return bin !== undefined && rest.length === 0 && basename(bin) === "troupe" ? dirname(bin) : null;
 }
 
 export const VERSION = "0.1.0";

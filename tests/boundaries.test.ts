@@ -73,6 +73,7 @@ const EXCEPTIONS: { from: string; to: string; why: string }[] = [
   { from: "src/cli/daemon.ts", to: "src/daemon/daemon.ts", why: "`troupe daemon run` is the daemon process (loaded lazily)" },
   { from: "src/cli/dashboard.ts", to: "src/ui/run.tsx", why: "the dashboard command mounts the UI (loaded lazily)" },
   { from: "src/cli/mcp.ts", to: "src/mcp/server.ts", why: "`troupe mcp` serves the MCP adapter (loaded lazily, so no other command loads the SDK)" },
+  { from: "providers/index.ts", to: "src/runtime/process.ts", why: "detecting a CLI looks it up on PATH the runtime's way (which), not with a call to one runtime" },
   { from: "src/cli/doctor-checks.ts", to: "src/workspace-config.ts", why: "`troupe doctor` reads the workspace config as the daemon will, to name what is broken before a spawn does" },
 ];
 

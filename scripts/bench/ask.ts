@@ -16,7 +16,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { TroupeClient } from "../../src/client/client.ts";
-import { BIN, bareServer, storeServer, helloBinary, line, load, ms, pct, processCpuMs, timeProcess, type Timed } from "./floor.ts";
+import { unixFetch } from "../../src/runtime/serve.ts";
+import { BIN, bareServer, storeServer, helloCommand, line, load, ms, pct, processCpuMs, runtimeOf, timeProcess, type Timed } from "./floor.ts";
+import { runtime as js, sleep } from "../../src/runtime/process.ts";
+import { runSync, start } from "../lib/process.ts";
 
 const roundTrips = Number(process.argv[2] ?? 1000);
 const processRuns = Number(process.argv[3] ?? 100);
@@ -28,11 +31,11 @@ const socket = join(runtime, "d.sock");
 const floorSocket = join(runtime, "floor.sock");
 const storeSocket = join(runtime, "store.sock");
 const env = { ...process.env, TROUPE_WORKSPACE: dir, TROUPE_SOCKET: socket } as Record<string, string>;
-const run = (args: string[]) => Bun.spawn([BIN, ...args], { env, stdout: "pipe", stderr: "pipe" });
+const run = (args: string[]) => start([BIN, ...args], { env, stdout: "pipe", stderr: "pipe" });
 
 type Reply = { conversation: { id: string; answer: string | null } };
 async function call(sock: string, method: string, path: string, body?: unknown): Promise<Reply> {
-  const res = await fetch(`http://troupe${path}`, { method, unix: sock, body: body === undefined ? undefined : JSON.stringify(body), headers: { "content-type": "application/json" } });
+  const res = await unixFetch(sock, `http://troupe${path}`, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { "content-type": "application/json" } });
   return (await res.json()) as Reply;
 }
 
@@ -50,10 +53,12 @@ async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
   return [performance.now() - t0, v];
 }
 
-const floor = await bareServer(floorSocket);
-const storeFloor = await storeServer(storeSocket, join(runtime, "floor.db"));
+// the floors run on the runtime of the build measured
+const binRuntime = runtimeOf(BIN);
+const floor = await bareServer(binRuntime, floorSocket);
+const storeFloor = await storeServer(binRuntime, storeSocket, join(runtime, "floor.db"));
 try {
-  console.log(`machine: ${navigator.hardwareConcurrency} cores, bun ${Bun.version}, ${load()} at the start`);
+  console.log(`machine: ${navigator.hardwareConcurrency} cores, ${js.name} ${js.version}, ${load()} at the start; ${BIN} on ${binRuntime}`);
   await run(["daemon", "start"]).exited;
   const client = new TroupeClient({ socket });
 
@@ -90,11 +95,11 @@ try {
   const ratios = (xs: number[]) => `; typed/this ${(pct(typed, 50) / pct(xs, 50)).toFixed(2)}x at the median, ${(pct(typed, 99) / pct(xs, 99)).toFixed(2)}x at p99`;
   console.log(line(`API ask→answer round trip (typed client)`, typed, `; daemon CPU ${ms(perExchange)} per exchange`));
   console.log(line(`API ask→answer round trip (bare fetch)  `, raw));
-  console.log(line(`floor: the same 3 requests to a bare Bun.serve`, bare, cpuOf(floor.pid, floorCpu0) + ratios(bare)));
-  console.log(line(`floor: a bare Bun.serve doing the same SQLite writes`, stored, cpuOf(storeFloor.pid, storeCpu0) + ratios(stored)));
+  console.log(line(`floor: the same 3 requests to a bare ${binRuntime} server`, bare, cpuOf(floor.pid, floorCpu0) + ratios(bare)));
+  console.log(line(`floor: a bare ${binRuntime} server doing the same SQLite writes`, stored, cpuOf(storeFloor.pid, storeCpu0) + ratios(stored)));
 
   // --- cold processes, interleaved
-  const hello = await helloBinary();
+  const hello = await helloCommand(binRuntime);
   const answers: Timed[] = [];
   const versions: Timed[] = [];
   const hellos: Timed[] = [];
@@ -103,7 +108,7 @@ try {
     const a = await timeProcess([BIN, "answer", "yes", "--conversation", conv.id], env);
     if (a.code !== 0) throw new Error(`troupe answer: ${a.stderr}`);
     const v = await timeProcess([BIN, "--version"], env);
-    const h = await timeProcess([hello], env);
+    const h = await timeProcess(hello, env);
     if (i < 3) continue;
     answers.push(a);
     versions.push(v);
@@ -111,13 +116,14 @@ try {
   }
   const wall = (xs: Timed[]) => xs.map((x) => x.wall);
   const cpu = (xs: Timed[]) => xs.map((x) => x.cpu);
-  const cpuNote = (xs: Timed[]) => `, CPU median ${ms(pct(cpu(xs), 50))}`;
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const cpuNote = (xs: Timed[]) => `, CPU mean ${ms(mean(cpu(xs)))}`;
   console.log(line(`cold 'troupe answer' process`, wall(answers), cpuNote(answers)));
   console.log(line(`baseline 'troupe --version' process`, wall(versions), cpuNote(versions)));
-  console.log(line(`floor: compiled Bun hello-world`, wall(hellos), cpuNote(hellos)));
+  console.log(line(`floor: ${binRuntime} hello-world`, wall(hellos), cpuNote(hellos)));
   const r = (a: number[], b: number[]) => (pct(a, 50) / pct(b, 50)).toFixed(2);
   console.log(
-    `ratios at the median: answer/--version ${r(wall(answers), wall(versions))} (CPU ${r(cpu(answers), cpu(versions))}), answer/hello ${r(wall(answers), wall(hellos))} (CPU ${r(cpu(answers), cpu(hellos))})`,
+    `ratios at the median: answer/--version ${r(wall(answers), wall(versions))} (CPU ${(mean(cpu(answers)) / mean(cpu(versions))).toFixed(2)} at the mean), answer/hello ${r(wall(answers), wall(hellos))}`,
   );
 
   // --- a whole exchange of two processes
@@ -126,14 +132,15 @@ try {
     const t0 = performance.now();
     const asker = run(["ask", `w${i}`, "--user", "--timeout", "10000"]);
     let conv;
-    while (!(conv = (await client.conversations({ pending: true }))[0])) await Bun.sleep(1);
+    while (!(conv = (await client.conversations({ pending: true }))[0])) await sleep(1);
     if ((await run(["answer", "yes", "--conversation", conv.id]).exited) !== 0) throw new Error("troupe answer failed");
-    if ((await asker.exited) !== 0) throw new Error(await new Response(asker.stderr).text());
+    const asked = await asker.output();
+    if (asked.exitCode !== 0) throw new Error(asked.stderr);
     pair.push(performance.now() - t0);
   }
   console.log(line(`whole 'troupe ask' + 'troupe answer' pair`, pair));
 
-  const mem = Bun.spawnSync(["ps", "-o", "rss=", "-p", String(daemonPid)]).stdout.toString().trim();
+  const mem = runSync(["ps", "-o", "rss=", "-p", String(daemonPid)]).stdout.toString().trim();
   console.log(`daemon RSS after the run: ${(Number(mem) / 1024).toFixed(1)} MB`);
 } finally {
   floor.stop();

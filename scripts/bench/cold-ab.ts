@@ -7,6 +7,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir, loadavg } from "node:os";
 import { timeProcess } from "./floor.ts";
+import { unixFetch } from "../../src/runtime/serve.ts";
+import { run } from "../lib/process.ts";
 
 const [binA, binB] = [process.argv[2]!, process.argv[3]!];
 const runs = Number(process.argv[4] ?? 200);
@@ -20,9 +22,9 @@ function side(bin: string) {
   return { bin, dir, rt, socket, env, answer: [] as { wall: number; cpu: number }[], version: [] as { wall: number; cpu: number }[] };
 }
 const sides = [side(binA), side(binB)];
-for (const s of sides) await Bun.spawn([s.bin, "daemon", "start"], { env: s.env }).exited;
+for (const s of sides) await run([s.bin, "daemon", "start"], { env: s.env });
 async function ask(s: (typeof sides)[number]): Promise<string> {
-  const res = await fetch("http://troupe/v1/conversations", { method: "POST", unix: s.socket, headers: { "content-type": "application/json" }, body: JSON.stringify({ question: "q", user: true }) });
+  const res = await unixFetch(s.socket, "http://troupe/v1/conversations", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ question: "q", user: true }) });
   return ((await res.json()) as { conversation: { id: string } }).conversation.id;
 }
 console.log(`load at start ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
@@ -47,7 +49,7 @@ try {
   console.log(`load at end ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
 } finally {
   for (const s of sides) {
-    await Bun.spawn([s.bin, "daemon", "stop"], { env: s.env }).exited;
+    await run([s.bin, "daemon", "stop"], { env: s.env });
     rmSync(s.dir, { recursive: true, force: true });
     rmSync(s.rt, { recursive: true, force: true });
   }

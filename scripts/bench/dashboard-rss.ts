@@ -18,10 +18,12 @@
  * per visible row per second (each row's elapsed time ticks on its own phase), which weighs on
  * CPU and RSS; a person's agents are mostly older, hence the wait.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadavg, tmpdir } from "node:os";
 import { parseArgs } from "node:util";
+import { sleep } from "../../src/runtime/process.ts";
+import { runSync } from "../lib/process.ts";
 
 const { values: opt } = parseArgs({
   options: {
@@ -34,7 +36,7 @@ const { values: opt } = parseArgs({
     fresh: { type: "boolean", default: false },
   },
 });
-const BIN = process.env.TROUPE_BIN ?? resolve(import.meta.dir, "../../dist/troupe");
+const BIN = process.env.TROUPE_BIN ?? resolve(import.meta.dirname, "../../dist/troupe");
 const AGENTS = Number(opt.agents);
 const LINES = Number(opt.lines);
 const IDLE_S = Number(opt.idle);
@@ -45,10 +47,10 @@ const dashEnv = opt.env.map((kv) => `'${kv}'`).join(" ");
 const dir = mkdtempSync(join(tmpdir(), "troupe-rss-"));
 const runtime = mkdtempSync("/tmp/tq-");
 const env = { ...process.env, TROUPE_WORKSPACE: dir, TROUPE_SOCKET: join(runtime, "d.sock") } as Record<string, string>;
-const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-S", join(runtime, "tmux.sock"), ...args], { env });
+const tmux = (...args: string[]) => runSync(["tmux", "-S", join(runtime, "tmux.sock"), ...args], { env });
 /** The build whose daemon runs now: a client refuses a newer build's daemon. */
 let current = builds[0]!.bin;
-const troupe = (args: string[]) => Bun.spawnSync([current, ...args], { env, stdout: "pipe", stderr: "pipe" });
+const troupe = (args: string[]) => runSync([current, ...args], { env, stdout: "pipe", stderr: "pipe" });
 const rssMB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
 const cpuTicks = (pid: number) => {
@@ -74,17 +76,17 @@ async function once(bin: string, name: string): Promise<Run> {
   tmux("new-session", "-d", "-s", "rss", "-x", "160", "-y", "50", `exec env ${dashEnv} '${bin}'`);
   let pid = 0;
   for (let t = 0; t < 100 && !pid; t++) {
-    await Bun.sleep(100);
+    await sleep(100);
     pid = Number(tmux("display-message", "-p", "-t", "rss", "#{pane_pid}").stdout.toString().trim()) || 0;
   }
-  await Bun.sleep(1500);
+  await sleep(1500);
   const start = rssMB(pid);
   const cpu0 = cpuTicks(pid);
   const streaming: number[] = [];
   if (LINES > 0) {
-    await Bun.write(gate, "");
+    writeFileSync(gate, "");
     for (;;) {
-      await Bun.sleep(1000);
+      await sleep(1000);
       streaming.push(rssMB(pid));
       const a = JSON.parse(troupe(["ls", "--json"]).stdout.toString()).find((x: { name: string }) => x.name === name);
       if (a.status !== "running" || streaming.length > 120) break;
@@ -92,7 +94,7 @@ async function once(bin: string, name: string): Promise<Run> {
   }
   const after: number[] = [];
   for (let i = 0; i < IDLE_S; i++) {
-    await Bun.sleep(1000);
+    await sleep(1000);
     after.push(rssMB(pid));
   }
   const cpuS = (cpuTicks(pid) - cpu0) / 100;
@@ -103,7 +105,7 @@ async function once(bin: string, name: string): Promise<Run> {
 try {
   for (let i = 1; i < AGENTS; i++) troupe(["spawn", "--no-worktree", "--name", `idle-${i}`, "--command", "sleep 100000"]);
   // from the last spawn: every idle agent past its first minute
-  if (!opt.fresh) await Bun.sleep(61_000);
+  if (!opt.fresh) await sleep(61_000);
   const results = new Map<string, Run[]>(builds.map((b) => [b.name, []]));
   for (let r = 0; r < RUNS; r++) {
     for (const b of builds) results.get(b.name)!.push(await once(b.bin, `streamer-${r}-${b.name}`));

@@ -10,12 +10,14 @@
  * - the daemon's RSS (VmRSS, sampled every 200 ms: peak and at the end).
  * Usage: npm run build && bun scripts/bench/dispatch.ts [tasks=200] [concurrency=8] [runs=2]
  */
-import { Database } from "bun:sqlite";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Sandbox, waitFor } from "../../tests/support/sandbox.ts";
 import { ScriptedAgents } from "../../tests/support/dispatch-agents.ts";
 import type { PhaseTree } from "../../src/protocol/work.ts";
+import { sleep } from "../../src/runtime/process.ts";
+import { unixFetch } from "../../src/runtime/serve.ts";
+import { openDatabase } from "../../src/runtime/sqlite.ts";
 
 const N = Number(process.argv[2] ?? 200);
 const C = Number(process.argv[3] ?? 8);
@@ -81,7 +83,7 @@ async function once(): Promise<RunFigures> {
         break;
       }
       // each look is a CLI process: not so often that they load the machine being measured
-      await Bun.sleep(500);
+      await sleep(500);
     }
     const wallMs = Date.now() - t0;
     clearInterval(sampler);
@@ -89,7 +91,8 @@ async function once(): Promise<RunFigures> {
     peak = Math.max(peak, rssEnd);
 
     // timestamps from the daemon's own event log
-    const db = new Database(join(sb.dir, ".troupe", "troupe.db"), { readonly: true });
+    const db = openDatabase(join(sb.dir, ".troupe", "troupe.db"));
+    db.exec("PRAGMA query_only = ON");
     const claimed = new Map<string, number>();
     const running = new Map<string, number>();
     const ended = new Map<string, number>();
@@ -105,7 +108,7 @@ async function once(): Promise<RunFigures> {
     }
     db.close();
     const tasks = done.phases[0]!.tasks;
-    const work = (await (await fetch("http://troupe/v1/initiatives/bench/work", { unix: sb.socket })).json()) as { tasks: { id: string; mergedAt: number }[] };
+    const work = (await (await unixFetch(sb.socket, "http://troupe/v1/initiatives/bench/work")).json()) as { tasks: { id: string; mergedAt: number }[] };
     const merged = new Map(work.tasks.map((t) => [t.id, t.mergedAt]));
     const spawnMs: number[] = [];
     const mergeMs: number[] = [];

@@ -17,9 +17,10 @@ import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { compileBinary } from "../../src/runtime/compile.ts";
 import { quietEnv } from "../../src/runtime/process.ts";
+import { runSync } from "../lib/process.ts";
 import { TmuxFrames, median, type FirstFrame as Run } from "./tmux-frame.ts";
 
-const ROOT = resolve(import.meta.dir, "../..");
+const ROOT = resolve(import.meta.dirname, "../..");
 const BIN = process.env.TROUPE_BIN ?? join(ROOT, "dist", "troupe");
 const BASE_BIN = process.env.TROUPE_BASE_BIN;
 const ARGS = process.argv.slice(2);
@@ -33,7 +34,7 @@ const frames = new TmuxFrames(runtime);
 function workspaceFor(bin: string, n: number) {
   const work = mkdtempSync(join(tmpdir(), "troupe-ff-"));
   const env = { ...process.env, TROUPE_WORKSPACE: work, TROUPE_SOCKET: join(runtime, `d${n}.sock`) } as Record<string, string>;
-  const troupe = (args: string[]) => Bun.spawnSync([bin, ...args], { env, stdout: "ignore", stderr: "ignore" });
+  const troupe = (args: string[]) => runSync([bin, ...args], { env, stdout: "ignore", stderr: "ignore" });
   for (let i = 0; i < 5; i++) troupe(["spawn", "--no-worktree", "--name", `a${i}`, "--command", "sleep 100000"]);
   const vars = Object.entries({ TROUPE_WORKSPACE: work, TROUPE_SOCKET: env.TROUPE_SOCKET! }).map(([k, v]) => `${k}='${v}'`).join(" ");
   return {

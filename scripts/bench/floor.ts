@@ -1,16 +1,21 @@
 /**
  * What the start-up and round-trip benchmarks (ask.ts, spawn.ts) share: percentiles, the machine's
  * load printed beside each figure (other work on a 2-core machine moves every timing), the CPU a
- * child used (less moved by load than its wall time), and the floors measured in the same run:
- * a compiled Bun hello-world (process start and exit, nothing of troupe), and a bare HTTP exchange
- * over a Unix socket (what Bun costs before any of troupe's request path).
+ * child used (less moved by load than its wall time), and the floors measured in the same run, on
+ * the runtime of the build measured: a hello-world (process start and exit, nothing of troupe),
+ * and a bare HTTP exchange over a Unix socket (what the runtime costs before any of troupe's
+ * request path).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { compileBinary } from "../../src/runtime/compile.ts";
+import { DENO_BUNDLE_FLAGS, DENO_RUN_FLAGS } from "../../src/runtime/deno/flags.ts";
+import { sleep } from "../../src/runtime/process.ts";
+import { unixFetch } from "../../src/runtime/serve.ts";
+import { runSync, start } from "../lib/process.ts";
 
-export const ROOT = resolve(import.meta.dir, "../..");
+export const ROOT = resolve(import.meta.dirname, "../..");
 export const BIN = process.env.TROUPE_BIN ?? join(ROOT, "dist", "troupe");
 
 export const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
@@ -37,103 +42,80 @@ export interface Timed {
   stderr: string;
 }
 
-/** Runs argv to its end: wall time from spawn to exit, and the CPU it used. */
-export async function timeProcess(argv: string[], env: Record<string, string | undefined>): Promise<Timed> {
-  const t0 = performance.now();
-  const p = Bun.spawn(argv, { env, stdout: "ignore", stderr: "pipe" });
-  const [code, stderr] = await Promise.all([p.exited, new Response(p.stderr).text()]);
-  const wall = performance.now() - t0;
-  const r = p.resourceUsage();
-  const cpu = r ? Number(r.cpuTime.user + r.cpuTime.system) / 1000 : NaN;
-  return { wall, cpu, code, stderr };
+/** CPU (user + system) of this process's children that have ended, from /proc (10 ms ticks). */
+function endedChildrenCpuMs(): number {
+  const stat = readFileSync("/proc/self/stat", "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[13]) + Number(fields[14])) * 10;
 }
 
 /**
- * A compiled Bun program that writes one line and exits, built like troupe (bytecode, minified):
- * the floor under any compiled command on this machine.
+ * Runs argv to its end: wall time from spawn to exit, and the CPU it used, read as this process's
+ * ended children's CPU before and after (10 ms ticks: a mean over runs is right, a median is not).
+ * The children run one at a time.
  */
-export async function helloBinary(): Promise<string> {
+export async function timeProcess(argv: string[], env: Record<string, string | undefined>): Promise<Timed> {
+  const cpu0 = endedChildrenCpuMs();
+  const t0 = performance.now();
+  const { exitCode: code, stderr } = await start(argv, { env, stdout: "ignore", stderr: "pipe" }).output();
+  const wall = performance.now() - t0;
+  return { wall, cpu: endedChildrenCpuMs() - cpu0, code, stderr };
+}
+
+/**
+ * A program that writes one line and exits, on `runtime` and built as troupe is (Bun: compiled,
+ * bytecode, minified; Deno: a .js file run with troupe's flags): the floor under any command.
+ */
+export async function helloCommand(runtime: "bun" | "deno"): Promise<string[]> {
   const dir = join(ROOT, "dist", "bench-hello");
   mkdirSync(dir, { recursive: true });
+  const source = `import { writeSync } from "node:fs";\nwriteSync(1, "hello\\n");\n`;
+  if (runtime === "deno") {
+    const js = join(dir, "hello.js");
+    writeFileSync(js, source);
+    return [...runtimeCommand("deno"), ...DENO_BUNDLE_FLAGS, js];
+  }
   const entry = join(dir, "hello.ts");
-  writeFileSync(entry, `import { writeSync } from "node:fs";\nwriteSync(1, "hello\\n");\n`);
+  writeFileSync(entry, source);
   const outfile = join(dir, "hello");
   const r = await compileBinary({ entry, outfile, define: {} });
   if (!r.ok) throw new Error(`building the hello-world: ${r.errors.join("; ")}`);
-  return outfile;
+  return [outfile];
 }
 
-/** A server started by `bun -e`, ready once it answers on its socket; its pid for its CPU. */
-async function startServer(socket: string, code: string): Promise<{ pid: number; stop: () => void }> {
-  const proc = Bun.spawn([process.execPath, "-e", code], { stdout: "ignore", stderr: "inherit", env: { ...process.env, BUN_GC_TIMER_DISABLE: "1" } });
+/** How to run a script (a floor) on `runtime`: this Bun itself, or the project's Deno with troupe's flags. */
+export function runtimeCommand(runtime: "bun" | "deno"): string[] {
+  if (runtime === "bun") return [process.execPath];
+  return [join(ROOT, "node_modules", ".bin", "deno"), "run", ...DENO_RUN_FLAGS];
+}
+
+/** The runtime a troupe build runs on, as its --version says ("troupe 0.1.0 (deno 2.9.6)"). */
+export function runtimeOf(bin: string): "bun" | "deno" {
+  return /\(deno /.test(runSync([bin, "--version"]).stdout) ? "deno" : "bun";
+}
+
+/** A floor server (floor-server.ts) on `runtime`, ready once it answers on its socket; its pid for its CPU. */
+async function startServer(runtime: "bun" | "deno", args: string[]): Promise<{ pid: number; stop: () => void }> {
+  const socket = args[1]!;
+  const proc = start([...runtimeCommand(runtime), join(import.meta.dirname, "floor-server.ts"), ...args], { stdout: "ignore", stderr: "inherit", env: { ...process.env, BUN_GC_TIMER_DISABLE: "1" } });
   for (let i = 0; i < 500; i++) {
     try {
-      await fetch("http://floor/", { unix: socket });
+      await unixFetch(socket, "http://floor/");
       return { pid: proc.pid, stop: () => proc.kill() };
     } catch {
-      await Bun.sleep(10);
+      await sleep(10);
     }
   }
   proc.kill();
   throw new Error("a floor server did not start");
 }
 
-/**
- * A bare Bun.serve on a Unix socket in its own process, answering every request with a small
- * JSON body at once: the floor under a round trip of three requests to the daemon.
- */
-export function bareServer(socket: string): Promise<{ pid: number; stop: () => void }> {
-  return startServer(
-    socket,
-    `Bun.serve({ unix: ${JSON.stringify(socket)}, async fetch(req) { if (req.method === "POST") await req.text(); return Response.json({ conversation: { id: "cv_1", answer: "a" } }); } });`,
-  );
+/** The runtime's bare server on a Unix socket in its own process: the floor under a round trip of three requests to the daemon. */
+export function bareServer(runtime: "bun" | "deno", socket: string): Promise<{ pid: number; stop: () => void }> {
+  return startServer(runtime, ["bare", socket]);
 }
 
-/**
- * The floor under a daemon that keeps its questions: a bare Bun.serve doing what an ask → answer
- * exchange must write, with the store's settings (WAL, synchronous=NORMAL, the conversations
- * table and its indexes, an event row per change), each write its own commit, and a waiting GET
- * woken from memory. Nothing of troupe's code: what Bun and SQLite cost for the same exchange.
- */
-export function storeServer(socket: string, dbPath: string): Promise<{ pid: number; stop: () => void }> {
-  const code = `
-const { Database } = require("bun:sqlite");
-const db = new Database(${JSON.stringify(dbPath)});
-for (const p of ["journal_mode = WAL", "synchronous = NORMAL", "secure_delete = ON"]) db.exec("PRAGMA " + p);
-db.exec(\`CREATE TABLE IF NOT EXISTS conversations (id TEXT PRIMARY KEY, from_id TEXT NOT NULL, from_name TEXT NOT NULL, to_id TEXT NOT NULL,
-  to_name TEXT NOT NULL, question TEXT NOT NULL, answer TEXT, answered_by TEXT, status TEXT NOT NULL, task_id TEXT, phase_id TEXT,
-  created_at INTEGER NOT NULL, expires_at INTEGER, answered_at INTEGER, lease_session INTEGER);
-CREATE INDEX IF NOT EXISTS conversations_to ON conversations(to_id, status, created_at);
-CREATE INDEX IF NOT EXISTS conversations_expiry ON conversations(status, expires_at);
-CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY AUTOINCREMENT, type TEXT NOT NULL, payload TEXT NOT NULL, created_at INTEGER NOT NULL);\`);
-const ins = db.query("INSERT INTO conversations (id, from_id, from_name, to_id, to_name, question, status, created_at) VALUES (?, 'user', 'user', 'user', 'user', ?, 'pending', ?) RETURNING *");
-const ans = db.query("UPDATE conversations SET status = 'answered', answer = ?, answered_by = 'user', answered_at = ? WHERE id = ? AND status IN ('pending', 'delivered') RETURNING *");
-const get = db.query("SELECT * FROM conversations WHERE id = ?");
-const ev = db.query("INSERT INTO events (type, payload, created_at) VALUES (?, ?, ?) RETURNING id");
-const waiting = new Map();
-let n = 0;
-Bun.serve({ unix: ${JSON.stringify(socket)}, async fetch(req) {
-  const path = new URL(req.url).pathname;
-  if (req.method === "POST" && path === "/v1/conversations") {
-    const body = await req.json();
-    const c = ins.get("cv_" + ++n + "_" + process.pid, body.question, Date.now());
-    ev.get("conversation:created", JSON.stringify({ type: "conversation:created", conversation: c }), Date.now());
-    return Response.json({ conversation: c }, { status: 201 });
-  }
-  const id = path.split("/")[3];
-  if (req.method === "POST") {
-    const body = await req.json();
-    const c = ans.get(body.answer, Date.now(), id);
-    ev.get("conversation:updated", JSON.stringify({ type: "conversation:updated", conversation: c }), Date.now());
-    for (const w of waiting.get(id) ?? []) w(c);
-    waiting.delete(id);
-    return Response.json({ conversation: c });
-  }
-  if (!id) return Response.json({});
-  const c = get.get(id);
-  if (c.status === "answered") return Response.json({ conversation: c });
-  const answered = await new Promise((resolve) => waiting.set(id, [...(waiting.get(id) ?? []), resolve]));
-  return Response.json({ conversation: answered });
-} });`;
-  return startServer(socket, code);
+/** The floor under a daemon that keeps its questions: the runtime's bare server doing the exchange's SQLite writes (floor-server.ts). */
+export function storeServer(runtime: "bun" | "deno", socket: string, dbPath: string): Promise<{ pid: number; stop: () => void }> {
+  return startServer(runtime, ["store", socket, dbPath]);
 }

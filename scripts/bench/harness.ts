@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { TroupeClient } from "../../src/client/client.ts";
 import { compileBinary } from "../../src/runtime/compile.ts";
 import { BIN, ROOT, pct } from "./floor.ts";
+import { run, runSync } from "../lib/process.ts";
 
 /** What a harness run prints (one JSON line). */
 export interface HarnessFigures {
@@ -41,7 +42,7 @@ export interface Harness {
 export async function buildHarness(): Promise<Harness> {
   const dir = join(ROOT, "dist", "bench-frames");
   mkdirSync(dir, { recursive: true });
-  const entry = join(import.meta.dir, "frame-harness.tsx");
+  const entry = join(import.meta.dirname, "frame-harness.tsx");
   const h: Harness = { troupe: join(dir, "harness"), troupeStock: join(dir, "harness-stock-ink"), floor: join(dir, "harness-floor") };
   for (const [outfile, stockInk] of [
     [h.troupe, false],
@@ -60,7 +61,7 @@ export async function buildHarness(): Promise<Harness> {
  */
 export async function buildBaseHarness(dir: string): Promise<string> {
   const entry = join(dir, "scripts", "bench", "frame-harness.tsx");
-  copyFileSync(join(import.meta.dir, "frame-harness.tsx"), entry);
+  copyFileSync(join(import.meta.dirname, "frame-harness.tsx"), entry);
   const outfile = join(ROOT, "dist", "bench-frames", "harness-base");
   const r = await compileBinary({ entry, outfile, define: {}, stockInk: true });
   if (!r.ok) throw new Error(`building ${outfile}: ${r.errors.join("; ")}`);
@@ -69,8 +70,7 @@ export async function buildBaseHarness(dir: string): Promise<string> {
 
 /** Runs a harness binary to its end; its figures, or an Error with what it said. */
 export async function runHarness(bin: string, args: string[], env: Record<string, string | undefined> = process.env): Promise<HarnessFigures> {
-  const p = Bun.spawn([bin, ...args], { env, stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  const { stdout: out, stderr: err, exitCode: code } = await run([bin, ...args], { env });
   const line = out.trim().split("\n").pop() ?? "";
   try {
     return JSON.parse(line) as HarnessFigures;
@@ -93,8 +93,8 @@ export class BenchDaemon {
 
   start(): void {
     const id = { GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" };
-    for (const args of [["init", "-q"], ["commit", "-q", "--allow-empty", "-m", "init"]]) Bun.spawnSync(["git", ...args], { cwd: this.dir, env: { ...this.env, ...id } });
-    const started = Bun.spawnSync([BIN, "daemon", "start", "--workspace", this.dir], { env: this.env });
+    for (const args of [["init", "-q"], ["commit", "-q", "--allow-empty", "-m", "init"]]) runSync(["git", ...args], { cwd: this.dir, env: { ...this.env, ...id } });
+    const started = runSync([BIN, "daemon", "start", "--workspace", this.dir], { env: this.env });
     if (started.exitCode !== 0) throw new Error(`could not start the daemon (${BIN}; npm run build first?): ${started.stderr.toString()}`);
   }
 

@@ -25,8 +25,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadavg, tmpdir } from "node:os";
 import { parseArgs } from "node:util";
+import { runtime, sleep } from "../../src/runtime/process.ts";
+import { runSync } from "../lib/process.ts";
 
-const BIN = process.env.TROUPE_BIN ?? resolve(import.meta.dir, "../../dist/troupe");
+const BIN = process.env.TROUPE_BIN ?? resolve(import.meta.dirname, "../../dist/troupe");
 const { values: o } = parseArgs({
   options: {
     agents: { type: "string", default: "10" },
@@ -140,13 +142,13 @@ class Workspace {
   readonly env = { ...process.env, TROUPE_WORKSPACE: this.dir, TROUPE_SOCKET: join(this.runtime, "d.sock") } as Record<string, string>;
 
   troupe(args: string[]): string {
-    const r = Bun.spawnSync([BIN, ...args], { env: this.env, stdout: "pipe", stderr: "pipe" });
+    const r = runSync([BIN, ...args], { env: this.env, stdout: "pipe", stderr: "pipe" });
     if (r.exitCode !== 0) throw new Error(`troupe ${args.join(" ")}: ${r.stderr.toString().trim()}`);
     return r.stdout.toString();
   }
 
   tmux(...args: string[]): string {
-    return Bun.spawnSync(["tmux", "-S", join(this.runtime, "tmux.sock"), ...args], { env: this.env }).stdout.toString();
+    return runSync(["tmux", "-S", join(this.runtime, "tmux.sock"), ...args], { env: this.env }).stdout.toString();
   }
 
   daemonPid(): number {
@@ -157,7 +159,7 @@ class Workspace {
     for (let t = 0; t < 600; t++) {
       const list = JSON.parse(this.troupe(["ls", "--json"])) as { status: string; pid: number | null }[];
       if (list.length >= count && list.every((a) => a.status !== "running" || a.pid !== null)) return;
-      await Bun.sleep(100);
+      await sleep(100);
     }
     throw new Error("agents did not start");
   }
@@ -165,9 +167,9 @@ class Workspace {
   close(): void {
     this.tmux("kill-server");
     for (const a of JSON.parse(this.troupe(["ls", "--json"])) as { name: string; status: string }[]) {
-      if (a.status === "running") Bun.spawnSync([BIN, "stop", a.name], { env: this.env });
+      if (a.status === "running") runSync([BIN, "stop", a.name], { env: this.env });
     }
-    Bun.spawnSync([BIN, "daemon", "stop"], { env: this.env });
+    runSync([BIN, "daemon", "stop"], { env: this.env });
     rmSync(this.dir, { recursive: true, force: true });
     rmSync(this.runtime, { recursive: true, force: true });
   }
@@ -176,7 +178,7 @@ class Workspace {
 async function measure(scene: string, procs: { name: string; pid: number }[]): Promise<SceneFigure> {
   const before = procs.map((p) => sample(p.pid));
   const t0 = performance.now();
-  await Bun.sleep(WINDOW_S * 1000);
+  await sleep(WINDOW_S * 1000);
   const secs = (performance.now() - t0) / 1000;
   const processes = procs.map((p, i) => {
     const after = sample(p.pid);
@@ -214,7 +216,7 @@ async function startDashboards(ws: Workspace, procs: { name: string; pid: number
       pids.forEach((pid, i) => procs.push({ name: `dashboard ${i + 1}`, pid }));
       break;
     }
-    await Bun.sleep(100);
+    await sleep(100);
   }
   if (procs.length !== DASHBOARDS + 1) throw new Error(`${procs.length - 1} of ${DASHBOARDS} dashboards started`);
 }
@@ -226,7 +228,7 @@ async function youngAgents(): Promise<SceneFigure> {
     ws.troupe(["daemon", "start"]);
     const procs = [{ name: "daemon", pid: ws.daemonPid() }];
     await startDashboards(ws, procs);
-    await Bun.sleep(SETTLE_MS);
+    await sleep(SETTLE_MS);
     const { done, waiting } = spawnAgents(ws);
     await ws.agentsSettled(AGENTS);
     return await measure(`young: daemon + ${AGENTS} agents under a minute old (${done} done, ${waiting} waiting) + ${DASHBOARDS} dashboards (160x50, tmux)`, procs);
@@ -244,7 +246,7 @@ async function withDashboards(): Promise<SceneFigure> {
     ws.troupe(["daemon", "restart"]);
     const procs = [{ name: "daemon", pid: ws.daemonPid() }];
     await startDashboards(ws, procs);
-    await Bun.sleep(Math.max(SETTLE_MS, spawned + AGE_MS - Date.now()));
+    await sleep(Math.max(SETTLE_MS, spawned + AGE_MS - Date.now()));
     return await measure(`settled: daemon + ${AGENTS} idle agents over a minute old (${done} done, ${waiting} waiting) + ${DASHBOARDS} dashboards (160x50, tmux)`, procs);
   } finally {
     ws.close();
@@ -258,7 +260,7 @@ async function manyAgents(): Promise<SceneFigure> {
     await ws.agentsSettled(MANY);
     ws.troupe(["daemon", "restart"]);
     const daemon = ws.daemonPid();
-    await Bun.sleep(SETTLE_MS);
+    await sleep(SETTLE_MS);
     return await measure(`many: daemon with ${MANY} idle agents`, [{ name: "daemon", pid: daemon }]);
   } finally {
     ws.close();
@@ -272,7 +274,7 @@ if (MANY > 0) scenes.push(await manyAgents());
 if (o.json) {
   console.log(JSON.stringify(scenes));
 } else {
-  console.log(`machine: ${navigator.hardwareConcurrency} cores, bun ${Bun.version}; CPU as % of one core over ${WINDOW_S} s; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(`machine: ${navigator.hardwareConcurrency} cores, ${runtime.name} ${runtime.version}; CPU as % of one core over ${WINDOW_S} s; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
   for (const s of scenes) {
     console.log(`${s.scene}, ${s.windowS} s:`);
     for (const p of s.processes) {

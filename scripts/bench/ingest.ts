@@ -16,8 +16,10 @@ import { open } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 import { TroupeClient } from "../../src/client/client.ts";
+import { runtime, sleep } from "../../src/runtime/process.ts";
+import { runSync, start } from "../lib/process.ts";
 
-const BIN = process.env.TROUPE_BIN ?? resolve(import.meta.dir, "../../dist/troupe");
+const BIN = process.env.TROUPE_BIN ?? resolve(import.meta.dirname, "../../dist/troupe");
 const totalMB = Number(process.argv[2] ?? 100);
 const counts = process.argv.slice(3).map(Number);
 const Ns = counts.length ? counts : [1, 10, 50];
@@ -78,14 +80,14 @@ async function phase(client: TroupeClient, env: Record<string, string>, n: numbe
   return { seconds: (lastAt - t0) / 1000, spawnMs: (spawnedAt - t0) / n, latencies, resyncs, ids };
 }
 
-console.log(`machine: ${navigator.hardwareConcurrency} cores, bun ${Bun.version}; flood ${totalMB} MB of JSONL per N, then ${PACED_LINES} lines every ${PACE_MS} ms per agent`);
+console.log(`machine: ${navigator.hardwareConcurrency} cores, ${runtime.name} ${runtime.version}; flood ${totalMB} MB of JSONL per N, then ${PACED_LINES} lines every ${PACE_MS} ms per agent`);
 for (const n of Ns) {
   const dir = mkdtempSync(join(tmpdir(), "troupe-ingest-"));
   const runtime = mkdtempSync("/tmp/ti-");
   const socket = join(runtime, "d.sock");
   const env = { ...process.env, TROUPE_WORKSPACE: dir, TROUPE_SOCKET: socket } as Record<string, string>;
   try {
-    await Bun.spawn([BIN, "daemon", "start"], { env, stdout: "ignore" }).exited;
+    await start([BIN, "daemon", "start"], { env, stdout: "ignore" }).exited;
     const client = new TroupeClient({ socket });
     const pid = (await client.health()).pid;
 
@@ -110,12 +112,12 @@ for (const n of Ns) {
     const mb = bytes / 1024 / 1024;
 
     const fifos = Array.from({ length: n }, (_, i) => join(dir, `pace-${i}.fifo`));
-    for (const p of fifos) Bun.spawnSync(["mkfifo", p]);
+    for (const p of fifos) runSync(["mkfifo", p]);
     const p = await phase(client, env, n, (i) => `cat '${fifos[i]}'`, async () => {
       const fds = await Promise.all(fifos.map((path) => open(path, "w")));
       for (let k = 0; k < PACED_LINES; k++) {
         for (const fd of fds) writeSync(fd.fd, `{"t":${now()},"i":${k},"pad":"${PAD}"}\n`);
-        await Bun.sleep(PACE_MS);
+        await sleep(PACE_MS);
       }
       await Promise.all(fds.map((fd) => fd.close()));
     }, true);
@@ -127,7 +129,7 @@ for (const n of Ns) {
         `daemon RSS start ${rss[0]!.toFixed(0)} MB, max ${Math.max(...rss).toFixed(0)} MB, end ${rss[rss.length - 1]!.toFixed(0)} MB`,
     );
   } finally {
-    await Bun.spawn([BIN, "daemon", "stop"], { env, stdout: "ignore" }).exited;
+    await start([BIN, "daemon", "stop"], { env, stdout: "ignore" }).exited;
     rmSync(dir, { recursive: true, force: true });
     rmSync(runtime, { recursive: true, force: true });
   }

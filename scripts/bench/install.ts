@@ -9,13 +9,15 @@
  *
  *   npm run dist && bun scripts/bench/install.ts [runs=30]
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { PLATFORMS, packageName, platformFor } from "../../src/platforms.ts";
 import { MAIN_TARBALL, missingTarballs, platformTarball } from "../../tests/support/dist.ts";
 import { startRegistry } from "../../tests/support/npm-registry.ts";
 import { load, pct, timeProcess, type Timed } from "./floor.ts";
+import { which } from "../../src/runtime/process.ts";
+import { runSync } from "../lib/process.ts";
 
 const runs = Number(process.argv[2] ?? 30);
 const host = platformFor(process.platform, process.arch);
@@ -30,7 +32,7 @@ const prefix = join(home, "prefix");
 process.chdir(home);
 const env: Record<string, string> = {
   HOME: home,
-  PATH: [join(prefix, "bin"), dirname(Bun.which("node")!), dirname(Bun.which("npm")!), "/usr/bin", "/bin"].join(":"),
+  PATH: [join(prefix, "bin"), dirname(which("node", process.env.PATH ?? "")!), dirname(which("npm", process.env.PATH ?? "")!), "/usr/bin", "/bin"].join(":"),
   npm_config_registry: registry.url,
   npm_config_userconfig: join(home, ".npmrc"),
   npm_config_update_notifier: "false",
@@ -41,7 +43,7 @@ const env: Record<string, string> = {
 };
 const ms = (t: number) => `${t.toFixed(1)} ms`;
 const s = (t: Timed) => `${(t.wall / 1000).toFixed(1)} s`;
-const du = (path: string) => Bun.spawnSync(["du", "-sb", path]).stdout.toString().split("\t")[0];
+const du = (path: string) => runSync(["du", "-sb", path]).stdout.split("\t")[0];
 
 async function must(argv: string[], extra: Record<string, string> = {}): Promise<Timed> {
   const t = await timeProcess(argv, { ...env, ...extra });
@@ -50,9 +52,9 @@ async function must(argv: string[], extra: Record<string, string> = {}): Promise
 }
 
 try {
-  console.log(`platform ${host.id}, node ${Bun.spawnSync(["node", "--version"]).stdout.toString().trim()}, ${load()} at the start`);
+  console.log(`platform ${host.id}, node ${runSync(["node", "--version"]).stdout.trim()}, ${load()} at the start`);
   const install = await must(["npm", "install", "-g", "--prefix", prefix, "troupe"], { npm_config_cache: join(home, "cache-g") });
-  console.log(`npm i -g troupe: ${s(install)}; installed ${(Number(du(prefix)) / 1e6).toFixed(1)} MB in ${prefix} (tarball ${(Bun.file(platformTarball(host)).size / 1e6).toFixed(1)} MB + ${(Bun.file(MAIN_TARBALL).size / 1e3).toFixed(1)} kB)`);
+  console.log(`npm i -g troupe: ${s(install)}; installed ${(Number(du(prefix)) / 1e6).toFixed(1)} MB in ${prefix} (tarball ${(statSync(platformTarball(host)).size / 1e6).toFixed(1)} MB + ${(statSync(MAIN_TARBALL).size / 1e3).toFixed(1)} kB)`);
 
   // without the global install on PATH, or npx would run that one
   const npxCache = { npm_config_cache: join(home, "cache-npx"), PATH: env.PATH!.split(":").slice(1).join(":") };

@@ -23,6 +23,7 @@ import { TroupeClient } from "../../src/client/client.ts";
 import { BIN, pct } from "./floor.ts";
 import { buildHarness, fmt, median, runHarness, type HarnessFigures } from "./harness.ts";
 import { TmuxFrames, type FirstFrame } from "./tmux-frame.ts";
+import { runSync } from "../lib/process.ts";
 
 const { values: o } = parseArgs({
   options: {
@@ -51,7 +52,7 @@ class Workspace {
   }
 
   async start(idle: number, streaming: number): Promise<void> {
-    const r = Bun.spawnSync([BIN, "daemon", "start", "--workspace", this.dir], { env: this.env });
+    const r = runSync([BIN, "daemon", "start", "--workspace", this.dir], { env: this.env });
     if (r.exitCode !== 0) throw new Error(`could not start a daemon (${BIN}; npm run build first?): ${r.stderr.toString()}`);
     const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
     const jobs = [

@@ -15,8 +15,10 @@ import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 import { TroupeClient } from "../../src/client/client.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
+import { runtime as js, sleep } from "../../src/runtime/process.ts";
+import { start } from "../lib/process.ts";
 
-const BIN = resolve(import.meta.dir, "../../dist/troupe");
+const BIN = resolve(import.meta.dirname, "../../dist/troupe");
 const samples = Number(process.argv[2] ?? 1000);
 const busyRuns = Number(process.argv[3] ?? 3);
 const POLL_MS = 500;
@@ -30,7 +32,7 @@ const dir = mkdtempSync(join(tmpdir(), "troupe-bench-"));
 const runtime = mkdtempSync("/tmp/tb-");
 const socket = join(runtime, "d.sock");
 const env = { ...process.env, TROUPE_WORKSPACE: dir, TROUPE_SOCKET: socket } as Record<string, string>;
-const run = (args: string[]) => Bun.spawn([BIN, ...args], { env, stdout: "pipe", stderr: "pipe" });
+const run = (args: string[]) => start([BIN, ...args], { env, stdout: "pipe", stderr: "pipe" });
 const person = new TroupeClient({ socket });
 
 async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 120_000): Promise<T> {
@@ -39,7 +41,7 @@ async function until<T>(what: string, check: () => Promise<T | undefined> | T | 
     const v = await check();
     if (v !== undefined) return v;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(10);
+    await sleep(10);
   }
 }
 
@@ -57,7 +59,7 @@ async function pushLatency(): Promise<number[]> {
   for (let i = 0; i < samples + 50; i++) {
     const waiting = inbox.inbox({ wait: 30_000 });
     // let the long poll reach the daemon first: a wait that starts late would measure nothing
-    await Bun.sleep(1);
+    await sleep(1);
     const t0 = performance.now();
     await person.send({ to: "pushed", text: `p${i}` });
     const got = await waiting;
@@ -81,7 +83,7 @@ async function pollLatency(): Promise<number[]> {
       const poller = (async () => {
         // a fixed 500 ms cadence, as a JSONL-file watcher polls
         for (let next = performance.now(); !stop; next += POLL_MS) {
-          await Bun.sleep(Math.max(0, next - performance.now()));
+          await sleep(Math.max(0, next - performance.now()));
           for (const m of await inbox.inbox({})) {
             out.push(performance.now() - sentAt.get(m.text)!);
             received++;
@@ -89,7 +91,7 @@ async function pollLatency(): Promise<number[]> {
         }
       })();
       for (let i = 0; i < perReader; i++) {
-        await Bun.sleep(Math.random() * POLL_MS * 1.5);
+        await sleep(Math.random() * POLL_MS * 1.5);
         const text = `${name}-${i}`;
         sentAt.set(text, performance.now());
         await person.send({ to: name, text });
@@ -143,7 +145,7 @@ try {
   const poll = await pollLatency();
   const busyResults = [];
   for (let k = 0; k < busyRuns; k++) busyResults.push(await busy(k));
-  console.log(`machine: ${navigator.hardwareConcurrency} cores, bun ${Bun.version}`);
+  console.log(`machine: ${navigator.hardwareConcurrency} cores, ${js.name} ${js.version}`);
   console.log(`send → waiting inbox long poll (push):        ${summary(push)}`);
   console.log(`send → inbox polled every ${POLL_MS} ms (simulated): ${summary(poll)}`);
   const times = busyResults.map((b) => b.ms);

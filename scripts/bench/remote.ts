@@ -18,6 +18,8 @@ import { LinkTransport } from "../../src/client/link/link-transport.ts";
 import { remoteTransport } from "../../src/client/remote.ts";
 import { Sshd } from "../../tests/support/sshd.ts";
 import { BIN, line, load, pct, timeProcess } from "./floor.ts";
+import { runtime as js } from "../../src/runtime/process.ts";
+import { run, runSync } from "../lib/process.ts";
 
 const roundTrips = Number(process.argv[2] ?? 300);
 const processRuns = Number(process.argv[3] ?? 15);
@@ -31,16 +33,16 @@ const hostSocket = join(runtime, "h.sock");
 const base = { ...process.env, XDG_CONFIG_HOME: join(runtime, "config"), XDG_STATE_HOME: join(runtime, "state") } as Record<string, string>;
 const env: Record<string, string> = { ...base, TROUPE_WORKSPACE: dir, TROUPE_SOCKET: socket };
 const hostEnv: Record<string, string> = { ...base, TROUPE_WORKSPACE: host, TROUPE_SOCKET: hostSocket };
-for (const d of [dir, host]) Bun.spawnSync(["git", "init", "-q", d]);
+for (const d of [dir, host]) runSync(["git", "init", "-q", d]);
 
 const sshd = await Sshd.start({ TROUPE_SOCKET: hostSocket, XDG_STATE_HOME: hostEnv.XDG_STATE_HOME!, XDG_CONFIG_HOME: join(runtime, "host-config") });
 const sshEnv = { ...env, TROUPE_SSH_COMMAND: sshd.sshCommand };
 const remote = { host: "127.0.0.1", port: sshd.port, path: host, troupe: BIN };
 const clients: { close?: () => void }[] = [];
 try {
-  console.log(`machine: ${navigator.hardwareConcurrency} cores, bun ${Bun.version}, ${load()} at the start`);
-  await Bun.spawn([BIN, "daemon", "start"], { env: hostEnv }).exited;
-  await Bun.spawn([BIN, "daemon", "start"], { env }).exited;
+  console.log(`machine: ${navigator.hardwareConcurrency} cores, ${js.name} ${js.version}, ${load()} at the start`);
+  await run([BIN, "daemon", "start"], { env: hostEnv });
+  await run([BIN, "daemon", "start"], { env });
 
   const local = new TroupeClient({ socket: hostSocket });
   const proxyLink = new LinkTransport(() => spawn(BIN, ["proxy", "--workspace", host], { stdio: ["pipe", "pipe", "pipe"], env: hostEnv }), { name: "proxy", address: host, timeoutMs: 20_000, installHint: "" });
@@ -67,8 +69,8 @@ try {
     console.log(line(`ask→answer round trip, ${label}`, times[k]!, ratio));
   }
 
-  const add = Bun.spawnSync([BIN, "remote", "add", "box", `127.0.0.1:${sshd.port}`, "--path", host, "--troupe", BIN], { env: sshEnv });
-  if (add.exitCode !== 0) throw new Error(add.stderr.toString());
+  const add = runSync([BIN, "remote", "add", "box", `127.0.0.1:${sshd.port}`, "--path", host, "--troupe", BIN], { env: sshEnv });
+  if (add.exitCode !== 0) throw new Error(add.stderr);
   const only: number[] = [];
   const both: number[] = [];
   for (let i = 0; i < processRuns + 2; i++) {
@@ -83,8 +85,8 @@ try {
   console.log(line("first list: troupe ls --remote box (plus a remote over a new ssh link)", both, `; /local ${(pct(both, 50) / pct(only, 50)).toFixed(2)}x median`));
 } finally {
   for (const c of clients) c.close?.();
-  Bun.spawnSync([BIN, "daemon", "stop"], { env });
-  Bun.spawnSync([BIN, "daemon", "stop"], { env: hostEnv });
+  runSync([BIN, "daemon", "stop"], { env });
+  runSync([BIN, "daemon", "stop"], { env: hostEnv });
   sshd.close();
   for (const d of [dir, host, runtime]) rmSync(d, { recursive: true, force: true });
 }

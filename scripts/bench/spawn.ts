@@ -15,6 +15,8 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { TroupeClient } from "../../src/client/client.ts";
 import { BIN, line, load, ms, pct, processCpuMs, timeProcess, type Timed } from "./floor.ts";
+import { runtime as js } from "../../src/runtime/process.ts";
+import { runSync, start } from "../lib/process.ts";
 
 const spawns = Number(process.argv[2] ?? 100);
 const processRuns = Number(process.argv[3] ?? 20);
@@ -22,7 +24,7 @@ const WARM = 5;
 const COMMAND = "sleep 100000";
 
 const dir = mkdtempSync(join(tmpdir(), "troupe-bench-spawn-"));
-Bun.spawnSync(["git", "init", "-q", dir]);
+runSync(["git", "init", "-q", dir]);
 const runtime = mkdtempSync("/tmp/tb-");
 const env = { ...process.env, TROUPE_WORKSPACE: dir, TROUPE_SOCKET: join(runtime, "d.sock") } as Record<string, string>;
 const agentEnv = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp" };
@@ -62,8 +64,8 @@ function killAgents(): void {
 }
 
 try {
-  console.log(`machine: ${navigator.hardwareConcurrency} cores, bun ${Bun.version}, ${load()} at the start`);
-  await Bun.spawn([BIN, "daemon", "start"], { env, stdout: "ignore" }).exited;
+  console.log(`machine: ${navigator.hardwareConcurrency} cores, ${js.name} ${js.version}, ${load()} at the start`);
+  await start([BIN, "daemon", "start"], { env, stdout: "ignore" }).exited;
   const client = new TroupeClient({ socket: env.TROUPE_SOCKET! });
 
   const daemonPid = (await client.health()).pid;
@@ -105,7 +107,7 @@ try {
       process.kill(-pid, "SIGKILL");
     } catch {}
   }
-  await Bun.spawn([BIN, "daemon", "stop"], { env, stdout: "ignore" }).exited;
+  await start([BIN, "daemon", "stop"], { env, stdout: "ignore" }).exited;
   rmSync(dir, { recursive: true, force: true });
   rmSync(runtime, { recursive: true, force: true });
 }

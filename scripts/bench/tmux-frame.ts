@@ -6,6 +6,8 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { runSync } from "../lib/process.ts";
+import { sleep } from "../../src/runtime/process.ts";
 
 export interface FirstFrame {
   ms: number;
@@ -38,7 +40,7 @@ export class TmuxFrames {
   constructor(private readonly runtime: string) {}
 
   tmux(...args: string[]): string {
-    return Bun.spawnSync(["tmux", "-S", join(this.runtime, "tmux.sock"), ...args], { stdout: "pipe" }).stdout.toString();
+    return runSync(["tmux", "-S", join(this.runtime, "tmux.sock"), ...args], { stdout: "pipe" }).stdout.toString();
   }
 
   /** Starts `command` in a `columns`x`rows` session, times it to `text`, then ends the session. */
@@ -54,12 +56,12 @@ export class TmuxFrames {
         cpu = pid ? cpuMs(pid) : 0;
         break;
       }
-      await Bun.sleep(2);
+      await sleep(2);
     }
-    await Bun.sleep(1000);
+    await sleep(1000);
     const rss = pid ? rssMB(pid) : 0;
     this.tmux("kill-session", "-t", "ff");
-    await Bun.sleep(200);
+    await sleep(200);
     return ms ? { ms, cpu, rss } : null;
   }
 

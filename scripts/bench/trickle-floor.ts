@@ -2,15 +2,15 @@
  * The floor under the tailer, for trickle.ts (compiled like troupe, run beside the daemon on the
  * same folders): one fs.watch per folder, and on a change the file's grown bytes read from an fd
  * kept open (no stat, no open/close), split into lines. With `sqlite`, each line is also inserted
- * into bun:sqlite (WAL, synchronous=NORMAL; its own transaction, as lines that come 5 ms apart
+ * into SQLite through troupe's binding (WAL, synchronous=NORMAL; its own transaction, as lines that come 5 ms apart
  * are) with a prepared statement. Nothing else: no events, no offsets, no JSON.
  *
  *   trickle-floor watch|sqlite LIST [DB]   (LIST: a file naming one folder a line; watches FILE in each)
  * Prints the lines it saw when it gets SIGTERM.
  */
-import { Database } from "bun:sqlite";
 import { openSync, readFileSync, readSync, watch, writeSync } from "node:fs";
 import { join } from "node:path";
+import { openDatabase } from "../../src/runtime/sqlite.ts";
 
 const [mode, list, dbPath] = process.argv.slice(2);
 const FILE = "1.out";
@@ -19,11 +19,11 @@ const buf = Buffer.allocUnsafe(64 * 1024);
 
 let insert: ((file: number, line: string) => void) | null = null;
 if (mode === "sqlite") {
-  const db = new Database(dbPath!);
+  const db = openDatabase(dbPath!);
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = NORMAL");
   db.exec("CREATE TABLE IF NOT EXISTS lines (id INTEGER PRIMARY KEY AUTOINCREMENT, file INTEGER NOT NULL, data TEXT NOT NULL, created_at INTEGER NOT NULL)");
-  const stmt = db.prepare("INSERT INTO lines (file, data, created_at) VALUES (?, ?, ?)");
+  const stmt = db.query("INSERT INTO lines (file, data, created_at) VALUES (?, ?, ?)");
   insert = (file, line) => void stmt.run(file, line, Date.now());
 }
 

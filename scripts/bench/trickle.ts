@@ -24,8 +24,10 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { TroupeClient } from "../../src/client/client.ts";
 import { compileBinary } from "../../src/runtime/compile.ts";
+import { runtime, sleep } from "../../src/runtime/process.ts";
+import { start, type Running } from "../lib/process.ts";
 
-const ROOT = resolve(import.meta.dir, "../..");
+const ROOT = resolve(import.meta.dirname, "../..");
 const BIN = process.env.TROUPE_BIN ?? join(ROOT, "dist/troupe");
 const { values: o } = parseArgs({
   options: {
@@ -89,9 +91,9 @@ async function startDaemon(label: string, bin: string, fromSource: boolean): Pro
   const d: Daemon = { label, bin, dir, runtime, env, client, pid: 0, names: [], fds: [], expected: new Array<number>(N).fill(0), latencies: [], lost: 0, reordered: 0, abort: new AbortController(), reading: Promise.resolve() };
   if (fromSource) {
     const prof = o.profile ? ["--cpu-prof-md", `--cpu-prof-dir=${o.profile}`] : [];
-    Bun.spawn([process.execPath, ...prof, join(ROOT, "src/main.ts"), "daemon", "run", "--workspace", dir], { env, stdout: "ignore", stderr: "ignore" });
-    for (let t = 0; t < 100 && !(await client.health().then(() => true, () => false)); t++) await Bun.sleep(100);
-  } else await Bun.spawn([bin, "daemon", "start"], { env, stdout: "ignore" }).exited;
+    start([process.execPath, ...prof, join(ROOT, "src/main.ts"), "daemon", "run", "--workspace", dir], { env, stdout: "ignore", stderr: "ignore" });
+    for (let t = 0; t < 100 && !(await client.health().then(() => true, () => false)); t++) await sleep(100);
+  } else await start([bin, "daemon", "start"], { env, stdout: "ignore" }).exited;
   d.pid = (await client.health()).pid;
   for (let i = 0; i < N; i++) {
     const a = await client.spawn({ provider: "generic", command: "sleep 100000", worktree: false, env, name: `t${i}` });
@@ -129,7 +131,7 @@ async function stopDaemon(d: Daemon): Promise<void> {
   await d.reading;
   for (const fd of d.fds) closeSync(fd);
   for (const name of d.names) await d.client.stop(name).catch(() => undefined);
-  await Bun.spawn([d.bin, "daemon", "stop"], { env: d.env, stdout: "ignore" }).exited;
+  await start([d.bin, "daemon", "stop"], { env: d.env, stdout: "ignore" }).exited;
   rmSync(d.dir, { recursive: true, force: true });
   rmSync(d.runtime, { recursive: true, force: true });
 }
@@ -139,13 +141,13 @@ async function floorBinary(): Promise<string> {
   const out = join(ROOT, "dist", "bench-trickle-floor");
   mkdirSync(out, { recursive: true });
   const outfile = join(out, "trickle-floor");
-  const r = await compileBinary({ entry: join(import.meta.dir, "trickle-floor.ts"), outfile, define: {} });
+  const r = await compileBinary({ entry: join(import.meta.dirname, "trickle-floor.ts"), outfile, define: {} });
   if (!r.ok) throw new Error(`building the floor: ${r.errors.join("; ")}`);
   return outfile;
 }
 
 const daemons: Daemon[] = [];
-const floors: { label: string; proc: ReturnType<typeof Bun.spawn> }[] = [];
+const floors: { label: string; proc: Running }[] = [];
 const scratch = mkdtempSync(join(tmpdir(), "troupe-trickle-floor-"));
 try {
   const floorBin = await floorBinary();
@@ -157,7 +159,7 @@ try {
     ["floor: fs.watch + read", ["watch", list]],
     ["floor: + sqlite insert", ["sqlite", list, join(scratch, "floor.db")]],
   ] as const) {
-    floors.push({ label, proc: Bun.spawn([floorBin, ...args], { stdout: "pipe", stderr: "inherit" }) });
+    floors.push({ label, proc: start([floorBin, ...args], { stdout: "pipe", stderr: "inherit" }) });
   }
 
   // the writers: one line to one agent every 1000/(N*RATE) ms, round-robin; each daemon gets the same line
@@ -171,7 +173,7 @@ try {
     while (writing) {
       const due = t0 + k * gapMs;
       const wait = due - performance.now();
-      if (wait > 1) await Bun.sleep(wait);
+      if (wait > 1) await sleep(wait);
       // catch up on what a late wake-up missed, as agents would have written it meanwhile
       while (t0 + k * gapMs <= performance.now() && writing) {
         const line = `{"t":${now()},"k":${sent[next]!++}}\n`;
@@ -182,8 +184,8 @@ try {
     }
   })();
 
-  await Bun.sleep(5_000); // the tailer's follow and sweep timers reach their steady state
-  console.log(`machine: ${navigator.hardwareConcurrency} cores, bun ${Bun.version}; ${N} agents × ${RATE} line/s; ${WINDOWS} windows of ${WINDOW_S} s`);
+  await sleep(5_000); // the tailer's follow and sweep timers reach their steady state
+  console.log(`machine: ${navigator.hardwareConcurrency} cores, ${runtime.name} ${runtime.version}; ${N} agents × ${RATE} line/s; ${WINDOWS} windows of ${WINDOW_S} s`);
   const measured: Measured[] = [
     ...daemons.map((d) => ({ label: d.label, pid: d.pid, cpus: [], p99s: [] })),
     ...floors.map((f) => ({ label: f.label, pid: f.proc.pid, cpus: [], p99s: [] })),
@@ -194,7 +196,7 @@ try {
     const before = measured.map((m) => ticks(m.pid));
     const t0 = performance.now();
     const sent0 = sent.reduce((s, x) => s + x, 0);
-    await Bun.sleep(WINDOW_S * 1000);
+    await sleep(WINDOW_S * 1000);
     const secs = (performance.now() - t0) / 1000;
     const lines = sent.reduce((s, x) => s + x, 0) - sent0;
     console.log(`  window ${w + 1}: ${lines} lines, load ${load0.toFixed(2)} → ${loadavg()[0]!.toFixed(2)}`);
@@ -212,7 +214,7 @@ try {
   // every line written must arrive
   const total = sent.reduce((s, x) => s + x, 0);
   const got = (d: Daemon) => d.expected.reduce((s, x) => s + x, 0);
-  for (let t = 0; t < 100 && daemons.some((d) => got(d) < total); t++) await Bun.sleep(100);
+  for (let t = 0; t < 100 && daemons.some((d) => got(d) < total); t++) await sleep(100);
   console.log(`median of ${WINDOWS} windows (% of a core):`);
   for (const m of measured) {
     const d = daemons.find((x) => x.pid === m.pid);
@@ -221,7 +223,7 @@ try {
   }
   for (const f of floors) f.proc.kill("SIGTERM");
   for (const f of floors) {
-    const seen = Number((await new Response(f.proc.stdout as ReadableStream).text()).trim());
+    const seen = Number((await f.proc.output()).stdout.trim());
     console.log(`  ${f.label}: saw ${seen} lines (of ${total}, ${total - seen} before it started or missed)`);
   }
 } finally {

@@ -13,8 +13,11 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync }
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 import { TroupeClient } from "../../src/client/client.ts";
+import { runtime as js, sleep } from "../../src/runtime/process.ts";
+import { start } from "../lib/process.ts";
+import { unixFetch } from "../../src/runtime/serve.ts";
 
-const BIN = process.env.TROUPE_BIN ?? resolve(import.meta.dir, "../../dist/troupe");
+const BIN = process.env.TROUPE_BIN ?? resolve(import.meta.dirname, "../../dist/troupe");
 const sizeMB = Number(process.argv[2] ?? 1024);
 const lineBytes = Number(process.argv[3] ?? 100);
 const capMB = process.argv[4] === undefined ? undefined : Number(process.argv[4]);
@@ -46,23 +49,23 @@ async function sample(path: string, until: () => boolean): Promise<number[]> {
   const times: number[] = [];
   while (!until()) {
     const t0 = performance.now();
-    const res = await fetch(`http://troupe${path}`, { unix: socket });
+    const res = await unixFetch(socket, `http://troupe${path}`);
     await res.arrayBuffer();
     if (!res.ok) throw new Error(`${path}: ${res.status}`);
     const took = performance.now() - t0;
     times.push(took);
-    if (took < SAMPLE_MS) await Bun.sleep(SAMPLE_MS - took);
+    if (took < SAMPLE_MS) await sleep(SAMPLE_MS - took);
   }
   return times;
 }
 
 try {
-  await Bun.spawn([BIN, "daemon", "start"], { env, stdout: "ignore" }).exited;
+  await start([BIN, "daemon", "start"], { env, stdout: "ignore" }).exited;
   const client = new TroupeClient({ socket });
   const pid = (await client.health()).pid;
   const bytes = sizeMB * 1024 * 1024;
   const line = "x".repeat(lineBytes - 1);
-  console.log(`machine: ${navigator.hardwareConcurrency} cores, bun ${Bun.version}; ${BIN}`);
+  console.log(`machine: ${navigator.hardwareConcurrency} cores, ${js.name} ${js.version}; ${BIN}`);
   console.log(`flood: ${sizeMB} MB of ${lineBytes}-byte lines from one agent${capMB === undefined ? "" : `, cap ${capMB} MiB`}; API sampled every ${SAMPLE_MS} ms`);
   let done = false;
   let maxRss = rssMB(pid);
@@ -74,7 +77,7 @@ try {
     for (;;) {
       const a = await client.agent(agent.id);
       if (a.status === "done" || a.status === "failed") break;
-      await Bun.sleep(50);
+      await sleep(50);
     }
     done = true;
   })();
@@ -92,7 +95,7 @@ try {
   console.log(`daemon RSS: max ${maxRss.toFixed(0)} MB, end ${rssMB(pid).toFixed(0)} MB`);
   console.log(`store: troupe.db ${mb(db.apparent)} + WAL ${mb(wal.apparent)}; raw 1.out ${mb(raw.apparent)} apparent, ${mb(raw.allocated)} on disk`);
 } finally {
-  await Bun.spawn([BIN, "daemon", "stop"], { env, stdout: "ignore" }).exited;
+  await start([BIN, "daemon", "stop"], { env, stdout: "ignore" }).exited;
   rmSync(dir, { recursive: true, force: true });
   rmSync(runtime, { recursive: true, force: true });
 }

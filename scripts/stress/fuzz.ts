@@ -17,6 +17,7 @@ import type { Agent, Conversation } from "../../src/protocol/entities.ts";
 import type { Health } from "../../src/protocol/api-base.ts";
 import { makeCase, readRoutes, type FuzzCase } from "./fuzz-cases.ts";
 import { api, flags, numberFlag, prng, tempWorkspace, troupe, type StressWorkspace } from "./workspace.ts";
+import { runtime } from "../../src/runtime/process.ts";
 
 /** The daemon's body timeout (src/daemon/server.ts BODY_IDLE_MS) and what is allowed on top. */
 const BODY_TIMEOUT_MS = 10_000;
@@ -190,7 +191,7 @@ export function formatFuzz(r: FuzzResult): string {
 if (import.meta.main) {
   const f = flags(process.argv.slice(2));
   const o = { cases: numberFlag(f, "cases", 2000), seed: numberFlag(f, "seed", 1), concurrency: numberFlag(f, "concurrency", 16) };
-  console.log(`machine: ${navigator.hardwareConcurrency} cores, bun ${Bun.version}; ${o.cases} cases, seed ${o.seed}, ${o.concurrency} at a time`);
+  console.log(`machine: ${navigator.hardwareConcurrency} cores, ${runtime.name} ${runtime.version}; ${o.cases} cases, seed ${o.seed}, ${o.concurrency} at a time`);
   const ws = tempWorkspace("fuzz");
   try {
     const r = await runFuzz(ws, o);

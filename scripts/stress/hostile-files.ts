@@ -15,6 +15,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { sleep } from "../../src/runtime/process.ts";
+import { runSync } from "../lib/process.ts";
 import { api, flags, numberFlag, tempWorkspace, troupe, type StressWorkspace } from "./workspace.ts";
 
 type Agent = { name: string; status: string; result: string | null; error: string | null };
@@ -24,7 +26,7 @@ const GROWTH_BYTES = 200 * 1024 * 1024;
 const failures: string[] = [];
 const check = (ok: boolean, what: string) => ok || failures.push(what);
 
-const mkfifo = (p: string) => Bun.spawnSync(["mkfifo", p]).exitCode === 0 || failures.push(`mkfifo ${p}`);
+const mkfifo = (p: string) => runSync(["mkfifo", p]).exitCode === 0 || failures.push(`mkfifo ${p}`);
 const sparse = (p: string, bytes: number) => (writeFileSync(p, ""), truncateSync(p, bytes));
 
 async function agents(ws: StressWorkspace): Promise<Agent[]> {
@@ -32,7 +34,7 @@ async function agents(ws: StressWorkspace): Promise<Agent[]> {
 }
 
 async function settled(ws: StressWorkspace, name: string, ms = 30_000): Promise<Agent | null> {
-  for (const end = Date.now() + ms; Date.now() < end; await Bun.sleep(50)) {
+  for (const end = Date.now() + ms; Date.now() < end; await sleep(50)) {
     const a = (await agents(ws)).find((x) => x.name === name);
     if (a && !["running", "starting"].includes(a.status)) return a;
   }
@@ -48,7 +50,7 @@ async function daemonRss(ws: StressWorkspace): Promise<number> {
 /** `health` round trip in ms, or Infinity past the deadline. */
 async function healthMs(ws: StressWorkspace): Promise<number> {
   const t0 = performance.now();
-  const r = await Promise.race([api(ws, "GET", "/v1/health").then(() => true), Bun.sleep(HEALTH_MS).then(() => false)]);
+  const r = await Promise.race([api(ws, "GET", "/v1/health").then(() => true), sleep(HEALTH_MS).then(() => false)]);
   return r ? performance.now() - t0 : Infinity;
 }
 
@@ -91,7 +93,7 @@ async function signalCases(ws: StressWorkspace): Promise<void> {
     const go = join(ws.dir, "go-victim");
     await troupe(ws, ["spawn", "--no-worktree", "--name", "victim", "--command", `while [ ! -f ${go} ]; do sleep 0.05; done; exit 0`]);
     const file = join(ws.dir, ".troupe/agents/victim/output/signal.json");
-    for (let i = 0; i < 200 && !existsSync(join(file, "..")); i++) await Bun.sleep(25);
+    for (let i = 0; i < 200 && !existsSync(join(file, "..")); i++) await sleep(25);
     await troupe(ws, ["spawn", "--no-worktree", "--name", "planter", "--command", `printf '{"status":"done","result":"planted"}' > ${file}; troupe signal done`]);
     await settled(ws, "planter");
     writeFileSync(go, "");
@@ -137,7 +139,7 @@ async function repositoryCases(ws: StressWorkspace): Promise<void> {
         plant(path);
         try {
           const t0 = performance.now();
-          const r = await Promise.race([troupe(ws, ["spawn", "--name", `repo-${++n}`, "--command", "troupe signal done"]), Bun.sleep(10_000).then(() => null)]);
+          const r = await Promise.race([troupe(ws, ["spawn", "--name", `repo-${++n}`, "--command", "troupe signal done"]), sleep(10_000).then(() => null)]);
           check(r !== null && r.code === 1 && r.stderr.startsWith(`troupe: ${path}`), `${file} ${kind}: ${JSON.stringify(r)}`);
           return r ? `exit ${r.code} in ${(performance.now() - t0).toFixed(0)} ms: ${r.stderr.trim()}` : "no answer in 10 s";
         } finally {

@@ -16,6 +16,7 @@ import type { OutputChunk } from "../../src/protocol/output.ts";
 import { isLive } from "../../src/protocol/status.ts";
 import { expectedOutput, expectedResult } from "./writer.ts";
 import { api, daemonProcesses, flags, lockHolders, numberFlag, prng, tempWorkspace, troupe, type StressWorkspace } from "./workspace.ts";
+import { runtime, sleep } from "../../src/runtime/process.ts";
 
 export interface Kill9Options {
   agents: number;
@@ -89,7 +90,7 @@ async function waitUntil(what: string, check: () => Promise<boolean> | boolean, 
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-    await Bun.sleep(50);
+    await sleep(50);
   }
 }
 
@@ -97,7 +98,7 @@ export async function runKill9(ws: StressWorkspace, o: Kill9Options): Promise<Ki
   const t0 = performance.now();
   const random = prng(o.seed);
   const perAgent = Math.ceil(o.lines / o.agents);
-  const writer = resolve(import.meta.dir, "writer.ts");
+  const writer = resolve(import.meta.dirname, "writer.ts");
   const started = await troupe(ws, ["daemon", "start"]);
   if (started.code !== 0) throw new Error(`daemon start: ${started.stderr}`);
 
@@ -117,7 +118,7 @@ export async function runKill9(ws: StressWorkspace, o: Kill9Options): Promise<Ki
   let killed = 0;
   for (const ms of at) {
     const wait = spawned + ms - performance.now();
-    if (wait > 0) await Bun.sleep(wait);
+    if (wait > 0) await sleep(wait);
     const [pid] = lockHolders(ws);
     if (pid === undefined) throw new Error("no daemon holds the lock before a kill");
     streamingAtKill.push(Array.from({ length: o.agents }, (_, i) => i).filter((i) => !exited(i)).length);
@@ -184,7 +185,7 @@ if (import.meta.main) {
     seed: numberFlag(f, "seed", 1),
   };
   const runs = numberFlag(f, "runs", 1);
-  console.log(`machine: ${navigator.hardwareConcurrency} cores, bun ${Bun.version}; seed ${o.seed}`);
+  console.log(`machine: ${navigator.hardwareConcurrency} cores, ${runtime.name} ${runtime.version}; seed ${o.seed}`);
   let failed = false;
   for (let run = 1; run <= runs; run++) {
     const ws = tempWorkspace("kill9");

@@ -11,6 +11,8 @@
 import { closeSync, openSync, readFileSync, readlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { BIN, daemonProcesses, flags, lockHolders, numberFlag, tempWorkspace, type RunResult, type StressWorkspace } from "./workspace.ts";
+import { runtime, sleep } from "../../src/runtime/process.ts";
+import { runSync, start } from "../lib/process.ts";
 
 const ASK_TIMEOUT_MS = 500;
 
@@ -49,21 +51,21 @@ async function until(what: string, check: () => boolean, timeoutMs: number): Pro
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-    await Bun.sleep(20);
+    await sleep(20);
   }
 }
 
 export async function runStartRace(ws: StressWorkspace, clients: number): Promise<RaceResult> {
   const fifo = join(ws.dir, "..", `${ws.dir.split("/").pop()}.go`);
-  if (Bun.spawnSync(["mkfifo", fifo]).exitCode !== 0) throw new Error(`mkfifo ${fifo} failed`);
+  if (runSync(["mkfifo", fifo]).exitCode !== 0) throw new Error(`mkfifo ${fifo} failed`);
   // holding it open for reading and writing: the shells' opens never block, and what is written waits for them
   const gate = openSync(fifo, "r+");
   try {
     const names = Object.keys(KINDS);
     const procs = Array.from({ length: clients }, (_, i) => {
       const kind = names[i % names.length]!;
-      const p = Bun.spawn(["sh", "-c", 'read _ < "$0"; exec "$@"', fifo, BIN, ...KINDS[kind]!.args(i)], { cwd: ws.dir, env: ws.env, stdout: "pipe", stderr: "pipe" });
-      const result = Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]).then(([stdout, stderr, code]) => ({ stdout, stderr, code }));
+      const p = start(["sh", "-c", 'read _ < "$0"; exec "$@"', fifo, BIN, ...KINDS[kind]!.args(i)], { cwd: ws.dir, env: ws.env, stdout: "pipe", stderr: "pipe" });
+      const result = p.output().then(({ stdout, stderr, exitCode: code }) => ({ stdout, stderr, code }));
       return { kind, pid: p.pid, result };
     });
     await until("every client parked at the gate", () => procs.every((p) => isParked(p.pid, fifo)), 10_000);
@@ -94,7 +96,7 @@ export async function runStartRace(ws: StressWorkspace, clients: number): Promis
     };
   } finally {
     closeSync(gate);
-    Bun.spawnSync(["rm", "-f", fifo]);
+    runSync(["rm", "-f", fifo]);
   }
 }
 
@@ -107,7 +109,7 @@ if (import.meta.main) {
   const f = flags(process.argv.slice(2));
   const counts = (f.get("clients") ?? "10,30").split(",").map(Number);
   const runs = numberFlag(f, "runs", 3);
-  console.log(`machine: ${navigator.hardwareConcurrency} cores, bun ${Bun.version}; ${BIN}`);
+  console.log(`machine: ${navigator.hardwareConcurrency} cores, ${runtime.name} ${runtime.version}; ${BIN}`);
   let failed = false;
   for (let run = 1; run <= runs; run++) {
     for (const c of counts) {

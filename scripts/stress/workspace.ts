@@ -8,8 +8,10 @@
 import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
+import { unixFetch } from "../../src/runtime/serve.ts";
+import { run, runSync } from "../lib/process.ts";
 
-export const BIN = process.env.TROUPE_BIN ?? resolve(import.meta.dir, "../../dist/troupe");
+export const BIN = process.env.TROUPE_BIN ?? resolve(import.meta.dirname, "../../dist/troupe");
 
 /** A workspace and how to reach its daemon; a tests/support Sandbox is one. */
 export interface StressWorkspace {
@@ -40,7 +42,7 @@ export function tempWorkspace(prefix: string): StressWorkspace & { remove(): Pro
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("TROUPE_")) env[k] = v;
   Object.assign(env, GIT_IDENTITY, { TROUPE_WORKSPACE: dir, TROUPE_SOCKET: socket, NO_COLOR: "1" });
   const git = (...args: string[]) => {
-    const r = Bun.spawnSync(["git", ...args], { cwd: dir, env });
+    const r = runSync(["git", ...args], { cwd: dir, env });
     if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`);
   };
   git("init", "-q", "-b", "main");
@@ -60,15 +62,13 @@ export function tempWorkspace(prefix: string): StressWorkspace & { remove(): Pro
 
 /** Runs `troupe ARGS` in the workspace to completion. */
 export async function troupe(ws: StressWorkspace, args: string[]): Promise<RunResult> {
-  const p = Bun.spawn([BIN, ...args], { cwd: ws.dir, env: ws.env, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  const { exitCode: code, stdout, stderr } = await run([BIN, ...args], { cwd: ws.dir, env: ws.env });
   return { code, stdout, stderr };
 }
 
 /** One request to the daemon over its socket, as the person (no token). */
 export async function api<T>(ws: StressWorkspace, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const res = await fetch(`http://troupe${path}`, {
-    unix: ws.socket,
+  const res = await unixFetch(ws.socket, `http://troupe${path}`, {
     method,
     headers: body === undefined ? {} : { "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -94,9 +94,9 @@ export function lockHolders(ws: StressWorkspace): number[] {
   return [...pids];
 }
 
-/** Live `troupe daemon run` processes started for this workspace's socket (pgrep, then their environment). */
+/** Live `troupe daemon run` processes (`deno run ... main.js daemon run` on Deno) started for this workspace's socket (pgrep, then their environment). */
 export function daemonProcesses(ws: StressWorkspace): number[] {
-  const out = Bun.spawnSync(["pgrep", "-f", "troupe daemon run"]).stdout.toString();
+  const out = runSync(["pgrep", "-f", " daemon run"]).stdout;
   return out
     .split("\n")
     .filter(Boolean)

@@ -6,6 +6,7 @@
  * text, for the check; every line is unique (it carries the agent and line number).
  */
 import { writeSync } from "node:fs";
+import { sleep } from "../../src/runtime/process.ts";
 
 const LONG_EVERY = 97;
 const SPLIT_EVERY = 13;
@@ -44,12 +45,12 @@ async function main(): Promise<void> {
       // cut inside a character: the first byte of the 4-byte 🙂 goes out alone
       const cut = bytes.indexOf(0xf0) + 1;
       writeSync(1, bytes.subarray(0, cut));
-      await Bun.sleep(1);
+      await sleep(1);
       writeSync(1, bytes.subarray(cut));
     } else {
       writeSync(1, bytes);
     }
-    if (k % perBurst === 0) await Bun.sleep(50);
+    if (k % perBurst === 0) await sleep(50);
   }
 }
 

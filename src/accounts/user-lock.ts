@@ -1,7 +1,7 @@
-import { closeSync, mkdirSync, openSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { TroupeError } from "../errors.ts";
-import { tryLockFd } from "../runtime/flock.ts";
+import { tryLock } from "../runtime/flock.ts";
 
 const WAIT_MS = 10_000;
 const STEP_MS = 5;
@@ -14,15 +14,15 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
  */
 export function withUserLock<T>(path: string, fn: () => T): T {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const fd = openSync(path, "a+", 0o600);
+  const deadline = Date.now() + WAIT_MS;
+  let held;
+  while (!(held = tryLock(path))) {
+    if (Date.now() > deadline) throw new TroupeError("timeout", `${path} stayed locked for ${WAIT_MS / 1000}s by another troupe process`);
+    Atomics.wait(pause, 0, 0, STEP_MS);
+  }
   try {
-    const deadline = Date.now() + WAIT_MS;
-    while (!tryLockFd(fd)) {
-      if (Date.now() > deadline) throw new TroupeError("timeout", `${path} stayed locked for ${WAIT_MS / 1000}s by another troupe process`);
-      Atomics.wait(pause, 0, 0, STEP_MS);
-    }
     return fn();
   } finally {
-    closeSync(fd); // drops the lock
+    held.release();
   }
 }

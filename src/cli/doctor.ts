@@ -1,9 +1,12 @@
 import { TroupeError } from "../errors.ts";
-import { versionInfo, versionLine } from "../self.ts";
+import { selfCommand, versionInfo, versionLine } from "../self.ts";
 import { resolveWorkspace, type Workspace } from "../workspace.ts";
 import { defineCommand, printJson } from "./command.ts";
 import { checkDaemon, checkGit, checkNotify, checkProviders, checkRuntimeDir, checkSystemd, checkTmux, checkWorkspace, type Check } from "./doctor-checks.ts";
 import { stdout } from "./streams.ts";
+
+/** What runs this troupe: the executable, or the command (under Deno from source, `deno run ... main.ts`). */
+const selfPath = (): string => selfCommand().join(" ");
 
 /** ok: fine; no: missing, and troupe does without; FAIL: missing or broken, and troupe needs it. */
 const mark = (c: Check) => (c.ok ? "ok  " : c.needed ? "FAIL" : "no  ");
@@ -37,10 +40,10 @@ async function run(args: string[]): Promise<number> {
   checks.push(...(await checkProviders()), checkTmux(), checkSystemd(), checkNotify());
   const problems = checks.filter((c) => c.needed && !c.ok);
   if (values.json) {
-    await printJson({ ok: problems.length === 0, troupe: { ...versionInfo(), path: process.execPath }, checks });
+    await printJson({ ok: problems.length === 0, troupe: { ...versionInfo(), path: selfPath() }, checks });
   } else {
     const width = Math.max(...checks.map((c) => c.name.length));
-    const lines = [`${versionLine()}: ${process.execPath}`, ...checks.map((c) => `${mark(c)} ${c.name.padEnd(width)}  ${c.detail}`)];
+    const lines = [`${versionLine()}: ${selfPath()}`, ...checks.map((c) => `${mark(c)} ${c.name.padEnd(width)}  ${c.detail}`)];
     lines.push(problems.length === 0 ? "troupe has what it needs here" : `${problems.length} problem${problems.length > 1 ? "s" : ""}: ${problems.map((c) => c.name).join(", ")}`);
     await stdout.write(`${lines.join("\n")}\n`);
   }

@@ -31,8 +31,9 @@ export class Sink {
 
   /** Whether the descriptor is a terminal (for colour), without touching `process.stdout` (see above). */
   get isTTY(): boolean {
-    // loaded here: node:tty costs ~2 ms of every start, and only `logs` asks
-    const { isatty } = require("node:tty") as typeof import("node:tty");
+    // loaded here: node:tty costs ~2 ms of every start, and only `logs` asks (getBuiltinModule: an
+    // ES module's synchronous import, in Bun and Deno alike; `require` is Bun's alone)
+    const { isatty } = process.getBuiltinModule("node:tty") as typeof import("node:tty");
     return isatty(this.fd);
   }
 

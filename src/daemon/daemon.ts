@@ -19,7 +19,7 @@ import { isLive } from "../protocol/status.ts";
 /** Lifecycle events stored between two prunes of the event log (which keeps the newest 50,000). */
 const PRUNE_EVERY = 1000;
 
-/** Outside a compiled binary, agents still need a `troupe` on PATH: a shim that runs this one. */
+/** Where no executable named `troupe` runs this daemon, agents still need one on PATH: a shim that runs this one. */
 function binDir(ws: Workspace): string {
   const compiled = selfBinDir();
   if (compiled) return compiled;

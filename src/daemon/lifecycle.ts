@@ -1,8 +1,9 @@
-import { existsSync, watch } from "node:fs";
+import { existsSync } from "node:fs";
 import { TroupeError } from "../errors.ts";
 import type { Logger } from "../events/log.ts";
 import { readWorkspaceConfig } from "../workspace-config.ts";
 import type { Workspace } from "../workspace.ts";
+import { watchDir } from "../runtime/watch.ts";
 
 export const DEFAULT_IDLE_EXIT_MS = 30 * 60_000;
 
@@ -36,11 +37,15 @@ export function watchWorkspace(ws: Workspace, onGone: () => void, log: Logger): 
     watcher.close();
     onGone();
   };
-  const watcher = watch(ws.root, (event) => event === "rename" && check());
-  watcher.on("error", (err) => {
-    log.warn("workspace watch", err);
-    check();
-  });
+  // the workspace is the person's folder: a FIFO made there must not hang the daemon (see watchDir)
+  const watcher = watchDir(
+    ws.root,
+    (event) => event === "rename" && check(),
+    (err) => {
+      log.warn("workspace watch", err);
+      check();
+    },
+  );
   return () => {
     done = true;
     watcher.close();

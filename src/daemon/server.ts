@@ -1,9 +1,10 @@
-import { chmodSync, existsSync, mkdirSync, rmSync, watch, type FSWatcher } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { TroupeError, errorMessage } from "../errors.ts";
 import type { Services } from "../services/services.ts";
 import { BUILD_VERSION, VERSION_HEADER, compareVersions } from "../self.ts";
 import { serveUnix, type UnixServer } from "../runtime/serve.ts";
+import { watchDir, type DirWatcher } from "../runtime/watch.ts";
 import { ROWS } from "../protocol/api/index.ts";
 import { identify } from "./auth.ts";
 import { bufferBody } from "./body.ts";
@@ -124,24 +125,27 @@ export function serve(socket: string, router: Router, services: Pick<Services, "
   listen();
 
   // A socket file deleted under a live daemon (a tmp cleaner, a careless rm) leaves it unreachable
-  // while it holds the lock, so no other can start: put the socket back. fs.watch is inotify, no polling.
-  let watcher: FSWatcher | null = null;
+  // while it holds the lock, so no other can start: put the socket back. The watch is inotify, no polling.
+  let watcher: DirWatcher | null = null;
   const watchSocket = () => {
     watcher?.close();
-    watcher = watch(dirname(socket), (_event, name) => {
-      if (name !== null && name !== basename(socket) && name !== basename(dirname(socket))) return;
-      if (existsSync(socket)) return;
-      log.warn(`socket ${socket} was removed; listening on it again`);
-      try {
-        server.stop(false); // requests in flight finish on their connections
-        mkdirSync(dirname(socket), { recursive: true, mode: 0o700 });
-        listen();
-        watchSocket(); // the folder may be a new one
-      } catch (err) {
-        log.error("cannot listen again", err);
-      }
-    });
-    watcher.on("error", (err) => log.error("socket watch", err));
+    watcher = watchDir(
+      dirname(socket),
+      (_event, name) => {
+        if (name !== null && name !== basename(socket) && name !== basename(dirname(socket))) return;
+        if (existsSync(socket)) return;
+        log.warn(`socket ${socket} was removed; listening on it again`);
+        try {
+          server.stop(false); // requests in flight finish on their connections
+          mkdirSync(dirname(socket), { recursive: true, mode: 0o700 });
+          listen();
+          watchSocket(); // the folder may be a new one
+        } catch (err) {
+          log.error("cannot listen again", err);
+        }
+      },
+      (err) => log.error("socket watch", err),
+    );
   };
   watchSocket();
 

@@ -5,6 +5,8 @@ export const SSE_QUEUE_LIMIT = 1000;
 /** ...or bytes: a thousand large output chunks must not pin hundreds of MB for one slow reader. */
 export const SSE_QUEUE_BYTES = 8 * 1024 * 1024;
 
+const encoder = new TextEncoder();
+
 /** Each event is serialized once, however many subscribers send it. */
 const frames = new WeakMap<WirePublished, string>();
 
@@ -26,7 +28,7 @@ function frame(p: WirePublished): string {
  * the stream ends at once (cancel), and clients reconnect when the stream ends, never on silence;
  * a ping every 15 s only woke every idle dashboard and the daemon.
  */
-export function sseStream(initial: WirePublished[], subscribe: (l: (p: WirePublished) => void) => () => void): ReadableStream<string> {
+export function sseStream(initial: WirePublished[], subscribe: (l: (p: WirePublished) => void) => () => void): ReadableStream<Uint8Array> {
   const queue: string[] = initial.map(frame);
   let queuedBytes = 0;
   let wake: (() => void) | null = null;
@@ -54,7 +56,8 @@ export function sseStream(initial: WirePublished[], subscribe: (l: (p: WirePubli
     wake?.();
   };
 
-  return new ReadableStream<string>({
+  // bytes, as a response body must be (Bun also takes strings; Deno ends the stream on one)
+  return new ReadableStream<Uint8Array>({
     start() {
       unsubscribe = subscribe((p) => push(frame(p)));
       queue.unshift(": connected\n\n");
@@ -63,7 +66,7 @@ export function sseStream(initial: WirePublished[], subscribe: (l: (p: WirePubli
       while (queue.length === 0 && !closed) await new Promise<void>((r) => (wake = r));
       wake = null;
       if (closed) return controller.close();
-      controller.enqueue(queue.splice(0, queue.length).join(""));
+      controller.enqueue(encoder.encode(queue.splice(0, queue.length).join("")));
       queuedBytes = 0;
     },
     cancel: cleanup,

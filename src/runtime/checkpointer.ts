@@ -1,3 +1,3 @@
-// The one line that picks the checkpoint worker's adapter (see contract.ts).
-export { startCheckpointer } from "./bun/checkpointer.ts";
+// Picks the checkpoint worker's adapter of the running runtime (`#runtime/`: package.json "imports"; see contract.ts).
+export { startCheckpointer } from "#runtime/checkpointer.ts";
 export type { Checkpointer, CheckpointResult } from "./contract.ts";

@@ -1,2 +1,2 @@
-// The one line that picks the build adapter (see contract.ts); only scripts/build.ts loads it.
-export { compileBinary } from "./bun/compile.ts";
+// Picks the build adapter of the running runtime (`#runtime/`: package.json "imports"; see contract.ts); only scripts/build.ts loads it.
+export { bundleProgram, compileBinary } from "#runtime/compile.ts";

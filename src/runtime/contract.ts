@@ -1,10 +1,12 @@
 /**
  * What troupe needs from the JavaScript runtime, and nothing more. Everything else in src/ is
- * portable (node:fs, node:child_process, fetch, web streams). Each adapter folder (bun/ today,
- * deno/ next) implements every type here; the facade modules beside this file (sqlite.ts,
- * serve.ts, ...) are the only places that name an adapter, as Hono's `hono/bun` and
- * `hono/deno` sit over one runtime-free core. tests/runtime/ holds the contract's own tests,
- * which every adapter must pass.
+ * portable (node:fs, node:child_process, fetch, web streams). Each adapter folder (bun/, deno/)
+ * implements every type here; the facade modules beside this file (sqlite.ts, serve.ts, ...)
+ * import `#runtime/<name>.ts`, which package.json's "imports" resolves by the running runtime's
+ * own condition ("bun" or "deno"), as Hono's `hono/bun` and `hono/deno` sit over one
+ * runtime-free core: nothing of one runtime is in the other's module graph.
+ * tests/runtime/contract.test.ts holds the contract's own tests, which `bun test` and
+ * `deno test` both run.
  */
 
 // ---- sqlite: the subset of a synchronous SQLite binding that src/store uses
@@ -77,16 +79,45 @@ export type UnixFetch = (socket: string, url: string, init?: RequestInit) => Pro
 
 // ---- an exclusive advisory lock the kernel drops when its holder dies
 
-/** flock(fd, LOCK_EX | LOCK_NB): true when this process now holds the lock. */
-export type TryLockFd = (fd: number) => boolean;
+export interface HeldLock {
+  /** Lets go of the lock (closes the file that holds it). */
+  release(): void;
+}
+
+/**
+ * flock(LOCK_EX | LOCK_NB) on `path` (created with mode 0600, its content untouched): the lock
+ * while this process holds it, or null when another open of the file holds it. A path, not a
+ * file descriptor: Deno's own file API hands out none. Both adapters take the same flock(2), so
+ * a Bun and a Deno troupe exclude each other.
+ */
+export type TryLock = (path: string) => HeldLock | null;
 
 // ---- giving back the disk blocks of a byte range without moving anything after it
 
 /**
- * Frees the blocks of bytes [from, to) of a file (a hole: size and offsets unchanged, so a
- * writer appending meanwhile loses nothing). False where the system or file system cannot.
+ * Frees the blocks of bytes [from, to) of the file at `path` (a hole: size and offsets
+ * unchanged, so a writer appending meanwhile loses nothing). False where the system or file
+ * system cannot; throws (ENOENT...) where the file cannot be opened.
  */
-export type PunchHole = (fd: number, from: number, to: number) => boolean;
+export type PunchHole = (path: string, from: number, to: number) => boolean;
+
+// ---- changes to a folder's entries (what fs.watch gives, without opening anything)
+
+export type DirEvent = "rename" | "change";
+
+export interface DirWatcher {
+  close(): void;
+}
+
+/**
+ * Calls `onEvent` for each change to an entry of `dir` (not below it), with the entry's name:
+ * "rename" when one is created, deleted or moved (the folder itself too, by its own name),
+ * "change" when one is written; `name` null when the system lost events (look at everything).
+ * `onError` once if the watch ends by itself (the folder deleted or moved away). Throws when `dir`
+ * cannot be watched (missing). Never opens a watched entry: a FIFO blocks whoever opens it (Deno's
+ * fs.watch does, and hangs the process). Keeps no process alive by itself.
+ */
+export type WatchDir = (dir: string, onEvent: (event: DirEvent, name: string | null) => void, onError: (err: Error) => void) => DirWatcher;
 
 // ---- process exits as kernel events (nothing polls)
 
@@ -129,8 +160,17 @@ export interface ProcessRuntime {
    * task returns to the event loop; for after a burst of work, never on a timer of its own.
    */
   shrink(): void;
-  /** The entry script when running from source (`bun src/main.ts`), to start this troupe again. */
-  mainScript(): string;
+  /**
+   * The argv that runs this same troupe again: the compiled executable alone, or the runtime with
+   * its flags and the entry script (`bun src/main.ts`, `deno run -A ... troupe.js`); under Deno
+   * `process.execPath` is `deno` itself, so only the adapter knows the rest.
+   */
+  selfCommand(): string[];
+  /**
+   * Makes this process read its terminal again after a child had it (the dashboard's `t` and
+   * `e`: stdin paused meanwhile, Ink's listener back): where the runtime does not by itself.
+   */
+  reclaimStdin(): void;
   /**
    * Variables for a long-lived process this one starts (the daemon) so the runtime itself does not
    * wake while nothing happens; read by the runtime only when that process starts.
@@ -165,4 +205,18 @@ export interface CompileOptions {
   cross?: { target: string; runtime: string };
 }
 
-export type CompileBinary = (opts: CompileOptions) => Promise<{ ok: true } | { ok: false; errors: string[] }>;
+export type BuildResult = { ok: true } | { ok: false; errors: string[] };
+
+export type CompileBinary = (opts: CompileOptions) => Promise<BuildResult>;
+
+export interface BundleOptions {
+  entry: string;
+  /** Written: `main.js` (the entry) and the chunks it loads lazily. */
+  outdir: string;
+  define: Record<string, string>;
+  /** Export conditions of the runtime that will run it (["deno"]): package.json "imports" picks its adapter. */
+  conditions: string[];
+}
+
+/** The program as ES modules for another runtime: every package inlined, node: built-ins left as imports. */
+export type BundleProgram = (opts: BundleOptions) => Promise<BuildResult>;

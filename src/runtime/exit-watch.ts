@@ -1,3 +1,3 @@
-// The one line that picks the exit watcher's adapter (see contract.ts).
-export { startExitWatcher } from "./bun/exit-watch.ts";
+// Picks the exit watcher's adapter of the running runtime (`#runtime/`: package.json "imports"; see contract.ts).
+export { startExitWatcher } from "#runtime/exit-watch.ts";
 export type { ExitWatch, ExitWatcher } from "./contract.ts";

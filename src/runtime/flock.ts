@@ -1,2 +1,3 @@
-// The one line that picks the lock adapter (see contract.ts).
-export { tryLockFd } from "./bun/flock.ts";
+// Picks the lock adapter of the running runtime (`#runtime/`: package.json "imports"; see contract.ts).
+export { tryLock } from "#runtime/flock.ts";
+export type { HeldLock } from "./contract.ts";

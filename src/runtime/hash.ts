@@ -1,2 +1,2 @@
-// The one line that picks the hash adapter (see contract.ts).
-export { sha256Hex } from "./bun/hash.ts";
+// Picks the hash adapter of the running runtime (`#runtime/`: package.json "imports"; see contract.ts).
+export { sha256Hex } from "#runtime/hash.ts";

@@ -1,5 +1,5 @@
-// The one import that picks the process adapter (see contract.ts); sleep is portable.
-import { processRuntime, stringWidth } from "./bun/process.ts";
+// Picks the process adapter of the running runtime (`#runtime/`: package.json "imports"; see contract.ts); sleep is portable.
+import { processRuntime, stringWidth } from "#runtime/process.ts";
 import type { RuntimeInfo } from "./contract.ts";
 
 export { stringWidth };
@@ -9,7 +9,8 @@ export const which = (bin: string, PATH: string): string | null => processRuntim
 export const gc = (): void => processRuntime.gc();
 export const gcYoung = (): void => processRuntime.gcYoung();
 export const shrink = (): void => processRuntime.shrink();
-export const mainScript = (): string => processRuntime.mainScript();
+export const selfCommand = (): string[] => processRuntime.selfCommand();
+export const reclaimStdin = (): void => processRuntime.reclaimStdin();
 export const quietEnv = (): Record<string, string> => processRuntime.quietEnv();
 export const exec = (argv: string[], env: Record<string, string>): boolean => processRuntime.exec(argv, env);
 

@@ -1,2 +1,2 @@
-// The one line that picks the hole-punching adapter (see contract.ts).
-export { punchHole } from "./bun/punch-hole.ts";
+// Picks the hole-punching adapter of the running runtime (`#runtime/`: package.json "imports"; see contract.ts).
+export { punchHole } from "#runtime/punch-hole.ts";

@@ -1,3 +1,3 @@
-// The one line that picks the HTTP adapter (see contract.ts).
-export { serveUnix, unixFetch } from "./bun/serve.ts";
+// Picks the HTTP adapter of the running runtime (`#runtime/`: package.json "imports"; see contract.ts).
+export { serveUnix, unixFetch } from "#runtime/serve.ts";
 export type { UnixServer } from "./contract.ts";

@@ -1,3 +1,3 @@
-// The one line that picks the sqlite adapter (see contract.ts).
-export { openDatabase } from "./bun/sqlite.ts";
+// Picks the sqlite adapter of the running runtime (`#runtime/`: package.json "imports"; see contract.ts).
+export { openDatabase } from "#runtime/sqlite.ts";
 export type { Database, Statement, SqlValue } from "./contract.ts";

@@ -4,10 +4,10 @@
  * and one of a newer build.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Sandbox } from "../support/sandbox.ts";
+import { BIN, Sandbox } from "../support/sandbox.ts";
 import { PROVIDERS } from "../../providers/index.ts";
 
 let sb: Sandbox;
@@ -72,6 +72,8 @@ describe("troupe doctor", () => {
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout) as Report;
     expect(report.ok).toBe(true);
+    // the troupe that runs: the build itself (under Deno too, whose execPath is the deno binary)
+    expect(realpathSync(report.troupe.path)).toBe(realpathSync(BIN));
     const clis = PROVIDERS.filter((p) => p.binary !== null).map((p) => p.name);
     expect(report.checks.map((c) => c.name)).toEqual(["git", "runtime dir", "workspace", "daemon", ...clis, "tmux", "systemd", "notify"]);
     expect(report.checks.find((c) => c.name === "gemini")).toMatchObject({ ok: false, needed: false });

@@ -14,7 +14,7 @@ describe("SSE subscriber queue", () => {
     const stream = sseStream([], (l) => ((emit = l), () => {}));
     for (let i = 1; i <= 10; i++) emit(output(i));
     const reader = stream.getReader();
-    const text = (await reader.read()).value!;
+    const text = new TextDecoder().decode((await reader.read()).value!);
     const ids = text.split("\n\n").map(parseSseBlock).filter(Boolean).map((b) => JSON.parse(b!.data).chunk.id);
     expect(ids).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     await reader.cancel();
@@ -26,7 +26,7 @@ describe("SSE subscriber queue", () => {
     const stream = sseStream([], (l) => ((emit = l), () => (unsubscribed = true)));
     for (let i = 1; i <= SSE_QUEUE_LIMIT + 5; i++) emit(output(i));
     const reader = stream.getReader();
-    const blocks = (await reader.read()).value!.split("\n\n").map(parseSseBlock).filter(Boolean);
+    const blocks = new TextDecoder().decode((await reader.read()).value!).split("\n\n").map(parseSseBlock).filter(Boolean);
     const events = blocks.map((b) => JSON.parse(b!.data));
     expect(events[0]).toEqual({ type: "resync", reason: `more than ${SSE_QUEUE_LIMIT} events queued` });
     expect(events.length).toBeLessThanOrEqual(6);

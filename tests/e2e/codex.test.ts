@@ -6,7 +6,7 @@
  */
 import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { BIN } from "../support/sandbox.ts";
 import { useCliSandbox } from "../support/cli-sandbox.ts";
 import { startFakeOpenAI } from "../../scripts/fake-model-servers.ts";
@@ -14,7 +14,7 @@ import { startFakeOpenAI } from "../../scripts/fake-model-servers.ts";
 const cli = useCliSandbox();
 
 test("Codex runs the tool call in its worktree and ends with troupe signal done", async () => {
-  const server = startFakeOpenAI({ command: `${BIN} signal done --result "codex ran in $(basename "$PWD")"`, answer: "Done." });
+  const server = await startFakeOpenAI({ command: `${BIN} signal done --result "codex ran in $(basename "$PWD")"`, answer: "Done." });
   const sb = cli.sandbox({ OPENAI_API_KEY: "test" }, server);
   const codexHome = join(sb.runtime, "codex-home");
   mkdirSync(codexHome, { recursive: true });
@@ -28,5 +28,6 @@ test("Codex runs the tool call in its worktree and ends with troupe signal done"
   expect(a).toMatchObject({ status: "done", result: "codex ran in cody" });
   expect(a.providerSessionId).toBeTruthy();
   expect(a.inputTokens).toBeGreaterThan(0);
-  expect((await sb.run(["logs", "cody"])).stdout).toContain("troupe signal done");
+  // the tool call as the log shows it: the build's own name (troupe, troupe-deno) and the command
+  expect((await sb.run(["logs", "cody"])).stdout).toContain(`${basename(BIN)} signal done`);
 }, 120_000);

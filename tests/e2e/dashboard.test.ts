@@ -4,7 +4,7 @@
  * back with capture-pane; every wait is a poll with a deadline.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { BIN, Sandbox, waitFor } from "../support/sandbox.ts";
+import { BIN, BIN_RUNTIME, Sandbox, waitFor } from "../support/sandbox.ts";
 import { HAVE_TMUX, Terminal } from "../support/terminal.ts";
 
 const TEST_MS = 60_000;
@@ -101,6 +101,8 @@ describe.skipIf(!HAVE_TMUX)("dashboard in a terminal", () => {
     const done = await waitFor("carol done", statusIs("carol", "done"));
     expect(done.result).toBe("got:yes, ship it");
     await term.waitForNot("needs you");
+    // the daemon that served it runs on the build's runtime (TROUPE_BIN=dist/troupe-deno: Deno, not Bun)
+    expect(await sb.daemonRuntime()).toBe(BIN_RUNTIME);
   }, TEST_MS);
 
   test("a message from troupe send --user is a needs-you item: a shows it and marks it read", async () => {

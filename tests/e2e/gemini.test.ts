@@ -13,7 +13,7 @@ import { startFakeGemini } from "../../scripts/fake-model-servers.ts";
 const cli = useCliSandbox();
 
 test("Gemini CLI runs the tool call in its worktree and ends with troupe signal done", async () => {
-  const server = startFakeGemini({ tool: { name: "run_shell_command", args: { command: `${BIN} signal done --result "gemini ran"` } }, answer: "Done." });
+  const server = await startFakeGemini({ tool: { name: "run_shell_command", args: { command: `${BIN} signal done --result "gemini ran"` } }, answer: "Done." });
   const sb = cli.sandbox({ GEMINI_API_KEY: "test", GOOGLE_GEMINI_BASE_URL: server.url }, server);
   const account = join(sb.runtime, "gemini-account");
   mkdirSync(join(account, ".gemini"), { recursive: true });

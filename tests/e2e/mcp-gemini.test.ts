@@ -56,7 +56,7 @@ async function kidOf(parentName: string): Promise<void> {
 }
 
 test("Gemini CLI calls troupe's spawn_agent (mcp_troupe_spawn_agent) as itself", async () => {
-  server = startFakeGemini({ tool: { name: "mcp_troupe_spawn_agent", args: spawnKid }, answer: "Done." });
+  server = await startFakeGemini({ tool: { name: "mcp_troupe_spawn_agent", args: spawnKid }, answer: "Done." });
   cliSandbox({ GEMINI_API_KEY: "test", GOOGLE_GEMINI_BASE_URL: server.url }, true);
   const account = join(sb.runtime, "gemini-account");
   mkdirSync(join(account, ".gemini"), { recursive: true });

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PhaseTree } from "../../src/protocol/work.ts";
-import { Sandbox, waitFor } from "../support/sandbox.ts";
+import { BIN_RUNTIME, Sandbox, waitFor } from "../support/sandbox.ts";
 import { HAVE_TMUX, Terminal } from "../support/terminal.ts";
 
 const TEST_MS = 90_000;
@@ -87,6 +87,8 @@ describe.skipIf(!HAVE_TMUX)("phases view in a terminal", () => {
       s = await term.waitFor(/ store +approved/);
       expect(await statusOf(sb, "api")).toBe("proposed");
       await term.waitFor("1 needs");
+      // approved through a daemon on the build's runtime (TROUPE_BIN=dist/troupe-deno: Deno, not Bun)
+      expect(await sb.daemonRuntime()).toBe(BIN_RUNTIME);
 
       // api sorts first now (the proposal waits for the person): e opens the editor, the save goes to the daemon
       await select(term, "api");

@@ -1,5 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
-import { Sandbox, waitFor } from "../support/sandbox.ts";
+import { readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { BIN, Sandbox, waitFor } from "../support/sandbox.ts";
 
 let sb: Sandbox;
 afterEach(async () => {
@@ -17,5 +19,11 @@ test("an agent gets the spawning client's environment and its own identity, not 
   });
   const [flag, daemonOnly, name, id, troupe, token] = a.result!.split("|");
   expect({ flag, daemonOnly, name, id, token }).toEqual({ flag: "from-spawn", daemonOnly: "unset", name: "envy", id: spawned.id, token: "token" });
-  expect(troupe).toEndWith("/dist/troupe");
+  // `troupe` first on its PATH is this troupe: the binary itself where it is named troupe, else
+  // (dist/troupe-deno) the daemon's shim that runs it
+  if (basename(BIN) === "troupe") expect(troupe).toBe(BIN);
+  else {
+    expect(troupe).toBe(join(sb.dir, ".troupe", "bin", "troupe"));
+    expect(readFileSync(troupe!, "utf8")).toContain(`exec '${BIN}' "$@"`);
+  }
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Sandbox } from "../support/sandbox.ts";
+import { BIN_RUNTIME, Sandbox } from "../support/sandbox.ts";
 
 let sb: Sandbox;
 beforeAll(() => {
@@ -14,10 +14,10 @@ describe("the compiled binary's command line", () => {
     const v = await sb.run(["--version"]);
     expect(v.code).toBe(0);
     // the version, the build's time, the runtime and the platform
-    expect(v.stdout).toMatch(/^troupe \d+\.\d+\.\d+ \(build \d{4}-\d\d-\d\dT[\d:.]+Z, bun \d+\.\d+\.\d+, (linux|darwin)-(x64|arm64)\)\n$/);
+    expect(v.stdout).toMatch(new RegExp(`^troupe \\d+\\.\\d+\\.\\d+ \\(build \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z, ${BIN_RUNTIME} \\d+\\.\\d+\\.\\d+, (linux|darwin)-(x64|arm64)\\)\\n$`));
     const json = JSON.parse((await sb.run(["--version", "--json"])).stdout) as { version: string; build: string; runtime: { name: string } };
     expect(v.stdout).toContain(`build ${new Date(Number(json.build)).toISOString()}`);
-    expect(json.runtime.name).toBe("bun");
+    expect(json.runtime.name).toBe(BIN_RUNTIME);
     const h = await sb.run(["--help"]);
     expect(h.code).toBe(0);
     for (const cmd of ["spawn", "ls", "logs", "stop", "resume", "ask", "listen", "answer", "signal", "daemon"]) expect(h.stdout).toContain(`  ${cmd}`);

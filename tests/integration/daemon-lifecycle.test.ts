@@ -113,3 +113,15 @@ test("a deleted socket file is put back by the daemon; a daemon that cannot says
   }
   await waitFor("the socket back after the daemon resumes", () => existsSync(sb.socket), 5_000);
 }, 30_000);
+
+test("a FIFO made in the workspace hangs nothing: agents start (a new folder watched) and the daemon answers", async () => {
+  sb = new Sandbox();
+  await sb.run(["daemon", "start"]);
+  // nobody ever writes to these: whoever opens one for reading waits forever (Deno's fs.watch did)
+  Bun.spawnSync(["mkfifo", join(sb.dir, "pipe-in-the-workspace")]);
+  // an agent that makes one too, as a build tool might
+  await sb.json(["spawn", "--no-worktree", "--name", "piper", "--command", "mkfifo pipe-of-an-agent; troupe signal done --result ok", "--json"]);
+  await waitFor("piper done", async () => (await sb.json<AgentJson[]>(["ls", "--json"])).find((a) => a.name === "piper")?.status === "done", 20_000);
+  await sb.json(["spawn", "--no-worktree", "--name", "after", "--command", "troupe signal done --result ok", "--json"]);
+  await waitFor("after done", async () => (await sb.json<AgentJson[]>(["ls", "--json"])).find((a) => a.name === "after")?.status === "done", 20_000);
+});

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { connect } from "node:net";
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { BIN, Sandbox, type RunResult } from "../support/sandbox.ts";
+import { BIN, BIN_RUNTIME, Sandbox, type RunResult } from "../support/sandbox.ts";
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -37,7 +37,8 @@ const bodyOf = (reply: string) => JSON.parse(reply.slice(reply.indexOf("\r\n\r\n
 
 test("a request without a Host header is served (HTTP/1.0 allows it)", async () => {
   const { reply } = await raw("GET /v1/health HTTP/1.0\r\n\r\n", 5_000);
-  expect(reply).toStartWith("HTTP/1.1 200");
+  // Bun answers HTTP/1.1, Deno in the request's version: either is HTTP
+  expect(reply).toMatch(/^HTTP\/1\.[01] 200/);
   expect(bodyOf(reply)).toMatchObject({ ok: true, workspace: sb.dir });
 });
 
@@ -57,7 +58,9 @@ test("a request body that stops arriving is answered 408 and closed, while an ev
   const { reply, closedAfterMs } = await raw("POST /v1/conversations HTTP/1.1\r\nHost: troupe\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"que", 20_000);
   expect(reply).toStartWith("HTTP/1.1 408");
   expect(bodyOf(reply).error?.code).toBe("timeout");
-  expect(closedAfterMs).not.toBeNull();
+  // Deno.serve keeps a connection whose body never came until the client goes, `connection: close`
+  // or not: it has no way to close one connection (the 408 is answered all the same)
+  if (BIN_RUNTIME === "bun") expect(closedAfterMs).not.toBeNull();
   // the stream outlived the body timeout: the next event still arrives on it
   const asked = await fetch("http://troupe/v1/conversations", { unix: sb.socket, method: "POST", body: JSON.stringify({ question: "still there?", user: true }) });
   expect(asked.status).toBe(201);
@@ -70,9 +73,11 @@ test("a method no route has gets a JSON 405; one Bun cannot parse closes at once
   const known = await raw("PROPFIND /v1/health HTTP/1.1\r\nHost: troupe\r\nConnection: close\r\n\r\n", 3_000);
   expect(known.reply).toStartWith("HTTP/1.1 405");
   expect(bodyOf(known.reply).error?.code).toBe("method_not_allowed");
-  // Bun.serve drops a method outside its table before any handler runs (oven-sh/bun#6556)
-  const custom = await raw("BREW /v1/health HTTP/1.1\r\nHost: troupe\r\n\r\n", 3_000);
-  expect(custom.closedAfterMs).not.toBeNull();
+  const custom = await raw("BREW /v1/health HTTP/1.1\r\nHost: troupe\r\nConnection: close\r\n\r\n", 3_000);
+  // Bun.serve drops a method outside its table before any handler runs (oven-sh/bun#6556); Deno's
+  // server hands it on, and the route answers it as any other
+  if (BIN_RUNTIME === "bun") expect(custom.closedAfterMs).not.toBeNull();
+  else expect(bodyOf(custom.reply).error?.code).toBe("method_not_allowed");
   expect((await sb.run(["daemon", "status"])).code).toBe(0);
 });
 

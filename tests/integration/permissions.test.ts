@@ -94,7 +94,8 @@ describe("troupe permissions / allow / deny", () => {
 
   test("the inactivity limit does not stop an agent waiting for the person", async () => {
     sandbox();
-    writeConfig({ lifecycle: { idleTimeoutMinutes: 1 / 60 } });
+    // a few seconds: the waiting agent's MCP server (troupe mcp, a cold process) must ask within them
+    writeConfig({ lifecycle: { idleTimeoutMinutes: 5 / 60 } });
     const waiting = await asAgent("patient");
     const call = waiting.ask("toolu_1", "make deploy");
     await pending();

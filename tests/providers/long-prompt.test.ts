@@ -84,7 +84,7 @@ describe("a 200 KB prompt reaches the model whole, through stdin", () => {
 
   test("codex exec", async () => {
     let server: FakeServer | undefined;
-    const proxy = recordingProxy((server = startFakeOpenAI({ command: "true", answer: "ok" })).url);
+    const proxy = recordingProxy((server = await startFakeOpenAI({ command: "true", answer: "ok" })).url);
     try {
       const repo = gitRepo("codex");
       const home = join(tmp, "codex");
@@ -105,7 +105,7 @@ describe("a 200 KB prompt reaches the model whole, through stdin", () => {
   }, 60_000);
 
   test("gemini, headless because stdin is not a terminal", async () => {
-    const server = startFakeGemini({ tool: { name: "list_directory", args: { dir_path: "." } }, answer: "ok" });
+    const server = await startFakeGemini({ tool: { name: "list_directory", args: { dir_path: "." } }, answer: "ok" });
     const proxy = recordingProxy(server.url);
     try {
       const repo = gitRepo("gemini");

@@ -1,10 +1,15 @@
-import { mkdtempSync, rmSync, writeFileSync, existsSync, realpathSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 import { isLive, type AgentStatus } from "../../src/protocol/status.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
-export const BIN = join(ROOT, "dist", "troupe");
+/** The binary under test: dist/troupe (Bun), or the one TROUPE_BIN names (dist/troupe-deno: the same suites on Deno). */
+/** The runtime a troupe process runs on, from its command line (a Deno one is `deno run ... main.js ...`). */
+export const runtimeOfPid = (pid: number): "bun" | "deno" => (readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0]!.endsWith("/deno") ? "deno" : "bun");
+export const BIN = process.env.TROUPE_BIN ? resolve(ROOT, process.env.TROUPE_BIN) : join(ROOT, "dist", "troupe");
+/** Which runtime BIN runs on, for the few checks that differ by runtime (how troupe runs itself again). */
+export const BIN_RUNTIME: "bun" | "deno" = /deno/.test(BIN.slice(BIN.lastIndexOf("/"))) ? "deno" : "bun";
 
 export const GIT_IDENTITY = {
   GIT_AUTHOR_NAME: "Troupe Test",
@@ -64,7 +69,7 @@ export class Sandbox {
 
   private bin(): string {
     this.ran = true;
-    if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run 'npm run build' first`);
+    if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run 'npm run build' (or 'npm run build:deno' for dist/troupe-deno) first`);
     return BIN;
   }
 
@@ -91,6 +96,13 @@ export class Sandbox {
     const r = await this.run(["daemon", "status", "--json"]);
     const s = JSON.parse(r.stdout) as { running: boolean; pid?: number };
     return s.running ? s.pid ?? null : null;
+  }
+
+  /** The runtime the workspace's daemon runs on, from its command line (Deno's is `deno run ... daemon run`). */
+  async daemonRuntime(): Promise<"bun" | "deno" | null> {
+    const pid = await this.daemonPid();
+    if (pid === null) return null;
+    return runtimeOfPid(pid);
   }
 
   /** `kill -9` of the workspace's daemon, waiting until it is gone altogether (not only a zombie main thread whose other threads still hold the socket); its pid. */

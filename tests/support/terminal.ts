@@ -69,9 +69,9 @@ export class Terminal {
     }, ms);
   }
 
-  /** Starts the dashboard in the shell and waits for its first frame. */
-  async openDashboard(): Promise<void> {
-    this.type(`${BIN}`);
+  /** Starts the dashboard (of `bin`, BIN by default) in the shell and waits for its first frame. */
+  async openDashboard(bin = BIN): Promise<void> {
+    this.type(bin);
     this.keys("Enter");
     await this.waitFor(/Agents \(\d+/);
   }

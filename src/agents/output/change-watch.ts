@@ -1,6 +1,6 @@
-import { watch, type FSWatcher } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Logger } from "../../events/log.ts";
+import { watchDir, type DirWatcher } from "../../runtime/watch.ts";
 import type { TailedFile } from "./tailed-file.ts";
 
 /**
@@ -30,13 +30,13 @@ export interface WatchedFiles {
 }
 
 /**
- * Notices that followed files changed: one inotify watch per session folder (node:fs watch;
+ * Notices that followed files changed: one inotify watch per session folder (the runtime's watchDir;
  * chokidar, used before, re-read the whole folder and stat'ed the file on every write, several
  * times the cost of storing the line), a file with news looked at again for a short while, and a
  * sweep over every file while output comes in.
  */
 export class ChangeWatch {
-  private readonly dirs = new Map<string, FSWatcher>();
+  private readonly dirs = new Map<string, DirWatcher>();
   private readonly following = new Set<TailedFile>();
   private sweep: ReturnType<typeof setTimeout> | null = null;
   private followTimer: ReturnType<typeof setTimeout> | null = null;
@@ -60,17 +60,20 @@ export class ChangeWatch {
   watchDir(dir: string): void {
     if (this.dirs.has(dir) || this.stopped) return;
     try {
-      const w = watch(dir, { persistent: false }, (_event, name) => {
-        const t = name === null ? undefined : this.files.at(join(dir, name));
-        if (!t) return;
-        this.files.wake(t);
-        this.followFor(t);
-      });
-      w.on("error", (e) => {
-        this.log.warn(`watching ${dir} failed`, e);
-        w.close();
-        this.dirs.delete(dir);
-      });
+      const w = watchDir(
+        dir,
+        (_event, name) => {
+          const t = name === null ? undefined : this.files.at(join(dir, name));
+          if (!t) return;
+          this.files.wake(t);
+          this.followFor(t);
+        },
+        (e) => {
+          this.log.warn(`watching ${dir} failed`, e);
+          w.close();
+          this.dirs.delete(dir);
+        },
+      );
       this.dirs.set(dir, w);
     } catch {
       // not created yet: the sweep looks again

@@ -110,17 +110,11 @@ export class Retention {
     }
     // a pass at a time: freeing 256 MiB of blocks at once held the loop for ~60 ms
     const to = Math.min(t.releaseTo, t.released + RELEASE_BYTES);
-    let fd: number;
-    try {
-      fd = openSync(t.path, "r+");
-    } catch {
-      return; // gone (the agent was removed)
-    }
     let ok: boolean;
     try {
-      ok = punchHole(fd, t.released, to);
-    } finally {
-      closeSync(fd);
+      ok = punchHole(t.path, t.released, to);
+    } catch {
+      return; // gone (the agent was removed)
     }
     if (ok) t.released = to;
     else {

@@ -6,6 +6,9 @@ import { getProvider } from "../../../providers/index.ts";
 import type { Logger } from "../../events/log.ts";
 import type { SessionRecord, Store } from "../../store/index.ts";
 
+/** Deno's appendFileSync sets the file to this mode at every call (0666 when none is given), Node's and Bun's only to a new file. */
+const PRIVATE = { mode: 0o600 };
+
 /**
  * What an attached session said is kept from the CLI's own transcript of the session, since its
  * screen went to the person's terminal: at attach the transcript's size is noted beside the
@@ -52,7 +55,7 @@ export function keepTranscript(exitPath: string, stdoutPath: string, provider: P
   const { path, offset } = parsed.data;
   const read = readFrom(path, offset);
   if (typeof read === "string") {
-    appendFileSync(stdoutPath, `troupe: the CLI's transcript was not kept: ${read}\n`);
+    appendFileSync(stdoutPath, `troupe: the CLI's transcript was not kept: ${read}\n`, PRIVATE);
     return read;
   }
   const lines = read.text.split("\n");
@@ -60,7 +63,7 @@ export function keepTranscript(exitPath: string, stdoutPath: string, provider: P
   if (!read.text.endsWith("\n")) lines.pop();
   const kept = lines.filter((l) => l && provider.parseLine(l, "stdout").some((e) => e.kind !== "raw"));
   const cut = read.more ? ` (the first ${MAX_IMPORT_BYTES / 1024 / 1024} MiB; the rest is in ${path})` : "";
-  appendFileSync(stdoutPath, `troupe: what the session said, from the CLI's transcript ${path}${cut}:\n${kept.map((l) => `${l}\n`).join("")}`);
+  appendFileSync(stdoutPath, `troupe: what the session said, from the CLI's transcript ${path}${cut}:\n${kept.map((l) => `${l}\n`).join("")}`, PRIVATE);
   return null;
 }
 

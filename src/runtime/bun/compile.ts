@@ -1,6 +1,6 @@
 import type { BunPlugin } from "bun";
 import { join } from "node:path";
-import type { CompileBinary, CompileOptions } from "../contract.ts";
+import type { BundleProgram, CompileBinary, CompileOptions } from "../contract.ts";
 import { INK_PATCHED_FILES, patchInkSource } from "../ink-patch.ts";
 
 /**
@@ -16,10 +16,10 @@ const stubDevtools: BunPlugin = {
 };
 
 /**
- * `string-width`, wherever Ink's text helpers import it, resolves to ./string-width.ts, which
+ * `string-width`, wherever Ink's text helpers import it, resolves to ../portable/string-width.ts, which
  * measures common text itself and hands the rest to the package (imported from that file alone).
  */
-const STRING_WIDTH = join(import.meta.dir, "string-width.ts");
+const STRING_WIDTH = join(import.meta.dir, "..", "portable", "string-width.ts");
 const fastStringWidth: BunPlugin = {
   name: "fast-string-width",
   setup(build) {
@@ -34,6 +34,10 @@ const inkPatch: BunPlugin = {
     build.onLoad({ filter: INK_PATCHED_FILES }, async (args) => ({ contents: patchInkSource(args.path, await Bun.file(args.path).text()), loader: "js" }));
   },
 };
+
+// React's production builds: the development ones cost the dashboard ~5 MB of RSS and their
+// checks at every render
+const PRODUCTION = { "process.env.NODE_ENV": JSON.stringify("production") };
 
 /**
  * zod re-exports the error messages of 40-odd languages as `z.locales` (~270 KB of the bundle,
@@ -67,14 +71,32 @@ export function buildConfig(opts: CompileOptions): Bun.BuildConfig & { compile: 
     bytecode: true,
     // the dashboard (Ink, React) and each command load as their own chunks, only when used
     splitting: true,
-    // React's production builds: the development ones cost the dashboard ~5 MB of RSS and their
-    // checks at every render
-    define: { "process.env.NODE_ENV": JSON.stringify("production"), ...opts.define },
+    define: { ...PRODUCTION, ...opts.define },
     plugins: opts.stockInk ? [stubDevtools, fastStringWidth, zodEnglishOnly] : [stubDevtools, fastStringWidth, zodEnglishOnly, inkPatch],
   };
 }
 
 export const compileBinary: CompileBinary = async (opts) => {
   const result = await Bun.build(buildConfig(opts));
+  return result.success ? { ok: true } : { ok: false, errors: result.logs.map(String) };
+};
+
+/**
+ * For Node-compatible runtimes (Deno): packages inlined, `node:` built-ins imported, `require`
+ * of them through node:module (Bun's "node" target), the adapters of `opts.conditions`.
+ */
+export const bundleProgram: BundleProgram = async (opts) => {
+  const result = await Bun.build({
+    entrypoints: [opts.entry],
+    outdir: opts.outdir,
+    naming: { entry: "main.js", chunk: "[name]-[hash].js" },
+    format: "esm",
+    target: "node",
+    conditions: opts.conditions,
+    minify: true,
+    splitting: true,
+    define: { ...PRODUCTION, ...opts.define },
+    plugins: [stubDevtools, fastStringWidth, zodEnglishOnly, inkPatch],
+  });
   return result.success ? { ok: true } : { ok: false, errors: result.logs.map(String) };
 };

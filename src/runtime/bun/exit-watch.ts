@@ -1,10 +1,7 @@
 import { dlopen, FFIType, ptr } from "bun:ffi";
 import { closeSync, writeSync } from "node:fs";
 import type { ExitWatcher, StartExitWatcher } from "../contract.ts";
-
-const SYS_PIDFD_OPEN = 434; // the same number on every Linux architecture (added in 5.3)
-const O_NONBLOCK = 0o4000;
-const O_CLOEXEC = 0o2000000;
+import { O_CLOEXEC, O_NONBLOCK, pidExists, SYS_PIDFD_OPEN } from "../portable/pidfd.ts";
 
 /**
  * The watching thread, as source (a blob module loads the same from source and from the
@@ -78,15 +75,6 @@ function libcFns(): Libc | null {
   return libc;
 }
 
-const exists = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-};
-
 /**
  * pidfd_open(2) here (one quick syscall), poll(2) on a Worker: the daemon's loop never blocks,
  * and nothing wakes while no watched process ends. If the thread fails, every pid it held is
@@ -133,7 +121,7 @@ export const startExitWatcher: StartExitWatcher = (onExit) => {
       if (!worker && !start(fns)) return "unsupported";
       const fd = Number(fns.syscall(SYS_PIDFD_OPEN, pid, 0));
       // no errno through FFI: a pid that exists but gets no pidfd means the kernel has none
-      if (fd < 0) return exists(pid) ? "unsupported" : "gone";
+      if (fd < 0) return pidExists(pid) ? "unsupported" : "gone";
       record[0] = fd;
       record[1] = pid;
       try {

@@ -1,6 +1,9 @@
 import { edenGC } from "bun:jsc";
 import type { ProcessRuntime, StringWidth } from "../contract.ts";
 
+/** True inside the executable `bun build --compile` made (its modules live under /$bunfs/). */
+const compiled = (): boolean => import.meta.url.includes("$bunfs") || (process.argv[1] ?? "").startsWith("/$bunfs/");
+
 export const processRuntime: ProcessRuntime = {
   info: { name: "bun", version: Bun.version },
   which: (bin, PATH) => Bun.which(bin, { PATH }),
@@ -8,7 +11,9 @@ export const processRuntime: ProcessRuntime = {
   gcYoung: () => void edenGC(),
   // JSC's VM::shrinkFootprintWhenIdle: deletes all code, collects in full, releases free malloc pages
   shrink: () => Bun.shrink(),
-  mainScript: () => Bun.main,
+  // Bun's stdin reads again once Ink adds its listener back
+  reclaimStdin: () => {},
+  selfCommand: () => (compiled() ? [process.execPath] : [process.execPath, Bun.main]),
   // Bun's GC timer wakes an idle process once a second (slowing to 30 s only once the heap stops
   // changing) and each tick wakes JSC's helper threads; collections still run on allocation.
   // mimalloc's scavenger thread is woken by every other thread going idle; without it a thread

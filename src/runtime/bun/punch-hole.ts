@@ -1,4 +1,5 @@
 import { dlopen, FFIType } from "bun:ffi";
+import { closeSync, openSync } from "node:fs";
 import type { PunchHole } from "../contract.ts";
 
 const FALLOC_FL_KEEP_SIZE = 0x01;
@@ -21,8 +22,13 @@ function fallocateFn(): Fallocate | null {
 }
 
 /** fallocate(PUNCH_HOLE | KEEP_SIZE) through libc; Linux only (elsewhere false). */
-export const punchHole: PunchHole = (fd, from, to) => {
+export const punchHole: PunchHole = (path, from, to) => {
   const fn = fallocateFn();
   if (!fn || to <= from) return false;
-  return fn(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, from, to - from) === 0;
+  const fd = openSync(path, "r+");
+  try {
+    return fn(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, from, to - from) === 0;
+  } finally {
+    closeSync(fd);
+  }
 };

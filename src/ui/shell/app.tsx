@@ -9,7 +9,7 @@ import { useDashboard } from "./useDashboard.ts";
 import { useKeys } from "../keys/useKeys.ts";
 import { useTerminalSize, type Size } from "../terminal/useTerminalSize.ts";
 import { currentView, type UiState } from "./ui-state.ts";
-import { releaseStdin } from "../terminal/terminal.ts";
+import { reclaimStdin, releaseStdin } from "../terminal/terminal.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { MainView } from "./MainView.tsx";
 
@@ -39,6 +39,7 @@ export function App({ deps, mirror, size, initial, onQuit }: AppProps) {
       await releaseStdin();
       out.push(await fn());
     });
+    reclaimStdin();
     return out[0] as T;
   };
   const { ui, view, screen, envNow } = useDashboard(deps, mirror, term, { quit, suspend }, initial);

@@ -35,6 +35,9 @@ export function homeOnAlternateScreen(out: NodeJS.WriteStream): () => void {
   };
 }
 
+/** After a child had the terminal: this process reads it again (see the runtime's reclaimStdin). */
+export { reclaimStdin } from "../../runtime/process.ts";
+
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**

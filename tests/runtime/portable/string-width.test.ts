@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import packageStringWidth from "string-width";
-import stringWidth, { SIMPLE } from "../../../src/runtime/bun/string-width.ts";
+import stringWidth, { SIMPLE } from "../../../src/runtime/portable/string-width.ts";
 
 // The compiled binary hands Ink this stringWidth in place of the package's (src/runtime/bun/compile.ts):
 // it must give the package's answer for every string, and keep to its own sums only where that holds.

@@ -1,0 +1,67 @@
+import { renameSync, rmSync, statSync } from "node:fs";
+import type { ServeUnix, UnixFetch } from "../contract.ts";
+import { Deno, type HttpClient } from "./api.ts";
+
+/** Names for a listener's own socket file (see serveUnix), unique in this process. */
+let listeners = 0;
+
+/**
+ * Deno's server unlinks its socket path when it closes, whatever file is there by then: a daemon
+ * that listens again on the same path (its socket was deleted) would lose the new socket when the
+ * old server finished. So each server listens on a name of its own and the socket is renamed into
+ * place at once (a Unix socket keeps working under a new name); the server's own unlink finds
+ * nothing, and stop() removes the socket itself, only while it is still this server's.
+ */
+export const serveUnix: ServeUnix = (opts) => {
+  const own = `${opts.socket}.${process.pid}.${++listeners}`;
+  rmSync(own, { force: true });
+  const cut = new AbortController();
+  const server = Deno.serve({
+    path: own,
+    // aborting cuts every connection, event streams included; shutdown() waits for them
+    signal: cut.signal,
+    handler: (req) => opts.fetch(req),
+    onError: (err) => opts.error(err instanceof Error ? err : new Error(String(err))),
+    // the default prints "Listening on ..." to stdout
+    onListen: () => {},
+  });
+  renameSync(own, opts.socket);
+  const inode = statSync(opts.socket).ino;
+  let stopped = false;
+  return {
+    stop: (closeActive) => {
+      if (stopped) return; // a second abort or shutdown throws in Deno
+      stopped = true;
+      try {
+        if (statSync(opts.socket).ino === inode) rmSync(opts.socket);
+      } catch {
+        // gone already
+      }
+      if (closeActive) cut.abort();
+      else void server.shutdown().catch(() => {});
+    },
+  };
+};
+
+/** One client per socket: it keeps its connections for the next request, as Bun's fetch does. */
+const clients = new Map<string, HttpClient>();
+
+/** The OS error in Deno's message ("... (os error 2)"), as the code Node and Bun give it. */
+const OS_ERRORS: Record<string, string> = { "2": "ENOENT", "111": "ECONNREFUSED", "13": "EACCES" };
+
+export const unixFetch: UnixFetch = async (socket, url, init) => {
+  let client = clients.get(socket);
+  if (!client) {
+    client = Deno.createHttpClient({ proxy: { transport: "unix", path: socket } });
+    clients.set(socket, client);
+  }
+  try {
+    return await fetch(url, { ...init, client } as RequestInit);
+  } catch (err) {
+    // the client tells a request that never reached a daemon by its code: Deno gives only a message
+    const os = /\(os error (\d+)\)/.exec(String((err as Error).cause ?? ""))?.[1];
+    const code = os === undefined ? undefined : OS_ERRORS[os];
+    if (code && err instanceof Error) Object.assign(err, { code });
+    throw err;
+  }
+};
