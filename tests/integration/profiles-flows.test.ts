@@ -39,12 +39,13 @@ test("spawn --profile with a claude profile: --append-system-prompt, model and t
   mkdirSync(bin);
   const runs = join(sb.runtime, "runs");
   mkdirSync(runs);
-  // a scripted claude: records each run's argv, reports a session, ends done
+  // a scripted claude: records each run's argv and its prompt (stdin's first line), reports a session, ends done
   writeFileSync(
     join(bin, "claude"),
     `#!/bin/sh
 n=$(ls ${runs} | wc -l)
-printf '%s\\0' "$@" > ${runs}/$n
+IFS= read -r prompt || true
+printf '%s\\0' "$@" "$prompt" > ${runs}/$n
 echo '{"type":"system","subtype":"init","session_id":"sess-1"}'
 troupe signal done --result ok
 `,
@@ -96,7 +97,8 @@ function fakeClaude(seconds: number): { env: Record<string, string>; argvFile: s
   const bin = join(sb.runtime, "bin");
   mkdirSync(bin, { recursive: true });
   const argvFile = join(sb.runtime, "argv");
-  writeFileSync(join(bin, "claude"), `#!/bin/sh\nprintf '%s\\0' "$@" > ${argvFile}\nsleep ${seconds}\n`);
+  // argv, then the prompt (stdin's first line, a stream-json user message)
+  writeFileSync(join(bin, "claude"), `#!/bin/sh\nIFS= read -r prompt || true\nprintf '%s\\0' "$@" "$prompt" > ${argvFile}\nsleep ${seconds}\n`);
   chmodSync(join(bin, "claude"), 0o755);
   return { env: { PATH: `${bin}:${process.env.PATH}` }, argvFile };
 }

@@ -4,7 +4,8 @@ import { join } from "node:path";
 /**
  * A stand-in `claude` on PATH for lifecycle tests: it speaks Claude Code's stream-json (an init
  * line with a session id, so troupe can resume it with `--resume`), then runs `body`, a shell
- * snippet that sees the prompt in `$prompt` and the resumed session id in `$resumed`. Every run
+ * snippet that sees the prompt (the first line of stdin, a stream-json user message) in `$prompt`
+ * and the resumed session id in `$resumed`. Every run
  * appends its arguments, one per line, to `argsFile`. Returns the folder to put first on PATH.
  * (The real CLI against a scripted API is tests/e2e/claude.test.ts; this one shows lifecycle
  * decisions without a model.)
@@ -23,6 +24,8 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+# the prompt is the first line of stdin, a stream-json user message (--input-format stream-json)
+[ -n "$prompt" ] || IFS= read -r prompt || true
 echo '${init}'
 ${body}
 `;
