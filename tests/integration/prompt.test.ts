@@ -110,7 +110,7 @@ test("without a ref, a placeholder target (said on stderr); --json names the blo
 
   const json = await sb.json<ModePromptResponse>(["prompt", "--mode", "execute", "--json"]);
   expect(json).toMatchObject({ mode: "execute", provider: "claude", placeholder: true });
-  expect(json.blocks.map((b) => b.id)).toEqual(["execute.goal", "execute.steps", "scope", "deviations", "anti-patterns", "input", "codebase", "context", "git", "talk", "listen.poll", "signal"]);
+  expect(json.blocks.map((b) => b.id)).toEqual(["execute.goal", "execute.steps", "scope", "deviations", "anti-patterns", "input", "codebase", "context", "git", "talk", "listen.live", "signal"]);
   expect(`${json.blocks.map((b) => b.text).join("\n\n")}\n`).toBe(text.stdout);
   // every mode's blocks, as the prompt tests list them (tests/prompts/modes.test.ts)
   for (const mode of AgentModeSchema.options) {

@@ -199,14 +199,20 @@ describe(`runtime adapter (${RUNNING})`, () => {
     const square = (n: number) => n * n;
     gc();
     const without = process.memoryUsage().heapUsed;
-    let garbage: string[] | null = Array.from({ length: 200_000 }, (_, i) => `line ${i} `.repeat(8));
-    const withIt = process.memoryUsage().heapUsed;
-    assert.equal(garbage.length, 200_000);
-    garbage = null;
-    shrink();
-    await sleep(10);
-    // most of what the garbage took is back (the heap's own size differs by runtime)
-    const left = process.memoryUsage().heapUsed - without;
+    // made in a frame of its own, so no slot of this one keeps it alive for a conservative stack scan
+    const withIt = (() => {
+      const garbage = Array.from({ length: 200_000 }, (_, i) => `line ${i} `.repeat(8));
+      assert.equal(garbage.length, 200_000);
+      return process.memoryUsage().heapUsed;
+    })();
+    // most of what the garbage took is back (the heap's own size differs by runtime); a collection
+    // under load may wait for the next idle moment, so shrink is asked again a few times
+    let left = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 20 && !(left < (withIt - without) / 2); i++) {
+      shrink();
+      await sleep(10 + i * 10);
+      left = process.memoryUsage().heapUsed - without;
+    }
     assert.ok(left < (withIt - without) / 2, `${left} of ${withIt - without} bytes left`);
     assert.equal(square(12), 144);
   });
