@@ -53,7 +53,7 @@ export function binaryFor(platform: Platform): { path: string } | { missing: str
   const here = platformFor(process.platform, process.arch, thisLibc());
   if (here?.id === platform.id) {
     if (isCompiled()) return { path: process.execPath };
-    return { missing: "this troupe runs from source: build it first (npm run build), and install with dist/troupe" };
+    return { missing: "this troupe is not one executable (run from source, or a launcher of a bundle): install with a single-executable build (npm run build, then dist/troupe remote install)" };
   }
   const dirs = packageDirs();
   for (const dir of dirs) {
