@@ -17,7 +17,7 @@ import { runtime as js, sleep } from "../../src/runtime/process.ts";
 import { start } from "../lib/process.ts";
 import { unixFetch } from "../../src/runtime/serve.ts";
 
-const BIN = process.env.TROUPE_BIN ?? resolve(import.meta.dirname, "../../dist/troupe");
+const BIN = resolve(import.meta.dirname, "../..", process.env.TROUPE_BIN ?? "dist/troupe");
 const sizeMB = Number(process.argv[2] ?? 1024);
 const lineBytes = Number(process.argv[3] ?? 100);
 const capMB = process.argv[4] === undefined ? undefined : Number(process.argv[4]);

@@ -11,7 +11,8 @@ import { tmpdir } from "node:os";
 import { unixFetch } from "../../src/runtime/serve.ts";
 import { run, runSync } from "../lib/process.ts";
 
-export const BIN = process.env.TROUPE_BIN ?? resolve(import.meta.dirname, "../../dist/troupe");
+// a relative TROUPE_BIN is the project's (as in tests/support/sandbox.ts), whatever folder a workspace runs it from
+export const BIN = resolve(import.meta.dirname, "../..", process.env.TROUPE_BIN ?? "dist/troupe");
 
 /** A workspace and how to reach its daemon; a tests/support Sandbox is one. */
 export interface StressWorkspace {
