@@ -44,10 +44,16 @@ export type SignalRead =
  * agent's folder; by default the `.troupe` folder holding `output/`.
  */
 export function readSignalFile(path: string, root = dirname(dirname(path))): SignalRead {
+  const file = readSignalText(path, root);
+  return "text" in file ? parseSignal(file.text) : file;
+}
+
+/** The signal file's text, read guarded; missing, or unreadable with the reason. */
+function readSignalText(path: string, root: string): { text: string } | Extract<SignalRead, { kind: "missing" | "unreadable" }> {
   const file = readGuarded(path, { maxBytes: SIGNAL_FILE_MAX_BYTES, root, rootName: "the agent's folder" });
   if (file.kind === "missing") return file;
   if (file.kind === "refused") return { kind: "unreadable", reason: file.reason };
-  return parseSignal(file.text);
+  return { text: file.text };
 }
 
 /** A signal file's text, checked as any signal is. */
@@ -67,9 +73,8 @@ export function parseSignal(text: string): Exclude<SignalRead, { kind: "missing"
 
 /** What a file nobody sent through the daemon holds, for the failure that names it: its start, quoted. */
 export function foreignSignal(path: string): SignalRead {
-  const file = readGuarded(path, { maxBytes: SIGNAL_FILE_MAX_BYTES, root: dirname(dirname(path)), rootName: "the agent's folder" });
-  if (file.kind === "missing") return file;
-  if (file.kind === "refused") return { kind: "unreadable", reason: file.reason };
+  const file = readSignalText(path, dirname(dirname(path)));
+  if (!("text" in file)) return file;
   const text = file.text.trim();
   return { kind: "foreign", path, found: JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text) };
 }
