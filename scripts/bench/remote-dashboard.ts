@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { Sshd } from "../../tests/support/sshd.ts";
-import { BIN, load } from "./floor.ts";
+import { BIN, load, processCpuMs } from "./floor.ts";
 import { TmuxFrames, cpuMs, median } from "./tmux-frame.ts";
 import { runtime as js, sleep } from "../../src/runtime/process.ts";
 import { run, runSync } from "../lib/process.ts";
@@ -35,7 +35,15 @@ const frames = new TmuxFrames(runtime);
 /** The dashboard command as a tmux pane runs it, with this bench's environment. */
 const dashboard = (args: string) => `env ${Object.entries({ TROUPE_WORKSPACE: dir, TROUPE_SOCKET: socket, XDG_CONFIG_HOME: env.XDG_CONFIG_HOME!, XDG_STATE_HOME: env.XDG_STATE_HOME!, TROUPE_SSH_COMMAND: sshd.sshCommand }).map(([k, v]) => `${k}='${v}'`).join(" ")} ${BIN} ${args}`;
 const pids = (pattern: string): number[] => runSync(["pgrep", "-f", pattern], { stdout: "pipe" }).stdout.toString().split("\n").filter(Boolean).map(Number);
-const sumCpu = (ps: number[]) => ps.reduce((s, p) => s + cpuMs(p), 0);
+/** CPU of a process so far, its exited threads included (10 ms ticks); 0 once it is gone. */
+const cpuOf = (pid: number): number => {
+  try {
+    return processCpuMs(pid);
+  } catch {
+    return 0;
+  }
+};
+const sumCpu = (ps: number[]) => ps.reduce((s, p) => s + cpuOf(p), 0);
 
 try {
   console.log(`machine: ${navigator.hardwareConcurrency} cores, ${js.name} ${js.version}, ${load()} at the start`);
@@ -72,12 +80,13 @@ try {
     for (let t = 0; t < 200 && !frames.tmux("capture-pane", "-p", "-t", "idle").includes(shows); t++) await sleep(100);
     await sleep(5000); // past the start's settling (versions of the agent CLIs, a collection)
     const links = () => [...pids(`${sshd.sshCommand}.*proxy`), ...pids(`${BIN} proxy`)];
-    const before = { dash: cpuMs(pid), links: sumCpu(links()) };
+    const linkPids = links();
+    const before = { dash: cpuOf(pid), links: sumCpu(linkPids) };
     await sleep(windowS * 1000);
-    const dash = cpuMs(pid) - before.dash;
-    const link = sumCpu(links()) - before.links;
+    const dash = cpuOf(pid) - before.dash;
+    const link = sumCpu(linkPids) - before.links;
     const pctOf = (msUsed: number) => ((100 * msUsed) / (windowS * 1000)).toFixed(3);
-    console.log(`idle ${windowS} s, ${label}: dashboard ${pctOf(dash)} % of a core${args ? `, ssh clients + host proxies ${pctOf(link)} %` : ""}`);
+    console.log(`idle ${windowS} s, ${label}: dashboard ${pctOf(dash)} % of a core${args ? `, ssh clients + host proxies (${linkPids.length} processes) ${pctOf(link)} %` : ""}`);
     frames.tmux("kill-session", "-t", "idle");
     await sleep(300);
   }
