@@ -46,7 +46,7 @@ export function droppedMarker(droppedBytes: number, capBytes: number): string {
 
 /** Every line an agent wrote, in order; the one record of output (files are only the transport). */
 export class ChunkRepo {
-  private append: Append | null = null;
+  private append: { one: Append; many: Append } | null = null;
   private readonly tallies: OutputTallies;
 
   constructor(private readonly db: Database) {
@@ -60,37 +60,40 @@ export class ChunkRepo {
    * agent's stored total afterwards.
    */
   appendMany(pieces: readonly Piece[]): Appended {
-    this.append ??= this.appendTransaction();
+    this.append ??= this.appendStatements();
     try {
-      return this.append(pieces);
+      // one piece of a session already under way is one INSERT, atomic on its own: no BEGIN/COMMIT around it
+      const one = pieces.length === 1 ? pieces[0]! : null;
+      return one && this.tallies.ready(one.agentId, one.session) ? this.append.one(pieces) : this.append.many(pieces);
     } catch (err) {
-      this.tallies.reset(); // what was cached moved on with a transaction that rolled back
+      this.tallies.reset(); // what was cached moved on with a write that rolled back
       throw err;
     }
   }
 
   /**
-   * Built once: its statement prepared and its transaction wrapped once, not per pass (with a
+   * Built once: the statement prepared and the transaction wrapped once, not per pass (with a
    * line a second from each of 200 agents, nearly every pass stores a single line, one insert).
    */
-  private appendTransaction(): Append {
+  private appendStatements(): { one: Append; many: Append } {
     const insert = this.db.query(
       `INSERT INTO agent_log_chunks (agent_id, session, stream, data, bytes, created_at, stdout_to, stderr_to, appended)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
     );
-    return this.db.transaction((pieces: readonly Piece[]): Appended => {
+    const store = (p: Piece, now: number, stored: Map<string, number>): OutputChunk => {
+      const t = this.tallies.of(p.agentId);
+      this.tallies.enter(p.agentId, t, p.session);
+      this.tallies.advance(t, p.stream, p.offset, p.bytes);
+      const row = insert.get(p.agentId, p.session, p.stream, p.data, p.bytes, now, t.stdout, t.stderr, t.appended) as { id: number };
+      stored.set(p.agentId, t.appended - t.dropped);
+      return { id: row.id, agentId: p.agentId, session: p.session, stream: p.stream, data: p.data, createdAt: now };
+    };
+    const many = (pieces: readonly Piece[]): Appended => {
       const now = Date.now();
       const stored = new Map<string, number>();
-      const chunks = pieces.map((p) => {
-        const t = this.tallies.of(p.agentId);
-        this.tallies.enter(p.agentId, t, p.session);
-        this.tallies.advance(t, p.stream, p.offset, p.bytes);
-        const row = insert.get(p.agentId, p.session, p.stream, p.data, p.bytes, now, t.stdout, t.stderr, t.appended) as { id: number };
-        stored.set(p.agentId, t.appended - t.dropped);
-        return { id: row.id, agentId: p.agentId, session: p.session, stream: p.stream, data: p.data, createdAt: now };
-      });
-      return { chunks, stored };
-    });
+      return { chunks: pieces.map((p) => store(p, now, stored)), stored };
+    };
+    return { one: many, many: this.db.transaction(many) };
   }
 
   /** Byte offsets stored so far for a session's two files. */

@@ -56,6 +56,11 @@ export class OutputTallies {
     return t;
   }
 
+  /** The agent's tally is cached and at `session`: storing a piece of it writes its chunk row and nothing else. */
+  ready(agentId: string, session: number): boolean {
+    return this.known.get(agentId)?.session === session;
+  }
+
   /**
    * Moves the tally to `session` before a chunk of it is stored: the offsets of the session it
    * leaves go to that session's row (the new chunk will be the newest, and no longer says them).
