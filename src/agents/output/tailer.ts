@@ -155,20 +155,12 @@ export class Tailer {
     return t;
   }
 
-  /**
-   * News of a file (its folder's watch, a look, a session's start or end): read right after the
-   * callback that brought it (a microtask), not a turn of the event loop later. With a line a
-   * second from each of 200 agents nearly every piece of news is alone, and the extra turn
-   * (setImmediate) was a second wake-up of the loop per line. What a pass leaves (over its budget)
-   * waits for the next turn (setImmediate, below), so requests are answered between passes: only
-   * news from outside runs a pass at once, and news comes one callback of the loop at a time.
-   */
   private wake(t: TailedFile): void {
     this.pending.add(t);
-    this.schedule(true);
+    this.schedule();
   }
 
-  private schedule(news = false): void {
+  private schedule(): void {
     if (this.scheduled || this.stopped) return;
     if (!this.pending.size && !this.retention.due) return;
     if (this.wal?.holding) {
@@ -183,8 +175,7 @@ export class Tailer {
       return;
     }
     this.scheduled = true;
-    if (news) queueMicrotask(() => this.pump());
-    else setImmediate(() => this.pump());
+    setImmediate(() => this.pump());
   }
 
   /** One bounded step: reading, or (every other turn while due) dropping over the cap and freeing pages. */
