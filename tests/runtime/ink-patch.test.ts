@@ -146,6 +146,21 @@ describe("Ink's output pass reuses the rows that did not change (patches/ink+8.0
     }
   });
 
+  test("plain text gets the cells tokenizing would give it, without segmenting", () => {
+    // every range of the plain class, its edges and a few inside, and what is next to it
+    const pool = [" ", "~", "a", "Z", "\u00A0", "\u00AC", "\u00AE", "é", "\u02FF", "\u0370", "Ω", "\u0482", "\u048A", "ж", "\u052F", "\u2010", "\u2027", "\u2030", "\u205E", "\u2190", "→", "│", "●", "\u231A", "\u23E9", "\u2614", "\u26A1", "\u2B50", "\u2BFF", "\u3000", "\u3029", "\u3030", "\u303F", "\u4E00", "世", "\u9FFF"];
+    let seed = 7;
+    const r = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+    const caches = () => (new OutputClass({ width: 1, height: 1 }) as unknown as { caches: { getStyledChars(line: string): unknown[] } }).caches;
+    for (let i = 0; i < 500; i++) {
+      const line = Array.from({ length: 1 + Math.floor(r() * 20) }, () => pool[Math.floor(r() * pool.length)]).join("");
+      const plain = caches().getStyledChars(line);
+      // the same line with an escape in it is not plain: it goes through tokenize
+      const tokenized = caches().getStyledChars(`${line}\x1b[39m`);
+      expect(plain).toEqual(tokenized);
+    }
+  });
+
   test("a frame of another height is built whole", () => {
     const one = build(10, 2, [{ write: { x: 0, y: 0, text: "abc", transformers: [] } }]);
     one.get();
