@@ -63,7 +63,7 @@ function random(seed: number) {
 const red: Transformer = (l) => `\x1b[31m${l}\x1b[39m`;
 const bold: Transformer = (l) => `\x1b[1m${l}\x1b[22m`;
 const numbered: Transformer = (l, i) => `${i}${l}`;
-const TEXTS = ["hello", "wörld · 世界", "│\n│\n│", "a\x1b[32mgreen\x1b[39m b", "line one\nline two", "x", "🙂 wide", "tab\tstop"];
+const TEXTS = ["hello", "wörld · 世界", "│\n│\n│", "a\x1b[32mgreen\x1b[39m b", "line one\nline two", "x", "🙂 wide", "tab\tstop", "\x1b[2mdim \x1b[1mand bold\x1b[22m \x1b[31;1mred\x1b[0m", "\x1b[36m› ●\x1b[39m name \x1b[90mgray\x1b[39m"];
 
 describe("Ink's output pass reuses the rows that did not change (patches/ink+8.0.0.patch)", () => {
   test("every frame built on the previous one reads as the same frame built afresh, and as Ink's own Output builds it", async () => {
