@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { KeyEnv } from "../keys/controllers.ts";
 import { closeIfSettled } from "../permissions/decide.ts";
-import type { DaemonMirror, MirrorView } from "../mirror/daemon-mirror.ts";
+import type { Mirror, MirrorView } from "../mirror/daemon-mirror.ts";
 import { deriveScreen } from "./derive-screen.ts";
 import type { Screen } from "./screen.ts";
 import { createUiStore } from "./ui-store.ts";
@@ -21,7 +21,7 @@ export interface Dashboard {
 }
 
 /** The dashboard's state: the UI store, the mirror, what derives from both, and the env keys run in. */
-export function useDashboard(deps: DashboardDeps, mirror: DaemonMirror, term: Size, shell: Pick<KeyEnv, "quit" | "suspend">, initial?: Partial<UiState>): Dashboard {
+export function useDashboard(deps: DashboardDeps, mirror: Mirror, term: Size, shell: Pick<KeyEnv, "quit" | "suspend">, initial?: Partial<UiState>): Dashboard {
   const [store] = useState(() => createUiStore(initial));
   const ui = useSyncExternalStore(store.subscribe, store.get);
   const view = useMirror(mirror);
@@ -31,10 +31,12 @@ export function useDashboard(deps: DashboardDeps, mirror: DaemonMirror, term: Si
   const screen = useMemo(() => deriveScreen(ui, view, { columns, rows }, last.current), [ui, view, columns, rows]);
   last.current = screen;
 
-  // The selection as shown becomes the selection kept (the first row until one is chosen).
+  // The selection as shown becomes the selection kept (the first row until one is chosen); over
+  // several sources only once each has answered (or failed), so that the first row is that of them all.
+  const settled = !view.sources || view.sources.list.every((s) => s.connection.state !== "connecting");
   useEffect(() => {
-    if (screen.selectedId !== ui.selectedId) store.dispatch({ type: "select", id: screen.selectedId });
-  }, [screen.selectedId, ui.selectedId, store]);
+    if (settled && screen.selectedId !== ui.selectedId) store.dispatch({ type: "select", id: screen.selectedId });
+  }, [settled, screen.selectedId, ui.selectedId, store]);
 
   // A request answered elsewhere (or whose agent ended) closes its dialog with a line saying so.
   useEffect(() => closeIfSettled({ ui, entities: view.entities, dispatch: store.dispatch }), [ui, view.entities, store]);
