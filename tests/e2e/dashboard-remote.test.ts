@@ -114,9 +114,10 @@ describe.skipIf(!HAVE_SSHD || !HAVE_TMUX)("the dashboard over a remote", () => {
       // a host agent asks while the link is down: it is there, marked !, once the link is back
       await host.json(["spawn", "--no-worktree", "--name", "late", "--command", "troupe ask 'merge now?' --user", "--json"]);
       await waitFor("streamer done on the host", async () => (await hostAgent("streamer"))?.status === "done", 20_000);
-      await term.waitForNot("unreachable", 30_000);
-      await term.waitFor(/! needs you[^\n]*\n[^\n]*! late\s+running[^\n]*box · /, 20_000);
-      const after = await term.waitFor(/streamer\s+done[\s\S]*line 8/, 20_000);
+      // under load an ssh login takes seconds, and a try that fails doubles the wait for the next
+      await term.waitForNot("unreachable", 45_000);
+      await term.waitFor(/! needs you[^\n]*\n[^\n]*! late\s+running[^\n]*box · /, 30_000);
+      const after = await term.waitFor(/streamer\s+done[\s\S]*line 8/, 30_000);
       // the output pane: each line once, none lost
       for (let i = 1; i <= 8; i++) expect(after.split("\n").filter((l) => l.includes(`line ${i}`) && !l.includes(`line ${i}0`)).length).toBe(1);
     } finally {
