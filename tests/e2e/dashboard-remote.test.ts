@@ -10,7 +10,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { BIN, Sandbox, waitFor } from "../support/sandbox.ts";
 import { HAVE_SSHD, Sshd } from "../support/sshd.ts";
-import { HAVE_TMUX, Terminal } from "../support/terminal.ts";
+import { HAVE_TMUX, Terminal, listLines } from "../support/terminal.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
 
 let sshd: Sshd;
@@ -19,13 +19,6 @@ let host: Sandbox;
 let env: Record<string, string>;
 
 const hostAgent = async (name: string) => (await host.json<Agent[]>(["ls", "--json"])).find((a) => a.name === name);
-
-/** The list's lines (the left pane), from the title down. */
-function listLines(screen: string): string[] {
-  const lines = screen.split("\n");
-  const from = lines.findIndex((l) => l.includes("Agents ("));
-  return lines.slice(from + 1).map((l) => l.split("│")[0]!.trimEnd()).filter((l) => l.trim() !== "");
-}
 
 /** The processes of this test's link: the ssh client (and the shell TROUPE_SSH_COMMAND runs it in). */
 function linkPids(): number[] {

@@ -8,7 +8,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { BIN, Sandbox, waitFor } from "../support/sandbox.ts";
-import { HAVE_TMUX, Terminal } from "../support/terminal.ts";
+import { HAVE_TMUX, Terminal, listLines } from "../support/terminal.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
 
 const TEST_MS = 90_000;
@@ -39,13 +39,6 @@ function setUp(): void {
 
 const spawnIn = (sb: Sandbox, name: string, command: string) => sb.json<Agent>(["spawn", "--no-worktree", "--name", name, "--command", command, "--json"], { env: env() });
 const agentIn = async (sb: Sandbox, name: string) => (await sb.json<Agent[]>(["ls", "--json"], { env: env() })).find((x) => x.name === name);
-
-/** The list's lines (the left pane), from the title down. */
-function listLines(screen: string): string[] {
-  const lines = screen.split("\n");
-  const from = lines.findIndex((l) => l.includes("Agents ("));
-  return lines.slice(from + 1).map((l) => l.split("│")[0]!.trimEnd()).filter((l) => l.trim() !== "");
-}
 
 async function open(args: string): Promise<void> {
   term!.type(`env TROUPE_SOCKET= XDG_RUNTIME_DIR=${runtime} ${BIN} ${args}`);

@@ -4,6 +4,13 @@ import { BIN, type Sandbox, waitFor } from "./sandbox.ts";
 
 export const HAVE_TMUX = Bun.spawnSync(["sh", "-c", "command -v tmux"]).exitCode === 0;
 
+/** The dashboard's agent list as shown (the left pane's lines, from its title down, blank ones left out). */
+export function listLines(screen: string): string[] {
+  const lines = screen.split("\n");
+  const from = lines.findIndex((l) => l.includes("Agents ("));
+  return lines.slice(from + 1).map((l) => l.split("│")[0]!.trimEnd()).filter((l) => l.trim() !== "");
+}
+
 /** One tmux server of our own (its socket in the sandbox), one window running a shell. */
 export class Terminal {
   readonly sock: string;
