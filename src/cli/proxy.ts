@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { TroupeError } from "../errors.ts";
 import { autostartingClient } from "../client/connect.ts";
 import { serveLink } from "../client/link/proxy.ts";
-import type { Hello } from "../client/link/frames.ts";
+import { LINK_FEATURES, type Hello } from "../client/link/frames.ts";
 import { API_VERSION } from "../protocol/api/index.ts";
 import { BUILD_VERSION } from "../self.ts";
 import { resolveWorkspace } from "../workspace.ts";
@@ -30,6 +30,7 @@ async function run(args: string[]): Promise<number> {
     version: BUILD_VERSION,
     platform: `${process.platform}-${process.arch}`,
     workspace: ws.root,
+    features: LINK_FEATURES,
     ...(!existsSync(ws.root) && { error: { code: "workspace_missing", message: `no folder ${ws.root} on this host` } }),
   };
   await serveLink({ input: process.stdin, output: process.stdout }, autostartingClient(ws).transport, hello);

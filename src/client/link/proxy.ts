@@ -114,6 +114,9 @@ export function serveLink(io: ProxyIo, transport: Transport, hello: Hello): Prom
           continue;
         }
         void exchange(f.stream, req);
+      } else if (f.type === FRAME.ping) {
+        // answered at once, whatever the daemon is doing: it says the link and this proxy live
+        void send(encodeFrame(FRAME.pong, 0, f.payload));
       } else if (f.type === FRAME.cancel) {
         inflight.get(f.stream)?.abort();
         inflight.delete(f.stream);

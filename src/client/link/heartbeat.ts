@@ -1,0 +1,77 @@
+/**
+ * A link's own heartbeat (issue 21): a host that froze, a laptop that slept, a network that went
+ * away, or an ssh client killed so that nothing closes, leave a link silent rather than closed.
+ * ssh's keep-alives (ServerAliveInterval 5 × 3) end such a link after 15–20 s; this ends it within
+ * seconds. While an exchange is open (an event stream, a request awaiting its reply) the link is
+ * checked every `everyMs`: a check that finds nothing heard since the previous one sends a PING,
+ * which the proxy answers at once whatever its daemon is doing; `deadMs` of checks in a row with
+ * nothing heard and the link is dead. With nothing open it is not checked at all: no timer, no
+ * frame, nothing for an idle dashboard to pay.
+ *
+ * Silence is counted in checks, not in clock time, so a client whose own event loop stalled (a
+ * long render) loses one check, never the link: the bytes that arrived meanwhile are read after
+ * the late check, and the next one finds them.
+ */
+
+export interface HeartbeatOptions {
+  /** How often an open link is checked, and pinged when nothing came since the last check. */
+  everyMs: number;
+  /** How long without a byte before the link counts as dead (a multiple of everyMs). */
+  deadMs: number;
+}
+
+/** A PING every 2 s on a quiet link, dead after 6 s without a byte: noticed 6–8 s after the last one. */
+export const HEARTBEAT: HeartbeatOptions = { everyMs: 2_000, deadMs: 6_000 };
+
+export class Heartbeat {
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private heardSince = false;
+  private silent = 0;
+  private readonly limit: number;
+
+  constructor(
+    private readonly opts: HeartbeatOptions,
+    private readonly ping: () => void,
+    private readonly dead: () => void,
+  ) {
+    this.limit = Math.max(1, Math.ceil(opts.deadMs / opts.everyMs));
+  }
+
+  get running(): boolean {
+    return this.timer !== null;
+  }
+
+  /** Bytes came from the far end: it is alive. Called for every read, so it only sets a flag. */
+  heard(): void {
+    this.heardSince = true;
+  }
+
+  /** Checks from now on (an exchange opened); a running heartbeat goes on as it was. */
+  start(): void {
+    if (this.timer) return;
+    this.silent = 0;
+    this.heardSince = false;
+    this.timer = setInterval(() => this.check(), this.opts.everyMs);
+    // the open exchange keeps a process alive, never the heartbeat
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+
+  /** No more checks (nothing open, or the link ended). */
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private check(): void {
+    if (this.heardSince) {
+      this.heardSince = false;
+      this.silent = 0;
+      return;
+    }
+    if (++this.silent >= this.limit) {
+      this.stop();
+      return this.dead();
+    }
+    this.ping();
+  }
+}
