@@ -109,6 +109,11 @@ export class Sshd {
     return s;
   }
 
+  /** sshd's own process id (its sessions are its descendants). */
+  get pid(): number | undefined {
+    return this.proc?.pid;
+  }
+
   /** Runs `command` on the server through ssh (as troupe does), for set-up checks. */
   exec(command: string): { code: number; stdout: string; stderr: string } {
     const r = Bun.spawnSync(["sh", "-c", `${this.sshCommand} -p ${this.port} 127.0.0.1 "$@"`, "ssh", command]);
