@@ -34,7 +34,12 @@ async function run(args: string[]): Promise<number> {
     ...(!existsSync(ws.root) && { error: { code: "workspace_missing", message: `no folder ${ws.root} on this host` } }),
   };
   await serveLink({ input: process.stdin, output: process.stdout }, autostartingClient(ws).transport, hello);
-  // what is still queued for ssh (a greeting that says why not) goes out before the exit
-  await new Promise<void>((resolve) => (process.stdout.writableLength === 0 ? resolve() : process.stdout.write("", () => resolve())));
+  // what is still queued for ssh (a greeting that says why not) goes out before the exit; a client
+  // gone silent reads nothing more, so not waited for long
+  await new Promise<void>((resolve) => {
+    if (process.stdout.writableLength === 0) return resolve();
+    const bound = setTimeout(resolve, 2_000);
+    process.stdout.write("", () => (clearTimeout(bound), resolve()));
+  });
   return 0;
 }
