@@ -3,19 +3,19 @@
  * (tests/support/sshd.ts) running `troupe proxy`, an event stream open on it (as the dashboard
  * keeps one per source) and nothing happening, for `seconds`: the CPU of the near end (this
  * client process and its ssh) and of the far end (sshd's session and the proxy), with the link's
- * heartbeat (a PING every 2 s on a quiet link) against the same link without it, alternated in
- * the same run. Each phase's figures are CPU milliseconds over the phase (10 ms ticks).
+ * heartbeat (a PING every 2 s while something is open on it) against the same link without it,
+ * alternated in the same run. Each phase's figures are CPU milliseconds over the phase (10 ms ticks).
  * Usage: bun scripts/bench/link-idle.ts [seconds=60] [rounds=1]   (TROUPE_BIN: another build)
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { TroupeClient } from "../../src/client/client.ts";
 import { HEARTBEAT, type HeartbeatOptions } from "../../src/client/link/heartbeat.ts";
 import { LinkTransport } from "../../src/client/link/link-transport.ts";
 import { remoteCommand, sshArgv } from "../../src/client/link/ssh.ts";
-import { Sshd } from "../../tests/support/sshd.ts";
+import { Sshd, processesUnder } from "../../tests/support/sshd.ts";
 import { BIN, load, processCpuMs } from "./floor.ts";
 import { runtime as js } from "../../src/runtime/process.ts";
 import { run, runSync } from "../lib/process.ts";
@@ -30,25 +30,6 @@ const runtime = mkdtempSync("/tmp/tb-");
 const hostSocket = join(runtime, "h.sock");
 const hostEnv: Record<string, string> = { ...(process.env as Record<string, string>), XDG_CONFIG_HOME: join(runtime, "config"), XDG_STATE_HOME: join(runtime, "state"), TROUPE_WORKSPACE: host, TROUPE_SOCKET: hostSocket };
 runSync(["git", "init", "-q", host]);
-
-/** Every process under `root` (not itself). */
-function descendants(root: number): number[] {
-  const parent = new Map<number, number>();
-  for (const e of readdirSync("/proc")) {
-    const pid = Number(e);
-    if (!Number.isInteger(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      parent.set(pid, Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return [...parent.keys()].filter((pid) => {
-    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true;
-    return false;
-  });
-}
 
 const cpuOf = (pids: number[]): number => pids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
 const ownCpuMs = (): number => {
@@ -69,8 +50,8 @@ async function phase(label: string, heartbeat: HeartbeatOptions): Promise<void> 
   })();
   reading.catch(() => undefined);
   await Bun.sleep(3_000); // the link settled: ssh's handshake and the proxy's start are not idle cost
-  const far = descendants(sshd.pid!);
-  const near = [ssh.pid!, ...descendants(ssh.pid!)];
+  const far = processesUnder(sshd.pid!);
+  const near = [ssh.pid!, ...processesUnder(ssh.pid!)];
   const before = { own: ownCpuMs(), near: cpuOf(near), far: cpuOf(far) };
   await Bun.sleep(seconds * 1000);
   const own = ownCpuMs() - before.own;
@@ -85,7 +66,7 @@ try {
   console.log(`machine: ${navigator.hardwareConcurrency} cores, ${js.name} ${js.version}, ${load()} at the start`);
   await run([BIN, "daemon", "start"], { env: hostEnv });
   for (let r = 0; r < rounds; r++) {
-    await phase(`link with its heartbeat (PING every ${HEARTBEAT.everyMs / 1000} s on a quiet link)`, HEARTBEAT);
+    await phase(`link with its heartbeat (a PING every ${HEARTBEAT.everyMs / 1000} s while the stream is open)`, HEARTBEAT);
     await phase("link without a heartbeat (ssh keep-alives only, as with an older proxy)", NONE);
   }
 } finally {

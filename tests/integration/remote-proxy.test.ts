@@ -108,6 +108,9 @@ test("the proxy answers the link's heartbeat: an idle event stream outlives the 
   try {
     await expect(read).rejects.toThrow(/^the link to box went silent: nothing from me@box:\S+ for 0.3 s$/);
     expect(Date.now() - started).toBeLessThan(5_000);
+    // the next request opens a new link, as a dashboard's reconnect does
+    expect((await client.listAgents()).map((a) => a.name)).toContain("late");
+    expect(last()).not.toBe(far);
   } finally {
     far.kill("SIGCONT");
     transport.close();
