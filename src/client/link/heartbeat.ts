@@ -14,7 +14,7 @@
  */
 
 export interface HeartbeatOptions {
-  /** How often an open link is checked, and pinged when nothing came since the last check. */
+  /** How often an open link is checked (and, on the client's side, pinged). */
   everyMs: number;
   /** How long without a byte before the link counts as dead (a multiple of everyMs). */
   deadMs: number;
