@@ -5,6 +5,9 @@ import { NotDelivered, type Exchange, type Transport } from "../transport.ts";
 import { HEARTBEAT, Heartbeat, type HeartbeatOptions } from "./heartbeat.ts";
 import { FRAME, FrameReader, LinkProtocolError, encodeFrame, frameJson, jsonFrame, type Failure, type Frame, type Hello, type OpenRequest, type ReplyHead } from "./frames.ts";
 
+/** The heartbeat's frame: the same few bytes every time. */
+const PING = encodeFrame(FRAME.ping, 0);
+
 /** Starts the process at the other end of a link (`ssh -T host troupe proxy ...`), its stdio piped. */
 export type OpenLink = () => ChildProcess;
 
@@ -131,7 +134,7 @@ class Link {
     }
     if (hello.features?.includes("ping")) {
       const hb = this.opts.heartbeat ?? HEARTBEAT;
-      const ping = () => this.write(encodeFrame(FRAME.ping, 0));
+      const ping = () => this.write(PING);
       this.beat = new Heartbeat(hb, ping, () => this.fail(new TroupeError("daemon_unavailable", `the link to ${name} went silent: nothing from ${this.opts.address} for ${Number((hb.deadMs / 1000).toFixed(1))} s`)));
     }
     this.greet.resolve(hello);
