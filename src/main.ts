@@ -32,7 +32,7 @@ async function main(argv: string[]): Promise<number> {
     const { command } = await import("./cli/dashboard.ts");
     return command.run(first === "dashboard" ? rest : argv);
   }
-  const spec = findCommand(first);
+  const spec = findCommand(first ?? "");
   if (!spec) {
     stderr.write(`troupe: unknown command '${first}'\nusage: troupe --help\n`);
     return EXIT.usage;

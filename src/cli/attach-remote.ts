@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { TroupeError } from "../errors.ts";
-import { remoteCommand, sshArgv } from "../client/link/ssh.ts";
+import { SSH_FAILED, remoteAttachArgv } from "../client/remote-attach.ts";
 import { findRemote } from "../remotes.ts";
 
 /**
@@ -10,10 +10,9 @@ import { findRemote } from "../remotes.ts";
  */
 export function attachRemote(name: string, agent: string, opts: { stop: boolean; json: boolean }): number {
   const remote = findRemote(name);
-  const args = ["attach", agent, "--workspace", remote.path, ...(opts.stop ? ["--stop"] : []), ...(opts.json ? ["--json"] : [])];
-  const argv = sshArgv(remote, remoteCommand(remote.troupe, args), { tty: true });
+  const argv = remoteAttachArgv(remote, agent, [...(opts.stop ? ["--stop"] : []), ...(opts.json ? ["--json"] : [])]);
   const r = spawnSync(argv[0]!, argv.slice(1), { stdio: "inherit" });
   if (r.error) throw new TroupeError("remote_unreachable", `cannot run ssh: ${r.error.message}`);
-  if (r.status === 255) throw new TroupeError("remote_unreachable", `${name}: ssh could not connect (its message is above)`);
+  if (r.status === SSH_FAILED) throw new TroupeError("remote_unreachable", `${name}: ssh could not connect (its message is above)`);
   return r.status ?? 1;
 }

@@ -1,4 +1,6 @@
+import { TroupeError } from "../errors.ts";
 import { defineCommand } from "./command.ts";
+import { SOURCE_FLAGS, manySources, sourceFlagsOf, sourcesOf } from "./sources.ts";
 import { EXIT, reportError } from "./exit.ts";
 import { clientEnv, connect } from "./context.ts";
 import { stderr, stdout } from "./streams.ts";
@@ -6,10 +8,12 @@ import { stderr, stdout } from "./streams.ts";
 /** `troupe` with no command: the full-screen dashboard. Ink and React load only here. */
 export const command = defineCommand(
   {
-    synopsis: "troupe [--workspace DIR]",
+    synopsis: "troupe [--workspace DIR]... [--remote NAME]... [-A]",
     intro: "  opens the dashboard: every agent, its live output, its questions; q quits (agents keep running)",
-    flags: {},
-    notes: "  keys: press ? inside",
+    flags: SOURCE_FLAGS,
+    notes:
+      "  several sources: one list, a header over each source's agents, those that need you first;\n  each action goes to the agent's own daemon\n  keys: press ? inside",
+    workspace: false,
   },
   run,
 );
@@ -29,9 +33,20 @@ async function run(args: string[]): Promise<number> {
     // A hung-up terminal (an SSH link dropped, tmux killed) or a kill ends the dashboard through its
     // exit hooks: the terminal is restored and the agent CLIs' version probes are stopped.
     for (const [sig, code] of [["SIGHUP", 129], ["SIGTERM", 143]] as const) process.once(sig, () => process.exit(code));
-    const { ws, client } = await connect(values.workspace);
+    const flags = sourceFlagsOf({ workspace: values.workspace, remote: values.remote, "all-workspaces": values["all-workspaces"] });
     const { runDashboard } = await import("../ui/run.tsx");
-    return await runDashboard({ client, workspace: ws, env: clientEnv() });
+    if (!manySources(flags)) {
+      const { ws, client } = await connect(flags.workspaces?.[0]);
+      return await runDashboard({ client, workspace: ws, env: clientEnv() });
+    }
+    const sources = await sourcesOf(flags);
+    if (!sources.length) throw new TroupeError("not_found", "no workspace with a live daemon here (custom TROUPE_SOCKET daemons are not found), and no remotes");
+    try {
+      const first = sources[0]!;
+      return await runDashboard({ client: first.client, workspace: first.kind === "local" ? first.ws : null, env: clientEnv(), sources });
+    } finally {
+      (await import("../client/sources.ts")).closeSources(sources);
+    }
   } catch (err) {
     return reportError(err, command.usage);
   }

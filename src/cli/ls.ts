@@ -1,11 +1,11 @@
 import type { Agent } from "../protocol/entities.ts";
 import { asciiFromEnv } from "../output/tree.ts";
 import { errorMessage } from "../errors.ts";
-import { closeSources, manySources, sourceName, type Source } from "../client/sources.ts";
+import { closeSources, sourceName, type Source } from "../client/sources.ts";
 import { connect } from "./context.ts";
 import { defineCommand, printJson } from "./command.ts";
 import { agentRows } from "./format.ts";
-import { SOURCE_FLAGS, sourceFlagsOf, sourcesOf } from "./sources.ts";
+import { SOURCE_FLAGS, manySources, sourceFlagsOf, sourcesOf } from "./sources.ts";
 import { stderr, stdout } from "./streams.ts";
 
 export const command = defineCommand(

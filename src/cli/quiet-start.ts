@@ -1,9 +1,9 @@
 import { fstatSync } from "node:fs";
 import { restartQuiet } from "../self.ts";
 
-/** `troupe`, `troupe --workspace DIR`, `troupe dashboard ...`: the full-screen dashboard. */
-export const opensDashboard = (first: string | undefined): first is undefined | "dashboard" | `--workspace${string}` =>
-  first === undefined || first.startsWith("--workspace") || first === "dashboard";
+/** `troupe`, `troupe --workspace DIR`, `troupe --remote NAME`, `troupe -A`, `troupe dashboard ...`: the full-screen dashboard. */
+export const opensDashboard = (first: string | undefined): boolean =>
+  first === undefined || first === "dashboard" || first === "-A" || /^--(?:workspace|remote|all-workspaces)(?:=|$)/.test(first);
 
 /**
  * Whether `fd` may be a terminal: a character device (a terminal, or /dev/null). node:tty's

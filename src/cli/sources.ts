@@ -30,6 +30,11 @@ export function sourceFlagsOf(values: { workspace?: unknown; remote?: string[]; 
   };
 }
 
+/** Whether the flags ask for more than one workspace: the single-workspace behaviour (and output) holds otherwise. */
+export function manySources(flags: SourceFlags): boolean {
+  return Boolean(flags.all) || (flags.remotes?.length ?? 0) > 0 || (flags.workspaces?.length ?? 0) > 1;
+}
+
 /** The sources the flags name (src/client/sources.ts). */
 export async function sourcesOf(flags: SourceFlags): Promise<Source[]> {
   const needsConfig = flags.all || (flags.remotes?.length ?? 0) > 0;

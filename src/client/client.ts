@@ -86,15 +86,19 @@ export class TroupeClient {
   }
 }
 
-// the class gets one method per endpoint, typed by EndpointMethods
-export interface TroupeClient extends EndpointMethods {}
-for (const [name, e] of ROWS) {
-  if (e.reply.kind === "stream") continue;
-  Object.defineProperty(TroupeClient.prototype, name, {
-    value(this: TroupeClient, ...args: unknown[]) {
-      return this.call(e, args);
-    },
-    writable: true,
-    configurable: true,
-  });
+/** Gives a class one method per endpoint (typed by EndpointMethods), each going through its `call`. */
+export function installEndpointMethods(proto: { call(e: Endpoint, args: readonly unknown[]): Promise<unknown> }): void {
+  for (const [name, e] of ROWS) {
+    if (e.reply.kind === "stream") continue;
+    Object.defineProperty(proto, name, {
+      value(this: typeof proto, ...args: unknown[]) {
+        return this.call(e, args);
+      },
+      writable: true,
+      configurable: true,
+    });
+  }
 }
+
+export interface TroupeClient extends EndpointMethods {}
+installEndpointMethods(TroupeClient.prototype);

@@ -43,11 +43,6 @@ export interface SourceFlags {
   all?: boolean;
 }
 
-/** Whether the flags ask for more than one workspace: the single-workspace behaviour (and output) holds otherwise. */
-export function manySources(flags: SourceFlags): boolean {
-  return Boolean(flags.all) || (flags.remotes?.length ?? 0) > 0 || (flags.workspaces?.length ?? 0) > 1;
-}
-
 const token = () => process.env.TROUPE_AGENT_TOKEN || undefined;
 
 export function localSource(ws: Workspace, client: TroupeClient = autostartingClient(ws)): LocalSource {
@@ -114,7 +109,7 @@ export async function resolveSources(flags: SourceFlags, remotes: Record<string,
     const here = out[0]?.key ?? resolveWorkspace({ ignoreEnvSocket: true }).root;
     const live = await liveWorkspaces();
     live.sort((a, b) => Number(b.root === here) - Number(a.root === here));
-    for (const ws of live) add(localSource(ws, new TroupeClient({ transport: new UnixSocketTransport(ws.socket), token: token() })));
+    for (const ws of live) add(localSource(ws));
   }
   const wanted = flags.all ? Object.keys(remotes).sort() : (flags.remotes ?? []);
   for (const name of flags.all ? [...new Set([...(flags.remotes ?? []), ...wanted])] : wanted) {

@@ -5,6 +5,7 @@ import type { Initiative } from "../protocol/work.ts";
 import type { DiffLine } from "../protocol/review.ts";
 import type { LineParser } from "../output/lines.ts";
 import type { Workspace } from "../workspace.ts";
+import type { Source } from "../client/sources.ts";
 
 /** The part of the daemon's API the dashboard uses; tests and the benchmark pass a fake. */
 export type DashboardClient = Pick<
@@ -16,6 +17,9 @@ export type DashboardClient = Pick<
   | "initiatives" | "initiativeWork" | "initiativeDiff" | "approve" | "reject" | "edit" | "retry"
   | "flows" | "enableFlow" | "disableFlow" | "runFlow"
 >;
+
+/** What the views call: the daemon's API without its event stream (the mirror reads that). */
+export type DashboardActions = Omit<DashboardClient, "events">;
 
 /** The work calls that start (or stop starting) paid agents, as `troupe detail` and `troupe dispatch` make them. */
 export interface WorkRuns {
@@ -36,7 +40,9 @@ export interface ProviderChoice {
 
 /** What the dashboard needs from outside its own code; each has a real default in mount.tsx. */
 export interface DashboardDeps {
-  client: DashboardClient;
+  client: DashboardActions;
+  /** With several sources: one source's own client, by its label (a new agent starts there). */
+  clientAt?: (label: string) => DashboardActions;
   workspace: string;
   parserFor: (provider: string) => LineParser;
   listProviders: () => Promise<ProviderChoice[]>;
@@ -60,7 +66,10 @@ export interface DashboardDeps {
 /** What `troupe` (no command) hands the dashboard. */
 export interface RunOptions {
   client: TroupeClient;
-  workspace: Workspace;
+  /** This workspace; null when the sources are remotes only. */
+  workspace: Workspace | null;
   /** The environment agents spawned from the dashboard get. */
   env: Record<string, string>;
+  /** Several sources to follow (`--remote`, `-A`, several `--workspace`): `client` and `workspace` are then the first's. */
+  sources?: readonly Source[];
 }

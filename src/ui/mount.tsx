@@ -5,14 +5,16 @@ import { closingNote } from "./closing-note.ts";
 import { editInEditor } from "./terminal/editor.ts";
 import { workRuns } from "./phases/work-runs.ts";
 import { runAttached } from "../client/attach.ts";
-import type { DaemonMirror } from "./mirror/daemon-mirror.ts";
+import type { Mirror } from "./mirror/daemon-mirror.ts";
 import type { RunOptions } from "./deps.ts";
 import { listProviders } from "./dialogs/provider-choices.ts";
 import { homeOnAlternateScreen, restoreTerminal } from "./terminal/terminal.ts";
 import { ThemeContext, themeFromEnv } from "./shared/theme.ts";
 import type { DashboardDeps } from "./deps.ts";
+import type { EndpointMethods } from "../client/client.ts";
 import { gc, gcYoung, shrink } from "../runtime/process.ts";
 import { guardMemory, settleMemory } from "./memory-guard.ts";
+import { shortPath } from "./short-path.ts";
 
 // The dashboard after a full collection, 100 agents, one streaming: 81-95 MB; this budget
 // collects before the garbage of a stream's frames lifts it much above that.
@@ -20,24 +22,26 @@ const RSS_BUDGET_BYTES = 100 * 1024 * 1024;
 const MEMORY_CHECK_MS = 2_000;
 const SETTLE_MS = 250;
 
-function shortPath(p: string): string {
-  const home = process.env.HOME;
-  return home && p.startsWith(home) ? `~${p.slice(home.length)}` : p;
-}
+
+/** What a dashboard over several sources uses instead (`follow-sources.ts`). */
+export type SourcesDeps = Pick<DashboardDeps, "clientAt" | "attach" | "workspace"> & { client: EndpointMethods };
 
 /** Mounts the dashboard over a started mirror, full screen until the person quits; returns the exit code. */
-export async function mountDashboard({ client, workspace, env, mirror }: RunOptions & { mirror: DaemonMirror }): Promise<number> {
+export async function mountDashboard({ client, workspace, env, mirror, over }: RunOptions & { mirror: Mirror; over?: SourcesDeps }): Promise<number> {
+  const api: EndpointMethods = over?.client ?? client;
   const deps: DashboardDeps = {
     client,
-    workspace: shortPath(workspace.root),
+    workspace: workspace ? shortPath(workspace.root) : "",
     parserFor,
     listProviders,
     // computed by the agent's own daemon
-    loadDiff: (agent) => client.agentDiff(agent.id),
-    runs: workRuns(client, env),
+    loadDiff: (agent) => api.agentDiff(agent.id),
+    runs: workRuns(api, env),
     editText: editInEditor,
     attach: (ref) => runAttached(client, ref),
     env,
+    // several sources: their routing client, `t` where the agent is, their labels as the header's name
+    ...over,
   };
 
   // Whatever happens, the terminal comes back: Ink restores on unmount and on signals; this covers a crash.

@@ -2,7 +2,8 @@ import { parserFor } from "../output/render.ts";
 import type { NotifyConfig } from "../protocol/user-config.ts";
 import { readUserConfig } from "../user-config.ts";
 import { alertBytes, desktopEscapes } from "./terminal/alert.ts";
-import { DaemonMirror } from "./mirror/daemon-mirror.ts";
+import { DaemonMirror, type Mirror } from "./mirror/daemon-mirror.ts";
+import type { Source } from "../client/sources.ts";
 import type { RunOptions } from "./deps.ts";
 import type { AttentionItem } from "./mirror/attention.ts";
 
@@ -28,7 +29,7 @@ function alertPerson(items: AttentionItem[]): void {
 const SNAPSHOT_WAIT_MS = 100;
 
 /** Resolves once the mirror has its first snapshot or knows the daemon is down, or after `ms`. */
-function firstState(mirror: DaemonMirror, ms: number): Promise<void> {
+function firstState(mirror: Mirror, ms: number): Promise<void> {
   const settled = () => mirror.getView().connection.state !== "connecting";
   if (settled()) return Promise.resolve();
   return new Promise((resolve) => {
@@ -49,10 +50,26 @@ function firstState(mirror: DaemonMirror, ms: number): Promise<void> {
  * the daemon for its snapshot first: the requests go out and the daemon answers while Ink, React
  * and the views load (the largest part of the start), so the first frame has the agents.
  */
-export async function runDashboard({ client, workspace, env }: RunOptions): Promise<number> {
+export async function runDashboard({ client, workspace, env, sources }: RunOptions): Promise<number> {
+  if (sources?.length) return runOverSources({ client, workspace, env }, sources);
   const mirror = new DaemonMirror(client, parserFor, { onAttention: alertPerson });
   mirror.start();
   const { mountDashboard } = await import("./mount.tsx");
   await firstState(mirror, SNAPSHOT_WAIT_MS);
   return mountDashboard({ client, workspace, env, mirror });
+}
+
+/**
+ * The dashboard over several sources (`troupe --remote NAME`, `-A`, several `--workspace`): one
+ * list of all their agents, each action sent to the agent's own daemon, and the bell and desktop
+ * notifications for every source's agents here, where the person is. A remote that answers late
+ * does not hold the first frame: its header says it is connecting.
+ */
+async function runOverSources(opts: RunOptions, sources: readonly Source[]): Promise<number> {
+  const { followSources } = await import("./sources/follow-sources.ts");
+  const f = followSources(sources, parserFor, { onAttention: alertPerson });
+  f.mirror.start();
+  const { mountDashboard } = await import("./mount.tsx");
+  await firstState(f.mirror, SNAPSHOT_WAIT_MS);
+  return mountDashboard({ ...opts, mirror: f.mirror, over: { client: f.client, clientAt: (label) => f.client.at(label), attach: f.attach, workspace: f.title } });
 }

@@ -7,6 +7,8 @@ import { useTheme } from "../shared/theme.ts";
 import { AgentRow } from "./AgentRow.tsx";
 import { PaneTitle } from "../shared/components/PaneTitle.tsx";
 import { RowTicker, type TickedRow } from "./row-ticker.ts";
+import type { SourceView } from "../mirror/daemon-mirror.ts";
+import { GroupHeader } from "../sources/GroupHeader.tsx";
 
 export interface AgentListProps {
   /** The agents as listed: order, tree, who waits for the person (`list-index.ts`). */
@@ -19,6 +21,8 @@ export interface AgentListProps {
   focused: boolean;
   filter: string;
   loaded: boolean;
+  /** With several sources: them, in the list's order (their headers, and whose agents are greyed). */
+  sources?: readonly SourceView[] | null;
 }
 
 /** The ticker of the rows on screen: repaints their clocks in place on a terminal, else renders the list again. */
@@ -31,14 +35,25 @@ function useRowTicker(): RowTicker {
 }
 
 /** The agents on screen (only those: the window from `top`), each row drawn from the time of this render. */
-export const AgentList = memo(function AgentList({ list, selectedId, top, width, height, focused, filter, loaded }: AgentListProps) {
+export const AgentList = memo(function AgentList({ list, selectedId, top, width, height, focused, filter, loaded, sources = null }: AgentListProps) {
   const theme = useTheme();
   const ticker = useRowTicker();
   const cols = useMemo(() => rowColumns(width), [width]);
   const glyphs = LIST_GLYPHS[theme.ascii ? "ascii" : "unicode"];
   const rows = Math.max(0, height - 1);
   const now = Date.now();
-  const shown: TickedRow[] = list.window(top, rows).map((agent) => ({ agent, cols, tree: treePrefix(list.lasts(agent.id), glyphs) }));
+  const lines = list.rows(top, rows);
+  const sourceOf = (id: string) => (sources ? (sources[list.grouping?.indexOf(id) ?? -1] ?? null) : null);
+  // over several sources, an agent in the needing block says where it is
+  const shown: (TickedRow & { down: boolean })[] = [];
+  for (const l of lines) {
+    if (l.kind !== "agent") continue;
+    const { agent } = l;
+    const src = sourceOf(agent.id);
+    const note = src && list.needs.has(agent.id) ? `${src.label} · ` : "";
+    shown.push({ agent, cols, tree: treePrefix(list.lasts(agent.id), glyphs), note, down: src?.connection.state === "down" });
+  }
+  const byId = new Map(shown.map((r) => [r.agent.id, r]));
   // after every render: the rows the ticker moves are the ones on screen now
   useEffect(() => ticker.show(shown));
   const { total } = list;
@@ -47,10 +62,14 @@ export const AgentList = memo(function AgentList({ list, selectedId, top, width,
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <PaneTitle text={title} width={width} focused={focused} />
-      {shown.map(({ agent: a, tree: t }) => (
-        <AgentRow key={a.id} agentId={a.id} status={a.status} cells={rowCells(a, cols, now, t)} cols={cols} selected={a.id === selectedId} needsPerson={list.needs.has(a.id)} focused={focused} ticker={ticker} />
-      ))}
-      {shown.length === 0 && rows > 0 ? (
+      {lines.map((l) => {
+        if (l.kind === "header") return <GroupHeader key={`h${l.group}`} source={sources?.[l.group] ?? null} width={width} />;
+        const { agent: a, tree: t, note, down } = byId.get(l.agent.id)!;
+        return (
+          <AgentRow key={a.id} agentId={a.id} status={a.status} cells={rowCells(a, cols, now, t, note)} cols={cols} selected={a.id === selectedId} needsPerson={list.needs.has(a.id)} focused={focused} ticker={ticker} dim={down} />
+        );
+      })}
+      {lines.length === 0 && rows > 0 ? (
         <Text wrap="truncate-end" dimColor>
           {!loaded ? " loading…" : total === 0 ? " no agents yet: press n to start one" : " no agent matches the filter"}
         </Text>

@@ -18,6 +18,8 @@ export interface AgentRowProps {
   focused: boolean;
   /** Moves the clock-bound cells between renders (`RowTicker`). */
   ticker: RowTicker;
+  /** Greyed: its source is not reachable, so this is the agent as last seen. */
+  dim?: boolean;
 }
 
 /** Text the ticker can repaint in place: an inline element of its own, holding one string. */
@@ -29,11 +31,11 @@ function ClockText({ ticker, agentId, which, children }: { ticker: RowTicker; ag
  * One agent on one line. Memoised on what it shows (its cells and marks), so moving the selection
  * redraws two rows, an update that changes nothing shown redraws none, and the clock moves in place.
  */
-export const AgentRow = memo(function AgentRow({ agentId, status, cells: c, cols, selected, needsPerson, focused, ticker }: AgentRowProps) {
+export const AgentRow = memo(function AgentRow({ agentId, status, cells: c, cols, selected, needsPerson, focused, ticker, dim = false }: AgentRowProps) {
   const theme = useTheme();
   const mark = selected ? selectionMark(theme) : " ";
   return (
-    <Text wrap="truncate-end" inverse={selected && focused && theme.color} bold={selected}>
+    <Text wrap="truncate-end" inverse={selected && focused && theme.color} bold={selected} dimColor={dim}>
       {mark} <Text color={tint(theme, statusColour(status))}>{statusSymbol(theme, status)}</Text>{" "}
       <Text color={tint(theme, "yellow")} bold>{needsPerson ? "!" : " "}</Text> {c.name} <Text color={tint(theme, statusColour(status))}>{c.status}</Text>
       {cols.provider ? ` ${c.provider}` : ""}{" "}
@@ -53,4 +55,4 @@ export const AgentRow = memo(function AgentRow({ agentId, status, cells: c, cols
       )}
     </Text>
   );
-}, (a, b) => a.agentId === b.agentId && a.status === b.status && a.cols === b.cols && a.selected === b.selected && a.needsPerson === b.needsPerson && a.focused === b.focused && a.ticker === b.ticker && sameRowCells(a.cells, b.cells));
+}, (a, b) => a.agentId === b.agentId && a.status === b.status && a.cols === b.cols && a.selected === b.selected && a.needsPerson === b.needsPerson && a.focused === b.focused && a.ticker === b.ticker && a.dim === b.dim && sameRowCells(a.cells, b.cells));

@@ -1,5 +1,6 @@
 import { Box } from "ink";
 import type { Agent } from "../../protocol/entities.ts";
+import type { SourceView } from "../mirror/daemon-mirror.ts";
 import type { PermissionRequest } from "../../protocol/permission.ts";
 import { PermissionPanel } from "../permissions/PermissionPanel.tsx";
 import { AgentList } from "./AgentList.tsx";
@@ -27,6 +28,8 @@ export interface AgentsViewProps {
   requestRows: number;
   raw: boolean;
   scroll: Scroll;
+  /** With several sources: them, in the list's order. */
+  sources?: readonly SourceView[] | null;
 }
 
 /** The home view: the agents beside (or, when narrow, above) the selected agent's output. */
@@ -42,6 +45,7 @@ export function AgentsView(p: AgentsViewProps) {
       focused={p.pane === "list"}
       filter={p.filter}
       loaded={p.loaded}
+      sources={p.sources}
     />
   );
   const output = <OutputWithRequest {...p} />;

@@ -26,6 +26,41 @@ function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
 
 const NO_LASTS: readonly boolean[] = [];
 
+/** With several sources: how many, and which holds each agent (`SourcesView`). */
+export interface Grouping {
+  readonly list: readonly unknown[];
+  indexOf(agentId: string): number;
+}
+
+/** The needing block's place among the groups: before every source's. */
+export const NEEDS_GROUP = -1;
+
+/** A line of the list: an agent, or (with several sources) a group's header. */
+export type ListRow = { kind: "agent"; agent: Agent } | { kind: "header"; group: number };
+
+/**
+ * The lines of a grouped list: agents needing the person first, across the sources, under one
+ * header; then each source's header (every source has one, even with no agent) over the rest of
+ * its agents. An agent's workers stay under it (in its block). `ids` is in list order, blocks
+ * already sorted apart; a line is an id or a group's number.
+ */
+function groupedLines(rows: readonly { id: string; top: boolean; needing: boolean }[], g: Grouping): (string | number)[] {
+  const out: (string | number)[] = [];
+  let block: number | null = null;
+  let next = 0; // the next source whose header is still to come
+  for (const r of rows) {
+    const b: number = r.top ? (r.needing ? NEEDS_GROUP : g.indexOf(r.id)) : (block ?? g.indexOf(r.id));
+    if (b !== block) {
+      if (b === NEEDS_GROUP) out.push(NEEDS_GROUP);
+      else for (; next <= b; next++) out.push(next);
+      block = b;
+    }
+    out.push(r.id);
+  }
+  for (; next < g.list.length; next++) out.push(next);
+  return out;
+}
+
 /**
  * The agents list as shown (`visibleRows`' order and tree), kept from one state to the next. A
  * keypress reads it as it is: the selection's place is a lookup, a frame draws the rows on screen
@@ -52,7 +87,28 @@ export class ListIndex implements IdList {
     /** Agents in the workspace, and those running. */
     readonly total: number,
     readonly running: number,
+    /** With several sources: the sources and the lines as shown (agents and headers), and each agent's line. */
+    readonly grouping: Grouping | null = null,
+    private readonly lines: readonly (string | number)[] | null = null,
+    private readonly lineOf: ReadonlyMap<string, number> | null = null,
   ) {}
+
+  /** Lines as shown: the agents, and with several sources the headers between them. */
+  get rowCount(): number {
+    return this.lines?.length ?? this.order.length;
+  }
+
+  /** The agent's line as shown (-1: not listed). */
+  rowOf(id: string): number {
+    return this.lineOf ? (this.lineOf.get(id) ?? -1) : this.indexOf(id);
+  }
+
+  /** The lines shown from line `from`, at most `count` of them. */
+  rows(from: number, count: number): ListRow[] {
+    if (!this.lines) return this.window(from, count).map((agent) => ({ kind: "agent", agent }));
+    const start = Math.max(0, from);
+    return this.lines.slice(start, start + Math.max(0, count)).map((l) => (typeof l === "number" ? { kind: "header", group: l } : { kind: "agent", agent: this.agents[l]! }));
+  }
 
   get length(): number {
     return this.order.length;
@@ -78,11 +134,13 @@ export class ListIndex implements IdList {
   }
 
   /** Sorts the agents afresh. */
-  static build(state: EntitiesState, waiting: ReadonlySet<string>, filter: string): ListIndex {
+  static build(state: EntitiesState, waiting: ReadonlySet<string>, filter: string, grouping: Grouping | null = null): ListIndex {
     const f = parseFilter(filter);
     const needing = (a: Agent) => waiting.has(a.id) || hasQuestions(a);
     const all = Object.values(state.agents);
-    const sorted = all.filter((a) => matchesFilter(a, f)).sort((a, b) => compareInList(a, b, needing));
+    // several sources: the needing first across them all, then source by source
+    const block = grouping ? (a: Agent) => (needing(a) ? NEEDS_GROUP : grouping.indexOf(a.id)) : null;
+    const sorted = all.filter((a) => matchesFilter(a, f)).sort((a, b) => (block ? block(a) - block(b) : 0) || compareInList(a, b, needing));
     const rows = treeRows(sorted, needing);
     const position = new Map<string, number>();
     const tree = new Map<string, readonly boolean[]>();
@@ -96,14 +154,23 @@ export class ListIndex implements IdList {
       if (needing(a)) needs.add(a.id);
       if (isLive(a.status)) running++;
     }
-    return new ListIndex(state.agents, sourcesOf(state), waiting, filter, rows.map((r) => r.item.id), position, tree, needs, all.length, running);
+    let lines: (string | number)[] | null = null;
+    let lineOf: Map<string, number> | null = null;
+    if (grouping) {
+      lines = groupedLines(rows.map((r) => ({ id: r.item.id, top: r.lasts.length === 0, needing: needing(r.item) })), grouping);
+      lineOf = new Map();
+      lines.forEach((l, i) => typeof l === "string" && lineOf!.set(l, i));
+    }
+    return new ListIndex(state.agents, sourcesOf(state), waiting, filter, rows.map((r) => r.item.id), position, tree, needs, all.length, running, grouping, lines, lineOf);
   }
 
   /** This order carried over to `state`, when no agent changed its place; null when the list must be sorted anew. */
-  carry(state: EntitiesState, waiting: ReadonlySet<string>, filter: string): ListIndex | null {
+  carry(state: EntitiesState, waiting: ReadonlySet<string>, filter: string, grouping: Grouping | null = null): ListIndex | null {
     if (waiting !== this.waiting || filter !== this.filter) return null;
+    // an agent stays in its source: a new grouping of as many sources keeps the order
+    if ((grouping === null) !== (this.grouping === null) || (grouping && grouping.list.length !== this.grouping!.list.length)) return null;
     const sources = sourcesOf(state);
-    if (state.agents === this.agents && sources.every((s, i) => s === this.sources[i])) return this;
+    if (state.agents === this.agents && sources.every((s, i) => s === this.sources[i]) && grouping === this.grouping) return this;
     const f = parseFilter(filter);
     let running = this.running;
     let count = 0;
@@ -116,7 +183,7 @@ export class ListIndex implements IdList {
       running += (isLive(a.status) ? 1 : 0) - (isLive(was.status) ? 1 : 0);
     }
     if (count !== this.total) return null; // one went
-    return new ListIndex(state.agents, sources, waiting, filter, this.order, this.position, this.tree, this.needs, this.total, running);
+    return new ListIndex(state.agents, sources, waiting, filter, this.order, this.position, this.tree, this.needs, this.total, running, grouping, this.lines, this.lineOf);
   }
 
   /** Whom the person owes an answer, as of `state`: this index's set when those did not change. */
@@ -132,7 +199,7 @@ export class ListIndex implements IdList {
  * The list for `state` and `filter`, from `prev` (the last one built, or null): the same object
  * when nothing it shows changed, the same order over the new agents when none moved, else sorted anew.
  */
-export function listIndex(prev: ListIndex | null, state: EntitiesState, filter: string): ListIndex {
+export function listIndex(prev: ListIndex | null, state: EntitiesState, filter: string, grouping: Grouping | null = null): ListIndex {
   const waiting = prev ? prev.waitingIn(state) : waitingOnPerson(state);
-  return prev?.carry(state, waiting, filter) ?? ListIndex.build(state, waiting, filter);
+  return prev?.carry(state, waiting, filter, grouping) ?? ListIndex.build(state, waiting, filter, grouping);
 }

@@ -112,11 +112,12 @@ export interface RowCells {
 }
 
 /**
- * The text of each column, already cut and padded to its width. `tree` (the agent's place under
+ * The text of each column, already cut and padded to its width; `note` leads what it works on
+ * (where it is, in a list over several sources). `tree` (the agent's place under
  * its parent) comes out of the name's width, at most half of it: deeper levels lose their
  * leftmost glyphs, so the name keeps its room and the row stays one line.
  */
-export function rowCells(a: Agent, cols: RowColumns, now: number, tree = ""): RowCells {
+export function rowCells(a: Agent, cols: RowColumns, now: number, tree = "", note = ""): RowCells {
   const cost = a.costUsd === null ? "" : formatCost(a.costUsd);
   const indent = tree.slice(Math.max(0, tree.length - Math.floor(cols.name / 2)));
   return {
@@ -125,7 +126,7 @@ export function rowCells(a: Agent, cols: RowColumns, now: number, tree = ""): Ro
     provider: cols.provider ? fit(a.provider, cols.provider) : "",
     elapsed: elapsedCell(a, cols, now),
     cost: cols.cost ? cost.padStart(cols.cost) : "",
-    what: cols.what ? whatCell(a, cols, now) : "",
+    what: cols.what ? whatCell(a, cols, now, note) : "",
   };
 }
 
@@ -135,8 +136,8 @@ export function elapsedCell(a: Agent, cols: RowColumns, now: number): string {
 }
 
 /** What the agent works on, as its cell reads at `now`: a failure (and a retry's countdown) says more than the task while it stands. */
-export function whatCell(a: Agent, cols: RowColumns, now: number): string {
-  return fit(failureShows(a) ? sanitize(failureLine(a.failure, a.retryAt, now, a.status)) : agentWhat(a), cols.what);
+export function whatCell(a: Agent, cols: RowColumns, now: number, note = ""): string {
+  return fit(note + (failureShows(a) ? sanitize(failureLine(a.failure, a.retryAt, now, a.status)) : agentWhat(a)), cols.what);
 }
 
 /** Whether the row's what-cell reads the clock (a retry's countdown). */

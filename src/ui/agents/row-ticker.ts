@@ -7,6 +7,8 @@ export interface TickedRow {
   agent: Agent;
   cols: RowColumns;
   tree: string;
+  /** What leads its what-cell (`rowCells`' note). */
+  note?: string;
 }
 
 /** The cells of a row that read the clock: its elapsed time, and what it works on (a retry's countdown). */
@@ -81,7 +83,7 @@ export class RowTicker {
       const nodes = this.cells.get(r.agent.id);
       if (!nodes) continue;
       const elapsed = this.paint(nodes.elapsed, elapsedCell(r.agent, r.cols, now));
-      const what = nodes.what && whatReadsClock(r.agent) ? this.paint(nodes.what, whatCell(r.agent, r.cols, now)) : "";
+      const what = nodes.what && whatReadsClock(r.agent) ? this.paint(nodes.what, whatCell(r.agent, r.cols, now, r.note)) : "";
       if (elapsed === null || what === null) redraw = true;
       else bytes += elapsed + what;
     }

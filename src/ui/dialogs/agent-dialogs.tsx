@@ -15,10 +15,21 @@ import type { AgentModal, MessageModal, MessagesModal, NewAgentModal, QuestionsM
 
 /** The dialogs on agents: start one, stop, resume, answer its questions, read its messages (`a`: `answer.ts`). */
 
+/** With several sources: where a new agent starts (the selected agent's source, else the first). */
+function newAgentSource(env: KeyEnv): string | undefined {
+  const sources = env.mirror.getView().sources;
+  if (!sources) return undefined;
+  return sources.list[env.selected ? sources.indexOf(env.selected.id) : 0]?.label ?? sources.list[0]?.label;
+}
+
+/** The client of the daemon a new agent starts in. */
+const spawnClient = (env: KeyEnv, source: string | undefined) => (source !== undefined && env.deps.clientAt ? env.deps.clientAt(source) : env.deps.client);
+
 export function openNewAgent(env: KeyEnv): void {
-  env.dispatch({ type: "open", modal: { kind: "new", form: newAgentForm(null), busy: false } });
+  const source = newAgentSource(env);
+  env.dispatch({ type: "open", modal: { kind: "new", form: newAgentForm(null), busy: false, ...(source !== undefined && { source }) } });
   // profiles are offered beside the providers; a daemon that cannot list them leaves the providers
-  const profiles = env.deps.client.profiles().then((r) => r.profiles, () => []);
+  const profiles = spawnClient(env, source).profiles().then((r) => r.profiles, () => []);
   Promise.all([env.deps.listProviders(), profiles]).then(
     ([choices, ps]) => env.dispatch({ type: "form", action: { type: "setOptions", id: "provider", options: providerOptions(choices, ps) } }),
     (err: unknown) => say(env, `could not list providers: ${errorMessage(err)}`, "error"),
@@ -52,8 +63,8 @@ function sendAnswers(env: KeyEnv, m: QuestionsModal): void {
 function spawn(env: KeyEnv, m: NewAgentModal): void {
   const req = spawnRequest(m.form, env.deps.env);
   env.dispatch({ type: "busy", busy: true });
-  env.deps.client.spawn(req).then((a) => {
-    env.mirror.upsertAgent(a);
+  spawnClient(env, m.source).spawn(req).then((a) => {
+    env.mirror.upsertAgent(a, m.source);
     env.dispatch({ type: "select", id: a.id });
     closeSaying(env, `started ${a.name}`);
   }, (err: unknown) => formFailed(env, err));

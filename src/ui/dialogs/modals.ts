@@ -19,6 +19,8 @@ export interface NewAgentModal {
   kind: "new";
   form: FormState;
   busy: boolean;
+  /** With several sources: the label of the one it starts in (the selected agent's, else the first). */
+  source?: string;
 }
 
 /** `attach`: the person asked to take it over (`t`): once stopped, it is attached. */

@@ -1,6 +1,6 @@
 import type { Dispatch } from "react";
 import type { Agent } from "../../protocol/entities.ts";
-import type { DaemonMirror } from "../mirror/daemon-mirror.ts";
+import type { Mirror } from "../mirror/daemon-mirror.ts";
 import type { KeyContext, KeyPress, KeySpec } from "./key-spec.ts";
 import type { Screen } from "../shell/screen.ts";
 import type { EntitiesState } from "../mirror/entities-state.ts";
@@ -15,7 +15,7 @@ export interface KeyEnv {
   screen: Screen;
   entities: EntitiesState;
   dispatch: Dispatch<UiAction>;
-  mirror: DaemonMirror;
+  mirror: Mirror;
   deps: DashboardDeps;
   /** The selected agent, if any (`screen.selected`). */
   selected: Agent | null;

@@ -22,7 +22,43 @@ export type Connection =
 
 export interface MirrorView {
   entities: EntitiesState;
+  /** With several sources: live while any is (each source's own is in `sources`). */
   connection: Connection;
+  /** Present when the dashboard follows several sources (`sources-mirror.ts`). */
+  sources?: SourcesView;
+}
+
+/** One source as the dashboard shows it: a header over its agents. */
+export interface SourceView {
+  /** Unique among the sources; a tagged id ends with it (`msg_3@box1`). */
+  label: string;
+  /** The header's text: the folder for a workspace here, `NAME · user@host:/path` for a remote. */
+  title: string;
+  remote: boolean;
+  connection: Connection;
+}
+
+/** The sources in list order, and where each agent is. */
+export interface SourcesView {
+  list: readonly SourceView[];
+  /** The index in `list` of the source that holds the agent; -1 for none. */
+  indexOf(agentId: string): number;
+}
+
+/** What the dashboard reads and tells: one daemon's mirror, or several as one (`SourcesMirror`). */
+export interface Mirror {
+  readonly publisher: Publisher;
+  readonly output: OutputStore;
+  getView(): MirrorView;
+  subscribe(fn: () => void): () => void;
+  start(): void;
+  stop(): void;
+  /** `source`: the label of the source it came from, for an agent the mirror does not hold yet (just spawned). */
+  upsertAgent(agent: Agent, source?: string): void;
+  upsertMessage(message: Message): void;
+  upsertPermission(request: PermissionRequest): void;
+  upsertConversation(conversation: Conversation): void;
+  upsertWork(items: Partial<WorkItems>): void;
 }
 
 export interface MirrorOptions {
@@ -31,6 +67,8 @@ export interface MirrorOptions {
   hz?: number;
   retryMaxMs?: number;
   output?: OutputStoreOptions;
+  /** The output store to feed, shared by the sources of a dashboard that follows several; else its own. */
+  sharedOutput?: OutputStore;
 }
 
 /**
@@ -38,7 +76,7 @@ export interface MirrorOptions {
  * id after a reconnect), applied in batches outside React and published at most ~30 times a
  * second. It reads the stream that the daemon's `src/events/event-feed.ts` serves.
  */
-export class DaemonMirror {
+export class DaemonMirror implements Mirror {
   readonly publisher: Publisher;
   readonly output: OutputStore;
   private view: MirrorView = { entities: initialEntities, connection: { state: "connecting" } };
@@ -56,7 +94,7 @@ export class DaemonMirror {
     private readonly opts: MirrorOptions = {},
   ) {
     this.publisher = new Publisher(opts.hz ?? 30, () => this.applyPending());
-    this.output = new OutputStore(client, parserFor, { hz: opts.hz, ...opts.output });
+    this.output = opts.sharedOutput ?? new OutputStore(client, parserFor, { hz: opts.hz, ...opts.output });
   }
 
   getView = (): MirrorView => this.view;
@@ -75,7 +113,7 @@ export class DaemonMirror {
     this.current?.abort();
     this.wake?.();
     this.publisher.dispose();
-    this.output.dispose();
+    if (!this.opts.sharedOutput) this.output.dispose();
   }
 
   /** Applies an agent an action returned, without waiting for its event. */

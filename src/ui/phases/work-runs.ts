@@ -1,4 +1,4 @@
-import type { TroupeClient } from "../../client/client.ts";
+import type { EndpointMethods } from "../../client/client.ts";
 import { runMode } from "../../client/modes.ts";
 import type { WorkRuns } from "../deps.ts";
 
@@ -7,7 +7,7 @@ import type { WorkRuns } from "../deps.ts";
  * client calls, with the environment the dashboard was started in (dispatch keeps it, with the
  * git identity, for every run and merge it starts).
  */
-export function workRuns(client: TroupeClient, env: Record<string, string>): WorkRuns {
+export function workRuns(client: EndpointMethods, env: Record<string, string>): WorkRuns {
   return {
     detail: async (ref) => runMode(client, "detail", ref, { env }),
     dispatch: async (ref) => client.dispatch(ref, { env }),

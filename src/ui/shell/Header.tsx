@@ -10,18 +10,21 @@ export interface HeaderProps {
   needYou: number;
   view: string;
   width: number;
+  /** With several sources: those not reachable now, named after the counts. */
+  unreachable?: readonly string[];
 }
 
-export const Header = memo(function Header({ workspace, total, running, needYou, view, width }: HeaderProps) {
+export const Header = memo(function Header({ workspace, total, running, needYou, view, width, unreachable = [] }: HeaderProps) {
   const theme = useTheme();
   const right = `${view} · ? help `;
-  const facts = `${total} ${total === 1 ? "agent" : "agents"} · ${running} running${needYou ? ` · ${needYou} need${needYou === 1 ? "s" : ""} you` : ""}`;
+  const down = unreachable.length ? ` · ${unreachable.join(", ")} unreachable` : "";
+  const facts = `${total} ${total === 1 ? "agent" : "agents"} · ${running} running${needYou ? ` · ${needYou} need${needYou === 1 ? "s" : ""} you` : ""}${down}`;
   const left = ` troupe · ${workspace} · `;
   const room = Math.max(0, width - right.length);
   const leftText = fit(left + facts, room);
   return (
     <Text wrap="truncate-end" bold>
-      <Text color={tint(theme, needYou ? "yellow" : "cyan")}>{leftText}</Text>
+      <Text color={tint(theme, needYou || down ? "yellow" : "cyan")}>{leftText}</Text>
       {right.length <= width ? right : ""}
     </Text>
   );

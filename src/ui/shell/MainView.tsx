@@ -25,8 +25,11 @@ export function MainView({ ui, view, screen, store }: MainViewProps) {
   const { width, height } = lay.main;
   // The list's first row, kept across renders so the selection moves within the window.
   const topRef = useRef(0);
-  const selIndex = screen.selectedId ? screen.list.indexOf(screen.selectedId) : 0;
-  topRef.current = listTop(topRef.current, Math.max(0, selIndex), screen.ids.length, lay.list.height - 1);
+  // in lines, headers included; a selection at the top line keeps its group's header in view above it
+  const selRow = Math.max(0, screen.selectedId ? screen.list.rowOf(screen.selectedId) : 0);
+  let top = listTop(topRef.current, selRow, screen.list.rowCount, lay.list.height - 1);
+  if (top === selRow && selRow > 0 && lay.list.height > 2 && screen.list.rows(selRow - 1, 1)[0]?.kind === "header") top = selRow - 1;
+  topRef.current = top;
   const m = ui.modal;
   if (m.kind === "help") return <HelpOverlay width={width} height={height} top={m.top} />;
   if (m.kind !== "none") return renderDialog(m, { width, height, entities: view.entities });
@@ -64,6 +67,7 @@ export function MainView({ ui, view, screen, store }: MainViewProps) {
       selected={screen.selected}
       requests={screen.requests}
       requestRows={screen.requestRows}
+      sources={view.sources?.list ?? null}
       raw={ui.raw}
       scroll={ui.scroll}
     />

@@ -4,7 +4,7 @@ import { FilterBar } from "../agents/FilterBar.tsx";
 import { Header } from "./Header.tsx";
 import { StatusBar } from "./StatusBar.tsx";
 import { hintLine, keyContext } from "../keys/controllers.ts";
-import type { DaemonMirror } from "../mirror/daemon-mirror.ts";
+import type { Mirror } from "../mirror/daemon-mirror.ts";
 import { useDashboard } from "./useDashboard.ts";
 import { useKeys } from "../keys/useKeys.ts";
 import { useTerminalSize, type Size } from "../terminal/useTerminalSize.ts";
@@ -15,7 +15,7 @@ import { MainView } from "./MainView.tsx";
 
 export interface AppProps {
   deps: DashboardDeps;
-  mirror: DaemonMirror;
+  mirror: Mirror;
   /** Pins the size (tests, benchmark); otherwise the terminal's, redrawn on resize. */
   size?: Size;
   initial?: Partial<UiState>;
@@ -46,7 +46,7 @@ export function App({ deps, mirror, size, initial, onQuit }: AppProps) {
   useKeys(envNow);
   return (
     <Box flexDirection="column" width={term.columns} height={term.rows} overflow="hidden">
-      <Header workspace={deps.workspace} total={screen.total} running={screen.running} needYou={screen.needYou} view={currentView(ui)} width={term.columns} />
+      <Header workspace={deps.workspace} total={screen.total} running={screen.running} needYou={screen.needYou} view={currentView(ui)} width={term.columns} unreachable={screen.unreachable} />
       {screen.banner ? <Banner text={screen.banner} width={term.columns} /> : null}
       <MainView ui={ui} view={view} screen={screen} store={mirror.output} />
       {ui.filter.editing ? <FilterBar text={ui.filter.text} width={term.columns} /> : null}

@@ -1,5 +1,5 @@
 import { helpScrollMax } from "../help/HelpOverlay.tsx";
-import type { MirrorView } from "../mirror/daemon-mirror.ts";
+import type { MirrorView, SourceView } from "../mirror/daemon-mirror.ts";
 import type { Size } from "../terminal/useTerminalSize.ts";
 import { layout } from "../shared/layout.ts";
 import { listIndex } from "../agents/list-index.ts";
@@ -12,6 +12,14 @@ import { diffRows } from "../diff/DiffView.tsx";
 import { permissionPanelHeight } from "../permissions/PermissionPanel.tsx";
 import type { Screen } from "./screen.ts";
 
+const NONE: readonly string[] = [];
+
+/** The sources that are down, by label (the same array while that stays). */
+function unreachable(list: readonly SourceView[]): readonly string[] {
+  const down = list.filter((s) => s.connection.state === "down").map((s) => s.label);
+  return down.length ? down : NONE;
+}
+
 /**
  * The screen as it is now: for rendering and, afresh, for each key. `prev` (the last screen) is
  * what it builds on: the list and the phases tree are kept while what they are made of stays, so a
@@ -19,11 +27,12 @@ import type { Screen } from "./screen.ts";
  */
 export function deriveScreen(ui: UiState, view: MirrorView, term: Size, prev: Screen | null = null): Screen {
   const { entities, connection } = view;
-  const list = listIndex(prev?.list ?? null, entities, ui.filter.text);
+  const list = listIndex(prev?.list ?? null, entities, ui.filter.text, view.sources ?? null);
   const selectedId = ui.selectedId !== null && list.indexOf(ui.selectedId) !== -1 ? ui.selectedId : (list.at(0) ?? null);
-  const banner = connection.state === "down" ? `daemon not reachable (${connection.error}); retrying, agents keep running` : null;
+  // with several sources, one that is down says so in the header and over its agents; all down is a banner
+  const banner = connection.state === "down" ? `${view.sources ? "no source reachable" : "daemon not reachable"} (${connection.error}); retrying, agents keep running` : null;
   const extra = (banner ? 1 : 0) + (ui.filter.editing ? 1 : 0);
-  const lay = layout(term.columns, term.rows, extra, list.length);
+  const lay = layout(term.columns, term.rows, extra, list.rowCount);
   // Only while the phases view is open (or under a view opened from it): sorting the tree is work,
   // done again only when the work, the agents or what is collapsed changed.
   const phaseSource = ui.views.includes("phases") ? [entities.work, entities.agents, ui.phases.collapsed] : null;
@@ -49,6 +58,7 @@ export function deriveScreen(ui: UiState, view: MirrorView, term: Size, prev: Sc
     total: list.total,
     running: list.running,
     needYou: list.needs.size + workAttentionKeys(entities.work).length,
+    unreachable: view.sources ? unreachable(view.sources.list) : NONE,
     phaseRows: phases,
     phaseSource,
     phaseSelected,

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { KeyEnv } from "../keys/controllers.ts";
 import { closeIfSettled } from "../permissions/decide.ts";
-import type { DaemonMirror, MirrorView } from "../mirror/daemon-mirror.ts";
+import type { Mirror, MirrorView } from "../mirror/daemon-mirror.ts";
 import { deriveScreen } from "./derive-screen.ts";
 import type { Screen } from "./screen.ts";
 import { createUiStore } from "./ui-store.ts";
@@ -21,7 +21,7 @@ export interface Dashboard {
 }
 
 /** The dashboard's state: the UI store, the mirror, what derives from both, and the env keys run in. */
-export function useDashboard(deps: DashboardDeps, mirror: DaemonMirror, term: Size, shell: Pick<KeyEnv, "quit" | "suspend">, initial?: Partial<UiState>): Dashboard {
+export function useDashboard(deps: DashboardDeps, mirror: Mirror, term: Size, shell: Pick<KeyEnv, "quit" | "suspend">, initial?: Partial<UiState>): Dashboard {
   const [store] = useState(() => createUiStore(initial));
   const ui = useSyncExternalStore(store.subscribe, store.get);
   const view = useMirror(mirror);

@@ -12,7 +12,7 @@ export function NewAgentDialog({ modal, width, height }: NewAgentDialogProps) {
   const inner = dialogInner(width, height);
   const footer = modal.busy ? "starting…" : "enter start · tab/shift+tab move · ctrl+j new line · esc cancel";
   return (
-    <Dialog title="New agent" width={width} height={height} footer={footer}>
+    <Dialog title={modal.source ? `New agent in ${modal.source}` : "New agent"} width={width} height={height} footer={footer}>
       <FormView form={modal.form} width={inner.width} fieldRows={Math.max(1, Math.min(5, inner.height - 12))} height={inner.height} />
     </Dialog>
   );
