@@ -8,8 +8,6 @@ export interface RoutedSource {
   /** Unique among the sources: the remote's name, or the workspace folder's name (made unique). */
   label: string;
   client: TroupeClient;
-  /** A remote's daemon runs agents with its own host's environment: a spawn or a run sends none from here. */
-  remote: boolean;
 }
 
 /** Finds the source that holds an agent, conversation, initiative, phase or task by its id; null when none does. */
@@ -66,14 +64,8 @@ export class RoutingClient {
       const key = typeof body.to === "string" ? body.to : Array.isArray(body.ids) && typeof body.ids[0] === "string" ? body.ids[0] : null;
       if (key) target = this.find(key);
     }
-    const s = target ?? this.sources[0]!;
-    // a remote's agents run with its host's environment (as `spawn --remote` does): none goes from here
-    const body = e.body ? (e.params ? 1 : 0) : -1;
-    if (s.remote && body >= 0 && out[body] && typeof out[body] === "object" && "env" in (out[body] as object)) {
-      const { env: _env, ...rest } = out[body] as Record<string, unknown>;
-      out[body] = rest;
-    }
-    return s.client.call(e, out);
+    // (a remote's proxy gives a spawn or a run the host's environment, never this machine's)
+    return (target ?? this.sources[0]!).client.call(e, out);
   }
 
   private find(id: string): RoutedSource | null {

@@ -31,10 +31,12 @@ export function useDashboard(deps: DashboardDeps, mirror: Mirror, term: Size, sh
   const screen = useMemo(() => deriveScreen(ui, view, { columns, rows }, last.current), [ui, view, columns, rows]);
   last.current = screen;
 
-  // The selection as shown becomes the selection kept (the first row until one is chosen).
+  // The selection as shown becomes the selection kept (the first row until one is chosen); over
+  // several sources only once each has answered (or failed), so that the first row is that of them all.
+  const settled = !view.sources || view.sources.list.every((s) => s.connection.state !== "connecting");
   useEffect(() => {
-    if (screen.selectedId !== ui.selectedId) store.dispatch({ type: "select", id: screen.selectedId });
-  }, [screen.selectedId, ui.selectedId, store]);
+    if (settled && screen.selectedId !== ui.selectedId) store.dispatch({ type: "select", id: screen.selectedId });
+  }, [settled, screen.selectedId, ui.selectedId, store]);
 
   // A request answered elsewhere (or whose agent ended) closes its dialog with a line saying so.
   useEffect(() => closeIfSettled({ ui, entities: view.entities, dispatch: store.dispatch }), [ui, view.entities, store]);

@@ -46,7 +46,7 @@ export function followSources(sources: readonly Source[], parserFor: (provider: 
     opts,
   );
   const client = new RoutingClient(
-    sources.map((s, i) => ({ label: labels[i]!, client: clients[i]!, remote: s.kind === "remote" })),
+    labels.map((label, i) => ({ label, client: clients[i]! })),
     mirror.locate,
   );
   const attach = (agentId: string): Promise<Attached> => {

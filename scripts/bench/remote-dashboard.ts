@@ -1,0 +1,91 @@
+/**
+ * The dashboard over remotes (issue 21), each figure beside its local-only baseline in the same run:
+ *  - first frame: `troupe` (this workspace) against `troupe --remote box` (plus a host workspace
+ *    over ssh to a real sshd on 127.0.0.1, tests/support/sshd.ts), alternating; the frame counted
+ *    is the one that shows an agent of every source (the remote's over a new ssh link);
+ *  - idle CPU with two remote sources open (two links to the host), agents over a minute old:
+ *    the dashboard, its ssh clients and the host's proxies over a window, against a local-only
+ *    dashboard over the same window; the links add no polling beyond ssh's keep-alive.
+ * Usage: bun scripts/bench/remote-dashboard.ts [runs=7] [windowS=60]   (TROUPE_BIN: another build)
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { Sshd } from "../../tests/support/sshd.ts";
+import { BIN, load } from "./floor.ts";
+import { TmuxFrames, cpuMs, median } from "./tmux-frame.ts";
+import { runtime as js, sleep } from "../../src/runtime/process.ts";
+import { run, runSync } from "../lib/process.ts";
+
+const runs = Number(process.argv[2] ?? 7);
+const windowS = Number(process.argv[3] ?? 60);
+
+const dir = mkdtempSync(join(tmpdir(), "troupe-bench-"));
+const host = mkdtempSync(join(tmpdir(), "troupe-bench-host-"));
+const runtime = mkdtempSync("/tmp/tb-");
+const socket = join(runtime, "d.sock");
+const hostSocket = join(runtime, "h.sock");
+const base = { ...process.env, XDG_CONFIG_HOME: join(runtime, "config"), XDG_STATE_HOME: join(runtime, "state") } as Record<string, string>;
+const hostEnv: Record<string, string> = { ...base, TROUPE_WORKSPACE: host, TROUPE_SOCKET: hostSocket };
+for (const d of [dir, host]) runSync(["git", "init", "-q", d]);
+
+const sshd = await Sshd.start({ TROUPE_SOCKET: hostSocket, XDG_STATE_HOME: hostEnv.XDG_STATE_HOME!, XDG_CONFIG_HOME: join(runtime, "host-config") });
+const env: Record<string, string> = { ...base, TROUPE_WORKSPACE: dir, TROUPE_SOCKET: socket, TROUPE_SSH_COMMAND: sshd.sshCommand };
+const frames = new TmuxFrames(runtime);
+/** The dashboard command as a tmux pane runs it, with this bench's environment. */
+const dashboard = (args: string) => `env ${Object.entries({ TROUPE_WORKSPACE: dir, TROUPE_SOCKET: socket, XDG_CONFIG_HOME: env.XDG_CONFIG_HOME!, XDG_STATE_HOME: env.XDG_STATE_HOME!, TROUPE_SSH_COMMAND: sshd.sshCommand }).map(([k, v]) => `${k}='${v}'`).join(" ")} ${BIN} ${args}`;
+const pids = (pattern: string): number[] => runSync(["pgrep", "-f", pattern], { stdout: "pipe" }).stdout.toString().split("\n").filter(Boolean).map(Number);
+const sumCpu = (ps: number[]) => ps.reduce((s, p) => s + cpuMs(p), 0);
+
+try {
+  console.log(`machine: ${navigator.hardwareConcurrency} cores, ${js.name} ${js.version}, ${load()} at the start`);
+  await run([BIN, "daemon", "start"], { env: hostEnv });
+  await run([BIN, "daemon", "start"], { env });
+  const started = Date.now();
+  await run([BIN, "spawn", "--no-worktree", "--name", "near", "--command", "sleep 3600"], { env });
+  await run([BIN, "spawn", "--no-worktree", "--name", "far", "--command", "sleep 3600"], { env: hostEnv });
+  for (const name of ["box", "box2"]) {
+    const add = runSync([BIN, "remote", "add", name, `127.0.0.1:${sshd.port}`, "--path", host, "--troupe", BIN], { env, stdout: "pipe" });
+    if (add.exitCode !== 0) throw new Error(add.stderr.toString());
+  }
+
+  const only: { ms: number; cpu: number }[] = [];
+  const both: { ms: number; cpu: number }[] = [];
+  for (let i = 0; i < runs + 1; i++) {
+    const a = await frames.firstFrame(dashboard(""), "near", 160, 40);
+    const b = await frames.firstFrame(dashboard("--remote box"), "far", 160, 40);
+    if (!a || !b) throw new Error("a dashboard showed no frame within 20 s");
+    if (i === 0) continue; // warms the page cache and the host's first ssh login
+    only.push(a);
+    both.push(b);
+  }
+  const show = (label: string, xs: { ms: number; cpu: number }[], extra = "") => console.log(`${label}: median ${median(xs.map((x) => x.ms)).toFixed(0)} ms to the frame, ${median(xs.map((x) => x.cpu)).toFixed(0)} ms of its CPU${extra}`);
+  show("first frame, troupe (this workspace)", only);
+  show("first frame, troupe --remote box (plus the host's agents over a new ssh link)", both, `; /local ${(median(both.map((x) => x.ms)) / median(only.map((x) => x.ms))).toFixed(2)}x wall, ${(median(both.map((x) => x.cpu)) / median(only.map((x) => x.cpu))).toFixed(2)}x CPU`);
+
+  // idle: agents over a minute old (their clocks then move once a minute), each dashboard alone
+  const wait = 65_000 - (Date.now() - started);
+  if (wait > 0) await sleep(wait);
+  for (const [label, args, shows] of [["local only", "", "near"], ["two remotes (box, box2) and this workspace", "--remote box --remote box2", "far"]] as const) {
+    frames.tmux("new-session", "-d", "-s", "idle", "-x", "160", "-y", "40", dashboard(args));
+    const pid = Number(frames.tmux("display-message", "-p", "-t", "idle", "#{pane_pid}").trim());
+    for (let t = 0; t < 200 && !frames.tmux("capture-pane", "-p", "-t", "idle").includes(shows); t++) await sleep(100);
+    await sleep(5000); // past the start's settling (versions of the agent CLIs, a collection)
+    const links = () => [...pids(`${sshd.sshCommand}.*proxy`), ...pids(`${BIN} proxy`)];
+    const before = { dash: cpuMs(pid), links: sumCpu(links()) };
+    await sleep(windowS * 1000);
+    const dash = cpuMs(pid) - before.dash;
+    const link = sumCpu(links()) - before.links;
+    const pctOf = (msUsed: number) => ((100 * msUsed) / (windowS * 1000)).toFixed(3);
+    console.log(`idle ${windowS} s, ${label}: dashboard ${pctOf(dash)} % of a core${args ? `, ssh clients + host proxies ${pctOf(link)} %` : ""}`);
+    frames.tmux("kill-session", "-t", "idle");
+    await sleep(300);
+  }
+  console.log(`${load()} at the end`);
+} finally {
+  frames.close();
+  runSync([BIN, "daemon", "stop"], { env });
+  runSync([BIN, "daemon", "stop"], { env: hostEnv });
+  sshd.close();
+  for (const d of [dir, host, runtime]) rmSync(d, { recursive: true, force: true });
+}
