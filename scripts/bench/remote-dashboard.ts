@@ -5,7 +5,8 @@
  *    is the one that shows an agent of every source (the remote's over a new ssh link);
  *  - idle CPU with two remote sources open (two links to the host), agents over a minute old:
  *    the dashboard, its ssh clients and the host's proxies over a window, against a local-only
- *    dashboard over the same window; the links add no polling beyond ssh's keep-alive.
+ *    dashboard over the same window; the links add their heartbeat (a PING every 2 s each) and
+ *    ssh's keep-alive.
  * Usage: bun scripts/bench/remote-dashboard.ts [runs=7] [windowS=60]   (TROUPE_BIN: another build)
  */
 import { mkdtempSync, rmSync } from "node:fs";
