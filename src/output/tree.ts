@@ -14,6 +14,8 @@ export interface TreeRow<T> {
   lasts: readonly boolean[];
 }
 
+const TOP: readonly boolean[] = [];
+
 /**
  * The items in tree order: each child right under its parent, siblings and top-level items in
  * the order given. An item is top level when its parent is not among the items (removed, or
@@ -34,6 +36,8 @@ export function treeRows<T extends TreeItem>(items: readonly T[], detach: (item:
       else children.set(parent, [item]);
     }
   }
+  // no item under another among them, none twice (the common case): the items as given, all at the top level
+  if (roots.length === items.length && ids.size === items.length) return items.map((item) => ({ item, depth: 0, lasts: TOP }));
   const out: TreeRow<T>[] = [];
   const seen = new Set<string>();
   // iterative, so a deep chain of workers cannot overflow the stack

@@ -1,6 +1,7 @@
 import type { Database } from "../runtime/sqlite.ts";
 import type { FileStream, OutputChunk, Stream } from "../protocol/output.ts";
 import { formatBytes } from "../protocol/bytes.ts";
+import { OutputTallies } from "./output-tally.ts";
 
 /** Keeps one response (and the memory to build it) small however much an agent wrote. */
 export const MAX_PAGE_BYTES = 4 * 1024 * 1024;
@@ -45,74 +46,81 @@ export function droppedMarker(droppedBytes: number, capBytes: number): string {
 
 /** Every line an agent wrote, in order; the one record of output (files are only the transport). */
 export class ChunkRepo {
-  private append: Append | null = null;
+  private append: { one: Append; many: Append } | null = null;
+  private readonly tallies: OutputTallies;
 
-  constructor(private readonly db: Database) {}
-
-  /**
-   * Stores pieces (of any files) and the offsets they reach in one transaction: a crash keeps
-   * all or none, so output is never stored twice or skipped. Returns the chunks, in order, and
-   * each agent's stored total afterwards.
-   */
-  appendMany(pieces: readonly Piece[]): Appended {
-    this.append ??= this.appendTransaction();
-    return this.append(pieces);
+  constructor(private readonly db: Database) {
+    this.tallies = new OutputTallies(db);
   }
 
   /**
-   * Built once: its statements prepared and its transaction wrapped once, not per pass (with a
-   * line a second from each of 200 agents, nearly every pass stores a single line).
+   * Stores pieces (of any files) in one transaction, each row carrying the offsets its session's
+   * files are stored to and its agent's appended total (see output-tally.ts): a crash keeps all
+   * or none, so output is never stored twice or skipped. Returns the chunks, in order, and each
+   * agent's stored total afterwards.
    */
-  private appendTransaction(): Append {
+  appendMany(pieces: readonly Piece[]): Appended {
+    this.append ??= this.appendStatements();
+    try {
+      // one piece of a session already under way is one INSERT, atomic on its own: no BEGIN/COMMIT around it
+      const one = pieces.length === 1 ? pieces[0]! : null;
+      return one && this.tallies.ready(one.agentId, one.session) ? this.append.one(pieces) : this.append.many(pieces);
+    } catch (err) {
+      this.tallies.reset(); // what was cached moved on with a write that rolled back
+      throw err;
+    }
+  }
+
+  /**
+   * Built once: the statement prepared and the transaction wrapped once, not per pass (with a
+   * line a second from each of 200 agents, nearly every pass stores a single line, one insert).
+   */
+  private appendStatements(): { one: Append; many: Append } {
     const insert = this.db.query(
-      "INSERT INTO agent_log_chunks (agent_id, session, stream, data, bytes, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+      `INSERT INTO agent_log_chunks (agent_id, session, stream, data, bytes, created_at, stdout_to, stderr_to, appended)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
     );
-    const offset = {
-      stdout: this.db.query("UPDATE agent_sessions SET stdout_offset = ? WHERE agent_id = ? AND session = ?"),
-      stderr: this.db.query("UPDATE agent_sessions SET stderr_offset = ? WHERE agent_id = ? AND session = ?"),
+    const store = (p: Piece, now: number, stored: Map<string, number>): OutputChunk => {
+      const t = this.tallies.of(p.agentId);
+      this.tallies.enter(p.agentId, t, p.session);
+      this.tallies.advance(t, p.stream, p.offset, p.bytes);
+      const row = insert.get(p.agentId, p.session, p.stream, p.data, p.bytes, now, t.stdout, t.stderr, t.appended) as { id: number };
+      stored.set(p.agentId, t.appended - t.dropped);
+      return { id: row.id, agentId: p.agentId, session: p.session, stream: p.stream, data: p.data, createdAt: now };
     };
-    const usage = this.db.query(
-      `INSERT INTO agent_output (agent_id, stored_bytes) VALUES (?1, ?2)
-       ON CONFLICT (agent_id) DO UPDATE SET stored_bytes = stored_bytes + ?2 RETURNING stored_bytes`,
-    );
-    return this.db.transaction((pieces: readonly Piece[]): Appended => {
+    const many = (pieces: readonly Piece[]): Appended => {
       const now = Date.now();
-      const offsets = new Map<string, Piece>();
-      const added = new Map<string, number>();
-      const chunks = pieces.map((p) => {
-        const row = insert.get(p.agentId, p.session, p.stream, p.data, p.bytes, now) as { id: number };
-        offsets.set(`${p.agentId}\0${p.session}\0${p.stream}`, p);
-        added.set(p.agentId, (added.get(p.agentId) ?? 0) + p.bytes);
-        return { id: row.id, agentId: p.agentId, session: p.session, stream: p.stream, data: p.data, createdAt: now };
-      });
-      for (const p of offsets.values()) offset[p.stream].run(p.offset, p.agentId, p.session);
       const stored = new Map<string, number>();
-      for (const [agentId, bytes] of added) stored.set(agentId, (usage.get(agentId, bytes) as { stored_bytes: number }).stored_bytes);
-      return { chunks, stored };
-    });
+      return { chunks: pieces.map((p) => store(p, now, stored)), stored };
+    };
+    return { one: many, many: this.db.transaction(many) };
   }
 
   /** Byte offsets stored so far for a session's two files. */
   offsets(agentId: string, session: number): { stdout: number; stderr: number } | null {
-    const row = this.db.query("SELECT stdout_offset, stderr_offset FROM agent_sessions WHERE agent_id = ? AND session = ?").get(agentId, session) as {
-      stdout_offset: number;
-      stderr_offset: number;
-    } | null;
-    return row && { stdout: row.stdout_offset, stderr: row.stderr_offset };
+    return this.tallies.offsets(agentId, session);
   }
 
   /** Bytes of output stored for an agent and dropped under the cap. */
   usage(agentId: string): { stored: number; dropped: number } {
-    const row = this.db.query("SELECT stored_bytes, dropped_bytes FROM agent_output WHERE agent_id = ?").get(agentId) as {
-      stored_bytes: number;
-      dropped_bytes: number;
-    } | null;
-    return { stored: row?.stored_bytes ?? 0, dropped: row?.dropped_bytes ?? 0 };
+    const t = this.tallies.read(agentId);
+    return { stored: t.appended - t.dropped, dropped: t.dropped };
+  }
+
+  /** An agent being removed: what is cached of its output goes. */
+  forget(agentId: string): void {
+    this.tallies.forget(agentId);
   }
 
   /** Agents storing more than `capBytes` (a store from before the cap, or a lowered cap). */
   agentsOver(capBytes: number): string[] {
-    return (this.db.query("SELECT agent_id FROM agent_output WHERE stored_bytes > ?").all(capBytes) as { agent_id: string }[]).map((r) => r.agent_id);
+    const rows = this.db
+      .query(
+        `SELECT o.agent_id FROM agent_output o
+         WHERE COALESCE((SELECT c.appended FROM agent_log_chunks c WHERE c.agent_id = o.agent_id ORDER BY c.id DESC LIMIT 1), o.appended_bytes) - o.dropped_bytes > ?`,
+      )
+      .all(capBytes) as { agent_id: string }[];
+    return rows.map((r) => r.agent_id);
   }
 
   /**
@@ -122,8 +130,17 @@ export class ChunkRepo {
    * how much was dropped in all. One transaction; returns the bytes still stored.
    */
   dropOldest(agentId: string, atLeast: number, atMost: number, capBytes: number): number {
+    try {
+      return this.dropTransaction(agentId, atLeast, atMost, capBytes);
+    } catch (err) {
+      this.tallies.reset();
+      throw err;
+    }
+  }
+
+  private dropTransaction(agentId: string, atLeast: number, atMost: number, capBytes: number): number {
     return this.db.transaction(() => {
-      const usage = this.usage(agentId);
+      const t = this.tallies.of(agentId);
       // the marker (bytes 0, troupe's own note, never the agent's stderr) is the oldest row: it is dropped with the rest and written anew
       const oldest = this.db.query(
         "SELECT id, session, COALESCE(bytes, octet_length(data)) AS bytes FROM agent_log_chunks WHERE agent_id = ? ORDER BY id",
@@ -135,15 +152,22 @@ export class ChunkRepo {
         dropped += row.bytes;
         last = row;
       }
-      if (!last || dropped === 0) return usage.stored;
+      if (!last || dropped === 0) return t.appended - t.dropped;
+      // the marker keeps the offsets the newest dropped row carried: when nothing newer is kept, it is the newest row
+      const { stdout_to, stderr_to } = this.db.query("SELECT stdout_to, stderr_to FROM agent_log_chunks WHERE id = ?").get(last.id) as {
+        stdout_to: number | null;
+        stderr_to: number | null;
+      };
       this.db.query("DELETE FROM agent_log_chunks WHERE agent_id = ? AND id <= ?").run(agentId, last.id);
-      const total = usage.dropped + dropped;
+      t.dropped += dropped;
       this.db
-        .query("INSERT INTO agent_log_chunks (id, agent_id, session, stream, data, bytes, created_at) VALUES (?, ?, ?, 'troupe', ?, 0, ?)")
-        .run(last.id, agentId, last.session, droppedMarker(total, capBytes), Date.now());
-      const left = usage.stored - dropped;
-      this.db.query("UPDATE agent_output SET stored_bytes = ?, dropped_bytes = ? WHERE agent_id = ?").run(left, total, agentId);
-      return left;
+        .query(
+          `INSERT INTO agent_log_chunks (id, agent_id, session, stream, data, bytes, created_at, stdout_to, stderr_to, appended)
+           VALUES (?, ?, ?, 'troupe', ?, 0, ?, ?, ?, ?)`,
+        )
+        .run(last.id, agentId, last.session, droppedMarker(t.dropped, capBytes), Date.now(), stdout_to, stderr_to, t.appended);
+      this.db.query("UPDATE agent_output SET appended_bytes = ?, dropped_bytes = ? WHERE agent_id = ?").run(t.appended, t.dropped, agentId);
+      return t.appended - t.dropped;
     })();
   }
 

@@ -351,6 +351,15 @@ export const MIGRATIONS: readonly Migration[] = [
     taken_at INTEGER
   );
   CREATE INDEX session_inputs_session ON session_inputs(agent_id, session);` },
+  // 22: storing a line is one insert: each chunk carries its session's two file offsets and its
+  // agent's appended total after it (see src/store/output-tally.ts), instead of an update of the
+  // session row and of agent_output in every commit. agent_output keeps what was appended as of
+  // the last drop (stored = appended − dropped); rows from before carry nulls and are read as then.
+  { name: "offsets-in-chunks", sql: `ALTER TABLE agent_log_chunks ADD COLUMN stdout_to INTEGER;
+  ALTER TABLE agent_log_chunks ADD COLUMN stderr_to INTEGER;
+  ALTER TABLE agent_log_chunks ADD COLUMN appended INTEGER;
+  ALTER TABLE agent_output RENAME COLUMN stored_bytes TO appended_bytes;
+  UPDATE agent_output SET appended_bytes = appended_bytes + dropped_bytes;` },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

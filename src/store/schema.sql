@@ -64,7 +64,7 @@ CREATE TABLE agent_sessions (
   stdout_path TEXT NOT NULL,
   stderr_path TEXT NOT NULL,
   exit_path TEXT NOT NULL,
-  stdout_offset INTEGER NOT NULL DEFAULT 0,
+  stdout_offset INTEGER NOT NULL DEFAULT 0, -- since 22: as of when its agent's chunks moved on to another session; its newest chunk may say more
   stderr_offset INTEGER NOT NULL DEFAULT 0,
   started_at INTEGER NOT NULL,
   ended_at INTEGER,
@@ -86,12 +86,15 @@ CREATE TABLE agent_log_chunks (
   stream TEXT NOT NULL, -- stdout, stderr, or troupe (troupe's own note: the cap's marker)
   data TEXT NOT NULL,
   created_at INTEGER NOT NULL,
-  bytes INTEGER -- 3 output-cap (null in rows from before it)
+  bytes INTEGER, -- 3 output-cap (null in rows from before it)
+  stdout_to INTEGER, -- 22 offsets-in-chunks: the session's files stored to this far, after this chunk
+  stderr_to INTEGER, -- 22
+  appended INTEGER -- 22: the agent's bytes appended in all, after this chunk (stored = appended - dropped)
 );
 CREATE INDEX agent_log_chunks_agent_bytes ON agent_log_chunks(agent_id, id, bytes);
 CREATE TABLE agent_output (
   agent_id TEXT PRIMARY KEY REFERENCES agents(id) ON DELETE CASCADE,
-  stored_bytes INTEGER NOT NULL DEFAULT 0,
+  appended_bytes INTEGER NOT NULL DEFAULT 0, -- 22 offsets-in-chunks (was stored_bytes): as of the last drop; newer chunks carry it
   dropped_bytes INTEGER NOT NULL DEFAULT 0
 );
 

@@ -9,6 +9,7 @@ export interface SessionRecord {
   stdoutPath: string;
   stderrPath: string;
   exitPath: string;
+  /** Stored this far as of the session row; its agent's newest chunk may say more (ChunkRepo.offsets). */
   stdoutOffset: number;
   stderrOffset: number;
   startedAt: number;

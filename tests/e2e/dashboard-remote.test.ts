@@ -33,6 +33,16 @@ function linkPids(): number[] {
   return r.stdout.toString().split("\n").filter(Boolean).map(Number);
 }
 
+/** Moves the selection onto the agent named `name`, by as many j or k as the agents between them. */
+async function select(term: Terminal, name: string): Promise<void> {
+  const agents = listLines(term.screen()).filter((l) => !/^ (──|! needs you)/.test(l));
+  const at = agents.findIndex((l) => l.startsWith("›"));
+  const to = agents.findIndex((l) => new RegExp(`^.{5}\\S*\\s*${name}\\s`).test(l));
+  if (at === -1 || to === -1) throw new Error(`no selection or no ${name} in the list:\n${agents.join("\n")}`);
+  for (let i = 0; i < Math.abs(to - at); i++) term.keys(to > at ? "j" : "k");
+  await term.waitFor(new RegExp(`› \\S+\\s+(! )?${name}\\s`));
+}
+
 describe.skipIf(!HAVE_SSHD || !HAVE_TMUX)("the dashboard over a remote", () => {
   beforeAll(async () => {
     local = new Sandbox();
@@ -83,12 +93,8 @@ describe.skipIf(!HAVE_SSHD || !HAVE_TMUX)("the dashboard over a remote", () => {
       expect(done.result).toBe("got:yes");
 
       // down to far (past the host's header), s stops it on the host
-      await term.waitForNot("! needs you");
-      for (let i = 0; i < 3 && !/› \S+\s+far/.test(term.screen()); i++) {
-        term.keys("j");
-        await Bun.sleep(150);
-      }
-      await term.waitFor(/› \S+\s+far/);
+      await term.waitFor(/asker\s+done/);
+      await select(term, "far");
       term.keys("s");
       await term.waitFor("Stop far?");
       term.keys("y");
@@ -99,17 +105,17 @@ describe.skipIf(!HAVE_SSHD || !HAVE_TMUX)("the dashboard over a remote", () => {
       await host.json(["spawn", "--no-worktree", "--name", "streamer", "--command", 'for i in $(seq 1 8); do echo "line $i"; sleep 0.5; done; troupe signal done', "--json"]);
       await term.waitFor(/streamer\s+running/);
       // select it, so its output is on screen as it streams
-      for (let i = 0; i < 6 && !/› \S+\s+streamer/.test(term.screen()); i++) {
-        term.keys(i < 3 ? "j" : "k");
-        await Bun.sleep(150);
-      }
+      await select(term, "streamer");
       await term.waitFor("line 2");
       const pids = linkPids();
       expect(pids.length).toBeGreaterThan(0);
       for (const pid of pids) process.kill(pid, "SIGKILL");
       await term.waitFor("box unreachable", 15_000);
+      // a host agent asks while the link is down: it is there, marked !, once the link is back
+      await host.json(["spawn", "--no-worktree", "--name", "late", "--command", "troupe ask 'merge now?' --user", "--json"]);
       await waitFor("streamer done on the host", async () => (await hostAgent("streamer"))?.status === "done", 20_000);
       await term.waitForNot("unreachable", 30_000);
+      await term.waitFor(/! needs you[^\n]*\n[^\n]*! late\s+running[^\n]*box · /, 20_000);
       const after = await term.waitFor(/streamer\s+done[\s\S]*line 8/, 20_000);
       // the output pane: each line once, none lost
       for (let i = 1; i <= 8; i++) expect(after.split("\n").filter((l) => l.includes(`line ${i}`) && !l.includes(`line ${i}0`)).length).toBe(1);
@@ -117,4 +123,29 @@ describe.skipIf(!HAVE_SSHD || !HAVE_TMUX)("the dashboard over a remote", () => {
       term.close();
     }
   }, 150_000);
+
+  test("t on a remote agent: its CLI runs on the host through ssh -t on this terminal, and the dashboard comes back", async () => {
+    const standIn = ['if [ -n "$TROUPE_ATTACHED" ]; then', '  echo "interactive $TROUPE_AGENT_NAME ready"', '  while IFS= read -r line; do [ "$line" = quit ] && exit 0; echo "got: $line"; done', "fi", "troupe signal done --result ok"].join("\n");
+    await host.json(["spawn", "--no-worktree", "--name", "ada", "--command", standIn, "--json"]);
+    await waitFor("ada done on the host", async () => (await hostAgent("ada"))?.status === "done");
+    const term = new Terminal(local, 160, 30);
+    try {
+      term.type(`env TROUPE_SSH_COMMAND='${sshd.sshCommand}' ${BIN} --remote box`);
+      term.keys("Enter");
+      await term.waitFor(/ada\s+done/, 30_000);
+      await select(term, "ada");
+      term.keys("t");
+      await term.waitFor("interactive ada ready", 30_000);
+      expect((await hostAgent("ada"))?.status).toBe("attached");
+      term.type("hello there");
+      term.keys("Enter");
+      await term.waitFor("got: hello there");
+      term.type("quit");
+      term.keys("Enter");
+      await term.waitFor("back from ada: done", 30_000);
+      expect((await hostAgent("ada"))?.status).toBe("done");
+    } finally {
+      term.close();
+    }
+  }, 90_000);
 });

@@ -12,6 +12,7 @@ import { resolveWorkspace } from "../../src/workspace.ts";
 import { followSources, type FollowedSources } from "../../src/ui/sources/follow-sources.ts";
 import { parserFor } from "../../src/output/render.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
+import type { AttentionItem } from "../../src/ui/mirror/attention.ts";
 
 let a: Sandbox | undefined;
 let b: Sandbox | undefined;
@@ -32,7 +33,8 @@ test("two daemons as one view: each msg_1 tagged with its source, read in its ow
     await sb.json(["spawn", "--no-worktree", "--name", name, "--command", `troupe send --user "hello from ${name}"; echo ${name} out; troupe signal done`, "--json"]);
   }
   for (const sb of [a, b]) await waitFor("its message", async () => (await new TroupeClient({ socket: sb.socket }).messages({ to: "user", unread: true })).length > 0);
-  f = followSources([sourceOf(a), sourceOf(b)], parserFor, {});
+  const alerts: AttentionItem[] = [];
+  f = followSources([sourceOf(a), sourceOf(b)], parserFor, { onAttention: (items) => alerts.push(...items) });
   const [la, lb] = f.mirror.getView().sources?.list.map((s) => s.label) ?? [];
   f.mirror.start();
   const view = await waitFor("both sources live", async () => {
@@ -68,4 +70,10 @@ test("two daemons as one view: each msg_1 tagged with its source, read in its ow
   expect((await new TroupeClient({ socket: a.socket }).listAgents()).some((x: Agent) => x.id === made.id)).toBe(false);
   await f.client.stop(made.id);
   expect((await new TroupeClient({ socket: b.socket }).agent(made.id)).status).toBe("stopped");
+
+  // an agent of the second source that asks now rings here (the bell, a desktop notification)
+  expect(alerts).toEqual([]);
+  await b.json(["spawn", "--no-worktree", "--name", "asker", "--command", "troupe ask 'ship it?' --user", "--json"]);
+  const rang = await waitFor("the alert", () => alerts.find((x) => x.name === "asker"));
+  expect(rang.text).toBe("ship it?");
 }, 60_000);

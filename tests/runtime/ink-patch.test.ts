@@ -63,7 +63,7 @@ function random(seed: number) {
 const red: Transformer = (l) => `\x1b[31m${l}\x1b[39m`;
 const bold: Transformer = (l) => `\x1b[1m${l}\x1b[22m`;
 const numbered: Transformer = (l, i) => `${i}${l}`;
-const TEXTS = ["hello", "wörld · 世界", "│\n│\n│", "a\x1b[32mgreen\x1b[39m b", "line one\nline two", "x", "🙂 wide", "tab\tstop"];
+const TEXTS = ["hello", "wörld · 世界", "│\n│\n│", "a\x1b[32mgreen\x1b[39m b", "line one\nline two", "x", "🙂 wide", "tab\tstop", "\x1b[2mdim \x1b[1mand bold\x1b[22m \x1b[31;1mred\x1b[0m", "\x1b[36m› ●\x1b[39m name \x1b[90mgray\x1b[39m"];
 
 describe("Ink's output pass reuses the rows that did not change (patches/ink+8.0.0.patch)", () => {
   test("every frame built on the previous one reads as the same frame built afresh, and as Ink's own Output builds it", async () => {
@@ -143,6 +143,21 @@ describe("Ink's output pass reuses the rows that did not change (patches/ink+8.0
       const before = prefix + line(Math.floor(r() * 8));
       const after = prefix + line(Math.floor(r() * 8));
       expect(lineUpdate(before, after, 80)).toBe(stockLineUpdate(before, after, 80));
+    }
+  });
+
+  test("plain text gets the cells tokenizing would give it, without segmenting", () => {
+    // every range of the plain class, its edges and a few inside, and what is next to it
+    const pool = [" ", "~", "a", "Z", "\u00A0", "\u00AC", "\u00AE", "é", "\u02FF", "\u0370", "Ω", "\u0482", "\u048A", "ж", "\u052F", "\u2010", "\u2027", "\u2030", "\u205E", "\u2190", "→", "│", "●", "\u231A", "\u23E9", "\u2614", "\u26A1", "\u2B50", "\u2BFF", "\u3000", "\u3029", "\u3030", "\u303F", "\u4E00", "世", "\u9FFF"];
+    let seed = 7;
+    const r = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+    const caches = () => (new OutputClass({ width: 1, height: 1 }) as unknown as { caches: { getStyledChars(line: string): unknown[] } }).caches;
+    for (let i = 0; i < 500; i++) {
+      const line = Array.from({ length: 1 + Math.floor(r() * 20) }, () => pool[Math.floor(r() * pool.length)]).join("");
+      const plain = caches().getStyledChars(line);
+      // the same line with an escape in it is not plain: it goes through tokenize
+      const tokenized = caches().getStyledChars(`${line}\x1b[39m`);
+      expect(plain).toEqual(tokenized);
     }
   });
 

@@ -84,8 +84,8 @@ describe("store migrations", () => {
       // rows from before migration 6 kept their environment in the store: marked to move it out
       expect({ stop, agent }).toEqual({ stop, agent: { name: "otter", attempt: 1, legacy_env: stop < 6 ? 1 : 0, uncommitted: 0 } });
       // before migration 3 the totals are summed from the stored output; after, the chunk repo keeps them
-      const total = old.query("SELECT stored_bytes FROM agent_output WHERE agent_id = 'ag_1'").get() as { stored_bytes: number } | null;
-      expect({ stop, total: total?.stored_bytes ?? null }).toEqual({ stop, total: stop < 3 ? 6 : null });
+      const total = old.query("SELECT appended_bytes FROM agent_output WHERE agent_id = 'ag_1'").get() as { appended_bytes: number } | null;
+      expect({ stop, total: total?.appended_bytes ?? null }).toEqual({ stop, total: stop < 3 ? 6 : null });
       expect(old.query("SELECT count(*) AS n FROM agent_log_chunks").get()).toEqual({ n: 1 });
       old.close();
     }

@@ -82,9 +82,10 @@ export class Tailer {
 
   add(s: SessionRecord): void {
     this.retention.refreshCap();
+    const stored = this.chunks.offsets(s.agentId, s.session); // the newest chunk may be past the session row (see output-tally.ts)
     for (const [stream, path, offset] of [
-      ["stdout", s.stdoutPath, s.stdoutOffset],
-      ["stderr", s.stderrPath, s.stderrOffset],
+      ["stdout", s.stdoutPath, stored?.stdout ?? s.stdoutOffset],
+      ["stderr", s.stderrPath, stored?.stderr ?? s.stderrOffset],
     ] as const) {
       const known = this.files.get(path);
       const same = known !== undefined && known.agentId === s.agentId && known.session === s.session;
@@ -103,6 +104,7 @@ export class Tailer {
    */
   forgetAgent(agentId: string): void {
     for (const t of [...this.files.values()]) if (t.agentId === agentId) this.drop(t);
+    this.chunks.forget(agentId);
   }
 
   /** Forgets a followed file without reading it again: its fd closed, its folder watched afresh when followed next. */

@@ -1,6 +1,7 @@
 import { endpoint, reply } from "./endpoint.ts";
 import { query } from "./query.ts";
 import { schema } from "./schemas.ts";
+import { AgentsReply } from "./agent-reply.ts";
 
 const REF = { ref: "an agent's id or name" } as const;
 const agentReply = reply.key(schema("agents", "AgentResponseSchema"), "agent");
@@ -13,7 +14,7 @@ export const AGENT_ENDPOINTS = {
     summary: "Every agent.",
     rule: "anyone",
     does: "list agents",
-    reply: reply.key(schema("agents", "AgentsResponseSchema"), "agents"),
+    reply: reply.key(schema("agents", "AgentsResponseSchema"), "agents", AgentsReply),
   }),
   agent: endpoint({
     method: "GET",

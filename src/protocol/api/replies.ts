@@ -35,7 +35,7 @@ const CONVERSATION: Record<keyof Conversation, Kind> = {
 
 export const CONVERSATION_STATUSES: readonly ConversationStatus[] = ["pending", "delivered", "answered", "expired"];
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function fits(kind: Kind, v: unknown): boolean {
   switch (kind) {
@@ -65,7 +65,7 @@ function conversation(v: unknown, at: string): Conversation | string {
   return out as Conversation;
 }
 
-function check<T>(read: (v: unknown) => T | string): ReplyCheck<T> {
+export function check<T>(read: (v: unknown) => T | string): ReplyCheck<T> {
   return {
     safeParse(value) {
       const r = read(value);

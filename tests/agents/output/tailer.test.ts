@@ -46,7 +46,7 @@ test("a raw file an agent still appends to gives back what is stored; nothing is
   tailer = new Tailer(store.chunks, () => {}, new Logger(join(dir, "daemon.log")), { capBytes: () => MiB });
   tailer.start();
   tailer.add(s);
-  const offset = () => store!.sessions.get("a1", 1)!.stdoutOffset;
+  const offset = () => store!.chunks.offsets("a1", 1)!.stdout; // the newest chunk carries it (migration 22)
   await waitFor("the first 3 MB stored", () => offset() === 3_000_000);
   const st = statSync(s.stdoutPath);
   expect(st.size).toBe(3_000_000); // offsets stay valid for the writer and the store ...
