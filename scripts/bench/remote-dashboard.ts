@@ -6,7 +6,8 @@
  *    one that shows the remote's agents too (over a new ssh link);
  *  - idle CPU with two remote sources open (two links to the host), agents over a minute old:
  *    the dashboard, its ssh clients and the host's proxies over a window, against a local-only
- *    dashboard over the same window; the links add no polling beyond ssh's keep-alive.
+ *    dashboard over the same window; the links add their heartbeat (a PING every 2 s each) and
+ *    ssh's keep-alive.
  * Usage: bun scripts/bench/remote-dashboard.ts [runs=7] [windowS=60]   (TROUPE_BIN: another build)
  */
 import { mkdtempSync, rmSync } from "node:fs";

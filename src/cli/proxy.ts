@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { TroupeError } from "../errors.ts";
 import { autostartingClient } from "../client/connect.ts";
 import { serveLink } from "../client/link/proxy.ts";
-import type { Hello } from "../client/link/frames.ts";
+import { LINK_FEATURES, type Hello } from "../client/link/frames.ts";
 import { API_VERSION } from "../protocol/api/index.ts";
 import { BUILD_VERSION } from "../self.ts";
 import { resolveWorkspace } from "../workspace.ts";
@@ -30,10 +30,16 @@ async function run(args: string[]): Promise<number> {
     version: BUILD_VERSION,
     platform: `${process.platform}-${process.arch}`,
     workspace: ws.root,
+    features: LINK_FEATURES,
     ...(!existsSync(ws.root) && { error: { code: "workspace_missing", message: `no folder ${ws.root} on this host` } }),
   };
   await serveLink({ input: process.stdin, output: process.stdout }, autostartingClient(ws).transport, hello);
-  // what is still queued for ssh (a greeting that says why not) goes out before the exit
-  await new Promise<void>((resolve) => (process.stdout.writableLength === 0 ? resolve() : process.stdout.write("", () => resolve())));
+  // what is still queued for ssh (a greeting that says why not) goes out before the exit; a client
+  // gone silent reads nothing more, so not waited for long
+  await new Promise<void>((resolve) => {
+    if (process.stdout.writableLength === 0) return resolve();
+    const bound = setTimeout(resolve, 2_000);
+    process.stdout.write("", () => (clearTimeout(bound), resolve()));
+  });
   return 0;
 }

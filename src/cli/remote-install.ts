@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, openSync, readdirSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { TroupeError } from "../errors.ts";
 import { shellQuote, sshArgv } from "../client/link/ssh.ts";
 import { probeRemote, remoteAddress } from "../client/remote.ts";
-import { binaryIn, packageName, platformFor, type Platform } from "../platforms.ts";
+import { PLATFORMS, binaryIn, packageName, platformFor, type Platform } from "../platforms.ts";
 import type { Remote } from "../protocol/remote.ts";
 import { VERSION, isCompiled } from "../self.ts";
 import { stdout } from "./streams.ts";
@@ -42,10 +42,17 @@ function thisLibc(): "glibc" | "musl" {
   }
 }
 
-/** Where unpacked platform packages may lie beside this binary: dist/packages/ of a build, or the npm scope folder it was installed in. */
-function packageDirs(): string[] {
-  const bin = process.execPath;
-  return [join(dirname(bin), "packages"), dirname(dirname(dirname(bin)))];
+/**
+ * Where unpacked platform packages may lie beside this binary: `packages/` beside it (dist/troupe
+ * after `npm run dist`), and, when it is itself a platform package's binary
+ * (`<scope>/linux-x64/bin/troupe`: an npm install, or dist/packages/linux-x64/bin/troupe), the
+ * folder of its siblings.
+ */
+export function packageDirs(bin: string = process.execPath): string[] {
+  const dirs = [join(dirname(bin), "packages")];
+  const pkg = dirname(dirname(bin));
+  if (basename(dirname(bin)) === "bin" && PLATFORMS.some((p) => p.id === basename(pkg))) dirs.push(dirname(pkg));
+  return dirs;
 }
 
 /** The troupe binary for `platform`: this one when it is that platform, else one from the distribution packages; else why not. */

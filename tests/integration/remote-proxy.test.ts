@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { BIN, Sandbox, waitFor } from "../support/sandbox.ts";
 import { TroupeClient } from "../../src/client/client.ts";
 import { LinkTransport } from "../../src/client/link/link-transport.ts";
+import type { HeartbeatOptions } from "../../src/client/link/heartbeat.ts";
 import type { EventMessage } from "../../src/client/sse.ts";
 
 let sb: Sandbox | undefined;
@@ -25,9 +26,9 @@ function proxy(): ChildProcess {
   return c;
 }
 
-function linkClient(): { client: TroupeClient; transport: LinkTransport; last: () => ChildProcess } {
+function linkClient(heartbeat?: HeartbeatOptions): { client: TroupeClient; transport: LinkTransport; last: () => ChildProcess } {
   let last!: ChildProcess;
-  const transport = new LinkTransport(() => (last = proxy()), { name: "box", address: `me@box:${sb!.dir}`, timeoutMs: 20_000, installHint: "" });
+  const transport = new LinkTransport(() => (last = proxy()), { name: "box", address: `me@box:${sb!.dir}`, timeoutMs: 20_000, installHint: "", ...(heartbeat && { heartbeat }) });
   return { client: new TroupeClient({ transport }), transport, last: () => last };
 }
 
@@ -85,4 +86,33 @@ test("a link killed mid-stream (kill -9 of its far end): lifecycle events resume
   const lines = seen.join("").split("\n").filter((l) => l.startsWith("line"));
   expect(lines).toEqual(Array.from({ length: 40 }, (_, i) => `line${i + 1}`));
   transport.close();
+}, 60_000);
+
+test("the proxy answers the link's heartbeat: an idle event stream outlives the deadline many times; a stopped proxy fails it within the deadline", async () => {
+  sb = new Sandbox();
+  const { client, transport, last } = linkClient({ everyMs: 100, deadMs: 300 });
+  const events = await client.openEvents(null);
+  const types: string[] = [];
+  const read = (async () => {
+    for await (const m of events) types.push(m.event.type);
+  })();
+  read.catch(() => undefined);
+  // nothing happens in the workspace for ten deadlines: only PING and PONG cross the link
+  await Bun.sleep(3_000);
+  await client.spawn({ provider: "generic", command: "sleep 600", name: "late", worktree: false, env: {} } as never);
+  await waitFor("the agent's event on the idle stream", () => types.includes("agent:created"));
+  // a frozen far end (SIGSTOP: nothing closes, nothing answers)
+  const far = last();
+  far.kill("SIGSTOP");
+  const started = Date.now();
+  try {
+    await expect(read).rejects.toThrow(/^the link to box went silent: nothing from me@box:\S+ for 0.3 s$/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // the next request opens a new link, as a dashboard's reconnect does
+    expect((await client.listAgents()).map((a) => a.name)).toContain("late");
+    expect(last()).not.toBe(far);
+  } finally {
+    far.kill("SIGCONT");
+    transport.close();
+  }
 }, 60_000);

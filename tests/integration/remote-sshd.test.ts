@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createServer, type Server } from "node:net";
-import { existsSync, mkdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { BIN, Sandbox, waitFor } from "../support/sandbox.ts";
-import { HAVE_SSHD, Sshd } from "../support/sshd.ts";
+import { HAVE_SSHD, Sshd, processesUnder } from "../support/sshd.ts";
 import { HAVE_TMUX, Terminal } from "../support/terminal.ts";
 import type { Agent, Conversation } from "../../src/protocol/entities.ts";
 import { TroupeClient } from "../../src/client/client.ts";
@@ -164,7 +164,7 @@ describe.skipIf(!HAVE_SSHD)("remotes over ssh", () => {
     }
   }, 60_000);
 
-  test("a host gone silent mid-stream (its sessions frozen): the link notices within ssh's keep-alive, in one line", async () => {
+  test("a host gone silent mid-stream (its sessions frozen): the link's heartbeat notices within seconds, in one line", async () => {
     const transport = remoteTransport("box", { host: "127.0.0.1", port: sshd.port, path: host.dir, troupe: BIN }, { ...process.env, ...env });
     const client = new TroupeClient({ transport });
     const events = await client.openEvents(null);
@@ -176,11 +176,41 @@ describe.skipIf(!HAVE_SSHD)("remotes over ssh", () => {
       const ended = (async () => {
         for await (const _ of events) void _;
       })();
-      await expect(ended).rejects.toThrow(/the link to box closed/);
-      // ServerAliveInterval=5 × ServerAliveCountMax=3
-      expect(Date.now() - started).toBeLessThan(30_000);
+      await expect(ended).rejects.toThrow(/^the link to box went silent: nothing from 127\.0\.0\.1:\d+:\S+ for 6 s$/);
+      // the heartbeat's deadline (6 s, noticed 6–8 s after the last byte), well before ssh's
+      // keep-alives (ServerAliveInterval=5 × ServerAliveCountMax=3: 15–20 s), the backstop
+      const took = Date.now() - started;
+      console.log(`frozen host noticed after ${took} ms`);
+      expect(took).toBeLessThan(12_000);
     } finally {
       if (frozen) sshd.freezeSessions(false);
+      transport.close();
+    }
+  }, 60_000);
+
+  test("a client gone silent (its ssh frozen, as a laptop asleep): the host's proxy lets go of the link, where sshd would keep it for hours", async () => {
+    const transport = remoteTransport("box", { host: "127.0.0.1", port: sshd.port, path: host.dir, troupe: BIN }, { ...process.env, ...env });
+    const events = await new TroupeClient({ transport }).openEvents(null);
+    const reading = (async () => {
+      for await (const _ of events) void _;
+    })();
+    reading.catch(() => undefined);
+    // the link's first PING (2 s) tells the proxy this client pings
+    await Bun.sleep(3_000);
+    const [proxy] = processesUnder(sshd.pid!, "proxy --workspace");
+    const ssh = processesUnder(process.pid, "ssh -F").filter((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith("ssh"));
+    expect(proxy).toBeDefined();
+    expect(ssh).toHaveLength(1);
+    const started = Date.now();
+    process.kill(ssh[0]!, "SIGSTOP");
+    try {
+      await waitFor("the host's proxy to exit", () => !existsSync(`/proc/${proxy}`) || readFileSync(`/proc/${proxy}/stat`, "utf8").includes(") Z "), 30_000);
+      const took = Date.now() - started;
+      console.log(`the host's proxy let go of a silent client after ${took} ms`);
+      // PROXY_DEADLINE: 15 s without a byte, checked every 5 s
+      expect(took).toBeLessThan(25_000);
+    } finally {
+      process.kill(ssh[0]!, "SIGCONT");
       transport.close();
     }
   }, 60_000);

@@ -109,6 +109,11 @@ export class Sshd {
     return s;
   }
 
+  /** sshd's own process id (its sessions are its descendants). */
+  get pid(): number | undefined {
+    return this.proc?.pid;
+  }
+
   /** Runs `command` on the server through ssh (as troupe does), for set-up checks. */
   exec(command: string): { code: number; stdout: string; stderr: string } {
     const r = Bun.spawnSync(["sh", "-c", `${this.sshCommand} -p ${this.port} 127.0.0.1 "$@"`, "ssh", command]);
@@ -122,24 +127,8 @@ export class Sshd {
   freezeSessions(freeze: boolean): number {
     const root = this.proc?.pid;
     if (!root) return 0;
-    const parents = new Map<number, number>();
-    for (const e of readdirSync("/proc")) {
-      const pid = Number(e);
-      if (!Number.isInteger(pid)) continue;
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-        parents.set(pid, Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-      } catch {
-        // gone meanwhile
-      }
-    }
-    const under = (pid: number): boolean => {
-      for (let p = parents.get(pid); p !== undefined && p > 1; p = parents.get(p)) if (p === root) return true;
-      return false;
-    };
     let n = 0;
-    for (const pid of parents.keys()) {
-      if (!under(pid)) continue;
+    for (const pid of processesUnder(root)) {
       try {
         process.kill(pid, freeze ? "SIGSTOP" : "SIGCONT");
         n++;
@@ -160,4 +149,26 @@ export class Sshd {
     }
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** Every process under `root` (its descendants, not itself) whose command line contains `match`. */
+export function processesUnder(root: number, match = ""): number[] {
+  const parents = new Map<number, number>();
+  const lines = new Map<number, string>();
+  for (const e of readdirSync("/proc")) {
+    const pid = Number(e);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      parents.set(pid, Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+      lines.set(pid, readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " "));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const under = (pid: number): boolean => {
+    for (let p = parents.get(pid); p !== undefined && p > 1; p = parents.get(p)) if (p === root) return true;
+    return false;
+  };
+  return [...parents.keys()].filter((pid) => under(pid) && lines.get(pid)!.includes(match));
 }

@@ -29,6 +29,10 @@ export const FRAME = {
   fail: 6,
   /** client → proxy: the client no longer wants the reply. */
   cancel: 7,
+  /** client → proxy, stream 0: are you there? Sent only to a proxy whose HELLO lists `ping`. */
+  ping: 8,
+  /** proxy → client, stream 0: the answer to a PING, its payload echoed. */
+  pong: 9,
 } as const;
 export type FrameType = (typeof FRAME)[keyof typeof FRAME];
 
@@ -53,9 +57,19 @@ export interface Hello {
   platform: string;
   /** The workspace root it serves. */
   workspace: string;
+  /**
+   * What this proxy understands beyond the frames of link version 1, which an older one lacks:
+   * `ping` (it answers PING with PONG). A client sends a frame of a feature only to a proxy that
+   * lists it (an older proxy closes the link on a frame type it does not know).
+   */
+  features?: LinkFeature[];
   /** Set when it cannot serve that workspace (the folder is missing): it exits after saying so. */
   error?: { code: string; message: string };
 }
+
+export type LinkFeature = "ping";
+/** What this troupe's proxy says it understands (src/cli/proxy.ts). */
+export const LINK_FEATURES: LinkFeature[] = ["ping"];
 
 export interface OpenRequest {
   method: string;

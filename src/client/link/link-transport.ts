@@ -2,7 +2,11 @@ import type { ChildProcess } from "node:child_process";
 import { TroupeError, isErrorCode } from "../../errors.ts";
 import { API_VERSION } from "../../protocol/api/index.ts";
 import { NotDelivered, type Exchange, type Transport } from "../transport.ts";
+import { HEARTBEAT, Heartbeat, type HeartbeatOptions } from "./heartbeat.ts";
 import { FRAME, FrameReader, LinkProtocolError, encodeFrame, frameJson, jsonFrame, type Failure, type Frame, type Hello, type OpenRequest, type ReplyHead } from "./frames.ts";
+
+/** The heartbeat's frame: the same few bytes every time. */
+const PING = encodeFrame(FRAME.ping, 0);
 
 /** Starts the process at the other end of a link (`ssh -T host troupe proxy ...`), its stdio piped. */
 export type OpenLink = () => ChildProcess;
@@ -16,6 +20,8 @@ export interface LinkOptions {
   timeoutMs: number;
   /** How to get this troupe onto the host when it has none or speaks another API: said in the message. */
   installHint: string;
+  /** The link's own liveness check while an exchange is open (HEARTBEAT unless a test says otherwise). */
+  heartbeat?: HeartbeatOptions;
 }
 
 interface Pending {
@@ -37,6 +43,8 @@ class Link {
   private next = 1;
   private stderr = "";
   private dead: Error | null = null;
+  /** Set once the far end said it answers PING (an older proxy: ssh's keep-alives alone). */
+  private beat: Heartbeat | null = null;
   private greet!: { resolve(h: Hello): void; reject(err: Error): void };
 
   constructor(private readonly child: ChildProcess, private readonly opts: LinkOptions) {
@@ -71,6 +79,7 @@ class Link {
   }
 
   private onBytes(bytes: Uint8Array): void {
+    this.beat?.heard();
     let frames: Frame[];
     try {
       frames = this.reader.push(bytes);
@@ -101,14 +110,14 @@ class Link {
         return;
       case FRAME.end:
         p.body?.close();
-        this.pending.delete(f.stream);
+        this.settled(f.stream);
         return;
       case FRAME.fail: {
         const failure = frameJson<Failure>(f);
         const err = failure.code && isErrorCode(failure.code) ? new TroupeError(failure.code, failure.message) : failure.delivered ? new Error(failure.message) : new NotDelivered(failure.message);
         p.head?.reject(err);
         p.body?.error(err);
-        this.pending.delete(f.stream);
+        this.settled(f.stream);
         return;
       }
     }
@@ -123,7 +132,19 @@ class Link {
     if (hello.api !== API_VERSION) {
       return this.fail(new TroupeError("remote_incompatible", `${name} runs troupe ${hello.version}, which speaks API ${hello.api}; this troupe speaks API ${API_VERSION}: ${installHint}`));
     }
+    if (hello.features?.includes("ping")) {
+      const hb = this.opts.heartbeat ?? HEARTBEAT;
+      const ping = () => this.write(PING);
+      this.beat = new Heartbeat(hb, ping, () => this.fail(new TroupeError("daemon_unavailable", `the link to ${name} went silent: nothing from ${this.opts.address} for ${Number((hb.deadMs / 1000).toFixed(1))} s`)));
+    }
     this.greet.resolve(hello);
+  }
+
+  /** An exchange is over; the heartbeat stops with the last one. */
+  private settled(stream: number): boolean {
+    if (!this.pending.delete(stream)) return false;
+    if (this.pending.size === 0) this.beat?.stop();
+    return true;
   }
 
   exchange(path: string, ex: Exchange): Promise<Response> {
@@ -150,11 +171,12 @@ class Link {
         signal.addEventListener("abort", abort, { once: true });
       }
       this.write(jsonFrame(FRAME.open, stream, req));
+      this.beat?.start();
     });
   }
 
   private cancel(stream: number): void {
-    if (!this.pending.delete(stream) || this.dead) return;
+    if (!this.settled(stream) || this.dead) return;
     this.write(encodeFrame(FRAME.cancel, stream));
   }
 
@@ -167,6 +189,7 @@ class Link {
   fail(err: Error): void {
     if (this.dead) return;
     this.dead = err;
+    this.beat?.stop();
     this.greet.reject(err);
     for (const p of this.pending.values()) {
       p.head?.reject(err);

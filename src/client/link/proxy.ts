@@ -3,6 +3,7 @@ import { ROWS } from "../../protocol/api/index.ts";
 import { BUILD_VERSION, VERSION_HEADER } from "../../self.ts";
 import { deliver } from "../http.ts";
 import { NotDelivered, type Transport } from "../transport.ts";
+import { Heartbeat, PROXY_DEADLINE, type HeartbeatOptions } from "./heartbeat.ts";
 import { FRAME, FrameReader, GREETING, LinkProtocolError, dataFrames, encodeFrame, frameJson, jsonFrame, type Failure, type Hello, type OpenRequest } from "./frames.ts";
 
 /** What the proxy reads frames from and writes frames to: its stdin and stdout. */
@@ -43,10 +44,17 @@ export function withHostEnv(req: OpenRequest, env: NodeJS.ProcessEnv): string | 
  * its reply back, several at once. Every request goes out as this troupe's own build, so the
  * daemon here judges versions against the troupe installed here; the client compared API
  * versions from the greeting. Resolves when the client goes away: its end of the input closed
- * (an `ssh -T` session gets no SIGHUP), or the output broke; what was in flight is cancelled.
+ * (an `ssh -T` session gets no SIGHUP), the output broke, or a client that pings (one that has
+ * sent a PING) fell silent with exchanges in flight for `deadline`; what was in flight is cancelled.
  */
-export function serveLink(io: ProxyIo, transport: Transport, hello: Hello): Promise<void> {
+export function serveLink(io: ProxyIo, transport: Transport, hello: Hello, deadline: HeartbeatOptions = PROXY_DEADLINE): Promise<void> {
   const inflight = new Map<number, AbortController>();
+  /** Watches a client that pings while something is in flight; an older client never pings, and is never watched. */
+  let watch: Heartbeat | null = null;
+  const settled = (stream: number) => {
+    inflight.delete(stream);
+    if (inflight.size === 0) watch?.stop();
+  };
   let closed = false;
   let drained: Promise<void> | null = null;
   let finish!: () => void;
@@ -55,6 +63,7 @@ export function serveLink(io: ProxyIo, transport: Transport, hello: Hello): Prom
   const close = () => {
     if (closed) return;
     closed = true;
+    watch?.stop();
     for (const ctrl of inflight.values()) ctrl.abort();
     inflight.clear();
     finish();
@@ -70,6 +79,7 @@ export function serveLink(io: ProxyIo, transport: Transport, hello: Hello): Prom
   const exchange = async (stream: number, req: OpenRequest) => {
     const ctrl = new AbortController();
     inflight.set(stream, ctrl);
+    watch?.start();
     try {
       const headers = { ...req.headers, [VERSION_HEADER]: BUILD_VERSION };
       const res = await deliver(transport, req.path, { method: req.method, headers, body: withHostEnv(req, process.env), signal: ctrl.signal });
@@ -90,13 +100,14 @@ export function serveLink(io: ProxyIo, transport: Transport, hello: Hello): Prom
       const failure: Failure = { message: errorMessage(err), delivered: !(err instanceof NotDelivered), ...(err instanceof TroupeError && { code: err.code }) };
       await send(jsonFrame(FRAME.fail, stream, failure));
     } finally {
-      inflight.delete(stream);
+      if (inflight.get(stream) === ctrl) settled(stream);
     }
   };
 
   const reader = new FrameReader();
   io.input.on("data", (bytes: Uint8Array) => {
     if (closed) return;
+    watch?.heard();
     let frames;
     try {
       frames = reader.push(bytes);
@@ -114,9 +125,16 @@ export function serveLink(io: ProxyIo, transport: Transport, hello: Hello): Prom
           continue;
         }
         void exchange(f.stream, req);
+      } else if (f.type === FRAME.ping) {
+        // answered at once, whatever the daemon is doing: it says the link and this proxy live
+        void send(encodeFrame(FRAME.pong, 0, f.payload));
+        if (!watch) {
+          watch = new Heartbeat(deadline, () => undefined, close);
+          if (inflight.size > 0) watch.start();
+        }
       } else if (f.type === FRAME.cancel) {
         inflight.get(f.stream)?.abort();
-        inflight.delete(f.stream);
+        settled(f.stream);
       }
     }
   });
@@ -126,7 +144,9 @@ export function serveLink(io: ProxyIo, transport: Transport, hello: Hello): Prom
   // EPIPE: the client (or ssh) is gone
   io.output.on("error", close);
 
-  const greeted = send(GREETING).then(() => send(jsonFrame(FRAME.hello, 0, hello)));
+  // both queued now, before any reply or PONG can be
+  void send(GREETING);
+  const greeted = send(jsonFrame(FRAME.hello, 0, hello));
   // a proxy that cannot serve says why in its greeting, and is done
   if (hello.error) void greeted.then(close);
   return done;
