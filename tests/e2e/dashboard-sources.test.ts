@@ -66,7 +66,7 @@ test.skipIf(!HAVE_TMUX)(
     expect(lines[3]).toMatch(/alpha\s+running/);
     expect(lines[4]).toContain(`── ${b!.dir}`);
     expect(lines[5]).toMatch(/gamma\s+running/);
-    expect(screen).toMatch(/troupe · \S+, \S+ · 3 agents · 2 running · 1 needs you/);
+    expect(screen).toMatch(/troupe · 3 agents · 2 running · 1 needs you · \S+, \S+/);
     // the selection starts on an agent (beta), never on a header: `a` answers it
     await term!.waitFor(/› \S+\s+! beta/);
     term!.keys("a");

@@ -69,7 +69,7 @@ export const AgentList = memo(function AgentList({ list, selectedId, top, width,
           <AgentRow key={a.id} agentId={a.id} status={a.status} cells={rowCells(a, cols, now, t, note)} cols={cols} selected={a.id === selectedId} needsPerson={list.needs.has(a.id)} focused={focused} ticker={ticker} dim={down} />
         );
       })}
-      {lines.length === 0 && rows > 0 ? (
+      {list.length === 0 && rows > lines.length ? (
         <Text wrap="truncate-end" dimColor>
           {!loaded ? " loading…" : total === 0 ? " no agents yet: press n to start one" : " no agent matches the filter"}
         </Text>

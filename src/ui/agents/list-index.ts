@@ -35,6 +35,12 @@ export interface Grouping {
 /** The needing block's place among the groups: before every source's. */
 export const NEEDS_GROUP = -1;
 
+/** The agent's source's place; one no source holds (yet: a view a moment older) comes last, under no header. */
+const sourceRank = (g: Grouping, id: string): number => {
+  const i = g.indexOf(id);
+  return i < 0 ? g.list.length : i;
+};
+
 /** A line of the list: an agent, or (with several sources) a group's header. */
 export type ListRow = { kind: "agent"; agent: Agent } | { kind: "header"; group: number };
 
@@ -49,10 +55,10 @@ function groupedLines(rows: readonly { id: string; top: boolean; needing: boolea
   let block: number | null = null;
   let next = 0; // the next source whose header is still to come
   for (const r of rows) {
-    const b: number = r.top ? (r.needing ? NEEDS_GROUP : g.indexOf(r.id)) : (block ?? g.indexOf(r.id));
+    const b: number = r.top ? (r.needing ? NEEDS_GROUP : sourceRank(g, r.id)) : (block ?? sourceRank(g, r.id));
     if (b !== block) {
       if (b === NEEDS_GROUP) out.push(NEEDS_GROUP);
-      else for (; next <= b; next++) out.push(next);
+      else for (; next <= Math.min(b, g.list.length - 1); next++) out.push(next);
       block = b;
     }
     out.push(r.id);
@@ -139,7 +145,7 @@ export class ListIndex implements IdList {
     const needing = (a: Agent) => waiting.has(a.id) || hasQuestions(a);
     const all = Object.values(state.agents);
     // several sources: the needing first across them all, then source by source
-    const block = grouping ? (a: Agent) => (needing(a) ? NEEDS_GROUP : grouping.indexOf(a.id)) : null;
+    const block = grouping ? (a: Agent) => (needing(a) ? NEEDS_GROUP : sourceRank(grouping, a.id)) : null;
     const sorted = all.filter((a) => matchesFilter(a, f)).sort((a, b) => (block ? block(a) - block(b) : 0) || compareInList(a, b, needing));
     const rows = treeRows(sorted, needing);
     const position = new Map<string, number>();

@@ -1,4 +1,5 @@
 import type { Agent } from "../../protocol/entities.ts";
+import type { ProviderChoice } from "../deps.ts";
 import { errorMessage } from "../../errors.ts";
 import { FormError, isLastField } from "../shared/form.ts";
 import { ConfirmDialog } from "../shared/components/ConfirmDialog.tsx";
@@ -16,21 +17,28 @@ import type { AgentModal, MessageModal, MessagesModal, NewAgentModal, QuestionsM
 /** The dialogs on agents: start one, stop, resume, answer its questions, read its messages (`a`: `answer.ts`). */
 
 /** With several sources: where a new agent starts (the selected agent's source, else the first). */
-function newAgentSource(env: KeyEnv): string | undefined {
+function newAgentSource(env: KeyEnv): { label: string; remote: boolean } | undefined {
   const sources = env.mirror.getView().sources;
   if (!sources) return undefined;
-  return sources.list[env.selected ? sources.indexOf(env.selected.id) : 0]?.label ?? sources.list[0]?.label;
+  return sources.list[env.selected ? sources.indexOf(env.selected.id) : 0] ?? sources.list[0];
 }
+
+/**
+ * The CLIs found on this machine say nothing of a remote host's: there every provider is offered,
+ * and the host's daemon refuses one it does not have, in one line.
+ */
+const onHost = (choices: ProviderChoice[]): ProviderChoice[] => choices.map((c) => ({ ...c, installed: true, version: undefined }));
 
 /** The client of the daemon a new agent starts in. */
 const spawnClient = (env: KeyEnv, source: string | undefined) => (source !== undefined && env.deps.clientAt ? env.deps.clientAt(source) : env.deps.client);
 
 export function openNewAgent(env: KeyEnv): void {
-  const source = newAgentSource(env);
+  const where = newAgentSource(env);
+  const source = where?.label;
   env.dispatch({ type: "open", modal: { kind: "new", form: newAgentForm(null), busy: false, ...(source !== undefined && { source }) } });
   // profiles are offered beside the providers; a daemon that cannot list them leaves the providers
   const profiles = spawnClient(env, source).profiles().then((r) => r.profiles, () => []);
-  Promise.all([env.deps.listProviders(), profiles]).then(
+  Promise.all([env.deps.listProviders().then((cs) => (where?.remote ? onHost(cs) : cs)), profiles]).then(
     ([choices, ps]) => env.dispatch({ type: "form", action: { type: "setOptions", id: "provider", options: providerOptions(choices, ps) } }),
     (err: unknown) => say(env, `could not list providers: ${errorMessage(err)}`, "error"),
   );

@@ -98,6 +98,8 @@ export class DaemonMirror implements Mirror {
   }
 
   getView = (): MirrorView => this.view;
+  /** The agents whose output this mirror catches up: all, unless the store is shared by several sources' mirrors. */
+  private readonly mine = (agentId: string): boolean => !this.opts.sharedOutput || agentId in this.view.entities.agents;
   subscribe = (fn: () => void): (() => void) => this.publisher.subscribe(fn);
 
   /**
@@ -153,7 +155,7 @@ export class DaemonMirror implements Mirror {
         let next = events.next();
         next.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
         await this.refresh();
-        void this.output.catchUp();
+        void this.output.catchUp(this.mine);
         this.setConnection({ state: "live" });
         delay = 200;
         for (;;) {
@@ -195,7 +197,7 @@ export class DaemonMirror implements Mirror {
         return;
       case "resync":
         this.refresh().catch(() => undefined);
-        void this.output.catchUp();
+        void this.output.catchUp(this.mine);
         return;
       default:
         this.pending.push(ev);

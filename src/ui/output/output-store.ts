@@ -209,10 +209,10 @@ export class OutputStore {
     else if (buf.append(chunk)) this.publisher.changed();
   }
 
-  /** After a reconnect or resync: fetch what the events may have missed. */
-  async catchUp(): Promise<void> {
+  /** After a reconnect or resync: fetch what the events may have missed (of the agents `mine` takes: one source's, when several share the store). */
+  async catchUp(mine: (agentId: string) => boolean = () => true): Promise<void> {
     await Promise.all(
-      [...this.buffers.values()].map(async (buf) => {
+      [...this.buffers.values()].filter((buf) => mine(buf.agentId)).map(async (buf) => {
         if (buf.state !== "ready") {
           if (buf.state === "error") {
             this.buffers.delete(buf.agentId); // loads afresh when next shown

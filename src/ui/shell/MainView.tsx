@@ -27,7 +27,10 @@ export function MainView({ ui, view, screen, store }: MainViewProps) {
   const topRef = useRef(0);
   // in lines, headers included; a selection at the top line keeps its group's header in view above it
   const selRow = Math.max(0, screen.selectedId ? screen.list.rowOf(screen.selectedId) : 0);
-  let top = listTop(topRef.current, selRow, screen.list.rowCount, lay.list.height - 1);
+  const rows = lay.list.height - 1;
+  // the last agent selected: the headers of sources with none, after it, come into view too
+  const last = screen.list.length > 0 && screen.list.at(screen.list.length - 1) === screen.selectedId;
+  let top = last ? Math.min(selRow, listTop(topRef.current, screen.list.rowCount - 1, screen.list.rowCount, rows)) : listTop(topRef.current, selRow, screen.list.rowCount, rows);
   if (top === selRow && selRow > 0 && lay.list.height > 2 && screen.list.rows(selRow - 1, 1)[0]?.kind === "header") top = selRow - 1;
   topRef.current = top;
   const m = ui.modal;

@@ -58,7 +58,7 @@ export function deriveScreen(ui: UiState, view: MirrorView, term: Size, prev: Sc
     total: list.total,
     running: list.running,
     needYou: list.needs.size + workAttentionKeys(entities.work).length,
-    unreachable: view.sources ? unreachable(view.sources.list) : NONE,
+    unreachable: view.sources ? unreachable(view.sources.list) : null,
     phaseRows: phases,
     phaseSource,
     phaseSelected,

@@ -23,8 +23,8 @@ export interface Screen {
   running: number;
   /** What waits for the person: agents, and proposals to review (the header's count). */
   needYou: number;
-  /** With several sources: the labels of those not reachable now (the header names them). */
-  unreachable: readonly string[];
+  /** With several sources: the labels of those not reachable now (the header names them); null with one. */
+  unreachable: readonly string[] | null;
   /** The phases tree as shown (empty unless the phases view is open), and its selection as shown. */
   phaseRows: PhaseRow[];
   /** What `phaseRows` was built from (by identity): the next screen reuses it while they stay. */

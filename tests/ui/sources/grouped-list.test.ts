@@ -59,6 +59,15 @@ describe("the list over several sources", () => {
     expect(list.lasts(worker.id)).toEqual([true]);
   });
 
+  test("an agent no source holds yet (a view a moment older) comes last, under no header of its own, never among those needing the person", () => {
+    const stray = makeAgent({ name: "stray" });
+    const { state } = sources([[0, makeAgent({ name: "x" })]], 2);
+    const withStray = entitiesReducer(state, { type: "events", events: [{ type: "agent:created", agent: stray }] });
+    const known = new Map(Object.values(state.agents).map((a) => [a.id, 0]));
+    const list = listIndex(null, withStray, "", { list: [0, 1], indexOf: (id) => known.get(id) ?? -1 });
+    expect(lines(list)).toEqual(["#0", "x", "#1", "stray"]);
+  });
+
   test("a window of lines starts anywhere, headers included; one source is the list as it always was (no header)", () => {
     const { state, grouping } = sources([
       [0, makeAgent({ name: "x" })],
