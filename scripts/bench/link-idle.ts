@@ -17,7 +17,7 @@ import { LinkTransport } from "../../src/client/link/link-transport.ts";
 import { remoteCommand, sshArgv } from "../../src/client/link/ssh.ts";
 import { Sshd, processesUnder } from "../../tests/support/sshd.ts";
 import { BIN, load, processCpuMs } from "./floor.ts";
-import { runtime as js } from "../../src/runtime/process.ts";
+import { runtime as js, sleep } from "../../src/runtime/process.ts";
 import { run, runSync } from "../lib/process.ts";
 
 const seconds = Number(process.argv[2] ?? 60);
@@ -49,11 +49,11 @@ async function phase(label: string, heartbeat: HeartbeatOptions): Promise<void> 
     for await (const _ of events) void _;
   })();
   reading.catch(() => undefined);
-  await Bun.sleep(3_000); // the link settled: ssh's handshake and the proxy's start are not idle cost
+  await sleep(3_000); // the link settled: ssh's handshake and the proxy's start are not idle cost
   const far = processesUnder(sshd.pid!);
   const near = [ssh.pid!, ...processesUnder(ssh.pid!)];
   const before = { own: ownCpuMs(), near: cpuOf(near), far: cpuOf(far) };
-  await Bun.sleep(seconds * 1000);
+  await sleep(seconds * 1000);
   const own = ownCpuMs() - before.own;
   const nearSsh = cpuOf(near) - before.near;
   const farEnd = cpuOf(far) - before.far;
