@@ -41,7 +41,8 @@ const spawnIn = (sb: Sandbox, name: string, command: string) => sb.json<Agent>([
 const agentIn = async (sb: Sandbox, name: string) => (await sb.json<Agent[]>(["ls", "--json"], { env: env() })).find((x) => x.name === name);
 
 async function open(args: string): Promise<void> {
-  term!.type(`env TROUPE_SOCKET= XDG_RUNTIME_DIR=${runtime} ${BIN} ${args}`);
+  // CI=true (as CI sets it) turns colours off: the greyed rows are checked by their escapes
+  term!.type(`env -u CI TROUPE_SOCKET= XDG_RUNTIME_DIR=${runtime} ${BIN} ${args}`);
   term!.keys("Enter");
   await term!.waitFor(/Agents \(\d+/);
 }
