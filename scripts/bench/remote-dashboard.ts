@@ -100,6 +100,9 @@ try {
   console.log(`${load()} at the end`);
 } finally {
   frames.close();
+  // agents outlive their daemon by design: stop them first
+  runSync([BIN, "stop", "near"], { env });
+  runSync([BIN, "stop", "far"], { env: hostEnv });
   runSync([BIN, "daemon", "stop"], { env });
   runSync([BIN, "daemon", "stop"], { env: hostEnv });
   sshd.close();
