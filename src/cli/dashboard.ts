@@ -41,15 +41,11 @@ async function run(args: string[]): Promise<number> {
     }
     const sources = await sourcesOf(flags);
     const { closeSources } = await import("../client/sources.ts");
-    // a hang-up or kill exits at once (above): the links go with it, a frozen host's ssh too
+    // at any exit (a quit, or a hang-up or kill, which exit at once above): the links go, a frozen host's ssh too
     process.once("exit", () => closeSources(sources));
     if (!sources.length) throw new TroupeError("not_found", "no workspace with a live daemon here (custom TROUPE_SOCKET daemons are not found), and no remotes");
-    try {
-      const first = sources[0]!;
-      return await runDashboard({ client: first.client, workspace: first.kind === "local" ? first.ws : null, env: clientEnv(), sources });
-    } finally {
-      closeSources(sources);
-    }
+    const first = sources[0]!;
+    return await runDashboard({ client: first.client, workspace: first.kind === "local" ? first.ws : null, env: clientEnv(), sources });
   } catch (err) {
     return reportError(err, command.usage);
   }

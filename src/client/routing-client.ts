@@ -1,7 +1,6 @@
 import { TroupeError } from "../errors.ts";
 import { ENDPOINTS, type Endpoint } from "../protocol/api/index.ts";
 import { installEndpointMethods, type EndpointMethods, type TroupeClient } from "./client.ts";
-import { idLabel } from "./tagged-client.ts";
 
 /** One source as the router sends to it. */
 export interface RoutedSource {
@@ -13,10 +12,11 @@ export interface RoutedSource {
 /** Finds the source that holds an agent, conversation, initiative, phase or task by its id; null when none does. */
 export type Locate = (id: string) => string | null;
 
-/** `name@label` → [name, label] when `label` is a source's; the flows' names carry it (each daemon has its own). */
+/**
+ * `name@label` → [name, label] when `label` is a source's: a numbered id its source tagged
+ * (`msg_3@box`), or a flow's name (each daemon has its own flows).
+ */
 function splitLabel(s: string, labels: ReadonlySet<string>): [string, string] | null {
-  const numbered = idLabel(s);
-  if (numbered !== null) return labels.has(numbered) ? [s.slice(0, s.lastIndexOf("@")), numbered] : null;
   const at = s.lastIndexOf("@");
   return at > 0 && labels.has(s.slice(at + 1)) ? [s.slice(0, at), s.slice(at + 1)] : null;
 }
@@ -60,7 +60,7 @@ export class RoutingClient {
         target = this.source(split[1]);
       } else target = this.find(out[0]);
     } else if (out[0] && typeof out[0] === "object" && !(out[0] instanceof AbortSignal)) {
-      const body = out[0] as { to?: unknown; ids?: unknown; env?: unknown };
+      const body = out[0] as { to?: unknown; ids?: unknown };
       const key = typeof body.to === "string" ? body.to : Array.isArray(body.ids) && typeof body.ids[0] === "string" ? body.ids[0] : null;
       if (key) target = this.find(key);
     }

@@ -43,17 +43,29 @@ export const AgentList = memo(function AgentList({ list, selectedId, top, width,
   const rows = Math.max(0, height - 1);
   const now = Date.now();
   const lines = list.rows(top, rows);
-  const sourceOf = (id: string) => (sources ? (sources[list.grouping?.indexOf(id) ?? -1] ?? null) : null);
-  // over several sources, an agent in the needing block says where it is
-  const shown: (TickedRow & { down: boolean })[] = [];
-  for (const l of lines) {
-    if (l.kind !== "agent") continue;
-    const { agent } = l;
-    const src = sourceOf(agent.id);
-    const note = src && list.needs.has(agent.id) ? `${src.label} · ` : "";
-    shown.push({ agent, cols, tree: treePrefix(list.lasts(agent.id), glyphs), note, down: src?.connection.state === "down" });
-  }
-  const byId = new Map(shown.map((r) => [r.agent.id, r]));
+  const shown: TickedRow[] = [];
+  const drawn = lines.map((l) => {
+    if (l.kind === "header") return <GroupHeader key={`h${l.group}`} source={sources?.[l.group] ?? null} width={width} />;
+    const a = l.agent;
+    const src = sources?.[list.grouping?.indexOf(a.id) ?? -1] ?? null;
+    // over several sources, an agent in the needing block says where it is
+    const row: TickedRow = { agent: a, cols, tree: treePrefix(list.lasts(a.id), glyphs), note: src && list.needs.has(a.id) ? `${src.label} · ` : "" };
+    shown.push(row);
+    return (
+      <AgentRow
+        key={a.id}
+        agentId={a.id}
+        status={a.status}
+        cells={rowCells(a, cols, now, row.tree, row.note)}
+        cols={cols}
+        selected={a.id === selectedId}
+        needsPerson={list.needs.has(a.id)}
+        focused={focused}
+        ticker={ticker}
+        dim={src?.connection.state === "down"}
+      />
+    );
+  });
   // after every render: the rows the ticker moves are the ones on screen now
   useEffect(() => ticker.show(shown));
   const { total } = list;
@@ -62,13 +74,7 @@ export const AgentList = memo(function AgentList({ list, selectedId, top, width,
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <PaneTitle text={title} width={width} focused={focused} />
-      {lines.map((l) => {
-        if (l.kind === "header") return <GroupHeader key={`h${l.group}`} source={sources?.[l.group] ?? null} width={width} />;
-        const { agent: a, tree: t, note, down } = byId.get(l.agent.id)!;
-        return (
-          <AgentRow key={a.id} agentId={a.id} status={a.status} cells={rowCells(a, cols, now, t, note)} cols={cols} selected={a.id === selectedId} needsPerson={list.needs.has(a.id)} focused={focused} ticker={ticker} dim={down} />
-        );
-      })}
+      {drawn}
       {list.length === 0 && rows > lines.length ? (
         <Text wrap="truncate-end" dimColor>
           {!loaded ? " loading…" : total === 0 ? " no agents yet: press n to start one" : " no agent matches the filter"}

@@ -79,16 +79,11 @@ export class SourcesMirror implements Mirror {
   }
 
   /** The label of the source that holds this agent, conversation, initiative, phase or task (or a tagged id); null when none does. */
-  locate = (id: string): string | null => {
-    const tagged = idLabel(id);
-    if (tagged !== null) return this.sources.some((s) => s.label === tagged) ? tagged : null;
-    const i = this.indexOfId(id);
-    return i === -1 ? null : this.sources[i]!.label;
-  };
+  locate = (id: string): string | null => this.sources[this.sourceOf(id)]?.label ?? null;
 
   upsertAgent(agent: Agent, source?: string): void {
-    let i = this.indexOfId(agent.id);
-    if (i === -1 && source !== undefined) i = this.sources.findIndex((s) => s.label === source);
+    let i = this.sourceOf(agent.id);
+    if (i === -1 && source !== undefined) i = this.labelIndex(source);
     if (i === -1) return; // its source's events bring it
     this.placed.set(agent.id, i);
     this.mirrors[i]!.upsertAgent(agent);
@@ -121,15 +116,25 @@ export class SourcesMirror implements Mirror {
   }
 
   private mirrorOf(id: string): DaemonMirror | null {
-    const label = this.locate(id);
-    const i = label === null ? -1 : this.sources.findIndex((s) => s.label === label);
-    return i === -1 ? null : this.mirrors[i]!;
+    return this.mirrors[this.sourceOf(id)] ?? null;
   }
 
-  /** The source holding an id: an agent by the index of the merged agents, anything else by asking each mirror. */
-  private indexOfId(id: string): number {
-    const agent = this.agentIndex().get(id) ?? this.placed.get(id);
-    if (agent !== undefined) return agent;
+  private labelIndex(label: string): number {
+    return this.sources.findIndex((s) => s.label === label);
+  }
+
+  /** The index of the source that holds an agent (-1: none): the merged agents' index, then a spawn's reply not seen in its mirror yet. */
+  private agentSource = (id: string): number => this.agentIndex().get(id) ?? this.placed.get(id) ?? -1;
+
+  /**
+   * The index of the source holding an id (-1: none): a tagged id by its label, an agent by
+   * `agentSource`, anything else by asking each mirror.
+   */
+  private sourceOf(id: string): number {
+    const tagged = idLabel(id);
+    if (tagged !== null) return this.labelIndex(tagged);
+    const agent = this.agentSource(id);
+    if (agent !== -1) return agent;
     return this.mirrors.findIndex((m) => {
       const e = m.getView().entities;
       return id in e.conversations || id in e.work.initiatives || id in e.work.phases || id in e.work.tasks;
@@ -137,8 +142,7 @@ export class SourcesMirror implements Mirror {
   }
 
   private clientOf(agentId: string): DashboardClient {
-    const i = this.indexOfId(agentId);
-    return this.sources[Math.max(0, i)]!.client;
+    return this.sources[Math.max(0, this.agentSource(agentId))]!.client;
   }
 
   /** Each agent's source, rebuilt when the merged agents change. */
@@ -171,7 +175,7 @@ export class SourcesMirror implements Mirror {
     if (listChanged) this.list = list;
     const prev = this.view as MirrorView | undefined;
     if (prev && !listChanged && prev.entities === this.merged.state) return prev;
-    const sources: SourcesView = { list: this.list, indexOf: (id) => this.agentIndex().get(id) ?? this.placed.get(id) ?? -1 };
+    const sources: SourcesView = { list: this.list, indexOf: this.agentSource };
     return { entities: this.merged.state, connection: together(this.list), sources };
   }
 }
