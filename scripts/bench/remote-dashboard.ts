@@ -10,10 +10,8 @@
  *    ssh's keep-alive.
  * Usage: bun scripts/bench/remote-dashboard.ts [runs=7] [windowS=60]   (TROUPE_BIN: another build)
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { join } from "node:path";
-import { tmpdir } from "node:os";
-import { Sshd } from "../../tests/support/sshd.ts";
+import { processesUnder } from "../../tests/support/sshd.ts";
+import { remoteScene } from "./remote-scene.ts";
 import { BIN, load, processCpuMs } from "./floor.ts";
 import { TmuxFrames, median } from "./tmux-frame.ts";
 import { runtime as js, sleep } from "../../src/runtime/process.ts";
@@ -22,21 +20,11 @@ import { run, runSync } from "../lib/process.ts";
 const runs = Number(process.argv[2] ?? 7);
 const windowS = Number(process.argv[3] ?? 60);
 
-const dir = mkdtempSync(join(tmpdir(), "troupe-bench-"));
-const host = mkdtempSync(join(tmpdir(), "troupe-bench-host-"));
-const runtime = mkdtempSync("/tmp/tb-");
-const socket = join(runtime, "d.sock");
-const hostSocket = join(runtime, "h.sock");
-const base = { ...process.env, XDG_CONFIG_HOME: join(runtime, "config"), XDG_STATE_HOME: join(runtime, "state") } as Record<string, string>;
-const hostEnv: Record<string, string> = { ...base, TROUPE_WORKSPACE: host, TROUPE_SOCKET: hostSocket };
-for (const d of [dir, host]) runSync(["git", "init", "-q", d]);
-
-const sshd = await Sshd.start({ TROUPE_SOCKET: hostSocket, XDG_STATE_HOME: hostEnv.XDG_STATE_HOME!, XDG_CONFIG_HOME: join(runtime, "host-config") });
-const env: Record<string, string> = { ...base, TROUPE_WORKSPACE: dir, TROUPE_SOCKET: socket, TROUPE_SSH_COMMAND: sshd.sshCommand };
+const scene = await remoteScene();
+const { dir, host, runtime, socket, env, hostEnv, sshd } = scene;
 const frames = new TmuxFrames(runtime);
 /** The dashboard command as a tmux pane runs it, with this bench's environment. */
 const dashboard = (args: string) => `env ${Object.entries({ TROUPE_WORKSPACE: dir, TROUPE_SOCKET: socket, XDG_CONFIG_HOME: env.XDG_CONFIG_HOME!, XDG_STATE_HOME: env.XDG_STATE_HOME!, TROUPE_SSH_COMMAND: sshd.sshCommand }).map(([k, v]) => `${k}='${v}'`).join(" ")} ${BIN} ${args}`;
-const pids = (pattern: string): number[] => runSync(["pgrep", "-f", pattern], { stdout: "pipe" }).stdout.toString().split("\n").filter(Boolean).map(Number);
 /** CPU of a process so far, its exited threads included (10 ms ticks); 0 once it is gone. */
 const cpuOf = (pid: number): number => {
   try {
@@ -86,8 +74,8 @@ try {
     const pid = Number(frames.tmux("display-message", "-p", "-t", "idle", "#{pane_pid}").trim());
     for (let t = 0; t < 200 && !frames.tmux("capture-pane", "-p", "-t", "idle").includes(shows); t++) await sleep(100);
     await sleep(5000); // past the start's settling (versions of the agent CLIs, a collection)
-    const links = () => [...pids(`${sshd.sshCommand}.*proxy`), ...pids(`${BIN} proxy`)];
-    const linkPids = links();
+    // the link's processes: the dashboard's ssh clients (and the shells TROUPE_SSH_COMMAND runs them in), sshd's sessions and the host's proxies
+    const linkPids = [...processesUnder(pid, "ssh"), ...processesUnder(sshd.pid!)];
     const before = { dash: cpuOf(pid), links: sumCpu(linkPids) };
     await sleep(windowS * 1000);
     const dash = cpuOf(pid) - before.dash;
@@ -100,11 +88,5 @@ try {
   console.log(`${load()} at the end`);
 } finally {
   frames.close();
-  // agents outlive their daemon by design: stop them first
-  runSync([BIN, "stop", "near"], { env });
-  runSync([BIN, "stop", "far"], { env: hostEnv });
-  runSync([BIN, "daemon", "stop"], { env });
-  runSync([BIN, "daemon", "stop"], { env: hostEnv });
-  sshd.close();
-  for (const d of [dir, host, runtime]) rmSync(d, { recursive: true, force: true });
+  scene.close({ here: ["near"], host: ["far"] });
 }
