@@ -29,11 +29,7 @@ export class ActivityTimes {
   /** The agent was active at `at`: written within ACTIVITY_FLUSH_MS. */
   note(agentId: string, at: number): void {
     this.pending.set(agentId, at);
-    if (this.timer || this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.flush();
-    }, ACTIVITY_FLUSH_MS);
+    this.arm();
   }
 
   /** The agent's time was written by other means (an update carrying it), or it is being removed. */
@@ -52,8 +48,16 @@ export class ActivityTimes {
       // the store refused (disk full, ...): kept for the next flush unless newer ones came
       for (const [id, at] of times) if (!this.pending.has(id)) this.pending.set(id, at);
       this.log.error("writing agents' last activity failed", err);
-      if (!this.timer && !this.stopped) this.timer = setTimeout(() => ((this.timer = null), this.flush()), ACTIVITY_FLUSH_MS);
+      this.arm();
     }
+  }
+
+  private arm(): void {
+    if (this.timer || this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.flush();
+    }, ACTIVITY_FLUSH_MS);
   }
 
   /** Writes what waits and arms no timer again. */
