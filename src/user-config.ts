@@ -23,7 +23,7 @@ const RACY_MS = 1_000;
  * says it changed (another file, size, modification or change time), or changed too recently to
  * tell. Edits still apply without a restart; what is unchanged costs a stat, not a read.
  */
-export function userConfigReader(env: NodeJS.ProcessEnv = process.env): () => UserConfig {
+export function userConfigReader(env: NodeJS.ProcessEnv = process.env, read: (env: NodeJS.ProcessEnv) => UserConfig = readUserConfig): () => UserConfig {
   let seen: string | null = null;
   let config: UserConfig = {};
   return () => {
@@ -37,7 +37,7 @@ export function userConfigReader(env: NodeJS.ProcessEnv = process.env): () => Us
     }
     if (key === seen && key !== "racy") return config;
     seen = null;
-    config = readUserConfig(env); // throws as it always did on a broken file: nothing is kept then
+    config = read(env); // throws as it always did on a broken file: nothing is kept then
     seen = key;
     return config;
   };

@@ -2,7 +2,7 @@ import { afterEach, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { userConfigReader } from "../src/user-config.ts";
+import { readUserConfig, userConfigReader } from "../src/user-config.ts";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -32,4 +32,16 @@ test("the cached user config follows every edit, a quick one of the same size in
   expect(() => read()).toThrow("not valid JSON");
   rmSync(file);
   expect(read()).toEqual({});
+});
+
+test("an unchanged file is not read again: a stat, not a read, per call", async () => {
+  const home = mkdtempSync(join(tmpdir(), "troupe-ucfg-"));
+  dirs.push(home);
+  mkdirSync(join(home, "troupe"));
+  writeFileSync(join(home, "troupe", "config.json"), JSON.stringify({ notify: { command: "x" } }));
+  let reads = 0;
+  const read = userConfigReader({ XDG_CONFIG_HOME: home }, (env) => (reads++, readUserConfig(env)));
+  await sleep(1_100); // written over a second ago: no longer racy
+  for (let i = 0; i < 5; i++) expect(read().notify?.command).toBe("x");
+  expect(reads).toBe(1);
 });

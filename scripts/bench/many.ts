@@ -5,8 +5,9 @@
  *   ten:  the same 10 streaming agents alone;
  *   five: 5 idle agents.
  * In the same run, alternating:
- *   - the compiled dashboard's first frame in tmux (160x50) on `many` and on `five`
- *     (tmux-frame.ts: time until "Agents (N)" shows, and the CPU used by then);
+ *   - the compiled dashboard's first frame in tmux (160x50) on `many`, on `five` (the issue's
+ *     figure) and on `ten` (the same screen but for the list: a streaming agent's output in the
+ *     pane) (tmux-frame.ts: time until "Agents (N)" shows, and the CPU used by then);
  *   - keypresses (j down the first 10 rows and back, 10 a second, so that at 1,000 as at 10 agents
  *     each press moves the selection by a row and none scrolls the list) in the frame harness (frame-harness.tsx,
  *     compiled like troupe) on `many` and on `ten`: keypress → frame p99, and the CPU of one
@@ -90,6 +91,7 @@ const ten = new Workspace("ten");
 const five = new Workspace("five");
 const firstMany: FirstFrame[] = [];
 const firstFive: FirstFrame[] = [];
+const firstTen: FirstFrame[] = [];
 const keysMany: HarnessFigures[] = [];
 const keysTen: HarnessFigures[] = [];
 const t0 = performance.now();
@@ -105,6 +107,8 @@ try {
     if (f5) firstFive.push(f5);
     const fm = await frames.firstFrame(many.command(), `Agents (${AGENTS})`, 160, 50);
     if (fm) firstMany.push(fm);
+    const f10 = await frames.firstFrame(ten.command(), `Agents (${STREAMING})`, 160, 50);
+    if (f10) firstTen.push(f10);
     keysTen.push(await keys(ten));
     keysMany.push(await keys(many));
   }
@@ -121,6 +125,8 @@ const ffCpu = (fs: FirstFrame[]) => med(fs.map((f) => f.cpu));
 const perPress = (fs: HarnessFigures[]) => med(fs.map((f) => f.cpuPerPress));
 console.log(`${AGENTS} agents (${STREAMING} streaming ~100 lines/s each), real daemons, shell agents; 160x50; ${RUNS} runs alternating; load ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
 console.log(`  first frame (compiled, tmux): ${AGENTS} agents ${fmt(ffMs(firstMany), 0)} ms (CPU ${fmt(ffCpu(firstMany), 0)} ms), 5 agents ${fmt(ffMs(firstFive), 0)} ms (CPU ${fmt(ffCpu(firstFive), 0)} ms): ${fmt(ffMs(firstMany) / ffMs(firstFive), 2)}x time, ${fmt(ffCpu(firstMany) / ffCpu(firstFive), 2)}x CPU`);
+// the same screen but for the list's length: a streaming agent selected, its output in the pane
+console.log(`  first frame, ${STREAMING} streaming agents alone: ${fmt(ffMs(firstTen), 0)} ms (CPU ${fmt(ffCpu(firstTen), 0)} ms); ${AGENTS} against ${STREAMING}: ${fmt(ffMs(firstMany) / ffMs(firstTen), 2)}x time, ${fmt(ffCpu(firstMany) / ffCpu(firstTen), 2)}x CPU`);
 console.log(`  keypress → frame at ${AGENTS} agents: p50 ${fmt(pct(latencies(keysMany), 50))} ms, p99 ${fmt(pct(latencies(keysMany), 99))} ms (n=${latencies(keysMany).length}); at ${STREAMING}: p50 ${fmt(pct(latencies(keysTen), 50))} ms, p99 ${fmt(pct(latencies(keysTen), 99))} ms`);
 console.log(`  CPU of one j keypress: ${AGENTS} agents ${fmt(perPress(keysMany), 2)} ms, ${STREAMING} agents ${fmt(perPress(keysTen), 2)} ms: ${fmt(perPress(keysMany) / perPress(keysTen), 2)}x (per run: ${keysMany.map((f) => fmt(f.cpuPerPress, 1)).join(", ")} vs ${keysTen.map((f) => fmt(f.cpuPerPress, 1)).join(", ")})`);
 console.log(`  dashboard CPU between keys (the streams): ${fmt(med(keysMany.map((f) => f.cpuIdle)), 2)} % at ${AGENTS}, ${fmt(med(keysTen.map((f) => f.cpuIdle)), 2)} % at ${STREAMING}`);

@@ -28,7 +28,7 @@ export function firstState(mirror: Mirror, ms = SNAPSHOT_WAIT_MS, answeredMs = A
       resolve();
     };
     let timer = setTimeout(() => {
-      if (mirror.answered?.()) timer = setTimeout(done, answeredMs - ms);
+      if (mirror.daemonAnswered()) timer = setTimeout(done, answeredMs - ms);
       else done();
     }, ms);
     const unsubscribe = mirror.subscribe(() => {

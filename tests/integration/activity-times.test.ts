@@ -41,7 +41,10 @@ test("the time of an agent's last output is in the store a flush period later: a
     if (!still) await new Promise((r) => setTimeout(r, 500));
     return still;
   });
-  await new Promise((r) => setTimeout(r, ACTIVITY_FLUSH_MS + 1_000));
+  // written within a flush period of the last line (the old code wrote a time at most every 2 s, so
+  // often never the last line's); then the daemon goes without a chance to write anything more
+  const last0 = (await chunks("chatty")).at(-1)!;
+  await waitFor("the last line's time stored", async () => ((await agent("chatty")).lastActivityAt ?? 0) >= last0.createdAt, ACTIVITY_FLUSH_MS + 3_000);
   await sb.killDaemon();
   expect((await sb.run(["daemon", "start"])).code).toBe(0);
   const last = (await chunks("chatty")).at(-1)!;

@@ -74,8 +74,11 @@ export class SessionWatcher {
 
   async stop(): Promise<void> {
     this.exits.stop();
-    await this.tailer.stop();
-    this.activity.stop();
+    try {
+      await this.tailer.stop();
+    } finally {
+      this.activity.stop(); // the waiting times are written even when the tailer's stop fails
+    }
   }
 
   /** Writes the last-activity times that wait in memory (a reader is about to decide on them). */

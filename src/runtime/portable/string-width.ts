@@ -5,7 +5,7 @@
  * `/^\p{RGI_Emoji}$/v`, a regular expression JSC takes ~20 ms and ~8 MB to compile on first use
  * (the dashboard's first frame has `·`, `─` and status symbols). Text made only of code points
  * that are each a grapheme of their own and measured by their East Asian Width alone (SIMPLE,
- * held code point by code point against the package in tests/runtime/bun/string-width.test.ts)
+ * held code point by code point against the package in tests/runtime/portable/string-width.test.ts)
  * is summed here; anything else goes to the package.
  */
 import packageStringWidth, { type Options } from "string-width";

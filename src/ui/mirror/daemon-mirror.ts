@@ -53,8 +53,8 @@ export interface Mirror {
   subscribe(fn: () => void): () => void;
   start(): void;
   stop(): void;
-  /** Whether the daemon has answered: its snapshot is on its way (the first frame waits longer for it). */
-  answered?(): boolean;
+  /** Whether the daemon replied to the health request: its snapshot is on its way (the first frame waits longer for it). */
+  daemonAnswered(): boolean;
   /** `source`: the label of the source it came from, for an agent the mirror does not hold yet (just spawned). */
   upsertAgent(agent: Agent, source?: string): void;
   upsertMessage(message: Message): void;
@@ -112,7 +112,7 @@ export class DaemonMirror implements Mirror {
     void this.loop();
   }
 
-  answered = (): boolean => this.daemonId !== null;
+  daemonAnswered = (): boolean => this.daemonId !== null;
 
   stop(): void {
     this.stopped = true;

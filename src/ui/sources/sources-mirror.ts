@@ -72,6 +72,9 @@ export class SourcesMirror implements Mirror {
     for (const m of this.mirrors) m.start();
   }
 
+  /** Every source's daemon replied (a host that is down or slow to log in to keeps the first frame's short wait). */
+  daemonAnswered = (): boolean => this.mirrors.every((m) => m.daemonAnswered());
+
   stop(): void {
     for (const m of this.mirrors) m.stop();
     this.publisher.dispose();
