@@ -7,15 +7,18 @@
  * (`ESC [ digits;... m`) and printable ASCII or SIMPLE code points (each a grapheme of its own:
  * string-width.ts) is tokenized here, each escape's tokens taken once from the package itself;
  * anything else (other escapes, controls, marks, emoji, surrogates) goes to the package whole.
- * Held to the package token by token in tests/runtime/portable/ansi-tokenize.test.ts.
+ * Its `styledCharsFromTokens` gives the package's cells without a styles array per character.
+ * Held to the package token by token and cell by cell in tests/runtime/portable/ansi-tokenize.test.ts.
  */
-import { tokenize as packageTokenize } from "@alcalzone/ansi-tokenize";
+import { reduceAnsiCodesIncremental, tokenize as packageTokenize } from "@alcalzone/ansi-tokenize";
 import { eastAsianWidth } from "get-east-asian-width";
 import { isSimple } from "./string-width.ts";
 
 export * from "@alcalzone/ansi-tokenize";
 
 type Token = ReturnType<typeof packageTokenize>[number];
+type AnsiCode = Parameters<typeof reduceAnsiCodesIncremental>[0][number];
+type StyledChar = { type: "char"; value: string; fullWidth: boolean; styles: AnsiCode[] };
 
 const ESC = 0x1b;
 const NARROW = { ambiguousAsWide: false };
@@ -64,6 +67,23 @@ export function tokenize(str: string, endChar = Number.POSITIVE_INFINITY): Token
     visible += fullWidth ? 2 : 1;
     if (visible >= endChar) break;
     i++;
+  }
+  return ret;
+}
+
+/**
+ * The package's styled characters for `tokens`, each with the styles open at it, but a run of
+ * characters between two escapes shares one styles array (the package copies it for each
+ * character): Ink never changes a cell's styles once made (it replaces cells), and its patched
+ * row builder (patches/README.md, 6) looks a transition up by the arrays themselves, so a shared
+ * array is found at once.
+ */
+export function styledCharsFromTokens(tokens: readonly Token[]): StyledChar[] {
+  let codes: AnsiCode[] = [];
+  const ret: StyledChar[] = [];
+  for (const token of tokens) {
+    if (token.type === "ansi") codes = reduceAnsiCodesIncremental(codes, [token]);
+    else if (token.type === "char") ret.push({ type: "char", value: token.value, fullWidth: token.fullWidth, styles: codes });
   }
   return ret;
 }

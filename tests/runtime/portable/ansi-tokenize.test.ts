@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { styledCharsFromTokens, styledCharsToString, tokenize as packageTokenize } from "@alcalzone/ansi-tokenize";
-import { tokenize } from "../../../src/runtime/portable/ansi-tokenize.ts";
+import { styledCharsFromTokens as sharedStyledChars, tokenize } from "../../../src/runtime/portable/ansi-tokenize.ts";
 import { SIMPLE } from "../../../src/runtime/portable/string-width.ts";
 
 // The compiled binary hands Ink this tokenize in place of the package's (src/runtime/bun/compile.ts):
@@ -34,6 +34,8 @@ test("random text of escapes, SIMPLE code points and everything the package hand
     same(s);
     same(s, rand(20));
     // and what Ink builds from the tokens: styled cells, and a string again
-    expect(styledCharsToString(styledCharsFromTokens(tokenize(s)))).toBe(styledCharsToString(styledCharsFromTokens(packageTokenize(s))));
+    const cells = sharedStyledChars(tokenize(s));
+    expect({ s, cells }).toEqual({ s, cells: styledCharsFromTokens(packageTokenize(s)) });
+    expect(styledCharsToString(cells)).toBe(styledCharsToString(styledCharsFromTokens(packageTokenize(s))));
   }
 });
