@@ -84,12 +84,11 @@ export class AgentOutput {
   append(chunk: OutputChunk): boolean {
     if (chunk.id <= this.lastChunkId) return false; // already have it (history and events overlap)
     this.lastChunkId = chunk.id;
-    this.renderer.chunk(chunk, this.rendered);
-    for (const line of chunkLines(chunk)) {
-      this.total++;
-      // troupe's own note (output dropped under the cap) says whose it is in the raw view too
-      this.raw.push(chunk.stream === "troupe" ? `troupe: ${line}` : line);
-    }
+    const lines = chunkLines(chunk);
+    this.renderer.chunk(chunk, this.rendered, lines);
+    this.total += lines.length;
+    // troupe's own note (output dropped under the cap) says whose it is in the raw view too
+    for (const line of lines) this.raw.push(chunk.stream === "troupe" ? `troupe: ${line}` : line);
     return true;
   }
 
