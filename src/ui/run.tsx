@@ -2,10 +2,11 @@ import { parserFor } from "../output/render.ts";
 import type { NotifyConfig } from "../protocol/user-config.ts";
 import { readUserConfig } from "../user-config.ts";
 import { alertBytes, desktopEscapes } from "./terminal/alert.ts";
-import { DaemonMirror, type Mirror } from "./mirror/daemon-mirror.ts";
+import { DaemonMirror } from "./mirror/daemon-mirror.ts";
 import type { Source } from "../client/sources.ts";
 import type { RunOptions } from "./deps.ts";
 import type { AttentionItem } from "./mirror/attention.ts";
+import { firstState } from "./first-state.ts";
 
 /** Rings once and, when the user's config asks, writes desktop notifications (read afresh: an edit applies at once). */
 function alertPerson(items: AttentionItem[]): void {
@@ -21,31 +22,6 @@ function alertPerson(items: AttentionItem[]): void {
 }
 
 /**
- * How long the first frame waits for the daemon's snapshot once the views have loaded. With the
- * daemon up it comes 10-30 ms later; a frame drawn without it must be drawn again when it comes,
- * and a cold frame costs ~40 ms of CPU: drawing twice showed the agents ~70 ms later. A daemon
- * still starting is not waited for longer than this: the frame says it is connecting.
- */
-const SNAPSHOT_WAIT_MS = 100;
-
-/** Resolves once the mirror has its first snapshot or knows the daemon is down, or after `ms`. */
-function firstState(mirror: Mirror, ms: number): Promise<void> {
-  const settled = () => mirror.getView().connection.state !== "connecting";
-  if (settled()) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      unsubscribe();
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    const unsubscribe = mirror.subscribe(() => {
-      if (settled()) done();
-    });
-  });
-}
-
-/**
  * Mounts the dashboard full screen until the person quits; returns the exit code. The mirror asks
  * the daemon for its snapshot first: the requests go out and the daemon answers while Ink, React
  * and the views load (the largest part of the start), so the first frame has the agents.
@@ -55,7 +31,7 @@ export async function runDashboard({ client, workspace, env, sources }: RunOptio
   const mirror = new DaemonMirror(client, parserFor, { onAttention: alertPerson });
   mirror.start();
   const { mountDashboard } = await import("./mount.tsx");
-  await firstState(mirror, SNAPSHOT_WAIT_MS);
+  await firstState(mirror);
   return mountDashboard({ client, workspace, env, mirror });
 }
 
@@ -70,6 +46,6 @@ async function runOverSources(opts: RunOptions, sources: readonly Source[]): Pro
   const f = followSources(sources, parserFor, { onAttention: alertPerson });
   f.mirror.start();
   const { mountDashboard } = await import("./mount.tsx");
-  await firstState(f.mirror, SNAPSHOT_WAIT_MS);
+  await firstState(f.mirror);
   return mountDashboard({ ...opts, mirror: f.mirror, over: { client: f.client, clientAt: (label) => f.client.at(label), attach: f.attach, workspace: f.title } });
 }

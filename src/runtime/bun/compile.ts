@@ -27,6 +27,18 @@ const fastStringWidth: BunPlugin = {
   },
 };
 
+/**
+ * `@alcalzone/ansi-tokenize`, wherever Ink imports it, resolves to ../portable/ansi-tokenize.ts,
+ * which tokenizes styled text of common characters itself and hands the rest to the package.
+ */
+const ANSI_TOKENIZE = join(import.meta.dir, "..", "portable", "ansi-tokenize.ts");
+const fastAnsiTokenize: BunPlugin = {
+  name: "fast-ansi-tokenize",
+  setup(build) {
+    build.onResolve({ filter: /^@alcalzone\/ansi-tokenize$/ }, (args) => (args.importer === ANSI_TOKENIZE ? undefined : { path: ANSI_TOKENIZE }));
+  },
+};
+
 /** Ink's output pass reuses the rows that did not change (../ink-patch.ts). */
 const inkPatch: BunPlugin = {
   name: "ink-row-reuse",
@@ -72,7 +84,7 @@ export function buildConfig(opts: CompileOptions): Bun.BuildConfig & { compile: 
     // the dashboard (Ink, React) and each command load as their own chunks, only when used
     splitting: true,
     define: { ...PRODUCTION, ...opts.define },
-    plugins: opts.stockInk ? [stubDevtools, fastStringWidth, zodEnglishOnly] : [stubDevtools, fastStringWidth, zodEnglishOnly, inkPatch],
+    plugins: opts.stockInk ? [stubDevtools, fastStringWidth, fastAnsiTokenize, zodEnglishOnly] : [stubDevtools, fastStringWidth, fastAnsiTokenize, zodEnglishOnly, inkPatch],
   };
 }
 
@@ -96,7 +108,7 @@ export const bundleProgram: BundleProgram = async (opts) => {
     minify: true,
     splitting: true,
     define: { ...PRODUCTION, ...opts.define },
-    plugins: [stubDevtools, fastStringWidth, zodEnglishOnly, inkPatch],
+    plugins: [stubDevtools, fastStringWidth, fastAnsiTokenize, zodEnglishOnly, inkPatch],
   });
   return result.success ? { ok: true } : { ok: false, errors: result.logs.map(String) };
 };

@@ -34,7 +34,8 @@ export const SIMPLE: readonly (readonly [number, number])[] = [
   [0xffe0, 0xffe6],
 ];
 
-function isSimple(c: number): boolean {
+/** Whether UTF-16 unit `c` is in SIMPLE (a code point of its own, a grapheme of its own, visible). */
+export function isSimple(c: number): boolean {
   for (const [from, to] of SIMPLE) {
     if (c < from) return false;
     if (c <= to) return true;

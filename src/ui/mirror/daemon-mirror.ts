@@ -53,6 +53,8 @@ export interface Mirror {
   subscribe(fn: () => void): () => void;
   start(): void;
   stop(): void;
+  /** Whether the daemon has answered: its snapshot is on its way (the first frame waits longer for it). */
+  answered?(): boolean;
   /** `source`: the label of the source it came from, for an agent the mirror does not hold yet (just spawned). */
   upsertAgent(agent: Agent, source?: string): void;
   upsertMessage(message: Message): void;
@@ -109,6 +111,8 @@ export class DaemonMirror implements Mirror {
   start(): void {
     void this.loop();
   }
+
+  answered = (): boolean => this.daemonId !== null;
 
   stop(): void {
     this.stopped = true;
