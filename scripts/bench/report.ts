@@ -16,14 +16,27 @@
 import { readdirSync, statSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
 import { runtime } from "../../src/runtime/process.ts";
 import { runSync } from "../lib/process.ts";
 import { runtimeOf } from "./floor.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const quick = process.argv.includes("--quick");
+const USAGE = "usage: npm run bench [-- --quick] [-- --bin BUILD ...]   (every benchmark, ~30 minutes a build; --quick ~10)";
+let args;
+try {
+  args = parseArgs({ options: { quick: { type: "boolean" }, bin: { type: "string", multiple: true }, help: { type: "boolean", short: "h" } } }).values;
+} catch (err) {
+  process.stderr.write(`report: ${err instanceof Error ? err.message : String(err)}\n${USAGE}\n`);
+  process.exit(2);
+}
+if (args.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+const quick = args.quick === true;
 const RUNS = quick ? 3 : 7;
-const bins = process.argv.flatMap((a, i) => (a === "--bin" && process.argv[i + 1] ? [resolve(process.argv[i + 1]!)] : []));
+const bins = (args.bin ?? []).map((b) => resolve(b));
 if (bins.length === 0) bins.push(join(ROOT, "dist", "troupe"));
 
 interface Row {

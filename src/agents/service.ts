@@ -86,6 +86,7 @@ export class AgentService {
       ...d,
       stopper: this.stopper,
       isLive: (id) => this.watcher.isLive(id),
+      flushActivity: () => this.watcher.flushActivity(),
       resume: (rec, prompt, onLaunch) => this.relaunch.resume(rec, prompt, onLaunch),
       respawn: (rec, onLaunch) => this.relaunch.respawn(rec, onLaunch),
       tracked: (launch) => this.tracked(launch),

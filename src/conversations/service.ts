@@ -168,12 +168,14 @@ export class ConversationService {
 
   answer(caller: Caller, id: string, answer: string): Conversation {
     // who may answer is the policy's (src/services/policy.ts); here the caller only signs the answer
-    const c = this.get(id);
-    if (c.status === "answered") throw new TroupeError("already_answered", `conversation ${id} was already answered by ${c.answeredBy}`);
-    if (c.status === "expired") throw new TroupeError("conflict", `conversation ${id} expired; the asker is no longer waiting`);
     const by = caller.kind === "agent" ? caller.agent.name : USER;
+    // the answer is written if the question is open; only a refused one is read again, to say why
     const answered = this.store.conversations.answer(id, answer, by);
-    if (!answered) throw new TroupeError("already_answered", `conversation ${id} was already answered`);
+    if (!answered) {
+      const c = this.get(id);
+      if (c.status === "expired") throw new TroupeError("conflict", `conversation ${id} expired; the asker is no longer waiting`);
+      throw new TroupeError("already_answered", `conversation ${id} was already answered${c.answeredBy ? ` by ${c.answeredBy}` : ""}`);
+    }
     this.bus.publish({ type: "conversation:updated", conversation: answered });
     return answered;
   }

@@ -2,7 +2,7 @@ import { isWire, type EventBus } from "../events/bus.ts";
 import type { Logger } from "../events/log.ts";
 import type { Notice } from "../protocol/notice.ts";
 import type { NotifyConfig } from "../protocol/user-config.ts";
-import { readUserConfig } from "../user-config.ts";
+import { userConfigReader } from "../user-config.ts";
 import { noticeOf, type NameOf } from "./reasons.ts";
 import { runNotifyCommand, type CommandOutcome, type NotifyRun } from "./run-command.ts";
 import { SentLog } from "./sent.ts";
@@ -38,6 +38,8 @@ export interface NotifierDeps {
 export class Notifier {
   private readonly sent: SentLog;
   private readonly lastAt = new Map<string, number>();
+  /** The user's config, read again when its file changed (an edit applies without a restart). */
+  private readonly userConfig = userConfigReader();
   private running = 0;
   private off: (() => void) | null = null;
   private lastConfigError: string | null = null;
@@ -68,7 +70,7 @@ export class Notifier {
 
   private config(): NotifyConfig | null {
     try {
-      const c = this.d.config ? this.d.config() : (readUserConfig().notify ?? {});
+      const c = this.d.config ? this.d.config() : (this.userConfig().notify ?? {});
       this.lastConfigError = null;
       return c;
     } catch (err) {

@@ -276,9 +276,18 @@ export class AgentRepo {
       .get(id) as OutputContext | null;
   }
 
-  /** Records activity without reading the agent back (called as output streams). */
-  touch(id: string, at: number): void {
-    this.db.query("UPDATE agents SET last_activity_at = ?, updated_at = ? WHERE id = ?").run(at, Date.now(), id);
+  /**
+   * Records agents' activity times, all in one transaction, without reading them back (output
+   * streams in; see src/agents/sessions/activity-times.ts). A time never moves an agent's back:
+   * an update written meanwhile (a launch, an end) may carry a later one.
+   */
+  touch(times: ReadonlyMap<string, number>): void {
+    if (!times.size) return;
+    const stmt = this.db.query("UPDATE agents SET last_activity_at = MAX(COALESCE(last_activity_at, 0), ?), updated_at = ? WHERE id = ?");
+    this.db.transaction(() => {
+      const now = Date.now();
+      for (const [id, at] of times) stmt.run(at, now, id);
+    })();
   }
 
   /**

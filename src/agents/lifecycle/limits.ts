@@ -9,6 +9,8 @@ export interface LimitsDeps {
   settings(): LifecycleSettings;
   /** In `listen`, or waiting for an answer: the inactivity clock stops meanwhile. */
   waitsOnPurpose(agentId: string): boolean;
+  /** Writes agents' last-activity times that wait in memory (read here from the store). */
+  flushActivity(): void;
   /** Stops the agent's run, failing it with `why`. */
   stop(agentId: string, why: Diagnosis): void;
   onError(err: unknown): void;
@@ -57,6 +59,8 @@ export class RunLimits {
   }
 
   private deadlines(): { agentId: string; deadline: Deadline }[] {
+    // an inactivity deadline counts from the last output, some of which may not be written yet
+    this.d.flushActivity();
     const s = this.d.settings();
     const out: { agentId: string; deadline: Deadline }[] = [];
     for (const sess of this.d.store.sessions.open()) {

@@ -26,6 +26,8 @@ export interface LifecycleDeps extends AgentDeps {
   resume(rec: AgentRecord, prompt: string, onLaunch: AgentPatch): Promise<Agent>;
   /** The agent's task from the start, in a fresh provider session. */
   respawn(rec: AgentRecord, onLaunch: AgentPatch): Promise<Agent>;
+  /** Writes agents' last-activity times that wait in memory (the session watcher's). */
+  flushActivity(): void;
   /** Counts a launch as under way (a stopping daemon waits for it). */
   tracked<T>(launch: Promise<T>): Promise<T>;
   troupe(): string;
@@ -47,6 +49,7 @@ export class Lifecycle {
       store: d.store,
       settings: () => lifecycleSettings(d.ws.stateDir),
       waitsOnPurpose: (id) => d.waitsOnPurpose?.(id) ?? false,
+      flushActivity: () => d.flushActivity(),
       stop: (id, why) => this.stopFor(id, why),
       onError,
     });

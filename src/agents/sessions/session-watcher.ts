@@ -11,9 +11,7 @@ import type { FailoverHook } from "../lifecycle/end-patch.ts";
 import { SessionEnd } from "./session-end.ts";
 import { outputNews, storedRunCost } from "../output/agent-metadata.ts";
 import { outputCap } from "../../workspace-config.ts";
-
-/** How often a chunk without news may still touch an agent's last-activity time. */
-const ACTIVITY_EVERY_MS = 2_000;
+import { ActivityTimes } from "./activity-times.ts";
 
 /** What the lifecycle wants to hear from the watcher. */
 export interface WatcherHooks {
@@ -36,7 +34,8 @@ export class SessionWatcher {
   private readonly tailer: Tailer;
   private readonly exits: ExitTracker;
   private readonly ends: SessionEnd;
-  private readonly lastActivity = new Map<string, number>();
+  /** Agents' last-activity times from their output, written together (see activity-times.ts). */
+  private readonly activity: ActivityTimes;
   /** Each agent's latest session's cost so far, as its CLI last reported it (a run of many turns reports a running total). */
   private readonly runCosts = new Map<string, { session: number; cost: number }>();
   /** Each agent's provider (it never changes), so a chunk that says nothing reads nothing from the store. */
@@ -50,6 +49,7 @@ export class SessionWatcher {
       capBytes: () => outputCap(d.ws.stateDir),
       wal: d.store.checkpoints,
     });
+    this.activity = new ActivityTimes((times) => d.store.agents.touch(times), d.log);
     this.exits = new ExitTracker((id, session, code) => this.onExit(id, session, code));
     this.ends = new SessionEnd({
       ...d,
@@ -75,6 +75,12 @@ export class SessionWatcher {
   async stop(): Promise<void> {
     this.exits.stop();
     await this.tailer.stop();
+    this.activity.stop();
+  }
+
+  /** Writes the last-activity times that wait in memory (a reader is about to decide on them). */
+  flushActivity(): void {
+    this.activity.flush();
   }
 
   /** Starts tailing a session's output and watching its process. */
@@ -87,6 +93,7 @@ export class SessionWatcher {
   /** An agent is being removed: its files are read no more (see Tailer.forgetAgent). */
   forgetOutput(agentId: string): void {
     this.tailer.forgetAgent(agentId);
+    this.activity.forget(agentId);
     this.providers.delete(agentId);
     this.runCosts.delete(agentId);
   }
@@ -114,14 +121,13 @@ export class SessionWatcher {
     if (input.taken.length || input.turnEnded) this.d.input?.output(chunk.agentId, chunk.session, input);
     const now = Date.now();
     if (Object.keys(patch).length) {
+      this.activity.forget(chunk.agentId);
       const updated = store.agents.update(chunk.agentId, { ...patch, lastActivityAt: now });
       bus.publish({ type: "agent:updated", agent: toAgent(updated) });
-      this.lastActivity.set(chunk.agentId, now);
       if (patch.costUsd !== undefined) this.hooks.costChanged(chunk.agentId);
-    } else if (now - (this.lastActivity.get(chunk.agentId) ?? 0) > ACTIVITY_EVERY_MS) {
-      // activity alone is not worth an event; the next update carries it
-      store.agents.touch(chunk.agentId, now);
-      this.lastActivity.set(chunk.agentId, now);
+    } else {
+      // activity alone is not worth an event (the next update carries it), nor a commit of its own
+      this.activity.note(chunk.agentId, now);
     }
   }
 
