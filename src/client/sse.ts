@@ -3,6 +3,7 @@ import { TroupeError, isErrorCode } from "../errors.ts";
 import { ENDPOINTS, loadSchema } from "../protocol/api/index.ts";
 import { writeQuery } from "../protocol/api/query.ts";
 import { ErrorReply } from "../protocol/api/replies.ts";
+import { readOutputEvent } from "../protocol/api/output-event.ts";
 import { baseHeaders } from "./http.ts";
 import type { Transport } from "./transport.ts";
 
@@ -73,15 +74,21 @@ async function* readEvents(body: ReadableStream<Uint8Array>, eventSchema: EventC
   try {
     for await (const bytes of body) {
       buf += decoder.decode(bytes, { stream: true });
+      // the blocks this read completed, then what is left (one slice, not one per block)
+      let start = 0;
       let end: number;
-      while ((end = buf.indexOf("\n\n")) !== -1) {
-        const block = parseSseBlock(buf.slice(0, end));
-        buf = buf.slice(end + 2);
+      while ((end = buf.indexOf("\n\n", start)) !== -1) {
+        const block = parseSseBlock(buf.slice(start, end));
+        start = end + 2;
         if (!block) continue;
-        const parsed = eventSchema.safeParse(JSON.parse(block.data));
+        const value: unknown = JSON.parse(block.data);
+        // output, the most frequent event, is checked by hand; the rest by the schema
+        const output = readOutputEvent(value);
+        const parsed = output ? { success: true as const, data: output } : eventSchema.safeParse(value);
         if (!parsed.success) continue; // a newer daemon's event type: not ours to render
         yield { id: block.id === null ? null : Number(block.id), event: parsed.data };
       }
+      if (start) buf = buf.slice(start);
     }
   } catch (err) {
     if (signal?.aborted) return;

@@ -54,7 +54,8 @@ export function renderEvent(ev: OutputEvent): RenderedLine[] {
     case "session":
       return [{ text: `session ${ev.sessionId}${ev.model ? ` · ${ev.model}` : ""}`, kind: "meta" }];
     case "text":
-      return ev.text.split("\n").map((t) => ({ text: sanitize(t), kind: "text" as const }));
+      // one line (a shell agent's every stdout line) without the split and the map
+      return ev.text.includes("\n") ? ev.text.split("\n").map((t) => ({ text: sanitize(t), kind: "text" as const })) : [{ text: sanitize(ev.text), kind: "text" }];
     case "tool_use":
       return [{ text: `▸ ${ev.name}${summarizeInput(ev.input)}`, kind: "tool" }];
     case "tool_result":

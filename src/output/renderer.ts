@@ -23,13 +23,14 @@ export class OutputRenderer {
   /** `raw`: the lines as the CLI wrote them, one display line each, not parsed. */
   constructor(private readonly parse: LineParser, private readonly raw = false) {}
 
-  chunk(chunk: OutputChunk, sink: LineSink): void {
+  /** `lines`: the chunk's lines, when the caller split it already. */
+  chunk(chunk: OutputChunk, sink: LineSink, lines: readonly string[] = chunkLines(chunk)): void {
     if (chunk.session !== this.session) {
       if (this.session !== null || chunk.session > 1) sink.push(sessionLine(chunk.session));
       this.session = chunk.session;
       this.openDelta = false;
     }
-    for (const line of chunkLines(chunk)) this.line(line, chunk.stream, sink);
+    for (const line of lines) this.line(line, chunk.stream, sink);
   }
 
   line(line: string, stream: Stream, sink: LineSink): void {

@@ -16,7 +16,7 @@ export interface OutputPaneProps {
   empty: string;
 }
 
-/** One row of output; memoised and keyed by its line, so a row that only moved up is not drawn again. */
+/** One row of output; memoised and keyed by its line (`Row.key`), so a row that only moved up is not drawn again. */
 const OutputRow = memo(function OutputRow({ text, kind, width }: { text: string; kind: LineKind; width: number }) {
   const theme = useTheme();
   return (

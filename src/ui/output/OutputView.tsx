@@ -16,6 +16,8 @@ export interface OutputViewProps {
   focused: boolean;
 }
 
+const count = new Intl.NumberFormat("en"); // toLocaleString makes a formatter at each call: every frame while output streams
+
 function title(agent: Agent | null, buf: AgentOutput | null, raw: boolean, scroll: Scroll, below: number): string {
   if (!agent) return "Output";
   const parts = [`Output · ${agent.name}`];
@@ -23,7 +25,7 @@ function title(agent: Agent | null, buf: AgentOutput | null, raw: boolean, scrol
   if (buf?.state === "loading") parts.push("loading…");
   parts.push(scroll.follow ? "following" : `paused${below ? ` · ${below} more below` : ""} (G follows)`);
   if (raw) parts.push("raw");
-  if (buf && buf.rendered.base > 0) parts.push(`last ${(buf.rendered.end - buf.rendered.base).toLocaleString("en")} lines`);
+  if (buf && buf.rendered.base > 0) parts.push(`last ${count.format(buf.rendered.end - buf.rendered.base)} lines`);
   return parts.join(" · ");
 }
 

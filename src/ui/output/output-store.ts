@@ -71,8 +71,16 @@ export class AgentOutput {
   total = 0;
   /** Keeps what spans chunks: the session heading, a paragraph of text deltas still growing. */
   private readonly renderer: OutputRenderer;
-  /** Live chunks that arrived while history was loading. */
+  /** Live chunks that arrived while history was loading, or while it catches up (`catching`). */
   queued: OutputChunk[] = [];
+  /**
+   * Catching up by chunk id (`fetchAfter`) is under way: a live chunk waits in `queued`, since
+   * appending it first would move `lastChunkId` past the chunks being fetched, and those would be
+   * dropped as already had.
+   */
+  catching = false;
+  /** The event stream was opened again while history loaded or a catch-up ran: catch up (once more) when that is done. */
+  catchUpAgain = false;
 
   constructor(readonly agentId: string, parse: LineParser, cap: number) {
     this.rendered = new LineRing(cap);
@@ -84,12 +92,11 @@ export class AgentOutput {
   append(chunk: OutputChunk): boolean {
     if (chunk.id <= this.lastChunkId) return false; // already have it (history and events overlap)
     this.lastChunkId = chunk.id;
-    this.renderer.chunk(chunk, this.rendered);
-    for (const line of chunkLines(chunk)) {
-      this.total++;
-      // troupe's own note (output dropped under the cap) says whose it is in the raw view too
-      this.raw.push(chunk.stream === "troupe" ? `troupe: ${line}` : line);
-    }
+    const lines = chunkLines(chunk);
+    this.renderer.chunk(chunk, this.rendered, lines);
+    this.total += lines.length;
+    // troupe's own note (output dropped under the cap) says whose it is in the raw view too
+    for (const line of lines) this.raw.push(chunk.stream === "troupe" ? `troupe: ${line}` : line);
     return true;
   }
 
@@ -149,12 +156,26 @@ export class OutputStore {
     this.buffers.set(agentId, buf);
     while (this.buffers.size > this.keep + 1) this.buffers.delete(this.buffers.keys().next().value!);
     void this.load(buf);
+    this.onLoadedChange?.();
     return buf;
+  }
+
+  /** Called when an agent's output starts to be loaded (and another's may have been let go): `loaded()` changed. */
+  onLoadedChange: (() => void) | null = null;
+
+  /** The agents whose output is loaded: the only ones whose live chunks are kept. */
+  loaded(): string[] {
+    return [...this.buffers.keys()];
   }
 
   private async load(buf: AgentOutput): Promise<void> {
     try {
       await this.fetchHistory(buf);
+      if (this.buffers.get(buf.agentId) !== buf) return;
+      while (buf.catchUpAgain && this.buffers.get(buf.agentId) === buf) {
+        buf.catchUpAgain = false;
+        await this.fetchAfter(buf);
+      }
       if (this.buffers.get(buf.agentId) !== buf) return;
       for (const c of buf.queued) buf.append(c);
       buf.queued = [];
@@ -201,11 +222,30 @@ export class OutputStore {
     }
   }
 
+  /** `fetchAfter` of a loaded buffer, live chunks held back meanwhile and appended after (those already fetched are skipped by id). */
+  private async catchUpReady(buf: AgentOutput): Promise<void> {
+    if (buf.catching) {
+      buf.catchUpAgain = true; // the one under way goes round once more
+      return;
+    }
+    buf.catching = true;
+    try {
+      do {
+        buf.catchUpAgain = false;
+        await this.fetchAfter(buf);
+      } while (buf.catchUpAgain && this.buffers.get(buf.agentId) === buf);
+    } finally {
+      buf.catching = false;
+      for (const c of buf.queued) if (buf.append(c)) this.publisher.changed();
+      buf.queued = [];
+    }
+  }
+
   /** A live chunk from the event stream. */
   onChunk(chunk: OutputChunk): void {
     const buf = this.buffers.get(chunk.agentId);
     if (!buf) return; // not on screen: its history loads when it is
-    if (buf.state === "loading") buf.queued.push(chunk);
+    if (buf.state === "loading" || buf.catching) buf.queued.push(chunk);
     else if (buf.append(chunk)) this.publisher.changed();
   }
 
@@ -216,11 +256,11 @@ export class OutputStore {
         if (buf.state !== "ready") {
           if (buf.state === "error") {
             this.buffers.delete(buf.agentId); // loads afresh when next shown
-          }
+          } else buf.catchUpAgain = true; // its history may have been read before the stream was open
           return;
         }
         try {
-          await this.fetchAfter(buf);
+          await this.catchUpReady(buf);
         } catch {
           // the next reconnect tries again
         }

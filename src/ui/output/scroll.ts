@@ -16,7 +16,13 @@ export const FOLLOW: Scroll = { follow: true };
 export interface Row {
   text: string;
   kind: LineKind;
-  /** Which line and which of its wrapped rows: the same row keeps its key as the output scrolls. */
+  /**
+   * Which line (its index modulo the viewport's height) and which of its wrapped rows: unique in a
+   * window (it shows at most `height` consecutive lines), the same row keeps its key as the output
+   * scrolls, and the row that takes the place of one scrolled off takes its key too (an update of
+   * that row's text, not a row removed and another made: streaming output replaces every row of
+   * the window at each frame).
+   */
   key: string;
 }
 
@@ -69,7 +75,7 @@ export function visibleWindow(src: LineSource, vp: Viewport, s: Scroll): Window 
   for (let i = line; i < src.end && rows.length < vp.height; i++) {
     const l = src.at(i);
     const wrapped = rowsOf(src, i, vp.width);
-    for (let r = i === line ? row : 0; r < wrapped.length && rows.length < vp.height; r++) rows.push({ text: wrapped[r]!, kind: l.kind, key: `${i}.${r}` });
+    for (let r = i === line ? row : 0; r < wrapped.length && rows.length < vp.height; r++) rows.push({ text: wrapped[r]!, kind: l.kind, key: `${i % vp.height}.${r}` });
     last = i;
   }
   return { rows, below: s.follow ? 0 : src.end - 1 - last };

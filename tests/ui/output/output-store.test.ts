@@ -30,6 +30,61 @@ describe("OutputStore", () => {
     store.dispose();
   });
 
+  test("catching up after a reconnect: a live chunk that comes while the missed ones are fetched loses none of them and doubles none", async () => {
+    const a = makeAgent();
+    const client = new FakeClient([a]);
+    client.write(a.id, "before\n", { silent: true });
+    const store = new OutputStore(client, () => defaultParser);
+    const buf = store.ensure(a.id, a.provider);
+    await waitFor(() => buf.state === "ready", () => "history loaded");
+    // written while the event stream was down: only the catch-up by chunk id brings them
+    for (let i = 0; i < 3; i++) client.write(a.id, `missed ${i}\n`, { silent: true });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const output = client.output.bind(client);
+    client.output = async (...args: Parameters<typeof output>) => {
+      await gate;
+      return output(...args);
+    };
+    const caught = store.catchUp();
+    // the stream is open again: a new chunk arrives before the fetch of the missed ones answers
+    store.onChunk(client.write(a.id, "live\n", { silent: true }));
+    release();
+    await caught;
+    expect(texts(store, a.id)).toEqual(["before", "missed 0", "missed 1", "missed 2", "live"]);
+    store.onChunk(client.chunks.at(-1)!);
+    expect(texts(store, a.id)).toHaveLength(5);
+    store.dispose();
+  });
+
+  test("a reconnect while history loads: what was written meanwhile is caught up once history is in", async () => {
+    const a = makeAgent();
+    const client = new FakeClient([a]);
+    client.write(a.id, "old\n", { silent: true });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const output = client.output.bind(client);
+    let first = true;
+    client.output = async (...args: Parameters<typeof output>) => {
+      const page = await output(...args); // the newest page, read before what follows was written
+      if (first) {
+        first = false;
+        await gate;
+      }
+      return page;
+    };
+    const store = new OutputStore(client, () => defaultParser);
+    const buf = store.ensure(a.id, a.provider);
+    await waitFor(() => client.callsOf("output").length > 0, () => "history asked for");
+    client.write(a.id, "missed\n", { silent: true }); // while the stream was down
+    const caught = store.catchUp();
+    release();
+    await caught;
+    await waitFor(() => buf.state === "ready", () => "history loaded");
+    expect(texts(store, a.id)).toEqual(["old", "missed"]);
+    store.dispose();
+  });
+
   test("keeps at most its cap of lines, however long the output", async () => {
     const a = makeAgent();
     const client = new FakeClient([a]);
