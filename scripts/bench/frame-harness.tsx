@@ -321,7 +321,7 @@ async function troupe(): Promise<Figures> {
   let rate: number;
   if (o.gate) {
     // the streamer is the one selected at the start; the presses move the selection off it, and
-    // the dashboard then lets its output go (it follows the loaded agents' output only), so its
+    // the dashboard may let its output go then (it keeps the loaded agents' output only), so its
     // lines are counted where the daemon stored them, once the presses are done
     const streamer = mirror.getView().entities.agents;
     const streamerId = Object.values(streamer).find((a) => a.name === list[0])!.id;
