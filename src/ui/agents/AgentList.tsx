@@ -1,4 +1,5 @@
 import { memo, useEffect, useMemo, useReducer, useState } from "react";
+import { isHandedOver } from "../terminal/hand-over.ts";
 import { Box, Text, useStdout } from "ink";
 import type { ListIndex } from "./list-index.ts";
 import { LIST_GLYPHS, treePrefix } from "../../output/tree.ts";
@@ -29,7 +30,7 @@ export interface AgentListProps {
 function useRowTicker(): RowTicker {
   const stdout = useStdout().stdout as NodeJS.WriteStream;
   const [, redraw] = useReducer((n: number) => n + 1, 0);
-  const [ticker] = useState(() => new RowTicker({ write: stdout.isTTY ? (bytes) => void stdout.write(bytes) : null, rows: () => stdout.rows ?? 0, redraw }));
+  const [ticker] = useState(() => new RowTicker({ write: stdout.isTTY ? (bytes) => void stdout.write(bytes) : null, rows: () => stdout.rows ?? 0, redraw, paused: isHandedOver }));
   useEffect(() => () => ticker.stop(), [ticker]);
   return ticker;
 }

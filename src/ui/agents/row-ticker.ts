@@ -21,6 +21,8 @@ export interface TickerOptions {
   rows: () => number;
   /** Renders the list afresh, when cells cannot be repainted in place. */
   redraw: () => void;
+  /** True while the terminal belongs to another program (take over, editor): no tick draws then. */
+  paused?: () => boolean;
 }
 
 /**
@@ -75,6 +77,7 @@ export class RowTicker {
   /** Repaints what the clock changed; renders instead when any cell cannot be repainted. */
   tick(): void {
     this.timer = null;
+    if (this.o.paused?.()) return this.schedule(); // the cells are painted at the first tick after
     const now = Date.now();
     let bytes = "";
     let redraw = this.o.write === null;

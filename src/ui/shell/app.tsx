@@ -1,4 +1,5 @@
 import { Box, useApp } from "ink";
+import { whileHandedOver } from "../terminal/hand-over.ts";
 import { Banner } from "./Banner.tsx";
 import { FilterBar } from "../agents/FilterBar.tsx";
 import { Header } from "./Header.tsx";
@@ -35,10 +36,12 @@ export function App({ deps, mirror, size, initial, onQuit }: AppProps) {
   // mode and the keyboard (this process stops reading it), and redraws after.
   const suspend = async <T,>(fn: () => Promise<T>): Promise<T> => {
     const out: T[] = [];
-    await suspendTerminal(async () => {
-      await releaseStdin();
-      out.push(await fn());
-    });
+    await whileHandedOver(() =>
+      suspendTerminal(async () => {
+        await releaseStdin();
+        out.push(await fn());
+      }),
+    );
     reclaimStdin();
     return out[0] as T;
   };

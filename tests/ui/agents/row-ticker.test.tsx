@@ -66,3 +66,17 @@ test("on a terminal the tick repaints the cells in place, without a frame, where
   for (const c of cells) expect(lines[c.row]!.slice(c.col, c.col + c.text.length)).toBe(c.text);
   expect(secondsOf(lines.join("\n"), "one")).toBeGreaterThan(before);
 });
+
+test("while the terminal is handed over (an agent taken over, an editor) no tick draws on it; the first after does", async () => {
+  const { whileHandedOver } = await import("../../../src/ui/terminal/hand-over.ts");
+  const agents = [makeAgent({ name: "one", createdAt: Date.now() - 1_200 })];
+  const term = new Terminal();
+  const stdin = Object.assign(new EventEmitter(), { isTTY: false, setRawMode() {}, setEncoding() {}, resume() {}, pause() {}, ref() {}, unref() {}, read: () => null });
+  const repaints = () => term.writes.filter((w) => w.startsWith("\x1b7")).length;
+  await whileHandedOver(async () => {
+    ink = render(list(agents, 0), { stdout: term as unknown as NodeJS.WriteStream, stdin: stdin as unknown as NodeJS.ReadStream, debug: true, patchConsole: false, exitOnCtrlC: false });
+    await new Promise((r) => setTimeout(r, 2_300)); // two seconds tick by
+    expect(repaints()).toBe(0);
+  });
+  await waitFor(() => repaints() > 0, () => "a repaint once the terminal is back");
+});
