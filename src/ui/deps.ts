@@ -10,7 +10,7 @@ import type { Source } from "../client/sources.ts";
 /** The part of the daemon's API the dashboard uses; tests and the benchmark pass a fake. */
 export type DashboardClient = Pick<
   TroupeClient,
-  | "health" | "listAgents" | "conversations" | "events" | "output" | "spawn" | "stop" | "resume" | "answer" | "profiles" | "waitAgent"
+  | "health" | "listAgents" | "conversations" | "events" | "openEvents" | "output" | "spawn" | "stop" | "resume" | "answer" | "profiles" | "waitAgent"
   | "messages" | "markRead" | "send"
   | "review" | "addReviewComment" | "editReviewComment" | "deleteReviewComment" | "sendReview"
   | "permissions" | "decidePermission"
@@ -19,7 +19,7 @@ export type DashboardClient = Pick<
 >;
 
 /** What the views call: the daemon's API without its event stream (the mirror reads that). */
-export type DashboardActions = Omit<DashboardClient, "events">;
+export type DashboardActions = Omit<DashboardClient, "events" | "openEvents">;
 
 /** The work calls that start (or stop starting) paid agents, as `troupe detail` and `troupe dispatch` make them. */
 export interface WorkRuns {

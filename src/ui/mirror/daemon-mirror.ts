@@ -2,7 +2,7 @@ import type { Agent, Conversation } from "../../protocol/entities.ts";
 import type { DaemonEvent } from "../../protocol/events.ts";
 import type { Message } from "../../protocol/message.ts";
 import type { PermissionRequest } from "../../protocol/permission.ts";
-import type { EventMessage } from "../../client/sse.ts";
+import type { EventFilter, EventMessage } from "../../client/sse.ts";
 import { TroupeError, errorMessage } from "../../errors.ts";
 import type { LineParser } from "../../output/lines.ts";
 import { entitiesReducer, initialEntities, type EntitiesState } from "./entities-state.ts";
@@ -89,6 +89,15 @@ export class DaemonMirror implements Mirror {
   private stopped = false;
   private current: AbortController | null = null;
   private wake: (() => void) | null = null;
+  /**
+   * With its own output store, the mirror asks the daemon for the output of the agents whose
+   * output is loaded only (`output` filter): with ten agents streaming among a thousand, the rest
+   * was read and checked for nothing. When that set changes the stream is opened again.
+   */
+  private readonly filtersOutput: boolean;
+  /** The set of loaded agents changed since the stream was opened: open it again. */
+  private refilter = false;
+  private reopening = false;
 
   constructor(
     private readonly client: DashboardClient,
@@ -97,6 +106,40 @@ export class DaemonMirror implements Mirror {
   ) {
     this.publisher = new Publisher(opts.hz ?? 30, () => this.applyPending());
     this.output = opts.sharedOutput ?? new OutputStore(client, parserFor, { hz: opts.hz, ...opts.output });
+    this.filtersOutput = !opts.sharedOutput;
+    if (this.filtersOutput) this.output.onLoadedChange = () => this.loadedChanged();
+  }
+
+  private filter(): EventFilter | undefined {
+    return this.filtersOutput ? { output: this.output.loaded() } : undefined;
+  }
+
+  /** Ends the stream being read (the loop opens it again with the new set); one still opening is ended once open. */
+  private loadedChanged(): void {
+    this.refilter = true;
+    if (this.view.connection.state === "live" && !this.reopening) this.current?.abort();
+  }
+
+  /**
+   * The stream again, with the agents loaded now: lifecycle events replay from the last id
+   * (a full refresh when there is none yet), and the loaded agents' output is caught up by chunk
+   * id once the daemon has the new subscription, live chunks held back meanwhile: none is lost
+   * or doubled (tests/integration/output-filter.test.ts).
+   */
+  private async reopen(): Promise<AsyncGenerator<EventMessage>> {
+    this.reopening = true;
+    try {
+      this.refilter = false;
+      const ctrl = new AbortController();
+      this.current = ctrl;
+      const events = (await this.client.openEvents(this.since, ctrl.signal, this.filter()))[Symbol.asyncIterator]();
+      if (this.since === null) await this.refresh();
+      void this.output.catchUp(this.mine);
+      if (this.refilter) ctrl.abort(); // changed again meanwhile: the loop opens it once more
+      return events;
+    } finally {
+      this.reopening = false;
+    }
   }
 
   getView = (): MirrorView => this.view;
@@ -155,15 +198,23 @@ export class DaemonMirror implements Mirror {
         // A different daemon numbers its events afresh: replaying from our last id would skip them.
         if (this.daemonId !== null && this.daemonId !== id) this.since = null;
         this.daemonId = id;
-        const events = this.client.events(this.since, ctrl.signal)[Symbol.asyncIterator]();
+        this.refilter = false;
+        let events = this.client.events(this.since, ctrl.signal, this.filter())[Symbol.asyncIterator]();
         let next = events.next();
         next.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
         await this.refresh();
         void this.output.catchUp(this.mine);
         this.setConnection({ state: "live" });
+        if (this.refilter) this.current?.abort();
         delay = 200;
         for (;;) {
           const r: IteratorResult<EventMessage> = await next;
+          if (r.done && this.refilter && !this.stopped) {
+            events = await this.reopen();
+            next = events.next();
+            next.catch(() => undefined);
+            continue;
+          }
           if (r.done) break;
           this.handle(r.value);
           next = events.next();
@@ -172,7 +223,7 @@ export class DaemonMirror implements Mirror {
         if (this.stopped) return;
         throw new TroupeError("daemon_unavailable", "the daemon closed the event stream");
       } catch (err) {
-        ctrl.abort();
+        this.current?.abort();
         if (this.stopped) return;
         const prev = this.view.connection;
         this.setConnection({ state: "down", error: errorMessage(err), since: prev.state === "down" ? prev.since : Date.now() });

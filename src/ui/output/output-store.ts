@@ -156,7 +156,16 @@ export class OutputStore {
     this.buffers.set(agentId, buf);
     while (this.buffers.size > this.keep + 1) this.buffers.delete(this.buffers.keys().next().value!);
     void this.load(buf);
+    this.onLoadedChange?.();
     return buf;
+  }
+
+  /** Called when an agent's output starts to be loaded (and another's may have been let go): `loaded()` changed. */
+  onLoadedChange: (() => void) | null = null;
+
+  /** The agents whose output is loaded: the only ones whose live chunks are kept. */
+  loaded(): string[] {
+    return [...this.buffers.keys()];
   }
 
   private async load(buf: AgentOutput): Promise<void> {

@@ -535,6 +535,11 @@ export class FakeClient implements DashboardClient {
     return next;
   }
 
+  /** The stream as `events` gives it (the fake sends every agent's output: a filter only leaves some out). */
+  async openEvents(since: number | null, signal?: AbortSignal): Promise<AsyncGenerator<EventMessage>> {
+    return this.events(since, signal);
+  }
+
   async *events(since: number | null, signal?: AbortSignal): AsyncGenerator<EventMessage> {
     this.check("events", [since]);
     const queue: (EventMessage | null)[] = [];
