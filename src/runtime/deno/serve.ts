@@ -1,6 +1,7 @@
 import { renameSync, rmSync, statSync } from "node:fs";
 import type { ServeUnix, UnixFetch } from "../contract.ts";
 import { Deno, type HttpClient } from "./api.ts";
+import { bodyEndsOnAbort } from "./abort-body.ts";
 
 /** Names for a listener's own socket file (see serveUnix), unique in this process. */
 let listeners = 0;
@@ -55,8 +56,9 @@ export const unixFetch: UnixFetch = async (socket, url, init) => {
     client = Deno.createHttpClient({ proxy: { transport: "unix", path: socket } });
     clients.set(socket, client);
   }
+  let res: Response;
   try {
-    return await fetch(url, { ...init, client } as RequestInit);
+    res = await fetch(url, { ...init, client } as RequestInit);
   } catch (err) {
     // the client tells a request that never reached a daemon by its code: Deno gives only a message
     const os = /\(os error (\d+)\)/.exec(String((err as Error).cause ?? ""))?.[1];
@@ -64,4 +66,6 @@ export const unixFetch: UnixFetch = async (socket, url, init) => {
     if (code && err instanceof Error) Object.assign(err, { code });
     throw err;
   }
+  // Deno's own abort of a body can be lost to a garbage collection (see abort-body.ts)
+  return init?.signal ? bodyEndsOnAbort(res, init.signal) : res;
 };
