@@ -3,24 +3,42 @@
  * loaded (the events endpoint's `output` filter), and opens its stream again when that set
  * changes. Here, on a real daemon, three agents stream numbered lines while the selection moves
  * between them: every loaded agent ends with every line once, in order, the mirror never shows
- * the daemon as down, and the output of an agent not loaded stops coming.
+ * the daemon as down, and the output of an agent not loaded stops coming. Then a fourth, which
+ * streamed all along, is selected: its lines go on arriving.
+ *
+ * The mirror runs on the runtime of the build under test (output-filter-driver.ts, under Deno for
+ * TROUPE_BIN=dist/troupe-deno), with a garbage collection before each move of the selection: on
+ * Deno one made the stream's abort reach nothing (src/runtime/deno/abort-body.ts), and the pane
+ * lost the newly selected agent's output.
  */
 import { afterEach, expect, test } from "bun:test";
-import { Sandbox, waitFor } from "../support/sandbox.ts";
-import { TroupeClient } from "../../src/client/client.ts";
-import { DaemonMirror } from "../../src/ui/mirror/daemon-mirror.ts";
-import { parserFor } from "../../src/output/render.ts";
-import type { Agent } from "../../src/protocol/entities.ts";
+import { join } from "node:path";
+import { BIN_RUNTIME, ROOT, Sandbox } from "../support/sandbox.ts";
 
 let sb: Sandbox | undefined;
-let mirror: DaemonMirror | undefined;
 afterEach(async () => {
-  mirror?.stop();
   await sb?.close();
-  sb = mirror = undefined;
+  sb = undefined;
 });
 
 const LINES = 1500;
+const DRIVER = join(ROOT, "tests", "integration", "output-filter-driver.ts");
+
+/** The command that runs the driver on the build's runtime, with gc() exposed (as dist/troupe-deno has it). */
+function driverCommand(): string[] {
+  if (BIN_RUNTIME === "bun") return [process.execPath, DRIVER];
+  const deno = join(ROOT, "node_modules", ".bin", "deno");
+  return [deno, "run", "-A", "--quiet", "--no-check", "--unstable-no-legacy-abort", "--v8-flags=--expose-gc", DRIVER];
+}
+
+interface DriverResult {
+  error?: string;
+  lines?: Record<string, string[]>;
+  fourLoadedAt?: number;
+  oneLoaded?: boolean;
+  foreign?: number;
+  states: string[];
+}
 
 test("switching the selected agent while three stream: no line lost, none doubled, no 'down', and others' output no longer sent", async () => {
   sb = new Sandbox();
@@ -30,48 +48,25 @@ test("switching the selected agent while three stream: no line lost, none double
     const cmd = `while [ ! -e ${gate} ]; do sleep 0.05; done; i=1; while [ $i -le ${LINES} ]; do echo "${name} $i"; i=$((i+1)); [ $((i % 10)) -eq 0 ] && sleep 0.01; done; sleep 60`;
     await sb.json(["spawn", "--no-worktree", "--name", name, "--command", cmd, "--json"]);
   }
-  const client = new TroupeClient({ socket: sb.socket });
-  mirror = new DaemonMirror(client, parserFor, { output: { keep: 1 } });
-  const states: string[] = [];
-  mirror.subscribe(() => states.push(mirror!.getView().connection.state));
-  mirror.start();
-  const agents = await waitFor("three agents, live", () => {
-    const v = mirror!.getView();
-    const list = Object.values(v.entities.agents);
-    return v.connection.state === "live" && list.length === 3 && list;
-  });
-  const byName = (n: string) => agents.find((a) => a.name === n)!;
-  const store = mirror.output;
-  // chunks handed to the store of an agent whose output is not loaded at that moment
-  let foreign = 0;
-  const onChunk = store.onChunk.bind(store);
-  store.onChunk = (c) => {
-    if (!store.get(c.agentId)) foreign++;
-    onChunk(c);
-  };
-  const select = (a: Agent) => store.ensure(a.id, a.provider);
-  select(byName("one"));
-  await Bun.write(gate, "");
-  // the selection moves while they stream: one, two, three, one, ... (two loaded at a time)
-  for (let i = 0; i < 30; i++) {
-    select(byName(names[i % 3]!));
-    await Bun.sleep(40);
+  // streams on, slowly, all through: selected last, after a garbage collection
+  const slow = `while [ ! -e ${gate} ]; do sleep 0.05; done; i=1; while [ $i -le 3000 ]; do echo "four $i"; i=$((i+1)); sleep 0.02; done; sleep 60`;
+  await sb.json(["spawn", "--no-worktree", "--name", "four", "--command", slow, "--json"]);
+  const p = Bun.spawn([...driverCommand(), sb.socket, gate, String(LINES)], { cwd: ROOT, env: sb.env, stdout: "pipe", stderr: "pipe" });
+  const [out, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  let r: DriverResult;
+  try {
+    r = JSON.parse(out.trim().split("\n").pop()!) as DriverResult;
+  } catch {
+    throw new Error(`the driver printed no result (${BIN_RUNTIME}): ${out}${err}`);
   }
-  foreign = 0;
-  select(byName("two"));
-  select(byName("three"));
-  const done = async (a: Agent) => (await client.output(a.id, { before: Number.MAX_SAFE_INTEGER, limit: 1 }))[0]?.data.endsWith(`${a.name} ${LINES}\n`);
-  for (const n of names) await waitFor(`${n} wrote all its lines`, () => done(byName(n)), 30_000);
-  for (const n of ["two", "three"]) {
-    const buf = store.get(byName(n).id)!;
-    await waitFor(`${n} has all its lines`, () => buf.state === "ready" && buf.total === LINES, 10_000).catch(() => undefined);
-    const src = buf.source(true);
-    const lines: string[] = [];
-    for (let i = src.base; i < src.end; i++) lines.push(src.at(i).text);
-    expect(lines).toEqual(Array.from({ length: LINES }, (_, i) => `${n} ${i + 1}`));
-  }
-  expect(store.get(byName("one").id)).toBeUndefined();
+  expect(r.error).toBeUndefined();
+  for (const n of ["two", "three"]) expect(r.lines![n]).toEqual(Array.from({ length: LINES }, (_, i) => `${n} ${i + 1}`));
+  // four's output went on arriving once it was selected: every line from its first, none missing
+  const four = r.lines!.four!;
+  expect(four.length).toBeGreaterThanOrEqual(r.fourLoadedAt! + 50);
+  expect(four).toEqual(Array.from({ length: four.length }, (_, i) => `four ${i + 1}`));
+  expect(r.oneLoaded).toBe(false);
   // "one" streamed on after it was let go: the daemon no longer sent its output
-  expect(foreign).toBe(0);
-  expect(states).not.toContain("down");
-}, 60_000);
+  expect(r.foreign).toBe(0);
+  expect(r.states).not.toContain("down");
+}, 90_000);
