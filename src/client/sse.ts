@@ -12,6 +12,12 @@ const EVENTS = ENDPOINTS.events;
 /** `output`: the agents whose output events to receive ([] for none); all when absent. */
 export interface EventFilter {
   output?: string[];
+  /**
+   * Called with the id of the newest event the daemon had when it opened the stream, once its
+   * replay is through: every later event comes on the stream, so a reader that opens it again
+   * replays from there (a daemon from before sends none).
+   */
+  onStartId?: (id: number) => void;
 }
 
 export interface EventMessage {
@@ -61,14 +67,14 @@ export async function openSubscription(
     if (parsed.success && isErrorCode(parsed.data.error.code)) throw new TroupeError(parsed.data.error.code, parsed.data.error.message);
   }
   if (!res.ok || !res.body) throw new TroupeError("daemon_unavailable", `event stream refused (${res.status})`);
-  return readEvents(res.body, eventSchema, signal);
+  return readEvents(res.body, eventSchema, signal, filter.onStartId);
 }
 
 interface EventCheck {
   safeParse(v: unknown): { success: true; data: DaemonEvent } | { success: false };
 }
 
-async function* readEvents(body: ReadableStream<Uint8Array>, eventSchema: EventCheck, signal?: AbortSignal): AsyncGenerator<EventMessage> {
+async function* readEvents(body: ReadableStream<Uint8Array>, eventSchema: EventCheck, signal?: AbortSignal, onStartId?: (id: number) => void): AsyncGenerator<EventMessage> {
   const decoder = new TextDecoder();
   let buf = "";
   try {
@@ -78,9 +84,15 @@ async function* readEvents(body: ReadableStream<Uint8Array>, eventSchema: EventC
       let start = 0;
       let end: number;
       while ((end = buf.indexOf("\n\n", start)) !== -1) {
-        const block = parseSseBlock(buf.slice(start, end));
+        const text = buf.slice(start, end);
+        const block = parseSseBlock(text);
         start = end + 2;
-        if (!block) continue;
+        if (!block) {
+          // no data: a comment, or the id the stream starts at (once per stream)
+          const id = onStartId && /^id: ?(\d+)$/m.exec(text)?.[1];
+          if (id) onStartId(Number(id));
+          continue;
+        }
         const value: unknown = JSON.parse(block.data);
         // output, the most frequent event, is checked by hand; the rest by the schema
         const output = readOutputEvent(value);

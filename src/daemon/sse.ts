@@ -28,7 +28,7 @@ function frame(p: WirePublished): string {
  * the stream ends at once (cancel), and clients reconnect when the stream ends, never on silence;
  * a ping every 15 s only woke every idle dashboard and the daemon.
  */
-export function sseStream(initial: WirePublished[], subscribe: (l: (p: WirePublished) => void) => () => void): ReadableStream<Uint8Array> {
+export function sseStream(initial: WirePublished[], subscribe: (l: (p: WirePublished) => void) => () => void, startId?: number): ReadableStream<Uint8Array> {
   const queue: string[] = initial.map(frame);
   let queuedBytes = 0;
   let wake: (() => void) | null = null;
@@ -61,6 +61,9 @@ export function sseStream(initial: WirePublished[], subscribe: (l: (p: WirePubli
     start() {
       unsubscribe = subscribe((p) => push(frame(p)));
       queue.unshift(": connected\n\n");
+      // after the replay, before live events: an id with no data sets the reader's last id and
+      // dispatches nothing (the SSE rule), so a reader that opens the stream again replays from here
+      if (startId !== undefined) queue.push(`id: ${startId}\n\n`);
     },
     async pull(controller) {
       while (queue.length === 0 && !closed) await new Promise<void>((r) => (wake = r));

@@ -14,6 +14,12 @@ export interface FeedQuery {
 export interface Feed {
   /** What the subscriber missed: replayed events, or one `resync` when that cannot be done. */
   backlog: WirePublished[];
+  /**
+   * The id of the newest event when the subscription was opened (0 for none): every later one
+   * comes on the stream. Sent first, so that a client that opens the stream again (another output
+   * filter) replays from there without a refetch, even when no numbered event came meanwhile.
+   */
+  startId: number;
   subscribe(listener: (p: WirePublished) => void): () => void;
 }
 
@@ -33,6 +39,8 @@ export class EventFeed {
     const keep = (p: WirePublished) => q.output === null || p.event.type !== "agent:output" || q.output.has(p.event.chunk.agentId);
     return {
       backlog,
+      // read in the same turn as the subscription is made (sseStream's start): no event between them
+      startId: this.repo.lastId(),
       subscribe: (l) => this.bus.subscribe((p) => isWire(p) && keep(p) && l(p)),
     };
   }

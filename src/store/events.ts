@@ -35,6 +35,11 @@ export class EventRepo {
     return out;
   }
 
+  /** The newest id (0 when none): where a subscription opened now starts. */
+  lastId(): number {
+    return (this.db.query("SELECT COALESCE(MAX(id), 0) AS id FROM events").get() as { id: number }).id;
+  }
+
   /** The oldest id still kept (0 when none): a `since` below it means events were pruned. */
   firstId(): number {
     return (this.db.query("SELECT COALESCE(MIN(id), 0) AS id FROM events").get() as { id: number }).id;

@@ -20,6 +20,18 @@ describe("SSE subscriber queue", () => {
     await reader.cancel();
   });
 
+  test("the replay, then the id the stream starts at (no data: nothing dispatched), then live events", async () => {
+    let emit!: (p: WirePublished) => void;
+    const replayed: WirePublished = { id: 7, event: { type: "agent:removed", agentId: "a" } };
+    const stream = sseStream([replayed], (l) => ((emit = l), () => {}), 7);
+    emit(output(1));
+    const reader = stream.getReader();
+    const blocks = new TextDecoder().decode((await reader.read()).value!).split("\n\n").filter(Boolean);
+    expect(blocks).toEqual([": connected", expect.stringContaining("id: 7\n"), "id: 7", expect.stringContaining('"agent:output"')]);
+    expect(parseSseBlock(blocks[2]!)).toBeNull();
+    await reader.cancel();
+  });
+
   test("a subscriber that falls more than the limit behind gets one resync instead of an unbounded backlog", async () => {
     let emit!: (p: WirePublished) => void;
     let unsubscribed = false;

@@ -8,7 +8,7 @@
  * the selection between the three with a garbage collection before each move (on Deno one made an
  * abort of the event stream reach nothing), ends with `two` and `three` loaded, waits until each
  * wrote its LINES lines, then, after one more collection, selects `four` and waits for 50 more of
- * its lines to arrive live. It prints one JSON line: what each loaded agent's buffer holds, whether
+ * its lines to arrive live. It prints one JSON line: what each loaded agent's buffer holds, how often the whole state was fetched again, whether
  * `one` is still loaded, how many live chunks came for an agent not loaded, and every connection
  * state seen.
  */
@@ -54,6 +54,10 @@ try {
     onChunk(c);
   };
   const select = (a: Agent) => store.ensure(a.id, a.provider);
+  // whole-state refetches while the selection moves: none, the stream replays from its start id
+  let refetches = 0;
+  const listAgents = client.listAgents.bind(client);
+  client.listAgents = (...args) => (refetches++, listAgents(...args));
   const names = ["one", "two", "three"];
   select(byName("one"));
   writeFileSync(gate!, "");
@@ -87,7 +91,7 @@ try {
   lines.four = [];
   const src = four.source(true);
   for (let i = src.base; i < src.end; i++) lines.four.push(src.at(i).text);
-  result = { lines, fourLoadedAt: loadedAt, oneLoaded: store.get(byName("one").id) !== undefined, foreign, states };
+  result = { lines, refetches, fourLoadedAt: loadedAt, oneLoaded: store.get(byName("one").id) !== undefined, foreign, states };
 } catch (err) {
   result = { error: String(err), states };
 }

@@ -34,6 +34,7 @@ function driverCommand(): string[] {
 interface DriverResult {
   error?: string;
   lines?: Record<string, string[]>;
+  refetches?: number;
   fourLoadedAt?: number;
   oneLoaded?: boolean;
   foreign?: number;
@@ -66,6 +67,8 @@ test("switching the selected agent while three stream: no line lost, none double
   expect(four.length).toBeGreaterThanOrEqual(r.fourLoadedAt! + 50);
   expect(four).toEqual(Array.from({ length: four.length }, (_, i) => `four ${i + 1}`));
   expect(r.oneLoaded).toBe(false);
+  // the stream, opened again at each move, replayed from the id it started at: the whole state was never fetched again
+  expect(r.refetches).toBe(0);
   // "one" streamed on after it was let go: the daemon no longer sent its output
   expect(r.foreign).toBe(0);
   expect(r.states).not.toContain("down");

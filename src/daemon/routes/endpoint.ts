@@ -33,7 +33,7 @@ export function serveEndpoint(name: EndpointName, e: Endpoint, s: Services): Han
     if (e.fields) s.guard.fields(caller, name, params, input);
     if (reply.kind === "stream") {
       const feed = handler(caller, input, req.signal) as Feed;
-      return new Response(sseStream(feed.backlog, feed.subscribe), { headers: SSE_HEADERS });
+      return new Response(sseStream(feed.backlog, feed.subscribe, feed.startId), { headers: SSE_HEADERS });
     }
     const result = await handler(caller, input, req.signal);
     if (reply.kind === "ok") return json(OK, status);

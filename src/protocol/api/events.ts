@@ -8,7 +8,7 @@ export const EVENT_ENDPOINTS = {
     method: "GET",
     path: "/v1/events",
     summary:
-      "Server-sent events: lifecycle events carry their id and replay after `since` (up to 5,000; further behind, one `resync`); output events carry their chunk id. A reader too slow for 1,000 events or 8 MiB gets one `resync`. `troupe logs -f` asks for its agent's output only.",
+      "Server-sent events: lifecycle events carry their id and replay after `since` (up to 5,000; further behind, one `resync`); output events carry their chunk id. After the replay, an `id:` line with no data names the newest event when the stream opened (where a reader that opens it again replays from). A reader too slow for 1,000 events or 8 MiB gets one `resync`. `troupe logs -f` asks for its agent's output only.",
     rule: "anyone",
     does: "follow events",
     query: { since: query.int("replay lifecycle events after this id"), output: query.list("`none` leaves out output events; agent ids keep only theirs") },

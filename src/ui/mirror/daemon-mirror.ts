@@ -110,9 +110,18 @@ export class DaemonMirror implements Mirror {
     if (this.filtersOutput) this.output.onLoadedChange = () => this.loadedChanged();
   }
 
-  private filter(): EventFilter | undefined {
-    return this.filtersOutput ? { output: this.output.loaded() } : undefined;
+  /**
+   * The loaded agents' output (all, over a shared store), and where the stream starts: a stream
+   * opened again replays from there, with no refetch of the whole state, even when no numbered
+   * event came meanwhile (at 1,000 quiet agents, a refetch at each move of the selection).
+   */
+  private filter(): EventFilter {
+    return { output: this.filtersOutput ? this.output.loaded() : undefined, onStartId: this.startAt };
   }
+
+  private readonly startAt = (id: number): void => {
+    this.since = id;
+  };
 
   /** Ends the stream being read (the loop opens it again with the new set); one still opening is ended once open. */
   private loadedChanged(): void {
@@ -122,7 +131,7 @@ export class DaemonMirror implements Mirror {
 
   /**
    * The stream again, with the agents loaded now: lifecycle events replay from the last id
-   * (a full refresh when there is none yet), and the loaded agents' output is caught up by chunk
+   * (a full refresh when there is none: a daemon from before sends no start id), and the loaded agents' output is caught up by chunk
    * id once the daemon has the new subscription, live chunks held back meanwhile: none is lost
    * or doubled (tests/integration/output-filter.test.ts).
    */
