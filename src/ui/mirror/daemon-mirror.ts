@@ -130,10 +130,10 @@ export class DaemonMirror implements Mirror {
   }
 
   /**
-   * The stream again, with the agents loaded now: lifecycle events replay from the last id
-   * (a full refresh when there is none: a daemon from before sends no start id), and the loaded agents' output is caught up by chunk
-   * id once the daemon has the new subscription, live chunks held back meanwhile: none is lost
-   * or doubled (tests/integration/output-filter.test.ts).
+   * The stream again, with the agents loaded now: lifecycle events replay from the last id (a
+   * full refresh when there is none: a daemon from before sends no start id), and the loaded
+   * agents' output is caught up by chunk id once the daemon has the new subscription, live
+   * chunks held back meanwhile: none is lost or doubled (tests/integration/output-filter.test.ts).
    */
   private async reopen(): Promise<AsyncGenerator<EventMessage>> {
     this.reopening = true;
