@@ -67,8 +67,10 @@ test("switching the selected agent while three stream: no line lost, none double
   expect(four.length).toBeGreaterThanOrEqual(r.fourLoadedAt! + 50);
   expect(four).toEqual(Array.from({ length: four.length }, (_, i) => `four ${i + 1}`));
   expect(r.oneLoaded).toBe(false);
-  // the stream, opened again at each move, replayed from the id it started at: the whole state was never fetched again
-  expect(r.refetches).toBe(0);
+  // the stream, opened again at each move, replays from the id it started at, not by fetching the
+  // whole state again (29 times before it named that id). Once at most: the first move may end the
+  // first stream before its first bytes were read, and the mirror then refetches, as it must.
+  expect(r.refetches).toBeLessThanOrEqual(1);
   // "one" streamed on after it was let go: the daemon no longer sent its output
   expect(r.foreign).toBe(0);
   expect(r.states).not.toContain("down");
