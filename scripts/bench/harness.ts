@@ -3,9 +3,10 @@
  * patched), the same with Ink as published, and the floor (Ink as published); and a run of any, as
  * its own process.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { TroupeClient } from "../../src/client/client.ts";
 import { compileBinary } from "../../src/runtime/compile.ts";
 import { BIN, ROOT, pct } from "./floor.ts";
@@ -15,7 +16,12 @@ import { run, runSync } from "../lib/process.ts";
 export interface HarnessFigures {
   mode: "troupe" | "floor";
   firstFrameMs: number;
+  /** One per press whose frame was recognised on the screen (ms from the key to the write that showed it). */
   latencies: number[];
+  /** The presses made: `latencies.length` of them were recognised. */
+  presses: number;
+  /** Reading the writes onto the virtual screen (ms; left out of the CPU figures). */
+  screenMs: number;
   /** CPU of the presses' windows, less what the same time cost with no key in windows between them (ms per press). */
   cpuPerPress: number;
   /** CPU as % of a core: while idle (or streaming without keys), and during the presses. */
@@ -66,6 +72,40 @@ export async function buildBaseHarness(dir: string): Promise<string> {
   const r = await compileBinary({ entry, outfile, define: {}, stockInk: true });
   if (!r.ok) throw new Error(`building ${outfile}: ${r.errors.join("; ")}`);
   return outfile;
+}
+
+/**
+ * The harness built from another checkout of troupe (`dir`: e.g. `git archive main | tar -x -C dir`
+ * with this checkout's node_modules linked in) by that checkout's own build (its plugins, its Ink
+ * patch), with this checkout's frame-harness.tsx and screen.ts: the dashboard as that commit draws
+ * it, measured as this harness measures.
+ */
+export async function buildHarnessFrom(dir: string): Promise<string> {
+  const at = resolve(dir);
+  if (!existsSync(join(at, "src", "runtime", "compile.ts"))) throw new Error(`${dir}: not a troupe checkout (no src/runtime/compile.ts)`);
+  for (const f of ["frame-harness.tsx", "screen.ts"]) copyFileSync(join(import.meta.dirname, f), join(at, "scripts", "bench", f));
+  const build = (await import(join(at, "src", "runtime", "compile.ts"))) as { compileBinary: typeof compileBinary };
+  const outfile = join(ROOT, "dist", "bench-frames", "harness-from-base");
+  mkdirSync(join(ROOT, "dist", "bench-frames"), { recursive: true });
+  const r = await build.compileBinary({ entry: join(at, "scripts", "bench", "frame-harness.tsx"), outfile, define: {} });
+  if (!r.ok) throw new Error(`building ${outfile} from ${dir}: ${r.errors.join("; ")}`);
+  return outfile;
+}
+
+/** A benchmark's flags (node:util parseArgs) with --help: the usage on --help (exit 0), a one-line error and the usage on a bad flag (exit 2). */
+export function benchArgs<T extends NonNullable<ParseArgsConfig["options"]>>(usage: string, options: T) {
+  let parsed;
+  try {
+    parsed = parseArgs({ options: { ...options, help: { type: "boolean", short: "h" } }, strict: true });
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n${usage}\n`);
+    process.exit(2);
+  }
+  if ((parsed.values as { help?: boolean }).help) {
+    process.stdout.write(`${usage}\n`);
+    process.exit(0);
+  }
+  return parsed.values as ReturnType<typeof parseArgs<{ options: T }>>["values"];
 }
 
 /** Runs a harness binary to its end; its figures, or an Error with what it said. */
