@@ -1,5 +1,5 @@
 import { TroupeError } from "../src/errors.ts";
-import type { PermissionMode } from "../src/protocol/config.ts";
+import type { PermissionMode } from "../src/protocol/permission-modes.ts";
 
 /**
  * `ask` needs a CLI whose headless mode hands each tool call it may not make alone to troupe's

@@ -1,6 +1,6 @@
 import type { OutputEvent, Stream } from "../src/protocol/output.ts";
 
-import type { PermissionMode } from "../src/protocol/config.ts";
+import type { PermissionMode } from "../src/protocol/permission-modes.ts";
 import type { McpServer } from "../src/protocol/profile.ts";
 
 export type { PermissionMode };

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { homedir } from "node:os";
 import { TroupeError } from "./errors.ts";
 import { RemotesFileSchema, type Remote } from "./protocol/remote.ts";
-import { readJsonConfig } from "./workspace-config.ts";
+import { readJsonConfig } from "./json-config.ts";
 
 /**
  * The user's remotes: `$XDG_CONFIG_HOME/troupe/remotes.json`, else `~/.config/troupe/remotes.json`;

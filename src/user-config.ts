@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { UserConfigSchema, type UserConfig } from "./protocol/user-config.ts";
-import { readJsonConfig } from "./workspace-config.ts";
+import { readJsonConfig } from "./json-config.ts";
 
 /** `$XDG_CONFIG_HOME/troupe/config.json`, else `~/.config/troupe/config.json`. */
 export function userConfigPath(env: NodeJS.ProcessEnv = process.env): string {

@@ -20,7 +20,7 @@ const LAYERS: Record<string, readonly string[]> = {
   client: ["protocol", "lock-file", "process-info", "self", "workspace", "runtime"],
   // the daemon: its routes are an adapter over the services; the rest hosts them
   "daemon/routes": ["daemon", "services", "protocol"],
-  daemon: ["daemon/routes", "services", "store", "events", "protocol", "runtime", "lock-file", "self", "workspace", "workspace-config", "file-modes", "user-config"],
+  daemon: ["daemon/routes", "services", "store", "events", "protocol", "runtime", "lock-file", "self", "workspace", "workspace-config", "json-config", "file-modes", "user-config"],
   // the services, and the one API over them
   services: ["agents", "live", "accounts", "conversations", "messages", "reviews", "work", "permissions", "profiles", "flows", "notify", "events", "store", "protocol", "self", "workspace", "user-config"],
   // profiles: read (untrusted files, as agents' are), validated, applied to a spawn
@@ -33,7 +33,7 @@ const LAYERS: Record<string, readonly string[]> = {
   live: ["agents", "events", "store", "providers", "prompts", "output", "protocol"],
   // the person's review of an agent's diff: comments anchored in it, sent as a message
   reviews: ["agents", "messages", "events", "store", "prompts", "protocol"],
-  agents: ["events", "store", "git", "providers", "runtime", "protocol", "output", "prompts", "process-info", "workspace", "workspace-config", "file-modes", "trust", "user-config", "guarded-fs"],
+  agents: ["events", "store", "git", "providers", "runtime", "protocol", "output", "prompts", "process-info", "workspace", "workspace-config", "json-config", "file-modes", "trust", "user-config", "guarded-fs"],
   // the user's accounts: agents take them through a port (agents/accounts-port.ts) the daemon plugs in
   accounts: ["agents", "events", "store", "providers", "runtime", "protocol", "file-modes"],
   work: ["front-matter", "agents", "conversations", "events", "store", "git", "providers", "runtime", "protocol", "file-modes", "guarded-fs"],
@@ -48,9 +48,11 @@ const LAYERS: Record<string, readonly string[]> = {
   prompts: ["protocol"],
   providers: ["protocol"],
   runtime: [],
-  "workspace-config": ["protocol", "guarded-fs"],
+  "workspace-config": ["protocol", "json-config"],
+  // a JSON config file read against its schema (the workspace's, the user's, the remotes)
+  "json-config": ["protocol", "guarded-fs"],
   // the user's own settings (~/.config/troupe/config.json), read like the workspace config
-  "user-config": ["protocol", "workspace-config"],
+  "user-config": ["protocol", "json-config"],
   "front-matter": [],
   trust: ["guarded-fs"],
   workspace: ["process-info", "lock-file", "runtime", "guarded-fs"],
@@ -61,7 +63,7 @@ const LAYERS: Record<string, readonly string[]> = {
   "process-info": [],
   self: ["runtime"],
   // the person's remotes (~/.config/troupe/remotes.json): read by the commands that follow them
-  remotes: ["protocol", "workspace-config"],
+  remotes: ["protocol", "json-config"],
   // the platforms troupe ships binaries for (scripts/dist.ts; `troupe remote install` next)
   platforms: [],
   protocol: [],

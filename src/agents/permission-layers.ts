@@ -1,5 +1,6 @@
 import { TroupeError } from "../errors.ts";
-import { PermissionModeSchema, type PermissionMode } from "../protocol/config.ts";
+import { PermissionModeSchema } from "../protocol/entities.ts";
+import type { PermissionMode } from "../protocol/permission-modes.ts";
 import type { PermissionPolicy } from "../protocol/permission.ts";
 import { readUserConfig } from "../user-config.ts";
 import { providerConfig, readWorkspaceConfig } from "../workspace-config.ts";

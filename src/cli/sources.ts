@@ -1,7 +1,6 @@
 import { TroupeError } from "../errors.ts";
 import type { TroupeClient } from "../client/client.ts";
 import type { Source, SourceFlags } from "../client/sources.ts";
-import { findRemote, readRemotes } from "../remotes.ts";
 import { connect } from "./context.ts";
 
 /** The flags that choose what the dashboard and `ls` follow (declared by each, read by each). */
@@ -39,7 +38,8 @@ export function manySources(flags: SourceFlags): boolean {
 export async function sourcesOf(flags: SourceFlags): Promise<Source[]> {
   const needsConfig = flags.all || (flags.remotes?.length ?? 0) > 0;
   const { resolveSources } = await import("../client/sources.ts");
-  return resolveSources(flags, needsConfig ? readRemotes() : {});
+  // the remotes file (and its schema) loads only when a remote may be followed: not at every start
+  return resolveSources(flags, needsConfig ? (await import("../remotes.ts")).readRemotes() : {});
 }
 
 /**
@@ -51,6 +51,6 @@ export async function commandClient(workspace: string | undefined, remote: strin
   if (remote === undefined) return (await connect(workspace)).client;
   if (process.env.TROUPE_AGENT_TOKEN) throw new TroupeError("forbidden", "an agent acts in its own workspace: --remote is the person's");
   if (workspace !== undefined) throw new TroupeError("usage", "give --workspace or --remote, not both (a remote's workspace is its --path)");
-  const { remoteClient } = await import("../client/remote.ts");
+  const [{ remoteClient }, { findRemote }] = await Promise.all([import("../client/remote.ts"), import("../remotes.ts")]);
   return remoteClient(remote, findRemote(remote));
 }

@@ -6,7 +6,7 @@ import { selfBinDir, selfCommand } from "../self.ts";
 import { createStore } from "../store/index.ts";
 import { ProcessLock } from "./lock.ts";
 import { formatLockFile, lockFilePath } from "../lock-file.ts";
-import { reportConfigWarningsTo } from "../workspace-config.ts";
+import { reportConfigWarningsTo } from "../json-config.ts";
 import { Logger } from "../events/log.ts";
 import { keepFilesPrivate, tightenModes } from "../file-modes.ts";
 import { createServices } from "../services/create.ts";

@@ -29,9 +29,11 @@ export function displayWidth(s: string): number {
   return PRINTABLE_ASCII.test(s) ? s.length : stringWidth(s);
 }
 
-const segmenter = new Intl.Segmenter();
+// made at first use: making one loads ICU's break rules, a few ms of every dashboard's first frame
+let segmenter: Intl.Segmenter | undefined;
 
 function graphemes(s: string): string[] {
+  segmenter ??= new Intl.Segmenter();
   return Array.from(segmenter.segment(s), (g) => g.segment);
 }
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { AgentSchema } from "./entities.ts";
 import { OutputChunkSchema } from "./output.ts";
-import { PermissionModeSchema } from "./config.ts";
+import { PermissionModeSchema } from "./entities.ts";
 import { SignalSchema } from "./signal.ts";
 import { ProfileNameSchema } from "./profile.ts";
 import { PermissionRuleSchema } from "./permission.ts";

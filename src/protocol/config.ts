@@ -1,10 +1,6 @@
 import { z } from "zod";
 import { PermissionPolicySchema } from "./permission.ts";
-import { PERMISSION_MODES, type PermissionMode } from "./permission-modes.ts";
-
-/** How an agent may act without asking (the list and what each means: permission-modes.ts). */
-export const PermissionModeSchema = z.enum(PERMISSION_MODES);
-export type { PermissionMode };
+import { PermissionModeSchema } from "./entities.ts";
 
 /** Per-provider defaults a spawn falls back to when it does not say. */
 export const ProviderConfigSchema = z
@@ -94,21 +90,3 @@ export const WorkspaceConfigSchema = z
   });
 export type WorkspaceConfig = z.infer<typeof WorkspaceConfigSchema>;
 export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;
-
-/** The dotted paths of keys in `value` that `schema` does not know (`daemon.foo`, `providers.claude.bar`). */
-export function unknownConfigKeys(schema: z.ZodType, value: unknown, at = ""): string[] {
-  const inner = unwrap(schema);
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return [];
-  const entries = Object.entries(value);
-  if (inner instanceof z.ZodObject) {
-    const shape = inner.shape as Record<string, z.ZodType>;
-    return entries.flatMap(([k, v]) => (k in shape ? unknownConfigKeys(shape[k]!, v, `${at}${k}.`) : [`${at}${k}`]));
-  }
-  if (inner instanceof z.ZodRecord) return entries.flatMap(([k, v]) => unknownConfigKeys(inner.valueType as z.ZodType, v, `${at}${k}.`));
-  return [];
-}
-
-function unwrap(s: z.ZodType): z.ZodType {
-  if (s instanceof z.ZodOptional || s instanceof z.ZodDefault || s instanceof z.ZodNullable) return unwrap(s.unwrap() as z.ZodType);
-  return s;
-}

@@ -1,9 +1,11 @@
 import { z } from "zod";
-import { PermissionModeSchema } from "./config.ts";
+import { PERMISSION_MODES } from "./permission-modes.ts";
 import { AgentModeSchema } from "./work.ts";
-
 import { AGENT_STATUSES } from "./status.ts";
 import { FailureSchema } from "./failure.ts";
+
+/** How an agent may act without asking (the list and what each means: permission-modes.ts). */
+export const PermissionModeSchema = z.enum(PERMISSION_MODES);
 
 export const AgentStatusSchema = z.enum(AGENT_STATUSES);
 export type { AgentStatus } from "./status.ts";

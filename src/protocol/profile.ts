@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PermissionModeSchema } from "./config.ts";
+import { PermissionModeSchema } from "./entities.ts";
 import { PermissionRuleSchema } from "./permission.ts";
 import { AgentModeSchema } from "./work.ts";
 

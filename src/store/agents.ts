@@ -2,7 +2,7 @@ import type { Database } from "../runtime/sqlite.ts";
 import { z } from "zod";
 import { QuestionSchema, type Agent, type AgentStatus, type Question } from "../protocol/entities.ts";
 import { FailureSchema, type Failure } from "../protocol/failure.ts";
-import type { PermissionMode } from "../protocol/config.ts";
+import type { PermissionMode } from "../protocol/permission-modes.ts";
 import type { AgentMode } from "../protocol/work.ts";
 
 interface AgentRow {

@@ -1,6 +1,5 @@
 import { parserFor } from "../output/render.ts";
 import type { NotifyConfig } from "../protocol/user-config.ts";
-import { readUserConfig } from "../user-config.ts";
 import { alertBytes, desktopEscapes } from "./terminal/alert.ts";
 import { DaemonMirror } from "./mirror/daemon-mirror.ts";
 import type { Source } from "../client/sources.ts";
@@ -8,17 +7,23 @@ import type { RunOptions } from "./deps.ts";
 import type { AttentionItem } from "./mirror/attention.ts";
 import { firstState } from "./first-state.ts";
 
-/** Rings once and, when the user's config asks, writes desktop notifications (read afresh: an edit applies at once). */
+/**
+ * Rings once and, when the user's config asks, writes desktop notifications. The config is read
+ * afresh (an edit applies at once), its module loaded at the first alert: its schemas cost every
+ * start a few milliseconds of the first frame otherwise.
+ */
 function alertPerson(items: AttentionItem[]): void {
   if (!process.stdout.isTTY) return; // escapes are for a terminal, never for a pipe or a file
-  let desktop: NotifyConfig["desktop"];
-  try {
-    desktop = readUserConfig().notify?.desktop;
-  } catch {
-    desktop = undefined; // a broken config is reported where it is used for more (the daemon's log); the bell still rings
-  }
-  const bytes = alertBytes(items, { bell: process.env.TROUPE_BELL !== "0", desktop: desktopEscapes(desktop), tmux: Boolean(process.env.TMUX) });
-  if (bytes) process.stdout.write(bytes);
+  void import("../user-config.ts").then(({ readUserConfig }) => {
+    let desktop: NotifyConfig["desktop"];
+    try {
+      desktop = readUserConfig().notify?.desktop;
+    } catch {
+      desktop = undefined; // a broken config is reported where it is used for more (the daemon's log); the bell still rings
+    }
+    const bytes = alertBytes(items, { bell: process.env.TROUPE_BELL !== "0", desktop: desktopEscapes(desktop), tmux: Boolean(process.env.TMUX) });
+    if (bytes) process.stdout.write(bytes);
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { TroupeError, errorMessage } from "../../errors.ts";
 import { WorkspaceConfigSchema } from "../../protocol/config.ts";
-import { CONFIG_MAX_BYTES, configPath, worktreeConfig } from "../../workspace-config.ts";
+import { CONFIG_MAX_BYTES } from "../../json-config.ts";
+import { configPath, worktreeConfig } from "../../workspace-config.ts";
 import { readGuarded } from "../../guarded-fs.ts";
 import { isTrusted } from "../../trust.ts";
 import { copyIncluded, includePatterns } from "../../git/include.ts";

@@ -16,7 +16,9 @@ export interface OutputViewProps {
   focused: boolean;
 }
 
-const count = new Intl.NumberFormat("en"); // toLocaleString makes a formatter at each call: every frame while output streams
+// toLocaleString makes a formatter at each call (every frame while output streams); made at first
+// use, since making one loads ICU's number data, a few ms of every first frame
+let count: Intl.NumberFormat | undefined;
 
 function title(agent: Agent | null, buf: AgentOutput | null, raw: boolean, scroll: Scroll, below: number): string {
   if (!agent) return "Output";
@@ -25,7 +27,7 @@ function title(agent: Agent | null, buf: AgentOutput | null, raw: boolean, scrol
   if (buf?.state === "loading") parts.push("loading…");
   parts.push(scroll.follow ? "following" : `paused${below ? ` · ${below} more below` : ""} (G follows)`);
   if (raw) parts.push("raw");
-  if (buf && buf.rendered.base > 0) parts.push(`last ${count.format(buf.rendered.end - buf.rendered.base)} lines`);
+  if (buf && buf.rendered.base > 0) parts.push(`last ${(count ??= new Intl.NumberFormat("en")).format(buf.rendered.end - buf.rendered.base)} lines`);
   return parts.join(" · ");
 }
 
