@@ -122,6 +122,17 @@ export async function runHarness(bin: string, args: string[], env: Record<string
 export const median = (xs: number[]): number => pct(xs, 50);
 export const fmt = (v: number, digits = 1): string => (Number.isFinite(v) ? v.toFixed(digits) : "n/a");
 
+/**
+ * Removes a benchmark's workspace folder, and again a moment later: a daemon told to stop and the
+ * wrappers of the agents it stopped finish writing there (logs, pid and exit files) after they
+ * answered, and a folder removed once came back.
+ */
+export async function removeSettled(dir: string): Promise<void> {
+  rmSync(dir, { recursive: true, force: true });
+  await new Promise((r) => setTimeout(r, 1_000));
+  rmSync(dir, { recursive: true, force: true });
+}
+
 /** A workspace (a git repo) with its own daemon (dist/troupe) under temp folders, for a benchmark's agents. */
 export class BenchDaemon {
   readonly dir = mkdtempSync(join(tmpdir(), "troupe-bench-"));
@@ -142,7 +153,7 @@ export class BenchDaemon {
   async close(): Promise<void> {
     for (const a of await this.client.listAgents().catch(() => [])) if (a.status === "running" || a.status === "starting") await this.client.stop(a.id).catch(() => undefined);
     await this.client.stopDaemon().catch(() => undefined);
-    rmSync(this.dir, { recursive: true, force: true });
+    await removeSettled(this.dir);
     rmSync(this.runtime, { recursive: true, force: true });
   }
 }

@@ -21,7 +21,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { TroupeClient } from "../../src/client/client.ts";
 import { BIN, pct } from "./floor.ts";
-import { benchArgs, buildHarness, fmt, median, runHarness, type HarnessFigures } from "./harness.ts";
+import { benchArgs, buildHarness, fmt, median, removeSettled, runHarness, type HarnessFigures } from "./harness.ts";
 import { TmuxFrames, type FirstFrame } from "./tmux-frame.ts";
 import { runSync } from "../lib/process.ts";
 
@@ -84,7 +84,7 @@ class Workspace {
       }
     }
     await this.client.stopDaemon().catch(() => undefined);
-    rmSync(this.dir, { recursive: true, force: true });
+    await removeSettled(this.dir);
   }
 }
 
