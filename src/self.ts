@@ -1,5 +1,5 @@
 import { basename, dirname } from "node:path";
-import { exec, quietEnv, runtime, selfCommand as runtimeSelfCommand } from "./runtime/process.ts";
+import { dashboardEnv, exec, runtime, selfCommand as runtimeSelfCommand } from "./runtime/process.ts";
 
 /** The runtime running this troupe (`troupe --version` names it). */
 export { runtime } from "./runtime/process.ts";
@@ -19,10 +19,10 @@ export function isCompiled(): boolean {
 const QUIET_ADDED = "TROUPE_QUIET_ADDED";
 
 /**
- * Starts this troupe again in place (same pid and terminal), once, with the runtime's quiet
- * settings (`quietEnv()`), which the runtime reads only when a process starts: a long-lived
- * process whose parent did not set them (the dashboard, started from a person's shell) gets
- * them no other way. Variables already set keep their values. The restarted process takes the
+ * Starts this troupe again in place (same pid and terminal), once, with the runtime's settings
+ * for the dashboard (`dashboardEnv()`: quiet while idle, a cheaper start), which the runtime
+ * reads only when a process starts: a long-lived process whose parent did not set them (the
+ * dashboard, started from a person's shell) gets them no other way. Variables already set keep their values. The restarted process takes the
  * added ones back out of `process.env`, so what it starts (agents, an editor) gets the
  * person's environment. Returns when there is nothing to add or the runtime cannot exec.
  */
@@ -33,7 +33,7 @@ export function restartQuiet(): void {
     delete process.env[QUIET_ADDED];
     return;
   }
-  const missing = Object.entries(quietEnv()).filter(([name]) => process.env[name] === undefined);
+  const missing = Object.entries(dashboardEnv()).filter(([name]) => process.env[name] === undefined);
   if (missing.length === 0) return;
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;

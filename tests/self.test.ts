@@ -1,10 +1,10 @@
 import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { quietEnv } from "../src/runtime/process.ts";
+import { dashboardEnv } from "../src/runtime/process.ts";
 
 const FIXTURE = join(import.meta.dir, "fixtures/self/restart-quiet.ts");
-const QUIET = Object.entries(quietEnv()).map(([k, v]) => `${k}=${v}`).sort();
-const UNSET = Object.fromEntries([...Object.keys(quietEnv()), "TROUPE_QUIET_ADDED"].map((k) => [k, undefined]));
+const QUIET = Object.entries(dashboardEnv()).map(([k, v]) => `${k}=${v}`).sort();
+const UNSET = Object.fromEntries([...Object.keys(dashboardEnv()), "TROUPE_QUIET_ADDED"].map((k) => [k, undefined]));
 
 function run(env: Record<string, string | undefined>): { pid: number; reported: Record<string, unknown> } {
   const clean = Object.fromEntries(Object.entries({ ...process.env, ...env }).filter((e): e is [string, string] => e[1] !== undefined));
@@ -21,7 +21,7 @@ test("restartQuiet starts the process again in place with the quiet settings, an
 });
 
 test("restartQuiet leaves variables the person set alone and does not restart for them", () => {
-  const mine = Object.fromEntries(Object.keys(quietEnv()).map((k) => [k, "7"]));
+  const mine = Object.fromEntries(Object.keys(dashboardEnv()).map((k) => [k, "7"]));
   const set = Object.keys(mine).map((k) => `${k}=7`).sort();
   const { pid, reported } = run({ ...UNSET, ...mine });
   expect(reported).toEqual({ pid, args: ["--workspace", "a b"], started: set, own: set, child: set });

@@ -177,6 +177,12 @@ export interface ProcessRuntime {
    */
   quietEnv(): Record<string, string>;
   /**
+   * Variables for a process that runs much code once at its start and then a little of it for
+   * hours (the dashboard): the JIT waits longer before compiling, so the start does not pay for
+   * compiling code that ran there only; read by the runtime only when that process starts.
+   */
+  startEnv(): Record<string, string>;
+  /**
    * Replaces this process's program with `argv` under `env` (execve: the same pid, terminal and
    * open files); returns only where it could not (false), the process unchanged.
    */

@@ -12,6 +12,8 @@ export const shrink = (): void => processRuntime.shrink();
 export const selfCommand = (): string[] => processRuntime.selfCommand();
 export const reclaimStdin = (): void => processRuntime.reclaimStdin();
 export const quietEnv = (): Record<string, string> => processRuntime.quietEnv();
+/** What the dashboard starts itself again with (src/self.ts restartQuiet): quiet while idle, and a cheaper start. */
+export const dashboardEnv = (): Record<string, string> => ({ ...processRuntime.quietEnv(), ...processRuntime.startEnv() });
 export const exec = (argv: string[], env: Record<string, string>): boolean => processRuntime.exec(argv, env);
 
 export function sleep(ms: number): Promise<void> {

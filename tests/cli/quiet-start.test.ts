@@ -6,10 +6,10 @@ import { expect, test } from "bun:test";
 import { openSync, readFileSync } from "node:fs";
 import { BIN, BIN_RUNTIME, Sandbox, waitFor } from "../support/sandbox.ts";
 import { HAVE_TMUX, Terminal } from "../support/terminal.ts";
-import { quietEnv } from "../../src/runtime/process.ts";
+import { dashboardEnv } from "../../src/runtime/process.ts";
 
-const QUIET = Object.entries(quietEnv()).map(([k, v]) => `${k}=${v}`);
-const UNSET = [...Object.keys(quietEnv()), "TROUPE_QUIET_ADDED"];
+const QUIET = Object.entries(dashboardEnv()).map(([k, v]) => `${k}=${v}`);
+const UNSET = [...Object.keys(dashboardEnv()), "TROUPE_QUIET_ADDED"];
 
 function personEnv(sb: Sandbox): Record<string, string> {
   return Object.fromEntries(Object.entries(sb.env).filter(([k]) => !UNSET.includes(k))) as Record<string, string>;

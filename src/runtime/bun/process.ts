@@ -19,6 +19,12 @@ export const processRuntime: ProcessRuntime = {
   // mimalloc's scavenger thread is woken by every other thread going idle; without it a thread
   // purges its own freed pages (daemon ingest CPU and RSS measured unchanged)
   quietEnv: () => ({ BUN_GC_TIMER_DISABLE: "1", MIMALLOC_SCAVENGER: "0" }),
+  // JSC's thresholds (its execution counters) before a function gets the baseline JIT (500) and
+  // the optimizing one, DFG (1,000): the dashboard's start runs zod's schema builders and React's
+  // first render that many times and then seldom again, and compiling them, on JSC's compiler
+  // threads, cost ~25 % of its first frame's CPU. What runs on (a frame's work while output
+  // streams) still crosses the higher thresholds within seconds.
+  startEnv: () => ({ BUN_JSC_thresholdForJITAfterWarmUp: "2000", BUN_JSC_thresholdForOptimizeAfterWarmUp: "20000", BUN_JSC_thresholdForOptimizeAfterLongWarmUp: "20000" }),
   exec: (argv, env) => {
     const [file, ...rest] = argv;
     if (file === undefined || process.execve === undefined) return false;

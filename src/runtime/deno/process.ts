@@ -51,6 +51,8 @@ export const processRuntime: ProcessRuntime = {
   // Bun's variables (its GC timer, mimalloc's scavenger) mean nothing here: Deno's V8 runs no
   // collection on a timer of its own while the process sleeps
   quietEnv: () => ({}),
+  // V8 takes its flags from the command line (Deno's --v8-flags), not from the environment
+  startEnv: () => ({}),
   // Deno has no execve: restartQuiet then leaves the process as it is, which loses nothing here
   // since quietEnv() is empty
   exec: () => false,
