@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { TroupeClient } from "../../src/client/client.ts";
 import { compileBinary } from "../../src/runtime/compile.ts";
+import { dashboardEnv } from "../../src/runtime/process.ts";
 import { BIN, ROOT, pct } from "./floor.ts";
 import { run, runSync } from "../lib/process.ts";
 
@@ -108,9 +109,13 @@ export function benchArgs<T extends NonNullable<ParseArgsConfig["options"]>>(usa
   return parsed.values as ReturnType<typeof parseArgs<{ options: T }>>["values"];
 }
 
-/** Runs a harness binary to its end; its figures, or an Error with what it said. */
+/**
+ * Runs a harness binary to its end; its figures, or an Error with what it said. It starts with the
+ * variables the dashboard restarts itself with (dashboardEnv(): the runtime's quiet settings and
+ * JIT thresholds), as the dashboard runs; a variable `env` sets wins.
+ */
 export async function runHarness(bin: string, args: string[], env: Record<string, string | undefined> = process.env): Promise<HarnessFigures> {
-  const { stdout: out, stderr: err, exitCode: code } = await run([bin, ...args], { env });
+  const { stdout: out, stderr: err, exitCode: code } = await run([bin, ...args], { env: { ...dashboardEnv(), ...env } });
   const line = out.trim().split("\n").pop() ?? "";
   try {
     return JSON.parse(line) as HarnessFigures;
