@@ -7,11 +7,13 @@
  */
 import { loadavg } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
-import { BenchDaemon, fmt, median, runHarness, type HarnessFigures } from "./harness.ts";
+import { BenchDaemon, benchArgs, fmt, median, runHarness, type HarnessFigures } from "./harness.ts";
 
-const { values: o } = parseArgs({
-  options: {
+const o = benchArgs(
+  `usage: bun scripts/bench/ab-stream.ts --bin A --bin B [--runs 3] [--agents 100] [--lines 40000] [--rate 5000] [--window-ms 4000]
+  the dashboard's CPU while one of --agents agents streams, no keys: harness binaries (dist/bench-frames/harness, built by
+  many.ts, dashboard.ts or frames.ts; e.g. a copy of it built before a change), alternating; a --bin may carry a prefix ("bun --cpu-prof-md BIN")`,
+  {
     bin: { type: "string", multiple: true, default: [] },
     runs: { type: "string", default: "3" },
     agents: { type: "string", default: "100" },
@@ -19,7 +21,7 @@ const { values: o } = parseArgs({
     rate: { type: "string", default: "5000" },
     "window-ms": { type: "string", default: "4000" },
   },
-});
+);
 const LINES = Number(o.lines);
 const RATE = Number(o.rate);
 const bins = o.bin!;

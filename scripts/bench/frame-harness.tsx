@@ -2,7 +2,12 @@
  * A frame benchmark's inside, compiled like troupe (frames.ts builds it): a dashboard, or the Ink
  * floor program, rendering with the dashboard's Ink options into a fake terminal in this process,
  * keys written to its stdin as a terminal sends them. A keypress is timed from the key to the
- * write that shows its effect; CPU is this process's. Prints one JSON line; fails on nothing.
+ * write that shows its effect: the write after which a row it changed on a virtual screen of what
+ * was written (./screen.ts) reads as the key's frame (the selection mark on the row the key moves
+ * to). With incremental rendering Ink writes a changed line from its first changed column, so the
+ * bytes since the key need not hold that row's text; the screen does. Every press is counted, its
+ * frame recognised or not (`presses` beside `latencies`). CPU is this process's, less the screen's
+ * reading. Prints one JSON line; fails on nothing.
  *
  *   harness troupe --workspace DIR [--gate PATH] [--stream-lines N] [--presses N] [--pace MS] [--idle-ms MS] [--scene keys|change]
  *   harness floor [--presses N] [--pace MS] [--idle-ms MS]
@@ -23,6 +28,7 @@ import { parseArgs } from "node:util";
 import { Box, Text, render, useInput } from "ink";
 import { createElement, memo, useState } from "react";
 import type { HarnessFigures } from "./harness.ts";
+import { Screen } from "./screen.ts";
 
 const { positionals, values: o } = parseArgs({
   allowPositionals: true,
@@ -44,17 +50,20 @@ const PRESSES = Number(o.presses);
 const PACE_MS = Number(o.pace);
 const IDLE_MS = Number(o["idle-ms"]);
 
-/** A terminal that remembers what was drawn since the last mark (escapes stripped), and calls back on each write. */
+/**
+ * A terminal: what is written lands on a virtual screen (./screen.ts), whose changed rows a
+ * keypress's frame is recognised on; a write calls back. With --presses 0 nothing is read.
+ */
 class Tty extends Writable {
   isTTY = true;
   columns = COLS;
   rows = ROWS;
-  since = "";
   frames = 0;
+  readonly screen = new Screen(COLS, ROWS);
   onWrite: (() => void) | null = null;
   override _write(chunk: Buffer | string, _enc: BufferEncoding, cb: () => void): void {
     this.frames++;
-    this.since += String(chunk).replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b[78]/g, "");
+    if (PRESSES > 0 || this.onWrite) this.screen.write(String(chunk));
     this.onWrite?.();
     cb();
   }
@@ -83,9 +92,10 @@ class Keyboard extends EventEmitter {
   }
 }
 
+/** This process's CPU, less the virtual screen's reading (the terminal's work, not the program's). */
 const cpuMs = () => {
   const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
+  return (u.user + u.system) / 1000 - stdout.screen.ms;
 };
 const stdout = new Tty();
 const stdin = new Keyboard();
@@ -100,16 +110,18 @@ const inkOptions = {
   interactive: true,
 };
 
-/** Resolves with the time from now until a write makes `shown` true (null after `ms`). */
-function until(shown: (drawn: string) => boolean, ms: number): Promise<number | null> {
+/** Resolves with the time from now until a write leaves a row on the screen that `shows` matches, among the rows it changed (null after `ms`). */
+function until(shows: RegExp, ms: number): Promise<number | null> {
   const start = performance.now();
+  stdout.screen.takeDirty();
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
       stdout.onWrite = null;
       resolve(null);
     }, ms);
     stdout.onWrite = () => {
-      if (!shown(stdout.since)) return;
+      const screen = stdout.screen;
+      if (!screen.takeDirty().some((y) => shows.test(screen.row(y)))) return;
       clearTimeout(timer);
       stdout.onWrite = null;
       resolve(performance.now() - start);
@@ -192,8 +204,7 @@ async function measurePresses(next: () => { key: string; shows: RegExp; act?: ()
     const f0 = stdout.frames;
     for (let j = i; j < Math.min(PRESSES, i + BLOCK); j++) {
       const { key, shows, act } = next();
-      stdout.since = "";
-      const shown = until((s) => shows.test(s), 2_000);
+      const shown = until(shows, 2_000);
       if (act) act();
       else stdin.press(key);
       const ms = await shown;
@@ -238,7 +249,7 @@ async function idleCpu(ms: number): Promise<number> {
 }
 
 async function floor(): Promise<Figures> {
-  const first = until((s) => s.includes("agent-047"), 30_000);
+  const first = until(/agent-047/, 30_000);
   const ink = render(createElement(Floor), inkOptions);
   const firstFrameMs = (await first) ?? NaN;
   await Bun.sleep(500);
@@ -257,6 +268,8 @@ function figures(mode: Figures["mode"], firstFrameMs: number, run: Awaited<Retur
     mode,
     firstFrameMs,
     latencies: run.latencies,
+    presses: PRESSES,
+    screenMs: stdout.screen.ms,
     cpuPerPress: (run.cpu - run.baseRate * run.wall) / Math.max(1, PRESSES),
     cpuIdle: rate * 100,
     cpuPresses: (run.cpu / run.wall) * 100,

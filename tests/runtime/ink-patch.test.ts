@@ -63,13 +63,35 @@ function random(seed: number) {
 const red: Transformer = (l) => `\x1b[31m${l}\x1b[39m`;
 const bold: Transformer = (l) => `\x1b[1m${l}\x1b[22m`;
 const numbered: Transformer = (l, i) => `${i}${l}`;
-const TEXTS = ["hello", "wörld · 世界", "│\n│\n│", "a\x1b[32mgreen\x1b[39m b", "line one\nline two", "x", "🙂 wide", "tab\tstop", "\x1b[2mdim \x1b[1mand bold\x1b[22m \x1b[31;1mred\x1b[0m", "\x1b[36m› ●\x1b[39m name \x1b[90mgray\x1b[39m"];
+// as Ink's <Text> with no style: the line as it is (a styled line kept as cells keeps them)
+const unstyled: Transformer = (l) => l;
+const TEXTS = [
+  "hello",
+  "wörld · 世界",
+  "│\n│\n│",
+  "a\x1b[32mgreen\x1b[39m b",
+  "line one\nline two",
+  "x",
+  "🙂 wide",
+  "tab\tstop",
+  "\x1b[2mdim \x1b[1mand bold\x1b[22m \x1b[31;1mred\x1b[0m",
+  "\x1b[36m› ●\x1b[39m name \x1b[90mgray\x1b[39m",
+  // styled lines that read back otherwise once joined into a string: a code closed and opened
+  // again comes back last; a mark after an escape; a link; an invisible cell; styled wide cells
+  "\x1b[1mA\x1b[22m\x1b[31m\x1b[1mB\x1b[39m tail\x1b[22m",
+  "e\x1b[31m\u0301\x1b[39m é",
+  "\x1b]8;;https://x.y\x07link\x1b]8;;\x07 \x1b[4mu\x1b[24m",
+  "a\x1b[31m\u200B\x1b[39mb",
+  "e\u200B\u0301 mark: a cell of its own until joined to the e",
+  "\x1b[32m世界 wide\x1b[39m\n\x1b[7m世 界\x1b[27m",
+  "\x1b[38;5;123m256\x1b[39m \x1b[48;2;1;2;3mrgb\x1b[49m\nnext \x1b[1mline",
+];
 
 describe("Ink's output pass reuses the rows that did not change (patches/ink+8.0.0.patch)", () => {
   test("every frame built on the previous one reads as the same frame built afresh, and as Ink's own Output builds it", async () => {
     const Stock = await stock<typeof OutputClass>("output.js");
     expect(String(Stock.prototype.get)).not.toContain("rowKeys"); // Ink's own, unpatched
-    for (let seed = 1; seed <= 40; seed++) {
+    for (let seed = 1; seed <= 120; seed++) {
       const r = random(seed);
       const width = 20 + Math.floor(r() * 30);
       const height = 3 + Math.floor(r() * 8);
@@ -86,7 +108,7 @@ describe("Ink's output pass reuses the rows that did not change (patches/ink+8.0
             ops.push({ unclip: true });
             depth--;
           } else {
-            ops.push({ write: { x: Math.floor(r() * width) - 2, y: Math.floor(r() * (height + 2)) - 1, text: pick(TEXTS), transformers: r() < 0.5 ? [] : [pick([red, bold, numbered])] } });
+            ops.push({ write: { x: Math.floor(r() * width) - 2, y: Math.floor(r() * (height + 2)) - 1, text: pick(TEXTS), transformers: r() < 0.4 ? [] : [pick([red, bold, numbered, unstyled, unstyled])] } });
           }
         }
         while (depth-- > 0) ops.push({ unclip: true });
@@ -130,6 +152,31 @@ describe("Ink's output pass reuses the rows that did not change (patches/ink+8.0
     calls = 0;
     expect(row("right, changed", three).get().output).toBe("left      right, changed");
     expect(calls).toBe(1);
+  });
+
+  test("every text at every cut reads as Ink's own Output draws it (a styled line kept as cells is cut as Ink cuts its string)", async () => {
+    const Stock = await stock<typeof OutputClass>("output.js");
+    for (const text of TEXTS) {
+      for (let x = -3; x <= 3; x++) {
+        for (const clip of [undefined, { x1: 0, x2: 12 }, { x1: 1, x2: 6 }, { x1: 2, x2: 9 }, { x1: 3, x2: 4 }]) {
+          for (const transformers of [[], [unstyled], [red], [numbered, bold]]) {
+            const ops: Op[] = clip ? [{ clip }, { write: { x, y: 0, text, transformers } }, { unclip: true }] : [{ write: { x, y: 0, text, transformers } }];
+            expect(build(16, 2, ops).get()).toEqual(build(16, 2, ops, undefined, Stock).get());
+          }
+        }
+      }
+    }
+  });
+
+  test("a styled line is tokenized once: clipped and written as cells, never joined into a string and tokenized again", () => {
+    const text = "\x1b[36m› ●\x1b[39m a long agent name \x1b[90mits task, cut at the clip\x1b[39m";
+    const out = new OutputClass({ width: 30, height: 1 }) as unknown as PatchedOutput & { caches: { styledChars: Map<string, unknown> } };
+    out.clip({ x1: 0, x2: 20 });
+    out.write(0, 0, text, { transformers: [unstyled] });
+    out.unclip();
+    expect(out.get().output).toBe("\x1b[36m› ●\x1b[39m a long agent nam");
+    // the text's own tokenization, and no other: Ink tokenizes the clipped line again, twice
+    expect([...out.caches.styledChars.keys()]).toEqual([text]);
   });
 
   test("a changed line is redrawn from where it differs, as Ink's own lineUpdate does, without segmenting text of single code points", async () => {
