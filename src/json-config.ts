@@ -5,7 +5,7 @@ import { readGuarded } from "./guarded-fs.ts";
 
 // A JSON config file read against its schema: the workspace's (workspace-config.ts), the user's
 // (user-config.ts), the remotes (remotes.ts). Kept apart from the workspace config's schemas, so
-// that the dashboard and `troupe ls`, which read the remotes, do not build those at every start.
+// that the dashboard and `troupe ls`, which may read the remotes, do not build those at every start.
 
 /** A config file is a few KiB; a bigger one is refused whole, never read into memory. */
 export const CONFIG_MAX_BYTES = 1024 * 1024;

@@ -22,9 +22,11 @@ const QUIET_ADDED = "TROUPE_QUIET_ADDED";
  * Starts this troupe again in place (same pid and terminal), once, with the runtime's settings
  * for the dashboard (`dashboardEnv()`: quiet while idle, a cheaper start), which the runtime
  * reads only when a process starts: a long-lived process whose parent did not set them (the
- * dashboard, started from a person's shell) gets them no other way. Variables already set keep their values. The restarted process takes the
- * added ones back out of `process.env`, so what it starts (agents, an editor) gets the
- * person's environment. Returns when there is nothing to add or the runtime cannot exec.
+ * dashboard, started from a person's shell) gets them no other way. ("Quiet" names the first of
+ * them; TROUPE_QUIET_ADDED lists them all.) Variables already set keep their values. The
+ * restarted process takes the added ones back out of `process.env`, so what it starts (agents,
+ * an editor) gets the person's environment. Returns when there is nothing to add or the runtime
+ * cannot exec.
  */
 export function restartQuiet(): void {
   const added = process.env[QUIET_ADDED];

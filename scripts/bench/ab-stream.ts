@@ -3,7 +3,11 @@
  * harness.ts; e.g. a copy of dist/bench-frames/harness built before a change, and the one built
  * now) alternate, each with a fresh streamer, no keys. Prints each binary's CPU per run and median.
  *
- *   bun scripts/bench/ab-stream.ts --bin A --bin B [--runs 3] [--agents 100] [--lines 40000] [--rate 5000] [--window-ms 4000] [--prefix "bun --cpu-prof-md"]
+ *   bun scripts/bench/ab-stream.ts --bin A --bin B [--runs 3] [--agents 100] [--lines 40000] [--rate 5000] [--window-ms 4000]
+ * Each harness starts with dashboardEnv() (harness.ts runHarness); a variable set in this
+ * process's environment wins, e.g. JSC's own thresholds (BUN_JSC_thresholdForJITAfterWarmUp=500,
+ * BUN_JSC_thresholdForOptimizeAfterWarmUp=1000, BUN_JSC_thresholdForOptimizeAfterLongWarmUp=1000)
+ * to measure without the dashboard's.
  */
 import { loadavg } from "node:os";
 import { join } from "node:path";

@@ -69,7 +69,7 @@ try {
 const all = (fs: HarnessFigures[]) => fs.flatMap((f) => f.latencies);
 const p = (fs: HarnessFigures[], q: number) => pct(all(fs), q);
 const med = (fs: HarnessFigures[], k: keyof HarnessFigures) => median(fs.map((f) => f[k] as number));
-console.log(`dashboard benchmark: ${AGENTS} agents (real daemon, shell agents), one streaming ${LINES.toLocaleString("en")} lines at ~${RATE.toLocaleString("en")} lines/s; 160x50; ${RUNS} runs, each the floor then the dashboard; load ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+console.log(`dashboard benchmark: ${AGENTS} agents (real daemon, shell agents), one streaming ${LINES.toLocaleString("en")} lines at ~${RATE.toLocaleString("en")} lines/s; 160x50; ${RUNS} runs, each the floor then the dashboard${o.base ? " then the base" : ""}; load ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
 const seen = (fs: HarnessFigures[]) => `${all(fs).length} of ${fs.reduce((n, f) => n + f.presses, 0)} presses recognised`;
 console.log(`  floor (compiled Ink program, same-size screen, 2 rows per key): keypress → frame p50 ${fmt(p(floors, 50))} ms, p99 ${fmt(p(floors, 99))} ms (${seen(floors)}); CPU per keypress ${fmt(med(floors, "cpuPerPress"))} ms`);
 for (const [name, fs] of [["dashboard", dashboards], ...(o.base ? [[`base (${o.base})`, bases]] : [])] as [string, HarnessFigures[]][]) {

@@ -79,11 +79,13 @@ export async function buildBaseHarness(dir: string): Promise<string> {
  * The harness built from another checkout of troupe (`dir`: e.g. `git archive main | tar -x -C dir`
  * with this checkout's node_modules linked in) by that checkout's own build (its plugins, its Ink
  * patch), with this checkout's frame-harness.tsx and screen.ts: the dashboard as that commit draws
- * it, measured as this harness measures.
+ * it, measured as this harness measures. The two files are copied into `dir`, so a git checkout
+ * (a worktree someone works in) is refused: its tracked files would be overwritten.
  */
 export async function buildHarnessFrom(dir: string): Promise<string> {
   const at = resolve(dir);
   if (!existsSync(join(at, "src", "runtime", "compile.ts"))) throw new Error(`${dir}: not a troupe checkout (no src/runtime/compile.ts)`);
+  if (existsSync(join(at, ".git"))) throw new Error(`${dir}: a git checkout, whose scripts/bench files this would overwrite; give an archive (git archive REF | tar -x -C DIR)`);
   for (const f of ["frame-harness.tsx", "screen.ts"]) copyFileSync(join(import.meta.dirname, f), join(at, "scripts", "bench", f));
   const build = (await import(join(at, "src", "runtime", "compile.ts"))) as { compileBinary: typeof compileBinary };
   const outfile = join(ROOT, "dist", "bench-frames", "harness-from-base");

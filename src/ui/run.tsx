@@ -23,7 +23,7 @@ function alertPerson(items: AttentionItem[]): void {
     }
     const bytes = alertBytes(items, { bell: process.env.TROUPE_BELL !== "0", desktop: desktopEscapes(desktop), tmux: Boolean(process.env.TMUX) });
     if (bytes) process.stdout.write(bytes);
-  });
+  }).catch(() => {}); // an alert is worth less than the dashboard: never an unhandled rejection
 }
 
 /**

@@ -72,7 +72,12 @@ function List(): ReactNode {
   );
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 60));
+/** Waits until `cond` holds (Ink draws a frame within its 34 ms throttle; a loaded machine may take longer), at most 5 s. */
+async function until(cond: () => boolean): Promise<void> {
+  const end = Date.now() + 5_000;
+  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+}
+const same = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 describe("the frame benchmarks' virtual screen", () => {
   test("reads Ink's incremental frames as the frames Ink drew, and sees each selection move in the rows the frame changed, as the list scrolls too", async () => {
@@ -87,9 +92,9 @@ describe("the frame benchmarks' virtual screen", () => {
       interactive: true,
     });
     try {
-      await settle();
       const shown = () => Array.from({ length: ROWS }, (_, y) => stdout.screen.row(y));
       const expected = (sel: number, n: number) => Array.from({ length: ROWS }, (_, y) => lines(sel, n)[y]?.trimEnd() ?? "");
+      await until(() => same(shown(), expected(0, 0)));
       expect(shown()).toEqual(expected(0, 0));
       let partial = 0;
       // down the list (it scrolls once the selection reaches the last row shown) and back up
@@ -98,7 +103,7 @@ describe("the frame benchmarks' virtual screen", () => {
         stdout.screen.takeDirty();
         stdout.bytes = "";
         set({ sel, n: step });
-        await settle();
+        await until(() => same(shown(), expected(sel, step)));
         expect(shown()).toEqual(expected(sel, step));
         // the selected row is among the rows the frame changed
         const selRow = lines(sel, step).find((l) => l.startsWith("›"))!.trimEnd();

@@ -54,6 +54,6 @@ export const processRuntime: ProcessRuntime = {
   // V8 takes its flags from the command line (Deno's --v8-flags), not from the environment
   startEnv: () => ({}),
   // Deno has no execve: restartQuiet then leaves the process as it is, which loses nothing here
-  // since quietEnv() is empty
+  // since dashboardEnv() (quietEnv() and startEnv()) is empty
   exec: () => false,
 };

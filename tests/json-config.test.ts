@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
-import { WorkspaceConfigSchema } from "../../src/protocol/config.ts";
-import { unknownConfigKeys } from "../../src/json-config.ts";
+import { WorkspaceConfigSchema } from "../src/protocol/config.ts";
+import { unknownConfigKeys } from "../src/json-config.ts";
 
 test("unknown config keys are named by their dotted path at every level; known ones are not", () => {
   const config = {
