@@ -15,7 +15,7 @@
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { pct } from "./floor.ts";
-import { BenchDaemon, benchArgs, buildHarness, buildHarnessFrom, fmt, median, runHarness, type HarnessFigures } from "./harness.ts";
+import { BenchDaemon, benchArgs, buildHarness, buildHarnessFrom, fmt, median, recognised, runHarness, type HarnessFigures } from "./harness.ts";
 
 const USAGE = `usage: npm run build && bun scripts/bench/dashboard.ts [--runs 3] [--agents 100] [--lines 100000] [--rate 5000] [--presses 100] [--base DIR]
   keypress → frame p50/p99 of the dashboard while one of --agents agents streams, against a compiled Ink program's (the floor)
@@ -70,7 +70,7 @@ const all = (fs: HarnessFigures[]) => fs.flatMap((f) => f.latencies);
 const p = (fs: HarnessFigures[], q: number) => pct(all(fs), q);
 const med = (fs: HarnessFigures[], k: keyof HarnessFigures) => median(fs.map((f) => f[k] as number));
 console.log(`dashboard benchmark: ${AGENTS} agents (real daemon, shell agents), one streaming ${LINES.toLocaleString("en")} lines at ~${RATE.toLocaleString("en")} lines/s; 160x50; ${RUNS} runs, each the floor then the dashboard${o.base ? " then the base" : ""}; load ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-const seen = (fs: HarnessFigures[]) => `${all(fs).length} of ${fs.reduce((n, f) => n + f.presses, 0)} presses recognised`;
+const seen = (fs: HarnessFigures[]) => `${recognised(fs)} presses recognised`;
 console.log(`  floor (compiled Ink program, same-size screen, 2 rows per key): keypress → frame p50 ${fmt(p(floors, 50))} ms, p99 ${fmt(p(floors, 99))} ms (${seen(floors)}); CPU per keypress ${fmt(med(floors, "cpuPerPress"))} ms`);
 for (const [name, fs] of [["dashboard", dashboards], ...(o.base ? [[`base (${o.base})`, bases]] : [])] as [string, HarnessFigures[]][]) {
   console.log(`  ${name}, while one agent streams: keypress → frame p50 ${fmt(p(fs, 50))} ms, p99 ${fmt(p(fs, 99))} ms (${seen(fs)}); p99 / floor p99 ${fmt(p(fs, 99) / p(floors, 99), 2)}x`);

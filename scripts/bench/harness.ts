@@ -21,7 +21,7 @@ export interface HarnessFigures {
   latencies: number[];
   /** The presses made: `latencies.length` of them were recognised. */
   presses: number;
-  /** Reading the writes onto the virtual screen (ms; left out of the CPU figures). */
+  /** Reading the writes onto the virtual screen (CPU ms; left out of the CPU figures). */
   screenMs: number;
   /** CPU of the presses' windows, less what the same time cost with no key in windows between them (ms per press). */
   cpuPerPress: number;
@@ -127,6 +127,8 @@ export async function runHarness(bin: string, args: string[], env: Record<string
 }
 
 export const median = (xs: number[]): number => pct(xs, 50);
+/** "N of M": the presses whose frames the harness recognised, of those made, over runs. */
+export const recognised = (fs: HarnessFigures[]): string => `${fs.reduce((n, f) => n + f.latencies.length, 0)} of ${fs.reduce((n, f) => n + f.presses, 0)}`;
 export const fmt = (v: number, digits = 1): string => (Number.isFinite(v) ? v.toFixed(digits) : "n/a");
 
 /**

@@ -21,7 +21,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { TroupeClient } from "../../src/client/client.ts";
 import { BIN, pct } from "./floor.ts";
-import { benchArgs, buildHarness, fmt, median, removeSettled, runHarness, type HarnessFigures } from "./harness.ts";
+import { benchArgs, buildHarness, fmt, median, recognised, removeSettled, runHarness, type HarnessFigures } from "./harness.ts";
 import { TmuxFrames, type FirstFrame } from "./tmux-frame.ts";
 import { runSync } from "../lib/process.ts";
 
@@ -129,7 +129,7 @@ console.log(`${AGENTS} agents (${STREAMING} streaming ~100 lines/s each), real d
 console.log(`  first frame (compiled, tmux): ${AGENTS} agents ${fmt(ffMs(firstMany), 0)} ms (CPU ${fmt(ffCpu(firstMany), 0)} ms), 5 agents ${fmt(ffMs(firstFive), 0)} ms (CPU ${fmt(ffCpu(firstFive), 0)} ms): ${fmt(ffMs(firstMany) / ffMs(firstFive), 2)}x time, ${fmt(ffCpu(firstMany) / ffCpu(firstFive), 2)}x CPU`);
 // the same screen but for the list's length: a streaming agent selected, its output in the pane
 console.log(`  first frame, ${STREAMING} streaming agents alone: ${fmt(ffMs(firstTen), 0)} ms (CPU ${fmt(ffCpu(firstTen), 0)} ms); ${AGENTS} against ${STREAMING}: ${fmt(ffMs(firstMany) / ffMs(firstTen), 2)}x time, ${fmt(ffCpu(firstMany) / ffCpu(firstTen), 2)}x CPU`);
-console.log(`  keypress → frame at ${AGENTS} agents: p50 ${fmt(pct(latencies(keysMany), 50))} ms, p99 ${fmt(pct(latencies(keysMany), 99))} ms (${latencies(keysMany).length} of ${keysMany.reduce((n, f) => n + f.presses, 0)} presses recognised); at ${STREAMING}: p50 ${fmt(pct(latencies(keysTen), 50))} ms, p99 ${fmt(pct(latencies(keysTen), 99))} ms (${latencies(keysTen).length} of ${keysTen.reduce((n, f) => n + f.presses, 0)})`);
+console.log(`  keypress → frame at ${AGENTS} agents: p50 ${fmt(pct(latencies(keysMany), 50))} ms, p99 ${fmt(pct(latencies(keysMany), 99))} ms (${recognised(keysMany)} presses recognised); at ${STREAMING}: p50 ${fmt(pct(latencies(keysTen), 50))} ms, p99 ${fmt(pct(latencies(keysTen), 99))} ms (${recognised(keysTen)})`);
 console.log(`  CPU of one j keypress: ${AGENTS} agents ${fmt(perPress(keysMany), 2)} ms, ${STREAMING} agents ${fmt(perPress(keysTen), 2)} ms: ${fmt(perPress(keysMany) / perPress(keysTen), 2)}x (per run: ${keysMany.map((f) => fmt(f.cpuPerPress, 1)).join(", ")} vs ${keysTen.map((f) => fmt(f.cpuPerPress, 1)).join(", ")})`);
 console.log(`  dashboard CPU between keys (the streams): ${fmt(med(keysMany.map((f) => f.cpuIdle)), 2)} % at ${AGENTS}, ${fmt(med(keysTen.map((f) => f.cpuIdle)), 2)} % at ${STREAMING}`);
 process.exit(0);

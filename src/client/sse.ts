@@ -27,6 +27,12 @@ export interface EventMessage {
 
 /** Splits a text/event-stream body into messages; comments (heartbeats) are skipped. */
 export function parseSseBlock(block: string): { id: string | null; data: string } | null {
+  const { id, data } = sseFields(block);
+  return data.length ? { id, data: data.join("\n") } : null;
+}
+
+/** A block's id and data lines, whether or not it has data (an id alone dispatches nothing). */
+function sseFields(block: string): { id: string | null; data: string[] } {
   let id: string | null = null;
   const data: string[] = [];
   for (const line of block.split("\n")) {
@@ -37,7 +43,7 @@ export function parseSseBlock(block: string): { id: string | null; data: string 
     if (field === "id") id = value;
     else if (field === "data") data.push(value);
   }
-  return data.length ? { id, data: data.join("\n") } : null;
+  return { id, data };
 }
 
 /**
@@ -84,16 +90,14 @@ async function* readEvents(body: ReadableStream<Uint8Array>, eventSchema: EventC
       let start = 0;
       let end: number;
       while ((end = buf.indexOf("\n\n", start)) !== -1) {
-        const text = buf.slice(start, end);
-        const block = parseSseBlock(text);
+        const block = sseFields(buf.slice(start, end));
         start = end + 2;
-        if (!block) {
+        if (!block.data.length) {
           // no data: a comment, or the id the stream starts at (once per stream)
-          const id = onStartId && /^id: ?(\d+)$/m.exec(text)?.[1];
-          if (id) onStartId(Number(id));
+          if (onStartId && block.id !== null && /^\d+$/.test(block.id)) onStartId(Number(block.id));
           continue;
         }
-        const value: unknown = JSON.parse(block.data);
+        const value: unknown = JSON.parse(block.data.join("\n"));
         // output, the most frequent event, is checked by hand; the rest by the schema
         const output = readOutputEvent(value);
         const parsed = output ? { success: true as const, data: output } : eventSchema.safeParse(value);
