@@ -150,6 +150,15 @@ export class ConversationService {
   private async listenFor(me: string, session: number | null, waitMs: number, signal: AbortSignal): Promise<Conversation | null> {
     const deadline = Date.now() + Math.min(waitMs, MAX_WAIT_MS);
     for (;;) {
+      // what its running session holds unread first (it is older), so neither waits for the other
+      const held = session === null ? null : this.store.sessionInputs.takeHeldQuestion(me, session);
+      if (held) {
+        if (signal.aborted) {
+          this.store.sessionInputs.untake([held.input.seq]);
+          return null;
+        }
+        return held.conversation;
+      }
       // an agent holds what it claims for as long as its session lives (see releaseLeases)
       const claimed = this.store.conversations.claimNext(me, session);
       if (claimed) {

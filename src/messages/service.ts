@@ -71,16 +71,21 @@ export class MessageService implements SessionMail {
     const id = me(caller);
     const after = q.after ?? null;
     const deadline = Date.now() + Math.min(q.waitMs ?? 0, MAX_WAIT_MS);
+    const session = caller.kind === "agent" ? caller.agent.session : null;
     for (;;) {
+      // what its running session holds unread is the inbox's too (see takeHeldMessages): neither waits for the other
+      const held = session === null ? { inputs: [], messages: [] } : this.store.sessionInputs.takeHeldMessages(id, session);
       const { page, delivered } = this.store.messages.read(id, after, PAGE);
-      if (page.length) {
+      const all = withHeld(page, after === null ? held.messages : []);
+      if (all.length || held.inputs.length) {
         if (signal.aborted) {
-          // the reader left before the response: what it claimed is queued again
+          // the reader left before the response: what it claimed is queued again, what its session held stays its session's
           this.store.messages.requeue(delivered.map((m) => m.seq));
+          this.store.sessionInputs.untake(held.inputs.map((i) => i.seq));
           return [];
         }
         for (const message of delivered) this.bus.publish({ type: "message:updated", message });
-        return page;
+        if (all.length) return all;
       }
       const left = deadline - Date.now();
       if (left <= 0 || signal.aborted) return [];
@@ -125,6 +130,13 @@ export class MessageService implements SessionMail {
   private publishAll(msgs: Message[]): void {
     for (const message of msgs) this.bus.publish({ type: "message:updated", message });
   }
+}
+
+/** An inbox page with the messages the session held merged in, by seq (a page read with `after` has them already). */
+function withHeld(page: Message[], held: Message[]): Message[] {
+  if (!held.length) return page;
+  const seen = new Set(page.map((m) => m.seq));
+  return [...page, ...held.filter((m) => !seen.has(m.seq))].sort((a, b) => a.seq - b.seq);
 }
 
 function isNewFor(e: BusEvent, id: string): boolean {

@@ -39,5 +39,6 @@ interface PromptQuestion {
 /** A question written into a running session as a user turn: who asks, the question, and the exact command that answers it. */
 export function liveQuestionText(troupe: string, c: PromptQuestion): string {
   const from = c.fromId === "user" ? "The person (user)" : `Agent "${c.fromName}"`;
-  return `${from} asks you while you work (conversation ${c.id}):\n\n${c.question}\n\nAnswer it now with \`${shellWord(troupe)} answer "<answer>" --conversation ${c.id}\`, then carry on with your task.`;
+  // a `troupe listen` of the agent's takes a question its CLI holds unread: it may have seen this one there
+  return `${from} asks you while you work (conversation ${c.id}):\n\n${c.question}\n\nAnswer it now with \`${shellWord(troupe)} answer "<answer>" --conversation ${c.id}\` (unless \`${shellWord(troupe)} listen\` gave it to you already and you answered it there), then carry on with your task.`;
 }

@@ -76,6 +76,57 @@ export class SessionInputRepo {
   }
 
   /**
+   * Hands the oldest question the session holds (written into its input, not yet taken by its CLI,
+   * still unanswered) to the agent's own `listen` instead: its line counts as taken, so the
+   * session's end gives nothing back and its stream waits for no echo of it. The way a question
+   * reaches an agent that looks for it while its CLI holds the line unread (in a tool call: the
+   * `listen` itself). Null when the session holds none.
+   */
+  takeHeldQuestion(agentId: string, session: number): { input: SessionInput; conversation: Conversation } | null {
+    return this.db.transaction(() => {
+      const row = this.db
+        .query(
+          `SELECT si.seq FROM session_inputs si JOIN conversations c ON c.id = si.conversation_id
+           WHERE si.agent_id = ? AND si.session = ? AND si.taken_at IS NULL AND c.status = 'delivered'
+           ORDER BY si.seq LIMIT 1`,
+        )
+        .get(agentId, session) as { seq: number } | null;
+      if (!row) return null;
+      const input = fromRow(this.db.query("UPDATE session_inputs SET taken_at = ? WHERE seq = ? RETURNING *").get(Date.now(), row.seq) as Row);
+      const conv = this.db.query("SELECT * FROM conversations WHERE id = ?").get(input.conversationId) as ConversationRow;
+      return { input, conversation: conversationFromRow(conv) };
+    })();
+  }
+
+  /** The messages the session holds unread by its CLI (as `takeHeldQuestion`), handed to the agent's own inbox, oldest first. */
+  takeHeldMessages(agentId: string, session: number): { inputs: SessionInput[]; messages: Message[] } {
+    return this.db.transaction(() => {
+      const inputs = (
+        this.db
+          .query(
+            `UPDATE session_inputs SET taken_at = ?1 WHERE seq IN
+               (SELECT si.seq FROM session_inputs si JOIN messages m ON m.seq = si.message_seq
+                WHERE si.agent_id = ?2 AND si.session = ?3 AND si.taken_at IS NULL AND m.status = 'delivered')
+             RETURNING *`,
+          )
+          .all(Date.now(), agentId, session) as Row[]
+      )
+        .map(fromRow)
+        .sort((a, b) => a.seq - b.seq);
+      const get = this.db.query("SELECT * FROM messages WHERE seq = ?");
+      return { inputs, messages: inputs.map((i) => messageFromRow(get.get(i.messageSeq) as MessageRow)) };
+    })();
+  }
+
+  /** Lines handed to a reader that left before its response: the session holds them again (its CLI's echo or its end settles them). */
+  untake(seqs: readonly number[]): void {
+    const q = this.db.query("UPDATE session_inputs SET taken_at = NULL WHERE seq = ?");
+    this.db.transaction(() => {
+      for (const seq of seqs) q.run(seq);
+    })();
+  }
+
+  /**
    * The agent's sessions up to `session` are over: what their CLIs never took goes back (messages
    * queued, questions pending, each only if still as the line left it), and their lines are
    * forgotten. What was taken stays delivered (a question taken and left unanswered is the

@@ -5,6 +5,8 @@
  * once, across a `kill -9` of the daemon; and a message's text can never pass for another line.
  */
 import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { waitFor } from "../support/sandbox.ts";
 import { bash, text, type ScriptRequest } from "../support/fake-anthropic.ts";
 import { useClaudeTroupe } from "../support/claude-troupe.ts";
@@ -78,6 +80,42 @@ describe("a running Claude agent is reached in its run", () => {
     expect(beta).toMatchObject({ status: "done", result: "answered", session: 1 });
     const asked = requestsOf("beta").find((r) => history(r).includes("What is the secret word?"))!;
     expect(history(asked)).toContain('Agent \\"alpha\\" asks you while you work');
+  }, 150_000);
+
+  test("a question that reaches a Claude agent inside a tool call is the `troupe listen` it runs in it: taken once, neither side waits out a timeout", async () => {
+    const sb = sandbox();
+    const inTool = join(sb.dir, "in-tool");
+    const gate = join(sb.dir, "gate");
+    const listened = (req: ScriptRequest) => /conversationId\\?":\\?"(cv_[A-Za-z0-9_-]+)/.exec(history(req))?.[1];
+    scripts.set("listener", (req) => {
+      const cv = listened(req);
+      if (ran(req, "troupe signal done")) return [text("Done.")];
+      if (ran(req, "troupe answer")) return [bash(`troupe signal done --result answered`)];
+      if (cv && ran(req, "troupe listen")) return [bash(`troupe answer 42 --conversation ${cv}`)];
+      // one tool call that waits until the test says, then looks for questions: the question is
+      // written into the session (and fed to the CLI) while it runs, and the CLI takes it only after it
+      return [bash(`touch ${inTool}; until [ -e ${gate} ]; do sleep 0.1; done; troupe listen --timeout 60000`)];
+    });
+    scripts.set("questioner", (req) => {
+      if (ran(req, "troupe signal done")) return [text("Asked.")];
+      if (ran(req, "troupe ask") && history(req).includes("42")) return [bash(`troupe signal done --result "listener said 42"`)];
+      return [bash(`troupe ask "what is 6 times 7?" --to listener --timeout 60000`)];
+    });
+    await sb.json(["spawn", "--provider", "claude", "--name", "listener", "--prompt", "Look for questions with troupe listen and answer them.", "--json"]);
+    await waitFor("the listener inside its tool call", () => existsSync(inTool), 60_000);
+    await sb.json(["spawn", "--provider", "claude", "--name", "questioner", "--prompt", "Ask the listener.", "--json"]);
+    // the question is written into the listener's running session, and fed to its CLI, while the tool call runs
+    const sent = join(sb.dir, ".troupe", "logs", "listener", "1.input", "sent");
+    await waitFor("the question fed into the listener's session", () => existsSync(sent) && readdirSync(sent).length > 0, 60_000);
+    writeFileSync(gate, "");
+    // well inside the listen's 60 s: a listen that waited it out would fail here
+    expect(await ended("questioner", 45_000)).toMatchObject({ status: "done", result: "listener said 42", session: 1 });
+    expect(await ended("listener", 45_000)).toMatchObject({ status: "done", result: "answered", session: 1 });
+    const listen = requestsOf("listener").find((r) => ran(r, "troupe listen") && listened(r))!;
+    expect(history(listen)).toContain("what is 6 times 7?");
+    expect(history(listen)).not.toContain("no question arrived");
+    const [conv] = (await sb.json<{ id: string; status: string; answer: string; answeredBy: string }[]>(["conversations", "--json"])).filter((c) => c.answer !== null);
+    expect(conv).toMatchObject({ status: "answered", answer: "42", answeredBy: "listener" });
   }, 150_000);
 
   test("exactly once across a kill -9 of the daemon: a message sent before it and one after both reach the run, each once", async () => {

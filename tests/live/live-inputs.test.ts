@@ -144,3 +144,57 @@ test("an agent that is not running, or whose CLI takes no input mid-run, gets no
   await aTurn();
   expect(rows.store.messages.get(s!.seq)?.status).toBe("queued");
 });
+
+/** The agent as its own caller (its token's), in its running session. */
+const self = (name: string) => ({ kind: "agent", agent: rows.store.agents.get(`ag_${name}`)! }) as const;
+
+test("a question its session holds unread goes to the agent's own listen at once, and counts as taken: the run waits for no echo of it", async () => {
+  const { files, conversations, live, id } = setup();
+  const l = live();
+  l.start();
+  const c = conversations.ask(person, { to: "otter", question: "6 times 7?" } as Parameters<ConversationService["ask"]>[1]);
+  await aTurn();
+  expect(waiting(files.inputDir)).toHaveLength(1);
+  // the CLI is inside a tool call (the listen itself): it holds the line unread
+  const t0 = Date.now();
+  const got = await conversations.listen(self("otter"), 30_000, new AbortController().signal);
+  expect(Date.now() - t0).toBeLessThan(5_000);
+  expect(got).toMatchObject({ id: c.id, question: "6 times 7?" });
+  expect(rows.store.sessionInputs.untaken(id, 1)).toHaveLength(0);
+  // once: a second listen does not get it again, and the session's end gives nothing back
+  expect(await conversations.listen(self("otter"), 0, new AbortController().signal)).toBeNull();
+  l.output(id, 1, { taken: [], turnEnded: true });
+  expect(existsSync(join(files.inputDir, "close"))).toBe(true);
+  l.ended(id, 1);
+  expect(rows.store.conversations.get(c.id)?.status).toBe("delivered");
+});
+
+test("a listen that left before its answer leaves the held question with its session; an answered one is held no more", async () => {
+  const { conversations, live, id } = setup();
+  live().start();
+  const c = conversations.ask(person, { to: "otter", question: "left?" } as Parameters<ConversationService["ask"]>[1]);
+  await aTurn();
+  const gone = new AbortController();
+  gone.abort();
+  expect(await conversations.listen(self("otter"), 0, gone.signal)).toBeNull();
+  expect(rows.store.sessionInputs.untaken(id, 1)).toHaveLength(1);
+  conversations.answer(person, c.id, "yes");
+  expect(await conversations.listen(self("otter"), 0, new AbortController().signal)).toBeNull();
+});
+
+test("messages its session holds unread are the agent's own inbox's too, once, oldest first, with a queued one", async () => {
+  const { messages, live, id } = setup();
+  live().start();
+  const [a] = messages.send(person, { to: "otter", text: "a" }, () => true);
+  await aTurn();
+  const [b] = messages.send(person, { to: "otter", text: "b" }, () => true);
+  await aTurn();
+  const t0 = Date.now();
+  const got = await messages.inbox(self("otter"), { waitMs: 30_000 }, new AbortController().signal);
+  expect(Date.now() - t0).toBeLessThan(5_000);
+  expect(got.map((m) => m.seq)).toEqual([a!.seq, b!.seq]);
+  expect(rows.store.sessionInputs.untaken(id, 1)).toHaveLength(0);
+  expect(await messages.inbox(self("otter"), {}, new AbortController().signal)).toEqual([]);
+  // the person's inbox is never a session's
+  expect(await messages.inbox(person, {}, new AbortController().signal)).toEqual([]);
+});
