@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, Sandbox, runtimeOfPid as runtimeOf, waitFor } from "../support/sandbox.ts";
 import { HAVE_TMUX, Terminal } from "../support/terminal.ts";
+import { needed } from "../support/tools.ts";
 
 const BUILDS = { bun: join(ROOT, "dist", "troupe"), deno: join(ROOT, "dist", "troupe-deno") } as const;
 type Runtime = keyof typeof BUILDS;
@@ -32,7 +33,7 @@ const run = async (runtime: Runtime, args: string[]) => {
 
 
 // it drives both builds itself: once, in the Bun pass (not again when TROUPE_BIN points the suites at Deno)
-const both = existsSync(BUILDS.bun) && existsSync(BUILDS.deno) && !process.env.TROUPE_BIN;
+const both = !process.env.TROUPE_BIN && needed("dist/troupe and dist/troupe-deno (.ci/run builds both first)", existsSync(BUILDS.bun) && existsSync(BUILDS.deno));
 
 describe.skipIf(!both || !HAVE_TMUX)("a daemon of one runtime, clients of the other", () => {
   for (const [daemon, client] of [["deno", "bun"], ["bun", "deno"]] as const) {

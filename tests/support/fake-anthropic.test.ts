@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { needed } from "./tools.ts";
 import {
   apiError,
   bash,
@@ -100,7 +101,7 @@ describe("fake Anthropic server over HTTP", () => {
   });
 });
 
-describe.skipIf(!existsSync(CLAUDE_BIN))("the real Claude Code CLI against it", () => {
+describe.skipIf(!needed("the Claude Code CLI (npm install)", existsSync(CLAUDE_BIN)))("the real Claude Code CLI against it", () => {
   test(
     "runs a tool loop: commits a file and signals done",
     async () => {

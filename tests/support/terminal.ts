@@ -1,8 +1,9 @@
 /** The compiled dashboard in a real terminal: a tmux server of the test's own, keys in with send-keys, the screen back with capture-pane. */
 import { join } from "node:path";
 import { BIN, type Sandbox, waitFor } from "./sandbox.ts";
+import { needed } from "./tools.ts";
 
-export const HAVE_TMUX = Bun.spawnSync(["sh", "-c", "command -v tmux"]).exitCode === 0;
+export const HAVE_TMUX = needed("tmux", Bun.spawnSync(["sh", "-c", "command -v tmux"]).exitCode === 0);
 
 /** The dashboard's agent list as shown (the left pane's lines, from its title down, blank ones left out). */
 export function listLines(screen: string): string[] {
