@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { Sandbox, waitFor } from "../support/sandbox.ts";
+import { waitFor } from "../support/sandbox.ts";
+import { fileSandbox } from "../support/file-sandbox.ts";
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = new Sandbox();
-  await sb.run(["daemon", "start"]);
-});
-afterAll(async () => {
-  await sb.close();
-});
+const sb = fileSandbox({ daemon: true });
 
 async function call(method: string, path: string, body?: string | Uint8Array, headers: Record<string, string> = {}) {
   const res = await fetch(`http://troupe${path}`, { method, body, headers, unix: sb.socket });

@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { BIN_RUNTIME, Sandbox } from "../support/sandbox.ts";
+import { describe, expect, test } from "bun:test";
+import { BIN_RUNTIME } from "../support/sandbox.ts";
+import { fileSandbox } from "../support/file-sandbox.ts";
 
-let sb: Sandbox;
-beforeAll(() => {
-  sb = new Sandbox();
-});
-afterAll(async () => {
-  await sb.close();
-});
+const sb = fileSandbox();
 
 describe("the compiled binary's command line", () => {
   test("--version and --help", async () => {

@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { BIN, Sandbox, waitFor } from "../support/sandbox.ts";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { BIN, waitFor } from "../support/sandbox.ts";
+import { fileSandbox } from "../support/file-sandbox.ts";
 
 // The compiled binary, piped into a reader that waits before reading: Bun queues what the pipe
 // cannot take, and an exit with that queue full used to cut the output at 64 KiB, exit code 0.
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = new Sandbox();
-  await sb.run(["daemon", "start"]);
-});
-afterAll(async () => {
-  await sb.close();
-});
+const sb = fileSandbox({ daemon: true });
 
 /** Runs `troupe ARGS | READER` in sh; reports troupe's exit code (PIPESTATUS) on the last line of stderr. */
 async function piped(args: string[], reader: string) {

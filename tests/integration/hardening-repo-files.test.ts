@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Sandbox } from "../support/sandbox.ts";
 import { within as withinIn } from "../support/within.ts";
+import { fileSandbox } from "../support/file-sandbox.ts";
 
 // issue 18, second pass: repository files a branch can carry (and a --no-worktree agent can
 // write), read by the daemon at every spawn. Before, a FIFO as .worktreeinclude or
@@ -39,14 +39,7 @@ const FILES = [
   { file: ".troupe/config.json", limit: "1 MiB", noWorktreeToo: true },
 ];
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = new Sandbox();
-  await sb.run(["daemon", "start"]);
-});
-afterAll(async () => {
-  await sb.close();
-});
+const sb = fileSandbox({ daemon: true });
 
 const within = (args: string[], ms?: number) => withinIn(sb, args, ms);
 

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Sandbox, waitFor } from "../support/sandbox.ts";
+import { waitFor } from "../support/sandbox.ts";
+import { fileSandbox } from "../support/file-sandbox.ts";
 
 // Input no process can be started with: a NUL byte, or more than the kernel takes. It used to
 // reach spawn(), answer 500, and leave a failed agent (and a worktree) behind.
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = new Sandbox();
-  await sb.run(["daemon", "start"]);
-});
-afterAll(async () => {
-  await sb.close();
-});
+const sb = fileSandbox({ daemon: true });
 
 async function call(method: string, path: string, body: unknown) {
   const res = await fetch(`http://troupe${path}`, { method, body: JSON.stringify(body), unix: sb.socket });

@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { connect } from "node:net";
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { BIN, BIN_RUNTIME, Sandbox, type RunResult } from "../support/sandbox.ts";
+import { fileSandbox } from "../support/file-sandbox.ts";
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = new Sandbox();
-  await sb.run(["daemon", "start"]);
-});
-afterAll(async () => {
-  await sb.close();
-});
+const sb = fileSandbox({ daemon: true });
 
 /** Writes raw bytes to the daemon's socket; resolves with all it answered when it closes (or at `waitMs`). */
 function raw(data: string, waitMs: number): Promise<{ reply: string; closedAfterMs: number | null }> {
