@@ -5,44 +5,27 @@ import { defineCommand, printJson } from "./command.ts";
 import { stdout } from "./streams.ts";
 
 /** `troupe account add|ls|rm|reset`: the user's provider accounts, shared by every workspace. */
-export const command = defineCommand(
-  {
-    synopsis: `troupe account add --provider P (--token TOKEN | --config-dir DIR | --env NAME=VALUE ...) [--name N] [--json]
-troupe account ls [--json]
-troupe account rm ACCOUNT [--json]
-troupe account reset ACCOUNT [--json]   it works again: no longer spent nor refused (blocked agents retry at once)`,
-    flags: {
-      token: { type: "string", arg: "T", help: "claude: a long-lived OAuth token (claude setup-token); codex: CODEX_API_KEY; gemini: GEMINI_API_KEY; '-' reads it from stdin" },
-      "config-dir": { type: "string", arg: "D", help: "the CLI's config folder, logged in (CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME)" },
-      env: { type: "string", multiple: true, arg: "NAME=VALUE", help: "variables given to the agent as they are" },
-      provider: { type: "string", help: null },
-      name: { type: "string", help: null },
-    },
-    forms: { add: ["provider", "token", "config-dir", "env", "name"], ls: [], rm: [], reset: [] },
-    notes: `  Each new agent takes the least recently used available account of its provider (troupe spawn --account pins one);
+export const command = defineCommand({
+  name: "account",
+  flags: {
+    token: { type: "string", arg: "T", help: "claude: a long-lived OAuth token (claude setup-token); codex: CODEX_API_KEY; gemini: GEMINI_API_KEY; '-' reads it from stdin" },
+    "config-dir": { type: "string", arg: "D", help: "the CLI's config folder, logged in (CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME)" },
+    env: { type: "string", multiple: true, arg: "NAME=VALUE", help: "variables given to the agent as they are" },
+    provider: { type: "string", help: null },
+    name: { type: "string", help: null },
+  },
+  forms: {
+    add: { usage: "--provider P (--token TOKEN | --config-dir DIR | --env NAME=VALUE ...) [--name N] [--json]", flags: ["provider", "token", "config-dir", "env", "name"], run: add },
+    ls: { usage: "[--json]", flags: [], run: list },
+    rm: { usage: "ACCOUNT [--json]", flags: [], run: remove },
+    reset: { usage: "ACCOUNT [--json]   it works again: no longer spent nor refused (blocked agents retry at once)", flags: [], run: reset },
+  },
+  notes: `  Each new agent takes the least recently used available account of its provider (troupe spawn --account pins one);
   on a spent quota or a refused credential it moves to the next, or waits (blocked) for the first reset
   (a refused account stays invalid until 'troupe account reset' or rm). Secrets stay in a 0600 file
   under $XDG_STATE_HOME/troupe (never in ls, --json, logs or events); --json: [{"id", "name", "provider",
   "kind", "status": "available"|"exhausted"|"invalid", "exhaustedUntil", "lastUsedAt", "problem"}]`,
-  },
-  run,
-);
-
-async function run(args: string[]): Promise<number> {
-  const [sub, ...rest] = args;
-  switch (sub) {
-    case "add":
-      return add(rest);
-    case "ls":
-      return list(rest);
-    case "rm":
-      return remove(rest);
-    case "reset":
-      return reset(rest);
-    default:
-      throw new TroupeError("usage", sub ? `unknown account command '${sub}' (add, ls, rm or reset)` : "give add, ls, rm or reset");
-  }
-}
+});
 
 async function add(args: string[]): Promise<number> {
   const { values, positionals } = command.parseForm("add", args);

@@ -15,14 +15,28 @@ export interface Flag {
 export type Flags = Readonly<Record<string, Flag>>;
 
 /**
+ * A subcommand (`troupe account add`), declared once: its synopsis line, the flags it takes (of
+ * its command's), and its body. The command's synopsis, its dispatch, its unknown-subcommand
+ * error and shell completion (`troupe completion`) all derive from its forms.
+ */
+export interface Form<N extends string = string> {
+  /** What follows `troupe COMMAND FORM` in the synopsis; `\n` starts a continuation line, three spaces a note. */
+  readonly usage: string;
+  readonly flags: readonly N[];
+  readonly run: (args: string[]) => Promise<number>;
+}
+
+/**
  * What a command takes, declared once: `--help` prints it, the parser accepts exactly these
  * flags (a form accepts its own subset), and tests/cli/command.test.ts holds the two together.
  */
-export type Forms<F extends Flags> = Readonly<Record<string, readonly (keyof F & string)[]>>;
+export type Forms<F extends Flags> = Readonly<Record<string, Form<keyof F & string>>>;
 
 export interface CommandSpec<F extends Flags = Flags, Fm extends Forms<F> = Forms<F>> {
-  /** One line per form (`troupe spawn ...`). */
-  readonly synopsis: string;
+  /** The command's word; with `forms`, the synopsis is one line per form under it. */
+  readonly name?: string;
+  /** One line per form (`troupe spawn ...`); derived from `forms` when it has them. */
+  readonly synopsis?: string;
   /** Lines between the synopsis and the flags, as shown. */
   readonly intro?: string;
   readonly flags: F;
@@ -57,7 +71,7 @@ export interface Command<F extends Flags = Flags, Fm extends Forms<F> = Forms<F>
   run(args: string[]): Promise<number>;
   /** node:util parseArgs in strict mode over the declared flags (a form's only); errors are one-line usage errors (exit 2). */
   parse(args: string[], opts?: { positionals?: boolean }): { values: Values<F>; positionals: string[] };
-  parseForm<K extends keyof Fm & string>(form: K, args: string[], opts?: { positionals?: boolean }): { values: Values<Pick<F, Fm[K][number]>>; positionals: string[] };
+  parseForm<K extends keyof Fm & string>(form: K, args: string[], opts?: { positionals?: boolean }): { values: Values<Pick<F, Fm[K]["flags"][number]>>; positionals: string[] };
 }
 
 /** The flags' lines, aligned: `  --name ARG   help`. */
@@ -70,8 +84,34 @@ function flagLines(spec: CommandSpec): string[] {
   return rows.flatMap(([label, help]) => help.split("\n").map((line, i) => `  ${(i === 0 ? label : "").padEnd(width)}${line}`));
 }
 
+/** The synopsis: as declared, or a line per form (`troupe account add ...`), continuation lines under the form's. */
+export function synopsisOf(spec: CommandSpec): string {
+  if (spec.synopsis !== undefined) return spec.synopsis;
+  if (!spec.name || !spec.forms) throw new TroupeError("internal", "a command declares its synopsis, or its name and forms");
+  const name = spec.name;
+  return Object.entries(spec.forms)
+    .map(([form, f]) => {
+      const head = `troupe ${name} ${form}`;
+      const [first, ...more] = f.usage.split("\n");
+      return [`${head}${first ? ` ${first}` : ""}`, ...more.map((line) => `${" ".repeat(head.length + 1)}${line}`)].join("\n");
+    })
+    .join("\n");
+}
+
+/** A command with forms runs the one its first argument names; none, or another, is a usage error listing them. */
+function dispatch(spec: CommandSpec): (args: string[]) => Promise<number> {
+  const forms = spec.forms ?? {};
+  const names = Object.keys(forms);
+  const list = names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : (names[0] ?? "");
+  return async ([sub, ...rest]) => {
+    const form = sub !== undefined && Object.hasOwn(forms, sub) ? forms[sub]! : null;
+    if (form) return form.run(rest);
+    throw new TroupeError("usage", sub ? `no ${spec.name} subcommand '${sub}' (${list})` : `${spec.name} takes a subcommand: ${list}`);
+  };
+}
+
 export function usageOf(spec: CommandSpec): string {
-  const lines = [spec.synopsis];
+  const lines = [synopsisOf(spec)];
   if (spec.intro) lines.push(spec.intro);
   lines.push(...flagLines(spec));
   if (spec.notes) lines.push(spec.notes);
@@ -93,17 +133,20 @@ function parseWith(names: readonly string[], spec: CommandSpec, args: string[], 
   }
 }
 
-/** A command from its declaration and its body (which parses its arguments with `parse` or `parseForm`). */
-export function defineCommand<const F extends Flags, const Fm extends Forms<F> = Forms<F>>(spec: CommandSpec<F, Fm>, run: (args: string[]) => Promise<number>): Command<F, Fm> {
+/**
+ * A command from its declaration and its body (which parses its arguments with `parse` or
+ * `parseForm`); a command with forms and no body of its own runs the form its first argument names.
+ */
+export function defineCommand<const F extends Flags, const Fm extends Forms<F> = Forms<F>>(spec: CommandSpec<F, Fm>, run?: (args: string[]) => Promise<number>): Command<F, Fm> {
   let usage: string | undefined;
   return {
     spec,
     get usage() {
       return (usage ??= usageOf(spec));
     },
-    run,
+    run: run ?? dispatch(spec),
     parse: (args, opts = {}) => parseWith(Object.keys(spec.flags), spec, args, opts.positionals ?? true) as never,
-    parseForm: (form, args, opts = {}) => parseWith(spec.forms?.[form] ?? [], spec, args, opts.positionals ?? true) as never,
+    parseForm: (form, args, opts = {}) => parseWith(spec.forms?.[form]?.flags ?? [], spec, args, opts.positionals ?? true) as never,
   };
 }
 

@@ -19,20 +19,26 @@ async function stopDaemon(ws: Workspace): Promise<number | null> {
   }
 }
 
-export const command = defineCommand(
-  {
-    synopsis: "troupe daemon (run | start | stop | restart | status) [--json]",
-    intro: "  run      in the foreground (what 'start' runs, detached)",
-    flags: {},
-  },
-  run,
-);
+const action = (name: Action) => (args: string[]) => run(name, args);
+type Action = "run" | "start" | "stop" | "restart" | "status";
 
-async function run(args: string[]): Promise<number> {
-  const { values, positionals } = command.parse(args);
+export const command = defineCommand({
+  name: "daemon",
+  flags: {},
+  forms: {
+    run: { usage: "          in the foreground (what 'start' runs, detached)", flags: [], run: action("run") },
+    start: { usage: "[--json]", flags: [], run: action("start") },
+    stop: { usage: "[--json]   agents keep running", flags: [], run: action("stop") },
+    restart: { usage: "[--json]", flags: [], run: action("restart") },
+    status: { usage: "[--json]   exit 1 when none runs", flags: [], run: action("status") },
+  },
+});
+
+async function run(act: Action, args: string[]): Promise<number> {
+  const { values, positionals } = command.parseForm(act, args);
+  if (positionals.length) throw new TroupeError("usage", `daemon ${act} takes no arguments`);
   const ws = resolveWorkspace({ workspace: values.workspace });
-  const action = positionals[0];
-  switch (action) {
+  switch (act) {
     case "run": {
       const { runDaemon } = await import("../daemon/daemon.ts");
       const d = runDaemon(ws);
@@ -78,7 +84,5 @@ async function run(args: string[]): Promise<number> {
         return 1;
       }
     }
-    default:
-      throw new TroupeError("usage", action ? `unknown daemon action '${action}'` : "daemon needs an action: run, start, stop, restart or status");
   }
 }

@@ -4,36 +4,39 @@ import { clientEnv, connect } from "./context.ts";
 import { defineCommand, printJson } from "./command.ts";
 import { stdout } from "./streams.ts";
 
-const SUBCOMMANDS = "add, ls, show, rm, enable, disable, run";
-
 const when = (ms: number | null) => (ms === null ? "-" : new Date(ms).toISOString().replace(/\.\d+Z$/, "Z"));
 
-/** `troupe flow add|ls|show|rm|enable|disable|run`: agents started on a schedule. */
-export const command = defineCommand(
-  {
-    synopsis: `troupe flow add NAME --cron EXPR (--profile P | --provider P) --prompt TEXT [--gate SCRIPT]
-troupe flow ls | show NAME | rm NAME | enable NAME | disable NAME | run NAME`,
-    flags: {
-      cron: { type: "string", arg: "EXPR", help: "5 or 6 fields, or @hourly/@daily/...: the daemon's local time" },
-      gate: { type: "string", arg: "SCRIPT", help: "a shell command run first, with the flow's environment: its JSON output\ndecides ({\"run\": false} skips) and fills [[key]] in the prompt" },
-      profile: { type: "string", help: null },
-      provider: { type: "string", help: null },
-      prompt: { type: "string", help: null },
-    },
-    notes: `  each run gets the environment of the shell that added the flow; a run missed while
-  no daemon ran runs once at its next start; a run while the last one is live is skipped`,
-  },
-  run,
-);
+type Sub = "add" | "ls" | "show" | "rm" | "enable" | "disable" | "run";
+const form = (sub: Sub, usage: string) => ({ usage, flags: [], run: (args: string[]) => run(sub, args) });
 
-async function run(args: string[]): Promise<number> {
-  const { values, positionals } = command.parse(args);
-  const [sub, name, ...extra] = positionals;
+/** `troupe flow add|ls|show|rm|enable|disable|run`: agents started on a schedule. */
+export const command = defineCommand({
+  name: "flow",
+  flags: {
+    cron: { type: "string", arg: "EXPR", help: "5 or 6 fields, or @hourly/@daily/...: the daemon's local time" },
+    gate: { type: "string", arg: "SCRIPT", help: "a shell command run first, with the flow's environment: its JSON output\ndecides ({\"run\": false} skips) and fills [[key]] in the prompt" },
+    profile: { type: "string", help: null },
+    provider: { type: "string", help: null },
+    prompt: { type: "string", help: null },
+  },
+  forms: {
+    add: { usage: "NAME --cron EXPR (--profile P | --provider P) --prompt TEXT [--gate SCRIPT]", flags: ["cron", "gate", "profile", "provider", "prompt"], run: (args) => run("add", args) },
+    ls: form("ls", "[--json]"),
+    show: form("show", "NAME [--json]"),
+    rm: form("rm", "NAME"),
+    enable: form("enable", "NAME"),
+    disable: form("disable", "NAME"),
+    run: form("run", "NAME   now, whatever its schedule"),
+  },
+  notes: `  each run gets the environment of the shell that added the flow; a run missed while
+  no daemon ran runs once at its next start; a run while the last one is live is skipped`,
+});
+
+async function run(sub: Sub, args: string[]): Promise<number> {
+  const { values, positionals } = command.parseForm(sub as "add", args);
+  const [name, ...extra] = positionals;
   if (extra.length) throw new TroupeError("usage", `flow ${sub} takes one NAME`);
-  if (sub !== "ls" && sub !== undefined && !name) throw new TroupeError("usage", `flow ${sub} takes a NAME`);
-  if (sub !== "add" && (values.cron ?? values.profile ?? values.provider ?? values.prompt ?? values.gate) !== undefined) {
-    throw new TroupeError("usage", "--cron, --profile, --provider, --prompt and --gate go with 'flow add'");
-  }
+  if (sub !== "ls" && !name) throw new TroupeError("usage", `flow ${sub} takes a NAME`);
   const { client } = await connect(values.workspace);
   const out = async (flow: Flow, line: string) => (values.json ? printJson(flow) : stdout.write(`${line}\n`)).then(() => 0);
   switch (sub) {
@@ -80,7 +83,5 @@ async function run(args: string[]): Promise<number> {
       else await stdout.write(`flow ${r.flow.name}: ${r.outcome}\n`);
       return r.outcome.startsWith("failed") ? 1 : 0;
     }
-    default:
-      throw new TroupeError("usage", sub ? `no flow subcommand '${sub}' (${SUBCOMMANDS})` : `flow takes a subcommand: ${SUBCOMMANDS}`);
   }
 }

@@ -7,57 +7,32 @@ import { connect } from "./context.ts";
 import { stdout } from "./streams.ts";
 import { decisionsText, initiativeRows, initiativeText, spentText } from "./work-format.ts";
 
-const SUBCOMMANDS = "new, ls, show, budget, archive or diff";
-
-export const command = defineCommand(
-  {
-    synopsis: `troupe initiative new NAME (--goal TEXT | --goal-file F) [--base REF] [--review phases|tasks|none] [--budget USD]
-                       [--permissions MODE] [--allow RULE ...] [--deny RULE ...] [--json]
-troupe initiative ls [--json]
-troupe initiative show INITIATIVE [--json]   the goal, what it spent and the decisions discuss agents took
-troupe initiative budget INITIATIVE USD [--json]   a new limit: dispatch goes on under it
-troupe initiative archive INITIATIVE [--json]
-troupe initiative diff INITIATIVE`,
-    intro: "  INITIATIVE is an id or a slug; its branch is troupe-initiative/<slug>, made from --base (default: the current branch)",
-    flags: {
-      review: { type: "string", help: "what the person approves: phases (default; tasks are approved automatically), tasks (both) or none" },
-      budget: { type: "string", help: "at most this many USD over all its agents: once spent, dispatch starts no new agent" },
-      permissions: { type: "string", help: "the permission policy its agents inherit (see troupe spawn), with --allow and --deny" },
-      allow: { type: "string", multiple: true, help: null },
-      deny: { type: "string", multiple: true, help: null },
-      goal: { type: "string", help: null },
-      "goal-file": { type: "string", help: null },
-      base: { type: "string", help: null },
-    },
-    forms: {
-      new: ["goal", "goal-file", "base", "review", "budget", "permissions", "allow", "deny"],
-      ls: [],
-      show: [],
-      budget: [],
-      archive: [],
-      diff: [],
-    },
+export const command = defineCommand({
+  name: "initiative",
+  intro: "  INITIATIVE is an id or a slug; its branch is troupe-initiative/<slug>, made from --base (default: the current branch)",
+  flags: {
+    review: { type: "string", help: "what the person approves: phases (default; tasks are approved automatically), tasks (both) or none" },
+    budget: { type: "string", help: "at most this many USD over all its agents: once spent, dispatch starts no new agent" },
+    permissions: { type: "string", help: "the permission policy its agents inherit (see troupe spawn), with --allow and --deny" },
+    allow: { type: "string", multiple: true, help: null },
+    deny: { type: "string", multiple: true, help: null },
+    goal: { type: "string", help: null },
+    "goal-file": { type: "string", help: null },
+    base: { type: "string", help: null },
   },
-  run,
-);
-
-async function run(args: string[]): Promise<number> {
-  const [sub, ...rest] = args;
-  switch (sub) {
-    case "new":
-      return create(rest);
-    case "ls":
-      return list(rest);
-    case "budget":
-      return budget(rest);
-    case "show":
-    case "archive":
-    case "diff":
-      return one(sub, rest);
-    default:
-      throw new TroupeError("usage", sub ? `no initiative subcommand '${sub}' (${SUBCOMMANDS})` : `initiative takes a subcommand: ${SUBCOMMANDS}`);
-  }
-}
+  forms: {
+    new: {
+      usage: "NAME (--goal TEXT | --goal-file F) [--base REF] [--review phases|tasks|none] [--budget USD]\n[--permissions MODE] [--allow RULE ...] [--deny RULE ...] [--json]",
+      flags: ["goal", "goal-file", "base", "review", "budget", "permissions", "allow", "deny"],
+      run: create,
+    },
+    ls: { usage: "[--json]", flags: [], run: list },
+    show: { usage: "INITIATIVE [--json]   the goal, what it spent and the decisions discuss agents took", flags: [], run: (args) => one("show", args) },
+    budget: { usage: "INITIATIVE USD [--json]   a new limit: dispatch goes on under it", flags: [], run: budget },
+    archive: { usage: "INITIATIVE [--json]", flags: [], run: (args) => one("archive", args) },
+    diff: { usage: "INITIATIVE", flags: [], run: (args) => one("diff", args) },
+  },
+});
 
 async function create(args: string[]): Promise<number> {
   const { values, positionals } = command.parseForm("new", args);

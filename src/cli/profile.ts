@@ -4,23 +4,23 @@ import { connect } from "./context.ts";
 import { defineCommand, printJson } from "./command.ts";
 import { stdout } from "./streams.ts";
 
-const SUBCOMMANDS = "ls, show NAME, validate [NAME]";
-
 /** `troupe profile ls|show|validate`: the profiles the daemon reads, as a spawn would see them. */
-export const command = defineCommand(
-  {
-    synopsis: "troupe profile ls|show NAME|validate [NAME] [--json]",
-    intro: `  profiles are Markdown files with front matter: .troupe/profiles/*.md (the repository's),
+export const command = defineCommand({
+  name: "profile",
+  intro: `  profiles are Markdown files with front matter: .troupe/profiles/*.md (the repository's),
   .claude/agents/*.md (Claude Code's subagents), ~/.config/troupe/profiles/*.md (yours);
   the first of a name wins. validate exits 1 when a file is broken, naming file, field, reason.`,
-    flags: {},
+  flags: {},
+  forms: {
+    ls: { usage: "[--json]", flags: [], run: (args) => run("ls", args) },
+    show: { usage: "NAME [--json]", flags: [], run: (args) => run("show", args) },
+    validate: { usage: "[NAME] [--json]", flags: [], run: (args) => run("validate", args) },
   },
-  run,
-);
+});
 
-async function run(args: string[]): Promise<number> {
-  const { values, positionals } = command.parse(args);
-  const [sub, name, ...extra] = positionals;
+async function run(sub: "ls" | "show" | "validate", args: string[]): Promise<number> {
+  const { values, positionals } = command.parseForm(sub, args);
+  const [name, ...extra] = positionals;
   if (extra.length) throw new TroupeError("usage", `profile ${sub} takes at most one NAME`);
   const { client } = await connect(values.workspace);
   switch (sub) {
@@ -56,8 +56,6 @@ async function run(args: string[]): Promise<number> {
       }
       return all.broken.length ? 1 : 0;
     }
-    default:
-      throw new TroupeError("usage", sub ? `no profile subcommand '${sub}' (${SUBCOMMANDS})` : `profile takes a subcommand: ${SUBCOMMANDS}`);
   }
 }
 

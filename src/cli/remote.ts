@@ -7,48 +7,34 @@ import { defineCommand, printJson } from "./command.ts";
 import { table } from "./format.ts";
 import { stdout } from "./streams.ts";
 
-export const command = defineCommand(
-  {
-    synopsis: `troupe remote add NAME [user@]host[:port] --path PATH [--troupe CMD]
-troupe remote ls [--json]     each remote: reachable? its troupe's version and API, its agents
-troupe remote rm NAME
-troupe remote install NAME    copies a troupe of this version to ~/.local/bin/troupe there`,
-    intro: `  a remote is a workspace on another machine, reached with OpenSSH (ssh, or $TROUPE_SSH_COMMAND as git's
+export const command = defineCommand({
+  name: "remote",
+  intro: `  a remote is a workspace on another machine, reached with OpenSSH (ssh, or $TROUPE_SSH_COMMAND as git's
   GIT_SSH_COMMAND): your ssh config, agent, keys and jump hosts apply; troupe keeps no secret. The link is
   ssh -T to the host running 'troupe proxy' for PATH there; nothing listens on TCP. Then 'troupe ls'
   with the remote's name (or -A), and spawn, logs, conversations, answer, allow, deny, permissions,
   approve, stop, resume, review and attach with it, act there.`,
-    flags: {
-      path: { type: "string", arg: "PATH", help: "the workspace's folder there (absolute, or from the login folder: ~/src/api)" },
-      troupe: { type: "string", arg: "CMD", help: "the command that runs troupe there (default: troupe, then ~/.local/bin/troupe)" },
-    },
-    forms: { add: ["path", "troupe"], ls: [], rm: [], install: [] },
-    notes: `  Kept in $XDG_CONFIG_HOME/troupe/remotes.json (~/.config/troupe/), never in a repository.
-  A remote is reached within $TROUPE_REMOTE_TIMEOUT seconds (default 10) or reported unreachable.`,
-    workspace: false,
+  flags: {
+    path: { type: "string", arg: "PATH", help: "the workspace's folder there (absolute, or from the login folder: ~/src/api)" },
+    troupe: { type: "string", arg: "CMD", help: "the command that runs troupe there (default: troupe, then ~/.local/bin/troupe)" },
   },
-  run,
-);
+  forms: {
+    add: { usage: "NAME [user@]host[:port] --path PATH [--troupe CMD]", flags: ["path", "troupe"], run: add },
+    ls: { usage: "[--json]     each remote: reachable? its troupe's version and API, its agents", flags: [], run: list },
+    rm: { usage: "NAME", flags: [], run: remove },
+    install: { usage: "NAME    copies a troupe of this version to ~/.local/bin/troupe there", flags: [], run: install },
+  },
+  notes: `  Kept in $XDG_CONFIG_HOME/troupe/remotes.json (~/.config/troupe/), never in a repository.
+  A remote is reached within $TROUPE_REMOTE_TIMEOUT seconds (default 10) or reported unreachable.`,
+  workspace: false,
+});
 
-async function run(args: string[]): Promise<number> {
-  const [sub, ...rest] = args;
-  switch (sub) {
-    case "add":
-      return add(rest);
-    case "ls":
-      return list(rest);
-    case "rm":
-      return remove(rest);
-    case "install": {
-      const { positionals } = command.parseForm("install", rest);
-      const [name, ...extra] = positionals;
-      if (!name || extra.length) throw new TroupeError("usage", "troupe remote install NAME");
-      const { installRemote } = await import("./remote-install.ts");
-      return installRemote(name, findRemote(name));
-    }
-    default:
-      throw new TroupeError("usage", sub ? `unknown remote command '${sub}' (add, ls, rm or install)` : "give add, ls, rm or install");
-  }
+async function install(args: string[]): Promise<number> {
+  const { positionals } = command.parseForm("install", args);
+  const [name, ...extra] = positionals;
+  if (!name || extra.length) throw new TroupeError("usage", "troupe remote install NAME");
+  const { installRemote } = await import("./remote-install.ts");
+  return installRemote(name, findRemote(name));
 }
 
 async function add(args: string[]): Promise<number> {

@@ -55,7 +55,7 @@ describe("commands declare their flags and usage once", () => {
     const unparsed: string[] = [];
     for (const [name, cmd] of await all()) {
       if (!cmd.spec.forms) continue;
-      const parsed = new Set(Object.values(cmd.spec.forms).flat());
+      const parsed = new Set(Object.values(cmd.spec.forms).flatMap((f) => f.flags));
       for (const flag of Object.keys(cmd.spec.flags)) if (!parsed.has(flag)) unparsed.push(`${name} --${flag}`);
     }
     expect(unparsed).toEqual([]);
@@ -75,7 +75,7 @@ describe("commands declare their flags and usage once", () => {
   test("the parser takes each declared flag and refuses any other, with a usage error", async () => {
     for (const [name, cmd] of await all()) {
       for (const [flag, f] of Object.entries(cmd.spec.flags)) {
-        const form = Object.entries(cmd.spec.forms ?? {}).find(([, fl]) => fl.includes(flag))?.[0];
+        const form = Object.entries(cmd.spec.forms ?? {}).find(([, f]) => f.flags.includes(flag))?.[0];
         const args = f.type === "string" ? [`--${flag}`, "x"] : [`--${flag}`];
         const parsed = form ? cmd.parseForm(form, args) : cmd.parse(args);
         expect(`${name} --${flag}: ${(parsed.values as Record<string, unknown>)[flag] !== undefined}`).toBe(`${name} --${flag}: true`);
