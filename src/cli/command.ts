@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { TroupeError } from "../errors.ts";
-import { stdout } from "./streams.ts";
+import { stdout, verbatim } from "./streams.ts";
 
 /** One flag of a command: how it parses, and its line in `--help`. */
 export interface Flag {
@@ -156,6 +156,7 @@ export function parseIntFlag(name: string, value: string | undefined): number | 
   return Number(value);
 }
 
+/** `--json`: written as it is (JSON escapes every C0 control itself; a script gets the data as stored). */
 export function printJson(value: unknown): Promise<void> {
-  return stdout.write(`${JSON.stringify(value)}\n`);
+  return stdout.write(verbatim(`${JSON.stringify(value)}\n`));
 }

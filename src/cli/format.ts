@@ -1,9 +1,16 @@
 import type { Agent, Conversation } from "../protocol/entities.ts";
 import { failureLine, failureShows } from "../protocol/failure.ts";
 import { LS_GLYPHS, treePrefix, treeRows } from "../output/tree.ts";
+import { sanitize } from "../output/text.ts";
 
-/** Plain-text table: columns padded to their widest cell, the last one left ragged. */
-export function table(header: string[], rows: string[][]): string {
+/**
+ * Plain-text table: columns padded to their widest cell, the last one left ragged. A cell is shown
+ * on its row (a newline in a name or a file cannot start a row of its own) and sanitised before
+ * it is measured, so what an agent wrote neither reaches the terminal as an escape nor skews the
+ * columns (the sink sanitises the whole output again: src/cli/streams.ts).
+ */
+export function table(header: string[], rawRows: string[][]): string {
+  const rows = rawRows.map((r) => r.map(cell));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd();
   return [line(header), ...rows.map(line)].join("\n") + "\n";
@@ -17,9 +24,14 @@ export function ago(ms: number, now = Date.now()): string {
   return `${Math.floor(s / 86400)}d`;
 }
 
+function cell(text: string): string {
+  return sanitize(text.replace(/[\t\n\v\f\r]+/g, " "));
+}
+
+/** `text` on one line of at most `max` columns: whitespace runs as one space, sanitised. */
 export function oneLine(text: string | null, max = 60): string {
   if (!text) return "";
-  const flat = text.replace(/\s+/g, " ").trim();
+  const flat = sanitize(text.replace(/\s+/g, " ")).trim();
   return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
 }
 

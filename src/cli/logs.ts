@@ -6,7 +6,7 @@ import type { TroupeClient } from "../client/client.ts";
 import { chunkLines, colorEnabled, formatLine, parserFor, renderChunksWith } from "../output/render.ts";
 import { REMOTE_FLAG, commandClient } from "./sources.ts";
 import { defineCommand, parseIntFlag } from "./command.ts";
-import { stderr, stdout, type Sink } from "./streams.ts";
+import { stderr, stdout, verbatim, type Sink } from "./streams.ts";
 
 const PAGE = 5000;
 
@@ -46,11 +46,12 @@ async function run(args: string[]): Promise<number> {
     const from = lastSession;
     lastId = mine[mine.length - 1]!.id;
     lastSession = mine[mine.length - 1]!.session;
-    if (values.json) return stdout.write(mine.map((c) => `${JSON.stringify(c)}\n`).join(""));
+    if (values.json) return stdout.write(verbatim(mine.map((c) => `${JSON.stringify(c)}\n`).join("")));
     if (values.raw) return writeRaw(mine, from);
     // carry the session across batches so a heading shows only where a session starts
     const lines = renderChunksWith(parse_, mine, { raw: false }).filter((l, i) => !(i === 0 && l.kind === "meta" && mine[0]!.session === from));
-    if (lines.length) await stdout.write(`${lines.map((l) => formatLine(l, { color })).join("\n")}\n`);
+    // verbatim: formatLine sanitises each line's text before it adds troupe's own colours
+    if (lines.length) await stdout.write(verbatim(`${lines.map((l) => formatLine(l, { color })).join("\n")}\n`));
   };
 
   const abort = new AbortController();
@@ -93,7 +94,8 @@ async function writeRaw(chunks: OutputChunk[], lastSession: number | null): Prom
   let to: Sink | null = null;
   let text = "";
   const flush = async () => {
-    if (to && text) await to.write(text);
+    // --raw is the bytes as written, asked for by name: the one output of an agent's not sanitised
+    if (to && text) await to.write(verbatim(text));
     text = "";
   };
   const put = async (sink: Sink, data: string) => {

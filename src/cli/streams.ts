@@ -1,8 +1,27 @@
 import { writeSync } from "node:fs";
+import { sanitizeBlock } from "../output/text.ts";
 
 /** The first wait before writing again to a full non-blocking descriptor; it doubles while it stays full. */
 const RETRY_FIRST_MS = 1;
 const RETRY_MAX_MS = 50;
+
+/**
+ * Text that reaches the descriptor exactly as given, past the sanitiser: made only by `verbatim`,
+ * so every such write is named where it is made (grep `verbatim(`).
+ */
+export interface Verbatim {
+  readonly verbatim: string;
+}
+
+/**
+ * `text` to be written as it is, for the few writes that must keep every byte: JSON (`--json`:
+ * its own escaping makes it safe, and a script gets the data as stored), `logs --raw` (the bytes
+ * as the agent's CLI wrote them, asked for by name), and troupe's own colours around text that
+ * was sanitised first (`formatLine`). Anything else is a plain string, and sanitised.
+ */
+export function verbatim(text: string): Verbatim {
+  return { verbatim: text };
+}
 
 /**
  * The CLI's stdout and stderr, written straight to file descriptors 1 and 2.
@@ -18,6 +37,11 @@ const RETRY_MAX_MS = 50;
  * main.ts waits for before exiting) resolves once it is all written. No runtime stream is
  * involved: Bun's fs.WriteStream on such a descriptor failed on EAGAIN (an 'error' without a
  * code, every later write failed) and the end of the output was lost under load.
+ *
+ * Every string written is sanitised here (`sanitizeBlock`: no escape sequence, no control
+ * character but newline and tab, no bidi override): the CLI prints what agents, repositories and
+ * remotes wrote (names, errors, results, file names, messages), and this is the one place all of
+ * it passes, so no command can forget. Only a `Verbatim` passes as it is.
  */
 export class Sink {
   /** Bytes written but not yet taken by the descriptor, oldest first. */
@@ -37,10 +61,11 @@ export class Sink {
     return isatty(this.fd);
   }
 
-  /** Writes `text`; the promise resolves once nothing of it is queued in this process. */
-  write(text: string): Promise<void> {
-    if (this.closed || text === "") return this.flushed();
-    this.queue.push(Buffer.from(text));
+  /** Writes `text`, sanitised unless `verbatim`; the promise resolves once nothing of it is queued in this process. */
+  write(text: string | Verbatim): Promise<void> {
+    const shown = typeof text === "string" ? sanitizeBlock(text) : text.verbatim;
+    if (this.closed || shown === "") return this.flushed();
+    this.queue.push(Buffer.from(shown));
     // a queue of more than this one is waiting for the descriptor already
     if (this.queue.length === 1) this.writeQueued();
     return this.flushed();

@@ -52,12 +52,13 @@ export function renderLine(parse: LineParser, line: string, stream: Stream, raw:
 export function renderEvent(ev: OutputEvent): RenderedLine[] {
   switch (ev.kind) {
     case "session":
-      return [{ text: `session ${ev.sessionId}${ev.model ? ` · ${ev.model}` : ""}`, kind: "meta" }];
+      // the ids and names below are the CLI's words too: sanitised as its text is (the dashboard shows these lines as they are)
+      return [{ text: sanitize(`session ${ev.sessionId}${ev.model ? ` · ${ev.model}` : ""}`), kind: "meta" }];
     case "text":
       // one line (a shell agent's every stdout line) without the split and the map
       return ev.text.includes("\n") ? ev.text.split("\n").map((t) => ({ text: sanitize(t), kind: "text" as const })) : [{ text: sanitize(ev.text), kind: "text" }];
     case "tool_use":
-      return [{ text: `▸ ${ev.name}${summarizeInput(ev.input)}`, kind: "tool" }];
+      return [{ text: `▸ ${sanitize(ev.name)}${summarizeInput(ev.input)}`, kind: "tool" }];
     case "tool_result":
       return [{ text: `  ⎿ ${summarizeOutput(ev.output, ev.isError)}`, kind: ev.isError ? "error" : "result" }];
     case "result":
@@ -166,11 +167,15 @@ const SGR: Record<LineKind, [string, string]> = {
   meta: ["\x1b[2m", "\x1b[22m"],
 };
 
-/** One line for a plain terminal, coloured by kind when `color`. */
+/**
+ * One line for a plain terminal: its text sanitised (whatever made the line), then coloured by
+ * kind when `color`. Safe to write as it is: the only escapes in it are troupe's own.
+ */
 export function formatLine(l: RenderedLine, opts: { color: boolean }): string {
-  if (!opts.color) return l.text;
+  const text = sanitize(l.text);
+  if (!opts.color) return text;
   const [on, off] = SGR[l.kind];
-  return on ? `${on}${l.text}${off}` : l.text;
+  return on ? `${on}${text}${off}` : text;
 }
 
 /** Colour is off under NO_COLOR (any non-empty value), TERM=dumb, or when stdout is not a terminal. */

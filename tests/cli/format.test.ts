@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { agentRows, ago, oneLine } from "../../src/cli/format.ts";
+import { agentRows, ago, oneLine, table } from "../../src/cli/format.ts";
 import { makeAgent } from "../ui/helpers/fake-client.ts";
 
 test("troupe ls shows one aligned row per agent: what it needs, its cost, and why it failed", () => {
@@ -30,4 +30,13 @@ test("durations and one-line text", () => {
   expect(oneLine("a\n  b\tc", 10)).toBe("a b c");
   expect(oneLine("x".repeat(20), 10)).toBe(`${"x".repeat(9)}…`);
   expect(oneLine(null)).toBe("");
+});
+
+test("a table's cells and one-line text are sanitised before they are measured: no escape, no row of a cell's own, columns aligned", () => {
+  expect(oneLine("bad \x1b]0;PWNED\x07\x1b[2J\x9b2Jend")).toBe("bad end");
+  const rows = table(["FILE", "N"], [["a\x1b[31m.ts", "1"], ["b\nc.ts", "2"]]).split("\n");
+  expect(rows).toEqual(["FILE    N", "a.ts    1", "b c.ts  2", ""]);
+  const evil = agentRows([makeAgent({ id: "ag_1", name: "evil", status: "failed", error: "\x1b]0;PWNED\x07\x1b[2Jboom" })]);
+  expect(evil).not.toMatch(/[\x1b\x07\x80-\x9f]/);
+  expect(evil).toContain("boom");
 });

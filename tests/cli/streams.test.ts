@@ -1,8 +1,8 @@
 import { afterEach, expect, test } from "bun:test";
-import { closeSync, constants, mkdtempSync, openSync, rmSync } from "node:fs";
+import { closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { Sink } from "../../src/cli/streams.ts";
+import { Sink, verbatim } from "../../src/cli/streams.ts";
 
 let dir = "";
 afterEach(() => {
@@ -38,4 +38,23 @@ test("a full non-blocking descriptor takes the rest later, in order, and flushed
   closeSync(writeFd);
   closeSync(readFd);
   expect(await text).toBe(lines.join(""));
+});
+
+// issue 32: the CLI printed what agents wrote (an error, a file name, a message) with its escapes
+test("every string written is sanitised (newlines and tabs kept); only a verbatim write keeps its bytes", async () => {
+  dir = mkdtempSync(join(tmpdir(), "troupe-sink-"));
+  const path = join(dir, "out");
+  const fd = openSync(path, "w");
+  const sink = new Sink(fd);
+  await sink.write("troupe: \x1b]0;PWNED\x07\x1b[2Jboom\x9b2J\u202e\n\tnext\n");
+  await sink.write(verbatim("\x1b[31mtroupe's own colour\x1b[39m\n"));
+  closeSync(fd);
+  expect(readFileSync(path, "utf8")).toBe("troupe: boom\n\tnext\n\x1b[31mtroupe's own colour\x1b[39m\n");
+});
+
+test("the writes past the sanitiser are the three documented ones (docs/security.md): --json, logs --raw, logs's own colours", () => {
+  const root = join(import.meta.dir, "../..");
+  const users = [...new Bun.Glob("src/**/*.{ts,tsx}").scanSync(root)].filter((f) => !f.endsWith("cli/streams.ts") && readFileSync(join(root, f), "utf8").includes("verbatim(")).sort();
+  // a new one is a decision: say why in docs/security.md, then add it here
+  expect(users).toEqual(["src/cli/command.ts", "src/cli/logs.ts"]);
 });

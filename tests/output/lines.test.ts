@@ -95,6 +95,16 @@ test("summarizeInput falls back to compact JSON, then to the text", () => {
   expect(summarizeInput("{}")).toBe("");
 });
 
+test("formatLine sanitises the line's text before it adds its own colour: the only escapes are troupe's", () => {
+  expect(formatLine({ text: "a\x1b]0;PWNED\x07b\x9b2J", kind: "error" }, { color: true })).toBe("\x1b[31mab\x1b[39m");
+  expect(formatLine({ text: "a\x1b[2Jb", kind: "text" }, { color: false })).toBe("ab");
+});
+
+test("a tool's name and a session's id and model are the CLI's words: sanitised as its text is", () => {
+  expect(renderEvent({ kind: "tool_use", name: "Bash\x1b]0;PWNED\x07", input: "{}" })).toEqual([{ text: "▸ Bash", kind: "tool" }]);
+  expect(renderEvent({ kind: "session", sessionId: "s\x1b[2J1", model: "m\x9b2J" })).toEqual([{ text: "session s1 · m", kind: "meta" }]);
+});
+
 test("formatLine colours by kind only when asked", () => {
   expect(formatLine({ text: "e", kind: "error" }, { color: false })).toBe("e");
   expect(formatLine({ text: "e", kind: "error" }, { color: true })).toBe("\x1b[31me\x1b[39m");

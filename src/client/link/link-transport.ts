@@ -3,6 +3,7 @@ import { TroupeError, isErrorCode } from "../../errors.ts";
 import { API_VERSION } from "../../protocol/api/index.ts";
 import { NotDelivered, type Exchange, type Transport } from "../transport.ts";
 import { HEARTBEAT, Heartbeat, type HeartbeatOptions } from "./heartbeat.ts";
+import { remoteText } from "./remote-text.ts";
 import { FRAME, FrameReader, LinkProtocolError, encodeFrame, frameJson, jsonFrame, type Failure, type Frame, type Hello, type OpenRequest, type ReplyHead } from "./frames.ts";
 
 /** The heartbeat's frame: the same few bytes every time. */
@@ -68,7 +69,7 @@ class Link {
 
   /** Why the process ended, in one line. */
   private exitError(code: number | null, signal: NodeJS.Signals | null): Error {
-    const said = lastLine(this.stderr) || lastLine(this.reader.noise);
+    const said = remoteText(lastLine(this.stderr) || lastLine(this.reader.noise));
     const { name, address, installHint } = this.opts;
     if (!this.reader.greetingSeen) {
       if (code === 127) return new TroupeError("remote_incompatible", `${name} has no troupe (${said || "command not found"}); ${installHint}`);
@@ -114,7 +115,8 @@ class Link {
         return;
       case FRAME.fail: {
         const failure = frameJson<Failure>(f);
-        const err = failure.code && isErrorCode(failure.code) ? new TroupeError(failure.code, failure.message) : failure.delivered ? new Error(failure.message) : new NotDelivered(failure.message);
+        const message = remoteText(failure.message);
+        const err = failure.code && isErrorCode(failure.code) ? new TroupeError(failure.code, message) : failure.delivered ? new Error(message) : new NotDelivered(message);
         p.head?.reject(err);
         p.body?.error(err);
         this.settled(f.stream);
@@ -127,10 +129,10 @@ class Link {
     const { name, installHint } = this.opts;
     if (hello.error) {
       const code = isErrorCode(hello.error.code) ? hello.error.code : "remote_unreachable";
-      return this.fail(new TroupeError(code, `${name}: ${hello.error.message}`));
+      return this.fail(new TroupeError(code, `${name}: ${remoteText(hello.error.message)}`));
     }
     if (hello.api !== API_VERSION) {
-      return this.fail(new TroupeError("remote_incompatible", `${name} runs troupe ${hello.version}, which speaks API ${hello.api}; this troupe speaks API ${API_VERSION}: ${installHint}`));
+      return this.fail(new TroupeError("remote_incompatible", `${name} runs troupe ${remoteText(hello.version)}, which speaks API ${remoteText(String(hello.api))}; this troupe speaks API ${API_VERSION}: ${installHint}`));
     }
     if (hello.features?.includes("ping")) {
       const hb = this.opts.heartbeat ?? HEARTBEAT;

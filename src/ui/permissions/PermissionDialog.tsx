@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import { truncate, wrapText } from "../../output/text.ts";
+import { sanitize, truncate, wrapText } from "../../output/text.ts";
 import { questionsOf, requestLines } from "./request-lines.ts";
 import type { PermissionModal } from "./permission-form.ts";
 import type { ChoiceField, TextField } from "../shared/form.ts";
@@ -25,7 +25,7 @@ function choiceRows(field: ChoiceField, active: boolean, width: number, ascii: b
     const mark = on && active ? (ascii ? ">" : "›") : " ";
     const dot = ascii ? (on ? "(*)" : "( )") : on ? "●" : "○";
     const head = `${mark} ${dot} `;
-    return wrapText(o.label, Math.max(1, width - head.length)).map((t, j) => ({ text: (j === 0 ? head : " ".repeat(head.length)) + t, on, deny: o.value === "deny" }));
+    return wrapText(sanitize(o.label), Math.max(1, width - head.length)).map((t, j) => ({ text: (j === 0 ? head : " ".repeat(head.length)) + t, on, deny: o.value === "deny" }));
   });
 }
 

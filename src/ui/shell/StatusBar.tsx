@@ -1,6 +1,6 @@
 import { memo } from "react";
 import { Text } from "ink";
-import { fit } from "../../output/text.ts";
+import { fit, sanitize } from "../../output/text.ts";
 import type { StatusMessage } from "./ui-state.ts";
 import { tint, useTheme } from "../shared/theme.ts";
 
@@ -17,7 +17,8 @@ export const StatusBar = memo(function StatusBar({ status, hint, width }: Status
     const prefix = status.kind === "error" ? (theme.ascii ? "error: " : "✗ ") : "";
     return (
       <Text wrap="truncate-end" color={tint(theme, status.kind === "error" ? "red" : "green")} bold={status.kind === "error"}>
-        {fit(` ${prefix}${status.text}`, width)}
+        {/* an error's text may carry a daemon's, an agent's or a remote's words */}
+        {fit(` ${prefix}${sanitize(status.text.replace(/\s*\n\s*/g, " "))}`, width)}
       </Text>
     );
   }

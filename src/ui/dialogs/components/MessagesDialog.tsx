@@ -3,6 +3,7 @@ import type { MessagesModal } from "../modals.ts";
 import { tint, useTheme } from "../../shared/theme.ts";
 import { Dialog, dialogInner } from "../../shared/components/Dialog.tsx";
 import { FormView } from "../../shared/components/FormView.tsx";
+import { sanitize, sanitizeLines } from "../../../output/text.ts";
 
 export interface MessagesDialogProps {
   modal: MessagesModal;
@@ -21,8 +22,8 @@ export function MessagesDialog({ modal, width, height }: MessagesDialogProps) {
       <Box flexDirection="column" height={Math.max(1, inner.height - fieldRows - 2)} overflow="hidden">
         {modal.messages.map((m) => (
           <Text key={m.id} wrap="wrap">
-            <Text color={tint(theme, "gray")}>{m.fromName} · {new Date(m.createdAt).toLocaleTimeString()}: </Text>
-            {m.text}
+            <Text color={tint(theme, "gray")}>{sanitize(m.fromName)} · {new Date(m.createdAt).toLocaleTimeString()}: </Text>
+            {sanitizeLines(m.text)}
           </Text>
         ))}
       </Box>

@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import { truncate } from "../../../output/text.ts";
+import { sanitize, truncate } from "../../../output/text.ts";
 import type { ChoiceField } from "../form.ts";
 import { tint, useTheme } from "../theme.ts";
 
@@ -17,7 +17,7 @@ export function ChoiceFieldView({ field, active, width }: ChoiceFieldViewProps) 
     <Box flexDirection="column">
       <Text wrap="truncate-end">
         {active ? "> " : "  "}
-        {theme.ascii ? "<" : "◂"} <Text bold>{opt ? opt.label : "(none available)"}</Text> {theme.ascii ? ">" : "▸"}
+        {theme.ascii ? "<" : "◂"} <Text bold>{opt ? sanitize(opt.label) : "(none available)"}</Text> {theme.ascii ? ">" : "▸"}
         <Text dimColor>{active ? "  ←/→ to change" : ""}</Text>
       </Text>
       {active
@@ -25,7 +25,8 @@ export function ChoiceFieldView({ field, active, width }: ChoiceFieldViewProps) 
             .filter((o) => o.disabled)
             .map((o) => (
               <Text key={o.value} wrap="truncate-end" color={tint(theme, "gray")}>
-                {truncate(`    ${o.label}: ${o.note ?? "not available"}`, width)}
+                {/* an option may be an agent's (AskUserQuestion's labels and descriptions) */}
+                {truncate(sanitize(`    ${o.label}: ${o.note ?? "not available"}`), width)}
               </Text>
             ))
         : null}

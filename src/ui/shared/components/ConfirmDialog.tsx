@@ -1,4 +1,5 @@
 import { Text } from "ink";
+import { sanitizeLines } from "../../../output/text.ts";
 import { Dialog } from "./Dialog.tsx";
 
 export interface ConfirmDialogProps {
@@ -12,7 +13,8 @@ export interface ConfirmDialogProps {
 export function ConfirmDialog({ title, question, busy, width, height }: ConfirmDialogProps) {
   return (
     <Dialog title={title} width={width} height={height} footer={busy ? "working…" : "y/enter yes · n/esc no"}>
-      <Text wrap="wrap">{question}</Text>
+      {/* the question may quote what an agent wrote (a proposal's title, a task's name) */}
+      <Text wrap="wrap">{sanitizeLines(question)}</Text>
     </Dialog>
   );
 }

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Box, Text } from "ink";
-import { truncate } from "../../../output/text.ts";
+import { sanitize, truncate } from "../../../output/text.ts";
 import { useTheme } from "../theme.ts";
 
 export interface DialogProps {
@@ -18,7 +18,8 @@ export function Dialog({ title, width, height, footer, children }: DialogProps) 
   return (
     <Box flexDirection="column" width={width} height={height} borderStyle={theme.ascii ? "classic" : "round"} paddingX={1} overflow="hidden">
       <Text bold wrap="truncate-end">
-        {truncate(title, width - 4)}
+        {/* a title may name what an agent wrote (its question, its proposal): drawn sanitised, as every dialog's is */}
+        {truncate(sanitize(title), width - 4)}
       </Text>
       <Box flexDirection="column" flexGrow={1} overflow="hidden">
         {children}

@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import { displayWidth, truncate } from "../../../output/text.ts";
+import { displayWidth, sanitize, sanitizeLines, truncate } from "../../../output/text.ts";
 import { ChoiceFieldView } from "./ChoiceFieldView.tsx";
 import { ToggleFieldView } from "./ToggleFieldView.tsx";
 import type { Field, FormState } from "../form.ts";
@@ -19,7 +19,7 @@ export interface FormViewProps {
 
 function noteRows(note: string | undefined, width: number): number {
   if (!note) return 0;
-  return note.split("\n").reduce((n, l) => n + Math.max(1, Math.ceil(displayWidth(l) / Math.max(1, width))), 0);
+  return sanitizeLines(note).split("\n").reduce((n, l) => n + Math.max(1, Math.ceil(displayWidth(l) / Math.max(1, width))), 0);
 }
 
 function fieldRowsOf(f: Field, active: boolean, fieldRows: number): number {
@@ -47,15 +47,17 @@ export function FormView({ form, width, fieldRows, notes, height }: FormViewProp
       {form.fields.slice(first).map((f, j) => {
         const i = first + j;
         const active = i === form.active;
+        const note = notes?.[f.id];
         return (
           <Box key={f.id} flexDirection="column">
-            {notes?.[f.id] ? (
+            {note ? (
               <Text wrap="wrap" bold>
-                {notes[f.id]}
+                {/* a note is what the field answers: an agent's question, its options, a request's text */}
+                {sanitizeLines(note)}
               </Text>
             ) : null}
             <Text wrap="truncate-end" color={tint(theme, active ? "cyan" : "gray")} bold={active}>
-              {truncate(f.label, width)}
+              {truncate(sanitize(f.label), width)}
             </Text>
             {f.kind === "text" ? (
               <TextFieldView field={f} active={active} width={width} maxRows={active ? fieldRows : 1} />
@@ -70,7 +72,7 @@ export function FormView({ form, width, fieldRows, notes, height }: FormViewProp
       {form.error ? (
         <Text wrap="truncate-end" color={tint(theme, "red")} bold>
           {theme.ascii ? "error: " : "✗ "}
-          {form.error}
+          {sanitize(form.error)}
         </Text>
       ) : null}
     </Box>
