@@ -1,5 +1,5 @@
 import { TroupeError } from "../errors.ts";
-import { resolveWorkspace, type Workspace } from "../workspace.ts";
+import { notAWorkspace, resolveWorkspace, type Workspace } from "../workspace.ts";
 import { readLockFile } from "../lock-file.ts";
 import { clientFor, ensureDaemon, waitForExit } from "../client/connect.ts";
 import { defineCommand, printJson } from "./command.ts";
@@ -34,6 +34,7 @@ async function run(args: string[]): Promise<number> {
   const action = positionals[0];
   switch (action) {
     case "run": {
+      if (ws.unclaimed) throw notAWorkspace(ws);
       const { runDaemon } = await import("../daemon/daemon.ts");
       const d = runDaemon(ws);
       if (!d) {
