@@ -128,18 +128,3 @@ export async function ensureDaemon(ws: Workspace, follower?: UnixSocketTransport
   }
   throw new TroupeError("daemon_unavailable", whyUnreachable(ws));
 }
-
-/**
- * Runs `fn`, and when the daemon went away meanwhile (the connection broke mid-request), tries
- * again until `deadline`; the client's autostart brings a daemon back on the next request.
- */
-export async function withReconnect<T>(deadline: number, fn: () => Promise<T>): Promise<T> {
-  for (;;) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (!(err instanceof TroupeError && err.code === "daemon_unavailable") || Date.now() >= deadline) throw err;
-      await sleep(100);
-    }
-  }
-}
