@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Sandbox, waitFor } from "../support/sandbox.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
@@ -61,19 +61,15 @@ function safe<T>(fn: () => T, fallback: T): T {
   }
 }
 
-/** The inodes of the connected Unix sockets (state 03 in /proc/net/unix). */
-function connectedUnixSockets(): Set<string> {
+/**
+ * The connections to `socket` waiting in its listener's backlog (/proc/net/unix: its path, state
+ * 02, not accepted yet): with its daemon stopped, a client's, its request written to it. The path
+ * is the one bound: Deno's daemon binds a temporary name (`d.sock.PID.N`) and renames it into place.
+ */
+function waitingOn(socket: string): number {
   const rows = readFileSync("/proc/net/unix", "utf8").split("\n").slice(1);
-  return new Set(rows.map((r) => r.trim().split(/\s+/)).filter((f) => f[5] === "03").map((f) => f[6]!));
-}
-
-/** Whether `pid` holds a connected Unix socket: its request is on its way to the daemon. */
-function hasConnection(pid: number): boolean {
-  const connected = connectedUnixSockets();
-  return safe(() => readdirSync(`/proc/${pid}/fd`), []).some((fd) => {
-    const m = /^socket:\[(\d+)\]$/.exec(safe(() => readlinkSync(`/proc/${pid}/fd/${fd}`), ""));
-    return m !== null && connected.has(m[1]!);
-  });
+  const ours = (path: string | undefined) => path === socket || path?.startsWith(`${socket}.`) === true;
+  return rows.map((r) => r.trim().split(/\s+/)).filter((f) => f[5] === "02" && ours(f[7])).length;
 }
 
 const cmdline = (pid: number) => safe(() => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0"), [] as string[]);
@@ -89,9 +85,11 @@ test("troupe signal whose daemon is killed mid-request is sent again to the next
   const daemon = (await s.daemonPid())!;
   process.kill(daemon, "SIGSTOP");
   stopped = daemon;
+  const before = waitingOn(s.socket);
   writeFileSync(join(s.dir, "go"), "");
-  // the signal command, its request written to the stopped daemon's socket
-  const signaller = await waitFor("troupe signal to connect", () => descendants(running.pid!).find((p) => cmdline(p).includes("signal") && hasConnection(p)), 30_000);
+  // the signal command running, its connection waiting for the stopped daemon
+  const signaller = await waitFor("troupe signal to start", () => descendants(running.pid!).find((p) => cmdline(p).includes("signal")), 30_000);
+  await waitFor("troupe signal to connect", () => waitingOn(s.socket) > before, 30_000);
   expect(alive(signaller)).toBe(true);
   killAndWait(daemon);
   stopped = null;
