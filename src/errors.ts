@@ -22,6 +22,8 @@ export type ErrorCode =
   | "daemon_outdated"
   | "client_outdated"
   | "workspace_missing"
+  | "workspace_mismatch"
+  | "not_a_workspace"
   | "untrusted_config"
   | "dirty_worktree"
   | "account_not_found"
@@ -58,6 +60,8 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   daemon_outdated: 409,
   client_outdated: 409,
   workspace_missing: 410,
+  workspace_mismatch: 421,
+  not_a_workspace: 400,
   payload_too_large: 413,
   timeout: 408,
   spawn_failed: 500,

@@ -95,6 +95,12 @@ export function versionLine(v: VersionInfo = versionInfo()): string {
 export const VERSION_HEADER = "troupe-version";
 
 /**
+ * The request header that names the workspace the client resolved (URI-encoded: a header holds
+ * no arbitrary bytes), so that a daemon of another one refuses instead of acting there.
+ */
+export const WORKSPACE_HEADER = "troupe-workspace";
+
+/**
  * Orders two build versions: semver first, then the build stamp. A side without a stamp (a
  * run from source) is neither newer nor older than a build of the same version.
  */

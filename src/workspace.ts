@@ -15,17 +15,27 @@ export interface Workspace {
   socket: string;
   /** TROUPE_SOCKET named it: a daemon elsewhere is an error, not a socket to follow. */
   socketExplicit: boolean;
+  /**
+   * The current folder, in no git repository, that nobody named (`--workspace`, TROUPE_WORKSPACE)
+   * and that has no `.troupe/` yet: not a workspace, so no daemon is started and nothing is made there.
+   */
+  unclaimed?: true;
 }
 
-/** The git toplevel above `dir` (walking up for `.git`, no git process), else `dir` itself. */
-export function findWorkspaceRoot(dir: string): string {
+/** The git toplevel above `dir` (walking up for `.git`, no git process), else null. */
+function gitToplevel(dir: string): string | null {
   let cur = resolve(dir);
   for (;;) {
     if (existsSync(join(cur, ".git"))) return cur;
     const parent = dirname(cur);
-    if (parent === cur) return resolve(dir);
+    if (parent === cur) return null;
     cur = parent;
   }
+}
+
+/** The git toplevel above `dir` (walking up for `.git`, no git process), else `dir` itself. */
+export function findWorkspaceRoot(dir: string): string {
+  return gitToplevel(dir) ?? resolve(dir);
 }
 
 /** Why `dir` cannot hold this user's sockets, or null when it is (now) a 0700 folder of theirs. */
@@ -67,6 +77,11 @@ export function runtimeDir(): string {
   return fallback;
 }
 
+/** Why a daemon cannot be started for `ws`: it is no workspace (see `Workspace.unclaimed`). */
+export function notAWorkspace(ws: Workspace): TroupeError {
+  return new TroupeError("not_a_workspace", `${ws.root} is in no git repository: run troupe inside one, or name a workspace with --workspace DIR`);
+}
+
 export function socketPathFor(root: string): string {
   const hash = sha256Hex(root).slice(0, 16);
   return join(runtimeDir(), `${hash}.sock`);
@@ -79,14 +94,16 @@ export function socketPathFor(root: string): string {
  */
 export function resolveWorkspace(opts: { workspace?: string; cwd?: string; ignoreEnvSocket?: boolean } = {}): Workspace {
   const explicit = opts.workspace ?? process.env.TROUPE_WORKSPACE;
-  const root = explicit ? resolve(explicit) : findWorkspaceRoot(opts.cwd ?? process.cwd());
+  const found = explicit ? null : gitToplevel(opts.cwd ?? process.cwd());
+  const root = explicit ? resolve(explicit) : (found ?? resolve(opts.cwd ?? process.cwd()));
   const stateDir = join(root, ".troupe");
+  const claim = !explicit && found === null && !existsSync(stateDir) ? { unclaimed: true as const } : {};
   // one of several workspaces followed at once: TROUPE_SOCKET cannot name all their sockets
   const envSocket = opts.ignoreEnvSocket ? undefined : process.env.TROUPE_SOCKET;
-  if (envSocket) return { root, stateDir, socket: envSocket, socketExplicit: true };
+  if (envSocket) return { root, stateDir, socket: envSocket, socketExplicit: true, ...claim };
   const held = readLockFile(stateDir);
   const socket = held && isProcessAlive(held.pid, null) ? held.socket : socketPathFor(root);
-  return { root, stateDir, socket, socketExplicit: false };
+  return { root, stateDir, socket, socketExplicit: false, ...claim };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { TroupeError } from "../errors.ts";
 import type { Account } from "../protocol/account.ts";
-import { connect } from "./context.ts";
+import { connectAsUser } from "./context.ts";
 import { defineCommand, printJson } from "./command.ts";
 import { stdout } from "./streams.ts";
 
@@ -42,7 +42,7 @@ async function add(args: string[]): Promise<number> {
       env[kv.slice(0, eq)] = kv.slice(eq + 1);
     }
   }
-  const { client } = await connect(values.workspace);
+  const client = await connectAsUser(values.workspace);
   const account = await client.addAccount({ provider: values.provider, name: values.name, token, configDir: values["config-dir"], env });
   if (values.json) await printJson(account);
   else await stdout.write(`${account.name} (${account.id}) ${account.provider} ${account.kind}\n`);
@@ -58,7 +58,7 @@ async function readStdin(): Promise<string> {
 async function list(args: string[]): Promise<number> {
   const { values, positionals } = command.parseForm("ls", args);
   if (positionals.length) throw new TroupeError("usage", "account ls takes no arguments");
-  const { client } = await connect(values.workspace);
+  const client = await connectAsUser(values.workspace);
   const accounts = await client.accounts();
   if (values.json) await printJson(accounts);
   else await stdout.write(formatAccounts(accounts, Date.now()));
@@ -68,7 +68,7 @@ async function list(args: string[]): Promise<number> {
 async function remove(args: string[]): Promise<number> {
   const { values, positionals } = command.parseForm("rm", args);
   if (positionals.length !== 1) throw new TroupeError("usage", "give one account (id or name)");
-  const { client } = await connect(values.workspace);
+  const client = await connectAsUser(values.workspace);
   const account = await client.removeAccount(positionals[0]!);
   if (values.json) await printJson(account);
   else await stdout.write(`removed ${account.name} (${account.id})\n`);
@@ -78,7 +78,7 @@ async function remove(args: string[]): Promise<number> {
 async function reset(args: string[]): Promise<number> {
   const { values, positionals } = command.parseForm("reset", args);
   if (positionals.length !== 1) throw new TroupeError("usage", "give one account (id or name)");
-  const { client } = await connect(values.workspace);
+  const client = await connectAsUser(values.workspace);
   const account = await client.resetAccount(positionals[0]!);
   if (values.json) await printJson(account);
   else await stdout.write(`${account.name} (${account.id}) ${account.status === "invalid" ? `still invalid: ${account.problem}` : account.status}\n`);

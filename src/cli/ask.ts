@@ -1,5 +1,5 @@
 import { TroupeError } from "../errors.ts";
-import { withReconnect } from "../client/connect.ts";
+import { withReconnect } from "../client/reconnect.ts";
 import { connect } from "./context.ts";
 import { defineCommand, parseIntFlag } from "./command.ts";
 import { stderr, stdout } from "./streams.ts";

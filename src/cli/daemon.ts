@@ -1,5 +1,5 @@
 import { TroupeError } from "../errors.ts";
-import { resolveWorkspace, type Workspace } from "../workspace.ts";
+import { notAWorkspace, resolveWorkspace, type Workspace } from "../workspace.ts";
 import { readLockFile } from "../lock-file.ts";
 import { clientFor, ensureDaemon, waitForExit } from "../client/connect.ts";
 import { defineCommand, printJson } from "./command.ts";
@@ -40,6 +40,7 @@ async function run(act: Action, args: string[]): Promise<number> {
   const ws = resolveWorkspace({ workspace: values.workspace });
   switch (act) {
     case "run": {
+      if (ws.unclaimed) throw notAWorkspace(ws);
       const { runDaemon } = await import("../daemon/daemon.ts");
       const d = runDaemon(ws);
       if (!d) {

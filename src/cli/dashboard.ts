@@ -3,6 +3,7 @@ import { defineCommand } from "./command.ts";
 import { SOURCE_FLAGS, manySources, sourceFlagsOf, sourcesOf } from "./sources.ts";
 import { EXIT, reportError } from "./exit.ts";
 import { clientEnv, connect } from "./context.ts";
+import { notAWorkspace } from "../workspace.ts";
 import { stderr, stdout } from "./streams.ts";
 
 /** `troupe` with no command: the full-screen dashboard. Ink and React load only here. */
@@ -37,6 +38,8 @@ async function run(args: string[]): Promise<number> {
     const { runDashboard } = await import("../ui/run.tsx");
     if (!manySources(flags)) {
       const { ws, client } = await connect(flags.workspaces?.[0]);
+      // said before the screen opens, not as a daemon that never comes
+      if (ws.unclaimed) throw notAWorkspace(ws);
       return await runDashboard({ client, workspace: ws, env: clientEnv() });
     }
     const sources = await sourcesOf(flags);

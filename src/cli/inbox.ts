@@ -1,5 +1,5 @@
 import { TroupeError } from "../errors.ts";
-import { withReconnect } from "../client/connect.ts";
+import { RECONNECT_MS, withReconnect } from "../client/reconnect.ts";
 import type { Message } from "../protocol/message.ts";
 import { connect } from "./context.ts";
 import { defineCommand, parseIntFlag, printJson } from "./command.ts";
@@ -30,8 +30,10 @@ async function run(args: string[]): Promise<number> {
   let msgs: Message[];
   for (;;) {
     const waitMs = values.wait ? Math.max(0, Math.min(deadline - Date.now(), POLL_WINDOW_MS)) : undefined;
-    // a daemon restarted meanwhile (kill -9, an upgrade) is started again and asked again
-    msgs = await withReconnect(values.wait ? deadline : 0, () => client.inbox({ after, wait: waitMs }));
+    // a daemon restarted meanwhile (kill -9, an upgrade) is started again and asked again, by a
+    // wait until its timeout, by a read after a seq (it takes nothing) for a while; a plain read
+    // takes what it returns, so a reply lost with its daemon is not asked for twice
+    msgs = await withReconnect(values.wait ? deadline : after !== undefined ? Date.now() + RECONNECT_MS : 0, () => client.inbox({ after, wait: waitMs }));
     if (msgs.length || !values.wait) break;
     if (Date.now() >= deadline) throw new TroupeError("timeout", `no message arrived within ${timeoutMs} ms`);
   }

@@ -3,6 +3,7 @@ import { STATUS } from "../protocol/status.ts";
 import { failureLine, failureShows } from "../protocol/failure.ts";
 import type { OutputChunk } from "../protocol/output.ts";
 import type { TroupeClient } from "../client/client.ts";
+import { reconnecting } from "../client/reconnect.ts";
 import { chunkLines, colorEnabled, formatLine, parserFor, renderChunksWith } from "../output/render.ts";
 import { REMOTE_FLAG, commandClient } from "./sources.ts";
 import { defineCommand, parseIntFlag } from "./command.ts";
@@ -54,33 +55,35 @@ async function run(args: string[]): Promise<number> {
     if (lines.length) await stdout.write(verbatim(`${lines.map((l) => formatLine(l, { color })).join("\n")}\n`));
   };
 
-  const abort = new AbortController();
-  // Subscribe before reading history, so nothing written in between is missed (ids dedupe).
-  const events = values.follow ? await client.openEvents(null, abort.signal, { output: [agent.id] }) : null;
   const history = () => printHistory(client, agent.id, session, print, () => lastId);
-  await history();
-  if (!events) {
-    await showFailure(client, agent.id);
-    return 0;
-  }
-  const isEnded = async () => STATUS[(await client.agent(agent.id)).status].ended;
-  if (await isEnded()) {
-    await history();
-    abort.abort();
-    await showFailure(client, agent.id);
-    return 0;
-  }
-  for await (const { event: ev } of events) {
-    if (ev.type === "agent:output" && ev.chunk.agentId === agent.id) await print([ev.chunk]);
-    else if (ev.type === "resync") await history();
-    else if (ev.type === "agent:updated" && ev.agent.id === agent.id && STATUS[ev.agent.status].ended) {
-      await history();
-      break;
-    }
-  }
-  abort.abort();
+  if (values.follow) await follow(client, agent.id, history, print);
+  else await history();
   await showFailure(client, agent.id);
   return 0;
+}
+
+/**
+ * Prints the agent's output as it comes until the agent ends, across daemon restarts (a `kill -9`,
+ * an upgrade): a stream that breaks, or ends before the agent does, is opened again (the daemon
+ * started again when none answers) and the history read on from the last chunk printed, as the
+ * dashboard does; `print` drops what it printed already, so no line is lost or doubled. Gives up
+ * when no daemon answers for a while (client/reconnect.ts).
+ */
+async function follow(client: TroupeClient, id: string, history: () => Promise<void>, print: (c: OutputChunk[]) => Promise<void>): Promise<void> {
+  const isEnded = async () => STATUS[(await client.agent(id)).status].ended;
+  await reconnecting(async (connected, signal) => {
+    // subscribed before the history is read, so nothing written in between is missed (ids dedupe)
+    const events = await client.openEvents(null, signal, { output: [id] });
+    await history();
+    connected();
+    if (await isEnded()) return history();
+    for await (const { event: ev } of events) {
+      if (ev.type === "agent:output" && ev.chunk.agentId === id) await print([ev.chunk]);
+      else if (ev.type === "resync") await history();
+      else if (ev.type === "agent:updated" && ev.agent.id === id && STATUS[ev.agent.status].ended) return history();
+    }
+    throw new TroupeError("daemon_unavailable", "the daemon closed the event stream");
+  });
 }
 
 /**

@@ -4,7 +4,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { TroupeError } from "../errors.ts";
-import { resolveWorkspace } from "../workspace.ts";
+import { notAWorkspace, resolveWorkspace } from "../workspace.ts";
 import { selfCommand } from "../self.ts";
 import { defineCommand, printJson } from "./command.ts";
 import { stdout } from "./streams.ts";
@@ -64,6 +64,8 @@ async function run(args: string[]): Promise<number> {
   const [action, ...extra] = positionals;
   if (action !== "install" || extra.length) throw new TroupeError("usage", "service takes one action: install");
   const ws = resolveWorkspace({ workspace: values.workspace });
+  // a unit would start a daemon there at every login, and make a workspace of the folder
+  if (ws.unclaimed) throw notAWorkspace(ws);
   const name = unitName(ws.root);
   const text = unitText({ workspace: ws.root, command: selfCommand() });
   if (values.print) {

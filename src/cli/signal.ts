@@ -1,6 +1,7 @@
 import { TroupeError } from "../errors.ts";
 import type { Signal } from "../protocol/signal.ts";
 import { FAILURE_CLASSES, type FailureClass } from "../protocol/failure.ts";
+import { RECONNECT_MS, withReconnect } from "../client/reconnect.ts";
 import { connect } from "./context.ts";
 import { defineCommand } from "./command.ts";
 import { stdout } from "./streams.ts";
@@ -48,8 +49,9 @@ async function run(args: string[]): Promise<number> {
   if (!process.env.TROUPE_AGENT_TOKEN) throw new TroupeError("usage", "not running as a troupe agent: TROUPE_AGENT_TOKEN is not set");
   // The daemon records the signal as this agent's, by its token, and writes its signal file: a
   // file written any other way is not this agent's word. No daemon: this starts one, as ask does.
+  // The same signal again changes nothing: a daemon that died mid-request is started and asked again.
   const { client } = await connect(values.workspace);
-  await client.signal(signal);
+  await withReconnect(Date.now() + RECONNECT_MS, () => client.signal(signal));
   stdout.write(`signalled ${signal.status}\n`);
   return 0;
 }

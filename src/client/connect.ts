@@ -6,7 +6,7 @@ import { quietEnv, sleep } from "../runtime/process.ts";
 import { selfCommand } from "../self.ts";
 import { isProcessAlive } from "../process-info.ts";
 import { lockFilePath, readLockFile } from "../lock-file.ts";
-import type { Workspace } from "../workspace.ts";
+import { notAWorkspace, type Workspace } from "../workspace.ts";
 import { TroupeClient } from "./client.ts";
 import { UnixSocketTransport } from "./transport.ts";
 
@@ -16,12 +16,12 @@ const token = () => process.env.TROUPE_AGENT_TOKEN || undefined;
 
 /** A client of the workspace's daemon; the caller's agent token comes from the environment. */
 export function clientFor(ws: Workspace): TroupeClient {
-  return new TroupeClient({ socket: ws.socket, token: token() });
+  return new TroupeClient({ transport: new UnixSocketTransport(ws.socket, ws.root), token: token() });
 }
 
 /** A client that starts the daemon when none answers, and restarts one left by an older build. */
 export function autostartingClient(ws: Workspace): TroupeClient {
-  const transport = new UnixSocketTransport(ws.socket);
+  const transport = new UnixSocketTransport(ws.socket, ws.root);
   transport.start = async (why) => {
     if (why === "outdated") await waitForExit(ws);
     await ensureDaemon(ws, transport);
@@ -29,9 +29,13 @@ export function autostartingClient(ws: Workspace): TroupeClient {
   return new TroupeClient({ transport, token: token() });
 }
 
-/** Refuses to bring back a deleted workspace: an agent still asking from inside it must not recreate it. */
+/**
+ * Refuses to bring back a deleted workspace (an agent still asking from inside it must not recreate
+ * it), and to make one of a folder nobody made a workspace (`troupe account ls` in ~/Downloads).
+ */
 function assertWorkspace(ws: Workspace): void {
   if (!existsSync(ws.root)) throw new TroupeError("workspace_missing", `the workspace folder ${ws.root} no longer exists`);
+  if (ws.unclaimed) throw notAWorkspace(ws);
 }
 
 /** Starts `troupe daemon run` detached, its output to the daemon log; the lock decides who stays. */
@@ -93,7 +97,7 @@ function whyUnreachable(ws: Workspace): string {
  */
 export async function ensureDaemon(ws: Workspace, follower?: UnixSocketTransport): Promise<TroupeClient> {
   // never autostarts: this is the autostart
-  const probeSocket = new UnixSocketTransport(ws.socket);
+  const probeSocket = new UnixSocketTransport(ws.socket, ws.root);
   const probe = new TroupeClient({ transport: probeSocket, token: token() });
   if (await isUp(probe)) return probe;
   let child = await startDetachedDaemon(ws);
@@ -123,19 +127,4 @@ export async function ensureDaemon(ws: Workspace, follower?: UnixSocketTransport
     }
   }
   throw new TroupeError("daemon_unavailable", whyUnreachable(ws));
-}
-
-/**
- * Runs `fn`, and when the daemon went away meanwhile (the connection broke mid-request), tries
- * again until `deadline`; the client's autostart brings a daemon back on the next request.
- */
-export async function withReconnect<T>(deadline: number, fn: () => Promise<T>): Promise<T> {
-  for (;;) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (!(err instanceof TroupeError && err.code === "daemon_unavailable") || Date.now() >= deadline) throw err;
-      await sleep(100);
-    }
-  }
 }

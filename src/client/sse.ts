@@ -4,7 +4,7 @@ import { ENDPOINTS, loadSchema } from "../protocol/api/index.ts";
 import { writeQuery } from "../protocol/api/query.ts";
 import { ErrorReply } from "../protocol/api/replies.ts";
 import { readOutputEvent } from "../protocol/api/output-event.ts";
-import { baseHeaders } from "./http.ts";
+import { baseHeaders, deliver } from "./http.ts";
 import type { Transport } from "./transport.ts";
 
 const EVENTS = ENDPOINTS.events;
@@ -62,13 +62,14 @@ export async function openSubscription(
   const eventSchema = await loadSchema(EVENTS.reply.schema);
   let res: Response;
   try {
-    res = await transport.send(path, { method: EVENTS.method, headers, signal });
+    // as every request: no daemon (or one of an older build) and a transport that can start one, it is started
+    res = await deliver(transport, path, { method: EVENTS.method, headers, signal });
   } catch (err) {
     if (err instanceof TroupeError) throw err; // a link's own reason (unreachable, incompatible) says more
     throw new TroupeError("daemon_unavailable", `no daemon answers on ${transport.address}`, { cause: err });
   }
-  if (res.status === 409) {
-    // a build mismatch: the caller must see which side is stale, not a stream that keeps failing
+  if (!res.ok) {
+    // a build or workspace mismatch: the caller must see why, not a stream that keeps failing
     const parsed = ErrorReply.safeParse(await res.json().catch(() => null));
     if (parsed.success && isErrorCode(parsed.data.error.code)) throw new TroupeError(parsed.data.error.code, parsed.data.error.message);
   }

@@ -1,4 +1,5 @@
 import { unixFetch } from "../runtime/serve.ts";
+import { WORKSPACE_HEADER } from "../self.ts";
 
 /** What a request carries to the daemon, whatever the way there. */
 export interface Exchange {
@@ -31,11 +32,19 @@ export class NotDelivered extends Error {}
 
 const UNDELIVERED = ["ECONNREFUSED", "ENOENT", "ConnectionRefused", "FailedToOpenSocket"];
 
-/** The workspace daemon's Unix socket. `socket` may change once: a client follows the socket the daemon wrote in its lock file. */
+/**
+ * The workspace daemon's Unix socket. `socket` may change once: a client follows the socket the
+ * daemon wrote in its lock file. `workspace`: the one the client resolved, named in every request,
+ * so that a daemon of another (an inherited TROUPE_SOCKET) refuses it; none for a probe that asks
+ * whose daemon it is.
+ */
 export class UnixSocketTransport implements Transport {
   start?: (why: "absent" | "outdated") => Promise<void>;
 
-  constructor(public socket: string) {}
+  constructor(
+    public socket: string,
+    readonly workspace?: string,
+  ) {}
 
   get address(): string {
     return this.socket;
@@ -43,7 +52,8 @@ export class UnixSocketTransport implements Transport {
 
   async send(path: string, ex: Exchange): Promise<Response> {
     try {
-      return await unixFetch(this.socket, `http://troupe${path}`, ex);
+      const headers = this.workspace === undefined ? ex.headers : { ...ex.headers, [WORKSPACE_HEADER]: encodeURIComponent(this.workspace) };
+      return await unixFetch(this.socket, `http://troupe${path}`, { ...ex, headers });
     } catch (err) {
       const code = (err as { code?: string } | null)?.code ?? "";
       throw UNDELIVERED.includes(code) ? new NotDelivered(code, { cause: err }) : err;

@@ -182,6 +182,8 @@ export class ConversationService {
     const answered = this.store.conversations.answer(id, answer, by);
     if (!answered) {
       const c = this.get(id);
+      // the same answer by the same caller again: a client that lost the reply (a daemon killed) sends it again
+      if (c.status === "answered" && c.answeredBy === by && c.answer === answer) return c;
       if (c.status === "expired") throw new TroupeError("conflict", `conversation ${id} expired; the asker is no longer waiting`);
       throw new TroupeError("already_answered", `conversation ${id} was already answered${c.answeredBy ? ` by ${c.answeredBy}` : ""}`);
     }

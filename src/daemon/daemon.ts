@@ -110,7 +110,7 @@ export function runDaemon(ws: Workspace): RunningDaemon | null {
   // an event may end a hold (an agent ends, a deadline passes): the idle clock starts from it
   core.bus.subscribe((p) => p.event.type !== "agent:output" && idle.touch());
   let steppingAside = false;
-  const server = serve(ws.socket, router, core.services, log, {
+  const server = serve({ socket: ws.socket, root: ws.root }, router, core.services, log, {
     onRequest: () => idle.touch(),
     onNewerClient: (version) => {
       if (steppingAside) return;

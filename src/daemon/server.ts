@@ -11,6 +11,7 @@ import { bufferBody } from "./body.ts";
 import { errorResponse, json } from "./http.ts";
 import type { Logger } from "../events/log.ts";
 import type { Router } from "./router.ts";
+import { workspaceCheck } from "./workspace-check.ts";
 
 /** Answered whatever the client's version: to see which daemon runs, and to stop it (paths without parameters). */
 const ANY_VERSION = new Set<string>(ROWS.filter(([, e]) => e.anyBuild).map(([, e]) => e.path));
@@ -42,7 +43,15 @@ function closing(res: Response): Response {
 }
 
 /** HTTP/1.1 on the Unix socket; every failure becomes `{error: {code, message}}`, never a crash. */
-export function serve(socket: string, router: Router, services: Pick<Services, "identify">, log: Logger, hooks: ServeHooks): DaemonServer {
+export function serve(
+  where: { socket: string; root: string },
+  router: Router,
+  services: Pick<Services, "identify">,
+  log: Logger,
+  hooks: ServeHooks,
+): DaemonServer {
+  const { socket } = where;
+  const otherWorkspace = workspaceCheck(where.root, socket);
   async function handle(req: Request): Promise<Response> {
     hooks.onRequest();
     // An HTTP/1.0 request may come without a Host header: its URL is then only a path. And Bun
@@ -59,6 +68,9 @@ export function serve(socket: string, router: Router, services: Pick<Services, "
         const res = errorResponse("method_not_allowed", `${req.method} not allowed on ${url.pathname} (use ${m.allowed.join(", ")})`);
         return new Response(res.body, { status: 405, headers: { "content-type": "application/json", allow: m.allowed.join(", ") } });
       }
+      // before anything else: a request meant for another workspace must not act here, nor stop this daemon
+      const refusal = otherWorkspace(req);
+      if (refusal !== null) return errorResponse("workspace_mismatch", refusal);
       const { skew, theirs } = versionSkew(req, url.pathname);
       if (skew > 0) {
         hooks.onNewerClient(theirs);

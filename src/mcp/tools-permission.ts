@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { withReconnect } from "../client/connect.ts";
+import { withReconnect } from "../client/reconnect.ts";
 import { MCP_PERMISSION_WAIT_SECONDS } from "../protocol/mcp.ts";
 import type { PermissionRequest } from "../protocol/permission.ts";
 import type { McpContext } from "./context.ts";

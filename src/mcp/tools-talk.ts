@@ -1,6 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { withReconnect } from "../client/connect.ts";
+import { RECONNECT_MS, withReconnect } from "../client/reconnect.ts";
 import type { Message } from "../protocol/message.ts";
 import type { McpContext } from "./context.ts";
 import type { EndpointShapes } from "./shapes.ts";
@@ -77,6 +77,6 @@ export function registerTalkTools(server: McpServer, ctx: McpContext, shapes: En
       description: "Answer a conversation addressed to you (its id comes with the question).",
       inputSchema: shapes.answer,
     },
-    ({ conversationId, answer }) => guarded(async () => json(await ctx.client.answer(conversationId, { answer }))),
+    ({ conversationId, answer }) => guarded(async () => json(await withReconnect(Date.now() + RECONNECT_MS, () => ctx.client.answer(conversationId, { answer })))),
   );
 }

@@ -1,5 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { withReconnect } from "../client/connect.ts";
+import { withReconnect } from "../client/reconnect.ts";
 import type { Agent } from "../protocol/entities.ts";
 import { isLive } from "../protocol/status.ts";
 import type { McpContext } from "./context.ts";

@@ -81,6 +81,9 @@ describe("conversations between agents", () => {
       return a?.status === "done" ? a : undefined;
     });
     expect(carol.result).toBe("got:yes, go");
+    // the same answer again (a client whose daemon died before it replied sends it again) is taken as given once
+    const same = await sb.run(["answer", "yes, go", "--conversation", conv.id]);
+    expect({ code: same.code, reply: JSON.parse(same.stdout) }).toEqual({ code: 0, reply: { conversationId: conv.id, status: "answered" } });
     const again = await sb.run(["answer", "no", "--conversation", conv.id]);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("already answered");

@@ -296,6 +296,26 @@ describe(`runtime adapter (${RUNNING})`, () => {
     assert.throws(() => watchDir(join(dir, "no-such-folder"), () => {}, () => {}));
   });
 
+  test("watchDir: a folder whose path holds a backslash (git takes it) is watched, its removal reported by its own name", async () => {
+    const folder = join(dir, "back\\slash");
+    mkdirSync(folder);
+    const seen: [DirEvent, string | null][] = [];
+    let failed: Error | null = null;
+    const w = watchDir(folder, (event, name) => seen.push([event, name]), (err) => (failed = err));
+    const until = async (what: string, ok: () => boolean) => {
+      for (let i = 0; i < 500 && !ok(); i++) await sleep(10);
+      assert.ok(ok(), `${what}: ${JSON.stringify(seen)}`);
+    };
+    try {
+      writeFileSync(join(folder, "a.out"), "x");
+      await until("a.out created", () => seen.some(([e, n]) => e === "rename" && n === "a.out"));
+      rmSync(folder, { recursive: true });
+      await until("the folder's removal reported", () => failed !== null || seen.some(([e, n]) => e === "rename" && n === "back\\slash"));
+    } finally {
+      w.close();
+    }
+  });
+
   test("exit watcher: a process that is not our child is reported once when it ends; a reaped pid is gone", async () => {
     // a grandchild, orphaned at once: only a kernel notification (or polling) can tell its end
     const out = spawnSync("sh", ["-c", "sleep 30 >/dev/null 2>&1 & echo $!"], { encoding: "utf8" });

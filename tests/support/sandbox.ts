@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, realpathSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 import { isLive, type AgentStatus } from "../../src/protocol/status.ts";
@@ -37,8 +37,14 @@ export class Sandbox {
   readonly socket: string;
   readonly env: Record<string, string>;
 
-  constructor(opts: { git?: boolean } = {}) {
-    this.dir = realpathSync(mkdtempSync(join(tmpdir(), "troupe-ws-")));
+  /** The temp folder removed at close: `dir` itself, or the one `folder` was made in. */
+  private readonly base: string;
+
+  /** `folder`: the workspace is a folder of that name inside the temp one (a name with a `\\`, a space). */
+  constructor(opts: { git?: boolean; folder?: string } = {}) {
+    this.base = realpathSync(mkdtempSync(join(tmpdir(), "troupe-ws-")));
+    this.dir = opts.folder === undefined ? this.base : join(this.base, opts.folder);
+    if (opts.folder !== undefined) mkdirSync(this.dir);
     // a socket path must stay short: its own folder right under /tmp
     this.runtime = mkdtempSync("/tmp/tr-");
     this.socket = join(this.runtime, "d.sock");
@@ -133,7 +139,7 @@ export class Sandbox {
     // a daemon may have been started another way (the dashboard in tmux): its socket tells
     if (this.ran || existsSync(this.socket)) await this.stopAll();
     rmSync(this.runtime, { recursive: true, force: true });
-    rmSync(this.dir, { recursive: true, force: true });
+    rmSync(this.base, { recursive: true, force: true });
   }
 
   private async stopAll(): Promise<void> {
