@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FRAME, FrameReader, GREETING, LinkProtocolError, encodeFrame, jsonFrame, readFrame, type Frame, type Hello } from "../../src/client/link/frames.ts";
-import { HelloSchema } from "../../src/protocol/link.ts";
+import { HelloSchema } from "../../src/protocol/link-frames.ts";
 import { LinkTransport } from "../../src/client/link/link-transport.ts";
 import { API_VERSION } from "../../src/protocol/api/index.ts";
 

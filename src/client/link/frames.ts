@@ -49,7 +49,7 @@ export interface Frame {
   payload: Uint8Array;
 }
 
-export type { Failure, Hello, OpenRequest, ReplyHead } from "../../protocol/link.ts";
+export type { Failure, Hello, OpenRequest, ReplyHead } from "../../protocol/link-frames.ts";
 
 export type LinkFeature = "ping";
 /** What this troupe's proxy says it understands (src/cli/proxy.ts). */

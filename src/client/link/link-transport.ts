@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { TroupeError, errorMessage, isErrorCode } from "../../errors.ts";
 import { API_VERSION } from "../../protocol/api/index.ts";
-import { FailureSchema, HelloSchema, ReplyHeadSchema } from "../../protocol/link.ts";
+import { FailureSchema, HelloSchema, ReplyHeadSchema } from "../../protocol/link-frames.ts";
 import { NotDelivered, type Exchange, type Transport } from "../transport.ts";
 import { HEARTBEAT, Heartbeat, type HeartbeatOptions } from "./heartbeat.ts";
 import { endLinkProcess } from "./link-process.ts";

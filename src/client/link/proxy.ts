@@ -3,7 +3,7 @@ import { ROWS } from "../../protocol/api/index.ts";
 import { BUILD_VERSION, VERSION_HEADER } from "../../self.ts";
 import { deliver } from "../http.ts";
 import { NotDelivered, type Transport } from "../transport.ts";
-import { OpenRequestSchema } from "../../protocol/link.ts";
+import { OpenRequestSchema } from "../../protocol/link-frames.ts";
 import { Heartbeat, PROXY_DEADLINE, type HeartbeatOptions } from "./heartbeat.ts";
 import { FRAME, FrameReader, GREETING, LinkProtocolError, dataFrames, encodeFrame, jsonFrame, readFrame, type Failure, type Hello, type OpenRequest } from "./frames.ts";
 
