@@ -23,7 +23,7 @@ troupe review AGENT --send [--message TEXT] [--json]`,
       message: { type: "string", arg: "TEXT", help: "with --send: a word ahead of the comments" },
       ...REMOTE_FLAG,
     },
-    notes: "  a comment on a line the diff does not show, or an agent that does not exist, is refused in one line",
+    notes: "  a comment on a line the diff does not show, or an agent that does not exist, is refused in one line;\n  the comments of one command are added together, or none of them",
   },
   run,
 );
@@ -71,12 +71,11 @@ async function run(args: string[]): Promise<number> {
   const client = await commandClient(values.workspace, values.remote);
   const out: Record<string, unknown> = {};
   const made: ReviewComment[] = [];
-  for (const place of comments) {
+  if (comments.length) {
     const section = values.section as "committed" | "uncommitted" | undefined;
-    // each is its own request: one refused stops here, the ones before it stay (listed with troupe review)
-    const c = await client.addReviewComment(ref, { ...place, ...(section && { section }) });
-    made.push(c);
-    if (!values.json) stdout.write(`${c.id} on ${placeNow(c)}\n`);
+    // one request, one reading of the diff however many they are: all are added, or none (the first refused says why)
+    made.push(...(await client.addReviewComments(ref, { comments: comments.map((place) => ({ ...place, ...(section && { section }) })) })));
+    if (!values.json) stdout.write(made.map((c) => `${c.id} on ${placeNow(c)}\n`).join(""));
   }
   if (made.length) out.comments = made;
   if (values.delete !== undefined) {

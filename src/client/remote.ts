@@ -1,8 +1,8 @@
-import { spawn } from "node:child_process";
 import type { Remote } from "../protocol/remote.ts";
 import { TroupeClient } from "./client.ts";
+import { spawnLink } from "./link/link-process.ts";
 import { LinkTransport } from "./link/link-transport.ts";
-import { connectTimeoutS, destinationOf, remoteCommand, sshArgv } from "./link/ssh.ts";
+import { connectTimeoutS, destinationOf, remoteCommand, requestTimeoutMs, sshArgv } from "./link/ssh.ts";
 
 /** `user@host:/srv/api`, as messages show a remote's workspace. */
 export function remoteAddress(remote: Remote): string {
@@ -13,10 +13,11 @@ export function remoteAddress(remote: Remote): string {
 export function remoteTransport(name: string, remote: Remote, env: NodeJS.ProcessEnv = process.env): LinkTransport {
   const timeoutS = connectTimeoutS(env);
   const argv = sshArgv(remote, remoteCommand(remote.troupe, ["proxy", "--workspace", remote.path]), { connectTimeoutS: timeoutS }, env);
-  return new LinkTransport(() => spawn(argv[0]!, argv.slice(1), { stdio: ["pipe", "pipe", "pipe"], env }), {
+  return new LinkTransport(() => spawnLink(argv, env), {
     name,
     address: remoteAddress(remote),
     timeoutMs: timeoutS * 1000,
+    requestTimeoutMs: requestTimeoutMs(timeoutS * 1000, env),
     installHint: `'troupe remote install ${name}' puts this troupe there`,
   });
 }

@@ -103,6 +103,10 @@ export const AddCommentRequestSchema = z.object({
 });
 export type AddCommentRequest = z.input<typeof AddCommentRequestSchema>;
 
+/** `POST /v1/agents/:ref/review/comments/batch`: several comments on one reading of the diff, all or none. */
+export const AddCommentsRequestSchema = z.object({ comments: z.array(AddCommentRequestSchema).min(1).max(MAX_COMMENTS) });
+export type AddCommentsRequest = z.input<typeof AddCommentsRequestSchema>;
+
 /** `PATCH /v1/review-comments/:id`: its text, rewritten. */
 export const EditCommentRequestSchema = z.object({ text: CommentText });
 
@@ -127,4 +131,5 @@ export type SentReview = z.infer<typeof SentReviewSchema>;
 
 export const ReviewResponseSchema = z.object({ review: ReviewSchema });
 export const CommentResponseSchema = z.object({ comment: ReviewCommentSchema });
+export const CommentsResponseSchema = z.object({ comments: z.array(ReviewCommentSchema) });
 export const SendReviewResponseSchema = z.object({ sent: SentReviewSchema });

@@ -38,19 +38,38 @@ export function anchorAt(lines: readonly DiffLine[], i: number): Anchor | null {
   return { file: l.file, side, line: numberOn(l, side)!, section: l.section ?? null, code: codeOf(l), before: neighbours(lines, i, -1), after: neighbours(lines, i, 1) };
 }
 
+/** Each diff's first line by file, side and number (and by section too), made once per diff: a comment finds its line in O(1). */
+const byNumber = new WeakMap<readonly DiffLine[], Map<string, number>>();
+const numberKey = (file: string, side: ReviewSide, line: number, section: string) => `${file}\0${side}\0${line}\0${section}`;
+
+function numberIndex(lines: readonly DiffLine[]): Map<string, number> {
+  let index = byNumber.get(lines);
+  if (index) return index;
+  index = new Map();
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (l.file === undefined) continue;
+    for (const side of ["new", "old"] as const) {
+      const n = numberOn(l, side);
+      if (n === undefined) continue;
+      for (const section of [l.section ?? "", "*"]) {
+        const key = numberKey(l.file, side, n, section);
+        if (!index.has(key)) index.set(key, i);
+      }
+    }
+  }
+  byNumber.set(lines, index);
+  return index;
+}
+
 /**
  * The line numbered `line` on `side` of `file`: in `section` when given, else in the uncommitted
  * change first (what is in the agent's folder now), then the committed one.
  */
 export function findLine(lines: readonly DiffLine[], at: { file: string; side: ReviewSide; line: number; section?: DiffSection | null }): number | null {
-  let found: number | null = null;
-  for (let i = 0; i < lines.length; i++) {
-    const l = lines[i]!;
-    if (l.file !== at.file || numberOn(l, at.side) !== at.line) continue;
-    if (at.section ? l.section === at.section : l.section === "uncommitted") return i;
-    if (!at.section) found ??= i;
-  }
-  return found;
+  const index = numberIndex(lines);
+  const key = (section: string) => index.get(numberKey(at.file, at.side, at.line, section));
+  return (at.section ? key(at.section) : (key("uncommitted") ?? key("*"))) ?? null;
 }
 
 /** How many of the anchor's neighbours line `i` still has, each at its place. */

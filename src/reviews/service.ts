@@ -54,22 +54,34 @@ export class ReviewService {
   }
 
   async add(ref: string, req: AddCommentRequest & { side: "new" | "old" }): Promise<ReviewComment> {
+    return (await this.addMany(ref, [req]))[0]!;
+  }
+
+  /**
+   * Comments on one reading of the diff (read once, each line found through its index): all are
+   * stored, in order, or none, the first refused saying why.
+   */
+  async addMany(ref: string, reqs: readonly (AddCommentRequest & { side: "new" | "old" })[]): Promise<ReviewComment[]> {
     const rec = this.d.agents.find(ref);
-    this.roomFor(rec);
+    this.roomFor(rec, reqs.length);
     const lines = await this.d.agents.diff(rec.id);
-    let i = findLine(lines, req);
-    if (req.code !== undefined && (i === null || codeOf(lines[i]!) !== req.code)) {
-      // the diff changed since the commenter read it: the line by its text, or no comment on a guess
-      const found = relocate(lines, { file: req.file, side: req.side, line: req.line, section: req.section ?? null, code: req.code, before: [], after: [] });
-      if (found.index === null) throw new TroupeError("conflict", `${req.file}:${req.line} has changed in ${rec.name}'s diff since it was read: load the diff again`);
-      i = found.index;
-    }
-    if (i === null) throw new TroupeError("bad_request", notInDiff(lines, rec.name, req));
-    const anchor = anchorAt(lines, i)!;
+    const anchors = reqs.map((req) => {
+      let i = findLine(lines, req);
+      if (req.code !== undefined && (i === null || codeOf(lines[i]!) !== req.code)) {
+        // the diff changed since the commenter read it: the line by its text, or no comment on a guess
+        const found = relocate(lines, { file: req.file, side: req.side, line: req.line, section: req.section ?? null, code: req.code, before: [], after: [] });
+        if (found.index === null) throw new TroupeError("conflict", `${req.file}:${req.line} has changed in ${rec.name}'s diff since it was read: load the diff again`);
+        i = found.index;
+      }
+      if (i === null) throw new TroupeError("bad_request", notInDiff(lines, rec.name, req));
+      return { ...anchorAt(lines, i)!, text: req.text };
+    });
     // the diff took a while: the agent may be gone, or the review full, by now
     const now = this.d.agents.find(rec.id);
-    this.roomFor(now);
-    return located(this.d.store.reviews.insert({ agentId: now.id, ...anchor, text: req.text }), lines);
+    this.roomFor(now, reqs.length);
+    const { store } = this.d;
+    const stored = store.db.transaction(() => anchors.map((a) => store.reviews.insert({ agentId: now.id, ...a })))();
+    return stored.map((c) => located(c, lines));
   }
 
   async edit(id: string, text: string): Promise<ReviewComment> {
@@ -133,8 +145,12 @@ export class ReviewService {
     return c;
   }
 
-  private roomFor(rec: AgentRecord): void {
-    if (this.d.store.reviews.count(rec.id) >= MAX_COMMENTS) throw new TroupeError("bad_request", `${rec.name}'s review holds ${MAX_COMMENTS} comments already: send it (S) first`);
+  /** Room for `n` more comments in the agent's review. */
+  private roomFor(rec: AgentRecord, n: number): void {
+    const held = this.d.store.reviews.count(rec.id);
+    if (held + n <= MAX_COMMENTS) return;
+    if (held >= MAX_COMMENTS) throw new TroupeError("bad_request", `${rec.name}'s review holds ${MAX_COMMENTS} comments already: send it (S) first`);
+    throw new TroupeError("bad_request", `${rec.name}'s review holds ${held} comments: ${n} more would pass ${MAX_COMMENTS}; send it (S) first`);
   }
 }
 

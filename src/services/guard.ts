@@ -1,6 +1,7 @@
 import type { Caller } from "../agents/caller.ts";
 import { ENDPOINTS, type Endpoint, type EndpointName, type Rule } from "../protocol/api/index.ts";
-import { allows, mayRefuse, refusal, type ParentOf, type Target } from "./policy.ts";
+import { TroupeError, httpStatus } from "../errors.ts";
+import { allows, dependsOnTarget, mayRefuse, refusal, type ParentOf, type Target } from "./policy.ts";
 
 /** How a path parameter leads to the agent a call is about; each throws its `not_found` for an unknown one. */
 export interface TargetLookups {
@@ -33,8 +34,24 @@ export function guardOver(parentOf: ParentOf, lookups: TargetLookups): Guard {
     const value = params[Object.keys(e.params ?? {})[0] ?? ""];
     return value === undefined ? null : lookups[e.target](value);
   };
+  /** The target for a refusal's words only: one that does not exist is named as the caller named it. */
+  const namedIn = (e: Endpoint, params: Readonly<Record<string, string>>): Target | null => {
+    try {
+      return targetOf(e, params);
+    } catch (err) {
+      if (!(err instanceof TroupeError) || httpStatus(err.code) !== 404) throw err;
+      const value = params[Object.keys(e.params ?? {})[0] ?? ""] ?? "";
+      return { id: value, name: value };
+    }
+  };
   const check = (caller: Caller, rule: Rule, does: string, e: Endpoint, params: Readonly<Record<string, string>>) => {
     if (!mayRefuse(rule, caller)) return;
+    // a rule that refuses this caller whatever the target is decided before the target is looked
+    // up: an agent learns nothing of what exists (404) where it may not act at all (403)
+    if (!dependsOnTarget(rule)) {
+      if (!allows(rule, caller, null, parentOf)) throw refusal(caller, rule, does, namedIn(e, params));
+      return;
+    }
     const target = targetOf(e, params);
     if (!allows(rule, caller, target, parentOf)) throw refusal(caller, rule, does, target);
   };

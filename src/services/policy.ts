@@ -32,6 +32,11 @@ export function mayRefuse(rule: Rule, caller: Caller): boolean {
   return caller.kind === "user" ? rule === "agent" : rule !== "anyone" && rule !== "agent";
 }
 
+/** Whether the rule's answer for an agent depends on what the call is about (else it is the same for every target). */
+export function dependsOnTarget(rule: Rule): boolean {
+  return rule === "lineage" || rule === "addressee";
+}
+
 /** Whether the rule lets `caller` act on `target`. */
 export function allows(rule: Rule, caller: Caller, target: Target | null, parentOf: ParentOf): boolean {
   if (caller.kind === "user") return rule !== "agent";

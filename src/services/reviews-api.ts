@@ -7,6 +7,7 @@ export function reviewsApi(reviews: ReviewService): HandlersOf<typeof REVIEW_END
   return {
     review: (_caller, { ref }) => reviews.review(ref),
     addReviewComment: (_caller, { ref, ...req }) => reviews.add(ref, req),
+    addReviewComments: (_caller, { ref, comments }) => reviews.addMany(ref, comments),
     editReviewComment: (_caller, { id, text }) => reviews.edit(id, text),
     deleteReviewComment: (_caller, { id }) => reviews.remove(id),
     sendReview: (caller, { ref, message }) => reviews.send(caller, ref, message),

@@ -3,7 +3,8 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FRAME, FrameReader, GREETING, LinkProtocolError, encodeFrame, frameJson, jsonFrame, type Frame, type Hello } from "../../src/client/link/frames.ts";
+import { FRAME, FrameReader, GREETING, LinkProtocolError, encodeFrame, jsonFrame, readFrame, type Frame, type Hello } from "../../src/client/link/frames.ts";
+import { HelloSchema } from "../../src/protocol/link-frames.ts";
 import { LinkTransport } from "../../src/client/link/link-transport.ts";
 import { API_VERSION } from "../../src/protocol/api/index.ts";
 
@@ -30,7 +31,7 @@ describe("link frames", () => {
         [FRAME.data, 3],
         [FRAME.end, 3],
       ]);
-      expect(frameJson<Hello>(frames[0]!)).toEqual(hello);
+      expect(readFrame(frames[0]!, HelloSchema)).toEqual(hello);
       expect(frames[1]!.payload).toEqual(big);
       expect(reader.noise).toBe("Welcome to box\n");
     }

@@ -64,6 +64,21 @@ describe("authorization before validation", () => {
     expect(await send(stranger.token, "POST", path, JSON.stringify({ behavior: "deny", reason: "x".repeat(3 * 1024 * 1024) }))).toBe(403);
   });
 
+  test("a route no agent may call refuses an agent 403 whatever its target names, one that does not exist included (never 404 first)", async () => {
+    const rows = ROWS.filter(([, e]) => e.rule === "person" && e.target !== undefined);
+    expect(rows.map(([name]) => name)).toContain("decidePermission");
+    const got: Record<string, number> = {};
+    for (const [name, e] of rows) {
+      const res = await fetch(`http://troupe${e.path.replace(/:[A-Za-z]+/, "nonexistent-x")}`, { unix: sb.socket, method: e.method, headers: { authorization: `Bearer ${victim.token}`, "content-type": "application/json" }, ...(e.method !== "GET" && { body: "{}" }) });
+      await res.text();
+      got[name] = res.status;
+    }
+    expect(got).toEqual(Object.fromEntries(rows.map(([name]) => [name, 403])));
+    const res = await fetch(`http://troupe/v1/permissions/pr_nonexistent/decide`, { unix: sb.socket, method: "POST", headers: { authorization: `Bearer ${stranger.token}`, "content-type": "application/json" }, body: '{"behavior":"allow"}' });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toBe(`${stranger.agent.name} may not decide a permission request of pr_nonexistent: only the person may`);
+  });
+
   test("every route with a body refuses the caller its rule refuses before reading that body", async () => {
     const rows = ROWS.filter(([, e]) => e.body !== undefined && refused(e) !== undefined);
     expect(rows.length).toBeGreaterThan(10);

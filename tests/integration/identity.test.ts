@@ -60,6 +60,7 @@ const EXPECTED_ROWS: [string, number[]][] = [
   // the review of an agent's diff is the person's (an agent tells another about its code with a message)
   ["GET /v1/agents/:ref/review", PERSON],
   ["POST /v1/agents/:ref/review/comments", [400, 403, 403, 403, 403, 403, 401]],
+  ["POST /v1/agents/:ref/review/comments/batch", [400, 403, 403, 403, 403, 403, 401]],
   ["PATCH /v1/review-comments/:id", [404, 403, 403, 403, 403, 403, 401]],
   ["DELETE /v1/review-comments/:id", [404, 403, 403, 403, 403, 403, 401]],
   ["POST /v1/agents/:ref/review/send", [400, 403, 403, 403, 403, 403, 401]],

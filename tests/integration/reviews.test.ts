@@ -160,4 +160,25 @@ describe("troupe review", () => {
     expect(asAgent.stderr.trim()).toBe("troupe: peer may not comment on the diff of fixer: only the person may");
     expect(existsSync(join(sb.dir, "fixer.prompt"))).toBe(false);
   }, 60_000);
+
+  test("200 comments on a 50,000-line diff are one reading of it: all stored, exit 0; one refused among them stores none", async () => {
+    sb = new Sandbox();
+    await sb.json<Agent>(["spawn", "--name", "big", "--command", `seq 1 50000 | sed 's/^/line /' > big.txt && git add big.txt && git commit -qm big && troupe signal done --result ok`, "--json"]);
+    await doneAt("big", 1);
+    const args = Array.from({ length: 200 }, (_, i) => ["--comment", `big.txt:${(i + 1) * 250}=note ${i + 1}`]).flat();
+    const r = await sb.run(["review", "big", ...args]);
+    expect(r).toMatchObject({ code: 0, stderr: "" });
+    expect(r.stdout.trim().split("\n")).toHaveLength(200);
+    const review = await sb.json<Review>(["review", "big", "--json"]);
+    expect(review.comments.map((c) => [c.line, c.text, c.state])).toEqual(Array.from({ length: 200 }, (_, i) => [(i + 1) * 250, `note ${i + 1}`, "current"]));
+    // the review is full: one more is refused, and the comments of a refused command are not half stored
+    const more = await sb.run(["review", "big", "--comment", "big.txt:1=one more"]);
+    expect(more.code).not.toBe(0);
+    expect(more.stderr.trim()).toBe("troupe: big's review holds 200 comments already: send it (S) first");
+    for (const id of ["rc_1", "rc_2"]) expect((await sb.run(["review", "big", "--delete", id])).code).toBe(0);
+    const mixed = await sb.run(["review", "big", "--comment", "big.txt:1=fine", "--comment", "big.txt:50001=not a line"]);
+    expect(mixed.code).not.toBe(0);
+    expect(mixed.stderr.trim()).toBe("troupe: big.txt:50001 is not a line of big's diff (it shows lines 1-50000 of big.txt; FILE:-LINE names a removed line by its old number)");
+    expect((await sb.json<Review>(["review", "big", "--json"])).comments).toHaveLength(198);
+  }, 60_000);
 });

@@ -68,6 +68,20 @@ describe("worktrees", () => {
     expect((await sb.json<Agent[]>(["ls", "--json"])).map((x) => x.name)).toEqual(["busy"]);
   });
 
+  test("a refused spawn (--permissions ask where the CLI cannot ask) leaves no branch, no worktree, and its name free", async () => {
+    sb = new Sandbox();
+    const refused = await sb.run(["spawn", "--name", "nope", "--permissions", "ask", "--command", "true"]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("--permissions ask is not available");
+    expect(sb.git("branch", "--list", "troupe/nope").trim()).toBe("");
+    expect(existsSync(join(sb.dir, ".troupe", "worktrees", "nope"))).toBe(false);
+    expect(sb.git("worktree", "list").includes("nope")).toBe(false);
+    // the name is free again: the same spawn without the refused flag runs under it
+    const a = await sb.json<Agent>(["spawn", "--name", "nope", "--command", "troupe signal done --result ok", "--json"]);
+    expect(a.branch).toBe("troupe/nope");
+    expect(await until("nope")).toMatchObject({ status: "done", result: "ok" });
+  });
+
   test("a workspace that is not a git repository needs --no-worktree, and says so", async () => {
     sb = new Sandbox({ git: false });
     const r = await sb.run(["spawn", "--command", "true"]);

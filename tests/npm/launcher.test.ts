@@ -4,7 +4,7 @@
  * for the binary. Finding the binary, arguments, exit codes, signals, and the one-line errors.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -120,6 +120,37 @@ describe.if(process.platform === "linux" || process.platform === "darwin")("runn
       expect(r.stderr).toBe(`troupe: cannot run ${bin}: spawn ${bin} EACCES\n`);
     } finally {
       chmodSync(bin, 0o755);
+    }
+  });
+
+  test("a truncated or corrupt binary is one line naming the file and saying to reinstall, exit 1; one that crashes (SIGBUS) says so too", async () => {
+    const bin = join(dir, "node_modules/@troupe", HOST, "bin/troupe");
+    const reinstall = "reinstall troupe (npm i -g troupe)";
+    const real = readFileSync(bin);
+    try {
+      // the first 2 MB of a real executable (this runtime's own), as a download cut short leaves it
+      const fd = openSync(process.execPath, "r");
+      const cut = Buffer.alloc(2 * 1024 * 1024);
+      readSync(fd, cut, 0, cut.length, 0);
+      closeSync(fd);
+      if (process.platform === "linux") {
+        writeFileSync(bin, cut);
+        const r = await finish(node([]));
+        expect(r.code).toBe(1);
+        expect(r.stderr).toMatch(new RegExp(`^troupe: ${bin} is cut short \\(${cut.length} of at least \\d+ bytes\\): reinstall troupe \\(npm i -g troupe\\)\n$`));
+      }
+      // not an executable at all (spawn would hand it to /bin/sh): the same line, never sh's nonsense
+      writeFileSync(bin, Buffer.from("<html>503 Service Unavailable</html>\n|;("));
+      const corrupt = await finish(node([]));
+      expect(corrupt.code).toBe(1);
+      expect(corrupt.stderr).toBe(`troupe: ${bin} is not an executable (40 bytes, corrupt or not troupe's binary): ${reinstall}\n`);
+      // one whose damage shows only as it runs: it dies of SIGBUS, and the launcher says what to do
+      writeFileSync(bin, "#!/bin/sh\nkill -BUS $$\n");
+      const crashed = await finish(node([]));
+      expect(crashed.signal).toBe("SIGBUS");
+      expect(crashed.stderr).toBe(`troupe: ${bin} crashed (SIGBUS); a truncated or corrupt binary does this: ${reinstall}\n`);
+    } finally {
+      writeFileSync(bin, real);
     }
   });
 

@@ -260,6 +260,7 @@ const CASES: RouteCase[] = [
   // the person's review: the target's folder has no changes, so a comment and a send pass the policy and are refused by the diff (400)
   { endpoint: "review", fresh: null, call: (m, f, t) => status(m.api(t, "GET", `/v1/agents/${ref(f)}/review`)) },
   { endpoint: "addReviewComment", fresh: null, call: (m, f, t) => status(m.api(t, "POST", `/v1/agents/${ref(f)}/review/comments`, { file: "README.md", line: 1, text: "x" })) },
+  { endpoint: "addReviewComments", fresh: null, call: (m, f, t) => status(m.api(t, "POST", `/v1/agents/${ref(f)}/review/comments/batch`, { comments: [{ file: "README.md", line: 1, text: "x" }] })) },
   { endpoint: "editReviewComment", fresh: null, call: (m, _f, t) => status(m.api(t, "PATCH", "/v1/review-comments/rc_999", { text: "y" })) },
   { endpoint: "deleteReviewComment", fresh: null, call: (m, _f, t) => status(m.api(t, "DELETE", "/v1/review-comments/rc_999")) },
   { endpoint: "sendReview", fresh: null, call: (m, f, t) => status(m.api(t, "POST", `/v1/agents/${ref(f)}/review/send`, {})) },

@@ -58,6 +58,46 @@ function findBinary(platform = process.platform, arch = process.arch, paths) {
   };
 }
 
+const REINSTALL = "reinstall troupe (npm i -g troupe)";
+
+/** Executable formats by their first four bytes: ELF (Linux), Mach-O 64-bit and universal (macOS). A script (`#!`) the kernel runs too. */
+const MAGICS = ["7f454c46", "cffaedfe", "feedfacf", "cafebabe"];
+const isExecutable = (head, got) => (got >= 4 && MAGICS.includes(head.subarray(0, 4).toString("hex"))) || (got >= 2 && head[0] === 0x23 && head[1] === 0x21);
+
+/**
+ * Why the file at `binary` cannot be troupe's binary, or null: not an executable format (a
+ * download cut to an HTML page, a corrupt file, which spawn would hand to /bin/sh to make
+ * nonsense of), or an ELF file shorter than its own headers say (cut short: it would die of
+ * SIGBUS). Reads its first 64 bytes.
+ */
+function damaged(binary) {
+  const fs = require("fs");
+  let fd;
+  try {
+    fd = fs.openSync(binary, "r");
+  } catch {
+    return null; // spawn says why (missing, no permission)
+  }
+  try {
+    const size = fs.fstatSync(fd).size;
+    const head = Buffer.alloc(64);
+    const got = fs.readSync(fd, head, 0, 64, 0);
+    if (!isExecutable(head, got)) return `${binary} is not an executable (${size} bytes, corrupt or not troupe's binary): ${REINSTALL}`;
+    // ELF 64-bit, little-endian: the section header table (e_shoff, e_shentsize × e_shnum) ends inside the file
+    if (head[0] === 0x7f && got < 64) return `${binary} is cut short (${size} bytes): ${REINSTALL}`;
+    if (head[0] === 0x7f && head[4] === 2 && head[5] === 1) {
+      const end = Number(head.readBigUInt64LE(0x28)) + head.readUInt16LE(0x3a) * head.readUInt16LE(0x3c);
+      if (end > size) return `${binary} is cut short (${size} of at least ${end} bytes): ${REINSTALL}`;
+    }
+    return null;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Signals a damaged binary dies of, as it maps what is not there or runs what is no code. */
+const CRASHES = ["SIGBUS", "SIGSEGV", "SIGILL"];
+
 /** Runs the binary with our arguments, standard streams and environment; exits as it does. */
 function run(binary, args) {
   let child = null;
@@ -76,6 +116,7 @@ function run(binary, args) {
   });
   child.on("exit", (code, signal) => {
     if (signal) {
+      if (CRASHES.includes(signal)) process.stderr.write(`troupe: ${binary} crashed (${signal}); a truncated or corrupt binary does this: ${REINSTALL}\n`);
       // die of the same signal, so whoever waits on us (a shell, a script) sees what happened
       for (const [s, handler] of Object.entries(handlers)) process.removeListener(s, handler);
       // a signal Node does not die of (SIGPIPE) still ends this process, with the shell's code for it
@@ -93,7 +134,12 @@ if (require.main === module) {
     process.stderr.write(`troupe: ${found.error}\n`);
     process.exit(1);
   }
+  const why = damaged(found.binary);
+  if (why) {
+    process.stderr.write(`troupe: ${why}\n`);
+    process.exit(1);
+  }
   run(found.binary, process.argv.slice(2));
 } else {
-  module.exports = { candidates, findBinary, SCOPE, BINARY };
+  module.exports = { candidates, findBinary, damaged, SCOPE, BINARY };
 }

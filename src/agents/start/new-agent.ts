@@ -1,10 +1,10 @@
 import { TroupeError, errorMessage } from "../../errors.ts";
 import type { Agent } from "../../protocol/entities.ts";
 import type { AgentRecord } from "../../store/index.ts";
-import type { Provider, ProviderCommand } from "../../../providers/types.ts";
+import type { Provider } from "../../../providers/types.ts";
 import { buildWithRole } from "../../../providers/role.ts";
 import { which } from "../../runtime/process.ts";
-import { createWorktree, removeWorktree, troupeBranches } from "../../git/worktree.ts";
+import { createWorktree, troupeBranches, worktreePath } from "../../git/worktree.ts";
 import { buildAgentPrompt } from "../../prompts/agent.ts";
 import { toAgent } from "../../store/agents.ts";
 import { providerConfig } from "../../workspace-config.ts";
@@ -94,39 +94,35 @@ export class Spawner {
     // refused before anything exists when the config's setup command is not trusted, or a file it needs cannot be read
     const prep = req.worktree ? worktreePrep(d.ws.root, d.ws.stateDir, d.log) : null;
     const setup = prep?.setup ?? null;
-    const wt = req.worktree ? await createWorktree(d.ws.root, name, req.baseRef) : null;
-    if (wt) {
-      d.store.branches.record(wt.branch, id);
-      await copyIncludes(d.ws.root, wt.path, prep?.include ?? [], d.log).catch((err) => d.log.warn(`copying included files into ${wt.path}`, err));
-    }
-    const cwd = wt?.path ?? d.ws.root;
-    const paths = agentPaths(d.ws.stateDir, name, wt?.path ?? null);
+    // the worktree's place is known before it exists: the command is built (and may be refused) first
+    const wtPath = req.worktree ? worktreePath(d.ws.root, name) : null;
+    const cwd = wtPath ?? d.ws.root;
+    const paths = agentPaths(d.ws.stateDir, name, wtPath);
     const troupe = d.troupe();
     const fullPrompt = work
       ? modePrompt({ id, name, inputDir: paths.inputDir, troupe, provider, work }).prompt
       : buildAgentPrompt({ id, name, prompt: prompt ?? "", inputDir: paths.inputDir, troupe });
-    // built before the agent is recorded: a provider that refuses the input leaves nothing behind
-    let cmd: ProviderCommand;
-    let mcpFiles: Record<string, string>;
-    try {
-      const built = buildWithRole(provider, {
-        prompt: fullPrompt,
-        cwd,
-        model: model ?? undefined,
-        permissions,
-        allowedTools: policy.allow,
-        deniedTools: policy.deny,
-        command: req.command,
-        env: req.env,
-        ...(req.budgetUsd !== undefined && { budgetUsd: req.budgetUsd }),
-        instructions: role?.instructions,
-        mcpServers: role?.mcpServers,
-      });
-      ({ cmd, files: mcpFiles } = withTroupeMcp(provider, built, troupe, paths.inputDir, permissions));
-      assertWithinArgLimit(cmd.argv, { ...req.env, ...cmd.env });
-    } catch (err) {
-      if (wt) await removeWorktree(d.ws.root, wt.path).catch((e) => d.log.warn(`removing worktree ${wt.path} of a refused spawn`, e));
-      throw err;
+    // built before anything exists (no branch, no worktree, no record): a provider that refuses
+    // the input (--permissions ask where it cannot ask) leaves nothing behind, its name free
+    const built = buildWithRole(provider, {
+      prompt: fullPrompt,
+      cwd,
+      model: model ?? undefined,
+      permissions,
+      allowedTools: policy.allow,
+      deniedTools: policy.deny,
+      command: req.command,
+      env: req.env,
+      ...(req.budgetUsd !== undefined && { budgetUsd: req.budgetUsd }),
+      instructions: role?.instructions,
+      mcpServers: role?.mcpServers,
+    });
+    const { cmd, files: mcpFiles } = withTroupeMcp(provider, built, troupe, paths.inputDir, permissions);
+    assertWithinArgLimit(cmd.argv, { ...req.env, ...cmd.env });
+    const wt = req.worktree ? await createWorktree(d.ws.root, name, req.baseRef) : null;
+    if (wt) {
+      d.store.branches.record(wt.branch, id);
+      await copyIncludes(d.ws.root, wt.path, prep?.include ?? [], d.log).catch((err) => d.log.warn(`copying included files into ${wt.path}`, err));
     }
     const rec = agents.insert({
       id,

@@ -9,6 +9,8 @@
  * one per exchange; stream 0 is the link itself.
  */
 
+import type { ZodType } from "zod";
+
 /** The framing's own version, in the greeting: a proxy that frames differently is told apart before any frame. */
 export const LINK_VERSION = 1;
 export const GREETING = `troupe-link ${LINK_VERSION}\n`;
@@ -47,49 +49,11 @@ export interface Frame {
   payload: Uint8Array;
 }
 
-/** What the proxy says first: enough to tell whether this client can talk to that daemon. */
-export interface Hello {
-  /** The API version the host's troupe speaks (src/protocol/api/index.ts API_VERSION). */
-  api: number;
-  /** Its build (`0.1.0+<stamp>`): shown, never compared. */
-  version: string;
-  /** `linux-x64`, as `process.platform-process.arch`. */
-  platform: string;
-  /** The workspace root it serves. */
-  workspace: string;
-  /**
-   * What this proxy understands beyond the frames of link version 1, which an older one lacks:
-   * `ping` (it answers PING with PONG). A client sends a frame of a feature only to a proxy that
-   * lists it (an older proxy closes the link on a frame type it does not know).
-   */
-  features?: LinkFeature[];
-  /** Set when it cannot serve that workspace (the folder is missing): it exits after saying so. */
-  error?: { code: string; message: string };
-}
+export type { Failure, Hello, OpenRequest, ReplyHead } from "../../protocol/link-frames.ts";
 
 export type LinkFeature = "ping";
 /** What this troupe's proxy says it understands (src/cli/proxy.ts). */
 export const LINK_FEATURES: LinkFeature[] = ["ping"];
-
-export interface OpenRequest {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body?: string;
-}
-
-export interface ReplyHead {
-  status: number;
-  headers: Record<string, string>;
-}
-
-export interface Failure {
-  /** An error code (src/errors.ts) when the proxy knows one, e.g. workspace_missing. */
-  code?: string;
-  message: string;
-  /** False when the request never reached a daemon: safe to send again. */
-  delivered: boolean;
-}
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -109,9 +73,30 @@ export function jsonFrame(type: FrameType, stream: number, value: unknown): Uint
   return encodeFrame(type, stream, encoder.encode(JSON.stringify(value)));
 }
 
-/** A frame's JSON payload; throws a plain Error on malformed JSON (the link is broken). */
-export function frameJson<T>(f: Frame): T {
-  return JSON.parse(decoder.decode(f.payload)) as T;
+const NAMES: Record<FrameType, string> = { 1: "HELLO", 2: "OPEN", 3: "HEAD", 4: "DATA", 5: "END", 6: "FAIL", 7: "CANCEL", 8: "PING", 9: "PONG" };
+
+/** A frame's name in messages: `HELLO`. */
+export function frameName(type: FrameType): string {
+  return NAMES[type];
+}
+
+/**
+ * A frame's JSON payload, read through its schema: the one way either side reads what the other
+ * sent. Anything else (not JSON, `null`, a field missing or of the wrong kind) is a
+ * LinkProtocolError saying which frame and what is wrong with it, never the payload itself.
+ */
+export function readFrame<T>(f: Frame, schema: ZodType<T>): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(decoder.decode(f.payload));
+  } catch {
+    throw new LinkProtocolError(`its ${frameName(f.type)} frame is not JSON`);
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue?.path.length ? ` at ${issue.path.join(".")}` : "";
+  throw new LinkProtocolError(`its ${frameName(f.type)} frame is malformed${where}: ${issue?.message ?? "not what troupe sends"}`);
 }
 
 /** Bytes of a body split into DATA frames no larger than MAX_PAYLOAD. */
@@ -140,6 +125,11 @@ export class FrameReader {
 
   get greetingSeen(): boolean {
     return this.greeted;
+  }
+
+  /** Part of a frame has come and the rest not yet. */
+  get midFrame(): boolean {
+    return this.greeted && this.buf.length > 0;
   }
 
   push(bytes: Uint8Array): Frame[] {

@@ -1,10 +1,13 @@
 import type { ChildProcess } from "node:child_process";
-import { TroupeError, isErrorCode } from "../../errors.ts";
+import { TroupeError, errorMessage, isErrorCode } from "../../errors.ts";
 import { API_VERSION } from "../../protocol/api/index.ts";
+import { FailureSchema, HelloSchema, ReplyHeadSchema } from "../../protocol/link-frames.ts";
 import { NotDelivered, type Exchange, type Transport } from "../transport.ts";
 import { HEARTBEAT, Heartbeat, type HeartbeatOptions } from "./heartbeat.ts";
 import { remoteText } from "./remote-text.ts";
-import { FRAME, FrameReader, LinkProtocolError, encodeFrame, frameJson, jsonFrame, type Failure, type Frame, type Hello, type OpenRequest, type ReplyHead } from "./frames.ts";
+import { endLinkProcess } from "./link-process.ts";
+import { requestTimeoutMs } from "./ssh.ts";
+import { FRAME, FrameReader, LinkProtocolError, encodeFrame, jsonFrame, readFrame, type Frame, type Hello, type OpenRequest } from "./frames.ts";
 
 /** The heartbeat's frame: the same few bytes every time. */
 const PING = encodeFrame(FRAME.ping, 0);
@@ -23,12 +26,25 @@ export interface LinkOptions {
   installHint: string;
   /** The link's own liveness check while an exchange is open (HEARTBEAT unless a test says otherwise). */
   heartbeat?: HeartbeatOptions;
+  /**
+   * How long a request gets for its whole reply, head and body (an event stream: for its head;
+   * its body flows for as long as it is read). The heartbeat says whether the far end lives; this
+   * bounds what a far end that lives but never finishes (a reply trickling a byte a second) costs.
+   * Default: requestTimeoutMs(timeoutMs).
+   */
+  requestTimeoutMs?: number;
 }
 
 interface Pending {
   head: { resolve(res: Response): void; reject(err: Error): void } | null;
   body: ReadableStreamDefaultController<Uint8Array> | null;
+  /** The request's deadline, until its reply is whole (an event stream's: until its head). */
+  deadline: ReturnType<typeof setTimeout> | null;
 }
+
+const isStream = (headers: Record<string, string>) => Object.entries(headers).some(([k, v]) => k.toLowerCase() === "content-type" && v.startsWith("text/event-stream"));
+
+const seconds = (ms: number) => Number((ms / 1000).toFixed(1));
 
 /** The last line a process wrote on stderr that says something (ssh's reason, a shell's "not found"). */
 function lastLine(text: string): string {
@@ -47,8 +63,10 @@ class Link {
   /** Set once the far end said it answers PING (an older proxy: ssh's keep-alives alone). */
   private beat: Heartbeat | null = null;
   private greet!: { resolve(h: Hello): void; reject(err: Error): void };
+  private readonly deadlineMs: number;
 
   constructor(private readonly child: ChildProcess, private readonly opts: LinkOptions) {
+    this.deadlineMs = opts.requestTimeoutMs ?? requestTimeoutMs(opts.timeoutMs);
     this.ready = new Promise<Hello>((resolve, reject) => (this.greet = { resolve, reject }));
     this.ready.catch(() => undefined); // the transport awaits it; a failure before that is not unhandled
     const timer = setTimeout(() => this.fail(new TroupeError("remote_unreachable", `${opts.name} did not answer within ${Math.round(opts.timeoutMs / 1000)} s (${opts.address})`)), opts.timeoutMs);
@@ -79,25 +97,29 @@ class Link {
     return new TroupeError("daemon_unavailable", `the link to ${name} closed${said ? `: ${said}` : signal ? ` (ssh killed by ${signal})` : ""}`);
   }
 
+  /** Every byte the far end sends comes through here; whatever it is, the outcome is frames read or the link failed in one line. */
   private onBytes(bytes: Uint8Array): void {
     this.beat?.heard();
-    let frames: Frame[];
     try {
-      frames = this.reader.push(bytes);
+      for (const f of this.reader.push(bytes)) {
+        if (this.dead) return;
+        this.onFrame(f);
+      }
     } catch (err) {
-      const why = err instanceof LinkProtocolError ? err.message : String(err);
-      return this.fail(new TroupeError("remote_incompatible", `${this.opts.name} does not speak troupe's link: ${why}`));
+      const why = err instanceof LinkProtocolError ? err.message : `reading its frames failed: ${errorMessage(err)}`;
+      this.fail(new TroupeError("remote_incompatible", `${this.opts.name} does not speak troupe's link: ${why}`));
     }
-    for (const f of frames) this.onFrame(f);
   }
 
   private onFrame(f: Frame): void {
-    if (f.type === FRAME.hello) return this.onHello(frameJson<Hello>(f));
+    if (f.type === FRAME.hello) return this.onHello(readFrame(f, HelloSchema));
     const p = this.pending.get(f.stream);
     if (!p) return; // cancelled meanwhile
     switch (f.type) {
       case FRAME.head: {
-        const head = frameJson<ReplyHead>(f);
+        const head = readFrame(f, ReplyHeadSchema);
+        // an event stream's body flows for as long as it is read: its deadline was its head
+        if (isStream(head.headers)) this.clearDeadline(p);
         const body = new ReadableStream<Uint8Array>({
           start: (c) => void (p.body = c),
           cancel: () => this.cancel(f.stream),
@@ -114,7 +136,7 @@ class Link {
         this.settled(f.stream);
         return;
       case FRAME.fail: {
-        const failure = frameJson<Failure>(f);
+        const failure = readFrame(f, FailureSchema);
         const message = remoteText(failure.message);
         const err = failure.code && isErrorCode(failure.code) ? new TroupeError(failure.code, message) : failure.delivered ? new Error(message) : new NotDelivered(message);
         p.head?.reject(err);
@@ -137,16 +159,46 @@ class Link {
     if (hello.features?.includes("ping")) {
       const hb = this.opts.heartbeat ?? HEARTBEAT;
       const ping = () => this.write(PING);
-      this.beat = new Heartbeat(hb, ping, () => this.fail(new TroupeError("daemon_unavailable", `the link to ${name} went silent: nothing from ${this.opts.address} for ${Number((hb.deadMs / 1000).toFixed(1))} s`)));
+      this.beat = new Heartbeat(hb, ping, () => this.fail(new TroupeError("daemon_unavailable", `the link to ${name} went silent: nothing from ${this.opts.address} for ${seconds(hb.deadMs)} s`)));
     }
     this.greet.resolve(hello);
   }
 
   /** An exchange is over; the heartbeat stops with the last one. */
   private settled(stream: number): boolean {
-    if (!this.pending.delete(stream)) return false;
+    const p = this.pending.get(stream);
+    if (!p) return false;
+    this.clearDeadline(p);
+    this.pending.delete(stream);
     if (this.pending.size === 0) this.beat?.stop();
     return true;
+  }
+
+  private clearDeadline(p: Pending): void {
+    if (p.deadline) clearTimeout(p.deadline);
+    p.deadline = null;
+  }
+
+  /**
+   * A request's reply did not come whole in time: it fails in one line, and the far end is told
+   * to let go of it. When a frame is arriving (a trickle), every exchange waits behind it: the
+   * link fails whole.
+   */
+  private overdue(stream: number, what: string): void {
+    const p = this.pending.get(stream);
+    if (!p) return;
+    p.deadline = null;
+    const { name, address } = this.opts;
+    const err = new TroupeError("timeout", `${name} did not answer ${what} within ${seconds(this.deadlineMs)} s (${address})`);
+    if (this.reader.midFrame) return this.fail(err);
+    p.head?.reject(err);
+    p.head = null;
+    try {
+      p.body?.error(err);
+    } catch {
+      // closed already
+    }
+    this.cancel(stream);
   }
 
   exchange(path: string, ex: Exchange): Promise<Response> {
@@ -154,7 +206,8 @@ class Link {
     const stream = this.next++;
     const req: OpenRequest = { method: ex.method, path, headers: ex.headers, ...(ex.body !== undefined && { body: ex.body }) };
     return new Promise<Response>((resolve, reject) => {
-      const p: Pending = { head: { resolve, reject }, body: null };
+      const what = `${ex.method} ${path.split("?")[0]}`;
+      const p: Pending = { head: { resolve, reject }, body: null, deadline: setTimeout(() => this.overdue(stream, what), this.deadlineMs) };
       this.pending.set(stream, p);
       const signal = ex.signal;
       if (signal) {
@@ -194,6 +247,7 @@ class Link {
     this.beat?.stop();
     this.greet.reject(err);
     for (const p of this.pending.values()) {
+      this.clearDeadline(p);
       p.head?.reject(err);
       try {
         p.body?.error(err);
@@ -205,8 +259,9 @@ class Link {
     this.close();
   }
 
+  /** Ends the process and all it started (ssh under a `$TROUPE_SSH_COMMAND` wrapper: nothing of a link outlives it). */
   close(): void {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill("SIGTERM");
+    endLinkProcess(this.child);
     this.child.stdin!.destroy();
   }
 }

@@ -3,8 +3,9 @@ import { ROWS } from "../../protocol/api/index.ts";
 import { BUILD_VERSION, VERSION_HEADER } from "../../self.ts";
 import { deliver } from "../http.ts";
 import { NotDelivered, type Transport } from "../transport.ts";
+import { OpenRequestSchema } from "../../protocol/link-frames.ts";
 import { Heartbeat, PROXY_DEADLINE, type HeartbeatOptions } from "./heartbeat.ts";
-import { FRAME, FrameReader, GREETING, LinkProtocolError, dataFrames, encodeFrame, frameJson, jsonFrame, type Failure, type Hello, type OpenRequest } from "./frames.ts";
+import { FRAME, FrameReader, GREETING, LinkProtocolError, dataFrames, encodeFrame, jsonFrame, readFrame, type Failure, type Hello, type OpenRequest } from "./frames.ts";
 
 /** What the proxy reads frames from and writes frames to: its stdin and stdout. */
 export interface ProxyIo {
@@ -119,9 +120,9 @@ export function serveLink(io: ProxyIo, transport: Transport, hello: Hello, deadl
       if (f.type === FRAME.open) {
         let req: OpenRequest;
         try {
-          req = frameJson<OpenRequest>(f);
-        } catch {
-          void send(jsonFrame(FRAME.fail, f.stream, { message: "malformed request frame", delivered: false } satisfies Failure));
+          req = readFrame(f, OpenRequestSchema);
+        } catch (err) {
+          void send(jsonFrame(FRAME.fail, f.stream, { message: `the link's client sent a malformed request: ${errorMessage(err)}`, delivered: false } satisfies Failure));
           continue;
         }
         void exchange(f.stream, req);

@@ -9,6 +9,19 @@ export function connectTimeoutS(env: NodeJS.ProcessEnv = process.env): number {
   return Number.isFinite(s) && s > 0 ? s : DEFAULT_CONNECT_TIMEOUT_S;
 }
 
+/** The longest the daemon holds a request on purpose (a long poll: `wait`, at most 60 s). */
+const LONGEST_HOLD_MS = 60_000;
+
+/**
+ * How long a request over a link gets for its whole reply: `TROUPE_REMOTE_REQUEST_TIMEOUT`
+ * seconds, else the longest hold of a long poll plus the connect timeout (`connectMs`) for the
+ * way there and back.
+ */
+export function requestTimeoutMs(connectMs: number, env: NodeJS.ProcessEnv = process.env): number {
+  const s = Number(env.TROUPE_REMOTE_REQUEST_TIMEOUT);
+  return Number.isFinite(s) && s > 0 ? s * 1000 : LONGEST_HOLD_MS + connectMs;
+}
+
 /** `'text'` for a POSIX shell (and fish): safe whatever the text holds. */
 export function shellQuote(text: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;

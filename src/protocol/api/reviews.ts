@@ -35,6 +35,19 @@ export const REVIEW_ENDPOINTS = {
     reply: commentReply,
     status: 201,
   }),
+  addReviewComments: endpoint({
+    method: "POST",
+    path: "/v1/agents/:ref/review/comments/batch",
+    summary:
+      "Several comments (`comments`, at most 200), each as `POST /v1/agents/:ref/review/comments` takes one, on one reading of the agent's diff: all are added, in order, or none (the first refused says why, as a single comment would be refused).",
+    rule: "person",
+    does: "comment on the diff of $",
+    target: "agent",
+    params: REF,
+    body: schema("reviews", "AddCommentsRequestSchema"),
+    reply: reply.key(schema("reviews", "CommentsResponseSchema"), "comments"),
+    status: 201,
+  }),
   editReviewComment: endpoint({
     method: "PATCH",
     path: "/v1/review-comments/:id",
