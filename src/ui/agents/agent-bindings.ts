@@ -1,9 +1,9 @@
 import { isLive } from "../../protocol/status.ts";
-import { ch } from "../keys/key-spec.ts";
-import { openMessage, openNewAgent, openResume, openStop } from "../dialogs/agent-dialogs.tsx";
-import { nothingToAnswer, openAnswer } from "../dialogs/answer.ts";
-import type { Binding, KeyEnv } from "../keys/binding.ts";
-import { help, opensDialog, quit } from "../keys/helpers.ts";
+import { ch } from "../kit/keys/key-spec.ts";
+import { openMessage, openNewAgent, openResume, openStop } from "./dialogs/agent-dialogs.tsx";
+import { nothingToAnswer, openAnswer } from "../shell/keys/answer.ts";
+import type { Binding, KeyEnv } from "../kit/keys/binding.ts";
+import { help, opensDialog, quit } from "../kit/keys/helpers.ts";
 import { agentDiff } from "../diff/diff-bindings.ts";
 import { flowsView } from "../flows/flow-bindings.ts";
 import { toggleRaw } from "../output/output-bindings.ts";

@@ -1,6 +1,6 @@
 import type { Agent } from "../../protocol/entities.ts";
-import { ch } from "../keys/key-spec.ts";
-import type { Binding } from "../keys/binding.ts";
+import { ch } from "../kit/keys/key-spec.ts";
+import type { Binding } from "../kit/keys/binding.ts";
 import { currentView } from "../shell/ui-state.ts";
 import { openAgentDiff } from "./open-diff.ts";
 

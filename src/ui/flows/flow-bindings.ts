@@ -1,5 +1,5 @@
-import { ch } from "../keys/key-spec.ts";
-import type { Binding } from "../keys/binding.ts";
+import { ch } from "../kit/keys/key-spec.ts";
+import type { Binding } from "../kit/keys/binding.ts";
 import { currentView } from "../shell/ui-state.ts";
 import { reloadFlows } from "./flow-actions.ts";
 

@@ -1,7 +1,7 @@
 import { Box, Text } from "ink";
 import { fit, truncate } from "../../output/text.ts";
-import { HELP_SECTIONS, helpRows } from "../keys/controllers.ts";
-import { Dialog, dialogInner } from "../shared/components/Dialog.tsx";
+import { HELP_SECTIONS, helpRows } from "../shell/keys/controllers.ts";
+import { Dialog, dialogInner } from "../kit/components/Dialog.tsx";
 
 export interface HelpOverlayProps {
   width: number;

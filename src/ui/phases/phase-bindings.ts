@@ -1,6 +1,6 @@
-import { ch } from "../keys/key-spec.ts";
-import type { Binding } from "../keys/binding.ts";
-import { help, opensDialog, quit } from "../keys/helpers.ts";
+import { ch } from "../kit/keys/key-spec.ts";
+import type { Binding } from "../kit/keys/binding.ts";
+import { help, opensDialog, quit } from "../kit/keys/helpers.ts";
 import { currentView } from "../shell/ui-state.ts";
 import {
   approve,

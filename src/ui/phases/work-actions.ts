@@ -2,8 +2,8 @@ import { TroupeError, errorMessage } from "../../errors.ts";
 import type { WorkItems } from "../../protocol/api-work.ts";
 import { rowName, rowStatus, type PhaseRow } from "./phase-rows.ts";
 import type { EditErrorModal } from "./phases-ui.ts";
-import type { KeyEnv } from "../keys/binding.ts";
-import { say } from "../keys/helpers.ts";
+import type { KeyEnv } from "../kit/keys/binding.ts";
+import { say } from "../kit/keys/helpers.ts";
 import { openAgentDiff, openDiff as openTextDiff, textLines } from "../diff/open-diff.ts";
 
 /** The phases view's actions: the same client calls as `troupe approve|reject|edit|retry|detail|dispatch`. */

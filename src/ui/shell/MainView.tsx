@@ -1,12 +1,12 @@
 import { useRef } from "react";
 import { HelpOverlay } from "../help/HelpOverlay.tsx";
-import { renderDialog } from "../dialogs/dialog-registry.ts";
+import { renderDialog } from "./keys/dialog-registry.ts";
 import type { MirrorView } from "../mirror/daemon-mirror.ts";
-import { listTop } from "../shared/list-top.ts";
-import type { OutputStore } from "../output/output-store.ts";
+import { listTop } from "../kit/list-top.ts";
+import type { OutputStore } from "../mirror/output-store.ts";
 import type { Screen } from "./screen.ts";
 import { currentView, type UiState } from "./ui-state.ts";
-import { AgentsView } from "../agents/AgentsView.tsx";
+import { AgentsView } from "./AgentsView.tsx";
 import { DiffView } from "../diff/DiffView.tsx";
 import { FlowsView } from "../flows/FlowsView.tsx";
 import { flowRow } from "../flows/flow-rows.ts";

@@ -1,11 +1,11 @@
 import { helpScrollMax } from "../help/HelpOverlay.tsx";
 import type { MirrorView, SourceView } from "../mirror/daemon-mirror.ts";
-import type { Size } from "../terminal/useTerminalSize.ts";
-import { layout } from "../shared/layout.ts";
+import type { Size } from "../kit/terminal/useTerminalSize.ts";
+import { layout } from "../kit/layout.ts";
 import { listIndex } from "../agents/list-index.ts";
 import { currentView, type UiState } from "./ui-state.ts";
-import { workAttentionKeys } from "../phases/work-state.ts";
-import { permissionsOf } from "../permissions/permissions-state.ts";
+import { workAttentionKeys } from "../mirror/work-state.ts";
+import { permissionsOf } from "../mirror/permissions-state.ts";
 import { phaseRows, rowContent } from "../phases/phase-rows.ts";
 import { sanitize, wrapText } from "../../output/text.ts";
 import { diffRows } from "../diff/DiffView.tsx";

@@ -1,7 +1,7 @@
 import { FOLLOW, type Scroll } from "../output/scroll.ts";
 import type { IdList } from "../agents/list-index.ts";
-import { formReducer, type FormAction } from "../shared/form.ts";
-import type { AgentModal } from "../dialogs/modals.ts";
+import { formReducer, type FormAction } from "../kit/form.ts";
+import type { AgentModal } from "../agents/dialogs/modals.ts";
 import type { PermissionModal } from "../permissions/permission-form.ts";
 import { diffReducer, type DiffAction, type DiffState } from "../diff/diff-ui.ts";
 import type { ReviewModal } from "../diff/review-modal.ts";

@@ -1,14 +1,14 @@
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import type { KeyEnv } from "../keys/controllers.ts";
+import type { KeyEnv } from "./keys/controllers.ts";
 import { closeIfSettled } from "../permissions/decide.ts";
 import type { Mirror, MirrorView } from "../mirror/daemon-mirror.ts";
 import { deriveScreen } from "./derive-screen.ts";
 import type { Screen } from "./screen.ts";
 import { createUiStore } from "./ui-store.ts";
 import type { UiState } from "./ui-state.ts";
-import type { DashboardDeps } from "../deps.ts";
+import type { DashboardDeps } from "../mirror/deps.ts";
 import { useMirror } from "../mirror/useMirror.ts";
-import type { Size } from "../terminal/useTerminalSize.ts";
+import type { Size } from "../kit/terminal/useTerminalSize.ts";
 
 const STATUS_MS = 8000;
 
