@@ -4,7 +4,7 @@ import { alertBytes, desktopEscapes } from "./kit/terminal/alert.ts";
 import { DaemonMirror } from "./mirror/daemon-mirror.ts";
 import type { Source } from "../client/sources.ts";
 import type { RunOptions } from "./mirror/deps.ts";
-import type { AttentionItem } from "./shell/attention.ts";
+import type { AttentionItem } from "./mirror/attention.ts";
 import { firstState } from "./first-state.ts";
 
 /**

@@ -12,7 +12,7 @@ import { resolveWorkspace } from "../../src/workspace.ts";
 import { followSources, type FollowedSources } from "../../src/ui/sources/follow-sources.ts";
 import { parserFor } from "../../src/output/render.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
-import type { AttentionItem } from "../../src/ui/shell/attention.ts";
+import type { AttentionItem } from "../../src/ui/mirror/attention.ts";
 
 let a: Sandbox | undefined;
 let b: Sandbox | undefined;

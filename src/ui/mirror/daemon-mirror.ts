@@ -6,7 +6,7 @@ import type { EventFilter, EventMessage } from "../../client/sse.ts";
 import { TroupeError, errorMessage } from "../../errors.ts";
 import type { LineParser } from "../../output/lines.ts";
 import { entitiesReducer, initialEntities, type EntitiesState } from "./entities-state.ts";
-import { attentionItems, type AttentionItem } from "../shell/attention.ts";
+import { attentionItems, type AttentionItem } from "./attention.ts";
 import { OutputStore, type OutputStoreOptions } from "./output-store.ts";
 import { Publisher } from "../kit/publisher.ts";
 import type { DashboardClient } from "./deps.ts";

@@ -3,9 +3,16 @@ import { chunkLines, type LineParser, type RenderedLine } from "../../output/lin
 import { sanitize } from "../../output/text.ts";
 import { OutputRenderer, type LineSink } from "../../output/renderer.ts";
 import { errorMessage } from "../../errors.ts";
-import type { LineSource } from "../output/scroll.ts";
 import { Publisher } from "../kit/publisher.ts";
 import type { DashboardClient } from "./deps.ts";
+
+/** Lines by absolute index; old ones may have been dropped (`base` > 0) to keep memory flat. */
+export interface LineSource {
+  readonly base: number;
+  /** One past the last absolute index. */
+  readonly end: number;
+  at(index: number): RenderedLine;
+}
 
 /** Lines kept per agent and view: older ones drop off, so memory stays flat however long the output. */
 export const DEFAULT_CAP = 5_000;

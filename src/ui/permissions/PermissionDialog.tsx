@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import { truncate, wrapText } from "../../output/text.ts";
-import { questionsOf, requestLines } from "./request-lines.ts";
+import { questionsOf, requestLines } from "../mirror/request-lines.ts";
 import type { PermissionModal } from "./permission-form.ts";
 import type { ChoiceField, TextField } from "../kit/form.ts";
 import { tint, useTheme } from "../kit/theme.ts";

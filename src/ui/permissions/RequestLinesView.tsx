@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import { sanitize, truncate, wrapText } from "../../output/text.ts";
-import type { RequestLine } from "./request-lines.ts";
+import type { RequestLine } from "../mirror/request-lines.ts";
 import { tint, useTheme, type Colour } from "../kit/theme.ts";
 
 export interface RequestLinesViewProps {

@@ -2,7 +2,7 @@ import type { Agent } from "../../protocol/entities.ts";
 import type { PermissionDecision, PermissionRequest } from "../../protocol/permission.ts";
 import { suggestRule } from "../../permissions/rules.ts";
 import { FormError } from "../kit/form.ts";
-import { questionsOf } from "./request-lines.ts";
+import { questionsOf } from "../mirror/request-lines.ts";
 import { permissionsOf } from "../mirror/permissions-state.ts";
 import type { EntitiesState } from "../mirror/entities-state.ts";
 import { choiceField, formValues, isLastField, makeForm, textField, type Field, type FormState } from "../kit/form.ts";

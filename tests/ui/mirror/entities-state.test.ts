@@ -10,7 +10,7 @@ import {
   visibleAgents,
   visibleRows,
 } from "../../../src/ui/mirror/entities-state.ts";
-import { attentionItems } from "../../../src/ui/shell/attention.ts";
+import { attentionItems } from "../../../src/ui/mirror/attention.ts";
 import { makeAgent, makeConversation } from "../helpers/fake-client.ts";
 import type { Message } from "../../../src/protocol/message.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { PermissionRequest } from "../../../src/protocol/permission.ts";
 import { entitiesReducer, initialEntities, visibleAgents } from "../../../src/ui/mirror/entities-state.ts";
-import { attentionItems } from "../../../src/ui/shell/attention.ts";
+import { attentionItems } from "../../../src/ui/mirror/attention.ts";
 import { permissionsOf } from "../../../src/ui/mirror/permissions-state.ts";
 import { makeAgent } from "../helpers/fake-client.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { entitiesReducer, initialEntities } from "../../../src/ui/mirror/entities-state.ts";
-import { attentionItems } from "../../../src/ui/shell/attention.ts";
+import { attentionItems } from "../../../src/ui/mirror/attention.ts";
 import { initialWork, workEvents, workSnapshot } from "../../../src/ui/mirror/work-state.ts";
 import { phaseRows, rowContent } from "../../../src/ui/phases/phase-rows.ts";
 import { makeAgent, makeInitiative, makePhase, makeTask } from "../helpers/fake-client.ts";

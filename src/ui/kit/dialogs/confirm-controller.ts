@@ -1,10 +1,10 @@
 import { ch, named } from "../keys/key-spec.ts";
 import { cancel, opensDialog, quitFromDialog } from "../keys/helpers.ts";
 import type { Controller } from "../keys/binding.ts";
-import { dialogOf } from "../../shell/keys/dialog-registry.ts";
+import type { DialogOf } from "./dialog-spec.ts";
 
-/** A yes/no question: stop an agent, detail a phase, dispatch an initiative, edit again after a refusal, run a flow. */
-export const confirmController: Controller = {
+/** A yes/no question (`dialogOf` finds the open one's spec): stop an agent, detail a phase, dispatch an initiative, edit again after a refusal, run a flow. */
+export const confirmController = (dialogOf: DialogOf): Controller => ({
   context: "confirm",
   bindings: [
     cancel,
@@ -20,4 +20,4 @@ export const confirmController: Controller = {
     { command: "cancel", keys: [ch("n")], help: "no", run: cancel.run },
     quitFromDialog,
   ],
-};
+});

@@ -1,14 +1,19 @@
 import type { ReactNode } from "react";
 import type { KeyEnv } from "../keys/binding.ts";
-import type { EntitiesState } from "../../mirror/entities-state.ts";
 import type { FormState } from "../form.ts";
 
 /** Where a dialog is drawn: the main area, and the daemon's state as the dashboard holds it. */
 export interface DialogArea {
   width: number;
   height: number;
-  entities: EntitiesState;
+  entities: KeyEnv["entities"];
 }
+
+/** An open dialog's state: `ui.modal` when it is neither nothing nor the help. */
+export type OpenDialog = Exclude<KeyEnv["ui"]["modal"], { kind: "none" } | { kind: "help" }>;
+
+/** The spec of an open dialog, from the shell's table of them all (`shell/keys/dialog-registry.ts`). */
+export type DialogOf = <M extends OpenDialog>(modal: M) => DialogSpec<M>;
 
 /**
  * One dialog, declared once beside its feature: the keys it takes (a form's fields, or a yes/no

@@ -1,12 +1,11 @@
 import { ctrl, named, type KeyPress } from "../keys/key-spec.ts";
 import type { FormAction, FormState } from "../form.ts";
 import { cancel, formFailed, quitFromDialog } from "../keys/helpers.ts";
-import type { DialogModal } from "../../shell/ui-state.ts";
 import type { Binding, Controller, KeyEnv } from "../keys/binding.ts";
-import { dialogOf } from "../../shell/keys/dialog-registry.ts";
+import type { DialogOf, OpenDialog } from "./dialog-spec.ts";
 
 /** The dialogs that hold a form. */
-type FormModal = Extract<DialogModal, { form: FormState }>;
+type FormModal = Extract<OpenDialog, { form: FormState }>;
 
 function formModal(env: KeyEnv): FormModal | null {
   const m = env.ui.modal;
@@ -14,7 +13,7 @@ function formModal(env: KeyEnv): FormModal | null {
 }
 
 /** Sends the open form (its dialog's `submit`); a mistake in it, or a refusal, shows in the dialog. */
-function submitForm(env: KeyEnv): void {
+function submitForm(dialogOf: DialogOf, env: KeyEnv): void {
   const m = formModal(env);
   if (!m || m.busy) return;
   try {
@@ -29,8 +28,8 @@ function edit(env: KeyEnv, action: FormAction): void {
   if (m && !m.busy) env.dispatch({ type: "form", action });
 }
 
-const submitAll = (env: KeyEnv) => {
-  submitForm(env);
+const submitAll = (dialogOf: DialogOf) => (env: KeyEnv) => {
+  submitForm(dialogOf, env);
   return "dialog" as const;
 };
 
@@ -55,8 +54,8 @@ function fieldEdit({ input, key }: KeyPress): FormAction | null {
   return text ? { type: "insert", text } : null;
 }
 
-/** A dialog's form: text fields, choices and toggles. */
-export const fieldController: Controller = {
+/** A dialog's form: text fields, choices and toggles; `dialogOf` finds the open one's spec. */
+export const fieldController = (dialogOf: DialogOf): Controller => ({
   context: "field",
   bindings: [
     {
@@ -67,7 +66,7 @@ export const fieldController: Controller = {
         // Enter submits, unless the dialog says it moves on from this field (the next question, a deny's reason).
         const m = formModal(env);
         if (m && dialogOf(m).enter?.(m) === "next") return edit(env, { type: "next" });
-        return submitAll(env);
+        return submitAll(dialogOf)(env);
       },
     },
     {
@@ -83,7 +82,7 @@ export const fieldController: Controller = {
     { command: "prevField", keys: [named("tab", "shift+tab", true)], help: "previous field", run: (env) => edit(env, { type: "prev" }) },
     arrow("lineUp", "upArrow", "↑", "line above; from the first line, the previous field", { type: "up" }),
     arrow("lineDown", "downArrow", "↓", "line below; from the last line, the next field", { type: "down" }),
-    { command: "submitAll", keys: [ctrl("s")], help: "submit from any field", run: submitAll },
+    { command: "submitAll", keys: [ctrl("s")], help: "submit from any field", run: submitAll(dialogOf) },
     cancel,
     quitFromDialog,
   ],
@@ -102,4 +101,4 @@ export const fieldController: Controller = {
     // Pasted text goes in as it is (the field makes newlines spaces when it has one line); tabs become spaces.
     if (f?.kind === "text") edit(env, { type: "insert", text: text.replace(/\t/g, "  ") });
   },
-};
+});

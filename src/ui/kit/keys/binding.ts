@@ -1,30 +1,32 @@
-import type { Dispatch } from "react";
-import type { Agent } from "../../../protocol/entities.ts";
-import type { Mirror } from "../../mirror/daemon-mirror.ts";
-import type { KeyContext, KeyPress, KeySpec } from "./key-spec.ts";
-import type { Screen } from "../../shell/screen.ts";
-import type { EntitiesState } from "../../mirror/entities-state.ts";
-import type { LineSource } from "../../output/scroll.ts";
-import type { UiAction, UiState } from "../../shell/ui-state.ts";
-import type { DashboardDeps } from "../../mirror/deps.ts";
+import type { FormAction } from "../form.ts";
+import type { KeySpec, KeyPress } from "./key-spec.ts";
 
-/** What a key handler sees: the state its predecessor left, and what it may act on. */
-export interface KeyEnv {
-  ui: UiState;
-  /** Derived from `ui` and the mirror: the list as shown, the selection, the sizes. */
-  screen: Screen;
-  entities: EntitiesState;
-  dispatch: Dispatch<UiAction>;
-  mirror: Mirror;
-  deps: DashboardDeps;
-  /** The selected agent, if any (`screen.selected`). */
-  selected: Agent | null;
-  /** The selected agent's output, read when a key needs it. */
-  output: () => LineSource | null;
+/**
+ * The kit names no feature, so the environment key handlers run in is declared by the shell that
+ * builds it (`shell/keys/key-env.ts`) and registered here by declaration merging, as TanStack
+ * Router's `Register` lets a library know the app's router type without importing it:
+ *   declare module "../../kit/keys/binding.ts" { interface Register { env: ShellEnv } }
+ * The kit's own code reads only what `KitEnv` names; a feature reads the registered env.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Register {}
+
+/** What the kit's own bindings use: the status line, dialogs, quitting. */
+export interface KitEnv {
+  dispatch: (action: KitAction) => void;
   quit: () => void;
-  /** Hands the terminal to `fn` (an editor): Ink leaves the alternate screen and redraws after. */
-  suspend: <T>(fn: () => Promise<T>) => Promise<T>;
 }
+
+/** The actions the kit's bindings and helpers send (the shell's reducer takes them with its own). */
+export type KitAction =
+  | { type: "status"; status: { text: string; kind: "error" | "info" } | null }
+  | { type: "open"; modal: { kind: "help"; top: number } }
+  | { type: "close" }
+  | { type: "busy"; busy: boolean }
+  | { type: "form"; action: FormAction };
+
+/** What a key handler sees: the state its predecessor left, and what it may act on (see `Register`). */
+export type KeyEnv = Register extends { env: infer E extends KitEnv } ? E : KitEnv;
 
 /**
  * What a handler tells the key loop. `dialog`: it opened or closed a dialog (or sent one), so
@@ -48,7 +50,8 @@ export interface Binding {
 
 /** The keys of one context. `typing` takes what no binding claims (text fields, the filter). */
 export interface Controller {
-  context: KeyContext;
+  /** The key context it serves (the shell's table names them all). */
+  context: string;
   bindings: readonly Binding[];
   typing?: (env: KeyEnv, text: KeyPress) => void;
   /** Takes text as typed or pasted in one piece (a paste never reaches the bindings). */

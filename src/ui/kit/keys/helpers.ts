@@ -9,6 +9,9 @@ import type { Binding, KeyEnv } from "./binding.ts";
  * (movement, back, help, quit, cancel), each defined once (the help shows each once).
  */
 
+/** The view on top of the view stack (`ui.views`, never empty: the agents view is at its bottom). */
+export const topView = (env: KeyEnv): string | undefined => env.ui.views[env.ui.views.length - 1];
+
 export function say(env: KeyEnv, text: string, kind: "error" | "info" = "info"): void {
   env.dispatch({ type: "status", status: { text, kind } });
 }

@@ -1,8 +1,5 @@
 import type { Key } from "ink";
 
-/** Where the keyboard is: decides which controller's bindings apply. */
-export type KeyContext = "list" | "output" | "diff" | "phases" | "phaseContent" | "flows" | "field" | "filter" | "confirm" | "help";
-
 /** The flags of Ink's Key that name a key (not a modifier). */
 export type NamedKey = "upArrow" | "downArrow" | "leftArrow" | "rightArrow" | "pageUp" | "pageDown" | "home" | "end" | "return" | "escape" | "tab" | "backspace" | "delete";
 

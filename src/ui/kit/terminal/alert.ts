@@ -1,6 +1,14 @@
-import { noticeText } from "../../../protocol/notice.ts";
+import { noticeText, type NoticeReason } from "../../../protocol/notice.ts";
 import type { NotifyConfig } from "../../../protocol/user-config.ts";
-import type { AttentionItem } from "../../shell/attention.ts";
+
+/** Something that calls for the person now, as the bell and the desktop notification name it. */
+export interface AttentionItem {
+  /** Who: the agent's name (for a proposal, the agent that proposed it; else the initiative's). */
+  name: string;
+  reason: NoticeReason;
+  /** What: the question, the message, the proposal's title (raw: the caller sanitizes). */
+  text: string;
+}
 
 const ESC = "\x1b";
 const BEL = "\x07";

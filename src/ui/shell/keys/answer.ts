@@ -1,11 +1,23 @@
 import { errorMessage } from "../../../errors.ts";
 import type { Message } from "../../../protocol/message.ts";
-import type { KeyEnv } from "../../kit/keys/binding.ts";
-import { say } from "../../kit/keys/helpers.ts";
+import type { Binding, KeyEnv } from "../../kit/keys/binding.ts";
+import { opensDialog, say } from "../../kit/keys/helpers.ts";
+import { ch } from "../../kit/keys/key-spec.ts";
 import { permissionModal } from "../../permissions/permission-form.ts";
 import { messagesModal, questionsModal } from "../../agents/dialogs/agent-forms.ts";
 
-/** `a`: what the selected agent waits on the person for, in one dialog. */
+/**
+ * `a`: what the selected agent waits on the person for, in one dialog. It spans two features (a
+ * permission request before the agents' questions and messages), so the shell holds it.
+ */
+export const answerKey: Binding = {
+  command: "answer",
+  keys: [ch("a")],
+  help: "allow or deny the agent's tool call; answer its questions or user conversation; read its messages (and reply)",
+  hint: "answer",
+  disabled: nothingToAnswer,
+  run: opensDialog(openAnswer),
+};
 
 /** Why `a` has nothing to open for the selected agent, or null. */
 export function nothingToAnswer(env: KeyEnv): string | null {

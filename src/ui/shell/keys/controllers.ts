@@ -1,4 +1,5 @@
-import { keysLabel, specMatches, type KeyContext, type KeyInput } from "../../kit/keys/key-spec.ts";
+import { fit } from "../../../output/text.ts";
+import { keysLabel, specMatches, type KeyInput } from "../../kit/keys/key-spec.ts";
 import { currentView, type UiState } from "../ui-state.ts";
 import { confirmController } from "../../kit/dialogs/confirm-controller.ts";
 import { diffController } from "../../diff/diff-controller.ts";
@@ -15,6 +16,9 @@ import { dialogOf } from "./dialog-registry.ts";
 
 export type { Binding, Controller, KeyEnv, Outcome } from "../../kit/keys/binding.ts";
 
+/** Where the keyboard is: decides which controller's bindings apply. */
+export type KeyContext = "list" | "output" | "diff" | "phases" | "phaseContent" | "flows" | "field" | "filter" | "confirm" | "help";
+
 /** One controller per key context: a new view is one more file and one more row here. */
 export const CONTROLLERS: Readonly<Record<KeyContext, Controller>> = {
   list: listController,
@@ -23,9 +27,9 @@ export const CONTROLLERS: Readonly<Record<KeyContext, Controller>> = {
   phases: phasesController,
   phaseContent: phaseContentController,
   flows: flowsController,
-  field: fieldController,
+  field: fieldController(dialogOf),
   filter: filterController,
-  confirm: confirmController,
+  confirm: confirmController(dialogOf),
   help: helpController,
 };
 
@@ -92,4 +96,16 @@ export function hintLine(context: KeyContext, env?: KeyEnv): string {
   return CONTROLLERS[context].bindings.filter((b) => b.hint && !(env && b.disabled?.(env)))
     .map((b) => `${b.keys[0]!.label} ${b.hint}`)
     .join(" · ");
+}
+
+/** Lines of the help overlay (`help/HelpOverlay.tsx`): section titles and key rows, from the same tables. */
+export function helpLines(): { text: string; title: boolean }[] {
+  const keyWidth = 16;
+  const lines: { text: string; title: boolean }[] = [];
+  for (const s of HELP_SECTIONS) {
+    if (lines.length) lines.push({ text: "", title: false });
+    lines.push({ text: s.title, title: true });
+    for (const r of helpRows(s.contexts)) lines.push({ text: `${fit(r.keys, keyWidth)} ${r.help}`, title: false });
+  }
+  return lines;
 }

@@ -8,8 +8,9 @@ import { keypresses } from "../../kit/keys/keypresses.ts";
  * character. Returns false when the keys after it must be dropped (a dialog opened or closed).
  */
 function runKey(env: KeyEnv, press: KeyPress): boolean {
-  const ctl = CONTROLLERS[keyContext(env.ui)];
-  const b = findBinding(ctl.context, press.input, press.key);
+  const context = keyContext(env.ui);
+  const ctl = CONTROLLERS[context];
+  const b = findBinding(context, press.input, press.key);
   if (!b) {
     ctl.typing?.(env, press);
     return true;

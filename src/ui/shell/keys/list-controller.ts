@@ -1,7 +1,7 @@
 import { named } from "../../kit/keys/key-spec.ts";
 import { down, up } from "../../kit/keys/helpers.ts";
 import { cyclePane, outputPaging } from "../../output/output-bindings.ts";
-import { agentActions } from "../../agents/agent-bindings.ts";
+import { agentActions } from "./agent-actions.ts";
 import type { Controller, KeyEnv } from "../../kit/keys/binding.ts";
 
 /** Moves from the selection as shown (the first row when none was chosen yet). */

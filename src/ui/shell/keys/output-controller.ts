@@ -1,6 +1,6 @@
 import type { Controller } from "../../kit/keys/binding.ts";
 import { back, down, up } from "../../kit/keys/helpers.ts";
-import { agentActions } from "../../agents/agent-bindings.ts";
+import { agentActions } from "./agent-actions.ts";
 import { cyclePane, outputPaging, scrollOutput } from "../../output/output-bindings.ts";
 
 /** The output pane focused: arrows scroll it, esc goes back to the list. */

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { alertBytes, desktopEscapes, desktopNotification, tmuxPassthrough } from "../../../../src/ui/kit/terminal/alert.ts";
 import { DaemonMirror } from "../../../../src/ui/mirror/daemon-mirror.ts";
-import type { AttentionItem } from "../../../../src/ui/shell/attention.ts";
+import type { AttentionItem } from "../../../../src/ui/mirror/attention.ts";
 import { FakeClient, makeAgent, makeInitiative, makePhase } from "../../helpers/fake-client.ts";
 import { defaultParser, waitFor } from "../../helpers/render.tsx";
 

@@ -1,7 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { Key } from "ink";
-import { CONTROLLERS, HELP_SECTIONS, helpRows, hintLine, resolveKey } from "../../../../src/ui/shell/keys/controllers.ts";
-import type { KeyContext } from "../../../../src/ui/kit/keys/key-spec.ts";
+import { CONTROLLERS, HELP_SECTIONS, helpRows, hintLine, resolveKey, type KeyContext } from "../../../../src/ui/shell/keys/controllers.ts";
 
 const none: Key = {
   upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
