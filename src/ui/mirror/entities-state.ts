@@ -21,9 +21,9 @@ export interface EntitiesState {
    * `delivered` event, after our own read mark, cannot bring one back).
    */
   messages: Readonly<Record<string, Message>>;
-  /** Initiatives, phases and tasks (`phases/work-state.ts`). */
+  /** Initiatives, phases and tasks (`work-state.ts`). */
   work: WorkState;
-  /** Permission requests waiting for the person (`permissions/permissions-state.ts`). */
+  /** Permission requests waiting for the person (`permissions-state.ts`). */
   permissions: PermissionsState;
   /** True once the first snapshot arrived. */
   loaded: boolean;

@@ -11,7 +11,7 @@ import { initialPhases, phasesReducer, type PhaseModal, type PhasesAction, type 
 export type View = "agents" | "diff" | "phases" | "flows";
 export type Pane = "list" | "output";
 
-/** Every dialog's state, each declared in its feature (and drawn, keyed and sent by its `DialogSpec`, `dialogs/dialog-registry.ts`). */
+/** Every dialog's state, each declared in its feature (and drawn, keyed and sent by its `DialogSpec`, `shell/keys/dialog-registry.ts`). */
 export type DialogModal = AgentModal | PhaseModal | FlowModal | PermissionModal | ReviewModal;
 
 /** What covers the views: nothing, the help, or a dialog. */
