@@ -15,6 +15,7 @@ const LAYERS: Record<string, readonly string[]> = {
   // the entry point and the people's side: the daemon only through the client
   main: ["cli", "self"],
   cli: ["client", "protocol", "output", "providers", "workspace", "lock-file", "trust", "self", "user-config", "remotes", "platforms"],
+  // the dashboard; its own layers (kit, mirror, features, shell) are held by tests/ui/structure.test.ts
   ui: ["client", "protocol", "output", "providers", "workspace", "runtime", "user-config", "permissions"],
   mcp: ["client", "protocol"],
   client: ["protocol", "lock-file", "process-info", "self", "workspace", "runtime"],

@@ -284,12 +284,12 @@ function figures(mode: Figures["mode"], firstFrameMs: number, run: Awaited<Retur
 async function troupe(): Promise<Figures> {
   const { App } = await import("../../src/ui/shell/app.tsx");
   const { DaemonMirror } = await import("../../src/ui/mirror/daemon-mirror.ts");
-  const { ThemeContext } = await import("../../src/ui/shared/theme.ts");
+  const { ThemeContext } = await import("../../src/ui/kit/theme.ts");
   const { visibleAgents } = await import("../../src/ui/mirror/entities-state.ts");
   const { resolveWorkspace } = await import("../../src/workspace.ts");
   const { ensureDaemon } = await import("../../src/client/connect.ts");
   const { parserFor } = await import("../../src/output/render.ts");
-  type Deps = import("../../src/ui/deps.ts").DashboardDeps;
+  type Deps = import("../../src/ui/mirror/deps.ts").DashboardDeps;
   const client = await ensureDaemon(resolveWorkspace({ workspace: o.workspace! }));
   const total = (await client.listAgents()).length;
   const mirror = new DaemonMirror(client, parserFor);

@@ -3,7 +3,7 @@
  * state, and deriving the tree (sort, dependencies by slug) for a large initiative.
  * Prints median and p99 over several runs. `bun scripts/bench/phase-rows.ts [phases] [tasksPerPhase]`
  */
-import { initialWork, workEvents, workSnapshot } from "../../src/ui/phases/work-state.ts";
+import { initialWork, workEvents, workSnapshot } from "../../src/ui/mirror/work-state.ts";
 import { phaseRows } from "../../src/ui/phases/phase-rows.ts";
 import { makeInitiative, makePhase, makeTask } from "../../tests/ui/helpers/fake-client.ts";
 import type { Task } from "../../src/protocol/work.ts";

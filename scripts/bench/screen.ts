@@ -6,7 +6,7 @@
  * text that identifies it. Synchronous and small on purpose: a frame is recognised at the write
  * that completes it, and its cost is measured (`ms`) and left out of the harness's CPU figures.
  *
- * Reads what Ink, its log-update and the dashboard's in-place repaint (src/ui/terminal/repaint.ts)
+ * Reads what Ink, its log-update and the dashboard's in-place repaint (src/ui/kit/terminal/repaint.ts)
  * write: printable text (a wide character takes two cells), CR, LF (as CR LF, as a terminal's output
  * processing makes it; scrolling at the bottom), BS,
  * TAB; CSI cursor moves (A B C D E F G H f d), erase in display and line (J K), the alternate

@@ -1,4 +1,4 @@
-import type { Publisher } from "./shared/publisher.ts";
+import type { Publisher } from "./kit/publisher.ts";
 
 export interface MemoryGuardOptions {
   budgetBytes: number;

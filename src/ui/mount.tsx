@@ -2,19 +2,19 @@ import { render } from "ink";
 import { parserFor } from "../output/render.ts";
 import { App } from "./shell/app.tsx";
 import { closingNote } from "./closing-note.ts";
-import { editInEditor } from "./terminal/editor.ts";
+import { editInEditor } from "./kit/terminal/editor.ts";
 import { workRuns } from "./phases/work-runs.ts";
 import { runAttached } from "../client/attach.ts";
 import type { Mirror } from "./mirror/daemon-mirror.ts";
-import type { RunOptions } from "./deps.ts";
-import { listProviders } from "./dialogs/provider-choices.ts";
-import { homeOnAlternateScreen, restoreTerminal } from "./terminal/terminal.ts";
-import { ThemeContext, themeFromEnv } from "./shared/theme.ts";
-import type { DashboardDeps } from "./deps.ts";
+import type { RunOptions } from "./mirror/deps.ts";
+import { listProviders } from "./agents/dialogs/provider-choices.ts";
+import { homeOnAlternateScreen, restoreTerminal } from "./kit/terminal/terminal.ts";
+import { ThemeContext, themeFromEnv } from "./kit/theme.ts";
+import type { DashboardDeps } from "./mirror/deps.ts";
 import type { EndpointMethods } from "../client/client.ts";
 import { gc, gcYoung, shrink } from "../runtime/process.ts";
 import { guardMemory, settleMemory } from "./memory-guard.ts";
-import { shortPath } from "./short-path.ts";
+import { shortPath } from "./kit/short-path.ts";
 
 // The dashboard after a full collection, 100 agents, one streaming: 81-95 MB; this budget
 // collects before the garbage of a stream's frames lifts it much above that.

@@ -1,9 +1,9 @@
 import { parserFor } from "../output/render.ts";
 import type { NotifyConfig } from "../protocol/user-config.ts";
-import { alertBytes, desktopEscapes } from "./terminal/alert.ts";
+import { alertBytes, desktopEscapes } from "./kit/terminal/alert.ts";
 import { DaemonMirror } from "./mirror/daemon-mirror.ts";
 import type { Source } from "../client/sources.ts";
-import type { RunOptions } from "./deps.ts";
+import type { RunOptions } from "./mirror/deps.ts";
 import type { AttentionItem } from "./mirror/attention.ts";
 import { firstState } from "./first-state.ts";
 

@@ -20,7 +20,15 @@ export function importsOf(root: string, file: string): string[] {
  */
 export function importCycles(root: string, files: readonly string[]): string[][] {
   const inside = new Set(files);
-  const edges = new Map(files.map((f) => [f, importsOf(root, f).filter((t) => inside.has(t))]));
+  return stronglyConnected(new Map(files.map((f) => [f, importsOf(root, f).filter((t) => inside.has(t))])));
+}
+
+/**
+ * The cycles of a directed graph (each node's targets; a target must be a node): its strongly
+ * connected components of more than one node, or of one with an edge to itself (Tarjan), each
+ * sorted, the sets by their first node.
+ */
+export function stronglyConnected(edges: ReadonlyMap<string, readonly string[]>): string[][] {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];
@@ -39,6 +47,6 @@ export function importCycles(root: string, files: readonly string[]): string[][]
     const component = stack.splice(stack.indexOf(v));
     if (component.length > 1 || edges.get(v)!.includes(v)) cycles.push(component.sort());
   };
-  for (const f of files) if (!index.has(f)) visit(f);
+  for (const v of edges.keys()) if (!index.has(v)) visit(v);
   return cycles.sort((a, b) => a[0]!.localeCompare(b[0]!));
 }

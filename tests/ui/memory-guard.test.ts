@@ -1,5 +1,5 @@
 import { expect, jest, test } from "bun:test";
-import { Publisher } from "../../src/ui/shared/publisher.ts";
+import { Publisher } from "../../src/ui/kit/publisher.ts";
 import { guardMemory, settleMemory } from "../../src/ui/memory-guard.ts";
 
 test("the memory guard looks at RSS on output and once after it, never while the dashboard is idle", () => {

@@ -1,12 +1,12 @@
 import { memo, useEffect, useMemo, useReducer, useState } from "react";
-import { isHandedOver } from "../terminal/hand-over.ts";
+import { isHandedOver } from "../kit/terminal/hand-over.ts";
 import { Box, Text, useStdout } from "ink";
 import type { ListIndex } from "./list-index.ts";
 import { LIST_GLYPHS, treePrefix } from "../../output/tree.ts";
 import { rowCells, rowColumns } from "./row-format.ts";
-import { useTheme } from "../shared/theme.ts";
+import { useTheme } from "../kit/theme.ts";
 import { AgentRow } from "./AgentRow.tsx";
-import { PaneTitle } from "../shared/components/PaneTitle.tsx";
+import { PaneTitle } from "../kit/components/PaneTitle.tsx";
 import { RowTicker, type TickedRow } from "./row-ticker.ts";
 import type { SourceView } from "../mirror/daemon-mirror.ts";
 import { GroupHeader } from "../sources/GroupHeader.tsx";

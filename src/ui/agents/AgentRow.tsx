@@ -2,9 +2,9 @@ import { createElement, memo, type ReactNode } from "react";
 import { Text } from "ink";
 import type { AgentStatus } from "../../protocol/entities.ts";
 import { sameRowCells, type RowCells, type RowColumns } from "./row-format.ts";
-import { selectionMark, statusColour, statusSymbol, tint, useTheme } from "../shared/theme.ts";
+import { selectionMark, statusColour, statusSymbol, tint, useTheme } from "../kit/theme.ts";
 import type { ClockCell, RowTicker } from "./row-ticker.ts";
-import type { InkNode } from "../terminal/repaint.ts";
+import type { InkNode } from "../kit/terminal/repaint.ts";
 
 export interface AgentRowProps {
   agentId: string;

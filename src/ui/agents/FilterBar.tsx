@@ -1,6 +1,6 @@
 import { Text } from "ink";
 import { fit } from "../../output/text.ts";
-import { useTheme } from "../shared/theme.ts";
+import { useTheme } from "../kit/theme.ts";
 
 export interface FilterBarProps {
   text: string;

@@ -1,27 +1,17 @@
 import { isLive } from "../../protocol/status.ts";
-import { ch } from "../keys/key-spec.ts";
-import { openMessage, openNewAgent, openResume, openStop } from "../dialogs/agent-dialogs.tsx";
-import { nothingToAnswer, openAnswer } from "../dialogs/answer.ts";
-import type { Binding, KeyEnv } from "../keys/binding.ts";
-import { help, opensDialog, quit } from "../keys/helpers.ts";
-import { agentDiff } from "../diff/diff-bindings.ts";
-import { flowsView } from "../flows/flow-bindings.ts";
-import { toggleRaw } from "../output/output-bindings.ts";
-import { phasesView } from "../phases/phase-bindings.ts";
+import { ch } from "../kit/keys/key-spec.ts";
+import { openMessage, openNewAgent, openResume, openStop } from "./dialogs/agent-dialogs.tsx";
+import type { Binding, KeyEnv } from "../kit/keys/binding.ts";
+import { opensDialog } from "../kit/keys/helpers.ts";
 import { attachBinding } from "./attach-binding.ts";
 
 const noAgent = (env: KeyEnv) => (env.selected ? null : "no agent selected");
 
-/** What the list and the output pane both offer on the selected agent. */
-export const agentActions: readonly Binding[] = [
-  {
-    command: "answer",
-    keys: [ch("a")],
-    help: "allow or deny the agent's tool call; answer its questions or user conversation; read its messages (and reply)",
-    hint: "answer",
-    disabled: nothingToAnswer,
-    run: opensDialog(openAnswer),
-  },
+/**
+ * The agents feature's keys on the selected agent; the shell puts them in the list's and the
+ * output pane's tables with the other features' (`shell/keys/agent-actions.ts`).
+ */
+export const agentKeys: readonly Binding[] = [
   { command: "newAgent", keys: [ch("n")], help: "new agent", hint: "new", run: opensDialog(openNewAgent) },
   {
     command: "stop",
@@ -58,11 +48,6 @@ export const agentActions: readonly Binding[] = [
     }),
   },
   attachBinding,
-  agentDiff,
-  toggleRaw,
-  { command: "filter", keys: [ch("/")], help: "filter agents by status or text", hint: "filter", run: (env) => env.dispatch({ type: "filterStart" }) },
-  phasesView,
-  flowsView,
-  help,
-  quit,
 ];
+
+export const filterKey: Binding = { command: "filter", keys: [ch("/")], help: "filter agents by status or text", hint: "filter", run: (env) => env.dispatch({ type: "filterStart" }) };

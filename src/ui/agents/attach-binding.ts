@@ -1,8 +1,8 @@
 import { STATUS, isLive } from "../../protocol/status.ts";
 import { getProvider } from "../../../providers/index.ts";
-import { ch } from "../keys/key-spec.ts";
-import { openStop } from "../dialogs/agent-dialogs.tsx";
-import type { Binding, KeyEnv } from "../keys/binding.ts";
+import { ch } from "../kit/keys/key-spec.ts";
+import { openStop } from "./dialogs/agent-dialogs.tsx";
+import type { Binding, KeyEnv } from "../kit/keys/binding.ts";
 import { takeOver } from "./take-over.ts";
 
 /** Why `t` cannot take the selected agent over, or null. */

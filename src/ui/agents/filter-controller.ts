@@ -1,6 +1,6 @@
-import { named } from "../keys/key-spec.ts";
-import { quitFromDialog } from "../keys/helpers.ts";
-import type { Controller } from "../keys/binding.ts";
+import { named } from "../kit/keys/key-spec.ts";
+import { quitFromDialog } from "../kit/keys/helpers.ts";
+import type { Controller } from "../kit/keys/binding.ts";
 
 /** The `/` prompt: what is typed filters the list; enter keeps it, esc clears it. */
 export const filterController: Controller = {

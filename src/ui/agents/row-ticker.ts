@@ -1,5 +1,5 @@
 import type { Agent } from "../../protocol/entities.ts";
-import { locateCell, paintCell, type CellPlace, type InkNode } from "../terminal/repaint.ts";
+import { locateCell, paintCell, type CellPlace, type InkNode } from "../kit/terminal/repaint.ts";
 import { elapsedCell, nextElapsedChange, whatCell, whatReadsClock, type RowColumns } from "./row-format.ts";
 
 /** A row on screen, as the list drew it: what its cells are made from. */

@@ -1,8 +1,8 @@
 import { errorMessage } from "../../errors.ts";
 import type { Agent } from "../../protocol/entities.ts";
 import { isLive } from "../../protocol/status.ts";
-import type { KeyEnv } from "../keys/binding.ts";
-import { say } from "../keys/helpers.ts";
+import type { KeyEnv } from "../kit/keys/binding.ts";
+import { say } from "../kit/keys/helpers.ts";
 
 /** How long `t` on a running agent waits for its stop before giving up on the attach. */
 const STOP_WAIT_MS = 15_000;

@@ -2,10 +2,10 @@ import { Box, Text } from "ink";
 import { fit, sanitize } from "../../output/text.ts";
 import { placeOf, sideOf } from "../../protocol/diff-line.ts";
 import type { DiffLine, ReviewComment } from "../../protocol/review.ts";
-import { PaneTitle } from "../shared/components/PaneTitle.tsx";
+import { PaneTitle } from "../kit/components/PaneTitle.tsx";
 import type { DiffState } from "./diff-ui.ts";
 import { rowsOf, windowTop, type DiffRow } from "./diff-rows.ts";
-import { tint, useTheme, type Colour, type Theme } from "../shared/theme.ts";
+import { tint, useTheme, type Colour, type Theme } from "../kit/theme.ts";
 
 export interface DiffViewProps {
   diff: DiffState;

@@ -1,7 +1,7 @@
 import type { Agent } from "../../protocol/entities.ts";
-import { ch } from "../keys/key-spec.ts";
-import type { Binding } from "../keys/binding.ts";
-import { currentView } from "../shell/ui-state.ts";
+import { ch } from "../kit/keys/key-spec.ts";
+import type { Binding } from "../kit/keys/binding.ts";
+import { topView } from "../kit/keys/helpers.ts";
 import { openAgentDiff } from "./open-diff.ts";
 
 function diffTitle(a: Agent): string {
@@ -14,10 +14,10 @@ export const agentDiff: Binding = {
   keys: [ch("d")],
   help: "diff of the agent's branch against its base (comment on its lines, send them back: keys under Diff)",
   hint: "diff",
-  disabled: (env) => (currentView(env.ui) === "diff" ? null : env.selected ? null : "no agent selected"),
+  disabled: (env) => (topView(env) === "diff" ? null : env.selected ? null : "no agent selected"),
   run: (env) => {
     const { selected } = env;
-    if (currentView(env.ui) === "diff" || !selected) {
+    if (topView(env) === "diff" || !selected) {
       env.dispatch({ type: "back" });
       return;
     }

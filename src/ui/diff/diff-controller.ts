@@ -1,6 +1,6 @@
-import { back, down, end, help, home, pageDown, pageUp, quit, up } from "../keys/helpers.ts";
-import { ch } from "../keys/key-spec.ts";
-import type { Controller, KeyEnv } from "../keys/binding.ts";
+import { back, down, end, help, home, pageDown, pageUp, quit, up } from "../kit/keys/helpers.ts";
+import { ch } from "../kit/keys/key-spec.ts";
+import type { Controller, KeyEnv } from "../kit/keys/binding.ts";
 import { agentDiff } from "./diff-bindings.ts";
 import type { CursorMove } from "./diff-ui.ts";
 import { comment, deleteComment, editComment, sendReview } from "./review-bindings.ts";

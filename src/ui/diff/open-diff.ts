@@ -1,7 +1,7 @@
 import { errorMessage } from "../../errors.ts";
 import type { Agent } from "../../protocol/entities.ts";
 import type { DiffLine } from "../../protocol/review.ts";
-import type { KeyEnv } from "../keys/binding.ts";
+import type { KeyEnv } from "../kit/keys/binding.ts";
 
 /** The daemon an agent's review lives on (its own: the one that computes its diff). */
 export function reviewClient(env: KeyEnv) {

@@ -1,10 +1,10 @@
 import { errorMessage } from "../../errors.ts";
 import { codeOf, placeOf, sideOf } from "../../protocol/diff-line.ts";
 import type { ReviewComment } from "../../protocol/review.ts";
-import { makeForm, textField } from "../shared/form.ts";
-import { ch, named } from "../keys/key-spec.ts";
-import type { Binding, KeyEnv } from "../keys/binding.ts";
-import { opensDialog, say } from "../keys/helpers.ts";
+import { makeForm, textField } from "../kit/form.ts";
+import { ch, named } from "../kit/keys/key-spec.ts";
+import type { Binding, KeyEnv } from "../kit/keys/binding.ts";
+import { opensDialog, say } from "../kit/keys/helpers.ts";
 import { cursorRow, type DiffState } from "./diff-ui.ts";
 import { loadReview, reviewClient } from "./open-diff.ts";
 import type { CommentModal, CommentTarget } from "./review-modal.ts";

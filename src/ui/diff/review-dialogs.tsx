@@ -1,8 +1,8 @@
 import { placeOf } from "../../protocol/diff-line.ts";
-import { FormError, formValues } from "../shared/form.ts";
-import type { DialogsOf } from "../dialogs/dialog-spec.ts";
-import type { KeyEnv } from "../keys/binding.ts";
-import { closeSaying, formFailed } from "../keys/helpers.ts";
+import { FormError, formValues } from "../kit/form.ts";
+import type { DialogsOf } from "../kit/dialogs/dialog-spec.ts";
+import type { KeyEnv } from "../kit/keys/binding.ts";
+import { closeSaying, formFailed } from "../kit/keys/helpers.ts";
 import { CommentDialog } from "./components/CommentDialog.tsx";
 import { reviewClient } from "./open-diff.ts";
 import type { CommentModal, ReviewModal } from "./review-modal.ts";

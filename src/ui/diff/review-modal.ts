@@ -1,5 +1,5 @@
 import type { DiffSection, ReviewSide } from "../../protocol/review.ts";
-import type { FormState } from "../shared/form.ts";
+import type { FormState } from "../kit/form.ts";
 
 /** The line a comment is on, as the diff view showed it. */
 export interface CommentTarget {

@@ -1,10 +1,10 @@
 import { useRef } from "react";
 import { Box, Text } from "ink";
 import { fit } from "../../output/text.ts";
-import { PaneTitle } from "../shared/components/PaneTitle.tsx";
-import { listTop } from "../shared/list-top.ts";
+import { PaneTitle } from "../kit/components/PaneTitle.tsx";
+import { listTop } from "../kit/list-top.ts";
 import type { FlowRow } from "./flow-rows.ts";
-import { selectionMark, tint, useTheme } from "../shared/theme.ts";
+import { selectionMark, tint, useTheme } from "../kit/theme.ts";
 
 export interface FlowsViewProps {
   rows: readonly FlowRow[] | null;

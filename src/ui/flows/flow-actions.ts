@@ -1,7 +1,7 @@
 import { errorMessage } from "../../errors.ts";
 import type { Flow } from "../../protocol/flow.ts";
-import type { KeyEnv } from "../keys/binding.ts";
-import { say } from "../keys/helpers.ts";
+import type { KeyEnv } from "../kit/keys/binding.ts";
+import { say } from "../kit/keys/helpers.ts";
 
 /** The flows view's actions: the same client calls as `troupe flow ls|run|enable|disable`. */
 

@@ -1,6 +1,6 @@
-import { ch } from "../keys/key-spec.ts";
-import type { Binding } from "../keys/binding.ts";
-import { currentView } from "../shell/ui-state.ts";
+import { ch } from "../kit/keys/key-spec.ts";
+import type { Binding } from "../kit/keys/binding.ts";
+import { topView } from "../kit/keys/helpers.ts";
 import { reloadFlows } from "./flow-actions.ts";
 
 /** `f`: opens the flows view (reading them: flows publish no events) or, from it, goes back to the agents. */
@@ -9,7 +9,7 @@ export const flowsView: Binding = {
   keys: [ch("f")],
   help: "flows view (scheduled runs)",
   run: (env) => {
-    const open = currentView(env.ui) === "flows";
+    const open = topView(env) === "flows";
     env.dispatch({ type: "view", view: open ? "agents" : "flows" });
     if (!open) reloadFlows(env);
   },

@@ -1,8 +1,8 @@
 import { errorMessage } from "../../errors.ts";
-import { ConfirmDialog } from "../shared/components/ConfirmDialog.tsx";
-import type { DialogsOf } from "../dialogs/dialog-spec.ts";
-import type { KeyEnv } from "../keys/binding.ts";
-import { closeSaying } from "../keys/helpers.ts";
+import { ConfirmDialog } from "../kit/components/ConfirmDialog.tsx";
+import type { DialogsOf } from "../kit/dialogs/dialog-spec.ts";
+import type { KeyEnv } from "../kit/keys/binding.ts";
+import { closeSaying } from "../kit/keys/helpers.ts";
 import { reloadFlows, selectedFlow } from "./flow-actions.ts";
 import type { FlowModal, FlowRunModal } from "./flows-ui.ts";
 

@@ -1,9 +1,9 @@
-import { ch } from "../keys/key-spec.ts";
-import { back, down, help, quit, up } from "../keys/helpers.ts";
+import { ch } from "../kit/keys/key-spec.ts";
+import { back, down, help, quit, up } from "../kit/keys/helpers.ts";
 import { flowsView } from "./flow-bindings.ts";
 import { noFlow, selectedFlow, toggleFlow } from "./flow-actions.ts";
 import { openFlowRun } from "./flow-dialogs.tsx";
-import type { Controller, KeyEnv } from "../keys/binding.ts";
+import type { Controller, KeyEnv } from "../kit/keys/binding.ts";
 
 function move(env: KeyEnv, delta: number): void {
   const names = (env.ui.flows.list ?? []).map((f) => f.name);

@@ -1,39 +1,32 @@
 import { Box, Text } from "ink";
-import { fit, truncate } from "../../output/text.ts";
-import { HELP_SECTIONS, helpRows } from "../keys/controllers.ts";
-import { Dialog, dialogInner } from "../shared/components/Dialog.tsx";
+import { truncate } from "../../output/text.ts";
+import { Dialog, dialogInner } from "../kit/components/Dialog.tsx";
 
 export interface HelpOverlayProps {
   width: number;
   height: number;
   /** First line shown when it does not all fit. */
   top: number;
+  /** Section titles and key rows, from the shell's key tables. */
+  lines: readonly HelpLine[];
+}
+
+export interface HelpLine {
+  text: string;
+  title: boolean;
 }
 
 /** How far the help can scroll in a dialog of this size (0 when it all shows). */
-export function helpScrollMax(width: number, height: number): number {
+export function helpScrollMax(width: number, height: number, lines: readonly HelpLine[]): number {
   const inner = dialogInner(width, height);
-  const n = helpLines().length;
+  const n = lines.length;
   if (inner.width >= 110 && Math.ceil(n / 2) <= inner.height) return 0;
   return Math.max(0, n - inner.height);
 }
 
-/** Lines of the help text: section titles and key rows. */
-export function helpLines(): { text: string; title: boolean }[] {
-  const keyWidth = 16;
-  const lines: { text: string; title: boolean }[] = [];
-  for (const s of HELP_SECTIONS) {
-    if (lines.length) lines.push({ text: "", title: false });
-    lines.push({ text: s.title, title: true });
-    for (const r of helpRows(s.contexts)) lines.push({ text: `${fit(r.keys, keyWidth)} ${r.help}`, title: false });
-  }
-  return lines;
-}
-
 /** The controllers' bindings, as the key handler uses them. */
-export function HelpOverlay({ width, height, top }: HelpOverlayProps) {
+export function HelpOverlay({ width, height, top, lines }: HelpOverlayProps) {
   const inner = dialogInner(width, height);
-  const lines = helpLines();
   // Two columns when wide enough for all of it to fit, else one (cut, with a note).
   const twoCols = inner.width >= 110 && lines.length > inner.height && Math.ceil(lines.length / 2) <= inner.height;
   const colWidth = twoCols ? Math.floor((inner.width - 2) / 2) : inner.width;

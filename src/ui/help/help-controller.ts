@@ -1,6 +1,6 @@
-import { ch, named } from "../keys/key-spec.ts";
-import { down, end, home, pageDown, pageUp, quitFromDialog, up } from "../keys/helpers.ts";
-import type { Controller, KeyEnv } from "../keys/binding.ts";
+import { ch, named } from "../kit/keys/key-spec.ts";
+import { down, end, home, pageDown, pageUp, quitFromDialog, up } from "../kit/keys/helpers.ts";
+import type { Controller, KeyEnv } from "../kit/keys/binding.ts";
 
 const scroll = (delta: (env: KeyEnv) => number) => (env: KeyEnv) => env.dispatch({ type: "helpScroll", delta: delta(env), max: env.screen.helpMax });
 

@@ -1,16 +1,9 @@
-import type { NoticeReason } from "../../protocol/notice.ts";
-import { hasQuestions, userConversations, userMessages, type EntitiesState } from "./entities-state.ts";
-import { initiativeNeedsYou, phaseNeedsYou, taskNeedsYou } from "../phases/work-state.ts";
-import { requestSummary } from "../permissions/request-lines.ts";
+import type { AttentionItem } from "../kit/terminal/alert.ts";
 
-/** Something that calls for the person now, as the bell and the desktop notification name it. */
-export interface AttentionItem {
-  /** Who: the agent's name (for a proposal, the agent that proposed it; else the initiative's). */
-  name: string;
-  reason: NoticeReason;
-  /** What: the question, the message, the proposal's title (raw: the caller sanitizes). */
-  text: string;
-}
+export type { AttentionItem };
+import { hasQuestions, userConversations, userMessages, type EntitiesState } from "./entities-state.ts";
+import { initiativeNeedsYou, phaseNeedsYou, taskNeedsYou } from "./work-state.ts";
+import { requestSummary } from "./request-lines.ts";
 
 /**
  * The one place that says what rings the dashboard's bell, keyed by occurrence: a key that was not

@@ -7,12 +7,12 @@ import { TroupeError, errorMessage } from "../../errors.ts";
 import type { LineParser } from "../../output/lines.ts";
 import { entitiesReducer, initialEntities, type EntitiesState } from "./entities-state.ts";
 import { attentionItems, type AttentionItem } from "./attention.ts";
-import { OutputStore, type OutputStoreOptions } from "../output/output-store.ts";
-import { Publisher } from "../shared/publisher.ts";
-import type { DashboardClient } from "../deps.ts";
+import { OutputStore, type OutputStoreOptions } from "./output-store.ts";
+import { Publisher } from "../kit/publisher.ts";
+import type { DashboardClient } from "./deps.ts";
 import type { WorkItems } from "../../protocol/api-work.ts";
 import type { Initiative } from "../../protocol/work.ts";
-import type { WorkSnapshot } from "../phases/work-state.ts";
+import type { WorkSnapshot } from "./work-state.ts";
 
 export type Connection =
   | { state: "connecting" }

@@ -6,8 +6,8 @@ import type { PermissionRequest } from "../../protocol/permission.ts";
 import { assertNever } from "../../errors.ts";
 import { STATUS } from "../../protocol/status.ts";
 import { treeRows, type TreeRow } from "../../output/tree.ts";
-import { initialPermissions, permissionEvent, permissionsSnapshot, type PermissionsState } from "../permissions/permissions-state.ts";
-import { initialWork, workEvents, workSnapshot, type WorkEvent, type WorkSnapshot, type WorkState } from "../phases/work-state.ts";
+import { initialPermissions, permissionEvent, permissionsSnapshot, type PermissionsState } from "./permissions-state.ts";
+import { initialWork, workEvents, workSnapshot, type WorkEvent, type WorkSnapshot, type WorkState } from "./work-state.ts";
 
 /** The agent asked the person questions (its status needs the person, and it has some). */
 export const hasQuestions = (a: Agent): boolean => STATUS[a.status].needsPerson && (a.questions?.length ?? 0) > 0;
@@ -21,9 +21,9 @@ export interface EntitiesState {
    * `delivered` event, after our own read mark, cannot bring one back).
    */
   messages: Readonly<Record<string, Message>>;
-  /** Initiatives, phases and tasks (`phases/work-state.ts`). */
+  /** Initiatives, phases and tasks (`work-state.ts`). */
   work: WorkState;
-  /** Permission requests waiting for the person (`permissions/permissions-state.ts`). */
+  /** Permission requests waiting for the person (`permissions-state.ts`). */
   permissions: PermissionsState;
   /** True once the first snapshot arrived. */
   loaded: boolean;

@@ -3,8 +3,8 @@ import { Box, Text } from "ink";
 import { fit } from "../../output/text.ts";
 import type { LineKind } from "../../output/lines.ts";
 import type { Row } from "./scroll.ts";
-import { kindColour, tint, useTheme } from "../shared/theme.ts";
-import { PaneTitle } from "../shared/components/PaneTitle.tsx";
+import { kindColour, tint, useTheme } from "../kit/theme.ts";
+import { PaneTitle } from "../kit/components/PaneTitle.tsx";
 
 export interface OutputPaneProps {
   title: string;

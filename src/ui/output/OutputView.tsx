@@ -3,7 +3,7 @@ import type { Agent } from "../../protocol/entities.ts";
 import { STATUS } from "../../protocol/status.ts";
 import { OutputPane } from "./OutputPane.tsx";
 import { useAgentOutput } from "./useAgentOutput.ts";
-import type { AgentOutput, OutputStore } from "./output-store.ts";
+import type { AgentOutput, OutputStore } from "../mirror/output-store.ts";
 import { visibleWindow, type Scroll } from "./scroll.ts";
 
 export interface OutputViewProps {

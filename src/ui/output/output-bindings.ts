@@ -1,6 +1,6 @@
-import { ch, named } from "../keys/key-spec.ts";
-import type { Binding, KeyEnv } from "../keys/binding.ts";
-import { end, home, pageDown, pageUp, say, type ScrollHow } from "../keys/helpers.ts";
+import { ch, named } from "../kit/keys/key-spec.ts";
+import type { Binding, KeyEnv } from "../kit/keys/binding.ts";
+import { end, home, pageDown, pageUp, say, type ScrollHow } from "../kit/keys/helpers.ts";
 import { FOLLOW, scrollBy, scrollHome } from "./scroll.ts";
 
 /** Scrolls the selected agent's output; scrolling up stops following, `end` follows again. */

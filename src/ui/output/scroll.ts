@@ -1,12 +1,7 @@
 import { wrapRow, type LineKind, type RenderedLine } from "../../output/lines.ts";
+import type { LineSource } from "../mirror/output-store.ts";
 
-/** Lines by absolute index; old ones may have been dropped (`base` > 0) to keep memory flat. */
-export interface LineSource {
-  readonly base: number;
-  /** One past the last absolute index. */
-  readonly end: number;
-  at(index: number): RenderedLine;
-}
+export type { LineSource };
 
 /** Following the end, or pinned with the top row at `line` (absolute), wrapped row `row` of it. */
 export type Scroll = { follow: true } | { follow: false; line: number; row: number };

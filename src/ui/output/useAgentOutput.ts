@@ -1,6 +1,6 @@
 import { useEffect, useSyncExternalStore } from "react";
 import type { Agent } from "../../protocol/entities.ts";
-import type { AgentOutput, OutputStore } from "./output-store.ts";
+import type { AgentOutput, OutputStore } from "../mirror/output-store.ts";
 
 /**
  * The selected agent's output buffer, re-rendering as it grows. Loading its history is an

@@ -1,13 +1,13 @@
 import { Box, Text } from "ink";
 import { sanitize, truncate, wrapText } from "../../output/text.ts";
-import { questionsOf, requestLines } from "./request-lines.ts";
+import { questionsOf, requestLines } from "../mirror/request-lines.ts";
 import type { PermissionModal } from "./permission-form.ts";
-import type { ChoiceField, TextField } from "../shared/form.ts";
-import { tint, useTheme } from "../shared/theme.ts";
-import { Dialog, dialogInner } from "../shared/components/Dialog.tsx";
-import { FormView } from "../shared/components/FormView.tsx";
+import type { ChoiceField, TextField } from "../kit/form.ts";
+import { tint, useTheme } from "../kit/theme.ts";
+import { Dialog, dialogInner } from "../kit/components/Dialog.tsx";
+import { FormView } from "../kit/components/FormView.tsx";
 import { RequestLinesView } from "./RequestLinesView.tsx";
-import { TextFieldView } from "../shared/components/TextFieldView.tsx";
+import { TextFieldView } from "../kit/components/TextFieldView.tsx";
 
 export interface PermissionDialogProps {
   modal: PermissionModal;

@@ -1,8 +1,8 @@
 import { Box, Text } from "ink";
 import type { PermissionRequest } from "../../protocol/permission.ts";
 import { truncate } from "../../output/text.ts";
-import { requestLines } from "./request-lines.ts";
-import { tint, useTheme } from "../shared/theme.ts";
+import { requestLines } from "../mirror/request-lines.ts";
+import { tint, useTheme } from "../kit/theme.ts";
 import { RequestLinesView, requestRows } from "./RequestLinesView.tsx";
 
 export interface PermissionPanelProps {

@@ -1,7 +1,7 @@
 import { Box, Text } from "ink";
 import { sanitize, truncate, wrapText } from "../../output/text.ts";
-import type { RequestLine } from "./request-lines.ts";
-import { tint, useTheme, type Colour } from "../shared/theme.ts";
+import type { RequestLine } from "../mirror/request-lines.ts";
+import { tint, useTheme, type Colour } from "../kit/theme.ts";
 
 export interface RequestLinesViewProps {
   lines: readonly RequestLine[];

@@ -1,7 +1,7 @@
 import { TroupeError, errorMessage } from "../../errors.ts";
 import { decidedText, permissionDecision, settledText, type PermissionModal } from "./permission-form.ts";
-import type { KeyEnv } from "../keys/binding.ts";
-import { formFailed, say } from "../keys/helpers.ts";
+import type { KeyEnv } from "../kit/keys/binding.ts";
+import { formFailed, say } from "../kit/keys/helpers.ts";
 
 /**
  * Refusals that mean the request is no longer the person's to answer: decided meanwhile (another

@@ -1,4 +1,4 @@
-import type { DialogsOf } from "../dialogs/dialog-spec.ts";
+import type { DialogsOf } from "../kit/dialogs/dialog-spec.ts";
 import { PermissionDialog } from "./PermissionDialog.tsx";
 import { decidePermission } from "./decide.ts";
 import { permissionEnter, type PermissionModal } from "./permission-form.ts";

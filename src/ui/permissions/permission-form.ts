@@ -1,11 +1,11 @@
 import type { Agent } from "../../protocol/entities.ts";
 import type { PermissionDecision, PermissionRequest } from "../../protocol/permission.ts";
 import { suggestRule } from "../../permissions/rules.ts";
-import { FormError } from "../shared/form.ts";
-import { questionsOf } from "./request-lines.ts";
-import { permissionsOf } from "./permissions-state.ts";
+import { FormError } from "../kit/form.ts";
+import { questionsOf } from "../mirror/request-lines.ts";
+import { permissionsOf } from "../mirror/permissions-state.ts";
 import type { EntitiesState } from "../mirror/entities-state.ts";
-import { choiceField, formValues, isLastField, makeForm, textField, type Field, type FormState } from "../shared/form.ts";
+import { choiceField, formValues, isLastField, makeForm, textField, type Field, type FormState } from "../kit/form.ts";
 /** A tool call, questions or a plan an agent waits on; `rule`: what allow always adds; `waiting`: its pending requests. */
 export interface PermissionModal {
   kind: "permission";

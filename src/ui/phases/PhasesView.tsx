@@ -1,10 +1,10 @@
 import { Box } from "ink";
 import { PhaseContent } from "./components/PhaseContent.tsx";
 import { PhaseTree } from "./components/PhaseTree.tsx";
-import type { Layout } from "../shared/layout.ts";
+import type { Layout } from "../kit/layout.ts";
 import { rowName, type PhaseRow } from "./phase-rows.ts";
 import type { PhasesUi } from "./phases-ui.ts";
-import { VerticalRule } from "../shared/components/VerticalRule.tsx";
+import { VerticalRule } from "../kit/components/VerticalRule.tsx";
 
 export interface PhasesViewProps {
   layout: Layout;

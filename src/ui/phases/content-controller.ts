@@ -1,6 +1,6 @@
-import { named } from "../keys/key-spec.ts";
-import type { Controller, KeyEnv } from "../keys/binding.ts";
-import { down, end, home, pageDown, pageUp, scrolledTop, up, type ScrollHow } from "../keys/helpers.ts";
+import { named } from "../kit/keys/key-spec.ts";
+import type { Controller, KeyEnv } from "../kit/keys/binding.ts";
+import { down, end, home, pageDown, pageUp, scrolledTop, up, type ScrollHow } from "../kit/keys/helpers.ts";
 import { phaseActions } from "./phase-bindings.ts";
 
 /** Scrolls the content pane; its rows are the pane's height less its title. */

@@ -1,7 +1,6 @@
-import { ch } from "../keys/key-spec.ts";
-import type { Binding } from "../keys/binding.ts";
-import { help, opensDialog, quit } from "../keys/helpers.ts";
-import { currentView } from "../shell/ui-state.ts";
+import { ch } from "../kit/keys/key-spec.ts";
+import type { Binding } from "../kit/keys/binding.ts";
+import { help, opensDialog, quit, topView } from "../kit/keys/helpers.ts";
 import {
   approve,
   editSelected,
@@ -25,7 +24,7 @@ export const phasesView: Binding = {
   command: "phases",
   keys: [ch("p")],
   help: "phases view",
-  run: (env) => env.dispatch({ type: "view", view: currentView(env.ui) === "phases" ? "agents" : "phases" }),
+  run: (env) => env.dispatch({ type: "view", view: topView(env) === "phases" ? "agents" : "phases" }),
 };
 
 /** The actions on the selected item, the same from the tree and from the content pane. */

@@ -1,9 +1,9 @@
 import { errorMessage } from "../../errors.ts";
-import { formValues, makeForm, textField, FormError } from "../shared/form.ts";
-import { ConfirmDialog } from "../shared/components/ConfirmDialog.tsx";
-import type { DialogsOf } from "../dialogs/dialog-spec.ts";
-import type { KeyEnv } from "../keys/binding.ts";
-import { closeSaying, formFailed } from "../keys/helpers.ts";
+import { formValues, makeForm, textField, FormError } from "../kit/form.ts";
+import { ConfirmDialog } from "../kit/components/ConfirmDialog.tsx";
+import type { DialogsOf } from "../kit/dialogs/dialog-spec.ts";
+import type { KeyEnv } from "../kit/keys/binding.ts";
+import { closeSaying, formFailed } from "../kit/keys/helpers.ts";
 import { RejectDialog } from "./components/RejectDialog.tsx";
 import { WorkConfirmDialog } from "./components/WorkConfirmDialog.tsx";
 import { rowName } from "./phase-rows.ts";

@@ -1,6 +1,6 @@
 import type { Agent } from "../../protocol/entities.ts";
 import type { Initiative, Phase, Task } from "../../protocol/work.ts";
-import { initiativeNeedsYou, phaseNeedsYou, taskNeedsYou, type WorkState } from "./work-state.ts";
+import { initiativeNeedsYou, phaseNeedsYou, taskNeedsYou, type WorkState } from "../mirror/work-state.ts";
 
 /** One line of the phases tree; `key` is the item's id (ids of the three kinds never collide). */
 export type PhaseRow =

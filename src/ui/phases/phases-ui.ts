@@ -1,4 +1,4 @@
-import type { FormState } from "../shared/form.ts";
+import type { FormState } from "../kit/form.ts";
 
 /** The phases view's own state: its selection (a row key, see `phase-rows.ts`), collapsed rows, and its content pane. */
 export interface PhasesUi {

@@ -1,6 +1,6 @@
-import { named } from "../keys/key-spec.ts";
-import type { Controller, KeyEnv } from "../keys/binding.ts";
-import { back, down, up } from "../keys/helpers.ts";
+import { named } from "../kit/keys/key-spec.ts";
+import type { Controller, KeyEnv } from "../kit/keys/binding.ts";
+import { back, down, up } from "../kit/keys/helpers.ts";
 import { phaseActions } from "./phase-bindings.ts";
 
 /** Moves the selection through the tree as shown (from the first row until one is chosen). */

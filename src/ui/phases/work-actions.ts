@@ -2,9 +2,8 @@ import { TroupeError, errorMessage } from "../../errors.ts";
 import type { WorkItems } from "../../protocol/api-work.ts";
 import { rowName, rowStatus, type PhaseRow } from "./phase-rows.ts";
 import type { EditErrorModal } from "./phases-ui.ts";
-import type { KeyEnv } from "../keys/binding.ts";
-import { say } from "../keys/helpers.ts";
-import { openAgentDiff, openDiff as openTextDiff, textLines } from "../diff/open-diff.ts";
+import type { KeyEnv } from "../kit/keys/binding.ts";
+import { say } from "../kit/keys/helpers.ts";
 
 /** The phases view's actions: the same client calls as `troupe approve|reject|edit|retry|detail|dispatch`. */
 
@@ -151,12 +150,11 @@ export function openDiff(env: KeyEnv): void {
   const r = row(env);
   if (r?.kind === "initiative") {
     const i = r.initiative;
-    const lines = env.deps.client.initiativeDiff(i.id).then(textLines);
-    openTextDiff(env, i.id, `Diff · ${i.slug} · ${i.baseRef}...${i.branch}`, null, lines);
+    env.openTextDiff(i.id, `Diff · ${i.slug} · ${i.baseRef}...${i.branch}`, env.deps.client.initiativeDiff(i.id));
     return;
   }
   const a = taskAgent(env);
-  if (r?.kind === "task" && a) openAgentDiff(env, a, `Diff · ${rowName(r)} · ${a.name}${a.branch ? ` · ${a.branch}` : ""}`);
+  if (r?.kind === "task" && a) env.openAgentDiff(a, `Diff · ${rowName(r)} · ${a.name}${a.branch ? ` · ${a.branch}` : ""}`);
 }
 
 export function noAgentToOpen(env: KeyEnv): string | null {

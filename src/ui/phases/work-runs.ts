@@ -1,6 +1,6 @@
 import type { EndpointMethods } from "../../client/client.ts";
 import { runMode } from "../../client/modes.ts";
-import type { WorkRuns } from "../deps.ts";
+import type { WorkRuns } from "../mirror/deps.ts";
 
 /**
  * `troupe detail PHASE` and `troupe dispatch I [--stop]` as the dashboard makes them: the same

@@ -1,7 +1,7 @@
 import { memo } from "react";
 import { Text } from "ink";
 import { fit } from "../../output/text.ts";
-import { tint, useTheme } from "../shared/theme.ts";
+import { tint, useTheme } from "../kit/theme.ts";
 
 export interface BannerProps {
   text: string;

@@ -1,12 +1,13 @@
 import { useRef } from "react";
 import { HelpOverlay } from "../help/HelpOverlay.tsx";
-import { renderDialog } from "../dialogs/dialog-registry.ts";
+import { helpLines } from "./keys/controllers.ts";
+import { renderDialog } from "./keys/dialog-registry.ts";
 import type { MirrorView } from "../mirror/daemon-mirror.ts";
-import { listTop } from "../shared/list-top.ts";
-import type { OutputStore } from "../output/output-store.ts";
+import { listTop } from "../kit/list-top.ts";
+import type { OutputStore } from "../mirror/output-store.ts";
 import type { Screen } from "./screen.ts";
 import { currentView, type UiState } from "./ui-state.ts";
-import { AgentsView } from "../agents/AgentsView.tsx";
+import { AgentsView } from "./AgentsView.tsx";
 import { DiffView } from "../diff/DiffView.tsx";
 import { FlowsView } from "../flows/FlowsView.tsx";
 import { flowRow } from "../flows/flow-rows.ts";
@@ -34,7 +35,7 @@ export function MainView({ ui, view, screen, store }: MainViewProps) {
   if (top === selRow && selRow > 0 && lay.list.height > 2 && screen.list.rows(selRow - 1, 1)[0]?.kind === "header") top = selRow - 1;
   topRef.current = top;
   const m = ui.modal;
-  if (m.kind === "help") return <HelpOverlay width={width} height={height} top={m.top} />;
+  if (m.kind === "help") return <HelpOverlay width={width} height={height} top={m.top} lines={helpLines()} />;
   if (m.kind !== "none") return renderDialog(m, { width, height, entities: view.entities });
   const current = currentView(ui);
   if (current === "diff" && ui.diff) return <DiffView diff={ui.diff} width={width} height={height} />;

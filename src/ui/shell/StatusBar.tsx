@@ -2,7 +2,7 @@ import { memo } from "react";
 import { Text } from "ink";
 import { fit, sanitize } from "../../output/text.ts";
 import type { StatusMessage } from "./ui-state.ts";
-import { tint, useTheme } from "../shared/theme.ts";
+import { tint, useTheme } from "../kit/theme.ts";
 
 export interface StatusBarProps {
   status: StatusMessage | null;

@@ -1,17 +1,17 @@
 import { Box, useApp } from "ink";
-import { whileHandedOver } from "../terminal/hand-over.ts";
+import { whileHandedOver } from "../kit/terminal/hand-over.ts";
 import { Banner } from "./Banner.tsx";
 import { FilterBar } from "../agents/FilterBar.tsx";
 import { Header } from "./Header.tsx";
 import { StatusBar } from "./StatusBar.tsx";
-import { hintLine, keyContext } from "../keys/controllers.ts";
+import { hintLine, keyContext } from "./keys/controllers.ts";
 import type { Mirror } from "../mirror/daemon-mirror.ts";
 import { useDashboard } from "./useDashboard.ts";
-import { useKeys } from "../keys/useKeys.ts";
-import { useTerminalSize, type Size } from "../terminal/useTerminalSize.ts";
+import { useKeys } from "./keys/useKeys.ts";
+import { useTerminalSize, type Size } from "../kit/terminal/useTerminalSize.ts";
 import { currentView, type UiState } from "./ui-state.ts";
-import { reclaimStdin, releaseStdin } from "../terminal/terminal.ts";
-import type { DashboardDeps } from "../deps.ts";
+import { reclaimStdin, releaseStdin } from "../kit/terminal/terminal.ts";
+import type { DashboardDeps } from "../mirror/deps.ts";
 import { MainView } from "./MainView.tsx";
 
 export interface AppProps {

@@ -1,11 +1,12 @@
 import { helpScrollMax } from "../help/HelpOverlay.tsx";
+import { helpLines } from "./keys/controllers.ts";
 import type { MirrorView, SourceView } from "../mirror/daemon-mirror.ts";
-import type { Size } from "../terminal/useTerminalSize.ts";
-import { layout } from "../shared/layout.ts";
+import type { Size } from "../kit/terminal/useTerminalSize.ts";
+import { layout } from "../kit/layout.ts";
 import { listIndex } from "../agents/list-index.ts";
 import { currentView, type UiState } from "./ui-state.ts";
-import { workAttentionKeys } from "../phases/work-state.ts";
-import { permissionsOf } from "../permissions/permissions-state.ts";
+import { workAttentionKeys } from "../mirror/work-state.ts";
+import { permissionsOf } from "../mirror/permissions-state.ts";
 import { phaseRows, rowContent } from "../phases/phase-rows.ts";
 import { sanitize, wrapText } from "../../output/text.ts";
 import { diffRows } from "../diff/DiffView.tsx";
@@ -69,6 +70,6 @@ export function deriveScreen(ui: UiState, view: MirrorView, term: Size, prev: Sc
     viewport: { width: lay.output.width, height: Math.max(0, lay.output.height - requestRows - 1) },
     diffRows: diffRows(lay.main.height),
     // the help text is built from every controller's bindings (2-6 ms each time): only while it shows
-    helpMax: ui.modal.kind === "help" ? helpScrollMax(lay.main.width, lay.main.height) : 0,
+    helpMax: ui.modal.kind === "help" ? helpScrollMax(lay.main.width, lay.main.height, helpLines()) : 0,
   };
 }

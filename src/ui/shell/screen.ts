@@ -1,7 +1,7 @@
 import type { Agent } from "../../protocol/entities.ts";
 import type { IdList, ListIndex } from "../agents/list-index.ts";
 import type { PermissionRequest } from "../../protocol/permission.ts";
-import type { Layout } from "../shared/layout.ts";
+import type { Layout } from "../kit/layout.ts";
 import type { Viewport } from "../output/scroll.ts";
 import type { PhaseRow } from "../phases/phase-rows.ts";
 

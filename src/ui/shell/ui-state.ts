@@ -1,7 +1,7 @@
 import { FOLLOW, type Scroll } from "../output/scroll.ts";
 import type { IdList } from "../agents/list-index.ts";
-import { formReducer, type FormAction } from "../shared/form.ts";
-import type { AgentModal } from "../dialogs/modals.ts";
+import { formReducer, type FormAction } from "../kit/form.ts";
+import type { AgentModal } from "../agents/dialogs/modals.ts";
 import type { PermissionModal } from "../permissions/permission-form.ts";
 import { diffReducer, type DiffAction, type DiffState } from "../diff/diff-ui.ts";
 import type { ReviewModal } from "../diff/review-modal.ts";
@@ -11,7 +11,7 @@ import { initialPhases, phasesReducer, type PhaseModal, type PhasesAction, type 
 export type View = "agents" | "diff" | "phases" | "flows";
 export type Pane = "list" | "output";
 
-/** Every dialog's state, each declared in its feature (and drawn, keyed and sent by its `DialogSpec`, `dialogs/dialog-registry.ts`). */
+/** Every dialog's state, each declared in its feature (and drawn, keyed and sent by its `DialogSpec`, `shell/keys/dialog-registry.ts`). */
 export type DialogModal = AgentModal | PhaseModal | FlowModal | PermissionModal | ReviewModal;
 
 /** What covers the views: nothing, the help, or a dialog. */

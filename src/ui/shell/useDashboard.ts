@@ -1,14 +1,15 @@
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import type { KeyEnv } from "../keys/controllers.ts";
+import type { DashboardEnv as KeyEnv } from "./keys/key-env.ts";
+import { openAgentDiff, openDiff, textLines } from "../diff/open-diff.ts";
 import { closeIfSettled } from "../permissions/decide.ts";
 import type { Mirror, MirrorView } from "../mirror/daemon-mirror.ts";
 import { deriveScreen } from "./derive-screen.ts";
 import type { Screen } from "./screen.ts";
 import { createUiStore } from "./ui-store.ts";
 import type { UiState } from "./ui-state.ts";
-import type { DashboardDeps } from "../deps.ts";
+import type { DashboardDeps } from "../mirror/deps.ts";
 import { useMirror } from "../mirror/useMirror.ts";
-import type { Size } from "../terminal/useTerminalSize.ts";
+import type { Size } from "../kit/terminal/useTerminalSize.ts";
 
 const STATUS_MS = 8000;
 
@@ -52,7 +53,7 @@ export function useDashboard(deps: DashboardDeps, mirror: Mirror, term: Size, sh
     const u = store.get();
     const v = mirror.getView();
     const s = u === ui && v === view ? screen : deriveScreen(u, v, term, last.current);
-    return {
+    const env: KeyEnv = {
       ui: u,
       screen: s,
       entities: v.entities,
@@ -63,7 +64,11 @@ export function useDashboard(deps: DashboardDeps, mirror: Mirror, term: Size, sh
       output: () => (s.selected ? (mirror.output.get(s.selected.id)?.source(u.raw) ?? null) : null),
       quit: shell.quit,
       suspend: shell.suspend,
+      // the shell routes between features: the phases view opens the diff view through these
+      openAgentDiff: (agent, title) => openAgentDiff(env, agent, title),
+      openTextDiff: (key, title, text) => openDiff(env, key, title, null, text.then(textLines)),
     };
+    return env;
   };
   return { ui, view, screen, envNow };
 }

@@ -2,7 +2,7 @@ import { memo } from "react";
 import { Text } from "ink";
 import { fit, sanitize } from "../../output/text.ts";
 import type { SourceView } from "../mirror/daemon-mirror.ts";
-import { tint, useTheme } from "../shared/theme.ts";
+import { tint, useTheme } from "../kit/theme.ts";
 
 /** What a source's header says besides its name: nothing while it is live. */
 export function sourceState(s: SourceView): string {

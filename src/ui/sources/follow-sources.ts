@@ -8,7 +8,7 @@ import { TaggedClient } from "../../client/tagged-client.ts";
 import type { LineParser } from "../../output/lines.ts";
 import type { MirrorOptions } from "../mirror/daemon-mirror.ts";
 import { SourcesMirror } from "./sources-mirror.ts";
-import { shortPath } from "../short-path.ts";
+import { shortPath } from "../kit/short-path.ts";
 
 /** A dashboard over several sources: one mirror of them all, one client that routes, and `t` that goes where the agent is. */
 export interface FollowedSources {

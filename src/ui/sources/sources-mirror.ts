@@ -4,9 +4,9 @@ import type { PermissionRequest } from "../../protocol/permission.ts";
 import type { WorkItems } from "../../protocol/api-work.ts";
 import { idLabel } from "../../client/tagged-client.ts";
 import type { LineParser } from "../../output/lines.ts";
-import { OutputStore } from "../output/output-store.ts";
-import { Publisher } from "../shared/publisher.ts";
-import type { DashboardClient } from "../deps.ts";
+import { OutputStore } from "../mirror/output-store.ts";
+import { Publisher } from "../kit/publisher.ts";
+import type { DashboardClient } from "../mirror/deps.ts";
 import { DaemonMirror, type Connection, type Mirror, type MirrorOptions, type MirrorView, type SourceView, type SourcesView } from "../mirror/daemon-mirror.ts";
 import { mergeEntities, type Merged } from "./merge-entities.ts";
 

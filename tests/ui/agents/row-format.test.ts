@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { displayWidth } from "../../../src/output/text.ts";
 import { elapsedChangesIn, formatElapsed, nextElapsedChange, rowCells, rowColumns } from "../../../src/ui/agents/row-format.ts";
-import { listTop } from "../../../src/ui/shared/list-top.ts";
-import { layout } from "../../../src/ui/shared/layout.ts";
+import { listTop } from "../../../src/ui/kit/list-top.ts";
+import { layout } from "../../../src/ui/kit/layout.ts";
 import { makeAgent } from "../helpers/fake-client.ts";
 
 describe("agent rows", () => {

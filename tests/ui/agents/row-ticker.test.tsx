@@ -68,7 +68,7 @@ test("on a terminal the tick repaints the cells in place, without a frame, where
 });
 
 test("while the terminal is handed over (an agent taken over, an editor) no tick draws on it; the first after does", async () => {
-  const { whileHandedOver } = await import("../../../src/ui/terminal/hand-over.ts");
+  const { whileHandedOver } = await import("../../../src/ui/kit/terminal/hand-over.ts");
   const agents = [makeAgent({ name: "one", createdAt: Date.now() - 1_200 })];
   const term = new Terminal();
   const stdin = Object.assign(new EventEmitter(), { isTTY: false, setRawMode() {}, setEncoding() {}, resume() {}, pause() {}, ref() {}, unref() {}, read: () => null });

@@ -8,7 +8,7 @@ import type { SendRequest } from "../../../src/protocol/api-messages.ts";
 import type { OutputChunk } from "../../../src/protocol/output.ts";
 import type { ApproveRequest, EditRequest, RejectRequest, WorkItems } from "../../../src/protocol/api-work.ts";
 import type { Initiative, Phase, Task } from "../../../src/protocol/work.ts";
-import type { DashboardClient } from "../../../src/ui/deps.ts";
+import type { DashboardClient } from "../../../src/ui/mirror/deps.ts";
 import type { Profile, ProfilesResponse } from "../../../src/protocol/profile.ts";
 import type { PermissionDecision, PermissionKind, PermissionRequest, PermissionStatus } from "../../../src/protocol/permission.ts";
 import type { Flow, FlowRunResult } from "../../../src/protocol/flow.ts";

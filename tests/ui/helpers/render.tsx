@@ -4,8 +4,8 @@ import { render as inkRender } from "ink-testing-library";
 import { App } from "../../../src/ui/shell/app.tsx";
 import { DaemonMirror } from "../../../src/ui/mirror/daemon-mirror.ts";
 import type { LineParser } from "../../../src/output/lines.ts";
-import { ThemeContext, type Theme } from "../../../src/ui/shared/theme.ts";
-import type { DashboardDeps, ProviderChoice } from "../../../src/ui/deps.ts";
+import { ThemeContext, type Theme } from "../../../src/ui/kit/theme.ts";
+import type { DashboardDeps, ProviderChoice } from "../../../src/ui/mirror/deps.ts";
 import type { UiState } from "../../../src/ui/shell/ui-state.ts";
 import type { FakeClient } from "./fake-client.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { FOLLOW } from "../../../src/ui/output/scroll.ts";
 import { currentView, initialUi, uiReducer, type UiAction, type UiState } from "../../../src/ui/shell/ui-state.ts";
-import { makeForm, textField } from "../../../src/ui/shared/form.ts";
+import { makeForm, textField } from "../../../src/ui/kit/form.ts";
 
 const run = (s: UiState, ...a: UiAction[]) => a.reduce(uiReducer, s);
 

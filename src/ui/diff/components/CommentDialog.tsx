@@ -1,8 +1,8 @@
 import { placeOf } from "../../../protocol/diff-line.ts";
 import { sanitize } from "../../../output/text.ts";
 import type { CommentModal } from "../review-modal.ts";
-import { Dialog, dialogInner } from "../../shared/components/Dialog.tsx";
-import { FormView } from "../../shared/components/FormView.tsx";
+import { Dialog, dialogInner } from "../../kit/components/Dialog.tsx";
+import { FormView } from "../../kit/components/FormView.tsx";
 
 export interface CommentDialogProps {
   modal: CommentModal;

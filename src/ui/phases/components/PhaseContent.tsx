@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import { fit } from "../../../output/text.ts";
-import { PaneTitle } from "../../shared/components/PaneTitle.tsx";
+import { PaneTitle } from "../../kit/components/PaneTitle.tsx";
 
 export interface PhaseContentProps {
   title: string;

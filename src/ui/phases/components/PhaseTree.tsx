@@ -1,8 +1,8 @@
 import { useRef } from "react";
 import { Box, Text } from "ink";
-import { listTop } from "../../shared/list-top.ts";
+import { listTop } from "../../kit/list-top.ts";
 import type { PhaseRow } from "../phase-rows.ts";
-import { PaneTitle } from "../../shared/components/PaneTitle.tsx";
+import { PaneTitle } from "../../kit/components/PaneTitle.tsx";
 import { PhaseTreeRow } from "./PhaseTreeRow.tsx";
 
 export interface PhaseTreeProps {

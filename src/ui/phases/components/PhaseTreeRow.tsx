@@ -2,7 +2,7 @@ import { memo } from "react";
 import { Text } from "ink";
 import { fit, sanitize } from "../../../output/text.ts";
 import { rowStatus, type PhaseRow } from "../phase-rows.ts";
-import { selectionMark, tint, useTheme, type Colour } from "../../shared/theme.ts";
+import { selectionMark, tint, useTheme, type Colour } from "../../kit/theme.ts";
 
 export interface PhaseTreeRowProps {
   row: PhaseRow;

@@ -1,6 +1,6 @@
 import type { RejectModal } from "../phases-ui.ts";
-import { Dialog, dialogInner } from "../../shared/components/Dialog.tsx";
-import { FormView } from "../../shared/components/FormView.tsx";
+import { Dialog, dialogInner } from "../../kit/components/Dialog.tsx";
+import { FormView } from "../../kit/components/FormView.tsx";
 
 export interface RejectDialogProps {
   modal: RejectModal;

@@ -1,5 +1,5 @@
 import type { WorkConfirm } from "../phases-ui.ts";
-import { ConfirmDialog } from "../../shared/components/ConfirmDialog.tsx";
+import { ConfirmDialog } from "../../kit/components/ConfirmDialog.tsx";
 
 export interface WorkConfirmDialogProps {
   confirm: WorkConfirm;
