@@ -32,6 +32,7 @@ export const COMMANDS: Entry[] = [
   { name: "ask", summary: "ask an agent, a task's agent or the person, and wait for the answer", load: () => import("./ask.ts").then((m) => m.command) },
   { name: "listen", summary: "wait for the next question addressed to this agent", load: () => import("./listen.ts").then((m) => m.command) },
   { name: "send", summary: "send a message to an agent, the person, every agent or the sender's supervisor", load: () => import("./send.ts").then((m) => m.command) },
+  { name: "diff", summary: "show an agent's diff: its branch since its base, then its uncommitted change", load: () => import("./diff.ts").then((m) => m.command) },
   { name: "review", summary: "comment on lines of an agent's diff, and send the comments back to it as one message", load: () => import("./review.ts").then((m) => m.command) },
   { name: "inbox", summary: "print the messages sent to this agent (or to the person)", load: () => import("./inbox.ts").then((m) => m.command) },
   { name: "answer", summary: "answer a conversation", load: () => import("./answer.ts").then((m) => m.command) },

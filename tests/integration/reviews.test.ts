@@ -36,6 +36,25 @@ async function spawnWriter(name: string): Promise<Agent> {
   return doneAt(name, 1);
 }
 
+describe("troupe diff", () => {
+  test("prints the agent's diff as its daemon computes it: the committed change, then the uncommitted one; --json the lines with their numbers", async () => {
+    sb = new Sandbox();
+    const a = await spawnWriter("differ");
+    writeFileSync(join(a.worktree!, "app.txt"), "zero\none\ntwo\nthree\nfour\nfive\n");
+    const shown = await sb.run(["diff", "differ"]);
+    expect(shown.code, shown.stderr).toBe(0);
+    const text = shown.stdout;
+    expect(text).toContain("+one\n+two\n+three\n+four\n+five\n");
+    expect(text.indexOf("+zero")).toBeGreaterThan(text.indexOf("+five"));
+    const lines = await sb.json<{ text: string; kind: string; file?: string; new?: number }[]>(["diff", "differ", "--json"]);
+    expect(lines.find((l) => l.text === "+three")).toMatchObject({ kind: "add", file: "app.txt", new: 3 });
+    expect(lines.map((l) => `${l.text}\n`).join("")).toBe(text);
+    const missing = await sb.run(["diff", "nobody"]);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr.trim().split("\n")).toHaveLength(1);
+  });
+});
+
 describe("troupe review", () => {
   test("comments on lines of an agent's diff, kept across a kill -9 of the daemon, sent as one message that resumes the agent", async () => {
     sb = new Sandbox();
