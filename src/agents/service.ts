@@ -38,6 +38,7 @@ import type { Attachment } from "../protocol/api-agents.ts";
 import { Spawner, type SpawnOptions } from "./start/new-agent.ts";
 import { Relaunch, type StartSession } from "./start/next-session.ts";
 import { REMOVE_MARGIN_MS, removeAgent } from "./cleanup/remove-agent.ts";
+import { announceOnly, type RunEnds } from "./lifecycle/run-ends.ts";
 
 export type { SpawnOptions };
 export type ResumeOptions = z.output<typeof ResumeRequestSchema>;
@@ -69,8 +70,11 @@ export class AgentService {
   private readonly relaunch: Relaunch;
   private readonly lifecycle: Lifecycle;
   private readonly attachments: Attachments;
+  /** What follows a stop and a removal (the daemon's declared sequences), or only their announcement. */
+  private readonly ends: RunEnds;
 
   constructor(private readonly d: AgentDeps) {
+    this.ends = d.ends ?? announceOnly(d.bus);
     this.stopper = new Stopper(d);
     this.envs = new AgentEnvStore(d.ws.stateDir);
     const launch = {
@@ -361,13 +365,16 @@ export class AgentService {
       // a pending retry is called off with the stop
       if (rec.status !== "stopped") updated = this.d.store.agents.update(rec.id, { status: "stopped", retryAt: null });
     });
-    if (updated !== rec) this.d.bus.publish({ type: "agent:updated", agent: toAgent(updated) });
+    if (updated !== rec) {
+      this.d.bus.publish({ type: "agent:updated", agent: toAgent(updated) });
+      this.ends.stopped(toAgent(updated));
+    }
     return toAgent(updated);
   }
 
   /** Removes a finished agent (see removeAgent): worktree, logs, records; its branch stays. */
   remove(ref: string, opts: { force?: boolean } = {}): Promise<void> {
-    return removeAgent({ ...this.d, stopper: this.stopper, watcher: this.watcher, envs: this.envs, find: (r) => this.find(r) }, ref, opts);
+    return removeAgent({ ...this.d, ends: this.ends, stopper: this.stopper, watcher: this.watcher, envs: this.envs, find: (r) => this.find(r) }, ref, opts);
   }
 }
 

@@ -29,7 +29,8 @@ export interface FollowerDeps {
  *   as it wakes, so an agent that ends without answering is not woken for it again;
  * - a conversation an agent claimed with `listen` goes back to pending when that session ends
  *   unanswered (a lease), and is delivered again;
- * - questions to a stopped or removed agent expire (it will not answer).
+ * - questions to a stopped or removed agent expire (it will not answer): a step of the stop and
+ *   remove sequences.
  * A run's end and a detach come as steps of the end-of-run sequence (src/services/end-of-run.ts);
  * new questions, stops and removals from the bus.
  */
@@ -54,6 +55,11 @@ export class AgentFollower {
     this.wakeIfDone(run.agent.id, run.agent.status);
   }
 
+  /** A step of the stop and remove sequences: a stopped or removed agent will not answer, whoever asked it stops waiting. */
+  gone(agentId: string): void {
+    if (this.off !== null) this.d.conversations.expireTo(agentId);
+  }
+
   /** The person's interactive session ended: a question asked meanwhile wakes it. */
   detached(run: DetachedRun): void {
     if (this.off !== null) this.wakeIfDone(run.agent.id, run.agent.status);
@@ -63,12 +69,6 @@ export class AgentFollower {
     switch (e.type) {
       case "conversation:created":
         if (e.conversation.toId !== USER) this.wake(e.conversation.toId, e.conversation);
-        return;
-      case "agent:updated":
-        if (e.agent.status === "stopped") this.d.conversations.expireTo(e.agent.id);
-        return;
-      case "agent:removed":
-        this.d.conversations.expireTo(e.agentId);
         return;
       default:
         return;

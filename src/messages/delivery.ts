@@ -68,6 +68,11 @@ export class DeliveryFollower {
     if (run.agent.status === "done") this.schedule(run.agent.id);
   }
 
+  /** A step of the remove sequence: messages to a removed agent are dropped. */
+  removed(agentId: string): void {
+    this.d.store.messages.deleteTo(agentId);
+  }
+
   /** The person's interactive session ended: messages queued meanwhile wake it. */
   detached(run: DetachedRun): void {
     if (this.off !== null && run.agent.status === "done") this.schedule(run.agent.id);
@@ -77,9 +82,6 @@ export class DeliveryFollower {
     switch (e.type) {
       case "message:created":
         if (e.message.toId !== USER) this.schedule(e.message.toId);
-        return;
-      case "agent:removed":
-        this.d.store.messages.deleteTo(e.agentId);
         return;
       default:
         return;

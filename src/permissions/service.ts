@@ -1,6 +1,6 @@
 import { TroupeError } from "../errors.ts";
 import type { AgentService } from "../agents/service.ts";
-import type { EventBus, Published } from "../events/bus.ts";
+import type { EventBus } from "../events/bus.ts";
 import type { EndedRun } from "../agents/lifecycle/run-ends.ts";
 import type { Logger } from "../events/log.ts";
 import type { PermissionDecision, PermissionFileRequest, PermissionRequest } from "../protocol/permission.ts";
@@ -45,15 +45,16 @@ const OWN_TOOLS = "mcp__troupe__*";
  * a rule or the end of the agent's session decides a request, and a decided one stays decided.
  */
 export class PermissionService {
-  private off: (() => void) | null = null;
+  /** Between start and shutdown: the sequences' steps act only then. */
+  private started = false;
 
   constructor(
     private readonly d: { store: Store; bus: EventBus; log: Logger; agents: Pick<AgentService, "rulesOf" | "troupeCommand"> },
   ) {}
 
-  /** Cancels what sessions ended while no daemon ran, then follows the agents' changes. */
+  /** Cancels what sessions ended while no daemon ran; after that the sequences' steps cancel (runEnded, sessionOver). */
   start(): void {
-    this.off = this.d.bus.subscribe((p) => this.onEvent(p));
+    this.started = true;
     for (const r of this.d.store.permissions.list({ pending: true })) {
       const agent = this.d.store.agents.get(r.agentId);
       if (!agent || sessionOver(agent, r)) this.cancel(r, agent);
@@ -61,20 +62,17 @@ export class PermissionService {
   }
 
   shutdown(): void {
-    this.off?.();
-    this.off = null;
+    this.started = false;
   }
 
   /** A step of the end-of-run sequence (src/services/end-of-run.ts): the run's pending requests are cancelled. */
   runEnded(run: EndedRun): void {
-    if (this.off !== null) this.cancelOver(run.agent.id);
+    if (this.started) this.cancelOver(run.agent.id);
   }
 
-  /** A session over (ended, stopped, failed with a retry to come) takes its pending requests with it. */
-  private onEvent(p: Published): void {
-    const e = p.event;
-    if (e.type !== "agent:updated" || e.agent.pendingPermissions === 0) return;
-    this.cancelOver(e.agent.id);
+  /** A step of the stop and retry sequences: a session over (stopped, failed with a retry to come) takes its pending requests with it. */
+  sessionOver(agentId: string): void {
+    if (this.started) this.cancelOver(agentId);
   }
 
   private cancelOver(agentId: string): void {

@@ -1,6 +1,7 @@
 import type { EventBus } from "../events/bus.ts";
 import type { Logger } from "../events/log.ts";
 import type { DetachedRun, EndedRun, RunEnds } from "../agents/lifecycle/run-ends.ts";
+import type { Agent } from "../protocol/entities.ts";
 
 /**
  * What follows an agent's end, in one place and in order.
@@ -37,6 +38,16 @@ import type { DetachedRun, EndedRun, RunEnds } from "../agents/lifecycle/run-end
  * agent returns to is no news before the `agent:updated` that follows), then a question or a
  * message that came meanwhile wakes a `done` agent, as at a run's end.
  *
+ * A session that failed with a retry to come runs RETRYING: its permission requests are
+ * cancelled (the next attempt is a new session, asking anew).
+ *
+ * Stopping and removing are sequences too, not bus listeners. STOPPED, when the person stops an
+ * agent (it is `stopped` at once; its processes may still be going away, and their end runs
+ * ENDED as any run's): the questions to it expire (it will not answer), and its session's
+ * permission requests are cancelled. REMOVED, once its records are gone: the questions to it
+ * expire, the messages to it are deleted, and `agent:removed` is announced (dashboards drop it,
+ * dispatch looks again).
+ *
  * A step that throws is logged and the later steps still run, as bus listeners did before this
  * list. Notifications (`notify.command`), the dashboard and SSE subscribers follow the bus
  * (`agent:updated`): observers, not steps. Each part only acts between its own start and
@@ -52,9 +63,9 @@ export interface EndStep<R> {
 /** The services whose steps the sequence runs. */
 export interface EndOfRunParts {
   modes: { runEnded(run: EndedRun): void };
-  conversations: { runEnded(run: EndedRun): void; detached(run: DetachedRun): void };
-  messages: { runEnded(run: EndedRun): void; detached(run: DetachedRun): void };
-  permissions: { runEnded(run: EndedRun): void };
+  conversations: { runEnded(run: EndedRun): void; detached(run: DetachedRun): void; gone(agentId: string): void };
+  messages: { runEnded(run: EndedRun): void; detached(run: DetachedRun): void; removed(agentId: string): void };
+  permissions: { runEnded(run: EndedRun): void; sessionOver(agentId: string): void };
   uncommitted: { runEnded(run: EndedRun): void };
   reaper: { runEnded(): void };
   dispatch: { runEnded(): void };
@@ -84,15 +95,45 @@ export function detachedSteps(p: EndOfRunParts): EndStep<DetachedRun>[] {
   ];
 }
 
-/** Runs `steps` in order; one that throws is logged and the next still runs. */
-export function runSteps<R extends { agent: { name: string }; session: number }>(steps: readonly EndStep<R>[], r: R, log: Logger, what: string): void {
+/** After a session that failed with a retry to come. */
+export function retryingSteps(p: EndOfRunParts): EndStep<EndedRun>[] {
+  return [{ name: "permission requests", run: (r) => p.permissions.sessionOver(r.agent.id) }];
+}
+
+/** After the person stopped an agent. */
+export function stoppedSteps(p: EndOfRunParts): EndStep<Agent>[] {
+  return [
+    { name: "conversations", run: (a) => p.conversations.gone(a.id) },
+    { name: "permission requests", run: (a) => p.permissions.sessionOver(a.id) },
+  ];
+}
+
+/** After an agent's records were removed. */
+export function removedSteps(p: EndOfRunParts): EndStep<string>[] {
+  return [
+    { name: "conversations", run: (id) => p.conversations.gone(id) },
+    { name: "messages", run: (id) => p.messages.removed(id) },
+    { name: "announce", run: (agentId) => p.bus.publish({ type: "agent:removed", agentId }) },
+  ];
+}
+
+/** Runs `steps` in order; one that throws is logged (`after` says after what) and the next still runs. */
+export function runSteps<R>(steps: readonly EndStep<R>[], r: R, log: Logger, after: string): void {
   for (const step of steps) {
     try {
       step.run(r);
     } catch (err) {
-      log.error(`after ${r.agent.name}'s ${what} (session ${r.session}): ${step.name} failed`, err);
+      log.error(`after ${after}: ${step.name} failed`, err);
     }
   }
+}
+
+interface Sequences {
+  ended: EndStep<EndedRun>[];
+  detached: EndStep<DetachedRun>[];
+  retrying: EndStep<EndedRun>[];
+  stopped: EndStep<Agent>[];
+  removed: EndStep<string>[];
 }
 
 /**
@@ -101,7 +142,7 @@ export function runSteps<R extends { agent: { name: string }; session: number }>
  * list, not a setter.
  */
 export class EndOfRun implements RunEnds {
-  private steps: { ended: EndStep<EndedRun>[]; detached: EndStep<DetachedRun>[] } | null = null;
+  private steps: Sequences | null = null;
 
   constructor(
     private readonly log: Logger,
@@ -109,17 +150,29 @@ export class EndOfRun implements RunEnds {
   ) {}
 
   ended(run: EndedRun): void {
-    runSteps(this.list().ended, run, this.log, "run ended");
+    runSteps(this.list().ended, run, this.log, `${run.agent.name}'s run ended (session ${run.session})`);
   }
 
   detached(run: DetachedRun): void {
-    runSteps(this.list().detached, run, this.log, "interactive session ended");
+    runSteps(this.list().detached, run, this.log, `${run.agent.name}'s interactive session ended (session ${run.session})`);
   }
 
-  private list() {
+  retrying(run: EndedRun): void {
+    runSteps(this.list().retrying, run, this.log, `${run.agent.name}'s session ${run.session} failed, to be retried`);
+  }
+
+  stopped(agent: Agent): void {
+    runSteps(this.list().stopped, agent, this.log, `${agent.name} was stopped`);
+  }
+
+  removed(agentId: string): void {
+    runSteps(this.list().removed, agentId, this.log, `${agentId} was removed`);
+  }
+
+  private list(): Sequences {
     if (!this.steps) {
       const p = this.parts();
-      this.steps = { ended: endedSteps(p), detached: detachedSteps(p) };
+      this.steps = { ended: endedSteps(p), detached: detachedSteps(p), retrying: retryingSteps(p), stopped: stoppedSteps(p), removed: removedSteps(p) };
     }
     return this.steps;
   }

@@ -24,9 +24,9 @@ function setup(failing: string | null = null) {
   };
   const parts: EndOfRunParts = {
     modes: { runEnded: step("modes") },
-    conversations: { runEnded: step("conversations"), detached: step("conversations detached") },
-    messages: { runEnded: step("messages"), detached: step("messages detached") },
-    permissions: { runEnded: step("permissions") },
+    conversations: { runEnded: step("conversations"), detached: step("conversations detached"), gone: step("conversations gone") },
+    messages: { runEnded: step("messages"), detached: step("messages detached"), removed: step("messages removed") },
+    permissions: { runEnded: step("permissions"), sessionOver: step("permissions over") },
     uncommitted: { runEnded: step("uncommitted") },
     reaper: { runEnded: step("reaper") },
     dispatch: { runEnded: step("dispatch") },
@@ -50,6 +50,17 @@ test("a detach announces first (the notifier marks it before the agent:updated t
   const { ends, ran, store } = setup();
   ends.detached({ agent, session: 3 });
   expect(ran).toEqual(["bus agent:detached", "conversations detached", "messages detached"]);
+  store.close();
+});
+
+test("a stop, a removal and a session to be retried run their own declared steps, in order", () => {
+  const { ends, ran, store } = setup();
+  ends.stopped({ ...agent, status: "stopped" });
+  expect(ran.splice(0)).toEqual(["conversations gone", "permissions over"]);
+  ends.removed(agent.id);
+  expect(ran.splice(0)).toEqual(["conversations gone", "messages removed", "bus agent:removed"]);
+  ends.retrying({ agent: { ...agent, status: "running" }, session: 2, exitCode: 1 });
+  expect(ran.splice(0)).toEqual(["permissions over"]);
   store.close();
 });
 

@@ -21,6 +21,7 @@ describe("the authorization policy", () => {
       "addAccount",
       "addFlow",
       "addReviewComment",
+      "addReviewComments",
       "approve",
       "archiveInitiative",
       "attach",

@@ -9,6 +9,7 @@ import { sleep } from "../../runtime/process.ts";
 import { removeWorktree } from "../../git/worktree.ts";
 import { dirtyPaths, saveAsCommit } from "../../git/status.ts";
 import type { AgentDeps } from "../deps.ts";
+import type { RunEnds } from "../lifecycle/run-ends.ts";
 import type { AgentEnvStore } from "../files/saved-env.ts";
 import { agentPaths } from "../paths.ts";
 import { nothingFound } from "../processes/find.ts";
@@ -19,6 +20,8 @@ import type { SessionWatcher } from "../sessions/session-watcher.ts";
 export const REMOVE_MARGIN_MS = 3_000;
 
 export interface RemovalDeps extends AgentDeps {
+  /** What follows the removal (the daemon's declared sequence: src/services/end-of-run.ts). */
+  ends: RunEnds;
   stopper: Stopper;
   watcher: SessionWatcher;
   envs: AgentEnvStore;
@@ -74,7 +77,7 @@ export async function removeAgent(d: RemovalDeps, ref: string, opts: { force?: b
   d.watcher.releaseSpace();
   // nothing of it stays readable in the store's files: the WAL still held its output, prompt and result
   if (!(await d.store.checkpoints.truncate())) d.log.warn(`${rec.name}: the store's WAL could not be emptied after removing it; the next checkpoint will`);
-  d.bus.publish({ type: "agent:removed", agentId: rec.id });
+  d.ends.removed(rec.id);
   // its workers now hang under its own parent: dashboards see them move without a new snapshot
   for (const child of children) {
     const moved = d.store.agents.get(child.id);

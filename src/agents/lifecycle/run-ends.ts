@@ -23,6 +23,12 @@ export interface DetachedRun {
 export interface RunEnds {
   ended(run: EndedRun): void;
   detached(run: DetachedRun): void;
+  /** A session failed with a retry to come: not a run's end (the next attempt follows). */
+  retrying(run: EndedRun): void;
+  /** The person stopped the agent (`stopped` now; its processes may still be going away). */
+  stopped(agent: Agent): void;
+  /** The agent's records are gone (`troupe rm`); its workers moved up already. */
+  removed(agentId: string): void;
 }
 
 /** Only the announcement on the bus: an agent service with nothing built around it (a test, a script). */
@@ -30,5 +36,8 @@ export function announceOnly(bus: EventBus): RunEnds {
   return {
     ended: (run) => bus.publish({ type: "agent:ended", ...run }),
     detached: (run) => bus.publish({ type: "agent:detached", ...run }),
+    retrying: () => {},
+    stopped: () => {},
+    removed: (agentId) => bus.publish({ type: "agent:removed", agentId }),
   };
 }

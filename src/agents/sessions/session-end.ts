@@ -100,6 +100,7 @@ export class SessionEnd {
       log.info(`${rec.name} session ${session} failed (${updated.failure?.class}); attempt ${updated.attempt + 1} at ${new Date(updated.retryAt).toISOString()}`);
       bus.publish({ type: "agent:updated", agent });
       // not ended: the next attempt follows (the end-of-run sequence is for runs that are over)
+      ends.retrying({ agent, session, exitCode });
       this.d.retryScheduled();
       return;
     }

@@ -30,7 +30,13 @@ function setup(failover: FailoverHook | null = null, patch: AgentPatch = { statu
     bus: rows.bus,
     log: rows.log,
     binDir: rows.dir,
-    ends: { ended: (r) => seen.push(`ended ${r.agent.status} ${r.session} ${r.exitCode}`), detached: (r) => seen.push(`detached ${r.agent.status} ${r.session}`) },
+    ends: {
+      ended: (r) => seen.push(`ended ${r.agent.status} ${r.session} ${r.exitCode}`),
+      detached: (r) => seen.push(`detached ${r.agent.status} ${r.session}`),
+      retrying: (r) => seen.push(`retrying ${r.session}`),
+      stopped: (a) => seen.push(`stopped ${a.name}`),
+      removed: (id) => seen.push(`removed ${id}`),
+    },
     storeRest: () => Promise.resolve(),
     retryScheduled: () => seen.push("retry scheduled"),
     failover: () => failover,
@@ -61,7 +67,7 @@ test("a spent quota goes through accounts failover inside the decision: a retry 
   end.exited("ag_otter", 1, 1);
   await waitFor("the session ended", settled);
   expect(asked).toEqual(["otter usage_limit"]);
-  expect(seen).toEqual(["updated starting", "retry scheduled"]);
+  expect(seen).toEqual(["updated starting", "retrying 1", "retry scheduled"]);
   expect(rows.store.agents.get("ag_otter")).toMatchObject({ status: "starting", failure: { class: "usage_limit", attempt: 1 } });
 });
 
