@@ -5,10 +5,10 @@
  * tests/ui/structure.test.ts holds the same graph to no cycle.
  * Usage: bun scripts/ui-graph.ts [--list]   (--list: every import on a cycle)
  */
-import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { uiGraph } from "../tests/support/ui-graph.ts";
 
-const root = join(import.meta.dir, "..");
+const root = fileURLToPath(new URL("..", import.meta.url));
 const g = uiGraph(root);
 const pairs = (list: typeof g.imports) => new Set(list.map((i) => `${i.fromFolder} → ${i.toFolder}`)).size;
 const folders = new Set(g.imports.flatMap((i) => [i.fromFolder, i.toFolder]));
