@@ -1,4 +1,4 @@
-import type { TroupeClient } from "../../client/client.ts";
+import type { EndpointMethods, TroupeClient } from "../../client/client.ts";
 import type { Attached } from "../../client/attach.ts";
 import type { Agent } from "../../protocol/entities.ts";
 import type { Initiative } from "../../protocol/work.ts";
@@ -7,16 +7,12 @@ import type { LineParser } from "../../output/lines.ts";
 import type { Workspace } from "../../workspace.ts";
 import type { Source } from "../../client/sources.ts";
 
-/** The part of the daemon's API the dashboard uses; tests and the benchmark pass a fake. */
-export type DashboardClient = Pick<
-  TroupeClient,
-  | "health" | "listAgents" | "conversations" | "events" | "openEvents" | "output" | "spawn" | "stop" | "resume" | "answer" | "profiles" | "waitAgent"
-  | "messages" | "markRead" | "send"
-  | "review" | "addReviewComment" | "editReviewComment" | "deleteReviewComment" | "sendReview"
-  | "permissions" | "decidePermission"
-  | "initiatives" | "initiativeWork" | "initiativeDiff" | "approve" | "reject" | "edit" | "retry"
-  | "flows" | "enableFlow" | "disableFlow" | "runFlow"
->;
+/**
+ * The daemon's API as the dashboard sees it: every endpoint of the table (client.ts derives the
+ * methods from it, so a new endpoint is the dashboard's to call with no list to edit here), and
+ * the event stream the mirror reads. Tests pass a fake of the same type.
+ */
+export type DashboardClient = EndpointMethods & Pick<TroupeClient, "events" | "openEvents">;
 
 /** What the views call: the daemon's API without its event stream (the mirror reads that). */
 export type DashboardActions = Omit<DashboardClient, "events" | "openEvents">;

@@ -176,11 +176,24 @@ export function makeTask(phase: Phase, over: Partial<Task> = {}): Task {
 
 type Call = { method: string; args: unknown[] };
 
+/** An endpoint a test does not fake fails the test when called, naming it (the dashboard's client is the whole API table). */
+function unfaked<T extends object>(fake: T): T {
+  return new Proxy(fake, {
+    get(target, key, receiver) {
+      if (typeof key !== "string" || key in target || key === "then") return Reflect.get(target, key, receiver);
+      return () => Promise.reject(new Error(`FakeClient: ${key} is not faked`));
+    },
+  });
+}
+
+// the class has the whole client's type; what it does not define is unfaked() at run time
+export interface FakeClient extends DashboardClient {}
+
 /**
  * An in-memory daemon behind the dashboard's client interface: state to read, events to push,
  * and a record of every action the dashboard took.
  */
-export class FakeClient implements DashboardClient {
+export class FakeClient {
   agents = new Map<string, Agent>();
   conversationsById = new Map<string, Conversation>();
   chunks: OutputChunk[] = [];
@@ -201,6 +214,7 @@ export class FakeClient implements DashboardClient {
   constructor(agents: Agent[] = [], conversations: Conversation[] = []) {
     for (const a of agents) this.agents.set(a.id, a);
     for (const c of conversations) this.conversationsById.set(c.id, c);
+    return unfaked(this);
   }
 
   private check(method: string, args: unknown[]): void {
@@ -221,9 +235,7 @@ export class FakeClient implements DashboardClient {
     this.check("health", []);
     return { ok: true, pid: this.pid, version: "test", workspace: "/tmp/ws", startedAt: 1 };
   }
-  async stopDaemon() {
-    return { ok: true as const };
-  }
+  async stopDaemon(): Promise<void> {}
   /** What `profiles()` answers: the new-agent dialog offers them beside the providers. */
   profileList: Profile[] = [];
   async profiles(): Promise<ProfilesResponse> {
