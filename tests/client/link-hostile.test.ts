@@ -14,6 +14,7 @@ import { LinkTransport } from "../../src/client/link/link-transport.ts";
 import { remoteTransport } from "../../src/client/remote.ts";
 import { API_VERSION } from "../../src/protocol/api/index.ts";
 import { waitFor } from "../support/sandbox.ts";
+import { isProcessAlive } from "../../src/process-info.ts";
 
 const enc = new TextEncoder();
 const GET = { method: "GET", headers: {} };
@@ -136,14 +137,7 @@ describe("closing a link ends all of it", () => {
     writeFileSync(join(dir, "fake-ssh"), `printf '${greeted(jsonFrame(FRAME.hello, 0, HELLO))}'\nsleep 300 &\necho "$$ $!" > ${pids}\nwait\n`);
     const t = remoteTransport("box", { host: "box", path: "/srv/api" }, { ...process.env, TROUPE_SSH_COMMAND: `sh ${join(dir, "fake-ssh")}` });
     links.push(t);
-    const alive = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
+    const alive = (pid: number) => isProcessAlive(pid, null);
     let started: number[] = [];
     try {
       await t.hello();

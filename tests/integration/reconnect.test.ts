@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Sandbox, waitFor } from "../support/sandbox.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
+import { isProcessAlive } from "../../src/process-info.ts";
 
 /**
  * Issue 32, item 3: the agent-side and follow commands outlive a daemon that dies under them. The
@@ -19,14 +20,7 @@ afterEach(async () => {
   sb = undefined;
 });
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const alive = (pid: number) => isProcessAlive(pid, null);
 
 function killAndWait(pid: number): void {
   try {

@@ -191,6 +191,11 @@ class Link {
     const { name, address } = this.opts;
     const err = new TroupeError("timeout", `${name} did not answer ${what} within ${seconds(this.deadlineMs)} s (${address})`);
     if (this.reader.midFrame) return this.fail(err);
+    this.abandon(stream, p, err);
+  }
+
+  /** The request is given up here (overdue, aborted): its caller gets `err`, the far end is told to drop it. */
+  private abandon(stream: number, p: Pending, err: Error): void {
     p.head?.reject(err);
     p.head = null;
     try {
@@ -212,15 +217,7 @@ class Link {
       const signal = ex.signal;
       if (signal) {
         const abort = () => {
-          const err = signal.reason instanceof Error ? signal.reason : new DOMException("aborted", "AbortError");
-          p.head?.reject(err);
-          p.head = null;
-          try {
-            p.body?.error(err);
-          } catch {
-            // closed already
-          }
-          this.cancel(stream);
+          this.abandon(stream, p, signal.reason instanceof Error ? signal.reason : new DOMException("aborted", "AbortError"));
         };
         if (signal.aborted) return abort();
         signal.addEventListener("abort", abort, { once: true });
