@@ -127,6 +127,20 @@ describe("layer boundaries", () => {
     expect(violations(root)).toEqual([]);
   });
 
+  test("the map's layer table (docs/architecture.md) is this matrix: every module, each with what it may import", () => {
+    const doc = readFileSync(join(import.meta.dir, "..", "docs", "architecture.md"), "utf8");
+    const section = doc.slice(doc.indexOf("## The layers"), doc.indexOf("\n## ", doc.indexOf("## The layers") + 1));
+    const shown = new Map<string, string[]>();
+    for (const row of section.split("\n").filter((l) => l.startsWith("| `"))) {
+      const [modules, may] = row.split("|").slice(1, 3);
+      const names = [...modules!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+      const deps = may!.trim() === "nothing of troupe's" ? [] : may!.split(",").map((d) => d.trim());
+      for (const m of names) shown.set(m, deps.sort());
+    }
+    const wanted = new Map(Object.entries(LAYERS).map(([m, may]) => [m, may.filter((d) => d !== "errors").sort()]));
+    expect(Object.fromEntries([...shown].sort())).toEqual(Object.fromEntries([...wanted].sort()));
+  });
+
   test("every exception still exists (a stale one would hide nothing and mislead)", () => {
     for (const e of EXCEPTIONS) expect(importsOf(root, e.from)).toContain(e.to);
   });
