@@ -9,7 +9,7 @@ import { BUILD_VERSION, compareVersions } from "../self.ts";
 import { readUserConfig, userConfigPath } from "../user-config.ts";
 import { readWorkspaceConfig } from "../workspace-config.ts";
 import type { Workspace } from "../workspace.ts";
-import { systemdUnavailable } from "./service.ts";
+import { systemdUnavailable } from "./systemd-unit.ts";
 
 /** One line of `troupe doctor`: what was checked, whether it is fine, and whether troupe needs it. */
 export interface Check {

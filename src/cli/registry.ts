@@ -53,7 +53,7 @@ export const COMMANDS: Entry[] = [
   { name: "dispatch", summary: "let the daemon carry an initiative: detail, execute and merge its approved phases", load: () => import("./dispatch.ts").then((m) => m.command) },
   { name: "retry", summary: "put a blocked or failed task back in the queue", load: () => import("./retry.ts").then((m) => m.command) },
   { name: "gc", summary: "remove finished agents' clean, idle worktrees; report what stays and why", load: () => import("./gc.ts").then((m) => m.command) },
-  { name: "service", summary: "install a systemd user unit that starts this workspace's daemon at login", load: () => import("./service.ts").then((m) => m.command) },
+  { name: "service", summary: "install a systemd user unit that starts this workspace's daemon at login", load: () => import("./systemd-unit.ts").then((m) => m.command) },
   { name: "trust", summary: "allow this workspace's config, as it is now, to run its worktree.setup command", load: () => import("./trust.ts").then((m) => m.command) },
   { name: "providers", summary: "list agent CLIs troupe knows: installed, version, proven with, what each supports", load: () => import("./providers.ts").then((m) => m.command) },
   {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { TroupeError, errorMessage } from "../errors.ts";
 import { readGuarded } from "../guarded-fs.ts";
 import { isTrusted } from "../trust.ts";
-import type { BrokenProfile, Profile, ProfileSource, ProfilesResponse } from "../protocol/profile.ts";
+import type { BrokenProfile, Profile, ProfileOrigin, ProfilesResponse } from "../protocol/profile.ts";
 import { parseClaudeAgent, parseProfile } from "./parse.ts";
 
 /** A profile is a role's page of instructions, not a codebase; also keeps it under one argv string (128 KiB). */
@@ -13,7 +13,7 @@ export const MAX_PROFILE_BYTES = 64 * 1024;
 const MAX_PROFILE_FILES = 500;
 
 /** Where profiles come from, first wins on a name: the repository's, Claude Code's subagents, the user's. */
-export function profileDirs(root: string, env: NodeJS.ProcessEnv = process.env): { dir: string; source: ProfileSource }[] {
+export function profileDirs(root: string, env: NodeJS.ProcessEnv = process.env): { dir: string; source: ProfileOrigin }[] {
   const config = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), ".config");
   return [
     { dir: join(root, ".troupe", "profiles"), source: "repository" },
@@ -80,7 +80,7 @@ export class ProfileCatalog {
     throw new TroupeError("not_found", `no profile '${name}' (see 'troupe profile ls')`);
   }
 
-  private readOne(file: string, dir: string, source: ProfileSource): Profile {
+  private readOne(file: string, dir: string, source: ProfileOrigin): Profile {
     const read = readGuarded(file, { maxBytes: MAX_PROFILE_BYTES, root: dir, rootName: "its profiles folder" });
     if (read.kind === "missing") throw new TroupeError("not_found", `${file}: gone while reading`);
     if (read.kind === "refused") throw new TroupeError("bad_request", read.reason);

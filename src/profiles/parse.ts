@@ -2,7 +2,7 @@ import { basename } from "node:path";
 import type { z } from "zod";
 import { fileError, splitFrontMatter } from "../front-matter.ts";
 import { describeIssue } from "../protocol/issue.ts";
-import { ClaudeAgentFrontMatterSchema, ProfileFrontMatterSchema, ProfileNameSchema, type Profile, type ProfileSource } from "../protocol/profile.ts";
+import { ClaudeAgentFrontMatterSchema, ProfileFrontMatterSchema, ProfileNameSchema, type Profile, type ProfileOrigin } from "../protocol/profile.ts";
 import { getProvider } from "../../providers/index.ts";
 
 /**
@@ -26,7 +26,7 @@ function nameFromFile(file: string): string {
 }
 
 /** A troupe profile: front matter of ProfileFrontMatterSchema, the body is the role's instructions. */
-export function parseProfile(file: string, text: string, source: Exclude<ProfileSource, "claude">): Profile {
+export function parseProfile(file: string, text: string, source: Exclude<ProfileOrigin, "claude">): Profile {
   const { data, body } = splitFrontMatter(file, text);
   const fm = fields(file, data, ProfileFrontMatterSchema);
   if (fm.provider !== undefined && !getProvider(fm.provider)) throw fileError(file, `provider: unknown provider '${fm.provider}' (see 'troupe providers')`);

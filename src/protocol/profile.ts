@@ -50,8 +50,8 @@ export const ClaudeAgentFrontMatterSchema = z.object({
   model: z.string().min(1).optional(),
 });
 
-export const ProfileSourceSchema = z.enum(["repository", "claude", "user"]);
-export type ProfileSource = z.infer<typeof ProfileSourceSchema>;
+export const ProfileOriginSchema = z.enum(["repository", "claude", "user"]);
+export type ProfileOrigin = z.infer<typeof ProfileOriginSchema>;
 
 export const ProfileSchema = z.object({
   name: ProfileNameSchema,
@@ -66,7 +66,7 @@ export const ProfileSchema = z.object({
   budget: z.number().nullable(),
   /** The body: the role's instructions (Claude: `--append-system-prompt`; others: before the prompt). */
   instructions: z.string(),
-  source: ProfileSourceSchema,
+  source: ProfileOriginSchema,
   file: z.string(),
   /** False for a repository profile whose mcpServers wait for `troupe trust FILE`; null when it starts no command. */
   trusted: z.boolean().nullable(),
@@ -74,7 +74,7 @@ export const ProfileSchema = z.object({
 export type Profile = z.infer<typeof ProfileSchema>;
 
 /** A profile file that cannot be used, with why (one line: file, field, reason). */
-export const BrokenProfileSchema = z.object({ file: z.string(), source: ProfileSourceSchema, error: z.string() });
+export const BrokenProfileSchema = z.object({ file: z.string(), source: ProfileOriginSchema, error: z.string() });
 export type BrokenProfile = z.infer<typeof BrokenProfileSchema>;
 
 export const ProfilesResponseSchema = z.object({

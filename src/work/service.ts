@@ -11,7 +11,7 @@ import { publish, type WorkDeps } from "./deps.ts";
 import { Proposals } from "./propose.ts";
 import type { PhaseDraft, ProposalSink, TaskDraft } from "./proposal-sink.ts";
 import { resolveInitiative, resolveItem, resolvePhase, resolveTask } from "./refs.ts";
-import { Review, type ApproveOptions, type EditOptions, type RejectOptions } from "./review.ts";
+import { Approval, type ApproveOptions, type EditOptions, type RejectOptions } from "./approval.ts";
 import { slugify, uniqueSlug } from "./slug.ts";
 import { assertTransition } from "./transitions.ts";
 
@@ -26,13 +26,13 @@ export type { ApproveOptions, EditOptions, RejectOptions };
  */
 export class WorkService implements ProposalSink {
   private readonly proposals: Proposals;
-  private readonly review: Review;
+  private readonly approval: Approval;
   /** Creations one at a time: a slug is checked free and then taken. */
   private creating: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly d: WorkDeps) {
     this.proposals = new Proposals(d);
-    this.review = new Review(d);
+    this.approval = new Approval(d);
   }
 
   /** A new initiative on its own branch `troupe-initiative/<slug>`, made from the base's commit now. */
@@ -168,18 +168,18 @@ export class WorkService implements ProposalSink {
   }
 
   approve(req: ApproveOptions): WorkItems {
-    return this.review.approve(req);
+    return this.approval.approve(req);
   }
 
   reject(ref: string, req: RejectOptions): Promise<WorkItems> {
-    return this.review.reject(ref, req);
+    return this.approval.reject(ref, req);
   }
 
   edit(ref: string, req: EditOptions): WorkItems {
-    return this.review.edit(ref, req);
+    return this.approval.edit(ref, req);
   }
 
   retry(ref: string): Task {
-    return this.review.retry(ref);
+    return this.approval.retry(ref);
   }
 }

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { systemdUnavailable, unitName, unitText } from "../../src/cli/service.ts";
+import { systemdUnavailable, unitName, unitText } from "../../src/cli/systemd-unit.ts";
 
 test("the systemd user unit starts the workspace's daemon at login, quoting a path with spaces", () => {
   const text = unitText({ workspace: "/home/me/my repo", command: ["/usr/local/bin/troupe"] });

@@ -29,7 +29,7 @@ function itemsOf(changes: Change[]): WorkItems {
 }
 
 /** The person's decisions on proposals (approve, reject, edit) and on stopped tasks (retry). */
-export class Review {
+export class Approval {
   constructor(private readonly d: WorkDeps) {}
 
   /** Every item, or every proposed phase and task of one initiative, at once: all approved or none. */
