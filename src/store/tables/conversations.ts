@@ -1,0 +1,81 @@
+import type { Table } from "./table.ts";
+
+// Conversations, messages, lines written into running sessions, review comments: what is said to agents.
+
+export const CONVERSATIONS = {
+  name: "conversations",
+  note: "Questions between agents and the person.",
+  columns: {
+    id: { type: "TEXT", primaryKey: true },
+    from_id: { type: "TEXT", notNull: true },
+    from_name: { type: "TEXT", notNull: true },
+    to_id: { type: "TEXT", notNull: true },
+    to_name: { type: "TEXT", notNull: true },
+    question: { type: "TEXT", notNull: true },
+    answer: { type: "TEXT" },
+    answered_by: { type: "TEXT" },
+    status: { type: "TEXT", notNull: true },
+    task_id: { type: "TEXT" },
+    phase_id: { type: "TEXT" },
+    created_at: { type: "INTEGER", notNull: true },
+    expires_at: { type: "INTEGER" },
+    answered_at: { type: "INTEGER" },
+    lease_session: { type: "INTEGER", since: "cleanup-keeps-work", note: "the session a listener claimed it in" },
+  },
+  indexes: ["CREATE INDEX conversations_to ON conversations(to_id, status, created_at)", "CREATE INDEX conversations_expiry ON conversations(status, expires_at)"],
+} as const satisfies Table;
+
+export const MESSAGES = {
+  name: "messages",
+  note: "Messages and inboxes.",
+  columns: {
+    seq: { type: "INTEGER", primaryKey: true, autoincrement: true },
+    from_id: { type: "TEXT", notNull: true },
+    from_name: { type: "TEXT", notNull: true },
+    to_id: { type: "TEXT", notNull: true },
+    to_name: { type: "TEXT", notNull: true },
+    text: { type: "TEXT", notNull: true },
+    status: { type: "TEXT", notNull: true, default: "'queued'" },
+    wake: { type: "INTEGER", notNull: true, default: "0" },
+    session: { type: "INTEGER" },
+    created_at: { type: "INTEGER", notNull: true },
+    delivered_at: { type: "INTEGER" },
+  },
+  indexes: ["CREATE INDEX messages_to ON messages(to_id, status, seq)"],
+} as const satisfies Table;
+
+export const SESSION_INPUTS = {
+  name: "session_inputs",
+  note: "Lines written into running sessions' input streams (src/live/), until their session ends (21 session-inputs).",
+  columns: {
+    seq: { type: "INTEGER", primaryKey: true, autoincrement: true },
+    id: { type: "TEXT", notNull: true, unique: true },
+    agent_id: { type: "TEXT", notNull: true, references: "agents(id) ON DELETE CASCADE" },
+    session: { type: "INTEGER", notNull: true },
+    message_seq: { type: "INTEGER" },
+    conversation_id: { type: "TEXT" },
+    line: { type: "TEXT", notNull: true },
+    written_at: { type: "INTEGER", notNull: true },
+    taken_at: { type: "INTEGER" },
+  },
+  indexes: ["CREATE INDEX session_inputs_session ON session_inputs(agent_id, session)"],
+} as const satisfies Table;
+
+export const REVIEW_COMMENTS = {
+  name: "review_comments",
+  note: "The person's pending review of an agent's diff: one row per comment, until it is sent (20 review-comments).",
+  columns: {
+    seq: { type: "INTEGER", primaryKey: true, autoincrement: true },
+    agent_id: { type: "TEXT", notNull: true, references: "agents(id) ON DELETE CASCADE" },
+    file: { type: "TEXT", notNull: true },
+    side: { type: "TEXT", notNull: true, note: "new: an added or unchanged line's number; old: a removed line's" },
+    line: { type: "INTEGER", notNull: true },
+    section: { type: "TEXT", note: "committed or uncommitted" },
+    code: { type: "TEXT", notNull: true, note: "the line's text, without its marker" },
+    context_json: { type: "TEXT", notNull: true, note: "{before, after}: the text of the lines of code around it" },
+    text: { type: "TEXT", notNull: true },
+    created_at: { type: "INTEGER", notNull: true },
+    updated_at: { type: "INTEGER", notNull: true },
+  },
+  indexes: ["CREATE INDEX review_comments_agent ON review_comments(agent_id, seq)"],
+} as const satisfies Table;

@@ -1,0 +1,134 @@
+import type { Table } from "./table.ts";
+
+// The work model, the branches troupe made, scheduled flows.
+
+export const INITIATIVES = {
+  name: "initiatives",
+  note: "The work model: initiatives, phases (a DAG), tasks (a DAG within a phase).",
+  columns: {
+    id: { type: "TEXT", primaryKey: true },
+    name: { type: "TEXT", notNull: true },
+    slug: { type: "TEXT", notNull: true, unique: true },
+    goal: { type: "TEXT", notNull: true },
+    proposed_goal: { type: "TEXT" },
+    proposed_goal_by: { type: "TEXT" },
+    status: { type: "TEXT", notNull: true },
+    base_ref: { type: "TEXT", notNull: true },
+    base_commit: { type: "TEXT", notNull: true },
+    branch: { type: "TEXT", notNull: true },
+    review: { type: "TEXT", notNull: true },
+    dispatch_json: { type: "TEXT" },
+    version: { type: "INTEGER", notNull: true, default: "1" },
+    created_at: { type: "INTEGER", notNull: true },
+    updated_at: { type: "INTEGER", notNull: true },
+    budget_usd: { type: "REAL", since: "initiative-budget" },
+    reason: { type: "TEXT", since: "initiative-budget", note: "why dispatch holds it" },
+    permissions_json: { type: "TEXT", since: "permissions", note: "the policy its dispatched agents inherit" },
+  },
+} as const satisfies Table;
+
+export const PHASES = {
+  name: "phases",
+  columns: {
+    id: { type: "TEXT", primaryKey: true },
+    initiative_id: { type: "TEXT", notNull: true, references: "initiatives(id)" },
+    slug: { type: "TEXT", notNull: true },
+    title: { type: "TEXT", notNull: true },
+    content: { type: "TEXT", notNull: true },
+    status: { type: "TEXT", notNull: true },
+    proposed_by: { type: "TEXT" },
+    reason: { type: "TEXT" },
+    revise: { type: "INTEGER", notNull: true, default: "0" },
+    version: { type: "INTEGER", notNull: true, default: "1" },
+    created_at: { type: "INTEGER", notNull: true },
+    updated_at: { type: "INTEGER", notNull: true },
+  },
+  constraints: ["UNIQUE (initiative_id, slug)"],
+} as const satisfies Table;
+
+export const PHASE_DEPS = {
+  name: "phase_deps",
+  columns: {
+    phase_id: { type: "TEXT", notNull: true, references: "phases(id) ON DELETE CASCADE" },
+    depends_on: { type: "TEXT", notNull: true, references: "phases(id) ON DELETE CASCADE" },
+  },
+  constraints: ["PRIMARY KEY (phase_id, depends_on)"],
+} as const satisfies Table;
+
+export const TASKS = {
+  name: "tasks",
+  columns: {
+    id: { type: "TEXT", primaryKey: true },
+    initiative_id: { type: "TEXT", notNull: true, references: "initiatives(id)" },
+    phase_id: { type: "TEXT", notNull: true, references: "phases(id) ON DELETE CASCADE" },
+    slug: { type: "TEXT", notNull: true },
+    title: { type: "TEXT", notNull: true },
+    description: { type: "TEXT", notNull: true },
+    status: { type: "TEXT", notNull: true },
+    proposed_by: { type: "TEXT" },
+    agent_id: { type: "TEXT" },
+    branch: { type: "TEXT" },
+    summary: { type: "TEXT" },
+    reason: { type: "TEXT" },
+    conflicts_json: { type: "TEXT" },
+    merged_at: { type: "INTEGER" },
+    revise: { type: "INTEGER", notNull: true, default: "0" },
+    version: { type: "INTEGER", notNull: true, default: "1" },
+    created_at: { type: "INTEGER", notNull: true },
+    updated_at: { type: "INTEGER", notNull: true },
+    merge_commit: { type: "TEXT", since: "dispatch-merges" },
+    resolve_session: { type: "INTEGER", since: "dispatch-merges", note: "the resume asked to resolve a conflict" },
+  },
+  constraints: ["UNIQUE (initiative_id, slug)"],
+  indexes: ["CREATE INDEX tasks_phase ON tasks(phase_id, created_at)"],
+} as const satisfies Table;
+
+export const TASK_DEPS = {
+  name: "task_deps",
+  columns: {
+    task_id: { type: "TEXT", notNull: true, references: "tasks(id) ON DELETE CASCADE" },
+    depends_on: { type: "TEXT", notNull: true, references: "tasks(id) ON DELETE CASCADE" },
+  },
+  constraints: ["PRIMARY KEY (task_id, depends_on)"],
+} as const satisfies Table;
+
+export const MODE_IMPORTS = {
+  name: "mode_imports",
+  note: "Mode runs whose outputs were imported (once per session).",
+  columns: {
+    agent_id: { type: "TEXT", notNull: true, references: "agents(id) ON DELETE CASCADE" },
+    session: { type: "INTEGER", notNull: true },
+    imported_at: { type: "INTEGER", notNull: true },
+  },
+  constraints: ["PRIMARY KEY (agent_id, session)"],
+} as const satisfies Table;
+
+export const TROUPE_BRANCHES = {
+  name: "troupe_branches",
+  note: "Branches troupe created (never deleted: gc lists those no agent owns).",
+  columns: {
+    branch: { type: "TEXT", primaryKey: true },
+    agent_id: { type: "TEXT" },
+    created_at: { type: "INTEGER", notNull: true },
+  },
+} as const satisfies Table;
+
+export const FLOWS = {
+  name: "flows",
+  note: "Scheduled flows (their environment is a 0600 file, never here).",
+  columns: {
+    id: { type: "TEXT", primaryKey: true },
+    name: { type: "TEXT", notNull: true, unique: true },
+    cron: { type: "TEXT", notNull: true },
+    profile: { type: "TEXT" },
+    provider: { type: "TEXT" },
+    prompt: { type: "TEXT", notNull: true },
+    gate: { type: "TEXT" },
+    enabled: { type: "INTEGER", notNull: true, default: "1" },
+    next_run_at: { type: "INTEGER" },
+    last_run_at: { type: "INTEGER" },
+    last_agent_id: { type: "TEXT" },
+    last_outcome: { type: "TEXT" },
+    created_at: { type: "INTEGER", notNull: true },
+  },
+} as const satisfies Table;
