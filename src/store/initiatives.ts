@@ -1,7 +1,7 @@
 import type { Database } from "../runtime/sqlite.ts";
 import { PermissionPolicySchema } from "../protocol/permission.ts";
 import { DispatchSchema, type Dispatch, type Initiative, type InitiativeStatus, type ReviewPolicy } from "../protocol/work.ts";
-import { parseJson, type StoreWarnings } from "./agents.ts";
+import { parseJson, type StoreWarnings } from "./entity.ts";
 
 interface Row {
   id: string;

@@ -1,6 +1,6 @@
 import type { Database } from "../runtime/sqlite.ts";
 import type { PermissionKind, PermissionRequest, PermissionStatus } from "../protocol/permission.ts";
-import { parseJson, type StoreWarnings } from "./agents.ts";
+import { parseJson, type StoreWarnings } from "./entity.ts";
 import { z } from "zod";
 
 interface Row {

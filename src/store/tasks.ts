@@ -1,7 +1,7 @@
 import type { Database } from "../runtime/sqlite.ts";
 import { z } from "zod";
 import type { Task, TaskStatus } from "../protocol/work.ts";
-import { parseJson, type StoreWarnings } from "./agents.ts";
+import { parseJson, type StoreWarnings } from "./entity.ts";
 import { DepsTable } from "./work-deps.ts";
 
 interface Row {
