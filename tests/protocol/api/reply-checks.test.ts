@@ -9,6 +9,7 @@ import { ConversationSchema } from "../../../src/protocol/conversation.ts";
 import { AgentSchema, QuestionSchema } from "../../../src/protocol/entities.ts";
 import { FailureSchema } from "../../../src/protocol/failure.ts";
 import { ENDPOINTS } from "../../../src/protocol/api/index.ts";
+import { nulls } from "../../support/nulls.ts";
 
 // The generated checks must accept exactly what their zod schemas accept, and give the same value.
 
@@ -17,13 +18,14 @@ test("reply-checks.ts is what the schemas say (else: npm run gen:checks)", () =>
 });
 
 
+// a value for every field that may not be null, and a few of those that may
 const agent = {
+  ...nulls(AgentSchema),
   id: "ag_1",
   name: "brave-otter",
   provider: "claude",
   status: "waiting",
   prompt: "fix it",
-  command: null,
   model: "opus",
   permissions: "skip",
   cwd: "/w",
@@ -32,27 +34,18 @@ const agent = {
   baseRef: "main",
   pid: 42,
   session: 1,
-  providerSessionId: null,
-  result: null,
-  error: null,
   questions: [{ id: "q1", question: "ready?" }],
-  exitCode: null,
   costUsd: 0.25,
   inputTokens: 10,
-  outputTokens: null,
   mode: "plan",
   initiativeId: "in_1",
-  taskId: null,
-  phaseId: null,
   createdAt: 1700000000000,
   updatedAt: 1700000000001,
-  lastActivityAt: null,
   parentId: "ag_0",
   uncommitted: false,
   failure: { class: "usage_limit", evidence: "quota", attempt: 2, resetsAt: 1700000000500 },
   retryAt: 1700000000600,
   attempt: 2,
-  budgetUsd: null,
   accountId: "ac_1",
   pendingPermissions: 0,
 };

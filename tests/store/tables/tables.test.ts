@@ -3,6 +3,9 @@ import { openDatabase, type Database } from "../../../src/runtime/sqlite.ts";
 import { migrateTo } from "../../../src/store/db.ts";
 import { SCHEMA_VERSION } from "../../../src/store/migrations.ts";
 import { migrationNumber, TABLES, type Column, type Table } from "../../../src/store/tables/index.ts";
+import { AGENTS } from "../../../src/store/tables/agents.ts";
+import { AgentSchema } from "../../../src/protocol/entities.ts";
+import type { z } from "zod";
 
 // The migrations stay hand-written steps; these hold them to the declarations, version by version.
 
@@ -66,6 +69,22 @@ describe("table declarations", () => {
     db.close();
   });
 
+  test("each column that holds an entity's field agrees with the entity's schema: null or not, and the kind of value", () => {
+    const entities: [Table, z.ZodObject][] = [[AGENTS, AgentSchema]];
+    let compared = 0;
+    for (const [table, schema] of entities) {
+      for (const [column, c] of Object.entries(table.columns)) {
+        const field = c.field && schema.shape[c.field];
+        if (!field) continue; // the store's own (a signal file, limits), or written only
+        const where = `${table.name}.${column} (${c.field})`;
+        expect({ where, nullable: field.safeParse(null).success }).toEqual({ where, nullable: !c.notNull && !c.primaryKey });
+        expect({ where, kind: kindOf(field) }).toEqual({ where, kind: c.json ? "json" : c.bool ? "boolean" : c.type === "TEXT" ? "text" : c.type === "INTEGER" ? "integer" : "number" });
+        compared++;
+      }
+    }
+    expect(compared).toBe(Object.keys(AgentSchema.shape).length - 2); // all but the computed pid and pendingPermissions
+  });
+
   test("the check sees a column the migrations do not make", () => {
     const t = TABLES[0]!;
     const more: Table = { ...t, columns: { ...t.columns, pinned_at: { type: "INTEGER", since: "offsets-in-chunks" } } };
@@ -73,3 +92,13 @@ describe("table declarations", () => {
     expect(() => migrationNumber("no-such-migration")).toThrow();
   });
 });
+
+/** What a field's schema holds, in the words of a column: text, integer, number, boolean, or json (an object or a list). */
+function kindOf(s: z.ZodType): string {
+  const def = s._zod.def as { type: string; innerType?: z.ZodType; checks?: { _zod: { def: { check: string; format?: string } } }[] };
+  if (def.type === "nullable" || def.type === "optional") return kindOf(def.innerType!);
+  if (def.type === "string" || def.type === "enum") return "text";
+  if (def.type === "number") return def.checks?.some((c) => c._zod.def.format === "safeint") ? "integer" : "number";
+  if (def.type === "object" || def.type === "array") return "json";
+  return def.type;
+}
