@@ -87,7 +87,7 @@ describe("table declarations", () => {
 
   test("the check sees a column the migrations do not make", () => {
     const t = TABLES[0]!;
-    const more: Table = { ...t, columns: { ...t.columns, pinned_at: { type: "INTEGER", since: "offsets-in-chunks" } } };
+    const more: Table = { ...t, columns: { ...t.columns, not_made_by_any_migration: { type: "INTEGER", since: "offsets-in-chunks" } } };
     expect(declaredAt(more, SCHEMA_VERSION)).not.toEqual(declaredAt(t, SCHEMA_VERSION));
     expect(() => migrationNumber("no-such-migration")).toThrow();
   });
