@@ -1,7 +1,7 @@
 import type { Database } from "../runtime/sqlite.ts";
 import { z } from "zod";
 import type { Agent, AgentStatus } from "../protocol/entities.ts";
-import { EntityColumns, parseJson, type FieldsOf, type NewOf, type PatchOf, type SelectedFieldsOf, type StoreWarnings } from "./entity.ts";
+import { EntityColumns, parseJson, type Covers, type NewOf, type PatchOf, type StoreWarnings } from "./entity.ts";
 import { AGENTS } from "./tables/agents.ts";
 
 /**
@@ -24,8 +24,8 @@ type Computed = "pid" | "pendingPermissions";
 type Written = AgentRecord & { tokenHash: string };
 
 // Every field of the record has its column in AGENTS, and every column's field is one of the record's (or written only).
-const exhaustive: [Exclude<keyof AgentRecord, SelectedFieldsOf<typeof AGENTS> | Computed>, Exclude<FieldsOf<typeof AGENTS>, keyof Written>] extends [never, never] ? true : never = true;
-void exhaustive;
+const covered: Covers<typeof AGENTS, AgentRecord, Computed, Written> = true;
+void covered;
 
 /** What an insert takes (AGENTS says which fields: `insert`); the agent starts `starting`. */
 export type NewAgent = NewOf<typeof AGENTS, Written>;
@@ -34,7 +34,7 @@ export type AgentPatch = PatchOf<typeof AGENTS, AgentRecord>;
 
 const LegacyEnv = z.record(z.string(), z.string()).nullable();
 
-const COLUMNS = new EntityColumns(AGENTS, "a");
+const COLUMNS = new EntityColumns(AGENTS);
 
 /** The public view: no signal file path. */
 export function toAgent(rec: AgentRecord): Agent {
@@ -51,7 +51,7 @@ export interface OutputContext {
 }
 
 // pending permission requests counted as the row is read: always current, never stored twice
-const SELECT = `SELECT ${COLUMNS.select}, s.pid AS pid,
+const SELECT = `SELECT ${COLUMNS.select("a")}, s.pid AS pid,
   (SELECT COUNT(*) FROM permission_requests p WHERE p.agent_id = a.id AND p.status = 'pending') AS pendingPermissions
   FROM agents a
   LEFT JOIN agent_sessions s ON s.agent_id = a.id AND s.session = a.session AND s.ended_at IS NULL`;

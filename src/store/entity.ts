@@ -47,6 +47,17 @@ export type NewOf<T extends Table, R> = { [F in FieldsWhere<T, { readonly insert
 };
 /** What an update may change. */
 export type PatchOf<T extends Table, R> = Partial<{ [F in FieldsWhere<T, { readonly patch: true }> & keyof R]: R[F] }>;
+/**
+ * `true` when every field of the record `R` but the `Computed` ones (the SELECT adds them) has its
+ * column in `T`, and every column's field is the record's or a written-only one of `W`; else
+ * `never`, so that `const covered: Covers<...> = true` fails to type-check.
+ */
+export type Covers<T extends Table, R, Computed extends string = never, W = unknown> = [
+  Exclude<keyof R, SelectedFieldsOf<T> | Computed>,
+  Exclude<FieldsOf<T>, keyof R | keyof W>,
+] extends [never, never]
+  ? true
+  : never;
 
 interface Mapped {
   readonly column: string;
@@ -62,22 +73,23 @@ function encode(c: Column, value: unknown): SqlValue {
 }
 
 export class EntityColumns {
-  /** `alias.column AS field, ...`: the record's columns, for a SELECT. */
-  readonly select: string;
   private readonly byField = new Map<string, Mapped>();
+  private readonly selected: Mapped[];
   private readonly decoded: Mapped[];
   private readonly inserted: Mapped[];
 
-  constructor(
-    readonly table: Table,
-    alias: string,
-  ) {
+  constructor(readonly table: Table) {
     const mapped = Object.entries(table.columns).flatMap(([column, c]) => (c.field ? [{ column, field: c.field, c }] : []));
     for (const m of mapped) this.byField.set(m.field, m);
-    const selected = mapped.filter((m) => m.c.select !== false);
-    this.select = selected.map((m) => (m.column === m.field ? `${alias}.${m.column}` : `${alias}.${m.column} AS ${m.field}`)).join(", ");
-    this.decoded = selected.filter((m) => m.c.json || m.c.bool);
+    this.selected = mapped.filter((m) => m.c.select !== false);
+    this.decoded = this.selected.filter((m) => m.c.json || m.c.bool);
     this.inserted = mapped.filter((m) => m.c.insert);
+  }
+
+  /** `column AS field, ...` (each column prefixed by `alias.` when given): the record's columns, for a SELECT or a RETURNING. */
+  select(alias?: string): string {
+    const at = alias ? `${alias}.` : "";
+    return this.selected.map((m) => (m.column === m.field ? `${at}${m.column}` : `${at}${m.column} AS ${m.field}`)).join(", ");
   }
 
   /** Turns a row selected with `select` into the record, in place: JSON columns parsed (`label` names the row in a warning), booleans read. */

@@ -1,8 +1,8 @@
 import type { Database } from "../runtime/sqlite.ts";
 import type { Conversation } from "../protocol/entities.ts";
 import type { Message } from "../protocol/message.ts";
-import { conversationFromRow, type ConversationRow } from "./conversations.ts";
-import { messageFromRow, type MessageRow } from "./messages.ts";
+import { CONVERSATION_COLUMNS } from "./conversations.ts";
+import { MESSAGE_COLUMNS } from "./messages.ts";
 
 /**
  * One line troupe wrote into a running session's input stream: a message or a question, claimed
@@ -93,8 +93,8 @@ export class SessionInputRepo {
         .get(agentId, session) as { seq: number } | null;
       if (!row) return null;
       const input = fromRow(this.db.query("UPDATE session_inputs SET taken_at = ? WHERE seq = ? RETURNING *").get(Date.now(), row.seq) as Row);
-      const conv = this.db.query("SELECT * FROM conversations WHERE id = ?").get(input.conversationId) as ConversationRow;
-      return { input, conversation: conversationFromRow(conv) };
+      const conversation = this.db.query(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = ?`).get(input.conversationId) as Conversation;
+      return { input, conversation };
     })();
   }
 
@@ -113,8 +113,8 @@ export class SessionInputRepo {
       )
         .map(fromRow)
         .sort((a, b) => a.seq - b.seq);
-      const get = this.db.query("SELECT * FROM messages WHERE seq = ?");
-      return { inputs, messages: inputs.map((i) => messageFromRow(get.get(i.messageSeq) as MessageRow)) };
+      const get = this.db.query(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE seq = ?`);
+      return { inputs, messages: inputs.map((i) => get.get(i.messageSeq) as Message) };
     })();
   }
 
@@ -140,22 +140,18 @@ export class SessionInputRepo {
             `UPDATE messages SET status = 'queued', delivered_at = NULL, session = NULL
              WHERE status = 'delivered' AND seq IN
                (SELECT message_seq FROM session_inputs WHERE agent_id = ?1 AND session <= ?2 AND taken_at IS NULL AND message_seq IS NOT NULL)
-             RETURNING *`,
+             RETURNING ${MESSAGE_COLUMNS}`,
           )
-          .all(agentId, session) as MessageRow[]
-      )
-        .sort((a, b) => a.seq - b.seq)
-        .map(messageFromRow);
-      const conversations = (
-        this.db
-          .query(
-            `UPDATE conversations SET status = 'pending', lease_session = NULL
-             WHERE status = 'delivered' AND id IN
-               (SELECT conversation_id FROM session_inputs WHERE agent_id = ?1 AND session <= ?2 AND taken_at IS NULL AND conversation_id IS NOT NULL)
-             RETURNING *`,
-          )
-          .all(agentId, session) as ConversationRow[]
-      ).map(conversationFromRow);
+          .all(agentId, session) as Message[]
+      ).sort((a, b) => a.seq - b.seq);
+      const conversations = this.db
+        .query(
+          `UPDATE conversations SET status = 'pending', lease_session = NULL
+           WHERE status = 'delivered' AND id IN
+             (SELECT conversation_id FROM session_inputs WHERE agent_id = ?1 AND session <= ?2 AND taken_at IS NULL AND conversation_id IS NOT NULL)
+           RETURNING ${CONVERSATION_COLUMNS}`,
+        )
+        .all(agentId, session) as Conversation[];
       this.db.query("DELETE FROM session_inputs WHERE agent_id = ? AND session <= ?").run(agentId, session);
       return { messages, conversations };
     })();

@@ -4,7 +4,9 @@ import { migrateTo } from "../../../src/store/db.ts";
 import { SCHEMA_VERSION } from "../../../src/store/migrations.ts";
 import { migrationNumber, TABLES, type Column, type Table } from "../../../src/store/tables/index.ts";
 import { AGENTS } from "../../../src/store/tables/agents.ts";
-import { AgentSchema } from "../../../src/protocol/entities.ts";
+import { CONVERSATIONS, MESSAGES } from "../../../src/store/tables/conversations.ts";
+import { MessageSchema } from "../../../src/protocol/message.ts";
+import { AgentSchema, ConversationSchema } from "../../../src/protocol/entities.ts";
 import type { z } from "zod";
 
 // The migrations stay hand-written steps; these hold them to the declarations, version by version.
@@ -70,7 +72,11 @@ describe("table declarations", () => {
   });
 
   test("each column that holds an entity's field agrees with the entity's schema: null or not, and the kind of value", () => {
-    const entities: [Table, z.ZodObject][] = [[AGENTS, AgentSchema]];
+    const entities: [Table, z.ZodObject][] = [
+      [AGENTS, AgentSchema],
+      [CONVERSATIONS, ConversationSchema],
+      [MESSAGES, MessageSchema],
+    ];
     let compared = 0;
     for (const [table, schema] of entities) {
       for (const [column, c] of Object.entries(table.columns)) {
@@ -82,7 +88,8 @@ describe("table declarations", () => {
         compared++;
       }
     }
-    expect(compared).toBe(Object.keys(AgentSchema.shape).length - 2); // all but the computed pid and pendingPermissions
+    // every field but the computed ones: the agent's pid and pendingPermissions, a message's id
+    expect(compared).toBe(Object.keys(AgentSchema.shape).length - 2 + Object.keys(ConversationSchema.shape).length + Object.keys(MessageSchema.shape).length - 1);
   });
 
   test("the check sees a column the migrations do not make", () => {
