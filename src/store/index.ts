@@ -65,7 +65,7 @@ export function createStore(path: string, warnings: StoreWarnings): Store {
     branches: new BranchRepo(db),
     modeImports: new ModeImportRepo(db),
     messages: new MessageRepo(db),
-    flows: new FlowRepo(db),
+    flows: new FlowRepo(db, warnings),
     permissions: new PermissionRepo(db, warnings),
     sessionInputs: new SessionInputRepo(db),
     reviews: new ReviewRepo(db),
