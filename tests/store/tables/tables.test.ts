@@ -6,6 +6,10 @@ import { migrationNumber, TABLES, type Column, type Table } from "../../../src/s
 import { AGENTS } from "../../../src/store/tables/agents.ts";
 import { CONVERSATIONS, MESSAGES } from "../../../src/store/tables/conversations.ts";
 import { MessageSchema } from "../../../src/protocol/message.ts";
+import { FlowSchema } from "../../../src/protocol/flow.ts";
+import { FLOWS } from "../../../src/store/tables/work.ts";
+import { PERMISSION_REQUESTS } from "../../../src/store/tables/permissions.ts";
+import { PermissionRequestSchema } from "../../../src/protocol/permission.ts";
 import { AgentSchema, ConversationSchema } from "../../../src/protocol/entities.ts";
 import type { z } from "zod";
 
@@ -76,6 +80,8 @@ describe("table declarations", () => {
       [AGENTS, AgentSchema],
       [CONVERSATIONS, ConversationSchema],
       [MESSAGES, MessageSchema],
+      [FLOWS, FlowSchema],
+      [PERMISSION_REQUESTS, PermissionRequestSchema],
     ];
     let compared = 0;
     for (const [table, schema] of entities) {
@@ -88,8 +94,8 @@ describe("table declarations", () => {
         compared++;
       }
     }
-    // every field but the computed ones: the agent's pid and pendingPermissions, a message's id
-    expect(compared).toBe(Object.keys(AgentSchema.shape).length - 2 + Object.keys(ConversationSchema.shape).length + Object.keys(MessageSchema.shape).length - 1);
+    // every field but the computed ones: the agent's pid and pendingPermissions, a message's and a request's id
+    expect(compared).toBe(Object.keys(AgentSchema.shape).length - 2 + Object.keys(ConversationSchema.shape).length + Object.keys(MessageSchema.shape).length - 1 + Object.keys(FlowSchema.shape).length + Object.keys(PermissionRequestSchema.shape).length - 1);
   });
 
   test("the check sees a column the migrations do not make", () => {
@@ -106,6 +112,6 @@ function kindOf(s: z.ZodType): string {
   if (def.type === "nullable" || def.type === "optional") return kindOf(def.innerType!);
   if (def.type === "string" || def.type === "enum") return "text";
   if (def.type === "number") return def.checks?.some((c) => c._zod.def.format === "safeint") ? "integer" : "number";
-  if (def.type === "object" || def.type === "array") return "json";
+  if (def.type === "object" || def.type === "array" || def.type === "record") return "json";
   return def.type;
 }
