@@ -55,7 +55,7 @@ export function createStore(path: string, warnings: StoreWarnings): Store {
   return {
     db,
     agents: new AgentRepo(db, warnings),
-    sessions: new SessionRepo(db),
+    sessions: new SessionRepo(db, warnings),
     chunks: new ChunkRepo(db),
     conversations: new ConversationRepo(db),
     events: new EventRepo(db, warnings),
