@@ -60,7 +60,7 @@ export function createStore(path: string, warnings: StoreWarnings): Store {
     conversations: new ConversationRepo(db),
     events: new EventRepo(db, warnings),
     initiatives: new InitiativeRepo(db, warnings),
-    phases: new PhaseRepo(db),
+    phases: new PhaseRepo(db, warnings),
     tasks: new TaskRepo(db, warnings),
     branches: new BranchRepo(db),
     modeImports: new ModeImportRepo(db),
