@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { SqlValue } from "../runtime/sqlite.ts";
-import type { Column, Table } from "./tables/table.ts";
+import type { Column, Table } from "./tables/declaration.ts";
 
 /**
  * An entity read and written through its table's declaration (src/store/tables/): the columns

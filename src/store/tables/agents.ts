@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { QuestionSchema } from "../../protocol/entities.ts";
 import { FailureSchema } from "../../protocol/failure.ts";
-import type { Table } from "./table.ts";
+import type { Table } from "./declaration.ts";
 
 /**
  * Agents: the one table an entity is read through so far (src/store/agents.ts derives its select,

@@ -1,4 +1,4 @@
-import type { Table } from "./table.ts";
+import type { Table } from "./declaration.ts";
 
 // Conversations, messages, lines written into running sessions, review comments: what is said to agents.
 

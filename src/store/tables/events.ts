@@ -1,4 +1,4 @@
-import type { Table } from "./table.ts";
+import type { Table } from "./declaration.ts";
 
 // The event log.
 

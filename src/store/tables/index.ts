@@ -3,10 +3,10 @@ import { AGENT_LOG_CHUNKS, AGENT_OUTPUT, AGENT_SESSIONS, AGENTS } from "./agents
 import { CONVERSATIONS, MESSAGES, REVIEW_COMMENTS, SESSION_INPUTS } from "./conversations.ts";
 import { EVENTS } from "./events.ts";
 import { AGENT_PERMISSION_RULES, PERMISSION_REQUESTS } from "./permissions.ts";
-import { tableSql, type Table } from "./table.ts";
+import { tableSql, type Table } from "./declaration.ts";
 import { FLOWS, INITIATIVES, MODE_IMPORTS, PHASE_DEPS, PHASES, TASK_DEPS, TASKS, TROUPE_BRANCHES } from "./work.ts";
 
-export type { Column, Table } from "./table.ts";
+export type { Column, Table } from "./declaration.ts";
 
 /** Every table of the store, in schema.sql's order. */
 export const TABLES: readonly Table[] = [

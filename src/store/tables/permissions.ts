@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Table } from "./table.ts";
+import type { Table } from "./declaration.ts";
 
 const Input = z.record(z.string(), z.unknown());
 
