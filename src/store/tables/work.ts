@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { PermissionPolicySchema } from "../../protocol/permission.ts";
+import { DispatchSchema } from "../../protocol/work.ts";
 import type { Table } from "./declaration.ts";
 
 const Conflicts = z.array(z.string()).nullable();
@@ -9,24 +11,24 @@ export const INITIATIVES = {
   name: "initiatives",
   note: "The work model: initiatives, phases (a DAG), tasks (a DAG within a phase).",
   columns: {
-    id: { type: "TEXT", primaryKey: true },
-    name: { type: "TEXT", notNull: true },
-    slug: { type: "TEXT", notNull: true, unique: true },
-    goal: { type: "TEXT", notNull: true },
-    proposed_goal: { type: "TEXT" },
-    proposed_goal_by: { type: "TEXT" },
-    status: { type: "TEXT", notNull: true },
-    base_ref: { type: "TEXT", notNull: true },
-    base_commit: { type: "TEXT", notNull: true },
-    branch: { type: "TEXT", notNull: true },
-    review: { type: "TEXT", notNull: true },
-    dispatch_json: { type: "TEXT" },
-    version: { type: "INTEGER", notNull: true, default: "1" },
-    created_at: { type: "INTEGER", notNull: true },
-    updated_at: { type: "INTEGER", notNull: true },
-    budget_usd: { type: "REAL", since: "initiative-budget" },
-    reason: { type: "TEXT", since: "initiative-budget", note: "why dispatch holds it" },
-    permissions_json: { type: "TEXT", since: "permissions", note: "the policy its dispatched agents inherit" },
+    id: { type: "TEXT", primaryKey: true, field: "id", insert: "required" },
+    name: { type: "TEXT", notNull: true, field: "name", insert: "required" },
+    slug: { type: "TEXT", notNull: true, unique: true, field: "slug", insert: "required" },
+    goal: { type: "TEXT", notNull: true, field: "goal", patch: true, insert: "required" },
+    proposed_goal: { type: "TEXT", field: "proposedGoal", patch: true },
+    proposed_goal_by: { type: "TEXT", field: "proposedGoalBy", patch: true },
+    status: { type: "TEXT", notNull: true, field: "status", patch: true, insert: "set" },
+    base_ref: { type: "TEXT", notNull: true, field: "baseRef", insert: "required" },
+    base_commit: { type: "TEXT", notNull: true, field: "baseCommit", insert: "required" },
+    branch: { type: "TEXT", notNull: true, field: "branch", insert: "required" },
+    review: { type: "TEXT", notNull: true, field: "review", insert: "required" },
+    dispatch_json: { type: "TEXT", field: "dispatch", json: { schema: DispatchSchema.nullable(), fallback: null }, patch: true },
+    version: { type: "INTEGER", notNull: true, default: "1", field: "version" },
+    created_at: { type: "INTEGER", notNull: true, field: "createdAt", insert: "set" },
+    updated_at: { type: "INTEGER", notNull: true, field: "updatedAt", insert: "set" },
+    budget_usd: { type: "REAL", since: "initiative-budget", field: "budgetUsd", patch: true, insert: "required" },
+    reason: { type: "TEXT", since: "initiative-budget", note: "why dispatch holds it", field: "reason", patch: true },
+    permissions_json: { type: "TEXT", since: "permissions", note: "the policy its dispatched agents inherit", field: "permissions", json: { schema: PermissionPolicySchema.nullable(), fallback: null }, insert: "required" },
   },
 } as const satisfies Table;
 

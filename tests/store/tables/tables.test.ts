@@ -7,8 +7,8 @@ import { AGENTS } from "../../../src/store/tables/agents.ts";
 import { CONVERSATIONS, MESSAGES } from "../../../src/store/tables/conversations.ts";
 import { MessageSchema } from "../../../src/protocol/message.ts";
 import { FlowSchema } from "../../../src/protocol/flow.ts";
-import { FLOWS, PHASES, TASKS } from "../../../src/store/tables/work.ts";
-import { PhaseSchema, TaskSchema } from "../../../src/protocol/work.ts";
+import { FLOWS, INITIATIVES, PHASES, TASKS } from "../../../src/store/tables/work.ts";
+import { InitiativeSchema, PhaseSchema, TaskSchema } from "../../../src/protocol/work.ts";
 import { PERMISSION_REQUESTS } from "../../../src/store/tables/permissions.ts";
 import { PermissionRequestSchema } from "../../../src/protocol/permission.ts";
 import { AgentSchema, ConversationSchema } from "../../../src/protocol/entities.ts";
@@ -85,6 +85,7 @@ describe("table declarations", () => {
       [PERMISSION_REQUESTS, PermissionRequestSchema],
       [PHASES, PhaseSchema],
       [TASKS, TaskSchema],
+      [INITIATIVES, InitiativeSchema],
     ];
     let compared = 0;
     for (const [table, schema] of entities) {
@@ -97,8 +98,8 @@ describe("table declarations", () => {
         compared++;
       }
     }
-    // every field but the computed ones: the agent's pid and pendingPermissions, a message's and a request's id, a phase's and a task's dependencies
-    expect(compared).toBe(Object.keys(AgentSchema.shape).length - 2 + Object.keys(ConversationSchema.shape).length + Object.keys(MessageSchema.shape).length - 1 + Object.keys(FlowSchema.shape).length + Object.keys(PermissionRequestSchema.shape).length - 1 + Object.keys(PhaseSchema.shape).length - 1 + Object.keys(TaskSchema.shape).length - 1);
+    // every field but the computed ones: the agent's pid and pendingPermissions, a message's and a request's id, a phase's and a task's dependencies, an initiative's spending
+    expect(compared).toBe(Object.keys(AgentSchema.shape).length - 2 + Object.keys(ConversationSchema.shape).length + Object.keys(MessageSchema.shape).length - 1 + Object.keys(FlowSchema.shape).length + Object.keys(PermissionRequestSchema.shape).length - 1 + Object.keys(PhaseSchema.shape).length - 1 + Object.keys(TaskSchema.shape).length - 1 + Object.keys(InitiativeSchema.shape).length - 1);
   });
 
   test("the check sees a column the migrations do not make", () => {
