@@ -1,10 +1,15 @@
 /**
  * Builds the single executable dist/troupe through the runtime's compile step
  * (src/runtime/compile.ts). The build time is baked in: a client compares it with the
- * daemon's to tell a newer build from an older one (src/version.ts).
+ * daemon's to tell a newer build from an older one (src/self.ts). First it writes the reply checks
+ * generated from their zod schemas (scripts/gen-reply-checks.ts) when those changed.
  */
 import { statSync } from "node:fs";
 import { compileBinary } from "../src/runtime/compile.ts";
+import { OUTPUT, writeReplyChecks } from "./gen-reply-checks.ts";
+
+// the zod-free reply checks, generated from the schemas they check: a build never carries stale ones
+if (writeReplyChecks()) process.stdout.write(`wrote ${OUTPUT} (the reply schemas changed)\n`);
 
 const outfile = process.argv[2] ?? "dist/troupe";
 const result = await compileBinary({

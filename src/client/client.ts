@@ -1,6 +1,7 @@
 import { ROWS, loadSchema, type Endpoint, type EndpointName, type Endpoints, type ParamNames, type Payload, type Result, type SchemaRef, type StreamReply } from "../protocol/api/index.ts";
 import { writeQuery } from "../protocol/api/query.ts";
-import { OkReply, type ReplyCheck } from "../protocol/api/replies.ts";
+import type { ReplyCheck } from "../protocol/api/replies.ts";
+import { OkReply } from "../protocol/api/reply-checks.ts";
 import { request } from "./http.ts";
 import type { EventFilter, EventMessage } from "./sse.ts";
 import { UnixSocketTransport, type Transport } from "./transport.ts";
@@ -18,7 +19,7 @@ export function preferJitlessParsing(): void {
 
 /**
  * A reply's schema, loaded on first use, zod with it (~3 ms, and each schema costs to build): the
- * agents' hot commands read replies the table checks without zod (replies.ts) and never load it.
+ * agents' hot commands read replies the table checks without zod (reply-checks.ts, generated from the schemas) and never load it.
  */
 async function replySchema<T>(ref: SchemaRef): Promise<ReplyCheck<T>> {
   const schema = await loadSchema(ref);

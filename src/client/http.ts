@@ -1,4 +1,5 @@
-import { ErrorReply, type ReplyCheck } from "../protocol/api/replies.ts";
+import type { ReplyCheck } from "../protocol/api/replies.ts";
+import { ErrorReply } from "../protocol/api/reply-checks.ts";
 import { TroupeError, isErrorCode } from "../errors.ts";
 import { BUILD_VERSION, VERSION_HEADER } from "../self.ts";
 import { NotDelivered, type Exchange, type Transport } from "./transport.ts";

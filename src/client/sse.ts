@@ -2,7 +2,7 @@ import type { DaemonEvent } from "../protocol/events.ts";
 import { TroupeError, isErrorCode } from "../errors.ts";
 import { ENDPOINTS, loadSchema } from "../protocol/api/index.ts";
 import { writeQuery } from "../protocol/api/query.ts";
-import { ErrorReply } from "../protocol/api/replies.ts";
+import { ErrorReply } from "../protocol/api/reply-checks.ts";
 import { readOutputEvent } from "../protocol/api/output-event.ts";
 import { baseHeaders, deliver } from "./http.ts";
 import type { Transport } from "./transport.ts";

@@ -15,13 +15,13 @@ export const FlowSchema = z.object({
   gate: z.string().nullable(),
   enabled: z.boolean(),
   /** When it is due next (ms); null when disabled or the expression has no future time. */
-  nextRunAt: z.number().nullable(),
-  lastRunAt: z.number().nullable(),
+  nextRunAt: z.number().int().nullable(),
+  lastRunAt: z.number().int().nullable(),
   /** The agent its last run started. */
   lastAgentId: z.string().nullable(),
   /** What its last run did: `started <agent>`, `skipped: ...`, `failed: ...`. */
   lastOutcome: z.string().nullable(),
-  createdAt: z.number(),
+  createdAt: z.number().int(),
 });
 export type Flow = z.infer<typeof FlowSchema>;
 

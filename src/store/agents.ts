@@ -1,52 +1,8 @@
 import type { Database } from "../runtime/sqlite.ts";
 import { z } from "zod";
-import { QuestionSchema, type Agent, type AgentStatus, type Question } from "../protocol/entities.ts";
-import { FailureSchema, type Failure } from "../protocol/failure.ts";
-import type { PermissionMode } from "../protocol/permission-modes.ts";
-import type { AgentMode } from "../protocol/work.ts";
-
-interface AgentRow {
-  id: string;
-  name: string;
-  provider: string;
-  status: AgentStatus;
-  prompt: string | null;
-  command: string | null;
-  model: string | null;
-  cwd: string;
-  worktree: string | null;
-  branch: string | null;
-  base_ref: string | null;
-  permissions: PermissionMode;
-  token_hash: string;
-  signal_file: string;
-  session: number;
-  provider_session_id: string | null;
-  result: string | null;
-  error: string | null;
-  questions_json: string | null;
-  exit_code: number | null;
-  cost_usd: number | null;
-  input_tokens: number | null;
-  output_tokens: number | null;
-  mode: AgentMode | null;
-  initiative_id: string | null;
-  task_id: string | null;
-  phase_id: string | null;
-  created_at: number;
-  updated_at: number;
-  last_activity_at: number | null;
-  parent_id: string | null;
-  uncommitted: number;
-  failure_json: string | null;
-  retry_at: number | null;
-  attempt: number;
-  budget_usd: number | null;
-  timeout_ms: number | null;
-  idle_timeout_ms: number | null;
-  account_id: string | null;
-  attached_from: AgentStatus | null;
-}
+import type { Agent, AgentStatus } from "../protocol/entities.ts";
+import { EntityColumns, parseJson, type Covers, type NewOf, type PatchOf, type StoreWarnings } from "./entity.ts";
+import { AGENTS } from "./tables/agents.ts";
 
 /**
  * What the daemon keeps of an agent beyond what clients see. Not its environment: that holds API
@@ -62,111 +18,28 @@ export interface AgentRecord extends Agent {
   attachedFrom: AgentStatus | null;
 }
 
-const Questions = z.array(QuestionSchema);
+/** What the record holds beyond its columns: the live session's pid, the pending permission requests. */
+type Computed = "pid" | "pendingPermissions";
+/** The record and the fields only written (its token's hash). */
+type Written = AgentRecord & { tokenHash: string };
+
+// Every field of the record has its column in AGENTS, and every column's field is one of the record's (or written only).
+const covered: Covers<typeof AGENTS, AgentRecord, Computed, Written> = true;
+void covered;
+
+/** What an insert takes (AGENTS says which fields: `insert`); the agent starts `starting`. */
+export type NewAgent = NewOf<typeof AGENTS, Written>;
+/** What an update may change (AGENTS: `patch`); it always moves updated_at. */
+export type AgentPatch = PatchOf<typeof AGENTS, AgentRecord>;
+
 const LegacyEnv = z.record(z.string(), z.string()).nullable();
 
-/** Where the store reports damage it works around (the daemon's log). */
-export interface StoreWarnings {
-  warn(msg: string, extra?: unknown): void;
-}
-
-/**
- * A JSON column that does not hold what it should (edited by hand, a bug) reads as `fallback`,
- * so one damaged row cannot take the agent list down, but the damage is reported.
- */
-export function parseJson<T>(schema: z.ZodType<T>, text: string | null, fallback: T, where: string, w: StoreWarnings): T {
-  if (text === null) return fallback;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    w.warn(`${where} is not JSON; read as ${JSON.stringify(fallback)}`, err);
-    return fallback;
-  }
-  const r = schema.safeParse(value);
-  if (r.success) return r.data;
-  w.warn(`${where} is malformed (${r.error.issues[0]?.message ?? "invalid"}); read as ${JSON.stringify(fallback)}`);
-  return fallback;
-}
-
-function fromRow(r: JoinedRow, pid: number | null, w: StoreWarnings): AgentRecord {
-  return {
-    id: r.id,
-    name: r.name,
-    provider: r.provider,
-    status: r.status,
-    prompt: r.prompt,
-    command: r.command,
-    model: r.model,
-    cwd: r.cwd,
-    worktree: r.worktree,
-    branch: r.branch,
-    baseRef: r.base_ref,
-    pid,
-    session: r.session,
-    providerSessionId: r.provider_session_id,
-    result: r.result,
-    error: r.error,
-    questions: r.questions_json === null ? null : parseJson<Question[]>(Questions, r.questions_json, [], `agent ${r.name}'s questions`, w),
-    exitCode: r.exit_code,
-    costUsd: r.cost_usd,
-    inputTokens: r.input_tokens,
-    outputTokens: r.output_tokens,
-    mode: r.mode,
-    initiativeId: r.initiative_id,
-    taskId: r.task_id,
-    phaseId: r.phase_id,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    lastActivityAt: r.last_activity_at,
-    parentId: r.parent_id,
-    uncommitted: r.uncommitted === 1,
-    permissions: r.permissions,
-    signalFile: r.signal_file,
-    failure: r.failure_json === null ? null : parseJson<Failure | null>(FailureSchema, r.failure_json, null, `agent ${r.name}'s failure`, w),
-    retryAt: r.retry_at,
-    attempt: r.attempt,
-    budgetUsd: r.budget_usd,
-    timeoutMs: r.timeout_ms,
-    idleTimeoutMs: r.idle_timeout_ms,
-    accountId: r.account_id,
-    attachedFrom: r.attached_from,
-    pendingPermissions: r.pending_permissions,
-  };
-}
+const COLUMNS = new EntityColumns(AGENTS);
 
 /** The public view: no signal file path. */
 export function toAgent(rec: AgentRecord): Agent {
   const { signalFile: _s, timeoutMs: _t, idleTimeoutMs: _i, attachedFrom: _a, ...agent } = rec;
   return agent;
-}
-
-export interface NewAgent {
-  id: string;
-  name: string;
-  provider: string;
-  prompt: string | null;
-  command: string | null;
-  model: string | null;
-  cwd: string;
-  worktree: string | null;
-  branch: string | null;
-  baseRef: string | null;
-  permissions: PermissionMode;
-  tokenHash: string;
-  signalFile: string;
-  /** The agent that spawned it; none when the person did. */
-  parentId?: string | null;
-  /** A work-model run: its mode and what it works on (src/work/). */
-  mode?: AgentMode | null;
-  initiativeId?: string | null;
-  phaseId?: string | null;
-  taskId?: string | null;
-  budgetUsd?: number | null;
-  timeoutMs?: number | null;
-  idleTimeoutMs?: number | null;
-  /** The user account it runs on (null: the spawning environment's credential). */
-  accountId?: string | null;
 }
 
 export interface OutputContext {
@@ -177,53 +50,11 @@ export interface OutputContext {
   outputTokens: number | null;
 }
 
-export type AgentPatch = Partial<{
-  status: AgentStatus;
-  session: number;
-  providerSessionId: string | null;
-  result: string | null;
-  error: string | null;
-  questions: Question[] | null;
-  exitCode: number | null;
-  costUsd: number | null;
-  inputTokens: number | null;
-  outputTokens: number | null;
-  lastActivityAt: number | null;
-  uncommitted: boolean;
-  failure: Failure | null;
-  retryAt: number | null;
-  attempt: number;
-  accountId: string | null;
-  attachedFrom: AgentStatus | null;
-}>;
-
-const PATCH_COLUMNS: Record<keyof AgentPatch, string> = {
-  status: "status",
-  session: "session",
-  providerSessionId: "provider_session_id",
-  result: "result",
-  error: "error",
-  questions: "questions_json",
-  exitCode: "exit_code",
-  costUsd: "cost_usd",
-  inputTokens: "input_tokens",
-  outputTokens: "output_tokens",
-  lastActivityAt: "last_activity_at",
-  uncommitted: "uncommitted",
-  failure: "failure_json",
-  retryAt: "retry_at",
-  attempt: "attempt",
-  accountId: "account_id",
-  attachedFrom: "attached_from",
-};
-
 // pending permission requests counted as the row is read: always current, never stored twice
-const SELECT = `SELECT a.*, s.pid AS live_pid,
-  (SELECT COUNT(*) FROM permission_requests p WHERE p.agent_id = a.id AND p.status = 'pending') AS pending_permissions
+const SELECT = `SELECT ${COLUMNS.select("a")}, s.pid AS pid,
+  (SELECT COUNT(*) FROM permission_requests p WHERE p.agent_id = a.id AND p.status = 'pending') AS pendingPermissions
   FROM agents a
   LEFT JOIN agent_sessions s ON s.agent_id = a.id AND s.session = a.session AND s.ended_at IS NULL`;
-
-type JoinedRow = AgentRow & { live_pid: number | null; pending_permissions: number };
 
 export class AgentRepo {
   constructor(
@@ -233,37 +64,31 @@ export class AgentRepo {
 
   insert(a: NewAgent): AgentRecord {
     const now = Date.now();
-    this.db
-      .query(
-        `INSERT INTO agents (id, name, provider, status, prompt, command, model, cwd, worktree, branch, base_ref,
-           permissions, token_hash, signal_file, parent_id, mode, initiative_id, phase_id, task_id,
-           budget_usd, timeout_ms, idle_timeout_ms, account_id, created_at, updated_at)
-         VALUES (?, ?, ?, 'starting', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(a.id, a.name, a.provider, a.prompt, a.command, a.model, a.cwd, a.worktree, a.branch, a.baseRef,
-        a.permissions, a.tokenHash, a.signalFile, a.parentId ?? null, a.mode ?? null, a.initiativeId ?? null,
-        a.phaseId ?? null, a.taskId ?? null, a.budgetUsd ?? null, a.timeoutMs ?? null, a.idleTimeoutMs ?? null, a.accountId ?? null, now, now);
+    this.db.query(COLUMNS.insertSql()).run(...COLUMNS.insertValues({ ...a, status: "starting", createdAt: now, updatedAt: now }));
     return this.get(a.id)!;
   }
 
+  private read(row: Record<string, unknown> | null): AgentRecord | null {
+    if (!row) return null;
+    COLUMNS.decode(row, `agent ${row.name}`, this.w);
+    return row as unknown as AgentRecord;
+  }
+
   get(id: string): AgentRecord | null {
-    const row = this.db.query(`${SELECT} WHERE a.id = ?`).get(id) as JoinedRow | null;
-    return row ? fromRow(row, row.live_pid, this.w) : null;
+    return this.read(this.db.query(`${SELECT} WHERE a.id = ?`).get(id) as Record<string, unknown> | null);
   }
 
   /** By id, or by name. */
   find(ref: string): AgentRecord | null {
-    const row = this.db.query(`${SELECT} WHERE a.id = ? OR a.name = ?`).get(ref, ref) as JoinedRow | null;
-    return row ? fromRow(row, row.live_pid, this.w) : null;
+    return this.read(this.db.query(`${SELECT} WHERE a.id = ? OR a.name = ?`).get(ref, ref) as Record<string, unknown> | null);
   }
 
   byTokenHash(hash: string): AgentRecord | null {
-    const row = this.db.query(`${SELECT} WHERE a.token_hash = ?`).get(hash) as JoinedRow | null;
-    return row ? fromRow(row, row.live_pid, this.w) : null;
+    return this.read(this.db.query(`${SELECT} WHERE a.token_hash = ?`).get(hash) as Record<string, unknown> | null);
   }
 
   list(): AgentRecord[] {
-    return (this.db.query(`${SELECT} ORDER BY a.created_at, a.id`).all() as JoinedRow[]).map((r) => fromRow(r, r.live_pid, this.w));
+    return (this.db.query(`${SELECT} ORDER BY a.created_at, a.id`).all() as Record<string, unknown>[]).map((r) => this.read(r)!);
   }
 
   /** The few fields output parsing needs, without decoding the whole row (called per chunk). */
@@ -357,14 +182,7 @@ export class AgentRepo {
   }
 
   update(id: string, patch: AgentPatch): AgentRecord {
-    const sets: string[] = [];
-    const values: (string | number | null)[] = [];
-    for (const [key, value] of Object.entries(patch) as [keyof AgentPatch, AgentPatch[keyof AgentPatch]][]) {
-      if (value === undefined) continue;
-      sets.push(`${PATCH_COLUMNS[key]} = ?`);
-      const json = key === "questions" || key === "failure";
-      values.push(json ? (value === null ? null : JSON.stringify(value)) : typeof value === "boolean" ? Number(value) : (value as string | number | null));
-    }
+    const { sets, values } = COLUMNS.assignments(patch);
     sets.push("updated_at = ?");
     values.push(Date.now(), id);
     this.db.query(`UPDATE agents SET ${sets.join(", ")} WHERE id = ?`).run(...values);

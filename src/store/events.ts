@@ -1,6 +1,6 @@
 import type { Database } from "../runtime/sqlite.ts";
 import { DaemonEventSchema, type DaemonEvent } from "../protocol/events.ts";
-import type { StoreWarnings } from "./agents.ts";
+import type { StoreWarnings } from "./entity.ts";
 
 /** The durable event log: lifecycle events, replayable by id after a reconnect (output lives in chunks). */
 export class EventRepo {

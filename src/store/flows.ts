@@ -1,58 +1,41 @@
 import type { Database } from "../runtime/sqlite.ts";
 import type { Flow } from "../protocol/flow.ts";
+import { EntityColumns, type Covers, type NewOf, type StoreWarnings } from "./entity.ts";
+import { FLOWS } from "./tables/work.ts";
 
-interface FlowRow {
-  id: string;
-  name: string;
-  cron: string;
-  profile: string | null;
-  provider: string | null;
-  prompt: string;
-  gate: string | null;
-  enabled: number;
-  next_run_at: number | null;
-  last_run_at: number | null;
-  last_agent_id: string | null;
-  last_outcome: string | null;
-  created_at: number;
-}
+const COLUMNS = new EntityColumns(FLOWS);
+// every field of a flow has its column
+const covered: Covers<typeof FLOWS, Flow> = true;
+void covered;
+const SELECT = `SELECT ${COLUMNS.select()} FROM flows`;
 
-const toFlow = (r: FlowRow): Flow => ({
-  id: r.id,
-  name: r.name,
-  cron: r.cron,
-  profile: r.profile,
-  provider: r.provider,
-  prompt: r.prompt,
-  gate: r.gate,
-  enabled: r.enabled === 1,
-  nextRunAt: r.next_run_at,
-  lastRunAt: r.last_run_at,
-  lastAgentId: r.last_agent_id,
-  lastOutcome: r.last_outcome,
-  createdAt: r.created_at,
-});
-
-export type FlowInsert = Pick<Flow, "id" | "name" | "cron" | "profile" | "provider" | "prompt" | "gate" | "nextRunAt">;
+/** What an insert takes (FLOWS: `insert`); a flow starts enabled. */
+export type FlowInsert = NewOf<typeof FLOWS, Flow>;
 
 /** Scheduled flows (migration 13). */
 export class FlowRepo {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly w: StoreWarnings,
+  ) {}
 
   list(): Flow[] {
-    return (this.db.query("SELECT * FROM flows ORDER BY name").all() as FlowRow[]).map(toFlow);
+    return (this.db.query(`${SELECT} ORDER BY name`).all() as Record<string, unknown>[]).map((r) => this.read(r));
   }
 
   find(ref: string): Flow | null {
-    const r = this.db.query("SELECT * FROM flows WHERE name = ? OR id = ?").get(ref, ref) as FlowRow | null;
-    return r && toFlow(r);
+    const r = this.db.query(`${SELECT} WHERE name = ? OR id = ?`).get(ref, ref) as Record<string, unknown> | null;
+    return r && this.read(r);
   }
 
   insert(f: FlowInsert): Flow {
-    this.db
-      .query("INSERT INTO flows (id, name, cron, profile, provider, prompt, gate, enabled, next_run_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)")
-      .run(f.id, f.name, f.cron, f.profile, f.provider, f.prompt, f.gate, f.nextRunAt, Date.now());
+    this.db.query(COLUMNS.insertSql()).run(...COLUMNS.insertValues({ ...f, enabled: true, createdAt: Date.now() }));
     return this.find(f.id)!;
+  }
+
+  private read(row: Record<string, unknown>): Flow {
+    COLUMNS.decode(row, `flow ${row.name}`, this.w);
+    return row as unknown as Flow;
   }
 
   remove(id: string): void {

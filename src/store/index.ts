@@ -1,6 +1,7 @@
 import type { Database } from "../runtime/sqlite.ts";
 import { openStore } from "./db.ts";
-import { AgentRepo, type StoreWarnings } from "./agents.ts";
+import { AgentRepo } from "./agents.ts";
+import type { StoreWarnings } from "./entity.ts";
 import { SessionRepo } from "./sessions.ts";
 import { ChunkRepo } from "./chunks.ts";
 import { ConversationRepo } from "./conversations.ts";
@@ -54,17 +55,17 @@ export function createStore(path: string, warnings: StoreWarnings): Store {
   return {
     db,
     agents: new AgentRepo(db, warnings),
-    sessions: new SessionRepo(db),
+    sessions: new SessionRepo(db, warnings),
     chunks: new ChunkRepo(db),
     conversations: new ConversationRepo(db),
     events: new EventRepo(db, warnings),
     initiatives: new InitiativeRepo(db, warnings),
-    phases: new PhaseRepo(db),
+    phases: new PhaseRepo(db, warnings),
     tasks: new TaskRepo(db, warnings),
     branches: new BranchRepo(db),
     modeImports: new ModeImportRepo(db),
     messages: new MessageRepo(db),
-    flows: new FlowRepo(db),
+    flows: new FlowRepo(db, warnings),
     permissions: new PermissionRepo(db, warnings),
     sessionInputs: new SessionInputRepo(db),
     reviews: new ReviewRepo(db),
@@ -77,7 +78,8 @@ export function createStore(path: string, warnings: StoreWarnings): Store {
   };
 }
 
-export type { AgentRecord, AgentPatch, NewAgent, StoreWarnings } from "./agents.ts";
+export type { AgentRecord, AgentPatch, NewAgent } from "./agents.ts";
+export type { StoreWarnings } from "./entity.ts";
 export type { SessionRecord } from "./sessions.ts";
 export type { InitiativeRecord } from "./initiatives.ts";
 export type { PhaseRecord } from "./phases.ts";

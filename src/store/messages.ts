@@ -1,37 +1,22 @@
 import type { Database } from "../runtime/sqlite.ts";
-import type { Message, MessageStatus } from "../protocol/message.ts";
+import type { Message } from "../protocol/message.ts";
+import { EntityColumns, type Covers, type NewOf } from "./entity.ts";
+import { MESSAGES } from "./tables/conversations.ts";
 
-export interface MessageRow {
-  seq: number;
-  from_id: string;
-  from_name: string;
-  to_id: string;
-  to_name: string;
-  text: string;
-  status: MessageStatus;
-  wake: number;
-  session: number | null;
-  created_at: number;
-  delivered_at: number | null;
-}
+const COLUMNS = new EntityColumns(MESSAGES);
+/** The record and what is only written: whether the sender may resume the addressee (see src/messages/service.ts). */
+type Written = Message & { wake: boolean };
+// every field of a message has its column but its id, made of its seq
+const covered: Covers<typeof MESSAGES, Message, "id", Written> = true;
+void covered;
 
-export const messageFromRow = (r: MessageRow): Message => ({
-  id: `msg_${r.seq}`,
-  seq: r.seq,
-  fromId: r.from_id,
-  fromName: r.from_name,
-  toId: r.to_id,
-  toName: r.to_name,
-  text: r.text,
-  status: r.status,
-  createdAt: r.created_at,
-  deliveredAt: r.delivered_at,
-});
+/** `'msg_' || seq AS id, column AS field, ...`: a SELECT or RETURNING of these gives messages as they are. */
+export const MESSAGE_COLUMNS = `'msg_' || seq AS id, ${COLUMNS.select()}`;
 
 /** What a message's heading in a prompt costs, counted against the budget with its text. */
 const HEADING = 64;
 
-const bySeq = (a: MessageRow, b: MessageRow) => a.seq - b.seq;
+const bySeq = (a: Message, b: Message) => a.seq - b.seq;
 
 /** `msg_<n>` → n; null for anything else. */
 export function messageSeq(id: string): number | null {
@@ -39,10 +24,8 @@ export function messageSeq(id: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
-export type NewMessage = Pick<Message, "fromId" | "fromName" | "toId" | "toName" | "text"> & {
-  /** The sender may resume the addressee (see src/messages/service.ts). */
-  wake: boolean;
-};
+/** What an insert takes (MESSAGES: `insert`); a message starts `queued`. */
+export type NewMessage = NewOf<typeof MESSAGES, Written>;
 
 /** What a session's prompt carries: the oldest queued messages that fit, and how many are left. */
 export interface SessionClaim {
@@ -60,21 +43,17 @@ export class MessageRepo {
 
   insertMany(msgs: NewMessage[]): Message[] {
     const now = Date.now();
-    const insert = this.db.query(
-      `INSERT INTO messages (from_id, from_name, to_id, to_name, text, wake, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-    );
-    return this.db.transaction(() => msgs.map((m) => messageFromRow(insert.get(m.fromId, m.fromName, m.toId, m.toName, m.text, m.wake ? 1 : 0, now) as MessageRow)))();
+    const insert = this.db.query(`${COLUMNS.insertSql()} RETURNING ${MESSAGE_COLUMNS}`);
+    return this.db.transaction(() => msgs.map((m) => insert.get(...COLUMNS.insertValues({ ...m, createdAt: now })) as Message))();
   }
 
   /** Messages to `toId` not yet read, oldest first; reading them here changes nothing. */
   unread(toId: string, limit: number): Message[] {
-    const rows = this.db.query("SELECT * FROM messages WHERE to_id = ? AND status != 'read' ORDER BY seq LIMIT ?").all(toId, limit) as MessageRow[];
-    return rows.map(messageFromRow);
+    return this.db.query(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE to_id = ? AND status != 'read' ORDER BY seq LIMIT ?`).all(toId, limit) as Message[];
   }
 
   get(seq: number): Message | null {
-    const row = this.db.query("SELECT * FROM messages WHERE seq = ?").get(seq) as MessageRow | null;
-    return row ? messageFromRow(row) : null;
+    return this.db.query(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE seq = ?`).get(seq) as Message | null;
   }
 
   /**
@@ -86,20 +65,20 @@ export class MessageRepo {
     return this.db.transaction(() => {
       const rows = (
         after === null
-          ? this.db.query("SELECT * FROM messages WHERE to_id = ? AND status = 'queued' ORDER BY seq LIMIT ?").all(toId, limit)
-          : this.db.query("SELECT * FROM messages WHERE to_id = ? AND seq > ? ORDER BY seq LIMIT ?").all(toId, after, limit)
-      ) as MessageRow[];
+          ? this.db.query(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE to_id = ? AND status = 'queued' ORDER BY seq LIMIT ?`).all(toId, limit)
+          : this.db.query(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE to_id = ? AND seq > ? ORDER BY seq LIMIT ?`).all(toId, after, limit)
+      ) as Message[];
       if (!rows.length) return { page: [], delivered: [] };
       const delivered = (
         this.db
           .query(
             `UPDATE messages SET status = 'delivered', delivered_at = ?, session = NULL
-             WHERE to_id = ? AND status = 'queued' AND seq >= ? AND seq <= ? RETURNING *`,
+             WHERE to_id = ? AND status = 'queued' AND seq >= ? AND seq <= ? RETURNING ${MESSAGE_COLUMNS}`,
           )
-          .all(Date.now(), toId, rows[0]!.seq, rows.at(-1)!.seq) as MessageRow[]
+          .all(Date.now(), toId, rows[0]!.seq, rows.at(-1)!.seq) as Message[]
       ).sort(bySeq);
       const changed = new Map(delivered.map((r) => [r.seq, r]));
-      return { page: rows.map((r) => messageFromRow(changed.get(r.seq) ?? r)), delivered: delivered.map(messageFromRow) };
+      return { page: rows.map((r) => changed.get(r.seq) ?? r), delivered };
     })();
   }
 
@@ -128,34 +107,32 @@ export class MessageRepo {
       const rows = this.db
         .query(
           `UPDATE messages SET status = 'delivered', delivered_at = ?, session = ?
-           WHERE to_id = ? AND status = 'queued' AND seq <= ? RETURNING *`,
+           WHERE to_id = ? AND status = 'queued' AND seq <= ? RETURNING ${MESSAGE_COLUMNS}`,
         )
-        .all(Date.now(), session, agentId, queued[n - 1]!.seq) as MessageRow[];
-      return { messages: rows.sort(bySeq).map(messageFromRow), left: queued.length - n };
+        .all(Date.now(), session, agentId, queued[n - 1]!.seq) as Message[];
+      return { messages: rows.sort(bySeq), left: queued.length - n };
     })();
   }
 
   /** The agent's oldest queued message, as it is (nothing changes). */
   oldestQueued(agentId: string): Message | null {
-    const row = this.db.query("SELECT * FROM messages WHERE to_id = ? AND status = 'queued' ORDER BY seq LIMIT 1").get(agentId) as MessageRow | null;
-    return row ? messageFromRow(row) : null;
+    return this.db.query(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE to_id = ? AND status = 'queued' ORDER BY seq LIMIT 1`).get(agentId) as Message | null;
   }
 
   /** The agent's oldest queued message, delivered to `session` (written into its running session's input). */
   claimNextForSession(agentId: string, session: number): Message | null {
-    const row = this.db
+    return this.db
       .query(
         `UPDATE messages SET status = 'delivered', delivered_at = ?, session = ?
-         WHERE seq = (SELECT seq FROM messages WHERE to_id = ? AND status = 'queued' ORDER BY seq LIMIT 1) RETURNING *`,
+         WHERE seq = (SELECT seq FROM messages WHERE to_id = ? AND status = 'queued' ORDER BY seq LIMIT 1) RETURNING ${MESSAGE_COLUMNS}`,
       )
-      .get(Date.now(), session, agentId) as MessageRow | null;
-    return row ? messageFromRow(row) : null;
+      .get(Date.now(), session, agentId) as Message | null;
   }
 
   /** Queued again: handed to a reader or a session that never got them. Only delivered ones change. */
   requeue(seqs: number[]): Message[] {
-    const q = this.db.query("UPDATE messages SET status = 'queued', delivered_at = NULL, session = NULL WHERE seq = ? AND status = 'delivered' RETURNING *");
-    return this.db.transaction(() => seqs.flatMap((s) => (q.all(s) as MessageRow[]).map(messageFromRow)))();
+    const q = this.db.query(`UPDATE messages SET status = 'queued', delivered_at = NULL, session = NULL WHERE seq = ? AND status = 'delivered' RETURNING ${MESSAGE_COLUMNS}`);
+    return this.db.transaction(() => seqs.flatMap((s) => q.all(s) as Message[]))();
   }
 
   /**
@@ -169,12 +146,10 @@ export class MessageRepo {
           `UPDATE messages SET status = 'queued', delivered_at = NULL, session = NULL
            WHERE status = 'delivered' AND session IS NOT NULL AND session <= ?2 AND (?1 IS NULL OR to_id = ?1)
              AND NOT EXISTS (SELECT 1 FROM agent_sessions s WHERE s.agent_id = messages.to_id AND s.session = messages.session AND s.pid IS NOT NULL)
-           RETURNING *`,
+           RETURNING ${MESSAGE_COLUMNS}`,
         )
-        .all(agentId, upTo) as MessageRow[]
-    )
-      .sort(bySeq)
-      .map(messageFromRow);
+        .all(agentId, upTo) as Message[]
+    ).sort(bySeq);
   }
 
   /** Agents with a queued message whose sender may resume them. */
@@ -198,8 +173,7 @@ export class MessageRepo {
 
   /** A message to the person, seen: `read`. Null when there is no such message to `toId`. */
   markRead(seq: number, toId: string): Message | null {
-    const row = this.db.query("UPDATE messages SET status = 'read', delivered_at = coalesce(delivered_at, ?) WHERE seq = ? AND to_id = ? RETURNING *").get(Date.now(), seq, toId) as MessageRow | null;
-    return row ? messageFromRow(row) : null;
+    return this.db.query(`UPDATE messages SET status = 'read', delivered_at = coalesce(delivered_at, ?) WHERE seq = ? AND to_id = ? RETURNING ${MESSAGE_COLUMNS}`).get(Date.now(), seq, toId) as Message | null;
   }
 
   /** Messages to an agent that is gone: nobody will read them. */

@@ -1,25 +1,7 @@
 import type { Database } from "../runtime/sqlite.ts";
-import type { PermissionKind, PermissionRequest, PermissionStatus } from "../protocol/permission.ts";
-import { parseJson, type StoreWarnings } from "./agents.ts";
-import { z } from "zod";
-
-interface Row {
-  seq: number;
-  agent_id: string;
-  agent_name: string;
-  session: number;
-  tool_use_id: string;
-  kind: PermissionKind;
-  tool_name: string;
-  input_json: string;
-  status: PermissionStatus;
-  decided_by: PermissionRequest["decidedBy"];
-  rule: string | null;
-  reason: string | null;
-  updated_input_json: string | null;
-  created_at: number;
-  decided_at: number | null;
-}
+import type { PermissionRequest } from "../protocol/permission.ts";
+import { EntityColumns, type Covers, type NewOf, type StoreWarnings } from "./entity.ts";
+import { PERMISSION_REQUESTS } from "./tables/permissions.ts";
 
 /** What the daemon keeps beyond what clients see: the session that asked, and the CLI's tool_use id. */
 export interface PermissionRecord extends PermissionRequest {
@@ -27,7 +9,11 @@ export interface PermissionRecord extends PermissionRequest {
   toolUseId: string;
 }
 
-const Input = z.record(z.string(), z.unknown());
+const COLUMNS = new EntityColumns(PERMISSION_REQUESTS);
+// every field of a request has its column but its id, made of its seq
+const covered: Covers<typeof PERMISSION_REQUESTS, PermissionRecord, "id"> = true;
+void covered;
+const SELECT = `SELECT 'perm_' || seq AS id, ${COLUMNS.select()} FROM permission_requests`;
 
 /** `perm_<n>` → n; null for anything else. */
 export function permissionSeq(id: string): number | null {
@@ -35,7 +21,8 @@ export function permissionSeq(id: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
-export type NewPermission = Pick<PermissionRecord, "agentId" | "agentName" | "session" | "toolUseId" | "kind" | "toolName" | "input">;
+/** What an insert takes (PERMISSION_REQUESTS: `insert`); a request starts pending. */
+export type NewPermission = NewOf<typeof PERMISSION_REQUESTS, PermissionRecord>;
 
 export type PermissionVerdict =
   | { status: "allowed"; decidedBy: "person" | "rule"; rule: string | null; updatedInput: Record<string, unknown> | null }
@@ -56,47 +43,24 @@ export class PermissionRepo {
     private readonly w: StoreWarnings,
   ) {}
 
-  private fromRow(r: Row): PermissionRecord {
-    const where = `permission request perm_${r.seq}`;
-    return {
-      id: `perm_${r.seq}`,
-      agentId: r.agent_id,
-      agentName: r.agent_name,
-      session: r.session,
-      toolUseId: r.tool_use_id,
-      kind: r.kind,
-      toolName: r.tool_name,
-      input: parseJson(Input, r.input_json, {}, `${where}'s input`, this.w),
-      status: r.status,
-      decidedBy: r.decided_by,
-      rule: r.rule,
-      reason: r.reason,
-      updatedInput: r.updated_input_json === null ? null : parseJson(Input.nullable(), r.updated_input_json, null, `${where}'s updated input`, this.w),
-      createdAt: r.created_at,
-      decidedAt: r.decided_at,
-    };
+  private read(row: Record<string, unknown> | null): PermissionRecord | null {
+    if (!row) return null;
+    COLUMNS.decode(row, `permission request ${row.id}`, this.w);
+    return row as unknown as PermissionRecord;
   }
 
   /** Files the request, or returns the one this agent already filed for that tool_use id (`created` false). */
   insert(p: NewPermission, verdict: PermissionVerdict | null): { record: PermissionRecord; created: boolean } {
     return this.db.transaction(() => {
-      const existing = this.db.query("SELECT * FROM permission_requests WHERE agent_id = ? AND tool_use_id = ?").get(p.agentId, p.toolUseId) as Row | null;
-      if (existing) return { record: this.fromRow(existing), created: false };
-      const now = Date.now();
-      const row = this.db
-        .query(
-          `INSERT INTO permission_requests (agent_id, agent_name, session, tool_use_id, kind, tool_name, input_json, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-        )
-        .get(p.agentId, p.agentName, p.session, p.toolUseId, p.kind, p.toolName, JSON.stringify(p.input), now) as Row;
-      if (!verdict) return { record: this.fromRow(row), created: true };
-      return { record: this.decide(row.seq, verdict)!, created: true };
+      const existing = this.read(this.db.query(`${SELECT} WHERE agent_id = ? AND tool_use_id = ?`).get(p.agentId, p.toolUseId) as Record<string, unknown> | null);
+      if (existing) return { record: existing, created: false };
+      const { seq } = this.db.query(`${COLUMNS.insertSql()} RETURNING seq`).get(...COLUMNS.insertValues({ ...p, createdAt: Date.now() })) as { seq: number };
+      return { record: verdict ? this.decide(seq, verdict)! : this.get(seq)!, created: true };
     })();
   }
 
   get(seq: number): PermissionRecord | null {
-    const row = this.db.query("SELECT * FROM permission_requests WHERE seq = ?").get(seq) as Row | null;
-    return row ? this.fromRow(row) : null;
+    return this.read(this.db.query(`${SELECT} WHERE seq = ?`).get(seq) as Record<string, unknown> | null);
   }
 
   /** Oldest first; `pending` only those waiting for the person. */
@@ -108,8 +72,8 @@ export class PermissionRepo {
       where.push("agent_id = ?");
       args.push(q.agentId);
     }
-    const sql = `SELECT * FROM permission_requests${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY seq`;
-    return (this.db.query(sql).all(...args) as Row[]).map((r) => this.fromRow(r));
+    const sql = `${SELECT}${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY seq`;
+    return (this.db.query(sql).all(...args) as Record<string, unknown>[]).map((r) => this.read(r)!);
   }
 
   /** Decides a pending request; null when it is not pending any more (decided twice is refused by the caller). */
@@ -117,7 +81,7 @@ export class PermissionRepo {
     const row = this.db
       .query(
         `UPDATE permission_requests SET status = ?, decided_by = ?, rule = ?, reason = ?, updated_input_json = ?, decided_at = ?
-         WHERE seq = ? AND status = 'pending' RETURNING *`,
+         WHERE seq = ? AND status = 'pending' RETURNING 'perm_' || seq AS id, ${COLUMNS.select()}`,
       )
       .get(
         v.status,
@@ -127,8 +91,8 @@ export class PermissionRepo {
         v.status === "allowed" && v.updatedInput ? JSON.stringify(v.updatedInput) : null,
         Date.now(),
         seq,
-      ) as Row | null;
-    return row ? this.fromRow(row) : null;
+      ) as Record<string, unknown> | null;
+    return this.read(row);
   }
 
   /** The agent's rules of one effect, in the order they were added. */

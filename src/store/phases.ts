@@ -1,63 +1,24 @@
 import type { Database } from "../runtime/sqlite.ts";
-import type { Phase, PhaseStatus } from "../protocol/work.ts";
+import type { Phase } from "../protocol/work.ts";
+import { EntityColumns, type Covers, type NewOf, type PatchOf, type StoreWarnings } from "./entity.ts";
+import { PHASES } from "./tables/work.ts";
 import { DepsTable } from "./work-deps.ts";
-
-interface Row {
-  id: string;
-  initiative_id: string;
-  slug: string;
-  title: string;
-  content: string;
-  status: PhaseStatus;
-  proposed_by: string | null;
-  reason: string | null;
-  revise: number;
-  version: number;
-  created_at: number;
-  updated_at: number;
-}
 
 /** What the daemon keeps beyond what clients see: whether its proposer was asked to propose it again. */
 export interface PhaseRecord extends Phase {
   revise: boolean;
 }
 
-export type NewPhase = Pick<Phase, "id" | "initiativeId" | "slug" | "title" | "content" | "status" | "proposedBy" | "dependsOn">;
+const COLUMNS = new EntityColumns(PHASES);
+// every field has its column but its dependencies, edges in phase_deps
+const covered: Covers<typeof PHASES, PhaseRecord, "dependsOn"> = true;
+void covered;
+const SELECT = COLUMNS.select("p");
 
-export type PhasePatch = Partial<{
-  title: string;
-  content: string;
-  status: PhaseStatus;
-  proposedBy: string | null;
-  reason: string | null;
-  revise: boolean;
-  dependsOn: string[];
-}>;
-
-const COLUMNS: Record<Exclude<keyof PhasePatch, "dependsOn">, string> = {
-  title: "title",
-  content: "content",
-  status: "status",
-  proposedBy: "proposed_by",
-  reason: "reason",
-  revise: "revise",
-};
-
-const fromRow = (r: Row, dependsOn: string[]): PhaseRecord => ({
-  id: r.id,
-  initiativeId: r.initiative_id,
-  slug: r.slug,
-  title: r.title,
-  content: r.content,
-  status: r.status,
-  dependsOn,
-  proposedBy: r.proposed_by,
-  reason: r.reason,
-  revise: r.revise === 1,
-  version: r.version,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
+/** What an insert takes (PHASES: `insert`), and its dependencies. */
+export type NewPhase = NewOf<typeof PHASES, PhaseRecord> & Pick<Phase, "dependsOn">;
+/** What an update may change (PHASES: `patch`), and its dependencies; it always bumps the version. */
+export type PhasePatch = PatchOf<typeof PHASES, PhaseRecord> & Partial<Pick<Phase, "dependsOn">>;
 
 export function toPhase(rec: PhaseRecord): Phase {
   const { revise: _r, ...phase } = rec;
@@ -68,25 +29,29 @@ export function toPhase(rec: PhaseRecord): Phase {
 export class PhaseRepo {
   private readonly deps: DepsTable;
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    private readonly w: StoreWarnings,
+  ) {
     this.deps = new DepsTable(db, "phase_deps", "phase_id");
+  }
+
+  private read(row: Record<string, unknown>, dependsOn: string[]): PhaseRecord {
+    COLUMNS.decode(row, `phase ${row.slug}`, this.w);
+    row.dependsOn = dependsOn;
+    return row as unknown as PhaseRecord;
   }
 
   insert(p: NewPhase): PhaseRecord {
     const now = Date.now();
-    this.db
-      .query(
-        `INSERT INTO phases (id, initiative_id, slug, title, content, status, proposed_by, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(p.id, p.initiativeId, p.slug, p.title, p.content, p.status, p.proposedBy, now, now);
+    this.db.query(COLUMNS.insertSql()).run(...COLUMNS.insertValues({ ...p, createdAt: now, updatedAt: now }));
     this.deps.set(p.id, p.dependsOn);
     return this.get(p.id)!;
   }
 
   get(id: string): PhaseRecord | null {
-    const row = this.db.query("SELECT * FROM phases WHERE id = ?").get(id) as Row | null;
-    return row ? fromRow(row, this.deps.of(id)) : null;
+    const row = this.db.query(`SELECT ${SELECT} FROM phases p WHERE id = ?`).get(id) as Record<string, unknown> | null;
+    return row && this.read(row, this.deps.of(id));
   }
 
   /** By id, or `<initiative-slug>/<slug>`. */
@@ -94,30 +59,25 @@ export class PhaseRepo {
     const slash = ref.indexOf("/");
     if (slash < 0) return this.get(ref);
     const row = this.db
-      .query("SELECT p.* FROM phases p JOIN initiatives i ON i.id = p.initiative_id WHERE i.slug = ? AND p.slug = ?")
-      .get(ref.slice(0, slash), ref.slice(slash + 1)) as Row | null;
-    return row ? fromRow(row, this.deps.of(row.id)) : null;
+      .query(`SELECT ${SELECT} FROM phases p JOIN initiatives i ON i.id = p.initiative_id WHERE i.slug = ? AND p.slug = ?`)
+      .get(ref.slice(0, slash), ref.slice(slash + 1)) as Record<string, unknown> | null;
+    return row && this.read(row, this.deps.of(row.id as string));
   }
 
   /** An initiative's phases, oldest first. */
   list(initiativeId: string): PhaseRecord[] {
-    const rows = this.db.query("SELECT * FROM phases WHERE initiative_id = ? ORDER BY created_at, rowid").all(initiativeId) as Row[];
+    const rows = this.db.query(`SELECT ${SELECT} FROM phases p WHERE initiative_id = ? ORDER BY created_at, rowid`).all(initiativeId) as Record<string, unknown>[];
     const deps = this.deps.ofMany("SELECT id FROM phases WHERE initiative_id = ?", initiativeId);
-    return rows.map((r) => fromRow(r, deps.get(r.id) ?? []));
+    return rows.map((r) => this.read(r, deps.get(r.id as string) ?? []));
   }
 
   update(id: string, patch: PhasePatch): PhaseRecord {
-    const sets: string[] = [];
-    const values: (string | number | null)[] = [];
-    for (const [key, value] of Object.entries(patch) as [keyof PhasePatch, PhasePatch[keyof PhasePatch]][]) {
-      if (value === undefined || key === "dependsOn") continue;
-      sets.push(`${COLUMNS[key]} = ?`);
-      values.push(typeof value === "boolean" ? Number(value) : (value as string | null));
-    }
+    const { dependsOn, ...columns } = patch;
+    const { sets, values } = COLUMNS.assignments(columns);
     sets.push("version = version + 1", "updated_at = ?");
     values.push(Date.now(), id);
     this.db.query(`UPDATE phases SET ${sets.join(", ")} WHERE id = ?`).run(...values);
-    if (patch.dependsOn) this.deps.set(id, patch.dependsOn);
+    if (dependsOn) this.deps.set(id, dependsOn);
     return this.get(id)!;
   }
 

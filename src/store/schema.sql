@@ -1,8 +1,9 @@
--- The store's schema as the migrations leave it (src/store/migrations.ts, version 20), written
--- out to be read: nothing runs this file. tests/store/migrations.test.ts holds it equal to what
--- the migrations make of an empty store (sqlite_master, comments and spacing aside), so a new
--- migration comes with its change here. A column's comment names the migration that added it
--- when that was not the one creating its table (columns added later sit at the end, in order).
+-- The store's schema as the migrations leave it (src/store/migrations.ts, version 22), written
+-- from the table declarations in src/store/tables/ by `npm run docs:schema`: edit those, never this
+-- file, and nothing runs it. tests/store/migrations.test.ts holds it equal to what the migrations
+-- make of an empty store, and tests/store/tables/tables.test.ts each migration to the columns it adds.
+-- A column's comment names the migration that added it when that was not the one creating its
+-- table (columns added later sit at the end, in order).
 
 PRAGMA auto_vacuum = INCREMENTAL; -- 4 incremental-vacuum: dropped output gives its pages back
 
@@ -86,10 +87,10 @@ CREATE TABLE agent_log_chunks (
   stream TEXT NOT NULL, -- stdout, stderr, or troupe (troupe's own note: the cap's marker)
   data TEXT NOT NULL,
   created_at INTEGER NOT NULL,
-  bytes INTEGER, -- 3 output-cap (null in rows from before it)
+  bytes INTEGER, -- 3 output-cap: null in rows from before it
   stdout_to INTEGER, -- 22 offsets-in-chunks: the session's files stored to this far, after this chunk
-  stderr_to INTEGER, -- 22
-  appended INTEGER -- 22: the agent's bytes appended in all, after this chunk (stored = appended - dropped)
+  stderr_to INTEGER, -- 22 offsets-in-chunks
+  appended INTEGER -- 22 offsets-in-chunks: the agent's bytes appended in all, after this chunk (stored = appended - dropped)
 );
 CREATE INDEX agent_log_chunks_agent_bytes ON agent_log_chunks(agent_id, id, bytes);
 CREATE TABLE agent_output (
@@ -213,6 +214,7 @@ CREATE TABLE task_deps (
   depends_on TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
   PRIMARY KEY (task_id, depends_on)
 );
+
 -- Mode runs whose outputs were imported (once per session).
 CREATE TABLE mode_imports (
   agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,

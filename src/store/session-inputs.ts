@@ -1,8 +1,10 @@
 import type { Database } from "../runtime/sqlite.ts";
 import type { Conversation } from "../protocol/entities.ts";
 import type { Message } from "../protocol/message.ts";
-import { conversationFromRow, type ConversationRow } from "./conversations.ts";
-import { messageFromRow, type MessageRow } from "./messages.ts";
+import { CONVERSATION_COLUMNS } from "./conversations.ts";
+import { MESSAGE_COLUMNS } from "./messages.ts";
+import { EntityColumns, type Covers, type NewOf } from "./entity.ts";
+import { SESSION_INPUTS } from "./tables/conversations.ts";
 
 /**
  * One line troupe wrote into a running session's input stream: a message or a question, claimed
@@ -24,55 +26,32 @@ export interface SessionInput {
   takenAt: number | null;
 }
 
-interface Row {
-  seq: number;
-  id: string;
-  agent_id: string;
-  session: number;
-  message_seq: number | null;
-  conversation_id: string | null;
-  line: string;
-  written_at: number;
-  taken_at: number | null;
-}
+const COLUMNS = new EntityColumns(SESSION_INPUTS);
+// every field has its column
+const covered: Covers<typeof SESSION_INPUTS, SessionInput> = true;
+void covered;
+const INPUT = COLUMNS.select();
 
-const fromRow = (r: Row): SessionInput => ({
-  seq: r.seq,
-  id: r.id,
-  agentId: r.agent_id,
-  session: r.session,
-  messageSeq: r.message_seq,
-  conversationId: r.conversation_id,
-  line: r.line,
-  writtenAt: r.written_at,
-  takenAt: r.taken_at,
-});
-
-export type NewSessionInput = Pick<SessionInput, "id" | "agentId" | "session" | "line"> & { messageSeq?: number; conversationId?: string };
+/** What recording a line takes (SESSION_INPUTS: `insert`). */
+export type NewSessionInput = NewOf<typeof SESSION_INPUTS, SessionInput>;
 
 export class SessionInputRepo {
   constructor(private readonly db: Database) {}
 
   add(i: NewSessionInput): SessionInput {
-    const row = this.db
-      .query(
-        `INSERT INTO session_inputs (id, agent_id, session, message_seq, conversation_id, line, written_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-      )
-      .get(i.id, i.agentId, i.session, i.messageSeq ?? null, i.conversationId ?? null, i.line, Date.now()) as Row;
-    return fromRow(row);
+    return this.db.query(`${COLUMNS.insertSql()} RETURNING ${INPUT}`).get(...COLUMNS.insertValues({ ...i, writtenAt: Date.now() })) as SessionInput;
   }
 
   /** The session's lines its CLI has not taken yet, oldest first. */
   untaken(agentId: string, session: number): SessionInput[] {
-    return (this.db.query("SELECT * FROM session_inputs WHERE agent_id = ? AND session = ? AND taken_at IS NULL ORDER BY seq").all(agentId, session) as Row[]).map(fromRow);
+    return this.db.query(`SELECT ${INPUT} FROM session_inputs WHERE agent_id = ? AND session = ? AND taken_at IS NULL ORDER BY seq`).all(agentId, session) as SessionInput[];
   }
 
   /** The lines with these ids, taken now (their echo came); a line taken already or unknown is skipped. */
   take(agentId: string, ids: readonly string[]): SessionInput[] {
-    const q = this.db.query("UPDATE session_inputs SET taken_at = ? WHERE agent_id = ? AND id = ? AND taken_at IS NULL RETURNING *");
+    const q = this.db.query(`UPDATE session_inputs SET taken_at = ? WHERE agent_id = ? AND id = ? AND taken_at IS NULL RETURNING ${INPUT}`);
     const now = Date.now();
-    return this.db.transaction(() => ids.flatMap((id) => (q.all(now, agentId, id) as Row[]).map(fromRow)))();
+    return this.db.transaction(() => ids.flatMap((id) => q.all(now, agentId, id) as SessionInput[]))();
   }
 
   /**
@@ -92,9 +71,9 @@ export class SessionInputRepo {
         )
         .get(agentId, session) as { seq: number } | null;
       if (!row) return null;
-      const input = fromRow(this.db.query("UPDATE session_inputs SET taken_at = ? WHERE seq = ? RETURNING *").get(Date.now(), row.seq) as Row);
-      const conv = this.db.query("SELECT * FROM conversations WHERE id = ?").get(input.conversationId) as ConversationRow;
-      return { input, conversation: conversationFromRow(conv) };
+      const input = this.db.query(`UPDATE session_inputs SET taken_at = ? WHERE seq = ? RETURNING ${INPUT}`).get(Date.now(), row.seq) as SessionInput;
+      const conversation = this.db.query(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = ?`).get(input.conversationId) as Conversation;
+      return { input, conversation };
     })();
   }
 
@@ -107,14 +86,12 @@ export class SessionInputRepo {
             `UPDATE session_inputs SET taken_at = ?1 WHERE seq IN
                (SELECT si.seq FROM session_inputs si JOIN messages m ON m.seq = si.message_seq
                 WHERE si.agent_id = ?2 AND si.session = ?3 AND si.taken_at IS NULL AND m.status = 'delivered')
-             RETURNING *`,
+             RETURNING ${INPUT}`,
           )
-          .all(Date.now(), agentId, session) as Row[]
-      )
-        .map(fromRow)
-        .sort((a, b) => a.seq - b.seq);
-      const get = this.db.query("SELECT * FROM messages WHERE seq = ?");
-      return { inputs, messages: inputs.map((i) => messageFromRow(get.get(i.messageSeq) as MessageRow)) };
+          .all(Date.now(), agentId, session) as SessionInput[]
+      ).sort((a, b) => a.seq - b.seq);
+      const get = this.db.query(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE seq = ?`);
+      return { inputs, messages: inputs.map((i) => get.get(i.messageSeq) as Message) };
     })();
   }
 
@@ -140,22 +117,18 @@ export class SessionInputRepo {
             `UPDATE messages SET status = 'queued', delivered_at = NULL, session = NULL
              WHERE status = 'delivered' AND seq IN
                (SELECT message_seq FROM session_inputs WHERE agent_id = ?1 AND session <= ?2 AND taken_at IS NULL AND message_seq IS NOT NULL)
-             RETURNING *`,
+             RETURNING ${MESSAGE_COLUMNS}`,
           )
-          .all(agentId, session) as MessageRow[]
-      )
-        .sort((a, b) => a.seq - b.seq)
-        .map(messageFromRow);
-      const conversations = (
-        this.db
-          .query(
-            `UPDATE conversations SET status = 'pending', lease_session = NULL
-             WHERE status = 'delivered' AND id IN
-               (SELECT conversation_id FROM session_inputs WHERE agent_id = ?1 AND session <= ?2 AND taken_at IS NULL AND conversation_id IS NOT NULL)
-             RETURNING *`,
-          )
-          .all(agentId, session) as ConversationRow[]
-      ).map(conversationFromRow);
+          .all(agentId, session) as Message[]
+      ).sort((a, b) => a.seq - b.seq);
+      const conversations = this.db
+        .query(
+          `UPDATE conversations SET status = 'pending', lease_session = NULL
+           WHERE status = 'delivered' AND id IN
+             (SELECT conversation_id FROM session_inputs WHERE agent_id = ?1 AND session <= ?2 AND taken_at IS NULL AND conversation_id IS NOT NULL)
+           RETURNING ${CONVERSATION_COLUMNS}`,
+        )
+        .all(agentId, session) as Conversation[];
       this.db.query("DELETE FROM session_inputs WHERE agent_id = ? AND session <= ?").run(agentId, session);
       return { messages, conversations };
     })();

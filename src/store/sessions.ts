@@ -1,4 +1,6 @@
 import type { Database } from "../runtime/sqlite.ts";
+import { EntityColumns, type Covers, type NewOf, type StoreWarnings } from "./entity.ts";
+import { AGENT_SESSIONS } from "./tables/agents.ts";
 
 /** One run of an agent's process: where its output goes and how far the daemon has read it. */
 export interface SessionRecord {
@@ -30,62 +32,34 @@ export interface SessionRecord {
 /** What recording a session's signal found: recorded now, the same one already, another one first, or no open session. */
 export type SignalRecord = { kind: "recorded" } | { kind: "same" } | { kind: "taken"; first: string } | { kind: "ended" };
 
-interface Row {
-  agent_id: string;
-  session: number;
-  pid: number | null;
-  pid_start: string | null;
-  stdout_path: string;
-  stderr_path: string;
-  exit_path: string;
-  stdout_offset: number;
-  stderr_offset: number;
-  started_at: number;
-  ended_at: number | null;
-  exit_code: number | null;
-  marker: string | null;
-  kill_at: number | null;
-  stop_signal: number | null;
-  signal_json: string | null;
-  signal_from_file: number;
-}
+const COLUMNS = new EntityColumns(AGENT_SESSIONS);
+// every field has its column
+const covered: Covers<typeof AGENT_SESSIONS, SessionRecord> = true;
+void covered;
+const SELECT = `SELECT ${COLUMNS.select()} FROM agent_sessions`;
 
-const fromRow = (r: Row): SessionRecord => ({
-  agentId: r.agent_id,
-  session: r.session,
-  pid: r.pid,
-  pidStart: r.pid_start,
-  stdoutPath: r.stdout_path,
-  stderrPath: r.stderr_path,
-  exitPath: r.exit_path,
-  stdoutOffset: r.stdout_offset,
-  stderrOffset: r.stderr_offset,
-  startedAt: r.started_at,
-  endedAt: r.ended_at,
-  exitCode: r.exit_code,
-  marker: r.marker,
-  killAt: r.kill_at,
-  stopSignal: r.stop_signal,
-  signalJson: r.signal_json,
-  signalFromFile: r.signal_from_file === 1,
-});
+/** What starting a session records (AGENT_SESSIONS: `insert`). */
+export type NewSession = NewOf<typeof AGENT_SESSIONS, SessionRecord>;
 
 export class SessionRepo {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly w: StoreWarnings,
+  ) {}
 
-  insert(s: { agentId: string; session: number; stdoutPath: string; stderrPath: string; exitPath: string; marker: string }): SessionRecord {
-    this.db
-      .query(
-        `INSERT INTO agent_sessions (agent_id, session, stdout_path, stderr_path, exit_path, marker, started_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(s.agentId, s.session, s.stdoutPath, s.stderrPath, s.exitPath, s.marker, Date.now());
+  insert(s: NewSession): SessionRecord {
+    this.db.query(COLUMNS.insertSql()).run(...COLUMNS.insertValues({ ...s, startedAt: Date.now() }));
     return this.get(s.agentId, s.session)!;
   }
 
   get(agentId: string, session: number): SessionRecord | null {
-    const row = this.db.query("SELECT * FROM agent_sessions WHERE agent_id = ? AND session = ?").get(agentId, session) as Row | null;
-    return row ? fromRow(row) : null;
+    const row = this.db.query(`${SELECT} WHERE agent_id = ? AND session = ?`).get(agentId, session) as Record<string, unknown> | null;
+    return row && this.read(row);
+  }
+
+  private read(row: Record<string, unknown>): SessionRecord {
+    COLUMNS.decode(row, `session ${row.session} of agent ${row.agentId}`, this.w);
+    return row as unknown as SessionRecord;
   }
 
   setPid(agentId: string, session: number, pid: number, pidStart: string | null): void {
@@ -94,7 +68,7 @@ export class SessionRepo {
 
   /** Sessions whose end the daemon has not yet processed. */
   open(): SessionRecord[] {
-    return (this.db.query("SELECT * FROM agent_sessions WHERE ended_at IS NULL ORDER BY started_at").all() as Row[]).map(fromRow);
+    return (this.db.query(`${SELECT} WHERE ended_at IS NULL ORDER BY started_at`).all() as Record<string, unknown>[]).map((r) => this.read(r));
   }
 
   /** True for the one caller that ended it: an end is processed exactly once. */
@@ -130,7 +104,7 @@ export class SessionRepo {
 
   /** Every session of one agent, oldest first. */
   ofAgent(agentId: string): SessionRecord[] {
-    return (this.db.query("SELECT * FROM agent_sessions WHERE agent_id = ? ORDER BY session").all(agentId) as Row[]).map(fromRow);
+    return (this.db.query(`${SELECT} WHERE agent_id = ? ORDER BY session`).all(agentId) as Record<string, unknown>[]).map((r) => this.read(r));
   }
 
   /**

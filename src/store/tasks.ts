@@ -1,31 +1,8 @@
 import type { Database } from "../runtime/sqlite.ts";
-import { z } from "zod";
-import type { Task, TaskStatus } from "../protocol/work.ts";
-import { parseJson, type StoreWarnings } from "./agents.ts";
+import type { Task } from "../protocol/work.ts";
+import { EntityColumns, type Covers, type NewOf, type PatchOf, type StoreWarnings } from "./entity.ts";
+import { TASKS } from "./tables/work.ts";
 import { DepsTable } from "./work-deps.ts";
-
-interface Row {
-  id: string;
-  initiative_id: string;
-  phase_id: string;
-  slug: string;
-  title: string;
-  description: string;
-  status: TaskStatus;
-  proposed_by: string | null;
-  agent_id: string | null;
-  branch: string | null;
-  summary: string | null;
-  reason: string | null;
-  conflicts_json: string | null;
-  merged_at: number | null;
-  merge_commit: string | null;
-  resolve_session: number | null;
-  revise: number;
-  version: number;
-  created_at: number;
-  updated_at: number;
-}
 
 /**
  * What the daemon keeps beyond what clients see: whether its proposer was asked to propose it
@@ -38,42 +15,16 @@ export interface TaskRecord extends Task {
   resolveSession: number | null;
 }
 
-export type NewTask = Pick<Task, "id" | "initiativeId" | "phaseId" | "slug" | "title" | "description" | "status" | "proposedBy" | "dependsOn">;
+const COLUMNS = new EntityColumns(TASKS);
+// every field has its column but its dependencies, edges in task_deps
+const covered: Covers<typeof TASKS, TaskRecord, "dependsOn"> = true;
+void covered;
+const SELECT = COLUMNS.select("t");
 
-export type TaskPatch = Partial<{
-  title: string;
-  description: string;
-  status: TaskStatus;
-  proposedBy: string | null;
-  agentId: string | null;
-  branch: string | null;
-  summary: string | null;
-  reason: string | null;
-  conflicts: string[] | null;
-  mergedAt: number | null;
-  mergeCommit: string | null;
-  resolveSession: number | null;
-  revise: boolean;
-  dependsOn: string[];
-}>;
-
-const COLUMNS: Record<Exclude<keyof TaskPatch, "dependsOn">, string> = {
-  title: "title",
-  description: "description",
-  status: "status",
-  proposedBy: "proposed_by",
-  agentId: "agent_id",
-  branch: "branch",
-  summary: "summary",
-  reason: "reason",
-  conflicts: "conflicts_json",
-  mergedAt: "merged_at",
-  mergeCommit: "merge_commit",
-  resolveSession: "resolve_session",
-  revise: "revise",
-};
-
-const Conflicts = z.array(z.string()).nullable();
+/** What an insert takes (TASKS: `insert`), and its dependencies. */
+export type NewTask = NewOf<typeof TASKS, TaskRecord> & Pick<Task, "dependsOn">;
+/** What an update may change (TASKS: `patch`), and its dependencies; it always bumps the version. */
+export type TaskPatch = PatchOf<typeof TASKS, TaskRecord> & Partial<Pick<Task, "dependsOn">>;
 
 export function toTask(rec: TaskRecord): Task {
   const { revise: _r, mergeCommit: _m, resolveSession: _s, ...task } = rec;
@@ -91,96 +42,65 @@ export class TaskRepo {
     this.deps = new DepsTable(db, "task_deps", "task_id");
   }
 
-  private fromRow(r: Row, dependsOn: string[]): TaskRecord {
-    return {
-      id: r.id,
-      initiativeId: r.initiative_id,
-      phaseId: r.phase_id,
-      slug: r.slug,
-      title: r.title,
-      description: r.description,
-      status: r.status,
-      dependsOn,
-      proposedBy: r.proposed_by,
-      agentId: r.agent_id,
-      branch: r.branch,
-      summary: r.summary,
-      reason: r.reason,
-      conflicts: parseJson(Conflicts, r.conflicts_json, null, `task ${r.slug}'s conflicts`, this.w),
-      mergedAt: r.merged_at,
-      mergeCommit: r.merge_commit,
-      resolveSession: r.resolve_session,
-      revise: r.revise === 1,
-      version: r.version,
-      createdAt: r.created_at,
-      updatedAt: r.updated_at,
-    };
+  private read(row: Record<string, unknown>, dependsOn: string[]): TaskRecord {
+    COLUMNS.decode(row, `task ${row.slug}`, this.w);
+    row.dependsOn = dependsOn;
+    return row as unknown as TaskRecord;
   }
 
   insert(t: NewTask): TaskRecord {
     const now = Date.now();
-    this.db
-      .query(
-        `INSERT INTO tasks (id, initiative_id, phase_id, slug, title, description, status, proposed_by, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(t.id, t.initiativeId, t.phaseId, t.slug, t.title, t.description, t.status, t.proposedBy, now, now);
+    this.db.query(COLUMNS.insertSql()).run(...COLUMNS.insertValues({ ...t, createdAt: now, updatedAt: now }));
     this.deps.set(t.id, t.dependsOn);
     return this.get(t.id)!;
   }
 
   get(id: string): TaskRecord | null {
-    const row = this.db.query("SELECT * FROM tasks WHERE id = ?").get(id) as Row | null;
-    return row ? this.fromRow(row, this.deps.of(id)) : null;
+    const row = this.db.query(`SELECT ${SELECT} FROM tasks t WHERE id = ?`).get(id) as Record<string, unknown> | null;
+    return row && this.read(row, this.deps.of(id));
   }
 
   /** By id, `<initiative-slug>/<slug>` (task slugs are unique in their initiative) or `<initiative-slug>/<phase-slug>/<slug>`. */
   find(ref: string): TaskRecord | null {
     const parts = ref.split("/");
-    let row: Row | null;
+    let row: Record<string, unknown> | null;
     if (parts.length === 1) return this.get(ref);
     if (parts.length === 2) {
       row = this.db
-        .query("SELECT t.* FROM tasks t JOIN initiatives i ON i.id = t.initiative_id WHERE i.slug = ? AND t.slug = ?")
-        .get(parts[0]!, parts[1]!) as Row | null;
+        .query(`SELECT ${SELECT} FROM tasks t JOIN initiatives i ON i.id = t.initiative_id WHERE i.slug = ? AND t.slug = ?`)
+        .get(parts[0]!, parts[1]!) as Record<string, unknown> | null;
     } else if (parts.length === 3) {
       row = this.db
         .query(
-          `SELECT t.* FROM tasks t JOIN phases p ON p.id = t.phase_id JOIN initiatives i ON i.id = t.initiative_id
+          `SELECT ${SELECT} FROM tasks t JOIN phases p ON p.id = t.phase_id JOIN initiatives i ON i.id = t.initiative_id
            WHERE i.slug = ? AND p.slug = ? AND t.slug = ?`,
         )
-        .get(parts[0]!, parts[1]!, parts[2]!) as Row | null;
+        .get(parts[0]!, parts[1]!, parts[2]!) as Record<string, unknown> | null;
     } else return null;
-    return row ? this.fromRow(row, this.deps.of(row.id)) : null;
+    return row && this.read(row, this.deps.of(row.id as string));
   }
 
   /** A phase's tasks, oldest first. */
   listByPhase(phaseId: string): TaskRecord[] {
-    const rows = this.db.query("SELECT * FROM tasks WHERE phase_id = ? ORDER BY created_at, rowid").all(phaseId) as Row[];
+    const rows = this.db.query(`SELECT ${SELECT} FROM tasks t WHERE phase_id = ? ORDER BY created_at, rowid`).all(phaseId) as Record<string, unknown>[];
     const deps = this.deps.ofMany("SELECT id FROM tasks WHERE phase_id = ?", phaseId);
-    return rows.map((r) => this.fromRow(r, deps.get(r.id) ?? []));
+    return rows.map((r) => this.read(r, deps.get(r.id as string) ?? []));
   }
 
   /** An initiative's tasks, oldest first. */
   listByInitiative(initiativeId: string): TaskRecord[] {
-    const rows = this.db.query("SELECT * FROM tasks WHERE initiative_id = ? ORDER BY created_at, rowid").all(initiativeId) as Row[];
+    const rows = this.db.query(`SELECT ${SELECT} FROM tasks t WHERE initiative_id = ? ORDER BY created_at, rowid`).all(initiativeId) as Record<string, unknown>[];
     const deps = this.deps.ofMany("SELECT id FROM tasks WHERE initiative_id = ?", initiativeId);
-    return rows.map((r) => this.fromRow(r, deps.get(r.id) ?? []));
+    return rows.map((r) => this.read(r, deps.get(r.id as string) ?? []));
   }
 
   update(id: string, patch: TaskPatch): TaskRecord {
-    const sets: string[] = [];
-    const values: (string | number | null)[] = [];
-    for (const [key, value] of Object.entries(patch) as [keyof TaskPatch, TaskPatch[keyof TaskPatch]][]) {
-      if (value === undefined || key === "dependsOn") continue;
-      sets.push(`${COLUMNS[key]} = ?`);
-      if (key === "conflicts") values.push(value === null ? null : JSON.stringify(value));
-      else values.push(typeof value === "boolean" ? Number(value) : (value as string | number | null));
-    }
+    const { dependsOn, ...columns } = patch;
+    const { sets, values } = COLUMNS.assignments(columns);
     sets.push("version = version + 1", "updated_at = ?");
     values.push(Date.now(), id);
     this.db.query(`UPDATE tasks SET ${sets.join(", ")} WHERE id = ?`).run(...values);
-    if (patch.dependsOn) this.deps.set(id, patch.dependsOn);
+    if (dependsOn) this.deps.set(id, dependsOn);
     return this.get(id)!;
   }
 

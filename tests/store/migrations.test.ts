@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { openStore, schemaVersion, migrate, migrateTo } from "../../src/store/db.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "../../src/store/migrations.ts";
 import { TroupeError } from "../../src/errors.ts";
+import { schemaSql } from "../../src/store/tables/index.ts";
 
 function schema(db: Database): string[] {
   return (db.query("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name").all() as { type: string; name: string; sql: string }[]).map(
@@ -56,6 +57,10 @@ describe("store migrations", () => {
     const names = MIGRATIONS.map((m) => m.name);
     expect(new Set(names).size).toBe(names.length);
     for (const n of names) expect(n).toMatch(/^[a-z]+(-[a-z]+)*$/);
+  });
+
+  test("schema.sql is what the table declarations say (else: npm run docs:schema)", () => {
+    expect(SCHEMA_SQL).toBe(schemaSql());
   });
 
   test("the migrations make of an empty store exactly the schema written out in schema.sql", () => {

@@ -1,7 +1,7 @@
 import { endpoint, reply } from "./endpoint.ts";
 import { query } from "./query.ts";
 import { schema } from "./schemas.ts";
-import { AgentsReply } from "./agent-reply.ts";
+import { AgentsReply } from "./reply-checks.ts";
 
 const REF = { ref: "an agent's id or name" } as const;
 const agentReply = reply.key(schema("agents", "AgentResponseSchema"), "agent");

@@ -1,6 +1,6 @@
 import { endpoint, reply } from "./endpoint.ts";
 import { query } from "./query.ts";
-import { ConversationReply, ListenReply } from "./replies.ts";
+import { ConversationReply, ListenReply } from "./reply-checks.ts";
 import { schema } from "./schemas.ts";
 
 const ID = { id: "a conversation's id" } as const;

@@ -72,7 +72,7 @@ export interface JsonReply<S extends z.ZodType = z.ZodType, K extends string | n
   readonly kind: "json";
   readonly schema: SchemaRef<S>;
   readonly key: K;
-  /** A zod-free check as strict as `schema` (replies.ts), for the agents' hot commands. */
+  /** A zod-free check generated from `schema` (reply-checks.ts), for the replies read on hot paths. */
   readonly check?: ReplyCheck<z.output<S>>;
 }
 /** `{ok: true}`: the service returns nothing. */

@@ -1,7 +1,8 @@
 import type { EventMessage } from "../../../src/client/sse.ts";
 import { TroupeError } from "../../../src/errors.ts";
 import type { Health, ResumeRequest, SpawnRequest } from "../../../src/protocol/api.ts";
-import type { Agent, Conversation } from "../../../src/protocol/entities.ts";
+import { AgentSchema, type Agent, type Conversation } from "../../../src/protocol/entities.ts";
+import { nulls } from "../../support/nulls.ts";
 import type { DaemonEvent } from "../../../src/protocol/events.ts";
 import type { Message } from "../../../src/protocol/message.ts";
 import type { SendRequest } from "../../../src/protocol/api-messages.ts";
@@ -20,43 +21,21 @@ export function makeAgent(over: Partial<Agent> = {}): Agent {
   const n = ++seq;
   const now = Date.now();
   return {
+    ...nulls(AgentSchema),
     id: `a${n}`,
     name: `agent-${n}`,
     provider: "generic",
     status: "running",
-    prompt: null,
     command: `echo ${n}`,
-    model: null,
     permissions: "skip",
     cwd: "/tmp/ws",
-    worktree: null,
-    branch: null,
-    baseRef: null,
     pid: 100 + n,
     session: 1,
-    providerSessionId: null,
-    result: null,
-    error: null,
-    questions: null,
-    exitCode: null,
-    costUsd: null,
-    inputTokens: null,
-    outputTokens: null,
-    mode: null,
-    initiativeId: null,
-    taskId: null,
-    phaseId: null,
-    parentId: null,
     uncommitted: false,
-    failure: null,
-    retryAt: null,
     attempt: 1,
-    budgetUsd: null,
-    accountId: null,
     pendingPermissions: 0,
     createdAt: now - 60_000,
     updatedAt: now,
-    lastActivityAt: null,
     ...over,
   };
 }
