@@ -17,6 +17,9 @@ import { OutputEventSchema, type Stream } from "../../src/protocol/output.ts";
 import { baseInput, fixtureCases, fixtureChunks, loadFixture } from "./fixture-helpers.ts";
 import { NOT_JSON_OBJECTS, WRONG_SHAPES, mutations } from "./hostile-lines.ts";
 
+/** A test of a capability the provider has; none is registered for one it lacks (not applicable, not a skip). */
+const onlyIf = (has: boolean): typeof test => (has ? test : ((() => {}) as unknown as typeof test));
+
 /**
  * The class the product's own diagnose() gives each recorded run (null: no failure it knows).
  * Every fixture must be listed: recording a new case means saying what it should be.
@@ -238,7 +241,7 @@ for (const p of PROVIDERS) {
       }
     });
 
-    test.skipIf(honoured.length === PERMISSIONS.length)("a mode it cannot honour is refused in one line naming the CLI and the mode", () => {
+    onlyIf(honoured.length < PERMISSIONS.length)("a mode it cannot honour is refused in one line naming the CLI and the mode", () => {
       for (const permissions of PERMISSIONS.filter((m) => !honoured.includes(m))) {
         const builds = [() => p.buildSpawn(input(p, { permissions })), ...(p.buildResume ? [() => resumeOf(p, { permissions })] : [])];
         for (const build of builds) expectRefused(p, build, `--permissions ${permissions}`);
@@ -264,14 +267,14 @@ for (const p of PROVIDERS) {
       }
     });
 
-    test.skipIf(!p.buildResume)("resume carries the session id and runs the same CLI", () => {
+    onlyIf(Boolean(p.buildResume))("resume carries the session id and runs the same CLI", () => {
       const cmd = resumeOf(p);
       if (p.binary) expect(cmd.argv[0]).toBe(p.binary);
       if (!p.resumesWithoutSession) expect(cmd.argv.some((a) => a === "sess-1234" || a.endsWith("=sess-1234"))).toBe(true);
       expect(p.buildSpawn(input(p)).argv).not.toContain("sess-1234");
     });
 
-    test.skipIf(!p.mcp)("troupe's MCP server: configured in the agent's input folder, the prompt untouched, with a long tool timeout", () => {
+    onlyIf(Boolean(p.mcp))("troupe's MCP server: configured in the agent's input folder, the prompt untouched, with a long tool timeout", () => {
       const inputDir = "/ws/.troupe/worktrees/ada/.troupe/input";
       for (const build of [() => p.buildSpawn(input(p, { prompt: "-do it" })), ...(p.buildResume ? [() => resumeOf(p, { prompt: "-do it" })] : [])]) {
         const plain = build();
