@@ -19,7 +19,7 @@ export type DashboardClient = Pick<
 >;
 
 /** What the views call: the daemon's API without its event stream (the mirror reads that). */
-export type DashboardActions = Omit<DashboardClient, "events" | "openEvents">;
+type DashboardActions = Omit<DashboardClient, "events" | "openEvents">;
 
 /** The work calls that start (or stop starting) paid agents, as `troupe detail` and `troupe dispatch` make them. */
 export interface WorkRuns {
