@@ -52,7 +52,7 @@ function buildResume(input: CommandInput & { sessionId: string }): ProviderComma
  * starts MCP servers with a minimal environment: `env_vars` forwards the agent's identity. Its
  * default tool timeout is 60 s; `approve` runs troupe's tools without asking (exec cannot ask).
  */
-export function codexMcp(server: McpServerSpec): McpInjection {
+function codexMcp(server: McpServerSpec): McpInjection {
   const set = (key: string, value: unknown) => ["-c", `mcp_servers.troupe.${key}=${JSON.stringify(value)}`];
   return {
     args: [

@@ -79,7 +79,7 @@ const buildResume = (input: CommandInput & { sessionId: string }): ProviderComma
  * (`/etc/gemini-cli/settings.json`) for this session. Values name the agent's variables (`$VAR`,
  * expanded by the CLI) so that no secret is written; `trust` skips confirmations headless runs cannot give.
  */
-export const geminiMcp = systemSettingsMcp("GEMINI_CLI_SYSTEM_SETTINGS_PATH", "gemini-settings.json");
+const geminiMcp = systemSettingsMcp("GEMINI_CLI_SYSTEM_SETTINGS_PATH", "gemini-settings.json");
 
 /** The same for a CLI forked from Gemini CLI (Qwen Code): its own variable, the same settings, and fields of its own for the server. */
 export function systemSettingsMcp(variable: string, fileName: string, extra: Record<string, unknown> = {}): (server: McpServerSpec) => McpInjection {

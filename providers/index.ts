@@ -15,8 +15,8 @@ import { pi } from "./pi.ts";
 import { qwen } from "./qwen.ts";
 import type { Provider } from "./types.ts";
 
-export type { CommandInput, ErrorPattern, FailureClass, PermissionMode, Provider, ProviderCommand } from "./types.ts";
-export { PROVIDER_NAMES, type ProviderName } from "./names.ts";
+export type { Provider } from "./types.ts";
+export { PROVIDER_NAMES } from "./names.ts";
 
 // A name without a module, or a module without a name, does not compile.
 const BY_NAME: Record<ProviderName, Provider> = { claude, codex, gemini, copilot, opencode, qwen, kilo, cline, pi, aider, generic };

@@ -3,7 +3,7 @@ import type { OutputEvent, Stream } from "../src/protocol/output.ts";
 /** A JSON object decoded from one output line, or null when the line is not one. */
 export type JsonObject = Record<string, unknown>;
 
-export function parseJsonObject(line: string): JsonObject | null {
+function parseJsonObject(line: string): JsonObject | null {
   const trimmed = line.trim();
   if (!trimmed.startsWith("{")) return null;
   try {
@@ -41,7 +41,7 @@ export function stringify(value: unknown): string {
   }
 }
 
-export function raw(line: string): OutputEvent[] {
+function raw(line: string): OutputEvent[] {
   return [{ kind: "raw", line }];
 }
 

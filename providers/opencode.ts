@@ -100,7 +100,7 @@ function parseEvent(event: JsonObject): OutputEvent[] | null {
 }
 
 /** Matched against stderr (its ERROR log lines), error events and results; the first match wins. */
-export const OPENCODE_ERROR_PATTERNS: ErrorPattern[] = [
+const OPENCODE_ERROR_PATTERNS: ErrorPattern[] = [
   { failure: "setup", pattern: /is not valid JSON|Unknown argument|Session not found/i },
   { failure: "auth", pattern: /ProviderAuthError|AuthenticationError|invalid x-api-key|Incorrect API key|API key not valid|invalid api key|401 Unauthorized/i },
   { failure: "usage_limit", pattern: /insufficient_quota|exceeded your current quota|quota exceeded|usage limit|credit balance is too low/i },

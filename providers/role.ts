@@ -1,7 +1,7 @@
 import type { CommandInput, Provider, ProviderCommand } from "./types.ts";
 
 /** A profile's instructions placed before the prompt, for CLIs without a system prompt of their own. */
-export function instructionsInPrompt(input: CommandInput): CommandInput {
+function instructionsInPrompt(input: CommandInput): CommandInput {
   const { instructions, ...rest } = input;
   if (!instructions) return rest;
   return { ...rest, prompt: `${instructions}\n\n---\n\n${input.prompt}` };

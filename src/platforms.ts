@@ -23,7 +23,7 @@ export interface Platform {
 }
 
 /** The npm scope of the platform packages: the project's own, so no one else can publish a name npm would install instead. */
-export const NPM_SCOPE = "@troupe";
+const NPM_SCOPE = "@troupe";
 
 /** Where the binary lies inside a platform package. */
 export const BINARY_IN_PACKAGE = "bin/troupe";

@@ -62,17 +62,3 @@ export function groupAlive(pid: number): boolean {
   }
 }
 
-/** Signals the whole process group an agent leads (it was started with setsid). */
-export function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
-  try {
-    process.kill(-pid, signal);
-    return true;
-  } catch {
-    try {
-      process.kill(pid, signal);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-}

@@ -1,9 +1,6 @@
 import { basename, dirname } from "node:path";
 import { dashboardEnv, exec, runtime, selfCommand as runtimeSelfCommand } from "./runtime/process.ts";
 
-/** The runtime running this troupe (`troupe --version` names it). */
-export { runtime } from "./runtime/process.ts";
-
 /** The argv that runs this same troupe again: the binary, or the runtime with its flags and the entry script. */
 export function selfCommand(): string[] {
   return runtimeSelfCommand();

@@ -11,7 +11,7 @@ import { readGuardedText } from "./guarded-fs.ts";
  * the repository. A pulled branch or a merged agent branch that changes the file changes the
  * hash, so nothing it adds runs before the person looked at it and ran `troupe trust` again.
  */
-export function trustDir(env: NodeJS.ProcessEnv = process.env): string {
+function trustDir(env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_STATE_HOME || join(env.HOME || homedir(), ".local", "state");
   return join(base, "troupe", "trusted");
 }

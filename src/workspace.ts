@@ -33,11 +33,6 @@ function gitToplevel(dir: string): string | null {
   }
 }
 
-/** The git toplevel above `dir` (walking up for `.git`, no git process), else `dir` itself. */
-export function findWorkspaceRoot(dir: string): string {
-  return gitToplevel(dir) ?? resolve(dir);
-}
-
 /** Why `dir` cannot hold this user's sockets, or null when it is (now) a 0700 folder of theirs. */
 function claimRuntimeDir(dir: string): string | null {
   try {
@@ -82,7 +77,7 @@ export function notAWorkspace(ws: Workspace): TroupeError {
   return new TroupeError("not_a_workspace", `${ws.root} is in no git repository: run troupe inside one, or name a workspace with --workspace DIR`);
 }
 
-export function socketPathFor(root: string): string {
+function socketPathFor(root: string): string {
   const hash = sha256Hex(root).slice(0, 16);
   return join(runtimeDir(), `${hash}.sock`);
 }
@@ -111,7 +106,7 @@ export function resolveWorkspace(opts: { workspace?: string; cwd?: string; ignor
  * through the repository (profiles, the workspace config) can be committed. `.troupe/*` rather than
  * `.troupe/`: git never looks inside an excluded folder, so nothing in it could be re-included.
  */
-export const EXCLUDE_RULE = [".troupe/*", "!.troupe/profiles/", "!.troupe/config.json"];
+const EXCLUDE_RULE = [".troupe/*", "!.troupe/profiles/", "!.troupe/config.json"];
 /** Lines an older troupe (or a person) wrote that exclude the whole folder: replaced by the rule. */
 const WHOLE_FOLDER = new Set([".troupe/", "/.troupe/", ".troupe", "/.troupe"]);
 

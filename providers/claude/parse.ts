@@ -64,7 +64,7 @@ export function summarizeToolInput(name: string, input: unknown): string {
 }
 
 /** Tool output as display text: text parts joined, images named, long output cut. */
-export function summarizeToolOutput(content: unknown): string {
+function summarizeToolOutput(content: unknown): string {
   let text: string;
   if (typeof content === "string") text = content;
   else if (Array.isArray(content)) {

@@ -18,7 +18,7 @@ import { claudeErrorPatterns, parseClaudeLine } from "./parse.ts";
  */
 
 /** The MCP tool `ask` points Claude Code at: troupe's server is injected as `troupe` (src/agents/start/mcp-config.ts). */
-export const CLAUDE_PERMISSION_TOOL = "mcp__troupe__permission";
+const CLAUDE_PERMISSION_TOOL = "mcp__troupe__permission";
 
 function permissionArgs(mode: PermissionMode): string[] {
   switch (mode) {
@@ -92,7 +92,7 @@ function command(input: CommandInput, resume: string[]): ProviderCommand {
  * replacing them). `timeout` is the per-server tool-call limit in ms (checked in 2.1.197: it wins
  * over MCP_TOOL_TIMEOUT). Claude Code hands its whole environment to stdio servers.
  */
-export function claudeMcp(server: McpServerSpec): McpInjection {
+function claudeMcp(server: McpServerSpec): McpInjection {
   const file = join(server.inputDir, "mcp.json");
   // alwaysLoad: troupe's tools are never deferred behind tool search (an agent must see handoff and signal at once)
   const config = { mcpServers: { troupe: { type: "stdio", command: server.command, args: server.args, timeout: server.toolTimeoutMs, alwaysLoad: true } } };

@@ -27,7 +27,3 @@ export function withAccount(provider: Provider, account: StoredAccount, clientEn
   return env;
 }
 
-/** Where the provider's CLI keeps its state (and sessions) for an agent with `env`: its config variable, or null (the CLI's default). */
-export function configHome(provider: Provider, env: Readonly<Record<string, string>>): string | null {
-  return provider.accountEnv ? (env[provider.accountEnv] ?? null) : null;
-}

@@ -14,7 +14,7 @@ import { withAccount } from "./env.ts";
 import { carrySession, sessionHome } from "./carry.ts";
 
 /** How long an account stays spent when the provider does not say when it resets. */
-export const DEFAULT_EXHAUSTION_MS = 60 * 60 * 1000;
+const DEFAULT_EXHAUSTION_MS = 60 * 60 * 1000;
 
 export interface AccountsDeps {
   store: Store;

@@ -6,7 +6,7 @@ import { join } from "node:path";
  * their exhaustion belong to the user, not to a workspace, so every daemon of the user reads the
  * same ones and none starts an agent on an account another found spent.
  */
-export function userStateDir(env: NodeJS.ProcessEnv = process.env): string {
+function userStateDir(env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_STATE_HOME || join(env.HOME || homedir(), ".local", "state");
   return join(base, "troupe");
 }

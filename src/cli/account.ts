@@ -86,7 +86,7 @@ async function reset(args: string[]): Promise<number> {
 }
 
 /** One line per account: name, provider, kind, status (with its reset), last use. No secret is known here. */
-export function formatAccounts(accounts: Account[], now: number): string {
+function formatAccounts(accounts: Account[], now: number): string {
   if (!accounts.length) return "no accounts: agents run on the spawning environment's credentials ('troupe account add')\n";
   const ago = (t: number | null) => (t === null ? "never used" : `used ${Math.max(0, Math.round((now - t) / 60_000))}m ago`);
   const status = (a: Account) =>

@@ -3,7 +3,7 @@ import { TroupeError } from "../errors.ts";
 import { stdout, verbatim } from "./streams.ts";
 
 /** One flag of a command: how it parses, and its line in `--help`. */
-export interface Flag {
+interface Flag {
   readonly type: "string" | "boolean";
   readonly short?: string;
   readonly multiple?: boolean;
@@ -19,7 +19,7 @@ export type Flags = Readonly<Record<string, Flag>>;
  * its command's), and its body. The command's synopsis, its dispatch, its unknown-subcommand
  * error and shell completion (`troupe completion`) all derive from its forms.
  */
-export interface Form<N extends string = string> {
+interface Form<N extends string = string> {
   /** What follows `troupe COMMAND FORM` in the synopsis; `\n` starts a continuation line, three spaces a note. */
   readonly usage: string;
   readonly flags: readonly N[];
@@ -61,7 +61,7 @@ export const COMMON_FLAGS: readonly string[] = Object.keys(COMMON);
 const WORKSPACE = "  --workspace DIR   the workspace (default: git toplevel of the current folder, or $TROUPE_WORKSPACE)";
 
 type ValueOf<F extends Flag> = F["type"] extends "boolean" ? (F extends { multiple: true } ? boolean[] : boolean) : F extends { multiple: true } ? string[] : string;
-export type Values<F extends Flags> = { -readonly [N in keyof F]?: ValueOf<F[N]> } & { workspace?: string; json?: boolean; help?: boolean };
+type Values<F extends Flags> = { -readonly [N in keyof F]?: ValueOf<F[N]> } & { workspace?: string; json?: boolean; help?: boolean };
 
 /** A declared command: its usage text, and a parser that takes exactly its flags. */
 export interface Command<F extends Flags = Flags, Fm extends Forms<F> = Forms<F>> {
@@ -85,7 +85,7 @@ function flagLines(spec: CommandSpec): string[] {
 }
 
 /** The synopsis: as declared, or a line per form (`troupe account add ...`), continuation lines under the form's. */
-export function synopsisOf(spec: CommandSpec): string {
+function synopsisOf(spec: CommandSpec): string {
   if (spec.synopsis !== undefined) return spec.synopsis;
   if (!spec.name || !spec.forms) throw new TroupeError("internal", "a command declares its synopsis, or its name and forms");
   const name = spec.name;
@@ -110,7 +110,7 @@ function dispatch(spec: CommandSpec): (args: string[]) => Promise<number> {
   };
 }
 
-export function usageOf(spec: CommandSpec): string {
+function usageOf(spec: CommandSpec): string {
   const lines = [synopsisOf(spec)];
   if (spec.intro) lines.push(spec.intro);
   lines.push(...flagLines(spec));

@@ -26,7 +26,7 @@ async function run(args: string[]): Promise<number> {
 }
 
 /** The report for a person: what went (or would), what stays and why, branches nobody owns. */
-export function formatReport(r: GcReport): string {
+function formatReport(r: GcReport): string {
   const verb = r.dryRun ? "would remove" : "removed";
   const lines: string[] = [];
   for (const x of r.removed) lines.push(`${verb} ${x.agent}'s worktree ${x.worktree}${x.branch ? ` (${x.branch} stays)` : ""}`);

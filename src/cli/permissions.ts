@@ -17,7 +17,7 @@ function decision(r: PermissionRequest): string {
   return ` → ${r.status}${by}${r.reason && r.decidedBy !== "rule" ? `: ${r.reason}` : ""}`;
 }
 
-export function permissionRows(requests: PermissionRequest[]): string {
+function permissionRows(requests: PermissionRequest[]): string {
   return table(
     ["ID", "AGENT", "TOOL", "STATUS", "AGE", "INPUT"],
     requests.map((r) => [r.id, r.agentName, r.toolName, r.status, ago(r.createdAt), oneLine(`${shown(r)}${decision(r)}`, 100)]),

@@ -48,7 +48,7 @@ function thisLibc(): "glibc" | "musl" {
  * (`<scope>/linux-x64/bin/troupe`: an npm install, or dist/packages/linux-x64/bin/troupe), the
  * folder of its siblings.
  */
-export function packageDirs(bin: string = process.execPath): string[] {
+function packageDirs(bin: string = process.execPath): string[] {
   const dirs = [join(dirname(bin), "packages")];
   const pkg = dirname(dirname(bin));
   if (basename(dirname(bin)) === "bin" && PLATFORMS.some((p) => p.id === basename(pkg))) dirs.push(dirname(pkg));
@@ -56,7 +56,7 @@ export function packageDirs(bin: string = process.execPath): string[] {
 }
 
 /** The troupe binary for `platform`: this one when it is that platform, else one from the distribution packages; else why not. */
-export function binaryFor(platform: Platform): { path: string } | { missing: string } {
+function binaryFor(platform: Platform): { path: string } | { missing: string } {
   const here = platformFor(process.platform, process.arch, thisLibc());
   if (here?.id === platform.id) {
     if (isCompiled()) return { path: process.execPath };

@@ -31,14 +31,14 @@ troupe review AGENT --send [--message TEXT] [--json]`,
 type Place = { file: string; side: ReviewSide; line: number };
 
 /** `FILE:LINE` (a new-side line) or `FILE:-LINE` (a removed one), the file may itself hold colons; with `=TEXT`, the comment's text. */
-export function parsePlace(arg: string): Place & { text?: string } {
+function parsePlace(arg: string): Place & { text?: string } {
   const m = /^(.+?):(-?)(\d{1,9})=([\s\S]*)$/.exec(arg) ?? /^(.+):(-?)(\d{1,9})$/.exec(arg);
   if (!m || Number(m[3]) === 0) throw new TroupeError("usage", `--comment takes FILE:LINE or FILE:LINE=TEXT (FILE:-LINE for a removed line), not '${arg}'`);
   return { file: m[1]!, side: m[2] ? "old" : "new", line: Number(m[3]), ...(m[4] !== undefined && { text: m[4] }) };
 }
 
 /** The comments the arguments make: each `--comment` with its own `=TEXT`, or one with the TEXT after it. */
-export function commentsOf(args: readonly string[], rest: readonly string[]): (Place & { text: string })[] {
+function commentsOf(args: readonly string[], rest: readonly string[]): (Place & { text: string })[] {
   const places = args.map(parsePlace);
   const bare = places.filter((p) => p.text === undefined);
   if (bare.length && (places.length > 1 || !rest.length)) throw new TroupeError("usage", "--comment FILE:LINE takes its TEXT after it (one comment), or FILE:LINE=TEXT each");
@@ -50,7 +50,7 @@ export function commentsOf(args: readonly string[], rest: readonly string[]): (P
 }
 
 /** Where a comment is, as the agent's diff is now: `file:12`, `file:14 (moved from 12)`, `file:12 (changed since)`. */
-export function placeNow(c: ReviewComment): string {
+function placeNow(c: ReviewComment): string {
   const mark = c.side === "old" ? "-" : "";
   if (c.state === "changed" || !c.at) return `${c.file}:${mark}${c.line} (changed since)`;
   return c.at.line === c.line ? `${c.file}:${mark}${c.line}` : `${c.file}:${mark}${c.at.line} (moved from ${mark}${c.line})`;

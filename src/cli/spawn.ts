@@ -9,7 +9,7 @@ import { PERMISSION_MODE_LIST, isPermissionMode } from "../protocol/permission-m
 
 
 /** A duration flag: minutes, or a number with s, m or h ("90s", "30m", "2h"). */
-export function durationMs(flag: string, text: string | undefined): number | undefined {
+function durationMs(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const m = /^(\d+(?:\.\d+)?)\s*([smh]?)$/.exec(text.trim());
   const ms = m ? Number(m[1]) * { s: 1_000, m: 60_000, h: 3_600_000, "": 60_000 }[m[2] as "s" | "m" | "h" | ""] : NaN;

@@ -2,7 +2,7 @@ import { PROVIDER_NAMES } from "../../providers/names.ts";
 import { PERMISSION_MODES } from "../protocol/permission-modes.ts";
 
 /** "a, b or c". */
-export function orList(items: readonly string[]): string {
+function orList(items: readonly string[]): string {
   return items.length < 2 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} or ${items.at(-1)}`;
 }
 

@@ -35,7 +35,7 @@ type Rest<E extends Endpoint> = E extends { readonly body: SchemaRef }
     : [signal?: AbortSignal];
 
 /** An endpoint as a method: its path parameter first (when it has one), then its query or body, then an abort signal. */
-export type EndpointMethod<E extends Endpoint> = [ParamNames<E["path"]>] extends [never]
+type EndpointMethod<E extends Endpoint> = [ParamNames<E["path"]>] extends [never]
   ? (...args: Rest<E>) => Promise<Result<E>>
   : (param: string, ...args: Rest<E>) => Promise<Result<E>>;
 

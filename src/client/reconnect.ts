@@ -10,7 +10,7 @@ import { sleep } from "../runtime/process.ts";
 export const RECONNECT_MS = 30_000;
 
 /** Whether `err` says the daemon went away (no socket, nobody listening, the connection broke, the stream closed). */
-export function daemonGone(err: unknown): boolean {
+function daemonGone(err: unknown): boolean {
   return err instanceof TroupeError && err.code === "daemon_unavailable";
 }
 

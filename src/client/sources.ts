@@ -26,7 +26,7 @@ export interface LocalSource extends SourceBase {
   kind: "local";
   ws: Workspace;
 }
-export interface RemoteSource extends SourceBase {
+interface RemoteSource extends SourceBase {
   kind: "remote";
   name: string;
   remote: Remote;
@@ -49,7 +49,7 @@ export function localSource(ws: Workspace, client: TroupeClient = autostartingCl
   return { kind: "local", key: ws.root, workspace: ws.root, ws, client };
 }
 
-export function remoteSource(name: string, remote: Remote, env: NodeJS.ProcessEnv = process.env): RemoteSource {
+function remoteSource(name: string, remote: Remote, env: NodeJS.ProcessEnv = process.env): RemoteSource {
   const transport = remoteTransport(name, remote, env);
   return { kind: "remote", key: `remote:${name}`, name, remote, workspace: remote.path, transport, client: new TroupeClient({ transport }) };
 }

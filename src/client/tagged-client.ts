@@ -12,7 +12,7 @@ const NUMBERED = /^(?:msg|perm|rc)_\d{1,15}$/;
 const OPAQUE = new Set(["input", "updatedInput", "text", "prompt", "code", "env"]);
 
 /** `msg_3` of the source labelled `box1` is `msg_3@box1` to a client that follows several. */
-export function tagId(id: string, label: string): string {
+function tagId(id: string, label: string): string {
   return `${id}@${label}`;
 }
 

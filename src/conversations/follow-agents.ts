@@ -7,7 +7,7 @@ import { incomingQuestionPrompt } from "../prompts/agent.ts";
 import type { ConversationService } from "./service.ts";
 
 /** The part of the agent service conversations use: its public resume API. */
-export interface AgentResumer {
+interface AgentResumer {
   canResume(ref: string): boolean;
   resumeWith(ref: string, prompt: string): Promise<Agent>;
   /** This troupe by absolute path, for the prompt. */

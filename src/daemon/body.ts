@@ -4,7 +4,7 @@ import { MAX_BODY_BYTES } from "../protocol/api-base.ts";
 import { describeIssue } from "../protocol/issue.ts";
 
 /** A request body that stops arriving for this long is answered 408 and its connection closed. */
-export const BODY_IDLE_MS = 10_000;
+const BODY_IDLE_MS = 10_000;
 
 /**
  * A body of a declared length up to this is read in one native call under one deadline (it

@@ -5,7 +5,7 @@ import { readWorkspaceConfig } from "../workspace-config.ts";
 import type { Workspace } from "../workspace.ts";
 import { watchDir } from "../runtime/watch.ts";
 
-export const DEFAULT_IDLE_EXIT_MS = 30 * 60_000;
+const DEFAULT_IDLE_EXIT_MS = 30 * 60_000;
 
 /** TROUPE_IDLE_EXIT_MS, else `daemon.idleExitMinutes` of .troupe/config.json, else 30 minutes; 0 never. */
 export function idleExitMs(stateDir: string, log: Logger): number {

@@ -1,6 +1,6 @@
 import type { Caller } from "../services/services.ts";
 
-export interface RouteContext {
+interface RouteContext {
   req: Request;
   url: URL;
   params: Record<string, string>;

@@ -3,7 +3,7 @@ import type { WirePublished } from "../events/bus.ts";
 /** Events a subscriber may have queued before it is considered too slow... */
 export const SSE_QUEUE_LIMIT = 1000;
 /** ...or bytes: a thousand large output chunks must not pin hundreds of MB for one slow reader. */
-export const SSE_QUEUE_BYTES = 8 * 1024 * 1024;
+const SSE_QUEUE_BYTES = 8 * 1024 * 1024;
 
 const encoder = new TextEncoder();
 

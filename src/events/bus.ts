@@ -12,7 +12,7 @@ import type { Logger } from "./log.ts";
  * and the agent is back in the status it had before (`agent.status`). Not an end: nothing of its
  * run is imported again.
  */
-export type InternalEvent =
+type InternalEvent =
   | { type: "agent:ended"; agent: Agent; session: number; exitCode: number | null }
   | { type: "agent:detached"; agent: Agent; session: number };
 

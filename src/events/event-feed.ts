@@ -2,7 +2,7 @@ import type { EventRepo } from "../store/events.ts";
 import { isWire, type EventBus, type WirePublished } from "./bus.ts";
 
 /** Most events replayed to a reconnecting subscriber; further behind, it gets a resync. */
-export const REPLAY_LIMIT = 5000;
+const REPLAY_LIMIT = 5000;
 
 export interface FeedQuery {
   /** The last event id the subscriber has; its later events are replayed first. */

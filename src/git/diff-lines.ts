@@ -7,7 +7,7 @@
  */
 
 export type Section = "committed" | "uncommitted";
-export type LineKind = "section" | "file" | "meta" | "hunk" | "add" | "del" | "context" | "note";
+type LineKind = "section" | "file" | "meta" | "hunk" | "add" | "del" | "context" | "note";
 
 export interface ParsedLine {
   text: string;

@@ -6,10 +6,10 @@ import { errorMessage } from "../errors.ts";
 import { makeDirGuarded, readGuardedText } from "../guarded-fs.ts";
 
 /** The file at a repository's root naming ignored files a worktree needs (Claude Code reads it too). */
-export const WORKTREE_INCLUDE_FILE = ".worktreeinclude";
+const WORKTREE_INCLUDE_FILE = ".worktreeinclude";
 
 /** A list of patterns, not a tree: a bigger file is refused, never read into memory. */
-export const INCLUDE_MAX_BYTES = 64 * 1024;
+const INCLUDE_MAX_BYTES = 64 * 1024;
 
 /**
  * The patterns of `.worktreeinclude` (gitignore syntax) and of the config's `worktree.include`.

@@ -49,7 +49,7 @@ export async function captureIdentity(root: string, env: Record<string, string>)
 }
 
 /** The worktree troupe merges in: `.troupe/worktrees/_initiative-<slug>` (agent names hold no `_`). */
-export function mergeWorktreePath(root: string, slug: string): string {
+function mergeWorktreePath(root: string, slug: string): string {
   return join(root, ".troupe", "worktrees", `_initiative-${slug}`);
 }
 

@@ -4,7 +4,7 @@ import { simpleGit } from "simple-git";
 import { TroupeError, errorMessage } from "../errors.ts";
 
 /** Who a commit troupe makes on an agent's behalf is by, when the agent's environment names no one. */
-export const TROUPE_IDENTITY = {
+const TROUPE_IDENTITY = {
   GIT_AUTHOR_NAME: "troupe",
   GIT_AUTHOR_EMAIL: "troupe@localhost",
   GIT_COMMITTER_NAME: "troupe",

@@ -90,12 +90,6 @@ export async function restoreWorktree(root: string, path: string, branch: string
   }
 }
 
-/** Whether `branch` (a full short name, `troupe/x`) exists. */
-export async function branchExists(root: string, branch: string): Promise<boolean> {
-  const out = await simpleGit(root).raw(["for-each-ref", "--format=%(refname)", `refs/heads/${branch}`]);
-  return out.trim() !== "";
-}
-
 /**
  * Git's records of worktrees whose folder is gone (`git worktree prune`); with `dryRun` only what
  * would be pruned. Returns git's lines, one per record.

@@ -9,7 +9,7 @@ import { endpointShapes } from "./shapes.ts";
 export type { McpContext };
 
 /** troupe's tools as an MCP server: a thin adapter over the daemon's API, with the caller's identity. */
-export async function createMcpServer(ctx: McpContext): Promise<McpServer> {
+async function createMcpServer(ctx: McpContext): Promise<McpServer> {
   const shapes = await endpointShapes();
   const server = new McpServer(
     { name: "troupe", version: ctx.version },

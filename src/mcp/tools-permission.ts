@@ -14,7 +14,7 @@ const POLL_WINDOW_MS = 30_000;
  * What Claude Code's permission prompt tool answers, as the JSON text it parses: allow with the
  * input to run (the original unless the person changed it), or deny with the message the model reads.
  */
-export function claudeAnswer(r: PermissionRequest, input: Record<string, unknown>): string {
+function claudeAnswer(r: PermissionRequest, input: Record<string, unknown>): string {
   switch (r.status) {
     case "allowed":
       return JSON.stringify({ behavior: "allow", updatedInput: r.updatedInput ?? input });

@@ -8,7 +8,7 @@ import { messageWakePrompt } from "../prompts/messages.ts";
 import { PROMPT_BUDGET, type MessageService } from "./service.ts";
 
 /** The part of the agent service messages use: its public resume API. */
-export interface MessageResumer {
+interface MessageResumer {
   canResume(ref: string): boolean;
   resumeWith(ref: string, prompt: string): Promise<Agent>;
   /** This troupe by absolute path, for the prompt. */

@@ -14,7 +14,7 @@ import { messagesPrompt } from "../prompts/messages.ts";
 export type SendOptions = z.output<typeof SendRequestSchema>;
 
 /** The longest one inbox request is held open, as for conversations; clients ask again. */
-export const MAX_WAIT_MS = 60_000;
+const MAX_WAIT_MS = 60_000;
 /** Message text a session's prompt carries at most (a provider's prompt argument holds 64 KiB). */
 export const PROMPT_BUDGET = 32 * 1024;
 /** Messages one inbox read returns at most; the reader asks again after the last seq. */

@@ -8,9 +8,9 @@ import { runNotifyCommand, type CommandOutcome, type NotifyRun } from "./run-com
 import { SentLog } from "./sent.ts";
 
 /** `notify.quietSeconds` when the config names none: one notice per agent and reason a minute. */
-export const DEFAULT_QUIET_SECONDS = 60;
+const DEFAULT_QUIET_SECONDS = 60;
 /** A notify command is a quick hand-off (notify-send, curl): longer than this, it is killed and logged. */
-export const NOTIFY_TIMEOUT_MS = 15_000;
+const NOTIFY_TIMEOUT_MS = 15_000;
 /** Commands running at once; past this a notice is dropped (logged), never queued without end. */
 const MAX_RUNNING = 4;
 

@@ -36,19 +36,6 @@ export function troupeLine(line: string): RenderedLine {
   return { text: `troupe: ${sanitize(line)}`, kind: "meta" };
 }
 
-/**
- * One output line to display lines: parsed through `parse` unless raw. Raw here is unrendered,
- * not unsanitized: escapes and control characters never reach the terminal (`troupe logs --raw`
- * is the one that writes the bytes).
- */
-export function renderLine(parse: LineParser, line: string, stream: Stream, raw: boolean): RenderedLine[] {
-  if (stream === "troupe") return [troupeLine(line)];
-  if (raw) return [{ text: sanitize(line), kind: "raw" }];
-  const out: RenderedLine[] = [];
-  for (const ev of parse(line, stream)) out.push(...renderEvent(ev));
-  return out;
-}
-
 export function renderEvent(ev: OutputEvent): RenderedLine[] {
   switch (ev.kind) {
     case "session":
@@ -135,7 +122,7 @@ export function summarizeInput(input: string): string {
 }
 
 /** One line for a tool's result: its first non-empty line, and how many more there were. */
-export function summarizeOutput(output: string, isError: boolean): string {
+function summarizeOutput(output: string, isError: boolean): string {
   const lines = output.split("\n").filter((l) => l.trim() !== "");
   if (lines.length === 0) return isError ? "error (no output)" : "(no output)";
   const head = sanitize(lines[0]!.trim());

@@ -16,7 +16,7 @@ import { AGENT_OWN_COMMANDS } from "../protocol/own-commands.ts";
  * A deny that matches wins over any allow.
  */
 
-export const FILE_TOOLS: ReadonlySet<string> = new Set(["Edit", "Write", "MultiEdit", "Read", "NotebookEdit"]);
+const FILE_TOOLS: ReadonlySet<string> = new Set(["Edit", "Write", "MultiEdit", "Read", "NotebookEdit"]);
 
 /** What the dashboard shows for a tool: Claude's question and plan tools have dialogs of their own. */
 export function kindOf(toolName: string): PermissionKind {
@@ -33,14 +33,14 @@ function filePath(input: Record<string, unknown>): string | undefined {
 }
 
 /** The path relative to the worktree (`src/a.ts`); an absolute path outside it stays absolute. */
-export function relativeToWorktree(path: string, cwd: string | null): string {
+function relativeToWorktree(path: string, cwd: string | null): string {
   if (!cwd || !isAbsolute(path)) return path.replace(/^\.\//, "");
   const rel = relative(cwd, path);
   return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? path : rel;
 }
 
 /** The one string of a call a rule's pattern is matched against; undefined when the call has none. */
-export function subjectOf(toolName: string, input: Record<string, unknown>, cwd: string | null): string | undefined {
+function subjectOf(toolName: string, input: Record<string, unknown>, cwd: string | null): string | undefined {
   if (toolName === "Bash") return str(input.command);
   if (FILE_TOOLS.has(toolName)) {
     const p = filePath(input);

@@ -11,10 +11,10 @@ import { permissionSeq, type PermissionRecord, type PermissionVerdict } from "..
 import { decideByRules, kindOf, ownCommandRules, suggestRule, type RuleVerdict } from "./rules.ts";
 
 /** The longest one wait request is held; the permission tool asks again (and again) until decided. */
-export const MAX_PERMISSION_WAIT_MS = 60_000;
+const MAX_PERMISSION_WAIT_MS = 60_000;
 
 /** The public view: the CLI's tool_use id and the session stay in the daemon. */
-export function toRequest(r: PermissionRecord): PermissionRequest {
+function toRequest(r: PermissionRecord): PermissionRequest {
   const { session: _s, toolUseId: _t, ...request } = r;
   return request;
 }

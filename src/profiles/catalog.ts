@@ -8,12 +8,12 @@ import type { BrokenProfile, Profile, ProfileOrigin, ProfilesResponse } from "..
 import { parseClaudeAgent, parseProfile } from "./parse.ts";
 
 /** A profile is a role's page of instructions, not a codebase; also keeps it under one argv string (128 KiB). */
-export const MAX_PROFILE_BYTES = 64 * 1024;
+const MAX_PROFILE_BYTES = 64 * 1024;
 /** Per folder: more files than this are not profiles anyone keeps. */
 const MAX_PROFILE_FILES = 500;
 
 /** Where profiles come from, first wins on a name: the repository's, Claude Code's subagents, the user's. */
-export function profileDirs(root: string, env: NodeJS.ProcessEnv = process.env): { dir: string; source: ProfileOrigin }[] {
+function profileDirs(root: string, env: NodeJS.ProcessEnv = process.env): { dir: string; source: ProfileOrigin }[] {
   const config = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), ".config");
   return [
     { dir: join(root, ".troupe", "profiles"), source: "repository" },

@@ -14,7 +14,7 @@ export interface PromptContext {
 }
 
 /** The protocol every agent follows, appended to its task so it knows how to end and how to talk. */
-export function troupeInstructions(c: Pick<PromptContext, "id" | "name" | "inputDir" | "troupe">): string {
+function troupeInstructions(c: Pick<PromptContext, "id" | "name" | "inputDir" | "troupe">): string {
   const troupe = shellWord(c.troupe);
   return `## Working under troupe
 

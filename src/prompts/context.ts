@@ -28,7 +28,7 @@ export function shellWord(path: string): string {
 }
 
 /** The agent's own `.troupe/` folder of its worktree. */
-export function troupeDir(c: Pick<ModePromptContext, "inputDir">): string {
+function troupeDir(c: Pick<ModePromptContext, "inputDir">): string {
   return dirname(c.inputDir);
 }
 

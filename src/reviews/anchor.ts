@@ -10,7 +10,7 @@ import { codeOf, numberOn, sideOf } from "../protocol/diff-line.ts";
 export type Anchor = Pick<StoredComment, "file" | "side" | "line" | "section" | "code" | "before" | "after">;
 
 /** Lines of code kept on either side of a commented line. */
-export const CONTEXT = 2;
+const CONTEXT = 2;
 /** A line this long (trimmed) is taken for itself when nothing around it matches any more; a shorter one (`}`) is not. */
 const DISTINCT_CHARS = 6;
 

@@ -2,7 +2,7 @@ import type { DiffLine, ReviewSide } from "../protocol/review.ts";
 import { numberOn } from "../protocol/diff-line.ts";
 
 /** Runs of consecutive numbers, as `10-24, 38`. */
-export function ranges(ns: readonly number[]): string {
+function ranges(ns: readonly number[]): string {
   const sorted = [...new Set(ns)].sort((a, b) => a - b);
   const out: string[] = [];
   for (let i = 0; i < sorted.length; ) {

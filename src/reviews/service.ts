@@ -17,7 +17,7 @@ import { deliveryOf } from "./delivery.ts";
 import { notInDiff } from "./not-in-diff.ts";
 
 /** The part of the agent service a review uses. */
-export interface ReviewAgents {
+interface ReviewAgents {
   find(ref: string): AgentRecord;
   diff(ref: string): Promise<DiffLine[]>;
   canResume(ref: string): boolean;
@@ -26,7 +26,7 @@ export interface ReviewAgents {
 }
 
 /** `troupe send`'s path: one message, signed with the caller's identity, waking a done addressee when the sender may. */
-export interface ReviewMail {
+interface ReviewMail {
   send(caller: Caller, req: { to: string; text: string }, mayWake: (target: AgentRecord) => boolean): Message[];
 }
 

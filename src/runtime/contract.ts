@@ -59,7 +59,7 @@ export type StartCheckpointer = (path: string) => Checkpointer;
 
 // ---- HTTP/1.1 server on a Unix socket, and a client of one
 
-export interface UnixServeOptions {
+interface UnixServeOptions {
   socket: string;
   fetch(req: Request): Promise<Response> | Response;
   /** Called when `fetch` throws outside its own handling; must answer. */
@@ -122,7 +122,7 @@ export type WatchDir = (dir: string, onEvent: (event: DirEvent, name: string | n
 // ---- process exits as kernel events (nothing polls)
 
 /** How `watch` went: the exit will be reported, the process is already gone, or this system cannot tell. */
-export type ExitWatch = "watching" | "gone" | "unsupported";
+type ExitWatch = "watching" | "gone" | "unsupported";
 
 export interface ExitWatcher {
   /**
@@ -211,11 +211,11 @@ export interface CompileOptions {
   cross?: { target: string; runtime: string };
 }
 
-export type BuildResult = { ok: true } | { ok: false; errors: string[] };
+type BuildResult = { ok: true } | { ok: false; errors: string[] };
 
 export type CompileBinary = (opts: CompileOptions) => Promise<BuildResult>;
 
-export interface BundleOptions {
+interface BundleOptions {
   entry: string;
   /** Written: `main.js` (the entry) and the chunks it loads lazily. */
   outdir: string;

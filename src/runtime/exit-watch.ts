@@ -1,3 +1,3 @@
 // Picks the exit watcher's adapter of the running runtime (`#runtime/`: package.json "imports"; see contract.ts).
 export { startExitWatcher } from "#runtime/exit-watch.ts";
-export type { ExitWatch, ExitWatcher } from "./contract.ts";
+export type { ExitWatcher } from "./contract.ts";

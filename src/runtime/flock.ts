@@ -1,3 +1,2 @@
 // Picks the lock adapter of the running runtime (`#runtime/`: package.json "imports"; see contract.ts).
 export { tryLock } from "#runtime/flock.ts";
-export type { HeldLock } from "./contract.ts";

@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { applyPatch, parsePatch, type StructuredPatch } from "diff";
 
-export const INK_PATCH_FILE = fileURLToPath(new URL("../../patches/ink+8.0.0.patch", import.meta.url));
+const INK_PATCH_FILE = fileURLToPath(new URL("../../patches/ink+8.0.0.patch", import.meta.url));
 
 /** Matches the Ink files the patch changes (by their path inside the package). */
 export const INK_PATCHED_FILES = /[\\/]ink[\\/]build[\\/](output|renderer|line-update)\.js$/;

@@ -55,7 +55,7 @@ import type { Agent } from "../protocol/entities.ts";
  */
 
 /** One step of what follows an end: its name (for the log) and what it does. */
-export interface EndStep<R> {
+interface EndStep<R> {
   name: string;
   run(r: R): void;
 }
@@ -73,7 +73,7 @@ export interface EndOfRunParts {
 }
 
 /** After a run that is over (see above for why in this order). */
-export function endedSteps(p: EndOfRunParts): EndStep<EndedRun>[] {
+function endedSteps(p: EndOfRunParts): EndStep<EndedRun>[] {
   return [
     { name: "mode outputs", run: (r) => p.modes.runEnded(r) },
     { name: "conversations", run: (r) => p.conversations.runEnded(r) },
@@ -87,7 +87,7 @@ export function endedSteps(p: EndOfRunParts): EndStep<EndedRun>[] {
 }
 
 /** After the person's interactive session on an agent ended. */
-export function detachedSteps(p: EndOfRunParts): EndStep<DetachedRun>[] {
+function detachedSteps(p: EndOfRunParts): EndStep<DetachedRun>[] {
   return [
     { name: "announce", run: (r) => p.bus.publish({ type: "agent:detached", ...r }) },
     { name: "conversations", run: (r) => p.conversations.detached(r) },
@@ -96,12 +96,12 @@ export function detachedSteps(p: EndOfRunParts): EndStep<DetachedRun>[] {
 }
 
 /** After a session that failed with a retry to come. */
-export function retryingSteps(p: EndOfRunParts): EndStep<EndedRun>[] {
+function retryingSteps(p: EndOfRunParts): EndStep<EndedRun>[] {
   return [{ name: "permission requests", run: (r) => p.permissions.sessionOver(r.agent.id) }];
 }
 
 /** After the person stopped an agent. */
-export function stoppedSteps(p: EndOfRunParts): EndStep<Agent>[] {
+function stoppedSteps(p: EndOfRunParts): EndStep<Agent>[] {
   return [
     { name: "conversations", run: (a) => p.conversations.gone(a.id) },
     { name: "permission requests", run: (a) => p.permissions.sessionOver(a.id) },
@@ -109,7 +109,7 @@ export function stoppedSteps(p: EndOfRunParts): EndStep<Agent>[] {
 }
 
 /** After an agent's records were removed. */
-export function removedSteps(p: EndOfRunParts): EndStep<string>[] {
+function removedSteps(p: EndOfRunParts): EndStep<string>[] {
   return [
     { name: "conversations", run: (id) => p.conversations.gone(id) },
     { name: "messages", run: (id) => p.messages.removed(id) },
@@ -118,7 +118,7 @@ export function removedSteps(p: EndOfRunParts): EndStep<string>[] {
 }
 
 /** Runs `steps` in order; one that throws is logged (`after` says after what) and the next still runs. */
-export function runSteps<R>(steps: readonly EndStep<R>[], r: R, log: Logger, after: string): void {
+function runSteps<R>(steps: readonly EndStep<R>[], r: R, log: Logger, after: string): void {
   for (const step of steps) {
     try {
       step.run(r);

@@ -12,7 +12,7 @@ export type { Caller, Feed };
  * holds). A stream endpoint returns the feed the router streams. Failures are TroupeErrors with
  * a code, mapped by the router.
  */
-export type Handler<E extends Endpoint> = E["reply"] extends StreamReply
+type Handler<E extends Endpoint> = E["reply"] extends StreamReply
   ? (caller: Caller, input: Input<E>) => Feed
   : (caller: Caller, input: Input<E>, signal: AbortSignal) => Result<E> | Promise<Result<E>>;
 

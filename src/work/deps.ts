@@ -6,7 +6,7 @@ import { toPhase, type PhaseRecord } from "../store/phases.ts";
 import { toTask, type TaskRecord } from "../store/tasks.ts";
 
 /** What the work model needs of the agent service: sending a proposing agent back to revise. */
-export interface AgentResumer {
+interface AgentResumer {
   canResume(ref: string): boolean;
   resumeWith(ref: string, prompt: string): Promise<Agent>;
 }

@@ -60,7 +60,7 @@ export interface Snapshot {
 }
 
 /** Why an initiative whose budget is spent starts nothing, and how the person goes on. */
-export function budgetReason(slug: string, spentUsd: number, budgetUsd: number): string {
+function budgetReason(slug: string, spentUsd: number, budgetUsd: number): string {
   return `budget spent: $${spentUsd.toFixed(2)} of $${budgetUsd.toFixed(2)}; raise it with troupe initiative budget ${slug} USD`;
 }
 

@@ -18,7 +18,7 @@ import { TaskMerges, type Resumer } from "./task-merge.ts";
 import { assertTransition } from "./transitions.ts";
 
 /** Starts mode agents: ModeService.start (src/work/modes.ts). */
-export interface ModeStarter {
+interface ModeStarter {
   start(mode: AgentMode, ref: string, opts: { provider?: string; model?: string; command?: string; env: Record<string, string>; budgetUsd?: number }): Promise<Agent>;
 }
 

@@ -206,7 +206,7 @@ export class ModeService {
 }
 
 /** The ids a placeholder target shows (`troupe prompt` without a ref). */
-export const PLACEHOLDER_IDS = { initiative: "INITIATIVE_ID", phase: "PHASE_ID", task: "TASK_ID" } as const;
+const PLACEHOLDER_IDS = { initiative: "INITIATIVE_ID", phase: "PHASE_ID", task: "TASK_ID" } as const;
 
 /** A run on a placeholder target: its ids, and the input files every run of the mode has (no context). */
 function placeholderWork(mode: AgentMode): SpawnWork {

@@ -21,7 +21,7 @@ import type { PhaseDraft, TaskDraft } from "./proposal-sink.ts";
 /** Per file; a phase or task description is prose, not a codebase. */
 export const MAX_PROPOSAL_BYTES = 256 * 1024;
 /** Per folder: a plan of more phases than this is not a plan anyone reviews. */
-export const MAX_PROPOSAL_FILES = 200;
+const MAX_PROPOSAL_FILES = 200;
 
 export type ModeOutputs =
   | { mode: "plan"; phases: PhaseDraft[] }
@@ -32,8 +32,7 @@ export type ModeOutputs =
   | { mode: "execute" };
 
 /** A file an agent wrote that cannot be imported: `file` relative to its worktree. */
-export const proposalError = fileError;
-export { splitFrontMatter };
+const proposalError = fileError;
 
 function frontMatter<S extends z.ZodType>(file: string, data: unknown, schema: S, keys: string): z.output<S> {
   if (data === null || typeof data !== "object" || Array.isArray(data)) throw proposalError(file, `the front matter must be a mapping (${keys})`);

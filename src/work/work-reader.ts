@@ -10,7 +10,7 @@ import type { WorkService } from "./service.ts";
  * slug, a phase or task by id or `<initiative-slug>/<slug>`; an unknown ref throws a TroupeError
  * with code `not_found`.
  */
-export interface WorkReader {
+interface WorkReader {
   initiative(ref: string): Initiative;
   phase(ref: string): Phase;
   task(ref: string): Task;

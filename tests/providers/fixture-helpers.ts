@@ -14,7 +14,7 @@ export interface Fixture {
   meta: { exitCode: number | null; argv: string[]; killedAtDeadlineMs?: number; fakeServerRequests?: string[] };
 }
 
-export function lines(text: string): string[] {
+function lines(text: string): string[] {
   return text.split("\n").filter((l) => l !== "");
 }
 

@@ -14,14 +14,14 @@ import { Sandbox, waitFor } from "./sandbox.ts";
  * at a test file's top level: it closes each test's sandbox after it and the server after the file.
  */
 
-export const QUESTION = "Which colour should the button be?";
+const QUESTION = "Which colour should the button be?";
 
 /**
  * The model of the proving loop: asked to style a button, it runs `troupe signal questions`; once
  * resumed with the answer (`A: teal`, as troupe puts answers in the resume prompt) it runs
  * `troupe signal done` with it. Any other turn is a short text.
  */
-export const askThenFinish: ChatScript = (req) => {
+const askThenFinish: ChatScript = (req) => {
   const answer = findInHistory(req, /A: (\w+)/)?.[1];
   if (turnIndex(req) > 0) return { text: answer ? "Done." : "Waiting for an answer." };
   return shell(req, answer ? `troupe signal done --result "button is ${answer}"` : `troupe signal questions --question "${QUESTION}"`);

@@ -3,12 +3,12 @@
  * them (tests/dist/). Those run from `npm run test:dist`, which packs them afresh and sets
  * TROUPE_DIST_TESTS=1; `npm test` leaves their folder out (package.json), so they are not counted as skipped (tarballs left from an earlier run may be stale).
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PLATFORMS, type Platform } from "../../src/platforms.ts";
 import { ROOT } from "./sandbox.ts";
 
-export const DIST_NPM = join(ROOT, "dist", "npm");
+const DIST_NPM = join(ROOT, "dist", "npm");
 export const DIST_TESTS = process.env.TROUPE_DIST_TESTS === "1";
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
@@ -19,9 +19,6 @@ export const platformTarball = (p: Platform): string => join(DIST_NPM, `troupe-$
 
 /** The tarballs of this version that are missing. */
 export const missingTarballs = (): string[] => [MAIN_TARBALL, ...PLATFORMS.map(platformTarball)].filter((t) => !existsSync(t));
-
-/** Every tarball in dist/npm/. */
-export const allTarballs = (): string[] => (existsSync(DIST_NPM) ? readdirSync(DIST_NPM).filter((f) => f.endsWith(".tgz")).map((f) => join(DIST_NPM, f)) : []);
 
 /** Unpacks a tarball into `dir` (its files under `dir/package/`). */
 export function unpack(tarball: string, dir: string): string {

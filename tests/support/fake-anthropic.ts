@@ -7,15 +7,15 @@ import { z } from "zod";
  */
 
 /** Env that keeps Claude Code from phoning home (checked with a logging proxy: no CONNECT at all). */
-export const CLAUDE_OFFLINE_ENV = {
+const CLAUDE_OFFLINE_ENV = {
   CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
   DISABLE_TELEMETRY: "1",
   DISABLE_ERROR_REPORTING: "1",
   DISABLE_AUTOUPDATER: "1",
 } as const;
 
-export type ContentBlock = { type: string; [key: string]: unknown };
-export interface Message {
+type ContentBlock = { type: string; [key: string]: unknown };
+interface Message {
   role: "user" | "assistant" | "system";
   content: string | ContentBlock[];
 }
@@ -39,8 +39,8 @@ export interface ScriptRequest {
 }
 export type Script = (request: ScriptRequest) => Turn | Promise<Turn>;
 
-export type RequestKind = "main" | "side" | "other";
-export interface RecordedRequest {
+type RequestKind = "main" | "side" | "other";
+interface RecordedRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
@@ -270,7 +270,7 @@ export function startFakeAnthropic(script: Script, options: FakeAnthropicOptions
 
 export const CLAUDE_BIN = new URL("../../node_modules/.bin/claude", import.meta.url).pathname;
 
-export const GIT_IDENTITY_ENV = {
+const GIT_IDENTITY_ENV = {
   GIT_AUTHOR_NAME: "Fake Agent",
   GIT_AUTHOR_EMAIL: "agent@example.invalid",
   GIT_COMMITTER_NAME: "Fake Agent",

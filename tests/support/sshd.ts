@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Sandbox, waitFor } from "./sandbox.ts";
 import { needed } from "./tools.ts";
 
-export const SSHD = ["/usr/sbin/sshd", "/usr/bin/sshd"].find((p) => existsSync(p)) ?? null;
+const SSHD = ["/usr/sbin/sshd", "/usr/bin/sshd"].find((p) => existsSync(p)) ?? null;
 export const HAVE_SSHD = needed("OpenSSH (sshd, ssh, ssh-keygen)", SSHD !== null && Bun.spawnSync(["sh", "-c", "command -v ssh && command -v ssh-keygen"]).exitCode === 0);
 
 async function freePort(): Promise<number> {

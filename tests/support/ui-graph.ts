@@ -16,7 +16,7 @@ export interface UiImport {
 }
 
 /** The folder of a file under src/ui (root-relative path), as the graph counts it. */
-export function uiFolderOf(file: string): string {
+function uiFolderOf(file: string): string {
   const parts = file.split("/").slice(2);
   if (parts.length === 1) return ".";
   if (parts[0] === "kit" && parts.length > 2) return `kit/${parts[1]}`;

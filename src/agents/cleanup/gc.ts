@@ -17,7 +17,7 @@ export interface GcDeps {
 }
 
 /** When a finished agent's worktree may go, if it is clean by then: its last activity plus keepDays. */
-export function reapableAt(rec: AgentRecord, keepDays: number): number {
+function reapableAt(rec: AgentRecord, keepDays: number): number {
   return (rec.lastActivityAt ?? rec.updatedAt) + keepDays * DAY_MS;
 }
 

@@ -6,7 +6,7 @@ import { makeDirGuarded, readGuarded, removeGuarded, writeGuarded } from "../../
 import { formatBytes } from "../../protocol/bytes.ts";
 
 /** A signal file larger than this is refused whole: it is a few lines of JSON, not a transcript. */
-export const SIGNAL_FILE_MAX_BYTES = 1024 * 1024;
+const SIGNAL_FILE_MAX_BYTES = 1024 * 1024;
 /** A longer `result` or `error` is kept to this many characters, with a note saying so. */
 export const SIGNAL_TEXT_MAX_CHARS = 64 * 1024;
 

@@ -9,7 +9,7 @@ import { McpServerSchema } from "../../protocol/profile.ts";
  * The profile a spawn ran under, as it was then (`.troupe/agents/<id>/role.json`, beside the
  * environment): a resume or a retry of the agent gets the same role, not whatever the file says now.
  */
-export const SpawnRoleSchema = z.object({
+const SpawnRoleSchema = z.object({
   profile: z.string(),
   instructions: z.string(),
   allowedTools: z.array(z.string()).optional(),

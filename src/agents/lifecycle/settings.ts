@@ -8,7 +8,7 @@ export interface LifecycleSettings {
   idleTimeoutMs: number | null;
 }
 
-export const DEFAULT_IDLE_TIMEOUT_MINUTES = 30;
+const DEFAULT_IDLE_TIMEOUT_MINUTES = 30;
 
 const minutes = (m: number | undefined, fallback: number | null): number | null => (m === undefined ? fallback : m > 0 ? Math.round(m * 60_000) : null);
 

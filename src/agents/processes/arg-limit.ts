@@ -8,7 +8,7 @@ import { TroupeError } from "../../errors.ts";
  * before instead, a spawn that cannot start is refused and leaves nothing behind.
  */
 export const MAX_ARG_STRLEN = 32 * 4096;
-export const MAX_ARGS_TOTAL = 2 * 1024 * 1024;
+const MAX_ARGS_TOTAL = 2 * 1024 * 1024;
 /** What is added after this check: the sh wrapper around the argv, TROUPE_* and PATH in the environment. */
 const ADDED_LATER = 16 * 1024;
 const POINTER = 8;

@@ -26,12 +26,12 @@ export function sessionFiles(logsDir: string, session: number): SessionFiles {
 }
 
 /** Where a session's wrapper writes its own pid (`$$`) before it starts anything. */
-export function pidFileFor(exitPath: string): string {
+function pidFileFor(exitPath: string): string {
   return exitPath.replace(/\.exit$/, ".pid");
 }
 
 /** Where a session's wrapper writes the exit status of a failed `worktree.setup` (troupe's folder, never the agent's). */
-export function setupFileFor(exitPath: string): string {
+function setupFileFor(exitPath: string): string {
   return exitPath.replace(/\.exit$/, ".setup");
 }
 

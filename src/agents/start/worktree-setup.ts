@@ -14,7 +14,7 @@ import type { Logger } from "../../events/log.ts";
  * dependencies it expects. The text checked is the text the command is read from (no swap
  * between), read guarded as every read of the config is (src/workspace-config.ts).
  */
-export function trustedSetup(stateDir: string): string | null {
+function trustedSetup(stateDir: string): string | null {
   const path = configPath(stateDir);
   const read = readGuarded(path, { maxBytes: CONFIG_MAX_BYTES, root: stateDir, rootName: "the workspace" });
   if (read.kind === "missing") return null;

@@ -12,7 +12,7 @@
 import type { ZodType } from "zod";
 
 /** The framing's own version, in the greeting: a proxy that frames differently is told apart before any frame. */
-export const LINK_VERSION = 1;
+const LINK_VERSION = 1;
 export const GREETING = `troupe-link ${LINK_VERSION}\n`;
 const GREETING_PREFIX = "troupe-link ";
 
@@ -41,7 +41,7 @@ export type FrameType = (typeof FRAME)[keyof typeof FRAME];
 const TYPES = new Set<number>(Object.values(FRAME));
 const HEADER = 9;
 /** Larger is a broken or foreign stream, not a frame: the link closes. */
-export const MAX_PAYLOAD = 16 * 1024 * 1024;
+const MAX_PAYLOAD = 16 * 1024 * 1024;
 
 export interface Frame {
   type: FrameType;
@@ -49,7 +49,7 @@ export interface Frame {
   payload: Uint8Array;
 }
 
-export type { Failure, Hello, OpenRequest, ReplyHead } from "../../protocol/link-frames.ts";
+export type { Failure, Hello, OpenRequest } from "../../protocol/link-frames.ts";
 
 export type LinkFeature = "ping";
 /** What this troupe's proxy says it understands (src/cli/proxy.ts). */
@@ -76,7 +76,7 @@ export function jsonFrame(type: FrameType, stream: number, value: unknown): Uint
 const NAMES: Record<FrameType, string> = { 1: "HELLO", 2: "OPEN", 3: "HEAD", 4: "DATA", 5: "END", 6: "FAIL", 7: "CANCEL", 8: "PING", 9: "PONG" };
 
 /** A frame's name in messages: `HELLO`. */
-export function frameName(type: FrameType): string {
+function frameName(type: FrameType): string {
   return NAMES[type];
 }
 

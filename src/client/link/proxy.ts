@@ -23,7 +23,7 @@ const CALLER_ENV = ROWS.filter(([, e]) => e.callerEnv).map(([, e]) => ({ method:
  * A body's `env` is the environment agents get: a client on another machine sent its own; the
  * host's (this proxy's, as `ssh host` gave it) is the one that means something here.
  */
-export function withHostEnv(req: OpenRequest, env: NodeJS.ProcessEnv): string | undefined {
+function withHostEnv(req: OpenRequest, env: NodeJS.ProcessEnv): string | undefined {
   if (req.body === undefined) return undefined;
   const path = req.path.split("?")[0]!;
   if (!CALLER_ENV.some((p) => p.method === req.method && p.path.test(path))) return req.body;

@@ -1,7 +1,7 @@
 import type { Remote } from "../../protocol/remote.ts";
 
 /** Seconds ssh gets to connect (and the link to greet) before a remote counts as unreachable. */
-export const DEFAULT_CONNECT_TIMEOUT_S = 10;
+const DEFAULT_CONNECT_TIMEOUT_S = 10;
 
 /** How long a remote gets to connect, greet and answer: `TROUPE_REMOTE_TIMEOUT` seconds, else the default. */
 export function connectTimeoutS(env: NodeJS.ProcessEnv = process.env): number {

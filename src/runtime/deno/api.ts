@@ -2,7 +2,7 @@
  * The part of Deno's own API this adapter uses, typed here rather than through Deno's whole
  * lib (the project type-checks with tsc and Bun's types); the same global at run time.
  */
-export interface FsFile {
+interface FsFile {
   /** flock(LOCK_EX | LOCK_NB) with `exclusive`; false while another open of the file holds a lock. */
   tryLockSync(exclusive?: boolean): boolean;
   close(): void;
@@ -12,12 +12,12 @@ export interface HttpClient {
   close(): void;
 }
 
-export interface HttpServer {
+interface HttpServer {
   /** Stops listening and resolves once every request in flight is answered. */
   shutdown(): Promise<void>;
 }
 
-export interface ServeUnixOptions {
+interface ServeUnixOptions {
   path: string;
   signal?: AbortSignal;
   handler(req: Request): Response | Promise<Response>;

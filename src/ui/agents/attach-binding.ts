@@ -6,7 +6,7 @@ import type { Binding, KeyEnv } from "../kit/keys/binding.ts";
 import { takeOver } from "./take-over.ts";
 
 /** Why `t` cannot take the selected agent over, or null. */
-export function notAttachable(env: KeyEnv): string | null {
+function notAttachable(env: KeyEnv): string | null {
   const a = env.selected;
   if (!a) return "no agent selected";
   if (!getProvider(a.provider)?.interactive) return `the ${a.provider} provider has no interactive mode`;

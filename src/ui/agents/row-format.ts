@@ -24,7 +24,7 @@ export function elapsedChangesIn(ms: number): number {
 const elapsedRuns = (a: Agent): boolean => isLive(a.status) || STATUS[a.status].needsPerson;
 
 /** How long the agent has been going, or went. */
-export function agentElapsed(a: Agent, now: number): number {
+function agentElapsed(a: Agent, now: number): number {
   return (elapsedRuns(a) ? now : a.updatedAt) - a.createdAt;
 }
 
@@ -70,7 +70,7 @@ export function nextElapsedChange(rows: readonly Agent[], now: number): number |
 }
 
 /** What the agent works on, on one line. */
-export function agentWhat(a: Agent): string {
+function agentWhat(a: Agent): string {
   const s = a.prompt ?? a.command ?? "";
   // work at risk comes first: it is why the worktree is kept
   return `${a.uncommitted ? "[uncommitted changes] " : ""}${sanitize(s.replace(/\s*\n\s*/g, " ").trim())}`;

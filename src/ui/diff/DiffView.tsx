@@ -28,7 +28,7 @@ export function diffRows(height: number): number {
 }
 
 /** A comment's row: its first line of text under its line; where its line went when it is not under it. */
-export function commentText(c: ReviewComment, placed: boolean, ascii: boolean): string {
+function commentText(c: ReviewComment, placed: boolean, ascii: boolean): string {
   const [first = "", ...more] = c.text.split("\n");
   const where = placed ? "" : `${placeOf(c.file, c.side, c.at?.line ?? c.line)}${c.state === "changed" ? " · changed since" : ""}: `;
   return `  ${ascii ? "|" : "┃"} ${where}${first}${more.length ? ` (+${more.length} line${more.length === 1 ? "" : "s"})` : ""}`;

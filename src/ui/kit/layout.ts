@@ -1,7 +1,7 @@
 /** Below this many columns the list and the output stack instead of sitting side by side. */
-export const STACK_BELOW = 100;
+const STACK_BELOW = 100;
 
-export interface Box2 {
+interface Box2 {
   width: number;
   height: number;
 }

@@ -15,7 +15,7 @@ import type { Source } from "../../client/sources.ts";
 export type DashboardClient = EndpointMethods & Pick<TroupeClient, "events" | "openEvents">;
 
 /** What the views call: the daemon's API without its event stream (the mirror reads that). */
-export type DashboardActions = Omit<DashboardClient, "events" | "openEvents">;
+type DashboardActions = Omit<DashboardClient, "events" | "openEvents">;
 
 /** The work calls that start (or stop starting) paid agents, as `troupe detail` and `troupe dispatch` make them. */
 export interface WorkRuns {

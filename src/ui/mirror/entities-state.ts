@@ -161,7 +161,7 @@ function dropSettled(convs: Record<string, Conversation>): Record<string, Conver
 }
 
 /** Not yet answered or expired. */
-export function isOpen(c: Conversation): boolean {
+function isOpen(c: Conversation): boolean {
   return c.status === "pending" || c.status === "delivered";
 }
 

@@ -15,7 +15,7 @@ export interface LineSource {
 }
 
 /** Lines kept per agent and view: older ones drop off, so memory stays flat however long the output. */
-export const DEFAULT_CAP = 5_000;
+const DEFAULT_CAP = 5_000;
 
 /** The last `cap` items (give or take a batch) by absolute index; older ones drop off. */
 class Ring<T> {

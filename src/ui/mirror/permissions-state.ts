@@ -1,7 +1,7 @@
 import type { PermissionRequest, PermissionStatus } from "../../protocol/permission.ts";
 
 /** How a request the dashboard held left the pending ones: its status, or null when a snapshot no longer listed it. */
-export interface SettledPermission {
+interface SettledPermission {
   status: Exclude<PermissionStatus, "pending"> | null;
   decidedBy: PermissionRequest["decidedBy"];
 }

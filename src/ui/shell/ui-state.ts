@@ -9,13 +9,13 @@ import { flowsReducer, initialFlows, type FlowModal, type FlowsAction, type Flow
 import { initialPhases, phasesReducer, type PhaseModal, type PhasesAction, type PhasesUi } from "../phases/phases-ui.ts";
 
 export type View = "agents" | "diff" | "phases" | "flows";
-export type Pane = "list" | "output";
+type Pane = "list" | "output";
 
 /** Every dialog's state, each declared in its feature (and drawn, keyed and sent by its `DialogSpec`, `shell/keys/dialog-registry.ts`). */
 export type DialogModal = AgentModal | PhaseModal | FlowModal | PermissionModal | ReviewModal;
 
 /** What covers the views: nothing, the help, or a dialog. */
-export type Modal = { kind: "none" } | { kind: "help"; top: number } | DialogModal;
+type Modal = { kind: "none" } | { kind: "help"; top: number } | DialogModal;
 
 export interface StatusMessage {
   text: string;

@@ -5,7 +5,7 @@ import type { SourceView } from "../mirror/daemon-mirror.ts";
 import { tint, useTheme } from "../kit/theme.ts";
 
 /** What a source's header says besides its name: nothing while it is live. */
-export function sourceState(s: SourceView): string {
+function sourceState(s: SourceView): string {
   const c = s.connection;
   if (c.state === "live") return "";
   if (c.state === "connecting") return " · connecting…";

@@ -20,7 +20,7 @@ export interface FollowedSources {
 }
 
 /** A short name per source, unique among them: a remote's name, a workspace's folder name (`api`, `api-2`). */
-export function sourceLabels(sources: readonly Source[]): string[] {
+function sourceLabels(sources: readonly Source[]): string[] {
   const taken = new Set(sources.filter((s) => s.kind === "remote").map((s) => (s.kind === "remote" ? s.name : "")));
   return sources.map((s) => {
     if (s.kind === "remote") return s.name;

@@ -75,7 +75,7 @@ export async function submitQuestions(client: Pick<DashboardClient, "resume" | "
   return { agent, conversations };
 }
 
-export const GENERIC = "generic";
+const GENERIC = "generic";
 
 const PROFILE = "profile:";
 

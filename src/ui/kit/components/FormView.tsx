@@ -29,7 +29,7 @@ function fieldRowsOf(f: Field, active: boolean, fieldRows: number): number {
 }
 
 /** The first field to show so that the active one fits in `height` rows. */
-export function firstShownField(form: FormState, width: number, fieldRows: number, height: number, notes?: Readonly<Record<string, string>>): number {
+function firstShownField(form: FormState, width: number, fieldRows: number, height: number, notes?: Readonly<Record<string, string>>): number {
   const rows = form.fields.map((f, i) => noteRows(notes?.[f.id], width) + fieldRowsOf(f, i === form.active, fieldRows));
   let first = 0;
   const upTo = (from: number) => rows.slice(from, form.active + 1).reduce((a, b) => a + b, 0);

@@ -7,18 +7,19 @@ import type { KeySpec, KeyPress } from "./key-spec.ts";
  * Router's `Register` lets a library know the app's router type without importing it:
  *   declare module "../../kit/keys/binding.ts" { interface Register { env: ShellEnv } }
  * The kit's own code reads only what `KitEnv` names; a feature reads the registered env.
+ * @public (exported for that merge, which knip does not count as a use)
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Register {}
 
 /** What the kit's own bindings use: the status line, dialogs, quitting. */
-export interface KitEnv {
+interface KitEnv {
   dispatch: (action: KitAction) => void;
   quit: () => void;
 }
 
 /** The actions the kit's bindings and helpers send (the shell's reducer takes them with its own). */
-export type KitAction =
+type KitAction =
   | { type: "status"; status: { text: string; kind: "error" | "info" } | null }
   | { type: "open"; modal: { kind: "help"; top: number } }
   | { type: "close" }
@@ -33,7 +34,7 @@ export type KeyEnv = Register extends { env: infer E extends KitEnv } ? E : KitE
  * keys typed ahead of it are dropped: type-ahead must never approve, answer or stop something
  * the person has not seen.
  */
-export type Outcome = "dialog" | void;
+type Outcome = "dialog" | void;
 
 /** Lazygit's `Binding`: the keys, what they do, and when they cannot. */
 export interface Binding {

@@ -12,7 +12,7 @@
  */
 import { stringWidth } from "../../../runtime/process.ts";
 
-export type Transform = (text: string, index: number) => string;
+type Transform = (text: string, index: number) => string;
 
 interface YogaNode {
   getComputedLeft(): number;

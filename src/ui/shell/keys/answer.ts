@@ -20,7 +20,7 @@ export const answerKey: Binding = {
 };
 
 /** Why `a` has nothing to open for the selected agent, or null. */
-export function nothingToAnswer(env: KeyEnv): string | null {
+function nothingToAnswer(env: KeyEnv): string | null {
   if (permissionModal(env.selected, env.entities) || questionsModal(env.selected, env.entities) || messagesModal(env.selected, env.entities)) return null;
   return env.selected ? `${env.selected.name} has no questions or messages for you` : "nothing waits for an answer";
 }
@@ -29,7 +29,7 @@ export function nothingToAnswer(env: KeyEnv): string | null {
  * A permission request first (the agent's process waits on it), then questions (the agent is
  * blocked on them); else the agent's unread messages, marked read as they show.
  */
-export function openAnswer(env: KeyEnv): void {
+function openAnswer(env: KeyEnv): void {
   const modal = permissionModal(env.selected, env.entities) ?? questionsModal(env.selected, env.entities) ?? messagesModal(env.selected, env.entities);
   if (!modal) return;
   env.dispatch({ type: "open", modal });

@@ -14,7 +14,7 @@ import { phasesController } from "../../phases/tree-controller.ts";
 import type { Binding, Controller, KeyEnv } from "../../kit/keys/binding.ts";
 import { dialogOf } from "./dialog-registry.ts";
 
-export type { Binding, Controller, KeyEnv, Outcome } from "../../kit/keys/binding.ts";
+export type { Binding, Controller, KeyEnv } from "../../kit/keys/binding.ts";
 
 /** Where the keyboard is: decides which controller's bindings apply. */
 export type KeyContext = "list" | "output" | "diff" | "phases" | "phaseContent" | "flows" | "field" | "filter" | "confirm" | "help";

@@ -11,7 +11,7 @@ import type { DialogArea, DialogSpec, DialogsOf } from "../../kit/dialogs/dialog
  * the key context comes from here, and the field and confirm controllers send it from here. A
  * new dialog is a row in its feature's table (with its modal type there): nothing here changes.
  */
-export const DIALOGS: DialogsOf<DialogModal> = { ...AGENT_DIALOGS, ...PHASE_DIALOGS, ...FLOW_DIALOGS, ...PERMISSION_DIALOGS, ...REVIEW_DIALOGS };
+const DIALOGS: DialogsOf<DialogModal> = { ...AGENT_DIALOGS, ...PHASE_DIALOGS, ...FLOW_DIALOGS, ...PERMISSION_DIALOGS, ...REVIEW_DIALOGS };
 
 /** The spec of the open dialog. */
 export function dialogOf<M extends DialogModal>(modal: M): DialogSpec<M> {

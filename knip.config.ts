@@ -1,0 +1,45 @@
+// Dead-code check (`npm run lint:dead`): files no entry reaches, exports and types no other file
+// uses, dependencies nothing imports.
+import { readdirSync, readFileSync } from "node:fs";
+import type { KnipConfig } from "knip";
+
+// `#runtime/<name>` (package.json "imports") resolves by the running runtime's condition; knip
+// follows the first one (Bun). The other adapters' modules that a facade in src/runtime/ names are
+// entries too, derived from the same two places the runtime reads, so a dead helper beside them
+// still shows.
+const runtimeMap = JSON.parse(readFileSync("package.json", "utf8")).imports["#runtime/*"] as Record<string, string>;
+const facadeTargets = readdirSync("src/runtime")
+  .filter((f) => f.endsWith(".ts"))
+  .flatMap((f) => [...readFileSync(`src/runtime/${f}`, "utf8").matchAll(/["']#runtime\/([^"']+)["']/g)].map((m) => m[1]!));
+const otherAdapters = Object.values(runtimeMap)
+  .slice(1)
+  .flatMap((target) => facadeTargets.map((name) => target.replace("*", name).replace(/^\.\//, "")));
+
+const config: KnipConfig = {
+  entry: [
+    "src/main.ts",
+    ...otherAdapters,
+    // scripts/build.ts hands it to the bundler by path as zod's locales index
+    "src/runtime/bun/zod-locales.ts",
+    "scripts/**/*.{ts,tsx}",
+    "tests/**/*.test.{ts,tsx}",
+    // programs the tests spawn
+    "tests/integration/output-filter-driver.ts",
+    "tests/fixtures/**/*.ts",
+  ],
+  project: ["src/**/*.{ts,tsx}", "providers/**/*.ts", "scripts/**/*.{ts,tsx}", "tests/**/*.{ts,tsx}"],
+  // The agent CLIs: the end-to-end tests and scripts/check-clis.ts run their binaries, nothing
+  // imports them.
+  ignoreDependencies: [
+    "@github/copilot",
+    "@google/gemini-cli",
+    "@kilocode/cli",
+    "@mariozechner/pi-coding-agent",
+    "@openai/codex",
+    "@qwen-code/qwen-code",
+    "cline",
+    "opencode-ai",
+  ],
+};
+
+export default config;
