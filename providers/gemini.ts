@@ -1,28 +1,14 @@
 import type { OutputEvent } from "../src/protocol/output.ts";
 import { jsonlStdout, num, obj, str, stringify, type JsonObject } from "./json-line.ts";
-import { fitsInArgument } from "./prompt-arg.ts";
-import { askRefused } from "./refuse-mode.ts";
 import { prefixAllowedTools } from "./allowed-tools.ts";
 import { join } from "node:path";
-import type { CommandInput, McpInjection, McpServerSpec, PermissionMode, Provider, ProviderCommand } from "./types.ts";
+import { acpCommand, acpLiveInput, acpModes, withRunnerLines, type AcpTransport } from "./acp/transport.ts";
+import type { CommandInput, McpInjection, McpServerSpec, Provider, ProviderCommand } from "./types.ts";
 
 /**
- * Google Gemini CLI, `gemini -p ... --output-format stream-json` (checked against 0.61).
- * Headless runs refuse an untrusted folder (exit 55), and a fresh worktree is never trusted,
- * hence `--skip-trust`. `--resume` takes "latest", an index or the session UUID.
+ * Google Gemini CLI, driven over the Agent Client Protocol (`gemini --acp`, checked against 0.61).
+ * It refuses an untrusted folder, and a fresh worktree is never trusted, hence `--skip-trust`.
  */
-function approvalMode(mode: PermissionMode): string {
-  switch (mode) {
-    case "skip":
-      return "yolo";
-    case "edits":
-      return "auto_edit";
-    case "plan":
-      return "plan";
-    case "ask":
-      throw askRefused("Gemini CLI (-p)");
-  }
-}
 
 /** troupe's (Claude Code's) tool names → Gemini CLI's. */
 const GEMINI_TOOLS: Record<string, string> = {
@@ -46,31 +32,18 @@ function allowedToolArgs(input: CommandInput): string[] {
   return tools.map((t) => `--allowed-tools=${t}`);
 }
 
-function args(input: CommandInput, promptArg: boolean): string[] {
-  return [
-    "--output-format",
-    "stream-json",
-    "--skip-trust",
-    "--approval-mode",
-    approvalMode(input.permissions),
-    ...allowedToolArgs(input),
-    ...(input.model ? ["--model", input.model] : []),
-    // `--prompt=...` keeps a prompt that starts with "-" from being read as a flag.
-    ...(promptArg ? [`--prompt=${input.prompt}`] : []),
-  ];
-}
-
 /**
- * A long prompt goes on stdin alone: gemini runs headless when stdin is not a terminal and takes
- * what it reads there as the prompt (up to 8 MiB; checked with 0.61, spawn and resume).
+ * Over ACP (`gemini --acp`, checked with 0.61): session modes `default` (asks before tools),
+ * `autoEdit`, `yolo` and `plan`; it loads a session it recorded (`loadSession`). Its
+ * headless stream-json output is still read (`parseEvent`): sessions recorded before it ran over ACP.
  */
-function command(input: CommandInput, resume: string[]): ProviderCommand {
-  const inArgv = fitsInArgument(input.prompt);
-  return { argv: ["gemini", ...resume, ...args(input, inArgv)], ...(!inArgv && { stdin: input.prompt }) };
-}
+const GEMINI_ACP: AcpTransport = {
+  argv: (input) => ["gemini", "--acp", "--skip-trust", ...allowedToolArgs(input), ...(input.model ? ["--model", input.model] : [])],
+  modes: { skip: "yolo", edits: "autoEdit", plan: "plan", ask: "default" },
+};
 
-const buildSpawn = (input: CommandInput): ProviderCommand => command(input, []);
-const buildResume = (input: CommandInput & { sessionId: string }): ProviderCommand => command(input, ["--resume", input.sessionId]);
+const buildSpawn = (input: CommandInput): ProviderCommand => acpCommand(GEMINI_ACP, input);
+const buildResume = (input: CommandInput & { sessionId: string }): ProviderCommand => acpCommand(GEMINI_ACP, input, input.sessionId);
 
 /**
  * Gemini CLI has no flag for an MCP server: a settings file of its own, named by
@@ -137,14 +110,16 @@ function parseEvent(event: JsonObject): OutputEvent[] | null {
   }
 }
 
-const parseLine = jsonlStdout(parseEvent);
+const parseLine = withRunnerLines(jsonlStdout(parseEvent));
 
 export const gemini: Provider = {
   name: "gemini",
   displayName: "Gemini CLI",
   binary: "gemini",
   install: "npm install -g @google/gemini-cli",
-  permissionModes: ["skip", "edits", "plan"],
+  permissionModes: acpModes(GEMINI_ACP),
+  routesPermissions: true,
+  liveInput: acpLiveInput,
   provenWith: "0.61.0",
   npmPackage: "@google/gemini-cli",
   versionArgs: ["--version"],

@@ -43,6 +43,23 @@ export interface ProviderCommand {
    * ended with nothing left to deliver (src/live/).
    */
   stdinStream?: boolean;
+  /**
+   * With `stdinStream`: the command takes its input folder itself (the ACP runner claims each line
+   * when it prompts the agent with it), so no feeder copies lines into its stdin; the folder's
+   * path is in $TROUPE_SESSION_INPUT.
+   */
+  ownInput?: boolean;
+  /** Present when the command is an ACP agent's: troupe's launch runs it under its runner (`troupe acp-run`). */
+  acp?: AcpLaunch;
+}
+
+/** What the ACP runner of a session is told. */
+export interface AcpLaunch {
+  permissions: PermissionMode;
+  /** The ACP session mode to set (null: the agent's default). */
+  mode: string | null;
+  /** The ACP session to load (a resume). */
+  load?: string;
 }
 
 /**

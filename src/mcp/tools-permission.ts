@@ -1,14 +1,11 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { withReconnect } from "../client/reconnect.ts";
+import { awaitPermission } from "../client/permission-wait.ts";
 import { MCP_PERMISSION_WAIT_SECONDS } from "../protocol/mcp.ts";
 import type { PermissionRequest } from "../protocol/permission.ts";
 import type { McpContext } from "./context.ts";
 import { text } from "./result.ts";
-
-/** One wait request is held at most this long by the daemon; the tool asks again until decided. */
-const POLL_WINDOW_MS = 30_000;
 
 /**
  * What Claude Code's permission prompt tool answers, as the JSON text it parses: allow with the
@@ -29,9 +26,7 @@ function claudeAnswer(r: PermissionRequest, input: Record<string, unknown>): str
 
 /**
  * `permission`: Claude Code's `--permission-prompt-tool mcp__troupe__permission` under `ask`. It
- * files the call with the daemon (the agent's rules may decide it at once) and long-polls the
- * person's decision, riding out daemon restarts: filing again with the same tool_use_id returns
- * the request already filed, so a restart between filing and answering loses nothing.
+ * files the call and waits for the decision as an ACP runner does (src/client/permission-wait.ts).
  */
 export function registerPermissionTool(server: McpServer, ctx: McpContext): void {
   server.registerTool(
@@ -46,19 +41,7 @@ export function registerPermissionTool(server: McpServer, ctx: McpContext): void
       const toolUseId = tool_use_id ?? `troupe-${randomUUID()}`;
       const deadline = Date.now() + MCP_PERMISSION_WAIT_SECONDS * 1000;
       try {
-        let r = await withReconnect(deadline, () => ctx.client.filePermission({ toolName: tool_name, input, toolUseId }));
-        while (r.status === "pending" && Date.now() < deadline && !extra.signal.aborted) {
-          const id = r.id;
-          r = await withReconnect(deadline, async () => {
-            try {
-              return await ctx.client.waitPermission(id, { timeout: POLL_WINDOW_MS }, extra.signal);
-            } catch (err) {
-              // a daemon restarted from an older store copy may not know the id: file again (same tool_use_id)
-              if (err instanceof Error && "code" in err && err.code === "not_found") return ctx.client.filePermission({ toolName: tool_name, input, toolUseId });
-              throw err;
-            }
-          });
-        }
+        const r = await awaitPermission(ctx.client, { toolName: tool_name, input, toolUseId }, deadline, extra.signal);
         return text(claudeAnswer(r, input));
       } catch (err) {
         // a deny the model can read: the call does not run, and the agent goes on

@@ -135,9 +135,11 @@ export function launchSession(cmd: ProviderCommand, cwd: string, env: Record<str
     let child: ChildProcess;
     try {
       // Bun throws some failures (E2BIG) here rather than emitting them
-      child = spawn("/bin/sh", ["-c", script, files.exitPath, pidFileFor(files.exitPath), opts.setup ?? "", cmd.stdinStream ? files.inputDir : "", ...cmd.argv], {
+      // a command that takes its input folder itself (`ownInput`: the ACP runner) gets no feeder, only the folder's name
+      const feed = cmd.stdinStream && !cmd.ownInput;
+      child = spawn("/bin/sh", ["-c", script, files.exitPath, pidFileFor(files.exitPath), opts.setup ?? "", feed ? files.inputDir : "", ...cmd.argv], {
         cwd,
-        env: { ...env, ...cmd.env },
+        env: { ...env, ...cmd.env, ...(cmd.ownInput && { TROUPE_SESSION_INPUT: files.inputDir }) },
         detached: true,
         stdio: [stdin, out, err],
       });

@@ -11,12 +11,25 @@ const IDENTITY_VARS = ["TROUPE_AGENT_TOKEN", "TROUPE_AGENT_ID", "TROUPE_AGENT_NA
  * are written by `writeMcpFiles` once the agent is recorded.
  */
 export function withTroupeMcp(provider: Provider, cmd: ProviderCommand, troupe: string, inputDir: string, permissions: PermissionMode): { cmd: ProviderCommand; files: Record<string, string> } {
-  if (!provider.mcp) return { cmd, files: {} };
+  if (!provider.mcp) return { cmd: cmd.acp ? underRunner(cmd, troupe, true) : cmd, files: {} };
   const spec: McpServerSpec = { command: troupe, args: ["mcp"], envNames: IDENTITY_VARS, toolTimeoutMs: MCP_AGENT_TOOL_TIMEOUT_MS, inputDir, permissions };
   const inj = provider.mcp(spec);
   const [exe, ...rest] = cmd.argv;
   const env = inj.env || cmd.env ? { ...cmd.env, ...inj.env } : undefined;
-  return { cmd: { ...cmd, argv: [exe!, ...inj.args, ...rest], ...(env && { env }) }, files: inj.files ?? {} };
+  const configured = { ...cmd, argv: [exe!, ...inj.args, ...rest], ...(env && { env }) };
+  return { cmd: cmd.acp ? underRunner(configured, troupe, false) : configured, files: inj.files ?? {} };
+}
+
+/**
+ * An ACP agent's command under its runner (`troupe acp-run`, src/acp/), which holds the agent's
+ * stdio for the session. troupe's MCP server goes in the agent's `session/new` (`--mcp`) only for
+ * a CLI troupe has no other way to configure: a CLI's own settings can say more (Gemini CLI's
+ * trust the server and give its tools a timeout above the longest wait; ACP has no word for either).
+ */
+function underRunner(cmd: ProviderCommand, troupe: string, mcp: boolean): ProviderCommand {
+  const { acp, ...rest } = cmd;
+  const flags = ["--permissions", acp!.permissions, ...(acp!.mode ? ["--mode", acp!.mode] : []), ...(acp!.load ? ["--load", acp!.load] : []), ...(mcp ? ["--mcp"] : [])];
+  return { ...rest, argv: [troupe, "acp-run", ...flags, "--", ...cmd.argv] };
 }
 
 /** Writes the files in the agent's input folder, never through a link below `trusted` (the workspace's `.troupe/`). */

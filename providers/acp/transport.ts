@@ -1,0 +1,53 @@
+import type { OutputEvent, Stream } from "../../src/protocol/output.ts";
+import { isObject } from "../json-line.ts";
+import type { CommandInput, LiveInput, PermissionMode, ProviderCommand } from "../types.ts";
+import { inputLine } from "./lines.ts";
+import { parseRunnerLine } from "./parse.ts";
+
+/**
+ * How a provider is driven over the Agent Client Protocol: the CLI's ACP command, and the ACP
+ * session mode each troupe permission mode is (its `session/set_mode` id; the agent lists its
+ * modes only once a session exists, inside the runner, so a mode it lacks is refused at spawn from
+ * this map). Under `ask` every request reaches the runner, which asks troupe's rules, then the person.
+ */
+export interface AcpTransport {
+  argv(input: CommandInput): string[];
+  modes: Partial<Record<PermissionMode, string>>;
+}
+
+/**
+ * The session's command: the agent's own ACP command, which troupe's launch runs under its runner
+ * (`troupe acp-run`, src/agents/start/mcp-config.ts), the prompt as the first line of its stdin and
+ * its input folder its own (the runner claims each line as it prompts with it).
+ */
+export function acpCommand(t: AcpTransport, input: CommandInput, load?: string): ProviderCommand {
+  return {
+    argv: t.argv(input),
+    stdin: `${inputLine(input.prompt)}\n`,
+    stdinStream: true,
+    ownInput: true,
+    acp: { permissions: input.permissions, mode: t.modes[input.permissions] ?? null, ...(load && { load }) },
+  };
+}
+
+/** The permission modes the map realises, in troupe's order. */
+export const acpModes = (t: AcpTransport): PermissionMode[] => (["skip", "edits", "plan", "ask"] as const).filter((m) => t.modes[m] !== undefined);
+
+/** Messages into a running ACP session: a line of its input folder, given to the agent as (part of) its next prompt. */
+export const acpLiveInput: LiveInput = { line: (text, id) => inputLine(text, id) };
+
+/** A parser that reads the runner's lines, and gives every other line (a session from before, when the CLI ran headless) to `headless`. */
+export function withRunnerLines(headless: (line: string, stream: Stream) => OutputEvent[]): (line: string, stream: Stream) => OutputEvent[] {
+  return (line, stream) => {
+    if (stream === "stdout" && (line.startsWith('{"acp":') || line.startsWith('{"troupe":'))) {
+      try {
+        const v: unknown = JSON.parse(line);
+        const events = isObject(v) ? parseRunnerLine(v) : null;
+        if (events) return events;
+      } catch {
+        // not a whole JSON line: the headless parser keeps it
+      }
+    }
+    return headless(line, stream);
+  };
+}

@@ -1,0 +1,175 @@
+import { readFileSync } from "node:fs";
+import * as acp from "@agentclientprotocol/sdk";
+import type { TroupeClient } from "../client/client.ts";
+import { awaitPermission } from "../client/permission-wait.ts";
+import { readInputLine, type InputLine } from "../../providers/acp/lines.ts";
+import { startAgent, type AgentProcess } from "./agent-process.ts";
+import { Inbox } from "./inbox.ts";
+import { answerOf, toolCallOf } from "./permission.ts";
+import { SessionLog } from "./session-log.ts";
+import { turnUsage } from "./usage.ts";
+
+export interface RunnerOptions {
+  /** The agent CLI in its ACP mode (`gemini --acp`). */
+  argv: string[];
+  cwd: string;
+  /** troupe's permission mode for the session: only `ask` asks the person; under any other a request is refused. */
+  permissions: string;
+  /** The ACP session mode that realises it (`session/set_mode`), when it is not the agent's default. */
+  mode?: string;
+  /** The ACP session to take up again (`session/load`), when resuming. */
+  load?: string;
+  /** troupe's MCP server for the agent: its command and the environment it needs, by value. */
+  mcp?: { command: string; args: string[]; env: Record<string, string> };
+  /** The session's input folder (its messages and questions), null when it has none. */
+  inputDir: string | null;
+  /** The agent's environment (the runner's own, less what is the runner's). */
+  env: Record<string, string>;
+  /** Values never written to the session's output (the agent's token). */
+  secrets: string[];
+  /** The longest a tool call waits for the person before it is denied. */
+  permissionWaitMs: number;
+  /** The longest the agent may take to answer `initialize` and start its session. */
+  startMs: number;
+  client: () => TroupeClient;
+}
+
+class RunnerError extends Error {}
+
+/**
+ * One agent session over the Agent Client Protocol, for as long as the session lasts: the agent
+ * CLI's stdio is this process's, so the session outlives the daemon (which only tails the
+ * session's output file, this process's stdout, and writes its input folder). troupe is the ACP
+ * client and serves no client capability (no fs, no terminal): the agent uses its own tools.
+ * Returns the exit status the session ends with: the agent's own when it ended by itself.
+ */
+export async function runAcpSession(o: RunnerOptions): Promise<number> {
+  const log = new SessionLog(1, o.secrets);
+  const first = readInputLine(readFileSync(0, "utf8").split("\n")[0] ?? "");
+  if (!first) {
+    log.write({ troupe: "error", message: "the ACP runner got no prompt on its stdin (a JSON line {text, id?})" });
+    return 2;
+  }
+  let agent: AgentProcess;
+  try {
+    agent = startAgent(o.argv, o.cwd, o.env);
+  } catch (err) {
+    log.write({ troupe: "error", message: `could not start ${o.argv[0]}: ${err instanceof Error ? err.message : String(err)}` });
+    return 127;
+  }
+  const inbox = o.inputDir ? new Inbox(o.inputDir) : null;
+  const raw = acp.ndJsonStream(agent.input, agent.output);
+  const recv = log.tap("recv");
+  const send = log.tap("send");
+  void raw.readable.pipeTo(recv.writable).catch(() => {});
+  void send.readable.pipeTo(raw.writable).catch(() => {});
+  let sessionId: string | null = null;
+  const app = acp
+    .client({ name: "troupe" })
+    .onRequest(acp.methods.client.session.requestPermission, async ({ params, signal }) => {
+      if (params.sessionId !== sessionId) throw acp.RequestError.invalidParams(undefined, `no session ${params.sessionId} here`);
+      const id = params.toolCall.toolCallId;
+      if (o.permissions !== "ask") {
+        log.write({ troupe: "denied", toolCallId: id, reason: `the agent runs in permission mode ${o.permissions}, which asks no one` });
+        return answerOf(params, deniedRequest());
+      }
+      try {
+        const r = await awaitPermission(o.client(), { ...toolCallOf(params.toolCall), toolUseId: id }, Date.now() + o.permissionWaitMs, signal);
+        if (r.status === "pending") log.write({ troupe: "denied", toolCallId: id, reason: `no answer from the person within ${Math.round(o.permissionWaitMs / 1000)} s` });
+        return answerOf(params, r);
+      } catch (err) {
+        log.write({ troupe: "denied", toolCallId: id, reason: `troupe could not ask the person: ${err instanceof Error ? err.message : String(err)}` });
+        return answerOf(params, deniedRequest());
+      }
+    })
+    .onNotification(acp.methods.client.session.update, () => {});
+  const stopped = onTerm(agent);
+  let code = 0;
+  try {
+    code = await app.connectWith({ readable: recv.readable, writable: send.writable }, async (ctx) => {
+      const ended = agent.exited.then((c) => {
+        throw new RunnerError(`${o.argv[0]} ended (exit ${c}) while troupe waited for it`);
+      });
+      const within = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
+        Promise.race([p, ended, new Promise<never>((_, rej) => setTimeout(() => rej(new RunnerError(`${o.argv[0]} did not ${what} within ${ms / 1000} s`)), ms).unref?.())]);
+      const init = await within(ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {}, clientInfo: { name: "troupe", version: "1" } }), o.startMs, "answer initialize");
+      const mcpServers: acp.McpServer[] = o.mcp ? [{ name: "troupe", command: o.mcp.command, args: o.mcp.args, env: Object.entries(o.mcp.env).map(([name, value]) => ({ name, value })) }] : [];
+      let modes: acp.SessionModeState | null | undefined;
+      if (o.load && init.agentCapabilities?.loadSession) {
+        const loaded = await within(ctx.request(acp.methods.agent.session.load, { sessionId: o.load, cwd: o.cwd, mcpServers }), o.startMs, "load its session");
+        sessionId = o.load;
+        modes = (loaded as { modes?: acp.SessionModeState | null } | null)?.modes;
+      } else {
+        const s = await within(ctx.request(acp.methods.agent.session.new, { cwd: o.cwd, mcpServers }), o.startMs, "start a session");
+        sessionId = s.sessionId;
+        modes = s.modes;
+      }
+      const sid: string = sessionId;
+      log.write({ troupe: "session", sessionId: sid });
+      if (o.mode && modes?.currentModeId !== o.mode) {
+        if (!modes?.availableModes.some((m) => m.id === o.mode)) throw new RunnerError(`${o.argv[0]} offers no session mode ${o.mode} (it offers ${modes?.availableModes.map((m) => m.id).join(", ") || "none"})`);
+        await within(ctx.request(acp.methods.agent.session.setMode, { sessionId: sid, modeId: o.mode }), o.startMs, "set its mode");
+      }
+      stopped.cancel = () => void ctx.notify(acp.methods.agent.session.cancel, { sessionId: sid });
+      let items: InputLine[] = [first];
+      for (;;) {
+        for (const i of items) log.write({ troupe: "input", text: i.text, ...(i.id && { id: i.id }) });
+        const text = items.map((i) => i.text).join("\n\n");
+        const r = await Promise.race([ctx.request(acp.methods.agent.session.prompt, { sessionId: sid, prompt: [{ type: "text", text }] }), ended]);
+        log.write({ troupe: "turn", stopReason: r.stopReason, ...turnUsage(r) });
+        if (stopped.requested || !inbox) return 0;
+        const next = await nextInputs(inbox, ended);
+        if (next === null) return 0;
+        items = next;
+      }
+    });
+  } catch (err) {
+    if (stopped.requested) return (await endAgent(agent)) ?? 143;
+    const message = err instanceof RunnerError ? err.message : `the ACP session failed: ${err instanceof Error ? err.message : String(err)}`;
+    log.write({ troupe: "error", message });
+    code = (await settled(agent.exited, 0)) ?? 1;
+    if (code === 0) code = 1;
+  } finally {
+    inbox?.close();
+  }
+  await endAgent(agent);
+  return code;
+}
+
+/** The inputs waiting once a turn is over, claimed; null when the stream was closed with nothing waiting. */
+async function nextInputs(inbox: Inbox, ended: Promise<never>): Promise<InputLine[] | null> {
+  for (;;) {
+    const lines = inbox.take();
+    if (lines.length) return lines;
+    if (inbox.closed()) return null;
+    await Promise.race([inbox.changed(), ended]);
+  }
+}
+
+/** The session is over for troupe: the agent reads end-of-file on its stdin, and its group is ended when it does not go at once. */
+async function endAgent(agent: AgentProcess): Promise<number | null> {
+  agent.child.stdin?.end();
+  const code = await settled(agent.exited, 1000);
+  if (code !== null) return code;
+  agent.end();
+  return settled(agent.exited, 7000);
+}
+
+function settled<T>(p: Promise<T>, ms: number): Promise<T | null> {
+  return Promise.race([p, new Promise<null>((r) => setTimeout(() => r(null), ms).unref?.())]);
+}
+
+function deniedRequest() {
+  return { status: "denied" } as Parameters<typeof answerOf>[1];
+}
+
+/** SIGTERM (troupe stop: the session's whole process group gets it): the turn is cancelled, and the session ends once the agent has. */
+function onTerm(agent: AgentProcess): { requested: boolean; cancel: (() => void) | null } {
+  const state = { requested: false, cancel: null as (() => void) | null };
+  process.on("SIGTERM", () => {
+    state.requested = true;
+    state.cancel?.();
+    agent.end();
+  });
+  return state;
+}
