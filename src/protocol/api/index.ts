@@ -13,7 +13,6 @@ import { REVIEW_ENDPOINTS } from "./reviews.ts";
 import { WORK_ENDPOINTS } from "./work.ts";
 
 export * from "./endpoint.ts";
-export type { QueryField, QuerySpec } from "./query.ts";
 export { loadSchema, type SchemaRef } from "./schemas.ts";
 
 /**
