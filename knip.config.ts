@@ -40,6 +40,8 @@ const config: KnipConfig = {
     "cline",
     "opencode-ai",
   ],
+  // System programs (util-linux, coreutils) tests/runtime/contract.test.ts runs; no package has them.
+  ignoreBinaries: ["flock", "mkfifo"],
 };
 
 export default config;

@@ -1,6 +1,6 @@
 /**
  * `npm run dist`: troupe for every platform it ships on, as npm packages.
- *  1. each platform's Bun runtime, fetched and checked by hash (dist/runtime.ts);
+ *  1. each platform's Bun runtime, fetched and checked by hash (dist/runtimes.ts);
  *  2. a binary per platform compiled onto it, all with one build stamp;
  *  3. a package per platform and the `troupe` package, staged in dist/packages/ (dist/packages.ts);
  *  4. `npm pack` of each into dist/npm/, every version the project's.

@@ -3,7 +3,7 @@ import { PermissionPolicySchema } from "./permission.ts";
 import { PermissionModeSchema } from "./entities.ts";
 
 /** Per-provider defaults a spawn falls back to when it does not say. */
-export const ProviderConfigSchema = z
+const ProviderConfigSchema = z
   .object({
     permissions: PermissionModeSchema.optional(),
     allowedTools: z.array(z.string().min(1)).optional(),
@@ -15,7 +15,7 @@ const MIN_OUTPUT_CAP = 1024 ** 2;
 export const DEFAULT_OUTPUT_CAP = 256 * 1024 ** 2;
 
 /** A size in bytes: a number, or a string with a unit ("256MiB", "1.5 GB"). */
-export const ByteSizeSchema = z.union([
+const ByteSizeSchema = z.union([
   z.number().int().positive(),
   z
     .string()
@@ -27,7 +27,7 @@ export const ByteSizeSchema = z.union([
 ], { error: 'a number of bytes, or a size such as "256MiB" or "1GB"' });
 
 /** What the daemon keeps of agents' output. */
-export const OutputConfigSchema = z
+const OutputConfigSchema = z
   .object({
     /** Stored output per agent (default 256 MiB); past it the oldest is dropped, with a marker saying how much. */
     maxPerAgent: ByteSizeSchema.pipe(z.number().min(MIN_OUTPUT_CAP, "at least 1 MiB")).optional(),
@@ -36,7 +36,7 @@ export const OutputConfigSchema = z
 export const DEFAULT_KEEP_DAYS = 7;
 
 /** How agents' worktrees are made ready and when a finished one may go. */
-export const WorktreeConfigSchema = z.object({
+const WorktreeConfigSchema = z.object({
   /** gitignore patterns of ignored files copied into each new worktree (beside `.worktreeinclude`). */
   include: z.array(z.string()).optional(),
   /** A shell command run in each new worktree before the agent starts, once the person trusts this file (`troupe trust`). */
@@ -47,7 +47,7 @@ export const WorktreeConfigSchema = z.object({
 export type WorktreeConfig = z.infer<typeof WorktreeConfigSchema>;
 
 /** Retries, recoveries and limits of agents' runs (src/agents/lifecycle/). */
-export const LifecycleConfigSchema = z
+const LifecycleConfigSchema = z
   .object({
     retry: z
       .object({
@@ -66,7 +66,6 @@ export const LifecycleConfigSchema = z
     /** Resume, once, every agent a reboot or a foreign signal killed (default true). */
     resumeInterrupted: z.boolean().optional(),
   });
-export type LifecycleConfig = z.infer<typeof LifecycleConfigSchema>;
 
 /**
  * `<workspace>/.troupe/config.json`: local settings, read at every spawn and resume. Keys this

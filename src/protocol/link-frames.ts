@@ -42,7 +42,6 @@ export const ReplyHeadSchema = z.object({
   status: z.number().int().min(200).max(599),
   headers: z.record(z.string(), z.string()),
 });
-export type ReplyHead = z.infer<typeof ReplyHeadSchema>;
 
 /** proxy → client: the exchange failed. */
 export const FailureSchema = z.object({

@@ -5,7 +5,7 @@ import { z } from "zod";
  * only queues). Unlike a conversation it expects no answer. The sender is always the caller's
  * identity, never something the text says.
  */
-export const MessageStatusSchema = z.enum([
+const MessageStatusSchema = z.enum([
   /** waiting for its addressee: at its next run, or when it reads its inbox */
   "queued",
   /** handed over: in a resume's prompt, or read through the inbox */
@@ -13,7 +13,6 @@ export const MessageStatusSchema = z.enum([
   /** the person saw it in the dashboard (messages to the user) */
   "read",
 ]);
-export type MessageStatus = z.infer<typeof MessageStatusSchema>;
 
 export const MessageSchema = z.object({
   /** Ordered: a later message has a greater id (`msg_<n>` compares by its number). */

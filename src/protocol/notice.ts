@@ -2,7 +2,7 @@
  * Why troupe tells the person about an agent (issue 12): the daemon's `notify.command` gets one
  * of these as `TROUPE_REASON`, and the dashboard names it in its desktop notification.
  */
-export const NOTICE_REASONS = ["question", "permission", "approval", "message", "failed", "done"] as const;
+const NOTICE_REASONS = ["question", "permission", "approval", "message", "failed", "done"] as const;
 export type NoticeReason = (typeof NOTICE_REASONS)[number];
 
 /** One thing to tell the person: which agent, why, and a short line of what (the question, the tool). */
@@ -19,7 +19,7 @@ export interface Notice {
 }
 
 /** Most characters of a notice's text: a notification line, not a transcript. */
-export const NOTICE_TEXT_MAX = 160;
+const NOTICE_TEXT_MAX = 160;
 
 // C0 and C1 controls (ESC, BEL, CR, ...) and DEL: an agent's output must never reach a terminal
 // or a notification daemon as a control sequence; `\p{Cf}` covers bidi overrides and zero widths.

@@ -39,7 +39,7 @@ export type OutputEvent = z.infer<typeof OutputEventSchema>;
  * Where a stored piece of output came from: the CLI's stdout or stderr, or troupe itself (a note
  * among the output, such as where older output was dropped under the cap: never the agent's words).
  */
-export const StreamSchema = z.enum(["stdout", "stderr", "troupe"]);
+const StreamSchema = z.enum(["stdout", "stderr", "troupe"]);
 export type Stream = z.infer<typeof StreamSchema>;
 /** The two files a CLI writes, which the daemon tails. */
 export type FileStream = Exclude<Stream, "troupe">;

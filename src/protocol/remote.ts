@@ -24,4 +24,3 @@ export type Remote = z.infer<typeof RemoteSchema>;
 export const RemotesFileSchema = z.object({
   remotes: z.record(RemoteNameSchema, RemoteSchema).default({}),
 });
-export type RemotesFile = z.infer<typeof RemotesFileSchema>;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { PermissionPolicySchema } from "./permission.ts";
 
 /** Notifications when an agent needs the person or ends (issue 12). */
-export const NotifyConfigSchema = z.object({
+const NotifyConfigSchema = z.object({
   /** A shell command the daemon runs per notification, with TROUPE_AGENT, TROUPE_AGENT_ID, TROUPE_REASON, TROUPE_TEXT. */
   command: z.string().min(1).optional(),
   /** Seconds in which a second notification for the same agent and reason is dropped. */

@@ -25,7 +25,6 @@ export type InitiativeStatus = z.infer<typeof InitiativeStatusSchema>;
 
 /** What the person approves: phases only (tasks auto-approved), phases and tasks, or nothing. */
 export const ReviewPolicySchema = z.enum(["phases", "tasks", "none"]);
-export type ReviewPolicy = z.infer<typeof ReviewPolicySchema>;
 
 export const PhaseStatusSchema = z.enum(["proposed", "approved", "in_progress", "completed", "blocked", "rejected"]);
 export type PhaseStatus = z.infer<typeof PhaseStatusSchema>;
@@ -45,7 +44,6 @@ export const DispatchSchema = z.object({
   command: z.string().min(1).nullable().default(null),
   startedAt: z.number().int(),
 });
-export type Dispatch = z.infer<typeof DispatchSchema>;
 
 export const InitiativeSchema = z.object({
   id: z.string(),

@@ -4,7 +4,7 @@ import { formatBytes } from "../protocol/bytes.ts";
 import { OutputTallies } from "./output-tally.ts";
 
 /** Keeps one response (and the memory to build it) small however much an agent wrote. */
-export const MAX_PAGE_BYTES = 4 * 1024 * 1024;
+const MAX_PAGE_BYTES = 4 * 1024 * 1024;
 
 interface Row {
   id: number;
@@ -40,7 +40,7 @@ type Appended = { chunks: OutputChunk[]; stored: Map<string, number> };
 type Append = (pieces: readonly Piece[]) => Appended;
 
 /** The line that takes the place of dropped output, where it was (before what is kept): troupe's, stream `troupe`. */
-export function droppedMarker(droppedBytes: number, capBytes: number): string {
+function droppedMarker(droppedBytes: number, capBytes: number): string {
   return `… ${formatBytes(droppedBytes)} of older output dropped (cap ${formatBytes(capBytes)})\n`;
 }
 

@@ -38,9 +38,9 @@ type Columns<T extends Table> = T["columns"];
 type FieldsWhere<T extends Table, P> = { [K in keyof Columns<T>]: Columns<T>[K] extends { readonly field: infer F extends string } & P ? F : never }[keyof Columns<T>];
 
 /** Every field a column of `T` holds. */
-export type FieldsOf<T extends Table> = FieldsWhere<T, unknown>;
+type FieldsOf<T extends Table> = FieldsWhere<T, unknown>;
 /** The fields read into the record (all but the write-only). */
-export type SelectedFieldsOf<T extends Table> = Exclude<FieldsOf<T>, FieldsWhere<T, { readonly select: false }>>;
+type SelectedFieldsOf<T extends Table> = Exclude<FieldsOf<T>, FieldsWhere<T, { readonly select: false }>>;
 /** What an insert takes, typed by `R` (the record and the write-only fields): the required fields, and the optional ones. */
 export type NewOf<T extends Table, R> = { [F in FieldsWhere<T, { readonly insert: "required" }> & keyof R]: R[F] } & {
   [F in FieldsWhere<T, { readonly insert: "optional" }> & keyof R]?: R[F] | null;

@@ -78,12 +78,6 @@ export function createStore(path: string, warnings: StoreWarnings): Store {
   };
 }
 
-export type { AgentRecord, AgentPatch, NewAgent } from "./agents.ts";
+export type { AgentRecord, AgentPatch } from "./agents.ts";
 export type { StoreWarnings } from "./entity.ts";
 export type { SessionRecord } from "./sessions.ts";
-export type { InitiativeRecord } from "./initiatives.ts";
-export type { PhaseRecord } from "./phases.ts";
-export type { TaskRecord } from "./tasks.ts";
-export type { BranchRecord } from "./branches.ts";
-export type { SessionInput } from "./session-inputs.ts";
-export { openStore, migrate, schemaVersion } from "./db.ts";

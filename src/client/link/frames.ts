@@ -21,7 +21,7 @@ export const FRAME = {
   hello: 1,
   /** client → proxy: an exchange begins (JSON `OpenRequest`). */
   open: 2,
-  /** proxy → client: the reply's status and headers (JSON `ReplyHead`). */
+  /** proxy → client: the reply's status and headers (JSON, `ReplyHeadSchema`). */
   head: 3,
   /** proxy → client: bytes of the reply's body. */
   data: 4,

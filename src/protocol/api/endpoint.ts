@@ -65,7 +65,7 @@ export const RULES: Record<Rule, string> = {
 };
 
 /** The agent a path parameter leads to: an agent itself, a conversation's addressee, a permission request's agent. */
-export type TargetKind = "agent" | "conversation" | "permission";
+type TargetKind = "agent" | "conversation" | "permission";
 
 /** A JSON reply: the whole body, or (`key`) `{key: result}` where the service returns `result`. */
 export interface JsonReply<S extends z.ZodType = z.ZodType, K extends string | null = string | null> {
@@ -84,7 +84,7 @@ export interface StreamReply<S extends z.ZodType = z.ZodType> {
   readonly kind: "stream";
   readonly schema: SchemaRef<S>;
 }
-export type Reply = JsonReply | OkReply | StreamReply;
+type Reply = JsonReply | OkReply | StreamReply;
 
 export const reply = {
   /** `{key: result}`. */
@@ -114,12 +114,12 @@ type BodySchema<E> = E extends { readonly body: SchemaRef<infer S> } ? S : never
 type Query<E> = E extends { readonly query: infer Q extends QuerySpec } ? Q : Record<never, never>;
 
 /** The path parameters. */
-export type Params<E extends Endpoint> = { [N in ParamNames<E["path"]>]: string };
+type Params<E extends Endpoint> = { [N in ParamNames<E["path"]>]: string };
 /** The body as the service receives it (defaults applied) and as a client sends it. */
-export type BodyOut<E extends Endpoint> = [BodySchema<E>] extends [never] ? unknown : z.output<BodySchema<E>>;
-export type BodyIn<E extends Endpoint> = [BodySchema<E>] extends [never] ? unknown : z.input<BodySchema<E>>;
-export type QueryOut<E extends Endpoint> = { -readonly [K in keyof Query<E>]: QueryValue<Query<E>[K]> };
-export type QueryIn<E extends Endpoint> = { -readonly [K in keyof Query<E>]?: QueryValue<Query<E>[K]> };
+type BodyOut<E extends Endpoint> = [BodySchema<E>] extends [never] ? unknown : z.output<BodySchema<E>>;
+type BodyIn<E extends Endpoint> = [BodySchema<E>] extends [never] ? unknown : z.input<BodySchema<E>>;
+type QueryOut<E extends Endpoint> = { -readonly [K in keyof Query<E>]: QueryValue<Query<E>[K]> };
+type QueryIn<E extends Endpoint> = { -readonly [K in keyof Query<E>]?: QueryValue<Query<E>[K]> };
 
 /** What the service handler gets: the path parameters, then the query, then the body (a body never names a parameter). */
 export type Input<E extends Endpoint> = Params<E> & QueryOut<E> & BodyOut<E>;
@@ -129,6 +129,3 @@ export type Payload<E extends Endpoint> = QueryIn<E> & BodyIn<E>;
 /** What the service returns and the client resolves to. */
 export type Result<E extends Endpoint> =
   E["reply"] extends JsonReply<infer S, infer K> ? (K extends keyof z.output<S> ? z.output<S>[K] : z.output<S>) : E["reply"] extends OkReply ? void : never;
-
-/** One event of a stream endpoint. */
-export type StreamItem<E extends Endpoint> = E["reply"] extends StreamReply<infer S> ? z.output<S> : never;

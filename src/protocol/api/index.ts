@@ -13,13 +13,13 @@ import { REVIEW_ENDPOINTS } from "./reviews.ts";
 import { WORK_ENDPOINTS } from "./work.ts";
 
 export * from "./endpoint.ts";
-export type { QueryField, QuerySpec } from "./query.ts";
 export { loadSchema, type SchemaRef } from "./schemas.ts";
 
 /**
  * The daemon's API, one resource a file, in the order docs/api.md lists them. Each key names an
- * endpoint: the typed client's method (src/client/client.ts) and the service handler
- * (src/services/handlers.ts) of that name; the router (src/daemon/routes/) serves each row.
+ * endpoint: the typed client's method (src/client/client.ts) and the service handler of that name
+ * (src/services/<resource>-api.ts, gathered in src/services/api.ts); the router
+ * (src/daemon/routes/) serves each row.
  */
 export const RESOURCES = {
   daemon: DAEMON_ENDPOINTS,

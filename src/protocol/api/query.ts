@@ -8,7 +8,7 @@ import { TroupeError } from "../../errors.ts";
  *  - text: a string as given
  *  - list: comma-separated ids; `none` is the empty list
  */
-export type QueryKind = "int" | "flag" | "text" | "list";
+type QueryKind = "int" | "flag" | "text" | "list";
 
 export interface QueryField<K extends QueryKind = QueryKind> {
   readonly kind: K;

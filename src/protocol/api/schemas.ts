@@ -4,7 +4,7 @@ import type { z } from "zod";
  * The protocol modules whose zod schemas the API table names, each loaded on first use: the
  * table itself holds no schema, so a client (`troupe answer`) reads it without loading zod.
  */
-export const SCHEMA_MODULES = {
+const SCHEMA_MODULES = {
   base: () => import("../api-base.ts"),
   agents: () => import("../api-agents.ts"),
   conversations: () => import("../api-conversations.ts"),

@@ -51,7 +51,7 @@ export interface Column {
 }
 
 /** A column's definition in CREATE TABLE (and in ALTER TABLE ADD COLUMN: the same words). */
-export function columnSql(name: string, c: Column): string {
+function columnSql(name: string, c: Column): string {
   let sql = `${name} ${c.type}`;
   if (c.primaryKey) sql += " PRIMARY KEY";
   if (c.autoincrement) sql += " AUTOINCREMENT";

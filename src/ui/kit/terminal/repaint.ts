@@ -8,7 +8,7 @@
  *
  * Reads Ink 8's tree as its reconciler builds it (nodes with `nodeName`, `childNodes`, `yogaNode`,
  * `internal_transform`): not Ink's public API, and pinned with it (patches/ink+8.0.0.patch applies to
- * that version only). tests/ui/terminal/repaint.test.ts holds the result to Ink's own frame.
+ * that version only). tests/ui/kit/terminal/repaint.test.tsx holds the result to Ink's own frame.
  */
 import { stringWidth } from "../../../runtime/process.ts";
 
