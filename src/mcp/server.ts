@@ -1,23 +1,18 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { McpContext } from "./context.ts";
-import { registerAgentTools } from "./tools-agents.ts";
-import { registerTalkTools } from "./tools-talk.ts";
-import { registerPermissionTool } from "./tools-permission.ts";
-import { endpointShapes } from "./shapes.ts";
+import { registerTools } from "./register.ts";
+import { TOOLS } from "./tools.ts";
 
 export type { McpContext };
 
 /** troupe's tools as an MCP server: a thin adapter over the daemon's API, with the caller's identity. */
 async function createMcpServer(ctx: McpContext): Promise<McpServer> {
-  const shapes = await endpointShapes();
   const server = new McpServer(
     { name: "troupe", version: ctx.version },
     { instructions: "troupe runs coding agents side by side, each in its own git worktree. Start workers (handoff waits for the result, assign does not), talk to agents and the person (messages, questions), and follow them." },
   );
-  registerAgentTools(server, ctx, shapes);
-  registerTalkTools(server, ctx, shapes);
-  registerPermissionTool(server, ctx);
+  await registerTools(server, ctx, TOOLS);
   return server;
 }
 
