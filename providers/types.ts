@@ -54,7 +54,7 @@ export interface ProviderCommand {
 }
 
 /** What the ACP runner of a session is told. */
-export interface AcpLaunch {
+interface AcpLaunch {
   permissions: PermissionMode;
   /** The ACP session mode to set (null: the agent's default). */
   mode: string | null;

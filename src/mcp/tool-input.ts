@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ENDPOINTS, loadSchema, type Endpoint, type QueryField } from "../protocol/api/index.ts";
+import { ENDPOINTS, loadSchema, type Endpoint } from "../protocol/api/index.ts";
+import type { QueryField } from "../protocol/api/query.ts";
 import { fieldRef, type Tool } from "./tool-row.ts";
 
 /** A query parameter as a tool argument, always optional (whole numbers stay whole numbers). */
