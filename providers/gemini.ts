@@ -38,7 +38,8 @@ function allowedToolArgs(input: CommandInput): string[] {
  * headless stream-json output is still read (`parseEvent`): sessions recorded before it ran over ACP.
  */
 const GEMINI_ACP: AcpTransport = {
-  argv: (input) => ["gemini", "--acp", "--skip-trust", ...allowedToolArgs(input), ...(input.model ? ["--model", input.model] : [])],
+  // under ask the daemon applies the rules (and logs what they decide): the CLI gets none
+  argv: (input) => ["gemini", "--acp", "--skip-trust", ...(input.permissions === "ask" ? [] : allowedToolArgs(input)), ...(input.model ? ["--model", input.model] : [])],
   modes: { skip: "yolo", edits: "autoEdit", plan: "plan", ask: "default" },
 };
 

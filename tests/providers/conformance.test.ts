@@ -3,6 +3,7 @@
  * runtime cases are the model): a new provider gets these tests by being registered. Its own
  * test file keeps only what is specific to that CLI.
  */
+import { readInputLine } from "../../providers/acp/lines.ts";
 import { describe, expect, test } from "bun:test";
 import { PROVIDER_NAMES, PROVIDERS, getProvider } from "../../providers/index.ts";
 import { PROMPT_ARG_MAX_BYTES } from "../../providers/prompt-arg.ts";
@@ -233,7 +234,8 @@ for (const p of PROVIDERS) {
     test(p.ignoresPermissions ? "permission modes change nothing (it says so)" : "each mode it honours gives a different command", () => {
       const shown = honoured.map((permissions) => {
         const cmd = p.buildSpawn(input(p, { permissions }));
-        return JSON.stringify({ argv: cmd.argv, env: cmd.env });
+        // an ACP agent's mode is its runner's to set (`session/set_mode`)
+        return JSON.stringify({ argv: cmd.argv, env: cmd.env, acp: cmd.acp });
       });
       expect(new Set(shown).size).toBe(p.ignoresPermissions ? 1 : honoured.length);
       if (p.buildResume && !p.ignoresPermissions) {
@@ -257,7 +259,9 @@ for (const p of PROVIDERS) {
         }
         const cmd = build();
         const said = JSON.stringify({ argv: cmd.argv, env: cmd.env });
-        expect(said).toContain("mcp__troupe__permission");
+        // over ACP the runner gets each request (session/request_permission) and asks the daemon
+        if (cmd.acp) expect(cmd.acp.permissions).toBe("ask");
+        else expect(said).toContain("mcp__troupe__permission");
         expect(said).not.toContain("skip-permissions");
         expect(said).not.toContain("bypass");
         expect(cmd.env?.IS_SANDBOX).toBeUndefined();
@@ -270,7 +274,7 @@ for (const p of PROVIDERS) {
     onlyIf(Boolean(p.buildResume))("resume carries the session id and runs the same CLI", () => {
       const cmd = resumeOf(p);
       if (p.binary) expect(cmd.argv[0]).toBe(p.binary);
-      if (!p.resumesWithoutSession) expect(cmd.argv.some((a) => a === "sess-1234" || a.endsWith("=sess-1234"))).toBe(true);
+      if (!p.resumesWithoutSession) expect(cmd.acp?.load === "sess-1234" || cmd.argv.some((a) => a === "sess-1234" || a.endsWith("=sess-1234"))).toBe(true);
       expect(p.buildSpawn(input(p)).argv).not.toContain("sess-1234");
     });
 
@@ -279,9 +283,12 @@ for (const p of PROVIDERS) {
       for (const build of [() => p.buildSpawn(input(p, { prompt: "-do it" })), ...(p.buildResume ? [() => resumeOf(p, { prompt: "-do it" })] : [])]) {
         const plain = build();
         const { cmd, files } = withTroupeMcp(p, plain, "/opt/troupe/troupe", inputDir, "edits");
-        expect(cmd.argv[0]).toBe(plain.argv[0]!);
+        // an ACP agent runs under its runner: `troupe acp-run ... -- AGENT ARGS`
+        const agentArgv = plain.acp ? cmd.argv.slice(cmd.argv.indexOf("--") + 1) : cmd.argv;
+        if (plain.acp) expect(cmd.argv.slice(0, 2)).toEqual(["/opt/troupe/troupe", "acp-run"]);
+        expect(agentArgv[0]).toBe(plain.argv[0]!);
         // inserted right after the executable: the rest, prompt included, is as it was
-        expect(cmd.argv.slice(-plain.argv.length + 1)).toEqual(plain.argv.slice(1));
+        expect(agentArgv.slice(-plain.argv.length + 1)).toEqual(plain.argv.slice(1));
         expect(promptRoute(cmd, "-do it", p)).toBe(promptRoute(plain, "-do it", p));
         expect(cmd.stdin).toBe(plain.stdin);
         for (const path of Object.keys(files)) expect(path.startsWith(`${inputDir}/`)).toBe(true);
@@ -312,8 +319,10 @@ for (const p of PROVIDERS) {
 }
 
 describe("a profile's instructions (buildWithRole)", () => {
+  // an ACP agent's prompt is the text of its first input line (JSON), as its runner sends it
+  const stdinText = (cmd: ProviderCommand) => (cmd.acp ? (readInputLine(cmd.stdin?.trim() ?? "")?.text ?? "") : (cmd.stdin ?? ""));
   const count = (cmd: ProviderCommand, s: string) =>
-    [...cmd.argv, cmd.stdin ?? "", ...Object.values(cmd.env ?? {})].join("\n").split(s).length - 1;
+    [...cmd.argv, stdinText(cmd), ...Object.values(cmd.env ?? {})].join("\n").split(s).length - 1;
   for (const p of PROVIDERS) {
     test(`${p.name}: reach the CLI exactly once, as a system prompt when it takes one, else before the prompt`, () => {
       const cmd = buildWithRole(p, { ...baseInput, permissions: "skip", prompt: "THE-TASK", command: p.binary === null ? "true" : undefined, instructions: "-ROLE-MARK" });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { gemini, geminiAllowedTools } from "../../providers/gemini.ts";
+import { readInputLine } from "../../providers/acp/lines.ts";
 import { baseInput, fixtureCases, loadFixture, ofKind } from "./fixture-helpers.ts";
 
 const CASES = fixtureCases("gemini");
@@ -94,32 +95,31 @@ describe("gemini parser edge cases", () => {
   });
 });
 
-describe("gemini commands", () => {
-  test("spawn: stream-json, trust skipped, approval mode per permission, prompt as --prompt=", () => {
-    expect(gemini.buildSpawn({ ...baseInput, permissions: "skip" }).argv).toEqual([
-      "gemini", "--output-format", "stream-json", "--skip-trust", "--approval-mode", "yolo", "--prompt=fix the bug",
-    ]);
-    expect(gemini.buildSpawn({ ...baseInput, permissions: "edits", model: "gemini-2.5-pro" }).argv).toEqual([
-      "gemini", "--output-format", "stream-json", "--skip-trust", "--approval-mode", "auto_edit", "--model", "gemini-2.5-pro", "--prompt=fix the bug",
-    ]);
-    expect(gemini.buildSpawn({ ...baseInput, permissions: "plan", prompt: "-x" }).argv.slice(-3)).toEqual(["--approval-mode", "plan", "--prompt=-x"]);
+describe("gemini commands (over ACP)", () => {
+  test("spawn: gemini --acp with trust skipped; the mode is the runner's to set, per permission mode", () => {
+    const skip = gemini.buildSpawn({ ...baseInput, permissions: "skip" });
+    expect(skip.argv).toEqual(["gemini", "--acp", "--skip-trust"]);
+    expect(skip.acp).toEqual({ permissions: "skip", mode: "yolo" });
+    expect(gemini.buildSpawn({ ...baseInput, permissions: "edits", model: "gemini-2.5-pro" })).toMatchObject({
+      argv: ["gemini", "--acp", "--skip-trust", "--model", "gemini-2.5-pro"],
+      acp: { permissions: "edits", mode: "autoEdit" },
+    });
+    expect(gemini.buildSpawn({ ...baseInput, permissions: "plan" }).acp?.mode).toBe("plan");
+    expect(gemini.buildSpawn({ ...baseInput, permissions: "ask" }).acp?.mode).toBe("default");
   });
 
-  test("resume: --resume ID before the same flags", () => {
-    expect(gemini.buildResume!({ ...baseInput, permissions: "skip", sessionId: "abc" }).argv.slice(0, 3)).toEqual(["gemini", "--resume", "abc"]);
+  test("the prompt is the first line of the runner's stdin, whatever its length; its input folder is the runner's", () => {
+    const prompt = `-${"p".repeat(200 * 1024)}`;
+    const cmd = gemini.buildSpawn({ ...baseInput, permissions: "skip", prompt });
+    expect(cmd.argv.join(" ")).not.toContain("ppp");
+    expect(readInputLine(cmd.stdin!.trimEnd())).toEqual({ text: prompt });
+    expect(cmd).toMatchObject({ stdinStream: true, ownInput: true });
   });
 
-  test("a long prompt goes on stdin alone, with no --prompt", () => {
-    const prompt = "p".repeat(200 * 1024);
-    const cmd = gemini.buildResume!({ ...baseInput, permissions: "skip", prompt, sessionId: "abc" });
-    expect(cmd.argv).toEqual(["gemini", "--resume", "abc", "--output-format", "stream-json", "--skip-trust", "--approval-mode", "yolo"]);
-    expect(cmd.stdin).toBe(prompt);
-  });
-
-  test("the success fixture ran exactly the built command", () => {
-    const f = loadFixture(gemini, "success");
-    const prompt = f.meta.argv.at(-1)!.replace(/^--prompt=/, "");
-    expect(f.meta.argv.slice(1)).toEqual(gemini.buildSpawn({ ...baseInput, prompt, permissions: "skip" }).argv.slice(1));
+  test("resume: the same command, the session loaded by the runner (session/load)", () => {
+    const cmd = gemini.buildResume!({ ...baseInput, permissions: "skip", sessionId: "abc" });
+    expect(cmd.argv).toEqual(["gemini", "--acp", "--skip-trust"]);
+    expect(cmd.acp).toEqual({ permissions: "skip", mode: "yolo", load: "abc" });
   });
 
   test("account variable", () => {

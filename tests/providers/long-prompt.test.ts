@@ -56,7 +56,9 @@ async function runBuilt(p: Provider, cwd: string, env: Record<string, string>): 
   const stdin = openSync(inPath, "r");
   try {
     const [bin, ...args] = cmd.argv;
-    const proc = Bun.spawn([join(BIN, bin!), ...args], { cwd, env: { ...env, ...cmd.env }, stdin, stdout: "pipe", stderr: "pipe" });
+    // an ACP agent runs under troupe's runner, which sends the prompt in its first session/prompt
+    const runner = cmd.acp ? [join(ROOT, "dist", "troupe"), "acp-run", "--permissions", cmd.acp.permissions, ...(cmd.acp.mode ? ["--mode", cmd.acp.mode] : []), "--"] : [];
+    const proc = Bun.spawn([...runner, join(BIN, bin!), ...args], { cwd, env: { ...env, ...cmd.env }, stdin, stdout: "pipe", stderr: "pipe" });
     const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     return { code, stdout, stderr, argvBytes: cmd.argv.reduce((n, a) => n + Buffer.byteLength(a), 0) };
   } finally {
@@ -104,7 +106,7 @@ describe("a 200 KB prompt reaches the model whole, through stdin", () => {
     }
   }, 60_000);
 
-  test("gemini, headless because stdin is not a terminal", async () => {
+  test("gemini, over ACP: the first line of its runner's stdin, sent as its first prompt", async () => {
     const server = await startFakeGemini({ tool: { name: "list_directory", args: { dir_path: "." } }, answer: "ok" });
     const proxy = recordingProxy(server.url);
     try {
