@@ -116,6 +116,8 @@ export async function startFakeGemini(opts: {
   tool: { name: string; args: Record<string, unknown> };
   answer: string;
   fail?: FakeFailure;
+  /** A prompt whose text holds `text` (a message, a question) gets this tool call instead of `tool`. */
+  on?: { text: string; tool: { name: string; args: Record<string, unknown> } }[];
 }): Promise<FakeServer> {
   const requests: string[] = [];
   const server = await serveLocal(async (req) => {
@@ -150,7 +152,9 @@ export async function startFakeGemini(opts: {
         modelVersion,
       },
     });
-    if (!hasToolResult) return sse([chunk([{ functionCall: opts.tool }], "STOP")]);
+    const said = (last?.parts ?? []).map((p) => p.text ?? "").join("");
+    const tool = opts.on?.find((o) => said.includes(o.text))?.tool ?? opts.tool;
+    if (!hasToolResult) return sse([chunk([{ functionCall: tool }], "STOP")]);
     const words = opts.answer.split(/(?<= )/);
     return sse(words.map((w, i) => chunk([{ text: w }], i === words.length - 1 ? "STOP" : undefined)));
   });
