@@ -140,7 +140,10 @@ export function daemonParts(ws: Workspace, log: Logger, shutdown: () => void): P
             setTimeout(shutdown, 10);
           },
         });
-        if (!existsSync(ws.socket)) throw new TroupeError("internal", `socket ${ws.socket} was not created`);
+        if (!existsSync(ws.socket)) {
+          server.stop();
+          throw new TroupeError("internal", `socket ${ws.socket} was not created`);
+        }
       },
       stop: () => server.stop(),
     },

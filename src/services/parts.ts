@@ -4,6 +4,7 @@ import { TroupeError, errorMessage } from "../errors.ts";
  * One part of a long-running process (the daemon, its services): started in the order of its
  * list, stopped in the reverse. Either may be missing: a step taken once at start (a sweep), or
  * a stop that must come later than its start's place would put it (the list says why there).
+ * A start that throws undoes what it did itself: only the parts that started are stopped.
  */
 export interface Part {
   name: string;
