@@ -42,7 +42,7 @@ async function run(act: Action, args: string[]): Promise<number> {
     case "run": {
       if (ws.unclaimed) throw notAWorkspace(ws);
       const { runDaemon } = await import("../daemon/daemon.ts");
-      const d = runDaemon(ws);
+      const d = await runDaemon(ws);
       if (!d) {
         const h = readLockFile(ws.stateDir);
         const where = h && h.socket && h.socket !== ws.socket ? ` (pid ${h.pid}, on another socket: ${h.socket}; set TROUPE_SOCKET to it)` : "";

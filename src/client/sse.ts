@@ -2,8 +2,7 @@ import type { DaemonEvent } from "../protocol/events.ts";
 import { TroupeError, isErrorCode } from "../errors.ts";
 import { ENDPOINTS, loadSchema } from "../protocol/api/index.ts";
 import { writeQuery } from "../protocol/api/query.ts";
-import { ErrorReply } from "../protocol/api/reply-checks.ts";
-import { readOutputEvent } from "../protocol/api/output-event.ts";
+import { ErrorReply, OutputChunkEvent } from "../protocol/api/reply-checks.ts";
 import { baseHeaders, deliver } from "./http.ts";
 import type { Transport } from "./transport.ts";
 
@@ -99,9 +98,9 @@ async function* readEvents(body: ReadableStream<Uint8Array>, eventSchema: EventC
           continue;
         }
         const value: unknown = JSON.parse(block.data.join("\n"));
-        // output, the most frequent event, is checked by hand; the rest by the schema
-        const output = readOutputEvent(value);
-        const parsed = output ? { success: true as const, data: output } : eventSchema.safeParse(value);
+        // output, the most frequent event, by the check generated from its schema; the rest by the schema
+        const output = OutputChunkEvent.safeParse(value);
+        const parsed = output.success ? output : eventSchema.safeParse(value);
         if (!parsed.success) continue; // a newer daemon's event type: not ours to render
         yield { id: block.id === null ? null : Number(block.id), event: parsed.data };
       }

@@ -5,12 +5,15 @@ import { InitiativeSchema, PhaseSchema, TaskSchema } from "./work.ts";
 import { MessageSchema } from "./message.ts";
 import { PermissionRequestSchema } from "./permission.ts";
 
+/** A piece of an agent's output: the stream's most frequent event, which clients check without zod (api/reply-checks.ts). */
+export const OutputChunkEventSchema = z.object({ type: z.literal("agent:output"), chunk: OutputChunkSchema });
+
 /** Everything the daemon pushes to subscribers (SSE `event:` name = `type`). */
 export const DaemonEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("agent:created"), agent: AgentSchema }),
   z.object({ type: z.literal("agent:updated"), agent: AgentSchema }),
   z.object({ type: z.literal("agent:removed"), agentId: z.string() }),
-  z.object({ type: z.literal("agent:output"), chunk: OutputChunkSchema }),
+  OutputChunkEventSchema,
   z.object({ type: z.literal("conversation:created"), conversation: ConversationSchema }),
   z.object({ type: z.literal("conversation:updated"), conversation: ConversationSchema }),
   z.object({ type: z.literal("initiative:created"), initiative: InitiativeSchema }),

@@ -31,6 +31,7 @@ import { Notifier } from "../notify/notifier.ts";
 import { PermissionService, awaitsPermission } from "../permissions/service.ts";
 import { LiveInputs } from "../live/live-inputs.ts";
 import { EndOfRun, type EndOfRunParts } from "./end-of-run.ts";
+import type { Part } from "./parts.ts";
 
 export interface ServiceHost {
   ws: Workspace;
@@ -51,10 +52,11 @@ export interface RunningServices {
   modes: ModeService;
   /** Scheduled flows: the daemon holds off its idle exit while one is enabled. */
   flows: FlowService;
-  /** Adopts sessions an earlier daemon left, starts expiry timers and event followers. */
-  start(): void;
-  /** Waits for launches under way, then stops watching; agents keep running. */
-  shutdown(): Promise<void>;
+  /**
+   * What runs: the followers, timers and sweeps, and the agents' watchers (which adopt the sessions
+   * an earlier daemon left), in the order they start; they stop in reverse (agents keep running).
+   */
+  parts: readonly Part[];
 }
 
 /**
@@ -111,43 +113,32 @@ export function createServices(h: ServiceHost): RunningServices {
     work,
     modes,
     flows,
-    start() {
-      // before anything publishes: what the start finds (a run that ended while no daemon ran) is news
-      notifier.start();
-      // the end-of-run sequence's parts before the agents' start, whose ends follow (their order
-      // is the sequence's, end-of-run.ts)
-      modes.startImports();
-      follower.start();
-      delivery.start();
+    parts: [
+      // first, and stopped last: what the start finds (a run that ended while no daemon ran) is news
+      { name: "notifier", start: () => notifier.start(), stop: () => notifier.shutdown() },
+      // the agents stop here, after every follower below: those resume agents, and no resume may start once the agents stop watching (they keep running)
+      { name: "agents' stop", stop: () => agents.shutdown() },
+      // the end-of-run sequence's steps before the agents' start, whose ends they follow (their order is the sequence's, end-of-run.ts)
+      { name: "mode imports", start: () => modes.startImports(), stop: () => modes.shutdown() },
+      { name: "conversation follower", start: () => follower.start(), stop: () => follower.shutdown() },
+      { name: "message delivery", start: () => delivery.start(), stop: () => delivery.shutdown() },
       // also cancels the requests of sessions that ended while no daemon ran
-      permissions.start();
-      uncommitted.start();
-      agents.start();
+      { name: "permissions", start: () => permissions.start(), stop: () => permissions.shutdown() },
+      { name: "uncommitted follower", start: () => uncommitted.start(), stop: () => uncommitted.shutdown() },
+      // adopts the sessions an earlier daemon left, publishes the ends it finds, arms the retries left pending
+      { name: "agents", start: () => agents.start() },
       // the streams of the sessions the agent service adopted: lines an earlier daemon left
-      live.start();
-      modes.sweep();
+      { name: "live inputs", start: () => live.start(), stop: () => live.shutdown() },
+      // after the agents' start: the mode outputs the ends found at start left unimported
+      { name: "mode sweep", start: () => modes.sweep() },
       // after the agent service settled the sessions it found: deliveries that never ran are queued again
-      delivery.sweep();
-      conversations.start();
-      reaper.start();
+      { name: "delivery sweep", start: () => delivery.sweep() },
+      { name: "conversation expiry", start: () => conversations.start(), stop: () => conversations.shutdown() },
+      { name: "worktree reaper", start: () => reaper.start(), stop: () => reaper.shutdown() },
       // after the agents' start: a missed run's overlap check sees what is still live
-      flows.start();
+      { name: "flows", start: () => flows.start(), stop: () => flows.shutdown() },
       // last: what the sweep imported and the ends found at start are in the store by now
-      dispatcher.start();
-    },
-    async shutdown() {
-      notifier.shutdown();
-      flows.shutdown();
-      await dispatcher.shutdown();
-      conversations.shutdown();
-      live.shutdown();
-      follower.shutdown();
-      delivery.shutdown();
-      await reaper.shutdown();
-      await uncommitted.shutdown();
-      modes.shutdown();
-      permissions.shutdown();
-      await agents.shutdown();
-    },
+      { name: "dispatcher", start: () => dispatcher.start(), stop: () => dispatcher.shutdown() },
+    ],
   };
 }

@@ -42,13 +42,8 @@ export function toAgent(rec: AgentRecord): Agent {
   return agent;
 }
 
-export interface OutputContext {
-  provider: string;
-  providerSessionId: string | null;
-  costUsd: number | null;
-  inputTokens: number | null;
-  outputTokens: number | null;
-}
+const OUTPUT_CONTEXT = ["provider", "providerSessionId", "costUsd", "inputTokens", "outputTokens"] as const satisfies readonly (keyof AgentRecord)[];
+export type OutputContext = Pick<AgentRecord, (typeof OUTPUT_CONTEXT)[number]>;
 
 // pending permission requests counted as the row is read: always current, never stored twice
 const SELECT = `SELECT ${COLUMNS.select("a")}, s.pid AS pid,
@@ -93,12 +88,7 @@ export class AgentRepo {
 
   /** The few fields output parsing needs, without decoding the whole row (called per chunk). */
   outputContext(id: string): OutputContext | null {
-    return this.db
-      .query(
-        `SELECT provider, provider_session_id AS providerSessionId, cost_usd AS costUsd,
-           input_tokens AS inputTokens, output_tokens AS outputTokens FROM agents WHERE id = ?`,
-      )
-      .get(id) as OutputContext | null;
+    return this.db.query(`SELECT ${COLUMNS.select(undefined, OUTPUT_CONTEXT)} FROM agents WHERE id = ?`).get(id) as OutputContext | null;
   }
 
   /**

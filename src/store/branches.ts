@@ -1,4 +1,6 @@
 import type { Database } from "../runtime/sqlite.ts";
+import { EntityColumns, type Covers } from "./entity.ts";
+import { TROUPE_BRANCHES } from "./tables/work.ts";
 
 export interface BranchRecord {
   branch: string;
@@ -7,16 +9,19 @@ export interface BranchRecord {
   createdAt: number;
 }
 
+const COLUMNS = new EntityColumns(TROUPE_BRANCHES);
+const covered: Covers<typeof TROUPE_BRANCHES, BranchRecord> = true;
+void covered;
+
 /** The branches troupe created: it never deletes one, and `gc` lists those no agent owns any more. */
 export class BranchRepo {
   constructor(private readonly db: Database) {}
 
   record(branch: string, agentId: string): void {
-    this.db.query("INSERT OR REPLACE INTO troupe_branches (branch, agent_id, created_at) VALUES (?, ?, ?)").run(branch, agentId, Date.now());
+    this.db.query(COLUMNS.insertSql("REPLACE")).run(...COLUMNS.insertValues({ branch, agentId, createdAt: Date.now() } satisfies BranchRecord));
   }
 
   list(): BranchRecord[] {
-    const rows = this.db.query("SELECT branch, agent_id, created_at FROM troupe_branches ORDER BY created_at, branch").all() as { branch: string; agent_id: string | null; created_at: number }[];
-    return rows.map((r) => ({ branch: r.branch, agentId: r.agent_id, createdAt: r.created_at }));
+    return this.db.query(`SELECT ${COLUMNS.select()} FROM troupe_branches ORDER BY created_at, branch`).all() as BranchRecord[];
   }
 }

@@ -86,10 +86,13 @@ export class EntityColumns {
     this.inserted = mapped.filter((m) => m.c.insert);
   }
 
-  /** `column AS field, ...` (each column prefixed by `alias.` when given): the record's columns, for a SELECT or a RETURNING. */
-  select(alias?: string): string {
+  /**
+   * `column AS field, ...` (each column prefixed by `alias.` when given): the record's columns, for
+   * a SELECT or a RETURNING; `only`: those of these fields (none decoded), in the table's order.
+   */
+  select(alias?: string, only?: readonly string[]): string {
     const at = alias ? `${alias}.` : "";
-    return this.selected.map((m) => (m.column === m.field ? `${at}${m.column}` : `${at}${m.column} AS ${m.field}`)).join(", ");
+    return (only ? this.selected.filter((m) => only.includes(m.field)) : this.selected).map((m) => (m.column === m.field ? `${at}${m.column}` : `${at}${m.column} AS ${m.field}`)).join(", ");
   }
 
   /** Turns a row selected with `select` into the record, in place: JSON columns parsed (`label` names the row in a warning), booleans read. */
@@ -101,9 +104,9 @@ export class EntityColumns {
     }
   }
 
-  /** `INSERT INTO table (...) VALUES (?, ...)` of every column an insert sets. */
-  insertSql(): string {
-    return `INSERT INTO ${this.table.name} (${this.inserted.map((m) => m.column).join(", ")}) VALUES (${this.inserted.map(() => "?").join(", ")})`;
+  /** `INSERT INTO table (...) VALUES (?, ...)` of every column an insert sets; `or`: what a conflict does instead of failing. */
+  insertSql(or?: "IGNORE" | "REPLACE"): string {
+    return `INSERT ${or ? `OR ${or} ` : ""}INTO ${this.table.name} (${this.inserted.map((m) => m.column).join(", ")}) VALUES (${this.inserted.map(() => "?").join(", ")})`;
   }
 
   /** The values of insertSql, from the new entity and what the repository sets (an optional field absent: null). */

@@ -1,6 +1,18 @@
 import type { Database } from "../runtime/sqlite.ts";
 import { DaemonEventSchema, type DaemonEvent } from "../protocol/events.ts";
-import type { StoreWarnings } from "./entity.ts";
+import { EntityColumns, type Covers, type StoreWarnings } from "./entity.ts";
+import { EVENTS } from "./tables/events.ts";
+
+/** An event as its row reads: its payload still JSON text, checked by the schema as it is replayed. */
+interface EventRow {
+  id: number;
+  payload: string;
+}
+/** The row and what is only written: the event's type (its payload says it too), when it was stored. */
+type Written = EventRow & { type: string; createdAt: number };
+const COLUMNS = new EntityColumns(EVENTS);
+const covered: Covers<typeof EVENTS, EventRow, never, Written> = true;
+void covered;
 
 /** The durable event log: lifecycle events, replayable by id after a reconnect (output lives in chunks). */
 export class EventRepo {
@@ -11,13 +23,13 @@ export class EventRepo {
 
   append(event: DaemonEvent): number {
     const row = this.db
-      .query("INSERT INTO events (type, payload, created_at) VALUES (?, ?, ?) RETURNING id")
-      .get(event.type, JSON.stringify(event), Date.now()) as { id: number };
+      .query(`${COLUMNS.insertSql()} RETURNING id`)
+      .get(...COLUMNS.insertValues({ type: event.type, payload: JSON.stringify(event), createdAt: Date.now() } satisfies Omit<Written, "id">)) as { id: number };
     return row.id;
   }
 
   since(id: number, limit = 5000): { id: number; event: DaemonEvent }[] {
-    const rows = this.db.query("SELECT id, payload FROM events WHERE id > ? ORDER BY id LIMIT ?").all(id, limit) as { id: number; payload: string }[];
+    const rows = this.db.query(`SELECT ${COLUMNS.select()} FROM events WHERE id > ? ORDER BY id LIMIT ?`).all(id, limit) as EventRow[];
     const out: { id: number; event: DaemonEvent }[] = [];
     for (const r of rows) {
       // a damaged or unknown event is skipped (reported): the subscriber's next refetch covers it

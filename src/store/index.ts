@@ -68,7 +68,7 @@ export function createStore(path: string, warnings: StoreWarnings): Store {
     flows: new FlowRepo(db, warnings),
     permissions: new PermissionRepo(db, warnings),
     sessionInputs: new SessionInputRepo(db),
-    reviews: new ReviewRepo(db),
+    reviews: new ReviewRepo(db, warnings),
     scrub: () => scrubFreeSpace(db),
     checkpoints,
     close: () => {

@@ -1,4 +1,17 @@
 import type { Database } from "../runtime/sqlite.ts";
+import { EntityColumns, type Covers } from "./entity.ts";
+import { MODE_IMPORTS } from "./tables/work.ts";
+
+/** One session whose outputs were imported. */
+interface ModeImport {
+  agentId: string;
+  session: number;
+  importedAt: number;
+}
+
+const COLUMNS = new EntityColumns(MODE_IMPORTS);
+const covered: Covers<typeof MODE_IMPORTS, ModeImport> = true;
+void covered;
 
 /**
  * Which mode agent sessions' outputs were imported (src/work/modes.ts). A proposal records its
@@ -13,7 +26,7 @@ export class ModeImportRepo {
 
   /** False when the session was recorded already. */
   add(agentId: string, session: number): boolean {
-    const r = this.db.query("INSERT OR IGNORE INTO mode_imports (agent_id, session, imported_at) VALUES (?, ?, ?)").run(agentId, session, Date.now());
+    const r = this.db.query(COLUMNS.insertSql("IGNORE")).run(...COLUMNS.insertValues({ agentId, session, importedAt: Date.now() } satisfies ModeImport));
     return r.changes > 0;
   }
 }

@@ -1,7 +1,7 @@
 import type { Database } from "../runtime/sqlite.ts";
 import type { PermissionRequest } from "../protocol/permission.ts";
 import { EntityColumns, type Covers, type NewOf, type StoreWarnings } from "./entity.ts";
-import { PERMISSION_REQUESTS } from "./tables/permissions.ts";
+import { AGENT_PERMISSION_RULES, PERMISSION_REQUESTS } from "./tables/permissions.ts";
 
 /** What the daemon keeps beyond what clients see: the session that asked, and the CLI's tool_use id. */
 export interface PermissionRecord extends PermissionRequest {
@@ -14,6 +14,18 @@ const COLUMNS = new EntityColumns(PERMISSION_REQUESTS);
 const covered: Covers<typeof PERMISSION_REQUESTS, PermissionRecord, "id"> = true;
 void covered;
 const SELECT = `SELECT 'perm_' || seq AS id, ${COLUMNS.select()} FROM permission_requests`;
+
+/** One of an agent's own rules, as its row holds it. */
+interface RuleRecord {
+  agentId: string;
+  effect: RuleEffect;
+  rule: string;
+  source: RuleSource;
+  createdAt: number;
+}
+const RULE_COLUMNS = new EntityColumns(AGENT_PERMISSION_RULES);
+const rulesCovered: Covers<typeof AGENT_PERMISSION_RULES, RuleRecord> = true;
+void rulesCovered;
 
 /** `perm_<n>` → n; null for anything else. */
 export function permissionSeq(id: string): number | null {
@@ -102,10 +114,10 @@ export class PermissionRepo {
   }
 
   addRules(agentId: string, effect: RuleEffect, rules: readonly string[], source: RuleSource): void {
-    const q = this.db.query("INSERT OR IGNORE INTO agent_permission_rules (agent_id, effect, rule, source, created_at) VALUES (?, ?, ?, ?, ?)");
-    const now = Date.now();
+    const q = this.db.query(RULE_COLUMNS.insertSql("IGNORE"));
+    const createdAt = Date.now();
     this.db.transaction(() => {
-      for (const r of rules) q.run(agentId, effect, r, source, now);
+      for (const rule of rules) q.run(...RULE_COLUMNS.insertValues({ agentId, effect, rule, source, createdAt } satisfies RuleRecord));
     })();
   }
 }

@@ -1,19 +1,7 @@
 import type { Database } from "../runtime/sqlite.ts";
 import type { DiffSection, ReviewSide } from "../protocol/review.ts";
-
-interface Row {
-  seq: number;
-  agent_id: string;
-  file: string;
-  side: string;
-  line: number;
-  section: string | null;
-  code: string;
-  context_json: string;
-  text: string;
-  created_at: number;
-  updated_at: number;
-}
+import { EntityColumns, type Covers, type NewOf, type PatchOf, type StoreWarnings } from "./entity.ts";
+import { REVIEW_COMMENTS } from "./tables/conversations.ts";
 
 /** A comment as stored: where it was made (its anchor) and what it says. */
 export interface StoredComment {
@@ -32,33 +20,19 @@ export interface StoredComment {
   updatedAt: number;
 }
 
+/** The comment as its row reads: the lines around it in one field (one JSON column). */
+type Row = Omit<StoredComment, "before" | "after"> & { context: Pick<StoredComment, "before" | "after"> };
+// every field of the row has its column but its id, made of its seq
+const covered: Covers<typeof REVIEW_COMMENTS, Row, "id"> = true;
+void covered;
+
 export type NewComment = Omit<StoredComment, "id" | "seq" | "createdAt" | "updatedAt">;
+type NewRow = NewOf<typeof REVIEW_COMMENTS, Row>;
+type Patch = PatchOf<typeof REVIEW_COMMENTS, Row>;
 
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
-
-function fromRow(r: Row): StoredComment {
-  let context: { before?: unknown; after?: unknown } = {};
-  try {
-    context = JSON.parse(r.context_json) as typeof context;
-  } catch {
-    // a damaged context only makes the comment harder to find again
-  }
-  return {
-    id: `rc_${r.seq}`,
-    seq: r.seq,
-    agentId: r.agent_id,
-    file: r.file,
-    side: r.side === "old" ? "old" : "new",
-    line: r.line,
-    section: r.section === "committed" || r.section === "uncommitted" ? r.section : null,
-    code: r.code,
-    before: strings(context.before),
-    after: strings(context.after),
-    text: r.text,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
-}
+const COLUMNS = new EntityColumns(REVIEW_COMMENTS);
+/** `'rc_' || seq AS id, column AS field, ...`: a SELECT or RETURNING of these gives the row. */
+const SELECTED = `'rc_' || seq AS id, ${COLUMNS.select()}`;
 
 /** `rc_<n>` → n; null for anything else. */
 export function commentSeq(id: string): number | null {
@@ -68,10 +42,20 @@ export function commentSeq(id: string): number | null {
 
 /** The person's pending reviews: each agent's comments, oldest first, until the review is sent (then they are deleted). */
 export class ReviewRepo {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly w: StoreWarnings,
+  ) {}
+
+  private read(row: Record<string, unknown> | null): StoredComment | null {
+    if (!row) return null;
+    COLUMNS.decode(row, `review comment ${row.id}`, this.w);
+    const { context, ...rest } = row as unknown as Row;
+    return { ...rest, before: context.before, after: context.after };
+  }
 
   forAgent(agentId: string): StoredComment[] {
-    return (this.db.query("SELECT * FROM review_comments WHERE agent_id = ? ORDER BY seq").all(agentId) as Row[]).map(fromRow);
+    return (this.db.query(`SELECT ${SELECTED} FROM review_comments WHERE agent_id = ? ORDER BY seq`).all(agentId) as Record<string, unknown>[]).map((r) => this.read(r)!);
   }
 
   count(agentId: string): number {
@@ -79,24 +63,19 @@ export class ReviewRepo {
   }
 
   get(seq: number): StoredComment | null {
-    const row = this.db.query("SELECT * FROM review_comments WHERE seq = ?").get(seq) as Row | null;
-    return row ? fromRow(row) : null;
+    return this.read(this.db.query(`SELECT ${SELECTED} FROM review_comments WHERE seq = ?`).get(seq) as Record<string, unknown> | null);
   }
 
-  insert(c: NewComment): StoredComment {
+  insert({ before, after, ...c }: NewComment): StoredComment {
     const now = Date.now();
-    const row = this.db
-      .query(
-        `INSERT INTO review_comments (agent_id, file, side, line, section, code, context_json, text, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-      )
-      .get(c.agentId, c.file, c.side, c.line, c.section, c.code, JSON.stringify({ before: c.before, after: c.after }), c.text, now, now) as Row;
-    return fromRow(row);
+    const row: NewRow & { createdAt: number; updatedAt: number } = { ...c, context: { before, after }, createdAt: now, updatedAt: now };
+    return this.read(this.db.query(`${COLUMNS.insertSql()} RETURNING ${SELECTED}`).get(...COLUMNS.insertValues(row)) as Record<string, unknown>)!;
   }
 
   setText(seq: number, text: string): StoredComment | null {
-    const row = this.db.query("UPDATE review_comments SET text = ?, updated_at = ? WHERE seq = ? RETURNING *").get(text, Date.now(), seq) as Row | null;
-    return row ? fromRow(row) : null;
+    const patch: Patch = { text, updatedAt: Date.now() };
+    const { sets, values } = COLUMNS.assignments(patch);
+    return this.read(this.db.query(`UPDATE review_comments SET ${sets.join(", ")} WHERE seq = ? RETURNING ${SELECTED}`).get(...values, seq) as Record<string, unknown> | null);
   }
 
   delete(seq: number): boolean {

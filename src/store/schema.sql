@@ -140,7 +140,7 @@ CREATE INDEX messages_to ON messages(to_id, status, seq);
 CREATE TABLE events (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   type TEXT NOT NULL,
-  payload TEXT NOT NULL,
+  payload TEXT NOT NULL, -- the event, whole (JSON), checked by its schema when replayed
   created_at INTEGER NOT NULL
 );
 

@@ -86,12 +86,9 @@ export class SessionRepo {
    */
   recordSignal(agentId: string, session: number, json: string): SignalRecord {
     return this.db.transaction((): SignalRecord => {
-      const row = this.db.query("SELECT ended_at, signal_json FROM agent_sessions WHERE agent_id = ? AND session = ?").get(agentId, session) as {
-        ended_at: number | null;
-        signal_json: string | null;
-      } | null;
-      if (!row || row.ended_at !== null) return { kind: "ended" };
-      if (row.signal_json !== null) return row.signal_json === json ? { kind: "same" } : { kind: "taken", first: row.signal_json };
+      const s = this.get(agentId, session);
+      if (!s || s.endedAt !== null) return { kind: "ended" };
+      if (s.signalJson !== null) return s.signalJson === json ? { kind: "same" } : { kind: "taken", first: s.signalJson };
       this.db.query("UPDATE agent_sessions SET signal_json = ? WHERE agent_id = ? AND session = ?").run(json, agentId, session);
       return { kind: "recorded" };
     })();

@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Sandbox, waitFor } from "../support/sandbox.ts";
 
@@ -27,6 +27,19 @@ test("ten clients starting at the same instant leave exactly one daemon", async 
   expect(daemons()).toEqual([String(pid)]);
   const log2 = readFileSync(join(sb.dir, ".troupe", "daemon.log"), "utf8");
   expect(log2.split("\n").filter((l) => l.includes(" serving "))).toHaveLength(1);
+});
+
+test("a daemon whose store cannot open stops what it started and exits with one line naming the part", async () => {
+  sb = new Sandbox();
+  const db = join(sb.dir, ".troupe", "troupe.db");
+  mkdirSync(db, { recursive: true });
+  const r = await sb.run(["daemon", "run"]);
+  expect(r.code).toBe(1);
+  expect(r.stderr).toMatch(/^troupe: the daemon could not start \(store\): cannot open the store: [^\n]+\n$/);
+  expect(existsSync(sb.socket)).toBe(false);
+  expect(readFileSync(join(sb.dir, ".troupe", "daemon.log"), "utf8")).toContain("the daemon could not start (store)");
+  rmSync(db, { recursive: true });
+  expect((await sb.run(["daemon", "start"])).code).toBe(0);
 });
 
 test("the daemon keeps its state out of git through .git/info/exclude, not .gitignore; profiles and config can be committed", async () => {

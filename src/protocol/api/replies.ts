@@ -1,7 +1,7 @@
 /**
  * What a reply is checked with: a zod schema, or a zod-free check generated from one
  * (reply-checks.ts, for the replies read on hot paths: the dashboard's agents list, the agents'
- * conversation commands). Loading zod and building the conversation schemas was ~6 ms of a ~15 ms
+ * conversation commands, the event stream's `agent:output`). Loading zod and building the conversation schemas was ~6 ms of a ~15 ms
  * `troupe answer`; the generated checks cost nothing to load.
  */
 export interface ReplyCheck<T> {

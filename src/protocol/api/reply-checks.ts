@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { AgentsResponseSchema } from "../api-agents.ts";
 import type { ConversationResponseSchema, ListenResponseSchema } from "../api-conversations.ts";
 import type { OkSchema, ErrorBodySchema } from "../api-base.ts";
+import type { OutputChunkEventSchema } from "../events.ts";
 import { check, isObject, type ReplyCheck } from "./replies.ts";
 
 function readQuestion(v: unknown, at: string): Record<string, unknown> | string {
@@ -183,6 +184,30 @@ function readErrorBody(v: unknown, at: string): Record<string, unknown> | string
   return o;
 }
 
+function readOutputChunk(v: unknown, at: string): Record<string, unknown> | string {
+  if (!isObject(v)) return `${at ? at + ": " : ""}expected an object`;
+  const o: Record<string, unknown> = { id: v.id, agentId: v.agentId, session: v.session, stream: v.stream, data: v.data, createdAt: v.createdAt };
+  if (!(Number.isSafeInteger(o.id))) return `${at ? at + "." : ""}id: expected an integer`;
+  if (!(typeof o.agentId === "string")) return `${at ? at + "." : ""}agentId: expected a string`;
+  if (!(Number.isSafeInteger(o.session))) return `${at ? at + "." : ""}session: expected an integer`;
+  if (!((o.stream === "stdout" || o.stream === "stderr" || o.stream === "troupe"))) return `${at ? at + "." : ""}stream: expected one of stdout, stderr, troupe`;
+  if (!(typeof o.data === "string")) return `${at ? at + "." : ""}data: expected a string`;
+  if (!(Number.isSafeInteger(o.createdAt))) return `${at ? at + "." : ""}createdAt: expected an integer`;
+  return o;
+}
+
+function readOutputChunkEvent(v: unknown, at: string): Record<string, unknown> | string {
+  if (!isObject(v)) return `${at ? at + ": " : ""}expected an object`;
+  const o: Record<string, unknown> = { type: v.type, chunk: v.chunk };
+  if (!((o.type === "agent:output"))) return `${at ? at + "." : ""}type: expected "agent:output"`;
+  {
+    const r = readOutputChunk(o.chunk, `${at ? at + "." : ""}chunk`);
+    if (typeof r === "string") return r;
+    o.chunk = r;
+  }
+  return o;
+}
+
 /** AgentsResponseSchema (src/protocol/api-agents.ts). */
 export const AgentsReply: ReplyCheck<z.output<typeof AgentsResponseSchema>> = check((v) => readAgentsResponse(v, "") as z.output<typeof AgentsResponseSchema> | string);
 
@@ -197,3 +222,6 @@ export const OkReply: ReplyCheck<z.output<typeof OkSchema>> = check((v) => readO
 
 /** ErrorBodySchema (src/protocol/api-base.ts). */
 export const ErrorReply: ReplyCheck<z.output<typeof ErrorBodySchema>> = check((v) => readErrorBody(v, "") as z.output<typeof ErrorBodySchema> | string);
+
+/** OutputChunkEventSchema (src/protocol/events.ts). */
+export const OutputChunkEvent: ReplyCheck<z.output<typeof OutputChunkEventSchema>> = check((v) => readOutputChunkEvent(v, "") as z.output<typeof OutputChunkEventSchema> | string);

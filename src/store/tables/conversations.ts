@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Table } from "./declaration.ts";
 
 // Conversations, messages, lines written into running sessions, review comments: what is said to agents.
@@ -61,21 +62,24 @@ export const SESSION_INPUTS = {
   indexes: ["CREATE INDEX session_inputs_session ON session_inputs(agent_id, session)"],
 } as const satisfies Table;
 
+/** A comment's context: the text of the lines of code around it, to find its line again after the agent changes the file. */
+const CommentContext = z.object({ before: z.array(z.string()), after: z.array(z.string()) });
+
 export const REVIEW_COMMENTS = {
   name: "review_comments",
   note: "The person's pending review of an agent's diff: one row per comment, until it is sent (20 review-comments).",
   columns: {
-    seq: { type: "INTEGER", primaryKey: true, autoincrement: true },
-    agent_id: { type: "TEXT", notNull: true, references: "agents(id) ON DELETE CASCADE" },
-    file: { type: "TEXT", notNull: true },
-    side: { type: "TEXT", notNull: true, note: "new: an added or unchanged line's number; old: a removed line's" },
-    line: { type: "INTEGER", notNull: true },
-    section: { type: "TEXT", note: "committed or uncommitted" },
-    code: { type: "TEXT", notNull: true, note: "the line's text, without its marker" },
-    context_json: { type: "TEXT", notNull: true, note: "{before, after}: the text of the lines of code around it" },
-    text: { type: "TEXT", notNull: true },
-    created_at: { type: "INTEGER", notNull: true },
-    updated_at: { type: "INTEGER", notNull: true },
+    seq: { type: "INTEGER", primaryKey: true, autoincrement: true, field: "seq" },
+    agent_id: { type: "TEXT", notNull: true, references: "agents(id) ON DELETE CASCADE", field: "agentId", insert: "required" },
+    file: { type: "TEXT", notNull: true, field: "file", insert: "required" },
+    side: { type: "TEXT", notNull: true, note: "new: an added or unchanged line's number; old: a removed line's", field: "side", insert: "required" },
+    line: { type: "INTEGER", notNull: true, field: "line", insert: "required" },
+    section: { type: "TEXT", note: "committed or uncommitted", field: "section", insert: "required" },
+    code: { type: "TEXT", notNull: true, note: "the line's text, without its marker", field: "code", insert: "required" },
+    context_json: { type: "TEXT", notNull: true, note: "{before, after}: the text of the lines of code around it", field: "context", json: { schema: CommentContext, fallback: { before: [], after: [] } }, insert: "required" },
+    text: { type: "TEXT", notNull: true, field: "text", insert: "required", patch: true },
+    created_at: { type: "INTEGER", notNull: true, field: "createdAt", insert: "set" },
+    updated_at: { type: "INTEGER", notNull: true, field: "updatedAt", insert: "set", patch: true },
   },
   indexes: ["CREATE INDEX review_comments_agent ON review_comments(agent_id, seq)"],
 } as const satisfies Table;

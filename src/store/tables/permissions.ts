@@ -32,11 +32,11 @@ export const PERMISSION_REQUESTS = {
 export const AGENT_PERMISSION_RULES = {
   name: "agent_permission_rules",
   columns: {
-    agent_id: { type: "TEXT", notNull: true },
-    effect: { type: "TEXT", notNull: true },
-    rule: { type: "TEXT", notNull: true },
-    source: { type: "TEXT", notNull: true },
-    created_at: { type: "INTEGER", notNull: true },
+    agent_id: { type: "TEXT", notNull: true, field: "agentId", insert: "required" },
+    effect: { type: "TEXT", notNull: true, field: "effect", insert: "required" },
+    rule: { type: "TEXT", notNull: true, field: "rule", insert: "required" },
+    source: { type: "TEXT", notNull: true, field: "source", insert: "required" },
+    created_at: { type: "INTEGER", notNull: true, field: "createdAt", insert: "set" },
   },
   constraints: ["PRIMARY KEY (agent_id, effect, rule)"],
 } as const satisfies Table;

@@ -101,9 +101,9 @@ export const MODE_IMPORTS = {
   name: "mode_imports",
   note: "Mode runs whose outputs were imported (once per session).",
   columns: {
-    agent_id: { type: "TEXT", notNull: true, references: "agents(id) ON DELETE CASCADE" },
-    session: { type: "INTEGER", notNull: true },
-    imported_at: { type: "INTEGER", notNull: true },
+    agent_id: { type: "TEXT", notNull: true, references: "agents(id) ON DELETE CASCADE", field: "agentId", insert: "required" },
+    session: { type: "INTEGER", notNull: true, field: "session", insert: "required" },
+    imported_at: { type: "INTEGER", notNull: true, field: "importedAt", insert: "set" },
   },
   constraints: ["PRIMARY KEY (agent_id, session)"],
 } as const satisfies Table;
@@ -112,9 +112,9 @@ export const TROUPE_BRANCHES = {
   name: "troupe_branches",
   note: "Branches troupe created (never deleted: gc lists those no agent owns).",
   columns: {
-    branch: { type: "TEXT", primaryKey: true },
-    agent_id: { type: "TEXT" },
-    created_at: { type: "INTEGER", notNull: true },
+    branch: { type: "TEXT", primaryKey: true, field: "branch", insert: "required" },
+    agent_id: { type: "TEXT", field: "agentId", insert: "required" },
+    created_at: { type: "INTEGER", notNull: true, field: "createdAt", insert: "set" },
   },
 } as const satisfies Table;
 

@@ -1,7 +1,8 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { OUTPUT, renderReplyChecks } from "../../../scripts/gen-reply-checks.ts";
-import { AgentsReply, ConversationReply, ErrorReply, ListenReply, OkReply } from "../../../src/protocol/api/reply-checks.ts";
+import { AgentsReply, ConversationReply, ErrorReply, ListenReply, OkReply, OutputChunkEvent } from "../../../src/protocol/api/reply-checks.ts";
+import { DaemonEventSchema } from "../../../src/protocol/events.ts";
 import { AgentsResponseSchema } from "../../../src/protocol/api-agents.ts";
 import { ErrorBodySchema, OkSchema } from "../../../src/protocol/api-base.ts";
 import { ConversationResponseSchema, ListenResponseSchema } from "../../../src/protocol/api-conversations.ts";
@@ -163,4 +164,36 @@ test("ok and error bodies", () => {
     expect(mine.success).toBe(zod.success);
     if (zod.success && mine.success) expect(mine.data).toEqual(zod.data);
   }
+});
+
+// The event stream's `agent:output`: accepted exactly where DaemonEventSchema accepts an event of
+// that type, with the same value (unknown keys dropped); any other event is the schema's.
+const chunk = { id: 7, agentId: "ag_1", session: 2, stream: "stdout", data: "a\nb\n", createdAt: 1_700_000_000_000 };
+const output = { type: "agent:output", chunk };
+const outputVariants: [string, unknown][] = [
+  ["valid", output],
+  ["stderr", { ...output, chunk: { ...chunk, stream: "stderr" } }],
+  ["troupe's note", { ...output, chunk: { ...chunk, stream: "troupe" } }],
+  ["empty data", { ...output, chunk: { ...chunk, data: "" } }],
+  ["extra keys", { ...output, extra: 1, chunk: { ...chunk, more: "x" } }],
+  ["another type", { type: "agent:removed", agentId: "ag_1" }],
+  ["no chunk", { type: "agent:output" }],
+  ["chunk null", { type: "agent:output", chunk: null }],
+  ["chunk an array", { type: "agent:output", chunk: [] }],
+  ["not an object", "agent:output"],
+  ["null", null],
+  ["an unknown stream", { ...output, chunk: { ...chunk, stream: "stdin" } }],
+];
+for (const key of Object.keys(chunk) as (keyof typeof chunk)[]) {
+  const { [key]: _, ...without } = chunk;
+  outputVariants.push([`without ${key}`, { ...output, chunk: without }]);
+  for (const bad of [null, "1", 1.5, -1, 2 ** 53, Number.NaN, true, {}, []]) outputVariants.push([`${key} = ${JSON.stringify(bad)}`, { ...output, chunk: { ...chunk, [key]: bad } }]);
+}
+
+test.each(outputVariants)("agent:output, %s: the same as the event schema", (_name, v) => {
+  const zod = DaemonEventSchema.safeParse(v);
+  const mine = OutputChunkEvent.safeParse(v);
+  const want = zod.success && zod.data.type === "agent:output" ? zod.data : null;
+  expect(mine.success).toBe(want !== null);
+  if (mine.success) expect(mine.data).toStrictEqual(want as never);
 });
