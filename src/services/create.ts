@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { AgentService } from "../agents/service.ts";
+import { composeAgents } from "../agents/compose.ts";
 import { AgentFollower } from "../conversations/follow-agents.ts";
 import { UncommittedFollower, WorktreeReaper } from "../agents/cleanup/index.ts";
 import { ConversationService } from "../conversations/service.ts";
@@ -59,7 +59,7 @@ export interface RunningServices {
 
 /**
  * Builds the services once per daemon, wired to one bus, each after what it uses. The one cycle
- * (the agent service ends runs into steps of services that use it) is the end-of-run sequence's
+ * (the agent runtime ends runs into steps of services that use it) is the end-of-run sequence's
  * late-bound list (end-of-run.ts).
  */
 export function createServices(h: ServiceHost): RunningServices {
@@ -75,7 +75,7 @@ export function createServices(h: ServiceHost): RunningServices {
   const broker = new AccountBroker({ store: h.store, bus, log: h.log, accounts: accountStore, loadEnv: (rec) => envs.load(rec.id, rec.name) });
   const ends = new EndOfRun(h.log, () => endParts);
   const live = new LiveInputs({ store: h.store, bus, log: h.log, troupe: () => troupe, listening: (id) => conversations.isListening(id) });
-  const agents = new AgentService({
+  const agents = composeAgents({
     ws: h.ws,
     store: h.store,
     bus,
@@ -88,19 +88,19 @@ export function createServices(h: ServiceHost): RunningServices {
     // an agent waiting for the person's permission is not idle, however long the person takes
     waitsOnPurpose: (id) => conversations.waitsOnPurpose(id) || waits.has(id) || awaitsPermission(h.store, id),
   });
-  const permissions = new PermissionService({ store: h.store, bus, log: h.log, agents });
-  const accounts = new AccountService(accountStore, (provider) => agents.wakeBlocked(provider));
+  const permissions = new PermissionService({ store: h.store, bus, log: h.log, agents: agents.query });
+  const accounts = new AccountService(accountStore, (provider) => agents.retry.wakeBlocked(provider));
   const feed = new EventFeed(h.store.events, bus);
-  const follower = new AgentFollower({ store: h.store, bus, log: h.log, conversations, agents });
-  const work = new WorkService({ root: h.ws.root, store: h.store, bus, agents });
+  const follower = new AgentFollower({ store: h.store, bus, log: h.log, conversations, agents: agents.resume });
+  const work = new WorkService({ root: h.ws.root, store: h.store, bus, agents: agents.resume });
   const decisions = new DecisionStore(h.ws.stateDir, h.log);
-  const modes = new ModeService({ agents, store: h.store, log: h.log, decisions, work: modeWorkOver(work, h.store) });
-  const dispatcher = new Dispatcher({ root: h.ws.root, stateDir: h.ws.stateDir, store: h.store, bus, log: h.log, modes, agents });
-  const delivery = new DeliveryFollower({ store: h.store, bus, log: h.log, messages, agents });
-  const reviews = new ReviewService({ store: h.store, log: h.log, agents, messages });
+  const modes = new ModeService({ agents: agents.spawn, store: h.store, log: h.log, decisions, work: modeWorkOver(work, h.store) });
+  const dispatcher = new Dispatcher({ root: h.ws.root, stateDir: h.ws.stateDir, store: h.store, bus, log: h.log, modes, agents: agents.resume });
+  const delivery = new DeliveryFollower({ store: h.store, bus, log: h.log, messages, agents: agents.resume });
+  const reviews = new ReviewService({ store: h.store, log: h.log, agents: agents.query, resumes: agents.resume, messages });
   const profiles = new ProfileCatalog(h.ws.root);
-  const flows = new FlowService({ root: h.ws.root, stateDir: h.ws.stateDir, store: h.store, log: h.log, agents, profiles });
-  const uncommitted = new UncommittedFollower({ store: h.store, bus, log: h.log, agents });
+  const flows = new FlowService({ root: h.ws.root, stateDir: h.ws.stateDir, store: h.store, log: h.log, agents: agents.spawn, profiles });
+  const uncommitted = new UncommittedFollower({ store: h.store, bus, log: h.log, agents: agents.resume });
   const reaper = new WorktreeReaper({ ws: h.ws, store: h.store, log: h.log });
   const notifier = new Notifier({ bus, log: h.log, root: h.ws.root, sentPath: join(h.ws.stateDir, "notified.json"), nameOf: (id) => h.store.agents.get(id)?.name ?? null });
   const endParts: EndOfRunParts = { modes, conversations: follower, messages: delivery, permissions, uncommitted, reaper, dispatch: dispatcher, bus };
@@ -122,11 +122,11 @@ export function createServices(h: ServiceHost): RunningServices {
       // also cancels the requests of sessions that ended while no daemon ran
       permissions.start();
       uncommitted.start();
-      agents.start();
-      // the streams of the sessions the agent service adopted: lines an earlier daemon left
+      agents.runtime.start();
+      // the streams of the sessions the agent runtime adopted: lines an earlier daemon left
       live.start();
       modes.sweep();
-      // after the agent service settled the sessions it found: deliveries that never ran are queued again
+      // after the agent runtime settled the sessions it found: deliveries that never ran are queued again
       delivery.sweep();
       conversations.start();
       reaper.start();
@@ -147,7 +147,7 @@ export function createServices(h: ServiceHost): RunningServices {
       await uncommitted.shutdown();
       modes.shutdown();
       permissions.shutdown();
-      await agents.shutdown();
+      await agents.runtime.shutdown();
     },
   };
 }

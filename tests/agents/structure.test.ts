@@ -22,8 +22,8 @@ describe("src/agents by role", () => {
     expect(importCycles(root, agentFiles)).toEqual([]);
   });
 
-  test("the agent service is built whole: no setter plugs a part in after its construction", () => {
-    const setters = ["src/agents/service.ts", "src/agents/lifecycle/run-lifecycle.ts", "src/agents/sessions/session-watcher.ts"].flatMap((f) =>
+  test("the agent runtime is built whole: no setter plugs a part in after its construction", () => {
+    const setters = ["src/agents/runtime.ts", "src/agents/lifecycle/run-lifecycle.ts", "src/agents/sessions/session-watcher.ts"].flatMap((f) =>
       [...readFileSync(join(root, f), "utf8").matchAll(/^ {2}set[A-Z]\w*\(/gm)].map((m) => `${f}: ${m[0].trim()}`),
     );
     expect(setters).toEqual([]);
