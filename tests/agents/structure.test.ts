@@ -2,11 +2,12 @@ import { describe, expect, test } from "bun:test";
 import { Glob } from "bun";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { importCycles } from "../support/imports.ts";
+import { importCycles, importsOf } from "../support/imports.ts";
 
 /**
  * src/agents is laid out in folders by role (start/, processes/, output/, files/, sessions/,
- * lifecycle/, cleanup/; src/agents/README.md): these hold what keeps it that way.
+ * lifecycle/, cleanup/; src/agents/README.md), with the use cases the services call in use-cases/:
+ * these hold what keeps it that way.
  */
 
 const root = join(import.meta.dir, "../..");
@@ -27,5 +28,14 @@ describe("src/agents by role", () => {
       [...readFileSync(join(root, f), "utf8").matchAll(/^ {2}set[A-Z]\w*\(/gm)].map((m) => `${f}: ${m[0].trim()}`),
     );
     expect(setters).toEqual([]);
+  });
+
+  test("use cases never import each other: inside src/agents only compose.ts imports one, helpers none", () => {
+    const importers = agentFiles.filter((f) => f !== "src/agents/compose.ts").flatMap((f) =>
+      importsOf(root, f)
+        .filter((t) => t.startsWith("src/agents/use-cases/"))
+        .map((t) => `${f} -> ${t}`),
+    );
+    expect(importers).toEqual([]);
   });
 });
