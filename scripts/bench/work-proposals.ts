@@ -5,7 +5,7 @@
  * Usage: bun scripts/bench/work-proposals.ts [phases=200] [runs=7]
  */
 import { join } from "node:path";
-import { AgentService } from "../../src/agents/service.ts";
+import { composeAgents } from "../../src/agents/compose.ts";
 import { EventBus } from "../../src/events/bus.ts";
 import { Logger } from "../../src/events/log.ts";
 import { createStore } from "../../src/store/index.ts";
@@ -39,7 +39,7 @@ try {
     const store = createStore(join(sb.runtime, `b${r}.db`), log);
     const bus = new EventBus(store.events, log);
     const ws = { root: sb.dir, stateDir: join(sb.dir, ".troupe"), socket: sb.socket, socketExplicit: true };
-    const work = new WorkService({ root: sb.dir, store, bus, agents: new AgentService({ ws, store, bus, log, binDir: sb.runtime }) });
+    const work = new WorkService({ root: sb.dir, store, bus, agents: composeAgents({ ws, store, bus, log, binDir: sb.runtime }).resume });
     const init = await work.createInitiative({ name: `bench ${r}`, goal: "g", review: "tasks" });
     const phases = await time("propose", () => work.proposePhases(init.id, null, drafts("p")));
     await time("tree", () => work.tree(init.id));

@@ -5,7 +5,7 @@ import type { Workspace } from "../workspace.ts";
 import type { AccountPort } from "./accounts-port.ts";
 import type { RunEnds } from "./lifecycle/run-ends.ts";
 
-/** What the agent service and its session watcher are built from. */
+/** What the agent runtime (runtime.ts) and its use cases are built from. */
 export interface AgentDeps {
   ws: Workspace;
   store: Store;

@@ -2,6 +2,7 @@ import { TroupeError } from "../errors.ts";
 import { PermissionModeSchema } from "../protocol/entities.ts";
 import type { PermissionMode } from "../protocol/permission-modes.ts";
 import type { PermissionPolicy } from "../protocol/permission.ts";
+import type { AgentRecord, Store } from "../store/index.ts";
 import { readUserConfig } from "../user-config.ts";
 import { providerConfig, readWorkspaceConfig } from "../workspace-config.ts";
 
@@ -54,4 +55,13 @@ export function configLayers(stateDir: string, provider: string): PolicyLayer[] 
     fromPolicy(".troupe/config.json permissions", readWorkspaceConfig(stateDir).permissions),
     fromPolicy("~/.config/troupe/config.json permissions", readUserConfig().permissions),
   ];
+}
+
+/** The agent's rules now: its own (spawn, "allow always") and the configs' as they are read today. */
+export function rulesOf(d: { store: Store; ws: { stateDir: string } }, rec: AgentRecord): { allowedTools: string[]; deniedTools: string[] } {
+  const merged = mergeLayers([
+    { from: rec.name, allow: d.store.permissions.rules(rec.id, "allow"), deny: d.store.permissions.rules(rec.id, "deny") },
+    ...configLayers(d.ws.stateDir, rec.provider),
+  ]);
+  return { allowedTools: merged.allow, deniedTools: merged.deny };
 }

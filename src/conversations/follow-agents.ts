@@ -6,7 +6,7 @@ import type { Logger } from "../events/log.ts";
 import { incomingQuestionPrompt } from "../prompts/agent.ts";
 import type { ConversationService } from "./service.ts";
 
-/** The part of the agent service conversations use: its public resume API. */
+/** What conversations use of the agents: the resume use case (src/agents/use-cases/resume.ts). */
 interface AgentResumer {
   canResume(ref: string): boolean;
   resumeWith(ref: string, prompt: string): Promise<Agent>;

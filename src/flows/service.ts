@@ -1,5 +1,5 @@
 import { TroupeError, errorMessage } from "../errors.ts";
-import type { AgentService } from "../agents/service.ts";
+import type { SpawnAgent } from "../agents/use-cases/spawn.ts";
 import { newId } from "../agents/tokens.ts";
 import type { Logger } from "../events/log.ts";
 import type { Store } from "../store/index.ts";
@@ -22,7 +22,7 @@ export interface FlowDeps {
   stateDir: string;
   store: Store;
   log: Logger;
-  agents: AgentService;
+  agents: Pick<SpawnAgent, "spawn">;
   profiles: ProfileCatalog;
 }
 

@@ -3,7 +3,7 @@
  * line of code with its file and its numbers on the old and new side, so a line can be pointed
  * at (a review comment) and found again. Pure; the shape is src/protocol/review.ts's DiffLine
  * (this layer does not import the protocol: the type checker holds the two together where the
- * agent service returns it).
+ * query use case returns it, src/agents/use-cases/query.ts).
  */
 
 export type Section = "committed" | "uncommitted";

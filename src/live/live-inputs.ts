@@ -55,7 +55,7 @@ export class LiveInputs implements SessionInputPort {
 
   constructor(private readonly d: LiveDeps) {}
 
-  /** After the agent service started (the sessions it adopted are the ones to pick up again). */
+  /** After the agent runtime started (the sessions it adopted are the ones to pick up again). */
   start(): void {
     this.off = this.d.bus.subscribe((p) => this.on(p));
     for (const s of this.d.store.sessions.open()) {

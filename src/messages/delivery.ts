@@ -7,7 +7,7 @@ import type { Logger } from "../events/log.ts";
 import { messageWakePrompt } from "../prompts/messages.ts";
 import { PROMPT_BUDGET, type MessageService } from "./service.ts";
 
-/** The part of the agent service messages use: its public resume API. */
+/** What messages use of the agents: the resume use case (src/agents/use-cases/resume.ts). */
 interface MessageResumer {
   canResume(ref: string): boolean;
   resumeWith(ref: string, prompt: string): Promise<Agent>;
@@ -27,7 +27,7 @@ export interface DeliveryDeps {
  * What messages do as agents come and go (a run's end and a detach as steps of the end-of-run
  * sequence, src/services/end-of-run.ts; the rest from the bus):
  * - a `done` agent with a queued message from a sender that may resume it is resumed, its
- *   messages first in the prompt (the agent service claims them as the session launches): when
+ *   messages first in the prompt (the agent runtime claims them as the session launches): when
  *   the message is sent, or when the agent's run ends `done` with one waiting;
  * - a delivery to a session that never started (the daemon died first, the launch failed) is
  *   queued again: at daemon start and whenever one of the agent's sessions ends;
@@ -43,7 +43,7 @@ export class DeliveryFollower {
 
   constructor(private readonly d: DeliveryDeps) {}
 
-  /** Start before the agent service starts (the ends it finds follow), sweep after. */
+  /** Start before the agent runtime starts (the ends it finds follow), sweep after. */
   start(): void {
     this.off = this.d.bus.subscribe((p) => this.on(p));
   }

@@ -27,7 +27,7 @@ const me = (caller: Caller) => (caller.kind === "agent" ? caller.agent.id : USER
 /**
  * Messages between agents and the person. A message is queued, then delivered exactly once:
  * through its addressee's inbox, or at the head of its next session's prompt (this service is the
- * agent service's `SessionMail`). Waking a `done` agent for a message is `DeliveryFollower`'s
+ * agent runtime's `SessionMail`). Waking a `done` agent for a message is `DeliveryFollower`'s
  * business (src/messages/delivery.ts).
  */
 export class MessageService implements SessionMail {

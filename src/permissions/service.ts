@@ -1,5 +1,5 @@
 import { TroupeError } from "../errors.ts";
-import type { AgentService } from "../agents/service.ts";
+import type { AgentQueries } from "../agents/use-cases/query.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { EndedRun } from "../agents/lifecycle/run-ends.ts";
 import type { Logger } from "../events/log.ts";
@@ -49,7 +49,7 @@ export class PermissionService {
   private started = false;
 
   constructor(
-    private readonly d: { store: Store; bus: EventBus; log: Logger; agents: Pick<AgentService, "rulesOf" | "troupeCommand"> },
+    private readonly d: { store: Store; bus: EventBus; log: Logger; agents: Pick<AgentQueries, "rulesOf" | "troupeCommand"> },
   ) {}
 
   /** Cancels what sessions ended while no daemon ran; after that the sequences' steps cancel (runEnded, sessionOver). */

@@ -1,17 +1,17 @@
 import { TroupeError } from "../errors.ts";
-import type { SpawnOptions } from "../agents/service.ts";
+import type { SpawnOptions } from "../agents/start/new-agent.ts";
 import type { SpawnRole } from "../agents/files/spawn-role.ts";
 import type { Profile } from "../protocol/profile.ts";
 import type { ProfileCatalog } from "./catalog.ts";
 
-/** A spawn request as the agent service takes it: under its profile when it names one. */
+/** A spawn request as the spawn use case takes it: under its profile when it names one. */
 export function resolveSpawn(profiles: ProfileCatalog, req: SpawnOptions): { req: SpawnOptions; role: SpawnRole | null } {
   return req.profile ? withProfile(req, profiles.get(req.profile)) : { req, role: null };
 }
 
 /**
  * A spawn request under a profile. Precedence: the request's own fields, then the profile's, then
- * the workspace config's (applied by the agent service, per provider). A profile's model and tools
+ * the workspace config's (applied at the spawn, per provider). A profile's model and tools
  * are for its own provider: a request naming another provider keeps neither.
  */
 export function withProfile(req: SpawnOptions, p: Profile): { req: SpawnOptions; role: SpawnRole } {

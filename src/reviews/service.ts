@@ -16,10 +16,14 @@ import { anchorAt, findLine, relocate } from "./anchor.ts";
 import { deliveryOf } from "./delivery.ts";
 import { notInDiff } from "./not-in-diff.ts";
 
-/** The part of the agent service a review uses. */
+/** What a review reads of agents (the query use case). */
 interface ReviewAgents {
   find(ref: string): AgentRecord;
   diff(ref: string): Promise<DiffLine[]>;
+}
+
+/** How a sent review wakes a finished agent (the resume use case). */
+interface ReviewResumer {
   canResume(ref: string): boolean;
   resumeWith(ref: string, prompt: string): Promise<Agent>;
   troupeCommand(): string;
@@ -34,6 +38,7 @@ export interface ReviewDeps {
   store: Store;
   log: Logger;
   agents: ReviewAgents;
+  resumes: ReviewResumer;
   messages: ReviewMail;
 }
 
@@ -113,7 +118,7 @@ export class ReviewService {
       const l = located(c, lines);
       return { file: c.file, side: c.side, line: l.at?.line ?? c.line, code: c.code, text: c.text, state: l.state };
     });
-    const text = reviewMessage(this.d.agents.troupeCommand(), items, word);
+    const text = reviewMessage(this.d.resumes.troupeCommand(), items, word);
     const { store } = this.d;
     const message = store.db.transaction(() => {
       // the person may resume every agent: a done one is woken for it, as by `troupe send`
@@ -121,13 +126,13 @@ export class ReviewService {
       store.reviews.deleteSent(pending.map((c) => c.seq));
       return sent!;
     })();
-    const how = deliveryOf(now, this.d.agents.canResume(now.id));
+    const how = deliveryOf(now, this.d.resumes.canResume(now.id));
     let agent = toAgent(store.agents.get(now.id) ?? now);
     let note = how.note;
     let delivery = how.delivery;
     if (how.delivery === "resumed") {
       try {
-        agent = await this.d.agents.resumeWith(now.id, messageWakePrompt(this.d.agents.troupeCommand()));
+        agent = await this.d.resumes.resumeWith(now.id, messageWakePrompt(this.d.resumes.troupeCommand()));
       } catch (err) {
         // the message stays queued: the agent's next run, or its inbox, delivers it
         this.d.log.warn(`could not resume ${now.name} with its review`, err);

@@ -1,4 +1,4 @@
-import type { AgentService } from "../agents/service.ts";
+import type { AgentUnits } from "../agents/compose.ts";
 import type { ProfileCatalog } from "../profiles/catalog.ts";
 import { resolveSpawn } from "../profiles/resolve.ts";
 import { MAX_WAIT_MS } from "../conversations/service.ts";
@@ -8,26 +8,30 @@ import { isLive } from "../protocol/status.ts";
 import type { HandlersOf } from "./services.ts";
 import type { PurposefulWaits } from "./waits.ts";
 
-/** The agents' endpoints over the agent service (the guard has let the caller through). */
-export function agentsApi(agents: AgentService, profiles: ProfileCatalog, bus: EventBus, waits: PurposefulWaits): HandlersOf<typeof AGENT_ENDPOINTS> {
+/** The use cases the agents' endpoints call. */
+export type AgentsApiUnits = Pick<AgentUnits, "query" | "spawn" | "stop" | "resume" | "remove" | "attach" | "signal">;
+
+/** The agents' endpoints, each over its use case (the guard has let the caller through). */
+export function agentsApi(agents: AgentsApiUnits, profiles: ProfileCatalog, bus: EventBus, waits: PurposefulWaits): HandlersOf<typeof AGENT_ENDPOINTS> {
+  const { query } = agents;
   return {
-    listAgents: () => agents.list(),
-    agent: (_caller, { ref }) => agents.get(ref),
+    listAgents: () => query.list(),
+    agent: (_caller, { ref }) => query.get(ref),
     spawn(caller, req) {
       const resolved = resolveSpawn(profiles, req);
       // an agent's spawn is its child
-      return agents.spawn(resolved.req, caller.kind === "agent" ? caller.agent.id : null, null, resolved.role);
+      return agents.spawn.spawn(resolved.req, caller.kind === "agent" ? caller.agent.id : null, null, resolved.role);
     },
-    stop: (_caller, { ref }) => agents.stop(ref),
-    resume: (_caller, { ref, ...req }) => agents.resume(ref, req),
-    remove: (_caller, { ref, force }) => agents.remove(ref, { force }),
-    attach: (_caller, { ref }) => agents.attach(ref),
-    attachStarted: (_caller, { ref, session, pid }) => agents.attachStarted(ref, session, pid),
-    detach: (_caller, { ref, session, exitCode }) => agents.detach(ref, session, exitCode),
-    output: (_caller, { ref, ...q }) => agents.output(ref, q),
-    agentDiff: (_caller, { ref }) => agents.diff(ref),
+    stop: (_caller, { ref }) => agents.stop.stop(ref),
+    resume: (_caller, { ref, ...req }) => agents.resume.resume(ref, req),
+    remove: (_caller, { ref, force }) => agents.remove.remove(ref, { force }),
+    attach: (_caller, { ref }) => agents.attach.attach(ref),
+    attachStarted: (_caller, { ref, session, pid }) => agents.attach.attachStarted(ref, session, pid),
+    detach: (_caller, { ref, session, exitCode }) => agents.attach.detach(ref, session, exitCode),
+    output: (_caller, { ref, ...q }) => query.output(ref, q),
+    agentDiff: (_caller, { ref }) => query.diff(ref),
     async waitAgent(caller, { ref, wait }, signal) {
-      const now = agents.get(ref);
+      const now = query.get(ref);
       const waitMs = wait ?? 0;
       if (!isLive(now.status) || waitMs <= 0) return now;
       // subscribed in the same turn as the read above: an end in between cannot be missed
@@ -39,11 +43,11 @@ export function agentsApi(agents: AgentService, profiles: ProfileCatalog, bus: E
         ),
       );
       // as it is now (a removed one is agent_not_found)
-      return agents.get(now.id);
+      return query.get(now.id);
     },
     signal(caller, signal) {
       // the guard lets only an agent through; it signals as itself, whatever it names
-      if (caller.kind === "agent") agents.signal(caller.agent, signal);
+      if (caller.kind === "agent") agents.signal.signal(caller.agent, signal);
     },
   };
 }

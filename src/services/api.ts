@@ -1,5 +1,4 @@
 import type { AccountService } from "../accounts/service.ts";
-import type { AgentService } from "../agents/service.ts";
 import type { ConversationService } from "../conversations/service.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { EventFeed } from "../events/event-feed.ts";
@@ -13,7 +12,7 @@ import type { Dispatcher } from "../work/dispatch.ts";
 import type { ModeService } from "../work/modes.ts";
 import type { WorkService } from "../work/service.ts";
 import { accountsApi } from "./accounts-api.ts";
-import { agentsApi } from "./agents-api.ts";
+import { agentsApi, type AgentsApiUnits } from "./agents-api.ts";
 import { conversationsApi } from "./conversations-api.ts";
 import { daemonApi, type DaemonHost } from "./daemon-api.ts";
 import { eventsApi } from "./events-api.ts";
@@ -32,7 +31,8 @@ import { workApi } from "./work-api.ts";
 export interface ApiDeps extends DaemonHost {
   bus: EventBus;
   waits: PurposefulWaits;
-  agents: AgentService;
+  /** The agents' use cases (src/agents/compose.ts) that the endpoints, the guard and identify call. */
+  agents: AgentsApiUnits;
   conversations: ConversationService;
   messages: MessageService;
   reviews: ReviewService;
@@ -50,7 +50,7 @@ export interface ApiDeps extends DaemonHost {
 export function servicesApi(d: ApiDeps): Services {
   const guard = guardOver((id) => d.store.agents.parentOf(id), {
     agent: (ref) => {
-      const rec = d.agents.find(ref);
+      const rec = d.agents.query.find(ref);
       return { id: rec.id, name: rec.name };
     },
     conversation: (id) => {
@@ -76,5 +76,5 @@ export function servicesApi(d: ApiDeps): Services {
     ...flowsApi(d.flows),
     ...accountsApi(d.accounts),
   };
-  return { identify: (token) => d.agents.identify(token), guard, handlers };
+  return { identify: (token) => d.agents.query.identify(token), guard, handlers };
 }

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { AgentService } from "../agents/service.ts";
+import { composeAgents } from "../agents/compose.ts";
 import { AgentFollower } from "../conversations/follow-agents.ts";
 import { UncommittedFollower, WorktreeReaper } from "../agents/cleanup/index.ts";
 import { ConversationService } from "../conversations/service.ts";
@@ -61,7 +61,7 @@ export interface RunningServices {
 
 /**
  * Builds the services once per daemon, wired to one bus, each after what it uses. The one cycle
- * (the agent service ends runs into steps of services that use it) is the end-of-run sequence's
+ * (the agent runtime ends runs into steps of services that use it) is the end-of-run sequence's
  * late-bound list (end-of-run.ts).
  */
 export function createServices(h: ServiceHost): RunningServices {
@@ -77,7 +77,7 @@ export function createServices(h: ServiceHost): RunningServices {
   const broker = new AccountBroker({ store: h.store, bus, log: h.log, accounts: accountStore, loadEnv: (rec) => envs.load(rec.id, rec.name) });
   const ends = new EndOfRun(h.log, () => endParts);
   const live = new LiveInputs({ store: h.store, bus, log: h.log, troupe: () => troupe, listening: (id) => conversations.isListening(id) });
-  const agents = new AgentService({
+  const agents = composeAgents({
     ws: h.ws,
     store: h.store,
     bus,
@@ -90,19 +90,19 @@ export function createServices(h: ServiceHost): RunningServices {
     // an agent waiting for the person's permission is not idle, however long the person takes
     waitsOnPurpose: (id) => conversations.waitsOnPurpose(id) || waits.has(id) || awaitsPermission(h.store, id),
   });
-  const permissions = new PermissionService({ store: h.store, bus, log: h.log, agents });
-  const accounts = new AccountService(accountStore, (provider) => agents.wakeBlocked(provider));
+  const permissions = new PermissionService({ store: h.store, bus, log: h.log, agents: agents.query });
+  const accounts = new AccountService(accountStore, (provider) => agents.retry.wakeBlocked(provider));
   const feed = new EventFeed(h.store.events, bus);
-  const follower = new AgentFollower({ store: h.store, bus, log: h.log, conversations, agents });
-  const work = new WorkService({ root: h.ws.root, store: h.store, bus, agents });
+  const follower = new AgentFollower({ store: h.store, bus, log: h.log, conversations, agents: agents.resume });
+  const work = new WorkService({ root: h.ws.root, store: h.store, bus, agents: agents.resume });
   const decisions = new DecisionStore(h.ws.stateDir, h.log);
-  const modes = new ModeService({ agents, store: h.store, log: h.log, decisions, work: modeWorkOver(work, h.store) });
-  const dispatcher = new Dispatcher({ root: h.ws.root, stateDir: h.ws.stateDir, store: h.store, bus, log: h.log, modes, agents });
-  const delivery = new DeliveryFollower({ store: h.store, bus, log: h.log, messages, agents });
-  const reviews = new ReviewService({ store: h.store, log: h.log, agents, messages });
+  const modes = new ModeService({ agents: agents.spawn, store: h.store, log: h.log, decisions, work: modeWorkOver(work, h.store) });
+  const dispatcher = new Dispatcher({ root: h.ws.root, stateDir: h.ws.stateDir, store: h.store, bus, log: h.log, modes, agents: agents.resume });
+  const delivery = new DeliveryFollower({ store: h.store, bus, log: h.log, messages, agents: agents.resume });
+  const reviews = new ReviewService({ store: h.store, log: h.log, agents: agents.query, resumes: agents.resume, messages });
   const profiles = new ProfileCatalog(h.ws.root);
-  const flows = new FlowService({ root: h.ws.root, stateDir: h.ws.stateDir, store: h.store, log: h.log, agents, profiles });
-  const uncommitted = new UncommittedFollower({ store: h.store, bus, log: h.log, agents });
+  const flows = new FlowService({ root: h.ws.root, stateDir: h.ws.stateDir, store: h.store, log: h.log, agents: agents.spawn, profiles });
+  const uncommitted = new UncommittedFollower({ store: h.store, bus, log: h.log, agents: agents.resume });
   const reaper = new WorktreeReaper({ ws: h.ws, store: h.store, log: h.log });
   const notifier = new Notifier({ bus, log: h.log, root: h.ws.root, sentPath: join(h.ws.stateDir, "notified.json"), nameOf: (id) => h.store.agents.get(id)?.name ?? null });
   const endParts: EndOfRunParts = { modes, conversations: follower, messages: delivery, permissions, uncommitted, reaper, dispatch: dispatcher, bus };
@@ -117,7 +117,7 @@ export function createServices(h: ServiceHost): RunningServices {
       // first, and stopped last: what the start finds (a run that ended while no daemon ran) is news
       { name: "notifier", start: () => notifier.start(), stop: () => notifier.shutdown() },
       // the agents stop here, after every follower below: those resume agents, and no resume may start once the agents stop watching (they keep running)
-      { name: "agents' stop", stop: () => agents.shutdown() },
+      { name: "agents' stop", stop: () => agents.runtime.shutdown() },
       // the end-of-run sequence's steps before the agents' start, whose ends they follow (their order is the sequence's, end-of-run.ts)
       { name: "mode imports", start: () => modes.startImports(), stop: () => modes.shutdown() },
       { name: "conversation follower", start: () => follower.start(), stop: () => follower.shutdown() },
@@ -125,13 +125,13 @@ export function createServices(h: ServiceHost): RunningServices {
       // also cancels the requests of sessions that ended while no daemon ran
       { name: "permissions", start: () => permissions.start(), stop: () => permissions.shutdown() },
       { name: "uncommitted follower", start: () => uncommitted.start(), stop: () => uncommitted.shutdown() },
-      // adopts the sessions an earlier daemon left, publishes the ends it finds, arms the retries left pending
-      { name: "agents", start: () => agents.start() },
-      // the streams of the sessions the agent service adopted: lines an earlier daemon left
+      // the agent runtime: adopts the sessions an earlier daemon left, publishes the ends it finds, arms the retries left pending
+      { name: "agents", start: () => agents.runtime.start() },
+      // the streams of the sessions the agent runtime adopted: lines an earlier daemon left
       { name: "live inputs", start: () => live.start(), stop: () => live.shutdown() },
       // after the agents' start: the mode outputs the ends found at start left unimported
       { name: "mode sweep", start: () => modes.sweep() },
-      // after the agent service settled the sessions it found: deliveries that never ran are queued again
+      // after the agent runtime settled the sessions it found: deliveries that never ran are queued again
       { name: "delivery sweep", start: () => delivery.sweep() },
       { name: "conversation expiry", start: () => conversations.start(), stop: () => conversations.shutdown() },
       { name: "worktree reaper", start: () => reaper.start(), stop: () => reaper.shutdown() },

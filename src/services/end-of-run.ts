@@ -6,7 +6,7 @@ import type { Agent } from "../protocol/entities.ts";
 /**
  * What follows an agent's end, in one place and in order.
  *
- * Before any of this, the agent service ends the session (src/agents/sessions/session-end.ts):
+ * Before any of this, the agent runtime ends the session (src/agents/sessions/session-end.ts):
  * an attached session's transcript is kept, the rest of its output is stored, and in one
  * transaction the session is marked ended and the agent gets the lifecycle's decision: the
  * signal's outcome and, for a failure, retry, resume, `blocked` or `failed`, with failover between
@@ -15,7 +15,7 @@ import type { Agent } from "../protocol/entities.ts";
  * `agent:updated` is published. A run with a retry to come is not over: nothing below runs.
  *
  * A run that is over (`done`, `waiting`, `failed`, `stopped`; also one failed later through the
- * retry policy, `AgentService.failRunWith`) then runs ENDED, in this order and why:
+ * retry policy, `RetryRun.failRunWith`) then runs ENDED, in this order and why:
  * 1. mode outputs: a mode run's files are imported, or the run is failed when they cannot be
  *    used; first, so every later step sees the status the import leaves (a run failed by its
  *    outputs is woken for no question or message, and dispatch sees it failed);
@@ -137,8 +137,8 @@ interface Sequences {
 }
 
 /**
- * The sequence the agent service is given (`AgentDeps.ends`). Its parts are services built after
- * the agent service (they use it), so they are read when the first end comes: a late-bound step
+ * The sequence the agent runtime is given (`AgentDeps.ends`). Its parts are services built after
+ * the agent runtime (they use its use cases), so they are read when the first end comes: a late-bound step
  * list, not a setter.
  */
 export class EndOfRun implements RunEnds {

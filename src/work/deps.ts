@@ -5,7 +5,7 @@ import { toInitiative, type InitiativeRecord } from "../store/initiatives.ts";
 import { toPhase, type PhaseRecord } from "../store/phases.ts";
 import { toTask, type TaskRecord } from "../store/tasks.ts";
 
-/** What the work model needs of the agent service: sending a proposing agent back to revise. */
+/** What the work model needs of the agents (the resume use case): sending a proposing agent back to revise. */
 interface AgentResumer {
   canResume(ref: string): boolean;
   resumeWith(ref: string, prompt: string): Promise<Agent>;

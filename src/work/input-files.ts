@@ -9,7 +9,7 @@ import type { Decision } from "./proposals.ts";
  * (its goal), the phase and task it works on, and read-only context (the other phases, the
  * completed tasks of its phase with their summaries, the decisions of earlier discussions). Every
  * file is front matter (`id`, `title`, `dependsOn` as slugs, since an agent's output names slugs)
- * and a markdown body. Pure: the agent service writes them, before the agent's first session.
+ * and a markdown body. Pure: the agent runtime writes them, before the agent's first session.
  */
 export interface ModeInput {
   mode: AgentMode;

@@ -1,5 +1,5 @@
 import { TroupeError, errorMessage } from "../errors.ts";
-import type { AgentService } from "../agents/service.ts";
+import type { SpawnAgent } from "../agents/use-cases/spawn.ts";
 import type { SpawnWork } from "../agents/files/input-folder.ts";
 import type { EndedRun } from "../agents/lifecycle/run-ends.ts";
 import type { ModePrompt } from "../agents/start/mode-prompt.ts";
@@ -27,8 +27,8 @@ export interface ModeRunOptions {
 }
 
 export interface ModeDeps {
-  /** What a mode run needs of the agent service: a spawn (and its prompt, previewed), and a failed run when its outputs cannot be used. */
-  agents: Pick<AgentService, "spawn" | "failRun" | "previewModePrompt">;
+  /** What a mode run needs of the spawn use case: a spawn (and its prompt, previewed), and a failed run when its outputs cannot be used. */
+  agents: Pick<SpawnAgent, "spawn" | "failRun" | "previewModePrompt">;
   store: Store;
   log: Logger;
   decisions: DecisionStore;
@@ -60,7 +60,7 @@ export class ModeService {
     this.importing = true;
   }
 
-  /** After the agent service's start (which publishes the ends it finds): what is still unimported. */
+  /** After the agent runtime's start (which publishes the ends it finds): what is still unimported. */
   sweep(): void {
     for (const rec of this.d.store.agents.list()) {
       if (rec.status === "done" && rec.mode) this.importOnce(rec.id, rec.session);

@@ -11,7 +11,7 @@ import type { AgentView } from "./dispatch-plan.ts";
 import { resolvePrompt } from "./resolve-prompt.ts";
 import type { StatusWrites } from "./status-writes.ts";
 
-/** Resumes an agent with a prompt, with its saved environment: AgentService. */
+/** Resumes an agent with a prompt, with its saved environment: the resume use case (src/agents/use-cases/resume.ts). */
 export interface Resumer {
   resumeWith(ref: string, prompt: string): Promise<Agent>;
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { AgentService } from "../../src/agents/service.ts";
+import { composeAgents } from "../../src/agents/compose.ts";
 import { EventBus } from "../../src/events/bus.ts";
 import { Logger } from "../../src/events/log.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
@@ -29,7 +29,7 @@ async function propose<T>(fn: (work: WorkService) => T): Promise<T> {
   const bus = new EventBus(store.events, log);
   const ws = { root: sb.dir, stateDir: join(sb.dir, ".troupe"), socket: sb.socket, socketExplicit: true };
   try {
-    return fn(new WorkService({ root: sb.dir, store, bus, agents: new AgentService({ ws, store, bus, log, binDir: sb.runtime }) }));
+    return fn(new WorkService({ root: sb.dir, store, bus, agents: composeAgents({ ws, store, bus, log, binDir: sb.runtime }).resume }));
   } finally {
     store.close();
   }

@@ -9,7 +9,7 @@ import type { Caller } from "../../src/agents/caller.ts";
 import { MessageService, PROMPT_BUDGET } from "../../src/messages/service.ts";
 import type { AgentStatus } from "../../src/protocol/status.ts";
 
-/** The service over a real store and bus; agents are rows (no processes: delivery to sessions is claimed as the agent service would). */
+/** The service over a real store and bus; agents are rows (no processes: delivery to sessions is claimed as the agent runtime would). */
 const dir = mkdtempSync("/tmp/tr-msg-");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;

@@ -41,7 +41,7 @@ test("Claude Code's subagent files: tools as a comma list, model inherit as none
 
 const req = (r: Record<string, unknown>) => SpawnRequestSchema.parse({ prompt: "do it", ...r });
 
-test("precedence: the request's own fields over the profile's (workspace config comes after, in the agent service)", () => {
+test("precedence: the request's own fields over the profile's (workspace config comes after, at the spawn)", () => {
   const p = parseProfile("/p/r.md", "---\nprovider: claude\nmodel: opus\npermissions: plan\nallowedTools: [Read]\n---\nRole.", "repository");
   const plain = withProfile(req({ profile: "r" }), p);
   expect(plain.req).toMatchObject({ provider: "claude", model: "opus", permissions: "plan" });

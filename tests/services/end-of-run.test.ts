@@ -72,7 +72,7 @@ test("a failing step is logged and the later steps still run", () => {
   store.close();
 });
 
-test("the parts are read once, at the first end (built after the agent service that is given the sequence)", () => {
+test("the parts are read once, at the first end (built after the agent runtime that is given the sequence)", () => {
   const { ends, reads, store } = setup();
   expect(reads()).toBe(0);
   ends.ended({ agent, session: 1, exitCode: 0 });

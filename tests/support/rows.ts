@@ -34,7 +34,7 @@ export class Rows {
   }
 }
 
-/** A resume port that records what it was asked (the agent service's canResume/resumeWith/troupeCommand). */
+/** A resume port that records what it was asked (the resume use case's canResume/resumeWith/troupeCommand). */
 export class RecordingResumer {
   readonly resumed: { ref: string; prompt: string }[] = [];
   constructor(

@@ -10,7 +10,7 @@ import { Rows } from "../support/rows.ts";
 
 /**
  * The mode outputs' step of the end-of-run sequence (ModeService.runEnded), on a real store and a
- * worktree folder; agents are rows, a failed run is recorded as the agent service would.
+ * worktree folder; agents are rows, a failed run is recorded as the agent runtime would.
  */
 let rows: Rows;
 afterEach(() => rows.close());

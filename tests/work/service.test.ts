@@ -1,6 +1,6 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { AgentService } from "../../src/agents/service.ts";
+import { composeAgents } from "../../src/agents/compose.ts";
 import { EventBus } from "../../src/events/bus.ts";
 import { Logger } from "../../src/events/log.ts";
 import { PhaseTreeSchema } from "../../src/protocol/work.ts";
@@ -21,8 +21,8 @@ beforeEach(() => {
   store = createStore(join(sb.runtime, `t${++n}.db`), log);
   bus = new EventBus(store.events, log);
   const ws = { root: sb.dir, stateDir: join(sb.dir, ".troupe"), socket: sb.socket, socketExplicit: true };
-  const agents = new AgentService({ ws, store, bus, log, binDir: sb.runtime });
-  work = new WorkService({ root: sb.dir, store, bus, agents });
+  const agents = composeAgents({ ws, store, bus, log, binDir: sb.runtime });
+  work = new WorkService({ root: sb.dir, store, bus, agents: agents.resume });
 });
 
 const draft = (slug: string, ...dependsOn: string[]) => ({ slug, title: `Title of ${slug}`, body: `Body of ${slug}`, dependsOn });

@@ -9,7 +9,7 @@ import { isLive } from "../../protocol/status.ts";
 import { dirtyPaths } from "../../git/status.ts";
 import { commitPrompt } from "./commit-prompt.ts";
 
-/** The part of the agent service this follower uses: its public resume API. */
+/** What this follower uses of the agents: the resume use case (src/agents/use-cases/resume.ts). */
 export interface CommitResumer {
   canResume(ref: string): boolean;
   resumeWith(ref: string, prompt: string): Promise<Agent>;

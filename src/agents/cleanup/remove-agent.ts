@@ -9,6 +9,7 @@ import { sleep } from "../../runtime/process.ts";
 import { removeWorktree } from "../../git/worktree.ts";
 import { dirtyPaths, saveAsCommit } from "../../git/status.ts";
 import type { AgentDeps } from "../deps.ts";
+import { findAgent } from "../find-agent.ts";
 import type { RunEnds } from "../lifecycle/run-ends.ts";
 import type { AgentEnvStore } from "../files/saved-env.ts";
 import { agentPaths } from "../paths.ts";
@@ -25,8 +26,6 @@ export interface RemovalDeps extends AgentDeps {
   stopper: Stopper;
   watcher: SessionWatcher;
   envs: AgentEnvStore;
-  /** The record by id or name; `agent_not_found` otherwise. */
-  find(ref: string): AgentRecord;
 }
 
 /**
@@ -35,7 +34,7 @@ export interface RemovalDeps extends AgentDeps {
  * as a commit on the agent's branch, so nothing is lost either way.
  */
 export async function removeAgent(d: RemovalDeps, ref: string, opts: { force?: boolean } = {}): Promise<void> {
-  let rec = d.find(ref);
+  let rec = findAgent(d.store, ref);
   if (isLive(rec.status)) throw new TroupeError("invalid_state", `${rec.name} is ${rec.status}; stop it first`);
   // its processes may outlive its status (one that ignores SIGTERM, one that setsid'd): the stop
   // is finished before its records go, or nothing would be left to find them by

@@ -16,8 +16,8 @@ export interface DetachedRun {
 }
 
 /**
- * What follows an end, beyond the agent service: the daemon plugs in the declared sequence
- * (src/services/end-of-run.ts). The agent service calls it once per run that is over, after the
+ * What follows an end, beyond the agent runtime: the daemon plugs in the declared sequence
+ * (src/services/end-of-run.ts). The agent runtime calls it once per run that is over, after the
  * run's end is recorded and its `agent:updated` published.
  */
 export interface RunEnds {
@@ -31,7 +31,7 @@ export interface RunEnds {
   removed(agentId: string): void;
 }
 
-/** Only the announcement on the bus: an agent service with nothing built around it (a test, a script). */
+/** Only the announcement on the bus: an agent runtime with nothing built around it (a test, a script). */
 export function announceOnly(bus: EventBus): RunEnds {
   return {
     ended: (run) => bus.publish({ type: "agent:ended", ...run }),

@@ -17,7 +17,7 @@ import { RetryScheduler } from "./retries.ts";
 import { lifecycleSettings } from "./settings.ts";
 import { announceOnly } from "./run-ends.ts";
 
-/** What the lifecycle needs of the agent service: its stopper and its two ways to start a run. */
+/** What the lifecycle needs of the agent runtime (src/agents/runtime.ts): its stopper and its two ways to start a run. */
 export interface LifecycleDeps extends AgentDeps {
   stopper: Stopper;
   /** A process of the agent is watched now. */
@@ -80,7 +80,7 @@ export class Lifecycle {
     this.limits.shutdown();
   }
 
-  /** Fails an ended run through the policy (see AgentService.failRunWith). */
+  /** Fails an ended run through the policy (see RetryRun.failRunWith, src/agents/use-cases/retry.ts). */
   failRun(rec: AgentRecord, failure: FailureClass, evidence: string): Agent {
     const { store, bus, ws } = this.d;
     if (isLive(rec.status)) throw new TroupeError("invalid_state", `${rec.name} is ${rec.status}; a run is failed once it has ended`);

@@ -31,7 +31,7 @@ export interface AttachDeps extends AgentDeps {
   leftovers(agentId: string): Promise<FoundProcesses>;
   /** A resume of the agent is under way. */
   resuming(agentId: string): boolean;
-  /** The agent's environment on its account as it is now (see AgentService.startSession). */
+  /** The agent's environment on its account as it is now (see start/start-session.ts). */
   runEnv(rec: AgentRecord, clientEnv: Record<string, string>): Record<string, string>;
   /** Makes a removed worktree again from the agent's branch. */
   restoreWorktree(rec: AgentRecord): Promise<unknown>;

@@ -51,7 +51,7 @@ export class Spawner {
 
   constructor(private readonly d: SpawnerDeps) {}
 
-  /** See AgentService.spawn. */
+  /** See SpawnAgent.spawn (src/agents/use-cases/spawn.ts). */
   async spawn(req: SpawnOptions, parentId: string | null, work: SpawnWork | null, role: SpawnRole | null): Promise<Agent> {
     const claim: { name: string | null } = { name: null };
     try {

@@ -17,7 +17,7 @@ import { loadRole } from "../files/spawn-role.ts";
 import { copyIncludes, worktreePrep } from "./worktree-setup.ts";
 import { hashToken, newToken } from "../tokens.ts";
 
-/** Launches one session of a recorded agent (AgentService.startSession). */
+/** Launches one session of a recorded agent (start-session.ts). */
 export type StartSession = (rec: AgentRecord, session: number, cmd: ProviderCommand, token: string, onLaunch: AgentPatch, clientEnv: Record<string, string>, setup?: string | null) => Promise<Agent>;
 
 export interface RelaunchDeps extends AgentDeps {

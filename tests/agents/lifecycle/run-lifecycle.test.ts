@@ -1,7 +1,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { AgentService } from "../../../src/agents/service.ts";
+import { composeAgents } from "../../../src/agents/compose.ts";
 import { EventBus } from "../../../src/events/bus.ts";
 import { Logger } from "../../../src/events/log.ts";
 import { createStore } from "../../../src/store/index.ts";
@@ -9,9 +9,9 @@ import { Sandbox, waitFor } from "../../support/sandbox.ts";
 import { fakeClaude, resultLine } from "../../support/fake-claude.ts";
 
 /**
- * failRun, as the work model's proposal parsing calls it after a run ended `done` with a file
- * that does not parse: the service on a real store and repo (no daemon: the test sends each
- * run's signal through the service, as `troupe signal` does, then lets the stand-in CLI exit).
+ * failRunWith, as the work model's proposal parsing calls it after a run ended `done` with a file
+ * that does not parse: the agent use cases on a real store and repo (no daemon: the test sends each
+ * run's signal through them, as `troupe signal` does, then lets the stand-in CLI exit).
  */
 const sb = new Sandbox();
 afterAll(() => sb.close());
@@ -21,25 +21,25 @@ test("bad_output after a run ended resumes its session once with what is malform
   const store = createStore(join(sb.runtime, "t.db"), log);
   const bus = new EventBus(store.events, log);
   const ws = { root: sb.dir, stateDir: join(sb.dir, ".troupe"), socket: sb.socket, socketExplicit: true };
-  const agents = new AgentService({ ws, store, bus, log, binDir: sb.runtime });
-  agents.start();
+  const agents = composeAgents({ ws, store, bus, log, binDir: sb.runtime });
+  agents.runtime.start();
   try {
     const argsFile = join(sb.runtime, "args");
     // each run waits for its go file (go-first, then go-<the session it resumes>): its signal is sent through the service first
     const body = `echo '${resultLine("ok")}'; while [ ! -f ${sb.runtime}/go-\${resumed:-first} ]; do sleep 0.05; done`;
     const env = { PATH: `${fakeClaude(sb.runtime, argsFile, body)}:${process.env.PATH}` };
-    const a = await agents.spawn({ provider: "claude", prompt: "plan it", name: "planner", worktree: false, env });
-    const get = () => agents.get(a.id);
+    const a = await agents.spawn.spawn({ provider: "claude", prompt: "plan it", name: "planner", worktree: false, env });
+    const get = () => agents.query.get(a.id);
     const signalRun = async (session: number, result: string) => {
       await waitFor(`session ${session} to run`, () => (get().status === "running" && get().session === session ? true : undefined));
-      agents.signal(store.agents.get(a.id)!, { status: "done", result });
+      agents.signal.signal(store.agents.get(a.id)!, { status: "done", result });
       writeFileSync(join(sb.runtime, session === 1 ? "go-first" : "go-fake-session"), "");
     };
     await signalRun(1, "first");
     await waitFor("the first run to end", () => (get().status === "done" ? true : undefined));
     expect(get()).toMatchObject({ result: "first", attempt: 1 });
 
-    const failed = agents.failRunWith("planner", "bad_output", "proposal.json: phases[0].title is missing");
+    const failed = agents.retry.failRunWith("planner", "bad_output", "proposal.json: phases[0].title is missing");
     expect(failed).toMatchObject({ status: "starting", failure: { class: "bad_output", attempt: 1 } });
     await signalRun(2, "fixed");
     await waitFor("the resumed run to end", () => (get().status === "done" && get().session === 2 ? true : undefined));
@@ -47,10 +47,10 @@ test("bad_output after a run ended resumes its session once with what is malform
     expect(readFileSync(argsFile, "utf8")).toContain("--resume\nfake-session\n");
 
     // a second malformed output is not recovered again
-    expect(agents.failRunWith("planner", "bad_output", "still malformed")).toMatchObject({ status: "failed", failure: { class: "bad_output", attempt: 2 }, error: "still malformed" });
-    expect(() => agents.failRunWith("nobody", "bad_output", "x")).toThrow("no agent 'nobody'");
+    expect(agents.retry.failRunWith("planner", "bad_output", "still malformed")).toMatchObject({ status: "failed", failure: { class: "bad_output", attempt: 2 }, error: "still malformed" });
+    expect(() => agents.retry.failRunWith("nobody", "bad_output", "x")).toThrow("no agent 'nobody'");
   } finally {
-    await agents.shutdown();
+    await agents.runtime.shutdown();
     store.close();
   }
 }, 30_000);

@@ -11,7 +11,7 @@ import { waitFor } from "../../support/sandbox.ts";
  * A session's end before the end-of-run sequence: the lifecycle's decision (with accounts
  * failover) recorded once, then a run that is over goes to the sequence, a retry does not, and
  * an attached session's end is a detach. Real store, the signal recorded as `troupe signal` records
- * it (AgentService.signal); the output is taken as stored.
+ * it (SignalAgent.signal); the output is taken as stored.
  */
 let rows: Rows;
 afterEach(() => rows.close());

@@ -1,0 +1,75 @@
+import { errorMessage } from "../../errors.ts";
+import type { Agent } from "../../protocol/entities.ts";
+import type { AgentPatch, AgentRecord } from "../../store/index.ts";
+import { toAgent } from "../../store/agents.ts";
+import type { ProviderCommand } from "../../../providers/types.ts";
+import type { AgentDeps } from "../deps.ts";
+import { agentPaths } from "../paths.ts";
+import { clearSignalFile } from "../files/signal.ts";
+import { failRun } from "../lifecycle/fail-run.ts";
+import { newMarker } from "../processes/find.ts";
+import { launchSession, sessionFiles } from "../processes/launch-detached.ts";
+import { agentEnv } from "../processes/session-env.ts";
+import type { Stopper } from "../processes/stopper.ts";
+import type { SessionWatcher } from "../sessions/session-watcher.ts";
+
+interface SessionStartDeps extends Pick<AgentDeps, "ws" | "store" | "bus" | "binDir" | "accounts" | "input"> {
+  stopper: Stopper;
+  /** Watches the launched process (the session watcher's follow). */
+  follow: SessionWatcher["follow"];
+}
+
+/**
+ * Launches one session of a recorded agent. `onLaunch` (what a resume clears: questions,
+ * result...) is applied only once the process runs, so a launch that fails leaves the agent as it
+ * was, questions included.
+ */
+export async function startSession(d: SessionStartDeps, rec: AgentRecord, session: number, cmd: ProviderCommand, token: string, onLaunch: AgentPatch, clientEnv: Record<string, string>, setup: string | null = null): Promise<Agent> {
+  const { store, bus, ws } = d;
+  const files = sessionFiles(agentPaths(ws.stateDir, rec.name, rec.worktree).logsDir, session);
+  const marker = newMarker();
+  const who = { id: rec.id, name: rec.name, token, signalFile: rec.signalFile, workspace: ws.root, socket: ws.socket, sessionKey: marker };
+  // every run (a retry, a resume) on the agent's account as it is now, never one found spent
+  let runEnv = clientEnv;
+  try {
+    if (d.accounts) runEnv = d.accounts.envFor(store.agents.get(rec.id) ?? rec, clientEnv);
+  } catch (err) {
+    if (session === 1) failRun(d, rec.id, errorMessage(err));
+    throw err;
+  }
+  const env = agentEnv(runEnv, who, d.binDir);
+  // the last run's signal goes, and never through a link the agent planted (nothing launched yet)
+  try {
+    clearSignalFile(rec.signalFile, ws.stateDir);
+  } catch (err) {
+    if (session === 1) failRun(d, rec.id, errorMessage(err));
+    throw err;
+  }
+  // the marker is stored before the process exists: a daemon that dies during the launch still knows it
+  const sess = store.sessions.insert({ agentId: rec.id, session, ...files, marker });
+  // on a failed launch the agent keeps its status (and questions); the session number stays
+  // used, so the next try gets a fresh one
+  const previous = { status: rec.status };
+  store.agents.update(rec.id, { session, status: "starting" });
+  let launched;
+  try {
+    launched = await launchSession(cmd, rec.cwd, env, files, { setup });
+  } catch (err) {
+    store.sessions.end(rec.id, session, null);
+    if (session === 1) failRun(d, rec.id, errorMessage(err));
+    else bus.publish({ type: "agent:updated", agent: toAgent(store.agents.update(rec.id, previous)) });
+    throw err;
+  }
+  store.sessions.setPid(rec.id, session, launched.pid, launched.pidStart);
+  d.follow(sess, launched.pid, launched.pidStart, launched.child);
+  if (store.agents.get(rec.id)?.status === "stopped") {
+    // stopped while it was being launched: it never gets to run
+    d.stopper.terminate(rec.id, session, () => {});
+    return toAgent(store.agents.get(rec.id)!);
+  }
+  const updated = store.agents.update(rec.id, { ...onLaunch, status: "running", lastActivityAt: Date.now() });
+  bus.publish({ type: "agent:updated", agent: toAgent(updated) });
+  // what came for it since its prompt was built goes into its input, when it takes input mid-run
+  if (cmd.stdinStream) d.input?.opened(rec.id, session);
+  return toAgent(updated);
+}
