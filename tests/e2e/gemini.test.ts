@@ -1,26 +1,125 @@
 /**
- * The real Gemini CLI (from npm) under troupe, offline: a 127.0.0.1 stand-in for the Gemini API
- * answers the first turn with a shell tool call, which the CLI runs in the agent's worktree:
- * `troupe signal done` by the absolute path the prompt gives.
+ * The real Gemini CLI (from npm) under troupe, offline, driven over the Agent Client Protocol
+ * (`gemini --acp` under troupe's runner): a 127.0.0.1 stand-in for the Gemini API answers each
+ * prompt with a shell tool call, which the CLI runs in the agent's worktree.
  */
 import { expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BIN } from "../support/sandbox.ts";
+import { execFileSync } from "node:child_process";
+import type { Agent } from "../../src/protocol/entities.ts";
+import type { PermissionRequest } from "../../src/protocol/permission.ts";
+import { BIN, type Sandbox, waitFor } from "../support/sandbox.ts";
 import { useCliSandbox } from "../support/cli-sandbox.ts";
 import { startFakeGemini } from "../../scripts/fake-model-servers.ts";
 
 const cli = useCliSandbox();
+const shell = (command: string) => ({ name: "run_shell_command", args: { command } });
 
-test("Gemini CLI runs the tool call in its worktree and ends with troupe signal done", async () => {
-  const server = await startFakeGemini({ tool: { name: "run_shell_command", args: { command: `${BIN} signal done --result "gemini ran"` } }, answer: "Done." });
+async function geminiSandbox(opts: Parameters<typeof startFakeGemini>[0]): Promise<Sandbox> {
+  const server = await startFakeGemini(opts);
   const sb = cli.sandbox({ GEMINI_API_KEY: "test", GOOGLE_GEMINI_BASE_URL: server.url }, server);
   const account = join(sb.runtime, "gemini-account");
   mkdirSync(join(account, ".gemini"), { recursive: true });
   writeFileSync(join(account, ".gemini", "settings.json"), JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } } }));
   sb.env.GEMINI_CLI_HOME = account;
+  return sb;
+}
+
+const pending = (sb: Sandbox) => waitFor("a pending permission request", async () => (await sb.json<PermissionRequest[]>(["permissions", "--json"]))[0], 60_000);
+
+/** The pids of processes whose command line holds `text` (this test's own paths make it unique). */
+const pidsOf = (text: string): number[] => {
+  try {
+    return execFileSync("pgrep", ["-f", text], { encoding: "utf8" }).trim().split("\n").filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+};
+
+const readlinkOr = (path: string): string | null => {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return null;
+  }
+};
+
+test("Gemini CLI runs the tool call in its worktree and ends with troupe signal done", async () => {
+  const sb = await geminiSandbox({ tool: shell(`${BIN} signal done --result "gemini ran"`), answer: "Done." });
   await sb.json(["spawn", "--provider", "gemini", "--name", "gem", "--prompt", "Signal that you are done.", "--json"]);
   const a = await cli.ended(sb, "gem");
   expect(a).toMatchObject({ status: "done", result: "gemini ran" });
   expect(a.providerSessionId).toBeTruthy();
+  // the raw view is the ACP conversation as exchanged, each frame tagged by direction
+  const raw = (await sb.run(["logs", "gem", "--raw"])).stdout;
+  expect(raw).toContain('{"acp":"send","msg":{"jsonrpc":"2.0","id":0,"method":"initialize"');
+  expect(raw).toContain('"sessionUpdate":"tool_call_update"');
+  expect(raw).not.toContain(sb.env.TROUPE_AGENT_TOKEN ?? "no token in the test's env");
+}, 120_000);
+
+test("ask: the tool call waits for the person; allowed, it runs", async () => {
+  const sb = await geminiSandbox({ tool: shell(`echo ran > marker.txt && ${BIN} signal done --result allowed`), answer: "Stopped." });
+  await sb.json(["spawn", "--provider", "gemini", "--name", "asker", "--prompt", "Run it.", "--permissions", "ask", "--json"]);
+  const r = await pending(sb);
+  expect(r).toMatchObject({ agentName: "asker", toolName: "Bash", status: "pending" });
+  expect(String(r.input.command)).toContain("echo ran > marker.txt");
+  const a0 = (await sb.json<Agent[]>(["ls", "--json"])).find((a) => a.name === "asker")!;
+  expect(existsSync(join(a0.cwd, "marker.txt"))).toBe(false);
+  expect(await sb.run(["allow", r.id])).toMatchObject({ code: 0 });
+  const ended = await cli.ended(sb, "asker");
+  expect(ended).toMatchObject({ status: "done", result: "allowed" });
+  expect(readFileSync(join(a0.cwd, "marker.txt"), "utf8")).toBe("ran\n");
+}, 180_000);
+
+test("ask: a denied tool call does not run, and the agent is told", async () => {
+  const sb = await geminiSandbox({ tool: shell(`echo ran > marker.txt`), answer: "Stopped." });
+  await sb.json(["spawn", "--provider", "gemini", "--name", "denied", "--prompt", "Run it.", "--permissions", "ask", "--json"]);
+  const d = await waitFor("its request", async () => (await sb.json<PermissionRequest[]>(["permissions", "--json"])).find((p) => p.agentName === "denied"), 60_000);
+  expect(await sb.run(["deny", d.id, "--reason", "not today"])).toMatchObject({ code: 0 });
+  const b = (await sb.json<Agent[]>(["ls", "--json"])).find((a) => a.name === "denied")!;
+  await waitFor("the denied agent's turn to end", async () => ((await sb.run(["logs", "denied"])).stdout.includes("Stopped.") ? true : undefined), 60_000);
+  expect(existsSync(join(b.cwd, "marker.txt"))).toBe(false);
+  const raw = (await sb.run(["logs", "denied", "--raw"])).stdout;
+  expect(raw).toMatch(/"outcome":\{"outcome":"selected","optionId":"cancel"\}/);
+}, 180_000);
+
+test("a rule decides a request without the person", async () => {
+  const sb = await geminiSandbox({ tool: shell(`${BIN} signal done --result ruled`), answer: "Done." });
+  await sb.json(["spawn", "--provider", "gemini", "--name", "ruled", "--prompt", "Go.", "--permissions", "ask", "--allow", "Bash(*troupe signal*)", "--json"]);
+  expect(await cli.ended(sb, "ruled")).toMatchObject({ status: "done", result: "ruled" });
+  const all = await sb.json<PermissionRequest[]>(["permissions", "--all", "--json"]);
+  expect(all).toHaveLength(1);
+  expect(all[0]).toMatchObject({ status: "allowed", decidedBy: "rule" });
+}, 120_000);
+
+test("a message sent while the agent works is its next prompt, in the same ACP session", async () => {
+  const sb = await geminiSandbox({
+    tool: shell("sleep 4; echo first"),
+    answer: "First part done.",
+    on: [{ text: "PLEASE-FINISH", tool: shell(`${BIN} signal done --result "took the message"`) }],
+  });
+  await sb.json(["spawn", "--provider", "gemini", "--name", "busy", "--prompt", "Start.", "--json"]);
+  await waitFor("the first tool call to run", async () => ((await sb.run(["logs", "busy", "--raw"])).stdout.includes('"sessionUpdate":"tool_call"') ? true : undefined), 60_000);
+  expect(await sb.run(["send", "busy", "PLEASE-FINISH now"])).toMatchObject({ code: 0 });
+  const a = await cli.ended(sb, "busy");
+  expect(a).toMatchObject({ status: "done", result: "took the message", session: 1 });
+  const raw = (await sb.run(["logs", "busy", "--raw"])).stdout;
+  // one session/new, two prompts into it
+  expect(raw.match(/"method":"session\/new"/g)).toHaveLength(1);
+  expect(raw.match(/"method":"session\/prompt"/g)).toHaveLength(2);
+}, 120_000);
+
+test("kill -9 of the runner ends the agent and the tool it runs", async () => {
+  const sb = await geminiSandbox({ tool: shell("sleep 97"), answer: "never" });
+  await sb.json(["spawn", "--provider", "gemini", "--name", "orphan", "--prompt", "Wait.", "--json"]);
+  const a = (await sb.json<Agent[]>(["ls", "--json"])).find((x) => x.name === "orphan")!;
+  // its runner: the acp-run process working in the agent's worktree
+  const runner = await waitFor("the runner", () => {
+    const mine = pidsOf("acp-run").filter((p) => readlinkOr(`/proc/${p}/cwd`) === a.cwd);
+    return mine.length ? mine : undefined;
+  }, 30_000);
+  await waitFor("the tool to run", () => (pidsOf("sleep 97").length ? true : undefined), 60_000);
+  for (const pid of runner) process.kill(pid, "SIGKILL");
+  await waitFor("the agent and its tool to be gone", () => (pidsOf("sleep 97").length === 0 && pidsOf("gemini --acp").length === 0 ? true : undefined), 15_000);
 }, 120_000);
