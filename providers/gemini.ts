@@ -120,6 +120,7 @@ export const gemini: Provider = {
   install: "npm install -g @google/gemini-cli",
   permissionModes: acpModes(GEMINI_ACP),
   routesPermissions: true,
+  transport: "acp",
   liveInput: acpLiveInput,
   provenWith: "0.61.0",
   npmPackage: "@google/gemini-cli",

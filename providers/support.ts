@@ -14,6 +14,10 @@ export interface ProviderSupport {
   mcp: boolean;
   /** Its output says what a run cost in dollars (else tokens at most). */
   cost: boolean;
+  /** How troupe drives it: over the Agent Client Protocol (under its runner, `troupe acp-run`) or headless. */
+  transport: "acp" | "headless";
+  /** A message or a peer's question reaches its running session: while it works (Claude's stream), as its next prompt (ACP), or not at all (it reads them with troupe listen). */
+  liveInput: "mid-turn" | "next-turn" | "none";
 }
 
 export function supportOf(p: Provider): ProviderSupport {
@@ -24,5 +28,7 @@ export function supportOf(p: Provider): ProviderSupport {
     ask: p.permissionModes.includes("ask"),
     mcp: p.mcp !== undefined,
     cost: p.reportsCost === true,
+    transport: p.transport ?? "headless",
+    liveInput: p.liveInput ? (p.transport === "acp" ? "next-turn" : "mid-turn") : "none",
   };
 }

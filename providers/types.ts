@@ -168,6 +168,8 @@ export interface Provider {
    * instead of looking with `troupe listen` between steps (`listen.poll`).
    */
   liveInput?: LiveInput;
+  /** "acp": driven over the Agent Client Protocol, its commands run under troupe's runner (providers/acp/); absent: headless. */
+  transport?: "acp";
   /** True when a resume needs no session id from the CLI's output (sessionId is then ""). */
   resumesWithoutSession?: boolean;
   /** The CLI's version troupe was last proven with: fixtures recorded from it, its e2e test run against it. Absent: never run here. */

@@ -125,7 +125,7 @@ export async function runAcpSession(o: RunnerOptions): Promise<number> {
     });
   } catch (err) {
     if (stopped.requested) return (await endAgent(agent)) ?? 143;
-    const message = err instanceof RunnerError ? err.message : `the ACP session failed: ${err instanceof Error ? err.message : String(err)}`;
+    const message = err instanceof RunnerError ? err.message : `the ACP session failed: ${errorText(err)}`;
     log.write({ troupe: "error", message });
     code = (await settled(agent.exited, 0)) ?? 1;
     if (code === 0) code = 1;
@@ -172,4 +172,12 @@ function onTerm(agent: AgentProcess): { requested: boolean; cancel: (() => void)
     agent.end();
   });
   return state;
+}
+
+/** An error as one line: a JSON-RPC error's message and the details the agent gave with it. */
+function errorText(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const data = (err as { data?: unknown }).data;
+  const details = data && typeof data === "object" && typeof (data as { details?: unknown }).details === "string" ? (data as { details: string }).details : null;
+  return details ? `${err.message}: ${details.split("\n")[0]}` : err.message;
 }

@@ -13,7 +13,9 @@ export const command = defineCommand(
     synopsis: "troupe providers [--json]",
     flags: {},
     notes: `  PROVEN: the CLI version troupe was last proven with (its recorded output and an end-to-end
-  run); untested: never run here. RESUME, PERMISSIONS (the modes it honours; ask: each tool
+  run); untested: never run here. TRANSPORT (acp: over the Agent Client Protocol, under troupe's
+  runner; headless), LIVE INPUT (a message reaches its running session: mid-turn, next-turn or
+  none), RESUME, PERMISSIONS (the modes it honours; ask: each tool
   call to you), MCP (troupe's tools over MCP), COST (its output says what a run cost)`,
     workspace: false,
   },
@@ -35,13 +37,15 @@ async function run(args: string[]): Promise<number> {
   }
   stdout.write(
     table(
-      ["NAME", "INSTALLED", "VERSION", "PROVEN", "RESUME", "PERMISSIONS", "MCP", "COST", "INSTALL"],
+      ["NAME", "INSTALLED", "VERSION", "PROVEN", "TRANSPORT", "LIVE INPUT", "RESUME", "PERMISSIONS", "MCP", "COST", "INSTALL"],
       rows.map(({ d, p, s }) => [
         d.name,
         yes(d.installed),
         d.version ?? "-",
         // a CLI troupe runs as the person gives it (generic) has nothing to prove
         p.binary === null ? "-" : (s.provenWith ?? "untested"),
+        s.transport,
+        s.liveInput,
         yes(s.resume),
         s.permissions.join(","),
         yes(s.mcp),
