@@ -6,7 +6,8 @@
  * the agent, the end of a turn, its own failure) are `troupe` lines beside them.
  */
 export type RunnerLine =
-  | { acp: "send" | "recv"; msg: unknown }
+  /** `replay`: a frame of the session's history that the agent sent again while loading it (`session/load`): not news. */
+  | { acp: "send" | "recv"; msg: unknown; replay?: true }
   /** The ACP session the agent runs (from `session/new`, or the one `session/load` took up again). */
   | { troupe: "session"; sessionId: string; model?: string }
   /** An input (the prompt, a message, a question) the runner gave the agent, as a prompt or a part of one. */

@@ -8,7 +8,7 @@ import { num, obj, str, stringify, type JsonObject } from "../json-line.ts";
  * view. Pure, never throws on what a JSON object holds.
  */
 export function parseRunnerLine(line: JsonObject): OutputEvent[] | null {
-  if (line.acp === "recv") return fromAgent(obj(line.msg) ?? {});
+  if (line.acp === "recv") return line.replay === true ? [] : fromAgent(obj(line.msg) ?? {});
   if (line.acp === "send") return [];
   switch (line.troupe) {
     case "session": {

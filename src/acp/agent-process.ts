@@ -13,18 +13,22 @@ export interface AgentProcess {
 }
 
 /**
- * The agent runs in a process group of its own (`setsid`), its tools' processes with it, under a
+ * The agent runs in a process group of its own (`setsid`, where the system has it: macOS has
+ * none, and the agent then stays in the session's group), its tools' processes with it, under a
  * small sh that holds a pipe from the runner on fd 3. When that pipe closes, however the runner
  * ended (`kill -9` included: Bun and Deno cannot ask the kernel for a pdeathsig), or because the
- * runner closed it to end the agent (`stop`), the watcher sends the agent's group SIGTERM, then
- * SIGKILL when it is still there 5 s later. The group is the agent's alone, so a stop of the
- * session's group reaches the agent only through its runner, which forwards it. The agent gets
- * none of the watcher's fds; its stdin is the runner's pipe (a background job's would be /dev/null).
+ * runner closed it to end the agent, the watcher sends the agent's group SIGTERM, then SIGKILL
+ * when it is still there 5 s later. The sh and its watcher outlast a SIGTERM to the session's
+ * group (`troupe stop`): the runner forwards that to the agent as a cancel, then ends its group;
+ * the sh's exit is the agent's. The agent gets none of the watcher's fds, and no signal ignored;
+ * its stdin is the runner's pipe (a background job's would be /dev/null).
  */
 const WATCHED = [
-  `exec 4<&0; setsid "$@" <&4 4<&- 3<&- & a=$!; exec 4<&-`,
-  `{ read -r _ <&3; kill -TERM -$a 2>/dev/null; n=0; while kill -0 -$a 2>/dev/null && [ $n -lt 5 ]; do sleep 1; n=$((n+1)); done; kill -KILL -$a 2>/dev/null; } & w=$!; exec 3<&-`,
-  `wait $a; c=$?; kill -KILL $w 2>/dev/null; exit $c`,
+  `trap : TERM; s=; command -v setsid >/dev/null 2>&1 && s=setsid`,
+  `exec 4<&0; $s "$@" <&4 4<&- 3<&- & a=$!; exec 4<&-; g=-$a; [ -n "$s" ] || g=$a`,
+  `{ trap '' TERM; read -r _ <&3; kill -TERM $g 2>/dev/null; n=0; while kill -0 $g 2>/dev/null && [ $n -lt 5 ]; do sleep 1; n=$((n+1)); done; kill -KILL $g 2>/dev/null; } & w=$!; exec 3<&-`,
+  // a trapped TERM ends a wait early: wait again until the agent is really gone
+  `while :; do wait $a; c=$?; kill -0 $a 2>/dev/null || break; done; kill -KILL $w 2>/dev/null; exit $c`,
 ].join("\n");
 
 const SIGNALS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };

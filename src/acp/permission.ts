@@ -35,7 +35,7 @@ export function toolCallOf(call: ToolCallUpdate): TroupeToolCall {
  * know); a deny, a cancel or no answer in time picks "reject once". An agent that offers no such
  * option gets `cancelled`, which ACP defines as not running the call.
  */
-export function answerOf(params: RequestPermissionRequest, r: PermissionRequest): RequestPermissionResponse {
+export function answerOf(params: RequestPermissionRequest, r: Pick<PermissionRequest, "status">): RequestPermissionResponse {
   const pick = (...kinds: PermissionOption["kind"][]) => kinds.map((k) => params.options.find((o) => o.kind === k)).find((o) => o !== undefined);
   const option = r.status === "allowed" ? pick("allow_once", "allow_always") : pick("reject_once", "reject_always");
   return option ? { outcome: { outcome: "selected", optionId: option.optionId } } : { outcome: { outcome: "cancelled" } };

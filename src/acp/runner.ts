@@ -58,53 +58,45 @@ export async function runAcpSession(o: RunnerOptions): Promise<number> {
     return 127;
   }
   const inbox = o.inputDir ? new Inbox(o.inputDir) : null;
+  // frames the agent sends while it loads a session replay its history: kept, marked, not shown again
+  let replaying = false;
   const raw = acp.ndJsonStream(agent.input, agent.output);
-  const recv = log.tap("recv");
+  const recv = log.tap("recv", () => replaying);
   const send = log.tap("send");
   void raw.readable.pipeTo(recv.writable).catch(() => {});
   void send.readable.pipeTo(raw.writable).catch(() => {});
-  let sessionId: string | null = null;
+  const session: { id: string | null } = { id: null };
   const app = acp
     .client({ name: "troupe" })
-    .onRequest(acp.methods.client.session.requestPermission, async ({ params, signal }) => {
-      if (params.sessionId !== sessionId) throw acp.RequestError.invalidParams(undefined, `no session ${params.sessionId} here`);
-      const id = params.toolCall.toolCallId;
-      if (o.permissions !== "ask") {
-        log.write({ troupe: "denied", toolCallId: id, reason: `the agent runs in permission mode ${o.permissions}, which asks no one` });
-        return answerOf(params, deniedRequest());
-      }
-      try {
-        const r = await awaitPermission(o.client(), { ...toolCallOf(params.toolCall), toolUseId: id }, Date.now() + o.permissionWaitMs, signal);
-        if (r.status === "pending") log.write({ troupe: "denied", toolCallId: id, reason: `no answer from the person within ${Math.round(o.permissionWaitMs / 1000)} s` });
-        return answerOf(params, r);
-      } catch (err) {
-        log.write({ troupe: "denied", toolCallId: id, reason: `troupe could not ask the person: ${err instanceof Error ? err.message : String(err)}` });
-        return answerOf(params, deniedRequest());
-      }
-    })
+    .onRequest(acp.methods.client.session.requestPermission, askTroupe(o, log, session))
     .onNotification(acp.methods.client.session.update, () => {});
+  let exit: number | null = null;
+  void agent.exited.then((c) => (exit = c));
   const stopped = onTerm(agent);
   let code = 0;
   try {
     code = await app.connectWith({ readable: recv.readable, writable: send.writable }, async (ctx) => {
       const ended = agent.exited.then((c) => {
-        throw new RunnerError(`${o.argv[0]} ended (exit ${c}) while troupe waited for it`);
+        throw new RunnerError(endedText(o, c));
       });
       const within = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
         Promise.race([p, ended, new Promise<never>((_, rej) => setTimeout(() => rej(new RunnerError(`${o.argv[0]} did not ${what} within ${ms / 1000} s`)), ms).unref?.())]);
       const init = await within(ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {}, clientInfo: { name: "troupe", version: "1" } }), o.startMs, "answer initialize");
       const mcpServers: acp.McpServer[] = o.mcp ? [{ name: "troupe", command: o.mcp.command, args: o.mcp.args, env: Object.entries(o.mcp.env).map(([name, value]) => ({ name, value })) }] : [];
       let modes: acp.SessionModeState | null | undefined;
-      if (o.load && init.agentCapabilities?.loadSession) {
-        const loaded = await within(ctx.request(acp.methods.agent.session.load, { sessionId: o.load, cwd: o.cwd, mcpServers }), o.startMs, "load its session");
-        sessionId = o.load;
+      if (o.load) {
+        // a resume keeps the agent's context, or fails saying why: never a fresh session in its place
+        if (!init.agentCapabilities?.loadSession) throw new RunnerError(`${o.argv[0]} cannot load a session over ACP (it does not offer loadSession), so session ${o.load} cannot be resumed`);
+        replaying = true;
+        const loaded = await within(ctx.request(acp.methods.agent.session.load, { sessionId: o.load, cwd: o.cwd, mcpServers }), o.startMs, "load its session").finally(() => (replaying = false));
+        session.id = o.load;
         modes = (loaded as { modes?: acp.SessionModeState | null } | null)?.modes;
       } else {
         const s = await within(ctx.request(acp.methods.agent.session.new, { cwd: o.cwd, mcpServers }), o.startMs, "start a session");
-        sessionId = s.sessionId;
+        session.id = s.sessionId;
         modes = s.modes;
       }
-      const sid: string = sessionId;
+      const sid: string = session.id;
       log.write({ troupe: "session", sessionId: sid });
       if (o.mode && modes?.currentModeId !== o.mode) {
         if (!modes?.availableModes.some((m) => m.id === o.mode)) throw new RunnerError(`${o.argv[0]} offers no session mode ${o.mode} (it offers ${modes?.availableModes.map((m) => m.id).join(", ") || "none"})`);
@@ -118,31 +110,61 @@ export async function runAcpSession(o: RunnerOptions): Promise<number> {
         const r = await Promise.race([ctx.request(acp.methods.agent.session.prompt, { sessionId: sid, prompt: [{ type: "text", text }] }), ended]);
         log.write({ troupe: "turn", stopReason: r.stopReason, ...turnUsage(r) });
         if (stopped.requested || !inbox) return 0;
-        const next = await nextInputs(inbox, ended);
+        const next = await nextInputs(inbox, () => exit);
         if (next === null) return 0;
         items = next;
       }
     });
   } catch (err) {
-    if (stopped.requested) return (await endAgent(agent)) ?? 143;
-    const message = err instanceof RunnerError ? err.message : `the ACP session failed: ${errorText(err)}`;
-    log.write({ troupe: "error", message });
-    code = (await settled(agent.exited, 0)) ?? 1;
-    if (code === 0) code = 1;
+    if (!stopped.requested) {
+      // the agent's stdout closing rejects what waits on it before its exit is seen: give the exit a moment
+      const c = exit ?? (await settled(agent.exited, 2000));
+      const gone = c !== null && !(err instanceof RunnerError);
+      log.write({ troupe: "error", message: gone ? endedText(o, c) : err instanceof RunnerError ? err.message : `the ACP session failed: ${errorText(err)}` });
+      code = c === null || c === 0 ? 1 : c;
+    }
   } finally {
     inbox?.close();
   }
   await endAgent(agent);
-  return code;
+  // a stopped session ends as a stopped process does, whatever the agent made of its cancel
+  return stopped.requested ? 143 : code;
 }
 
-/** The inputs waiting once a turn is over, claimed; null when the stream was closed with nothing waiting. */
-async function nextInputs(inbox: Inbox, ended: Promise<never>): Promise<InputLine[] | null> {
+const endedText = (o: RunnerOptions, c: number) => `${o.argv[0]} ended (exit ${c}) while troupe waited for it`;
+
+/**
+ * `session/request_permission`: troupe's rules, then the person, through the daemon (as Claude's
+ * permission tool asks); a request for another session than this runner's is refused.
+ */
+function askTroupe(o: RunnerOptions, log: SessionLog, session: { id: string | null }) {
+  return async ({ params, signal }: { params: acp.RequestPermissionRequest; signal: AbortSignal }): Promise<acp.RequestPermissionResponse> => {
+    if (params.sessionId !== session.id) throw acp.RequestError.invalidParams(undefined, `no session ${params.sessionId} here`);
+    const id = params.toolCall.toolCallId;
+    if (o.permissions !== "ask") {
+      log.write({ troupe: "denied", toolCallId: id, reason: `the agent runs in permission mode ${o.permissions}, which asks no one` });
+      return answerOf(params, { status: "denied" });
+    }
+    try {
+      const r = await awaitPermission(o.client(), { ...toolCallOf(params.toolCall), toolUseId: id }, Date.now() + o.permissionWaitMs, signal);
+      if (r.status === "pending") log.write({ troupe: "denied", toolCallId: id, reason: `no answer from the person within ${Math.round(o.permissionWaitMs / 1000)} s` });
+      return answerOf(params, r);
+    } catch (err) {
+      log.write({ troupe: "denied", toolCallId: id, reason: `troupe could not ask the person: ${err instanceof Error ? err.message : String(err)}` });
+      return answerOf(params, { status: "denied" });
+    }
+  };
+}
+
+/** The inputs waiting once a turn is over, claimed; null when the stream was closed with nothing waiting. Throws once the agent is gone. */
+async function nextInputs(inbox: Inbox, exited: () => number | null): Promise<InputLine[] | null> {
   for (;;) {
     const lines = inbox.take();
     if (lines.length) return lines;
     if (inbox.closed()) return null;
-    await Promise.race([inbox.changed(), ended]);
+    const c = exited();
+    if (c !== null) throw new RunnerError(`the agent ended (exit ${c}) between turns`);
+    await inbox.changed();
   }
 }
 
@@ -159,17 +181,21 @@ function settled<T>(p: Promise<T>, ms: number): Promise<T | null> {
   return Promise.race([p, new Promise<null>((r) => setTimeout(() => r(null), ms).unref?.())]);
 }
 
-function deniedRequest() {
-  return { status: "denied" } as Parameters<typeof answerOf>[1];
-}
+/** How long a cancelled turn may take to wind down before the agent's group is ended. */
+const CANCEL_GRACE_MS = 2000;
 
-/** SIGTERM (troupe stop: the session's whole process group gets it): the turn is cancelled, and the session ends once the agent has. */
+/**
+ * SIGTERM (troupe stop, to the session's process group; the agent's own group is apart): the turn
+ * is cancelled (`session/cancel`); the agent's group is ended once the turn is over, or after a
+ * grace when the agent does not end it.
+ */
 function onTerm(agent: AgentProcess): { requested: boolean; cancel: (() => void) | null } {
   const state = { requested: false, cancel: null as (() => void) | null };
   process.on("SIGTERM", () => {
+    if (state.requested) return;
     state.requested = true;
     state.cancel?.();
-    agent.end();
+    setTimeout(() => agent.end(), state.cancel ? CANCEL_GRACE_MS : 0).unref?.();
   });
   return state;
 }

@@ -21,11 +21,11 @@ export class SessionLog {
     for (let off = 0; off < bytes.length; ) off += writeSync(this.fd, bytes, off);
   }
 
-  /** A pass-through of one direction of the ACP stream that logs each frame as it goes by. */
-  tap(dir: "send" | "recv"): TransformStream<AnyMessage, AnyMessage> {
+  /** A pass-through of one direction of the ACP stream that logs each frame as it goes by; `replay()` marks the frames of a session's history the agent replays. */
+  tap(dir: "send" | "recv", replay: () => boolean = () => false): TransformStream<AnyMessage, AnyMessage> {
     return new TransformStream({
       transform: (msg, out) => {
-        this.write({ acp: dir, msg });
+        this.write(replay() ? { acp: dir, msg, replay: true } : { acp: dir, msg });
         out.enqueue(msg);
       },
     });
