@@ -18,6 +18,8 @@ export interface ProviderSupport {
   transport: "acp" | "headless";
   /** A message or a peer's question reaches its running session: while it works (Claude's stream), as its next prompt (ACP), or not at all (it reads them with troupe listen). */
   liveInput: "mid-turn" | "next-turn" | "none";
+  /** Its plan (entries and their status) is shown and kept on the agent: an ACP agent that sends plan updates, proven by its e2e. */
+  plan: boolean;
 }
 
 export function supportOf(p: Provider): ProviderSupport {
@@ -30,5 +32,6 @@ export function supportOf(p: Provider): ProviderSupport {
     cost: p.reportsCost === true,
     transport: p.transport ?? "headless",
     liveInput: p.liveInput ? (p.transport === "acp" ? "next-turn" : "mid-turn") : "none",
+    plan: p.sendsPlan === true,
   };
 }

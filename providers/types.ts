@@ -168,6 +168,8 @@ export interface Provider {
    * instead of looking with `troupe listen` between steps (`listen.poll`).
    */
   liveInput?: LiveInput;
+  /** True when its ACP agent sends plan updates (`plan`), proven by its e2e; Gemini CLI 0.61 sends none. */
+  sendsPlan?: boolean;
   /** "acp": driven over the Agent Client Protocol, its commands run under troupe's runner (providers/acp/); absent: headless. */
   transport?: "acp";
   /** True when a resume needs no session id from the CLI's output (sessionId is then ""). */

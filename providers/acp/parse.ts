@@ -1,4 +1,4 @@
-import type { OutputEvent } from "../../src/protocol/output.ts";
+import type { OutputEvent, PlanEntry } from "../../src/protocol/output.ts";
 import { num, obj, str, stringify, type JsonObject } from "../json-line.ts";
 
 /**
@@ -68,17 +68,12 @@ function fromAgent(msg: JsonObject): OutputEvent[] {
       if (status !== "completed" && status !== "failed") return [];
       return [{ kind: "tool_result", id: str(u.toolCallId), output: toolOutput(u), isError: status === "failed" }];
     }
-    case "plan": {
-      const entries = Array.isArray(u.entries) ? u.entries.map(obj).filter((e) => e !== undefined) : [];
-      if (!entries.length) return [];
-      return [{ kind: "text", text: `plan:\n${entries.map((e) => `${PLAN_MARK[str(e.status) ?? ""] ?? "[ ]"} ${str(e.content) ?? ""}`).join("\n")}` }];
-    }
+    case "plan":
+      return [{ kind: "plan", entries: (Array.isArray(u.entries) ? u.entries : []).flatMap(planEntry) }];
     default:
       return [];
   }
 }
-
-const PLAN_MARK: Record<string, string> = { pending: "[ ]", in_progress: "[>]", completed: "[x]" };
 
 /** A tool call's name as the output shows it: its kind (execute, edit, read, ...) and what it is about. */
 function toolName(u: JsonObject): string {
@@ -117,4 +112,16 @@ function diffText(block: JsonObject): string {
   const old = before === undefined ? [] : before.split("\n");
   const now = after.split("\n");
   return [`--- ${before === undefined ? "/dev/null" : `a/${path}`}`, `+++ b/${path}`, ...old.map((l) => `-${l}`), ...now.map((l) => `+${l}`)].join("\n");
+}
+
+const STATUSES = ["pending", "in_progress", "completed"] as const;
+const PRIORITIES = ["high", "medium", "low"] as const;
+
+/** One entry of a plan update; one with no status troupe knows is left out. */
+function planEntry(e: unknown): PlanEntry[] {
+  const entry = obj(e) ?? {};
+  const status = STATUSES.find((s) => s === entry.status);
+  if (!status) return [];
+  const priority = PRIORITIES.find((p) => p === entry.priority);
+  return [{ content: str(entry.content) ?? "", status, ...(priority && { priority }) }];
 }

@@ -30,6 +30,8 @@ export class ConversationService {
   constructor(
     private readonly store: Store,
     private readonly bus: EventBus,
+    /** Whether a line its session holds unread may still be the agent's listen's (LiveInputs.takeBack). */
+    private readonly takeBack: (agentId: string, session: number, seq: number) => boolean = () => true,
   ) {}
 
   start(): void {
@@ -151,7 +153,12 @@ export class ConversationService {
     const deadline = Date.now() + Math.min(waitMs, MAX_WAIT_MS);
     for (;;) {
       // what its running session holds unread first (it is older), so neither waits for the other
-      const held = session === null ? null : this.store.sessionInputs.takeHeldQuestion(me, session);
+      let held = session === null ? null : this.store.sessionInputs.takeHeldQuestion(me, session);
+      if (held && !this.takeBack(me, session!, held.input.seq)) {
+        // its session's reader took the line first: the question is its session's
+        this.store.sessionInputs.untake([held.input.seq]);
+        held = null;
+      }
       if (held) {
         if (signal.aborted) {
           this.store.sessionInputs.untake([held.input.seq]);

@@ -6,7 +6,7 @@ import type { EventBus, Published } from "../events/bus.ts";
 import type { Logger } from "../events/log.ts";
 import type { InputSeen, SessionInputPort } from "../agents/deps.ts";
 import { inputDirFor } from "../agents/processes/launch-detached.ts";
-import { closeStream, lineState, removeStream, streamOpen, wake, writeLine } from "../agents/sessions/input-stream.ts";
+import { closeStream, lineState, removeStream, streamOpen, wake, withdrawLine, writeLine } from "../agents/sessions/input-stream.ts";
 import { getProvider } from "../../providers/index.ts";
 import type { LiveInput } from "../../providers/types.ts";
 import { liveMessageText, liveQuestionText } from "../prompts/messages.ts";
@@ -90,6 +90,20 @@ export class LiveInputs implements SessionInputPort {
     for (const conversation of back.conversations) bus.publish({ type: "conversation:updated", conversation });
     const sess = store.sessions.get(agentId, session);
     if (sess) removeStream(inputDirFor(sess.exitPath));
+  }
+
+  /**
+   * Whether a line the session holds unread may go to the agent's own `listen` or inbox instead
+   * (SessionInputRepo.takeHeldQuestion): yes where its CLI holds it in its stdin already (the
+   * feeder copied it); for an ACP runner, which takes its folder's lines itself when it prompts
+   * with them, only while the line still waits in the folder, which it then leaves (a rename, as
+   * the runner's own claim is: one of the two has it, never both).
+   */
+  takeBack(agentId: string, session: number, seq: number): boolean {
+    const rec = this.d.store.agents.get(agentId);
+    const sess = this.d.store.sessions.get(agentId, session);
+    if (!rec || !sess || getProvider(rec.provider)?.transport !== "acp") return true;
+    return withdrawLine(inputDirFor(sess.exitPath), seq);
   }
 
   private on({ event: e }: Published): void {

@@ -6,6 +6,7 @@ import type { z } from "zod";
 import type { Store } from "../store/index.ts";
 import type { AgentRecord } from "../store/agents.ts";
 import { messageSeq, type NewMessage } from "../store/messages.ts";
+import type { SessionInput } from "../store/session-inputs.ts";
 import type { BusEvent, EventBus } from "../events/bus.ts";
 import type { Caller } from "../agents/caller.ts";
 import type { SessionMail } from "../agents/deps.ts";
@@ -35,6 +36,8 @@ export class MessageService implements SessionMail {
     private readonly store: Store,
     private readonly bus: EventBus,
     private readonly troupe: () => string,
+    /** Whether a line its session holds unread may still be the agent's inbox's (LiveInputs.takeBack). */
+    private readonly takeBack: (agentId: string, session: number, seq: number) => boolean = () => true,
   ) {}
 
   /**
@@ -74,7 +77,7 @@ export class MessageService implements SessionMail {
     const session = caller.kind === "agent" ? caller.agent.session : null;
     for (;;) {
       // what its running session holds unread is the inbox's too (see takeHeldMessages): neither waits for the other
-      const held = session === null ? { inputs: [], messages: [] } : this.store.sessionInputs.takeHeldMessages(id, session);
+      const held = session === null ? { inputs: [], messages: [] } : this.ownHeld(id, session);
       const { page, delivered } = this.store.messages.read(id, after, PAGE);
       const all = withHeld(page, after === null ? held.messages : []);
       if (all.length || held.inputs.length) {
@@ -92,6 +95,15 @@ export class MessageService implements SessionMail {
       // nothing can be stored between the read above and this subscription (both synchronous)
       await this.bus.waitFor((p) => (isNewFor(p.event, id) ? true : null), left, signal);
     }
+  }
+
+  /** The messages its session holds unread that are still the inbox's to take (the rest stay the session's). */
+  private ownHeld(id: string, session: number): { inputs: SessionInput[]; messages: Message[] } {
+    const held = this.store.sessionInputs.takeHeldMessages(id, session);
+    const keep = held.inputs.map((i) => this.takeBack(id, session, i.seq));
+    const back = held.inputs.filter((_, i) => !keep[i]).map((i) => i.seq);
+    if (back.length) this.store.sessionInputs.untake(back);
+    return { inputs: held.inputs.filter((_, i) => keep[i]), messages: held.messages.filter((_, i) => keep[i]) };
   }
 
   /** The person's messages not yet read (the dashboard's snapshot): nothing is delivered by looking. */

@@ -54,12 +54,17 @@ export function renderEvent(ev: OutputEvent): RenderedLine[] {
       return [{ text: `✗ ${sanitize(firstLine(ev.message))}`, kind: "error" }];
     case "input":
       return [{ text: `» ${inputSummary(ev.text)}`, kind: "meta" }];
+    case "plan":
+      return [{ text: "plan:", kind: "meta" }, ...ev.entries.map((e) => ({ text: `  ${PLAN_MARK[e.status]} ${sanitize(e.content)}`, kind: "tool" as const }))];
     case "raw":
       return [{ text: sanitize(ev.line), kind: "raw" }];
     default:
       return assertNever(ev);
   }
 }
+
+/** A plan entry's status, as a check box: to do, under way, done. */
+const PLAN_MARK = { pending: "[ ]", in_progress: "[>]", completed: "[x]" } as const;
 
 function renderResult(ev: Extract<OutputEvent, { kind: "result" }>): RenderedLine[] {
   const facts: string[] = [ev.isError ? "✗ failed" : "✓ result"];

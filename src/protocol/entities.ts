@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PlanEntrySchema } from "./output.ts";
 import { PERMISSION_MODES } from "./permission-modes.ts";
 import { AgentModeSchema } from "./work.ts";
 import { AGENT_STATUSES } from "./status.ts";
@@ -67,6 +68,8 @@ export const AgentSchema = z.object({
   accountId: z.string().nullable(),
   /** Its permission requests waiting for the person (src/permissions/): above 0 it needs the person. */
   pendingPermissions: z.number().int().nonnegative(),
+  /** Its plan as it last reported it (an ACP agent's `plan` updates), entries with their status; null: it reported none. */
+  plan: z.array(PlanEntrySchema).nullable(),
 });
 export type Agent = z.infer<typeof AgentSchema>;
 

@@ -1,6 +1,14 @@
 import { z } from "zod";
 import { FailureClassSchema } from "./failure.ts";
 
+/** One entry of an agent's plan (ACP's `plan` update): what it will do, and how far it got. */
+export const PlanEntrySchema = z.object({
+  content: z.string(),
+  status: z.enum(["pending", "in_progress", "completed"]),
+  priority: z.enum(["high", "medium", "low"]).optional(),
+});
+export type PlanEntry = z.infer<typeof PlanEntrySchema>;
+
 /** What a provider parser turns an output line into; the dashboard and `troupe logs` render these. */
 export const OutputEventSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("session"), sessionId: z.string(), model: z.string().optional() }),
@@ -30,6 +38,8 @@ export const OutputEventSchema = z.discriminatedUnion("kind", [
    * the prompt included): `id` is the one troupe gave the line, when it gave one.
    */
   z.object({ kind: z.literal("input"), text: z.string(), id: z.string().optional() }),
+  /** The agent's plan, whole, each time it changes (an ACP agent's `plan` update): the agent's record keeps the last. */
+  z.object({ kind: z.literal("plan"), entries: z.array(PlanEntrySchema) }),
   /** A line the parser did not recognise: kept verbatim, never dropped. */
   z.object({ kind: z.literal("raw"), line: z.string() }),
 ]);

@@ -68,8 +68,10 @@ export function createServices(h: ServiceHost): RunningServices {
   const startedAt = Date.now();
   const bus = new EventBus(h.store.events, h.log);
   const troupe = troupeIn(h.binDir);
-  const messages = new MessageService(h.store, bus, () => troupe);
-  const conversations = new ConversationService(h.store, bus);
+  // a line its running session holds unread goes to the agent's own listen or inbox only while its reader has not taken it (live below)
+  const takeBack = (agentId: string, session: number, seq: number) => live.takeBack(agentId, session, seq);
+  const messages = new MessageService(h.store, bus, () => troupe, takeBack);
+  const conversations = new ConversationService(h.store, bus, takeBack);
   const waits = new PurposefulWaits();
   // the user's accounts (shared by every daemon of the user): which one each agent runs on, failover on a spent quota
   const accountStore = new AccountStore(accountPaths());

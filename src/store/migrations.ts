@@ -360,6 +360,8 @@ export const MIGRATIONS: readonly Migration[] = [
   ALTER TABLE agent_log_chunks ADD COLUMN appended INTEGER;
   ALTER TABLE agent_output RENAME COLUMN stored_bytes TO appended_bytes;
   UPDATE agent_output SET appended_bytes = appended_bytes + dropped_bytes;` },
+  // 23: an agent's plan as it last reported it (ACP plan updates: src/agents/output/agent-metadata.ts)
+  { name: "agent-plan", sql: `ALTER TABLE agents ADD COLUMN plan_json TEXT;` },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

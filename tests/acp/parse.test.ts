@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { withRunnerLines } from "../../providers/acp/transport.ts";
 import type { OutputEvent } from "../../src/protocol/output.ts";
+import { renderEvent } from "../../src/output/lines.ts";
 
 const headless = (line: string): OutputEvent[] => [{ kind: "raw", line: `headless:${line}` }];
 const parse = withRunnerLines(headless);
@@ -24,9 +25,10 @@ describe("the ACP runner's lines as output events", () => {
     expect(ev).toEqual({ kind: "tool_result", id: "t2", output: "--- a/src/a.ts\n+++ b/src/a.ts\n-a\n+b", isError: false });
   });
 
-  test("a plan is its entries with their status", () => {
-    const [ev] = parse(update({ sessionUpdate: "plan", entries: [{ content: "read", status: "completed", priority: "high" }, { content: "fix", status: "in_progress", priority: "high" }] }), "stdout");
-    expect(ev).toEqual({ kind: "text", text: "plan:\n[x] read\n[>] fix" });
+  test("a plan is its entries with their status; an entry of a status troupe does not know is left out", () => {
+    const [ev] = parse(update({ sessionUpdate: "plan", entries: [{ content: "read", status: "completed", priority: "high" }, { content: "fix", status: "in_progress" }, { content: "?", status: "maybe" }] }), "stdout");
+    expect(ev).toEqual({ kind: "plan", entries: [{ content: "read", status: "completed", priority: "high" }, { content: "fix", status: "in_progress" }] });
+    expect(renderEvent(ev!).map((l) => l.text)).toEqual(["plan:", "  [x] read", "  [>] fix"]);
   });
 
   test("the runner's facts: session, input, turn (with its usage), denied, error", () => {

@@ -125,3 +125,17 @@ test("kill -9 of the runner ends the agent and the tool it runs", async () => {
   for (const pid of runner) process.kill(pid, "SIGKILL");
   await waitFor("the agent and its tool to be gone", () => (pidsOf("sleep 97").length === 0 && pidsOf("gemini --acp").length === 0 ? true : undefined), 15_000);
 }, 120_000);
+
+test("a question written into the session while the agent works is its own troupe listen's when it looks, never a prompt after it", async () => {
+  const listen = `sleep 4; c=$(${BIN} listen --timeout 30000 | sed -n 's/.*"conversationId": *"\\([^"]*\\)".*/\\1/p'); ${BIN} answer blue --conversation "$c" && ${BIN} signal done --result heard`;
+  const sb = await geminiSandbox({ tool: shell(listen), answer: "Listened." });
+  await sb.json(["spawn", "--provider", "gemini", "--name", "ear", "--prompt", "Listen.", "--json"]);
+  await waitFor("its tool call to run", async () => ((await sb.run(["logs", "ear", "--raw"])).stdout.includes('"sessionUpdate":"tool_call"') ? true : undefined), 60_000);
+  // the agent is in its `sleep`, not in a listen: the question is written into its session's input
+  const asked = sb.run(["ask", "--to", "ear", "WHAT-COLOR?", "--timeout", "60000"]);
+  expect(await cli.ended(sb, "ear")).toMatchObject({ status: "done", result: "heard" });
+  expect((await asked).stdout).toContain("blue");
+  const raw = (await sb.run(["logs", "ear", "--raw"])).stdout;
+  // one prompt: the question went to the listen, and the runner never prompted with it
+  expect(raw.match(/"method":"session\/prompt"/g)).toHaveLength(1);
+}, 120_000);

@@ -35,8 +35,10 @@ export function outputNews(parse: LineParser, chunk: OutputChunk, known: () => K
     for (const ev of parse(line, chunk.stream)) {
       if (ev.kind === "input" && ev.id !== undefined) input.taken.push(ev.id);
       if (ev.kind === "result") input.turnEnded = true;
-      if (ev.kind !== "session" && ev.kind !== "result") continue;
+      // the last plan of the chunk is the agent's plan (each update is the whole plan)
+      if (ev.kind !== "session" && ev.kind !== "result" && ev.kind !== "plan") continue;
       if (rec === undefined) rec = known();
+      if (ev.kind === "plan") patch.plan = ev.entries;
       if (!rec) continue;
       if (ev.kind === "session" && ev.sessionId !== rec.providerSessionId) patch.providerSessionId = ev.sessionId;
       if (ev.kind === "result") {

@@ -37,6 +37,20 @@ export function lineState(dir: string, seq: number): LineState {
   return "missing";
 }
 
+/**
+ * Takes line `seq` back out of the folder before its reader has it: true when it was still
+ * waiting there. Only for a stream whose reader claims each line by a rename of its own (the ACP
+ * runner, src/acp/inbox.ts), so exactly one of the two has it.
+ */
+export function withdrawLine(dir: string, seq: number): boolean {
+  try {
+    renameSync(join(dir, lineName(seq)), join(dir, `.${seq}.withdrawn`));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Closes the stream: the feeder ends once it fed what it has, and the agent reads end-of-file. */
 export function closeStream(dir: string): void {
   if (!existsSync(dir)) return;

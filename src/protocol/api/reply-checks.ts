@@ -43,9 +43,32 @@ function readFailure(v: unknown, at: string): Record<string, unknown> | string {
   return o;
 }
 
+function readPlanEntry(v: unknown, at: string): Record<string, unknown> | string {
+  if (!isObject(v)) return `${at ? at + ": " : ""}expected an object`;
+  const o: Record<string, unknown> = { content: v.content, status: v.status };
+  if (v.priority !== undefined) o.priority = v.priority;
+  if (!(typeof o.content === "string")) return `${at ? at + "." : ""}content: expected a string`;
+  if (!((o.status === "pending" || o.status === "in_progress" || o.status === "completed"))) return `${at ? at + "." : ""}status: expected one of pending, in_progress, completed`;
+  if (o.priority !== undefined) {
+    if (!((o.priority === "high" || o.priority === "medium" || o.priority === "low"))) return `${at ? at + "." : ""}priority: expected one of high, medium, low`;
+  }
+  return o;
+}
+
+function readAgentPlan(v: unknown, at: string): unknown[] | string {
+  if (!Array.isArray(v)) return `${at ? at + ": " : ""}expected an array`;
+  const out: unknown[] = v.slice();
+  for (let i = 0; i < out.length; i++) {
+    const r = readPlanEntry(out[i], `${at}.${i}`);
+    if (typeof r === "string") return r;
+    out[i] = r;
+  }
+  return out;
+}
+
 function readAgent(v: unknown, at: string): Record<string, unknown> | string {
   if (!isObject(v)) return `${at ? at + ": " : ""}expected an object`;
-  const o: Record<string, unknown> = { id: v.id, name: v.name, provider: v.provider, status: v.status, prompt: v.prompt, command: v.command, model: v.model, permissions: v.permissions, cwd: v.cwd, worktree: v.worktree, branch: v.branch, baseRef: v.baseRef, pid: v.pid, session: v.session, providerSessionId: v.providerSessionId, result: v.result, error: v.error, questions: v.questions, exitCode: v.exitCode, costUsd: v.costUsd, inputTokens: v.inputTokens, outputTokens: v.outputTokens, mode: v.mode, initiativeId: v.initiativeId, taskId: v.taskId, phaseId: v.phaseId, createdAt: v.createdAt, updatedAt: v.updatedAt, lastActivityAt: v.lastActivityAt, parentId: v.parentId, uncommitted: v.uncommitted, failure: v.failure, retryAt: v.retryAt, attempt: v.attempt, budgetUsd: v.budgetUsd, accountId: v.accountId, pendingPermissions: v.pendingPermissions };
+  const o: Record<string, unknown> = { id: v.id, name: v.name, provider: v.provider, status: v.status, prompt: v.prompt, command: v.command, model: v.model, permissions: v.permissions, cwd: v.cwd, worktree: v.worktree, branch: v.branch, baseRef: v.baseRef, pid: v.pid, session: v.session, providerSessionId: v.providerSessionId, result: v.result, error: v.error, questions: v.questions, exitCode: v.exitCode, costUsd: v.costUsd, inputTokens: v.inputTokens, outputTokens: v.outputTokens, mode: v.mode, initiativeId: v.initiativeId, taskId: v.taskId, phaseId: v.phaseId, createdAt: v.createdAt, updatedAt: v.updatedAt, lastActivityAt: v.lastActivityAt, parentId: v.parentId, uncommitted: v.uncommitted, failure: v.failure, retryAt: v.retryAt, attempt: v.attempt, budgetUsd: v.budgetUsd, accountId: v.accountId, pendingPermissions: v.pendingPermissions, plan: v.plan };
   if (!(typeof o.id === "string")) return `${at ? at + "." : ""}id: expected a string`;
   if (!(typeof o.name === "string")) return `${at ? at + "." : ""}name: expected a string`;
   if (!(typeof o.provider === "string")) return `${at ? at + "." : ""}provider: expected a string`;
@@ -91,6 +114,11 @@ function readAgent(v: unknown, at: string): Record<string, unknown> | string {
   if (!((o.budgetUsd === null || typeof o.budgetUsd === "number" && Number.isFinite(o.budgetUsd)))) return `${at ? at + "." : ""}budgetUsd: expected a number, or null`;
   if (!((o.accountId === null || typeof o.accountId === "string"))) return `${at ? at + "." : ""}accountId: expected a string, or null`;
   if (!(Number.isSafeInteger(o.pendingPermissions) && (o.pendingPermissions as number) >= 0)) return `${at ? at + "." : ""}pendingPermissions: expected a non-negative integer`;
+  if (o.plan !== null) {
+    const r = readAgentPlan(o.plan, `${at ? at + "." : ""}plan`);
+    if (typeof r === "string") return r;
+    o.plan = r;
+  }
   return o;
 }
 

@@ -55,3 +55,12 @@ test("a daemon restarted mid-run counts the run's next result from its last stor
     rows.close();
   }
 });
+
+test("an ACP agent's plan update is its record's plan, the last of a chunk winning (each update is the whole plan)", () => {
+  const plan = (entries: object[]) => JSON.stringify({ acp: "recv", msg: { jsonrpc: "2.0", method: "session/update", params: { sessionId: "s", update: { sessionUpdate: "plan", entries } } } });
+  const data = [plan([{ content: "read", status: "in_progress" }]), plan([{ content: "read", status: "completed" }, { content: "fix", status: "pending" }])].join("\n");
+  const news = outputNews(parserFor("gemini"), chunk(data, 1), known);
+  expect(news.patch.plan).toEqual([{ content: "read", status: "completed" }, { content: "fix", status: "pending" }]);
+  expect(outputNews(parserFor("gemini"), chunk(plan([]), 2), known).patch.plan).toEqual([]);
+  expect(outputNews(parserFor("gemini"), chunk(plan([{ content: "x", status: "pending" }]), 3), () => null).patch).toEqual({});
+});
