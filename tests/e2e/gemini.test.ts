@@ -4,7 +4,8 @@
  * prompt with a shell tool call, which the CLI runs in the agent's worktree.
  */
 import { expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execFileSync } from "node:child_process";
 import type { Agent } from "../../src/protocol/entities.ts";
@@ -127,7 +128,10 @@ test("kill -9 of the runner ends the agent and the tool it runs", async () => {
 }, 120_000);
 
 test("a question written into the session while the agent works is its own troupe listen's when it looks, never a prompt after it", async () => {
-  const listen = `sleep 4; c=$(${BIN} listen --timeout 30000 | sed -n 's/.*"conversationId": *"\\([^"]*\\)".*/\\1/p'); ${BIN} answer blue --conversation "$c" && ${BIN} signal done --result heard`;
+  // a script, as Gemini CLI runs no command substitution in its shell tool
+  const script = join(mkdtempSync(join(tmpdir(), "troupe-listen-")), "listen.sh");
+  writeFileSync(script, `sleep 4\nc=$(${BIN} listen --timeout 30000 | sed -n 's/.*"conversationId": *"\\([^"]*\\)".*/\\1/p')\n${BIN} answer blue --conversation "$c" && ${BIN} signal done --result heard\n`);
+  const listen = `sh ${script}`;
   const sb = await geminiSandbox({ tool: shell(listen), answer: "Listened." });
   await sb.json(["spawn", "--provider", "gemini", "--name", "ear", "--prompt", "Listen.", "--json"]);
   await waitFor("its tool call to run", async () => ((await sb.run(["logs", "ear", "--raw"])).stdout.includes('"sessionUpdate":"tool_call"') ? true : undefined), 60_000);
