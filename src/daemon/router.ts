@@ -27,7 +27,7 @@ export class Router {
   }
 
   /** The handler and its params; `allowed` lists methods when only the method is wrong. */
-  match(method: string, path: string): { handler: Handler; params: Record<string, string> } | { allowed: string[] } | null {
+  match(method: string, path: string): { handler: Handler; params: Record<string, string>; pattern: string } | { allowed: string[] } | null {
     const segs = path.split("/").filter(Boolean);
     const allowed: string[] = [];
     for (const r of this.routes) {
@@ -45,7 +45,7 @@ export class Router {
         return p === segs[i];
       });
       if (!ok) continue;
-      if (r.method === method) return { handler: r.handler, params };
+      if (r.method === method) return { handler: r.handler, params, pattern: `/${r.parts.join("/")}` };
       allowed.push(r.method);
     }
     return allowed.length ? { allowed } : null;

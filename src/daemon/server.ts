@@ -14,7 +14,8 @@ import type { Router } from "./router.ts";
 import { workspaceCheck } from "./workspace-check.ts";
 
 /** Answered whatever the client's version: to see which daemon runs, and to stop it (paths without parameters). */
-const ANY_VERSION = new Set<string>(ROWS.filter(([, e]) => e.anyBuild).map(([, e]) => e.path));
+const ANY_VERSION = new Set<string>(ROWS.filter(([, e]) => e.anyBuild).map(([, e]) => `${e.method} ${e.path}`));
+const OLDER_BUILDS = new Set<string>(ROWS.filter(([, e]) => e.olderBuilds).map(([, e]) => `${e.method} ${e.path}`));
 
 export interface ServeHooks {
   /** Every request, before it is handled: the daemon's idle clock. */
@@ -29,11 +30,12 @@ export interface DaemonServer {
   stop(): void;
 }
 
-/** The client's build is newer (1) or older (-1) than this daemon's; 0 when they agree or it did not say. */
-function versionSkew(req: Request, path: string): { skew: -1 | 0 | 1; theirs: string } {
+/** The client's build is newer (1) or older (-1) than this daemon's; 0 when they agree, it did not say, or the row serves it anyway. */
+function versionSkew(req: Request, route: string): { skew: -1 | 0 | 1; theirs: string } {
   const theirs = req.headers.get(VERSION_HEADER);
-  if (theirs === null || ANY_VERSION.has(path)) return { skew: 0, theirs: "" };
-  return { skew: compareVersions(theirs, BUILD_VERSION), theirs };
+  if (theirs === null || ANY_VERSION.has(route)) return { skew: 0, theirs: "" };
+  const skew = compareVersions(theirs, BUILD_VERSION);
+  return { skew: skew < 0 && OLDER_BUILDS.has(route) ? 0 : skew, theirs };
 }
 
 function closing(res: Response): Response {
@@ -71,7 +73,7 @@ export function serve(
       // before anything else: a request meant for another workspace must not act here, nor stop this daemon
       const refusal = otherWorkspace(req);
       if (refusal !== null) return errorResponse("workspace_mismatch", refusal);
-      const { skew, theirs } = versionSkew(req, url.pathname);
+      const { skew, theirs } = versionSkew(req, `${req.method} ${m.pattern}`);
       if (skew > 0) {
         hooks.onNewerClient(theirs);
         return errorResponse("daemon_outdated", `this daemon is troupe ${BUILD_VERSION}, older than the client's ${theirs}; it is stopping so that a new one starts`);

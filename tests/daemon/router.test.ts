@@ -5,7 +5,7 @@ import { uniqueName } from "../../src/agents/start/agent-names.ts";
 test("router matches params, reports allowed methods, and rejects undecodable params", () => {
   const h = () => new Response();
   const r = new Router().on("GET", "/v1/agents/:ref", h).on("POST", "/v1/agents/:ref/stop", h);
-  expect(r.match("GET", "/v1/agents/brave-otter")).toEqual({ handler: h, params: { ref: "brave-otter" } });
+  expect(r.match("GET", "/v1/agents/brave-otter")).toEqual({ handler: h, params: { ref: "brave-otter" }, pattern: "/v1/agents/:ref" });
   expect(r.match("GET", "/v1/agents/a%20b")).toMatchObject({ params: { ref: "a b" } });
   expect(r.match("DELETE", "/v1/agents/x")).toEqual({ allowed: ["GET"] });
   expect(r.match("GET", "/v1/agents/%E0%A4%A")).toBeNull();

@@ -2,6 +2,7 @@ import { afterEach, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Sandbox, waitFor } from "../support/sandbox.ts";
+import { MatrixRun } from "../support/identity-matrix.ts";
 
 interface AgentJson {
   name: string;
@@ -60,3 +61,21 @@ test("troupe daemon restart replaces the daemon by hand, whichever build asks", 
   expect(r.stdout).toBe(`daemon ${first} restarted as ${second} (troupe 0.1.0+1000); agents keep running\n`);
   expect((await sb.run(["ls"], { env: OLD })).code).toBe(0);
 });
+
+test("an ACP runner of an older build still files and waits on its permission requests at a newer daemon; the rest of the API tells it", async () => {
+  sb = new Sandbox();
+  await sb.run(["daemon", "start"], { env: NEW });
+  const { token } = await new MatrixRun(sb).spawnAs(null, "live");
+  // the runner's own build: older than the daemon, which was upgraded while the session ran
+  const older = async (method: string, path: string, body?: unknown) => {
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json", "troupe-version": "0.1.0+1000" };
+    const res = await fetch(`http://troupe${path}`, { unix: sb.socket, method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
+    return { status: res.status, json: (await res.json()) as { request?: { id: string }; error?: { code: string } } };
+  };
+  const filed = await older("POST", "/v1/permissions", { toolName: "Bash", input: { command: "ls" }, toolUseId: "t-1" });
+  expect(filed.status).toBe(200);
+  expect((await older("GET", `/v1/permissions/${filed.json.request!.id}/wait?timeout=1`)).status).toBe(200);
+  const other = await older("GET", "/v1/agents");
+  expect(other.status).toBe(409);
+  expect(other.json.error?.code).toBe("client_outdated");
+}, 30_000);

@@ -33,6 +33,12 @@ export interface Endpoint {
   /** Answered whatever the client's build (to see which daemon runs, and to stop it); else a build mismatch is 409. */
   readonly anyBuild?: true;
   /**
+   * Also answered for a client of an older build: what a process that lives as long as an agent's
+   * session calls (its ACP runner, `troupe acp-run`), so a daemon upgraded meanwhile serves it.
+   * Such a row's request and reply only ever grow optional fields. A newer client still restarts the daemon.
+   */
+  readonly olderBuilds?: true;
+  /**
    * The body's `env` is the caller's environment (what the agents it starts get). Through a link
    * (`ssh host troupe proxy`) the host's environment replaces it: this machine's PATH and HOME
    * mean nothing there.
