@@ -38,7 +38,8 @@ describe("the list kept from one state to the next", () => {
     const agents = Array.from({ length: 50 }, (_, i) => makeAgent({ name: `a${i}`, createdAt: now - i * 1000 }));
     const s = snapshot(agents);
     const a = listIndex(null, s, "");
-    const updated = { ...agents[7]!, costUsd: 1.25, lastActivityAt: now, updatedAt: now + 1 };
+    // newer than what the snapshot holds (made a few ms after `now`), so the update is taken
+    const updated = { ...agents[7]!, costUsd: 1.25, lastActivityAt: now, updatedAt: agents[7]!.updatedAt + 1 };
     const s2 = apply(s, { type: "agent:updated", agent: updated });
     const b = listIndex(a, s2, "");
     expect(b.order).toBe(a.order); // not sorted again
@@ -52,8 +53,8 @@ describe("the list kept from one state to the next", () => {
     let s = snapshot(agents);
     let index = listIndex(null, s, "");
     const steps: DaemonEvent[] = [
-      { type: "agent:updated", agent: { ...agents[3]!, status: "done", updatedAt: now + 1 } },
-      { type: "agent:updated", agent: { ...agents[4]!, status: "waiting", questions: [{ question: "which?" }], updatedAt: now + 1 } as Agent },
+      { type: "agent:updated", agent: { ...agents[3]!, status: "done", updatedAt: agents[3]!.updatedAt + 1 } },
+      { type: "agent:updated", agent: { ...agents[4]!, status: "waiting", questions: [{ question: "which?" }], updatedAt: agents[4]!.updatedAt + 1 } as Agent },
       { type: "conversation:created", conversation: makeConversation({ fromId: agents[5]!.id, toId: "user" }) },
       { type: "agent:created", agent: makeAgent({ name: "new", createdAt: now + 5 }) },
       { type: "agent:removed", agentId: agents[0]!.id },
