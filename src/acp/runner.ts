@@ -119,8 +119,7 @@ export async function runAcpSession(o: RunnerOptions): Promise<number> {
     if (!stopped.requested) {
       // the agent's stdout closing rejects what waits on it before its exit is seen: give the exit a moment
       const c = exit ?? (await settled(agent.exited, 2000));
-      const gone = c !== null && !(err instanceof RunnerError);
-      log.write({ troupe: "error", message: gone ? endedText(o, c) : err instanceof RunnerError ? err.message : `the ACP session failed: ${errorText(err)}` });
+      log.write({ troupe: "error", message: failureText(o, err, c) });
       code = c === null || c === 0 ? 1 : c;
     }
   } finally {
@@ -133,14 +132,25 @@ export async function runAcpSession(o: RunnerOptions): Promise<number> {
 
 const endedText = (o: RunnerOptions, c: number) => `${o.argv[0]} ended (exit ${c}) while troupe waited for it`;
 
+/** Why the session failed, in one line: the runner's own finding, a frame over the limit, the agent's end, or the protocol's error. */
+function failureText(o: RunnerOptions, err: unknown, exit: number | null): string {
+  if (err instanceof RunnerError) return err.message;
+  if (err instanceof acp.MessageTooLargeError) return `${o.argv[0]} sent a message over ${err.maxMessageBytes / 1024 / 1024} MB (ACP's limit): its session is ended`;
+  if (exit !== null) return endedText(o, exit);
+  return `the ACP session failed: ${errorText(err)}`;
+}
+
 /**
  * `session/request_permission`: troupe's rules, then the person, through the daemon (as Claude's
  * permission tool asks); a request for another session than this runner's is refused.
  */
 function askTroupe(o: RunnerOptions, log: SessionLog, session: { id: string | null }) {
   return async ({ params, signal }: { params: acp.RequestPermissionRequest; signal: AbortSignal }): Promise<acp.RequestPermissionResponse> => {
-    if (params.sessionId !== session.id) throw acp.RequestError.invalidParams(undefined, `no session ${params.sessionId} here`);
     const id = params.toolCall.toolCallId;
+    if (params.sessionId !== session.id) {
+      log.write({ troupe: "denied", toolCallId: id, reason: `the agent asked for session ${params.sessionId}, not its own (${session.id}): refused` });
+      throw acp.RequestError.invalidParams(undefined, `no session ${params.sessionId} here`);
+    }
     if (o.permissions !== "ask") {
       log.write({ troupe: "denied", toolCallId: id, reason: `the agent runs in permission mode ${o.permissions}, which asks no one` });
       return answerOf(params, { status: "denied" });

@@ -9,8 +9,8 @@ import { defineCommand } from "./command.ts";
 const INPUT_VAR = "TROUPE_SESSION_INPUT";
 /** What `troupe mcp` needs from the agent's environment: who it is and where its daemon listens. */
 const IDENTITY_VARS = ["TROUPE_AGENT_TOKEN", "TROUPE_AGENT_ID", "TROUPE_AGENT_NAME", "TROUPE_SOCKET", "TROUPE_WORKSPACE"];
-/** How long the agent may take to start its ACP session (a CLI's first start builds caches). */
-const START_MS = 120_000;
+/** How long the agent may take to start its ACP session (a CLI's first start builds caches); TROUPE_ACP_START_MS sets it. */
+const START_MS = Number(process.env.TROUPE_ACP_START_MS) || 120_000;
 
 export const command = defineCommand(
   {
