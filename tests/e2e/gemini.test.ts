@@ -89,7 +89,7 @@ test("ask: a denied tool call does not run, and the agent is told", async () => 
 
 test("a rule decides a request without the person", async () => {
   const sb = await geminiSandbox({ tool: shell(`${BIN} signal done --result ruled`), answer: "Done." });
-  await sb.json(["spawn", "--provider", "gemini", "--name", "ruled", "--prompt", "Go.", "--permissions", "ask", "--allow", "Bash(*troupe signal*)", "--json"]);
+  await sb.json(["spawn", "--provider", "gemini", "--name", "ruled", "--prompt", "Go.", "--permissions", "ask", "--allow", "Bash(*signal done*)", "--json"]);
   expect(await cli.ended(sb, "ruled")).toMatchObject({ status: "done", result: "ruled" });
   const all = await sb.json<PermissionRequest[]>(["permissions", "--all", "--json"]);
   expect(all).toHaveLength(1);
