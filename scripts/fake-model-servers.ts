@@ -118,6 +118,8 @@ export async function startFakeGemini(opts: {
   fail?: FakeFailure;
   /** A prompt whose text holds `text` (a message, a question) gets this tool call instead of `tool`. */
   on?: { text: string; tool: { name: string; args: Record<string, unknown> } }[];
+  /** The tool calls are answered once this settles: the model is still thinking while a test does something meanwhile. */
+  hold?: Promise<unknown>;
 }): Promise<FakeServer> {
   const requests: string[] = [];
   const server = await serveLocal(async (req) => {
@@ -154,7 +156,10 @@ export async function startFakeGemini(opts: {
     });
     const said = (last?.parts ?? []).map((p) => p.text ?? "").join("");
     const tool = opts.on?.find((o) => said.includes(o.text))?.tool ?? opts.tool;
-    if (!hasToolResult) return sse([chunk([{ functionCall: tool }], "STOP")]);
+    if (!hasToolResult) {
+      await opts.hold;
+      return sse([chunk([{ functionCall: tool }], "STOP")]);
+    }
     const words = opts.answer.split(/(?<= )/);
     return sse(words.map((w, i) => chunk([{ text: w }], i === words.length - 1 ? "STOP" : undefined)));
   });

@@ -4,50 +4,18 @@
  * prompt with a shell tool call, which the CLI runs in the agent's worktree.
  */
 import { expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execFileSync } from "node:child_process";
 import type { Agent } from "../../src/protocol/entities.ts";
 import type { PermissionRequest } from "../../src/protocol/permission.ts";
-import { BIN, type Sandbox, waitFor } from "../support/sandbox.ts";
-import { useCliSandbox } from "../support/cli-sandbox.ts";
-import { startFakeGemini } from "../../scripts/fake-model-servers.ts";
+import { BIN, waitFor } from "../support/sandbox.ts";
+import { pending, pidsIn, pidsOf, shell, useGeminiTroupe } from "../support/gemini-troupe.ts";
 
-const cli = useCliSandbox();
-const shell = (command: string) => ({ name: "run_shell_command", args: { command } });
-
-async function geminiSandbox(opts: Parameters<typeof startFakeGemini>[0]): Promise<Sandbox> {
-  const server = await startFakeGemini(opts);
-  const sb = cli.sandbox({ GEMINI_API_KEY: "test", GOOGLE_GEMINI_BASE_URL: server.url }, server);
-  const account = join(sb.runtime, "gemini-account");
-  mkdirSync(join(account, ".gemini"), { recursive: true });
-  writeFileSync(join(account, ".gemini", "settings.json"), JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } } }));
-  sb.env.GEMINI_CLI_HOME = account;
-  return sb;
-}
-
-const pending = (sb: Sandbox) => waitFor("a pending permission request", async () => (await sb.json<PermissionRequest[]>(["permissions", "--json"]))[0], 60_000);
-
-/** The pids of processes whose command line holds `text` (this test's own paths make it unique). */
-const pidsOf = (text: string): number[] => {
-  try {
-    return execFileSync("pgrep", ["-f", text], { encoding: "utf8" }).trim().split("\n").filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-};
-
-const readlinkOr = (path: string): string | null => {
-  try {
-    return readlinkSync(path);
-  } catch {
-    return null;
-  }
-};
+const cli = useGeminiTroupe();
 
 test("Gemini CLI runs the tool call in its worktree and ends with troupe signal done", async () => {
-  const sb = await geminiSandbox({ tool: shell(`${BIN} signal done --result "gemini ran"`), answer: "Done." });
+  const sb = await cli.sandbox({ tool: shell(`${BIN} signal done --result "gemini ran"`), answer: "Done." });
   await sb.json(["spawn", "--provider", "gemini", "--name", "gem", "--prompt", "Signal that you are done.", "--json"]);
   const a = await cli.ended(sb, "gem");
   expect(a).toMatchObject({ status: "done", result: "gemini ran" });
@@ -60,7 +28,7 @@ test("Gemini CLI runs the tool call in its worktree and ends with troupe signal 
 }, 120_000);
 
 test("ask: the tool call waits for the person; allowed, it runs", async () => {
-  const sb = await geminiSandbox({ tool: shell("echo ran > marker.txt"), answer: "Ran it." });
+  const sb = await cli.sandbox({ tool: shell("echo ran > marker.txt"), answer: "Ran it." });
   await sb.json(["spawn", "--provider", "gemini", "--name", "asker", "--prompt", "Run it.", "--permissions", "ask", "--json"]);
   const r = await pending(sb);
   expect(r).toMatchObject({ agentName: "asker", toolName: "Bash", status: "pending" });
@@ -76,7 +44,7 @@ test("ask: the tool call waits for the person; allowed, it runs", async () => {
 }, 180_000);
 
 test("ask: a denied tool call does not run, and the agent is told", async () => {
-  const sb = await geminiSandbox({ tool: shell(`echo ran > marker.txt`), answer: "Stopped." });
+  const sb = await cli.sandbox({ tool: shell(`echo ran > marker.txt`), answer: "Stopped." });
   await sb.json(["spawn", "--provider", "gemini", "--name", "denied", "--prompt", "Run it.", "--permissions", "ask", "--json"]);
   const d = await waitFor("its request", async () => (await sb.json<PermissionRequest[]>(["permissions", "--json"])).find((p) => p.agentName === "denied"), 60_000);
   expect(await sb.run(["deny", d.id, "--reason", "not today"])).toMatchObject({ code: 0 });
@@ -88,7 +56,7 @@ test("ask: a denied tool call does not run, and the agent is told", async () => 
 }, 180_000);
 
 test("a rule decides a request without the person", async () => {
-  const sb = await geminiSandbox({ tool: shell(`${BIN} signal done --result ruled`), answer: "Done." });
+  const sb = await cli.sandbox({ tool: shell(`${BIN} signal done --result ruled`), answer: "Done." });
   await sb.json(["spawn", "--provider", "gemini", "--name", "ruled", "--prompt", "Go.", "--permissions", "ask", "--allow", "Bash(*signal done*)", "--json"]);
   expect(await cli.ended(sb, "ruled")).toMatchObject({ status: "done", result: "ruled" });
   const all = await sb.json<PermissionRequest[]>(["permissions", "--all", "--json"]);
@@ -97,7 +65,7 @@ test("a rule decides a request without the person", async () => {
 }, 120_000);
 
 test("a message sent while the agent works is its next prompt, in the same ACP session", async () => {
-  const sb = await geminiSandbox({
+  const sb = await cli.sandbox({
     tool: shell("sleep 4; echo first"),
     answer: "First part done.",
     on: [{ text: "PLEASE-FINISH", tool: shell(`${BIN} signal done --result "took the message"`) }],
@@ -114,12 +82,12 @@ test("a message sent while the agent works is its next prompt, in the same ACP s
 }, 120_000);
 
 test("kill -9 of the runner ends the agent and the tool it runs", async () => {
-  const sb = await geminiSandbox({ tool: shell("sleep 97"), answer: "never" });
+  const sb = await cli.sandbox({ tool: shell("sleep 97"), answer: "never" });
   await sb.json(["spawn", "--provider", "gemini", "--name", "orphan", "--prompt", "Wait.", "--json"]);
   const a = (await sb.json<Agent[]>(["ls", "--json"])).find((x) => x.name === "orphan")!;
   // its runner: the acp-run process working in the agent's worktree
   const runner = await waitFor("the runner", () => {
-    const mine = pidsOf("acp-run").filter((p) => readlinkOr(`/proc/${p}/cwd`) === a.cwd);
+    const mine = pidsIn(a.cwd, "acp-run");
     return mine.length ? mine : undefined;
   }, 30_000);
   await waitFor("the tool to run", () => (pidsOf("sleep 97").length ? true : undefined), 60_000);
@@ -132,7 +100,7 @@ test("a question written into the session while the agent works is its own troup
   const script = join(mkdtempSync(join(tmpdir(), "troupe-listen-")), "listen.sh");
   writeFileSync(script, `sleep 4\nc=$(${BIN} listen --timeout 30000 | sed -n 's/.*"conversationId": *"\\([^"]*\\)".*/\\1/p')\n${BIN} answer blue --conversation "$c" && ${BIN} signal done --result heard\n`);
   const listen = `sh ${script}`;
-  const sb = await geminiSandbox({ tool: shell(listen), answer: "Listened." });
+  const sb = await cli.sandbox({ tool: shell(listen), answer: "Listened." });
   await sb.json(["spawn", "--provider", "gemini", "--name", "ear", "--prompt", "Listen.", "--json"]);
   await waitFor("its tool call to run", async () => ((await sb.run(["logs", "ear", "--raw"])).stdout.includes('"sessionUpdate":"tool_call"') ? true : undefined), 60_000);
   // the agent is in its `sleep`, not in a listen: the question is written into its session's input

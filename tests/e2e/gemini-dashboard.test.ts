@@ -1,0 +1,69 @@
+/**
+ * Permission requests of the real Gemini CLI over ACP (`--permissions ask`), offline against the
+ * scripted Gemini API, answered in the compiled dashboard in tmux: allowed with `a` + `enter`,
+ * the tool call runs; denied, it does not.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { PermissionRequest } from "../../src/protocol/permission.ts";
+import { type Sandbox, waitFor } from "../support/sandbox.ts";
+import { HAVE_TMUX, Terminal } from "../support/terminal.ts";
+import { agentNamed, shell, useGeminiTroupe } from "../support/gemini-troupe.ts";
+
+const cli = useGeminiTroupe();
+let term: Terminal | null = null;
+
+afterEach(() => {
+  term?.close();
+  term = null;
+});
+
+/** A sandbox whose model asks to write a marker file, the dashboard open on it, and an agent spawned under ask. */
+async function asking(name: string, answer: string): Promise<Sandbox> {
+  const sb = await cli.sandbox({ tool: shell("echo ran > marker.txt"), answer });
+  term = new Terminal(sb, 100, 30);
+  await term.openDashboard();
+  await sb.json(["spawn", "--provider", "gemini", "--name", name, "--prompt", "Run it.", "--permissions", "ask", "--json"]);
+  return sb;
+}
+
+describe.skipIf(!HAVE_TMUX)("permission requests from the real Gemini CLI over ACP, answered in the dashboard", () => {
+  test("a shell call under ask shows as a Bash request; a + enter allows it once and it runs", async () => {
+    const sb = await asking("gemok", "Ran it.");
+    const screen = await term!.waitFor("$ echo ran > marker.txt", 90_000);
+    expect(screen).toMatch(/! +gemok/);
+    expect(screen).toContain("gemok asks to use Bash");
+    for (const l of screen.split("\n")) expect(Bun.stringWidth(l)).toBeLessThanOrEqual(100);
+    const a = await agentNamed(sb, "gemok");
+    expect(existsSync(join(a.cwd, "marker.txt"))).toBe(false);
+
+    term!.keys("a");
+    await term!.waitFor("allow once");
+    term!.keys("Enter");
+    await term!.waitFor("allowed Bash once for gemok");
+    await waitFor("the allowed call to run", () => existsSync(join(a.cwd, "marker.txt")), 60_000);
+    expect(readFileSync(join(a.cwd, "marker.txt"), "utf8")).toBe("ran\n");
+    await term!.waitForNot(/! +gemok/);
+    const all = await sb.json<PermissionRequest[]>(["permissions", "--all", "--json"]);
+    expect(all.map((p) => [p.status, p.decidedBy])).toEqual([["allowed", "person"]]);
+  }, 180_000);
+
+  test("denied in the dialog: the call does not run, the agent is told and ends its turn", async () => {
+    const sb = await asking("gemno", "Stopped.");
+    await term!.waitFor("$ echo ran > marker.txt", 90_000);
+    term!.keys("a");
+    await term!.waitFor("allow once");
+    term!.keys("Up", "Enter"); // deny (the last choice), then to its reason
+    await term!.waitFor(/› ● deny|> ● deny|Reason/);
+    term!.type("not today");
+    term!.keys("Enter");
+    await term!.waitFor("denied Bash to gemno");
+    await waitFor("the turn to end", async () => ((await sb.run(["logs", "gemno"])).stdout.includes("Stopped.") ? true : undefined), 60_000);
+    const a = await agentNamed(sb, "gemno");
+    expect(existsSync(join(a.cwd, "marker.txt"))).toBe(false);
+    expect((await sb.run(["logs", "gemno", "--raw"])).stdout).toMatch(/"outcome":\{"outcome":"selected","optionId":"cancel"\}/);
+    const all = await sb.json<PermissionRequest[]>(["permissions", "--all", "--json"]);
+    expect(all.map((p) => [p.status, p.decidedBy])).toEqual([["denied", "person"]]);
+  }, 180_000);
+});

@@ -1,0 +1,70 @@
+import { mkdirSync, readlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { execFileSync } from "node:child_process";
+import type { Agent } from "../../src/protocol/entities.ts";
+import type { PermissionRequest } from "../../src/protocol/permission.ts";
+import { startFakeGemini } from "../../scripts/fake-model-servers.ts";
+import { useCliSandbox } from "./cli-sandbox.ts";
+import { type Sandbox, waitFor } from "./sandbox.ts";
+
+/** A tool call of the Gemini CLI's shell tool, as the scripted Gemini API returns it. */
+export const shell = (command: string) => ({ name: "run_shell_command", args: { command } });
+
+/**
+ * The real Gemini CLI (from npm) under troupe, offline: each sandbox gets its own 127.0.0.1
+ * stand-in for the Gemini API (scripts/fake-model-servers.ts) and an account folder that selects
+ * API-key auth. Call it once at a test file's top level: sandbox and server close after each test.
+ */
+export function useGeminiTroupe() {
+  const cli = useCliSandbox();
+  return {
+    ...cli,
+    async sandbox(opts: Parameters<typeof startFakeGemini>[0]): Promise<Sandbox> {
+      const server = await startFakeGemini(opts);
+      const sb = cli.sandbox({ GEMINI_API_KEY: "test", GOOGLE_GEMINI_BASE_URL: server.url }, server);
+      const account = join(sb.runtime, "gemini-account");
+      mkdirSync(join(account, ".gemini"), { recursive: true });
+      writeFileSync(join(account, ".gemini", "settings.json"), JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } } }));
+      sb.env.GEMINI_CLI_HOME = account;
+      return sb;
+    },
+  };
+}
+
+export const agentNamed = async (sb: Sandbox, name: string): Promise<Agent> => {
+  const a = (await sb.json<Agent[]>(["ls", "--json"])).find((x) => x.name === name);
+  if (!a) throw new Error(`no agent ${name}`);
+  return a;
+};
+
+/** The first request pending for the person. */
+export const pending = (sb: Sandbox) => waitFor("a pending permission request", async () => (await sb.json<PermissionRequest[]>(["permissions", "--json"]))[0], 60_000);
+
+/** The pids of processes whose command line holds `text`. */
+export const pidsOf = (text: string): number[] => {
+  try {
+    return execFileSync("pgrep", ["-f", "--", text], { encoding: "utf8" }).trim().split("\n").filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+};
+
+const cwdOf = (pid: number): string | null => {
+  try {
+    return readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    return null;
+  }
+};
+
+/** The pids of processes whose command line holds `text` and that work in `cwd` (an agent's worktree: this test's own). */
+export const pidsIn = (cwd: string, text: string): number[] => pidsOf(text).filter((p) => cwdOf(p) === cwd);
+
+export const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
