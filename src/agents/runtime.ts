@@ -4,7 +4,7 @@ import { rulesOf } from "./permission-layers.ts";
 import { AgentEnvStore, moveLegacyEnvs } from "./files/saved-env.ts";
 import { Lifecycle } from "./lifecycle/run-lifecycle.ts";
 import { announceOnly, type RunEnds } from "./lifecycle/run-ends.ts";
-import { SESSION_KEY_VAR } from "./processes/find.ts";
+import { SESSION_IDENTITY_VARS } from "./processes/session-env.ts";
 import { recoverWrapperPids } from "./processes/recover-pids.ts";
 import { Stopper } from "./processes/stopper.ts";
 import { SessionWatcher } from "./sessions/session-watcher.ts";
@@ -67,9 +67,9 @@ export class AgentRuntime {
 
   start(): void {
     const { store, log, envs, watcher, stopper, lifecycle } = this.parts;
-    // a daemon started by an agent's client inherits that agent's marker: its own children (git)
-    // must not carry it, or stopping the agent would kill them (the daemon itself is never a match)
-    delete process.env[SESSION_KEY_VAR];
+    // a daemon started by an agent's client inherits that agent's identity: its own children must
+    // not carry it (its marker: stopping the agent would kill them; its token: they would speak as it)
+    for (const name of SESSION_IDENTITY_VARS) delete process.env[name];
     moveLegacyEnvs(store, envs, log);
     recoverWrapperPids(store, log);
     watcher.start();

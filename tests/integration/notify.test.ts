@@ -88,6 +88,19 @@ describe("notify.command", () => {
     expect(readFileSync(log, "utf8").match(/exited 3/g)?.length).toBe(1);
   });
 
+  test("a daemon an agent's command started gives the notify command none of that agent's identity", async () => {
+    // as the ACP runner's or `troupe signal`'s client does when no daemon answers: the first request starts one
+    const agentVars = { TROUPE_AGENT_TOKEN: "tok-of-another-agent", TROUPE_AGENT_NAME: "another", TROUPE_AGENT_ID: "ag_another", TROUPE_SIGNAL_FILE: join(sb.runtime, "signal.json"), TROUPE_SESSION_INPUT: join(sb.runtime, "input"), TROUPE_SESSION_KEY: "0123456789abcdef" };
+    await sb.run(["ls", "--json"], { env: agentVars });
+    expect(await sb.daemonPid()).not.toBeNull();
+    // (TROUPE_AGENT_ID is the command's own: the agent it is told about)
+    writeUserConfig({ command: `${RECORD}; env | grep -E '^(${Object.keys(agentVars).filter((k) => k !== "TROUPE_AGENT_ID").join("|")})=' > "$CALLS.env.$TROUPE_AGENT"; true` });
+    await spawn("marker", "troupe signal done");
+    await waitForCall("marker", "done");
+    await waitFor("the command's record of its environment", () => existsSync(`${calls}.env.marker`));
+    expect(readFileSync(`${calls}.env.marker`, "utf8")).toBe("");
+  });
+
   test("a daemon restart does not notify again what was notified", async () => {
     await spawn("asker", ASK);
     await waitForCall("asker", "question");

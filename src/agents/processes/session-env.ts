@@ -11,6 +11,14 @@ export function withoutTroupeVars(clientEnv: Record<string, string>): Record<str
   return Object.fromEntries(Object.entries(clientEnv).filter(([k]) => !k.startsWith("TROUPE_")));
 }
 
+/**
+ * What makes a process one agent's session: who it is, its token, its signal file, its input and
+ * its marker. A daemon that an agent's client started (`troupe signal`, the ACP runner) inherits
+ * them and drops them at its start, so nothing it runs (git, the person's notify command) speaks
+ * as that agent or is taken for one of its processes.
+ */
+export const SESSION_IDENTITY_VARS = ["TROUPE_AGENT_ID", "TROUPE_AGENT_NAME", "TROUPE_AGENT_TOKEN", "TROUPE_SIGNAL_FILE", "TROUPE_SESSION_INPUT", SESSION_KEY_VAR];
+
 export interface AgentIdentity {
   id: string;
   name: string;
