@@ -1,7 +1,8 @@
 /**
  * Permission requests of the real Gemini CLI over ACP (`--permissions ask`), offline against the
  * scripted Gemini API, answered in the compiled dashboard in tmux: allowed with `a` + `enter`,
- * the tool call runs; denied, it does not.
+ * the tool call runs; denied, it does not; pending across a `kill -9` of the daemon, it is shown
+ * again by the next one and allowed there.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
@@ -65,5 +66,27 @@ describe.skipIf(!HAVE_TMUX)("permission requests from the real Gemini CLI over A
     expect((await sb.run(["logs", "gemno", "--raw"])).stdout).toMatch(/"outcome":\{"outcome":"selected","optionId":"cancel"\}/);
     const all = await sb.json<PermissionRequest[]>(["permissions", "--all", "--json"]);
     expect(all.map((p) => [p.status, p.decidedBy])).toEqual([["denied", "person"]]);
+  }, 180_000);
+
+  test("kill -9 of the daemon while the request is pending: the next daemon shows the same one, and allowing it there runs the call", async () => {
+    const sb = await asking("gemkill", "Ran it.");
+    await term!.waitFor("$ echo ran > marker.txt", 90_000);
+    const before = await sb.json<PermissionRequest[]>(["permissions", "--json"]);
+    expect(before.map((r) => r.status)).toEqual(["pending"]);
+    const killed = await sb.killDaemon();
+    // the runner's reconnecting wait, or the next command, starts a daemon; the dashboard reconnects to it
+    expect((await agentNamed(sb, "gemkill")).status).toBe("running");
+    expect(await sb.daemonPid()).not.toBe(killed);
+    await term!.waitForNot("daemon not reachable", 30_000);
+    expect((await sb.json<PermissionRequest[]>(["permissions", "--all", "--json"])).map((r) => [r.id, r.status])).toEqual(before.map((r) => [r.id, "pending"]));
+    await term!.waitFor("$ echo ran > marker.txt");
+    term!.keys("a");
+    await term!.waitFor("allow once");
+    term!.keys("Enter");
+    await term!.waitFor("allowed Bash once for gemkill");
+    const a = await agentNamed(sb, "gemkill");
+    await waitFor("the allowed call to run", () => existsSync(join(a.cwd, "marker.txt")), 60_000);
+    const all = await sb.json<PermissionRequest[]>(["permissions", "--all", "--json"]);
+    expect(all.map((p) => [p.id, p.status, p.decidedBy])).toEqual([[before[0]!.id, "allowed", "person"]]);
   }, 180_000);
 });
