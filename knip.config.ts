@@ -25,6 +25,7 @@ const config: KnipConfig = {
     "tests/**/*.test.{ts,tsx}",
     // programs the tests spawn
     "tests/integration/output-filter-driver.ts",
+    "tests/support/fake-acp-agent.ts",
     "tests/fixtures/**/*.ts",
   ],
   project: ["src/**/*.{ts,tsx}", "providers/**/*.ts", "scripts/**/*.{ts,tsx}", "tests/**/*.{ts,tsx}"],
