@@ -4,7 +4,7 @@ import type { CommandInput, InteractiveInput, McpInjection, McpServerSpec, Permi
 import { claudeErrorPatterns, parseClaudeLine } from "./parse.ts";
 
 /**
- * Claude Code, `claude -p --output-format stream-json --verbose` (checked against 2.1.197): the
+ * Claude Code, `claude -p --output-format stream-json --verbose` (proven with 2.1.332): the
  * command, its permission flags, troupe's MCP server and the session's transcript. Its output is
  * read by ./parse.ts.
  *
@@ -103,6 +103,8 @@ function claudeMcp(server: McpServerSpec): McpInjection {
   // another agent, so they are allowed in every mode (Claude matches a `:*` prefix per command of
   // a chain). Under `ask` the commands reach the daemon's rules instead (built in, logged, a deny
   // of the person's still winning). Several --allowedTools add up; `=` keeps each a single value.
+  // In plan mode Claude Code (2.1.332) refuses every MCP tool not marked readOnlyHint whatever the
+  // rules say ("Cannot call mcp__troupe__handoff while in plan mode."): troupe's reads stay callable.
   const commands = server.permissions === "edits" || server.permissions === "plan" ? AGENT_OWN_COMMANDS : [];
   const own = ["mcp__troupe", ...commands.flatMap((c) => [`Bash(troupe ${c}:*)`, `Bash(${server.command} ${c}:*)`])];
   return { args: ["--mcp-config", file, ...own.map((rule) => `--allowedTools=${rule}`)], files: { [file]: `${JSON.stringify(config, null, 2)}\n` } };
@@ -126,7 +128,7 @@ export const claude: Provider = {
   install: "npm install -g @anthropic-ai/claude-code",
   routesPermissions: true,
   permissionModes: ["skip", "edits", "plan", "ask"],
-  provenWith: "2.1.197",
+  provenWith: "2.1.332",
   npmPackage: "@anthropic-ai/claude-code",
   reportsCost: true,
   versionArgs: ["--version"],

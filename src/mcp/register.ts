@@ -18,7 +18,9 @@ export async function registerTools(server: McpServer, ctx: McpContext, rows: re
     // the client's method of the endpoint's key (one per row of the API table)
     const method = ctx.client[row.endpoint] as unknown as (...args: unknown[]) => Promise<unknown>;
     const call = (args: Record<string, unknown>) => method.apply(ctx.client, callArgs(e, input, args));
-    server.registerTool(row.name, { description: row.description, inputSchema: input.shape }, (args: Record<string, unknown>, extra) =>
+    // every tool says whether it only reads: a host left to guess may take an acting one for a read
+    const annotations = { readOnlyHint: row.readOnly === true };
+    server.registerTool(row.name, { description: row.description, inputSchema: input.shape, annotations }, (args: Record<string, unknown>, extra) =>
       guarded(async () => {
         if (row.run) return row.run(ctx, args, extra);
         const reply = row.reconnect ? await withReconnect(Date.now() + RECONNECT_MS, () => call(args)) : await call(args);

@@ -52,6 +52,12 @@ interface ToolRow<K extends ToolEndpoint, F extends FieldMap<K> | undefined, O e
   readonly view?: (reply: Result<Endpoints[K]>, args: ToolArgs<K, F, O>) => unknown;
   /** A plain row whose call may be sent twice: a daemon gone meanwhile is ridden out (withReconnect). */
   readonly reconnect?: true;
+  /**
+   * It only reads (agents, the caller's own inbox): MCP's `readOnlyHint`, which a host may act on.
+   * Claude Code (2.1.332) lets a plan-mode agent call these and no other MCP tool, and may send a
+   * read-only call twice when its server went away mid-call.
+   */
+  readonly readOnly?: true;
   /** A composite tool's body, in place of the one call. */
   readonly run?: (ctx: McpContext, args: ToolArgs<K, F, O>, extra: ToolExtra) => Promise<CallToolResult>;
 }
@@ -65,6 +71,7 @@ export interface Tool {
   readonly own?: Own;
   readonly view?: (reply: unknown, args: Record<string, unknown>) => unknown;
   readonly reconnect?: true;
+  readonly readOnly?: true;
   readonly run?: (ctx: McpContext, args: Record<string, unknown>, extra: ToolExtra) => Promise<CallToolResult>;
 }
 

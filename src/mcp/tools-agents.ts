@@ -38,10 +38,11 @@ export const AGENT_TOOLS = [
     endpoint: "listAgents",
     description: "List the workspace's agents (id, name, provider, status, parent, result or error).",
     input: {},
+    readOnly: true,
     own: { status: z.enum(AGENT_STATUSES).optional().describe("only agents with this status") },
     view: (agents, { status }) => agents.filter((a) => !status || a.status === status).map(agentView),
   }),
-  tool({ name: "get_agent", endpoint: "agent", description: "One agent: its status, result, error or questions.", input: AGENT, view: agentView }),
+  tool({ name: "get_agent", endpoint: "agent", description: "One agent: its status, result, error or questions.", input: AGENT, readOnly: true, view: agentView }),
   tool({
     name: "stop_agent",
     endpoint: "stop",
@@ -68,6 +69,7 @@ export const AGENT_TOOLS = [
     endpoint: "waitAgent",
     description: "Wait until an agent ends its run (default up to 600 s); returns its result, questions or error, or that it still runs.",
     input: AGENT,
+    readOnly: true,
     own: { timeoutSeconds },
     run: async (ctx, { agent, timeoutSeconds: t }, extra) => {
       const ms = waitMs(ctx.defaultWaitMs, t);

@@ -26,6 +26,8 @@ export const TALK_TOOLS = [
     endpoint: "inbox",
     description: "Your messages, oldest first: those not yet delivered, or with `after` every message after that seq (read or not); reading delivers them.",
     input: { after: { field: "after", describe: "the seq of the last message you read" } },
+    // reading marks the caller's own messages delivered: a read of its own mail, nothing else changes
+    readOnly: true,
     view: views,
   }),
   tool({
@@ -33,6 +35,7 @@ export const TALK_TOOLS = [
     endpoint: "inbox",
     description: "Wait until a message reaches you (pushed by the daemon, no polling), up to timeoutSeconds (default 600); returns the messages, or [] when none came.",
     input: {},
+    readOnly: true,
     own: { timeoutSeconds },
     run: async (ctx, { timeoutSeconds: t }, extra) => {
       const deadline = Date.now() + (t === undefined ? ctx.defaultWaitMs : t * 1000);

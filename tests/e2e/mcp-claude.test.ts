@@ -58,8 +58,8 @@ describe("troupe's MCP tools in the real Claude Code", () => {
     expect(await agent("helper")).toMatchObject({ status: "done", result: "3 files", parentId: boss.id, provider: "claude" });
   }, 120_000);
 
-  // Claude Code asks before an MCP tool or a Bash command in these modes, and a headless run cannot answer: troupe's own are allowed
-  test.each(["edits", "plan"])("a supervisor with %s permissions may call troupe's tools (handoff)", async (mode) => {
+  // Claude Code asks before an MCP tool or a Bash command in edits, and a headless run cannot answer: troupe's own are allowed
+  test("a supervisor with edits permissions may call troupe's tools (handoff)", async () => {
     const sb = sandbox();
     // no allowed tools of the person's: troupe's own, its signal included, are allowed by troupe
     let handed: { text: string; isError: boolean } | undefined;
@@ -70,11 +70,41 @@ describe("troupe's MCP tools in the real Claude Code", () => {
     });
     scripts.set("helper", (req) => [[bash(`troupe signal done --result "3 files"`)]][turnIndex(req)] ?? [text("Done.")]);
 
-    await sb.json(["spawn", "--provider", "claude", "--name", "boss", "--permissions", mode, "--prompt", "Hand the counting to a worker.", "--no-worktree", "--json"]);
+    await sb.json(["spawn", "--provider", "claude", "--name", "boss", "--permissions", "edits", "--prompt", "Hand the counting to a worker.", "--no-worktree", "--json"]);
     const boss = await ended("boss", 90_000);
     expect(handed).toMatchObject({ isError: false, text: expect.stringContaining("Its result:\n\n3 files") });
     expect(await agent("helper")).toMatchObject({ status: "done", result: "3 files", parentId: boss.id });
     expect(boss).toMatchObject({ status: "done", result: "boss got it" });
+  }, 120_000);
+
+  // plan mode changes nothing: troupe's tools that only read (readOnlyHint) are callable, one that starts an agent is refused in one line
+  test("a supervisor in plan mode reads agents and its inbox, its handoff is refused in one line, and it ends its run", async () => {
+    const sb = sandbox();
+    const results: { text: string; isError: boolean }[] = [];
+    scripts.set("boss", (req) => {
+      const step = turnIndex(req);
+      if (step > 0) results[step - 1] ??= lastToolResult(req)!;
+      const turns = [
+        [toolUse("mcp__troupe__list_agents", {})],
+        [toolUse("mcp__troupe__read_inbox", {})],
+        [toolUse("mcp__troupe__handoff", { provider: "claude", name: "helper", message: "Count the files.", worktree: false, timeoutSeconds: 120 })],
+        [bash(`troupe signal done --result "planned"`)],
+      ];
+      return turns[step] ?? [text("Done.")];
+    });
+    scripts.set("helper", () => [bash(`troupe signal done --result "3 files"`)]);
+
+    await sb.json(["spawn", "--provider", "claude", "--name", "boss", "--permissions", "plan", "--prompt", "Plan the counting.", "--no-worktree", "--json"]);
+    const boss = await ended("boss", 90_000);
+    const [listed, inbox, handed] = results;
+    expect(listed?.isError).toBe(false);
+    expect((JSON.parse(listed!.text) as { name: string }[]).map((a) => a.name)).toEqual(["boss"]);
+    expect(inbox).toEqual({ isError: false, text: "[]" });
+    // refused before any agent starts: by the CLI itself, or else by the daemon; one line naming plan mode
+    expect(handed?.isError).toBe(true);
+    expect(handed?.text).toMatch(/^[^\n]*plan mode[^\n]*$/);
+    expect(await agent("helper")).toBeUndefined();
+    expect(boss).toMatchObject({ status: "done", result: "planned" });
   }, 120_000);
 
   test("assign + send_message: the worker is told who assigned it, reports to its supervisor, and the supervisor's wait_for_message gets it once", async () => {

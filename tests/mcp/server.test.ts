@@ -28,6 +28,9 @@ describe("troupe mcp, as the person", () => {
     );
     const handoff = tools.find((t) => t.name === "handoff")!;
     expect(handoff.inputSchema.required).toEqual(["message"]);
+    // each says whether it only reads (a plan-mode Claude Code calls only those)
+    expect(tools.every((t) => typeof t.annotations?.readOnlyHint === "boolean")).toBe(true);
+    expect(tools.filter((t) => t.annotations?.readOnlyHint).map((t) => t.name).sort()).toEqual(["get_agent", "list_agents", "read_inbox", "wait_agent", "wait_for_message"]);
   });
 
   test("spawn_agent, get_agent, list_agents, stop_agent; bad input is a tool error and the server goes on", async () => {
@@ -182,6 +185,21 @@ describe("troupe mcp, as an agent (its token decides who it is)", () => {
     expect(f.isError).toBe(true);
     await boss.release();
     await other.release();
+  });
+
+  test("a plan-mode agent reads but starts no agent: handoff, assign and spawn_agent are refused in one line", async () => {
+    sb = new Sandbox();
+    const planner = await identityAgent(sb, "planner", ["--permissions", "plan"]);
+    const mcp = await open(planner.env);
+    expect((await mcp.json<{ name: string }[]>("list_agents")).map((a) => a.name)).toEqual(["planner"]);
+    const refusal = "planner runs in plan mode and may not start agents: put the work in its plan";
+    for (const [name, args] of [
+      ["handoff", { command: "troupe signal done", message: "work", worktree: false }],
+      ["assign", { command: "troupe signal done", message: "work", worktree: false }],
+      ["spawn_agent", { command: "troupe signal done", worktree: false }],
+    ] as const) expect(await mcp.call(name, args)).toMatchObject({ isError: true, text: refusal });
+    expect((await agents()).map((a) => a.name)).toEqual(["planner"]);
+    await planner.release();
   });
 
   test("messages: sent as the token says, read from the inbox once, pushed to a waiting wait_for_message; assign's worker reports to its supervisor", async () => {

@@ -63,6 +63,7 @@ export class Spawner {
 
   private async spawnNow(req: SpawnOptions, parentId: string | null, work: SpawnWork | null, role: SpawnRole | null, claim: { name: string | null }): Promise<Agent> {
     const { d } = this;
+    if (parentId !== null) this.refusePlanningParent(parentId);
     const provider = d.provider(req.provider ?? "generic");
     if (provider.binary === null && !req.command?.trim()) throw new TroupeError("bad_request", `the ${provider.name} provider needs a command`);
     if (provider.binary !== null && !work && !req.prompt?.trim()) throw new TroupeError("bad_request", "a prompt is needed");
@@ -162,6 +163,16 @@ export class Spawner {
       throw err;
     }
     return d.startSession(rec, 1, cmd, token, {}, req.env, setup);
+  }
+
+  /**
+   * A plan-mode agent proposes and changes nothing, so it starts no agent either (handoff, assign,
+   * spawn_agent, `troupe spawn`): a worker would run in a mode of its own and do the work. Said in
+   * one line, for every CLI, the same whether or not the CLI refused the tool itself first.
+   */
+  private refusePlanningParent(parentId: string): void {
+    const parent = this.d.store.agents.get(parentId);
+    if (parent?.permissions === "plan") throw new TroupeError("forbidden", `${parent.name} runs in plan mode and may not start agents: put the work in its plan`);
   }
 
   /**
