@@ -34,8 +34,9 @@ function allowedToolArgs(input: CommandInput): string[] {
 
 /**
  * Over ACP (`gemini --acp`, checked with 0.61): session modes `default` (asks before tools),
- * `autoEdit`, `yolo` and `plan`; it loads a session it recorded (`loadSession`). Its
- * headless stream-json output is still read (`parseEvent`): sessions recorded before it ran over ACP.
+ * `autoEdit`, `yolo` and `plan`; it loads a session it recorded (`loadSession`), though not in
+ * the minute the session began (`buildResume`). Its headless stream-json output is still read
+ * (`parseEvent`): sessions recorded before it ran over ACP.
  */
 const GEMINI_ACP: AcpTransport = {
   // under ask the daemon applies the rules (and logs what they decide): the CLI gets none
@@ -44,7 +45,20 @@ const GEMINI_ACP: AcpTransport = {
 };
 
 const buildSpawn = (input: CommandInput): ProviderCommand => acpCommand(GEMINI_ACP, input);
-const buildResume = (input: CommandInput & { sessionId: string }): ProviderCommand => acpCommand(GEMINI_ACP, input, input.sessionId);
+/**
+ * Gemini CLI (0.61) records a session in `chats/session-<UTC minute>-<id's first 8>.jsonl`, named
+ * by the minute its recording starts. `session/load` starts a fresh recording under the loaded id
+ * before it looks the session up, and the file of that recording is the session's own when the
+ * minute is the one it began in: the `$set` of the fresh history (its `<session_context>` alone)
+ * then wipes the messages, the lookup finds nothing to resume ("Invalid session identifier"), and
+ * the file stays so. In a later minute the fresh recording goes to a file of its own and the load
+ * works. So the runner starts the CLI no sooner than the minute after the session began.
+ */
+const buildResume = (input: CommandInput & { sessionId: string }): ProviderCommand =>
+  acpCommand(GEMINI_ACP, input, { sessionId: input.sessionId, ...(input.sessionSeenAt !== undefined && { after: nextMinute(input.sessionSeenAt) }) });
+
+/** The start of the clock minute after `ms`'s (epoch ms; the CLI names its files by the UTC minute). */
+const nextMinute = (ms: number): number => (Math.floor(ms / 60_000) + 1) * 60_000;
 
 /**
  * Gemini CLI has no flag for an MCP server: a settings file of its own, named by
@@ -52,15 +66,23 @@ const buildResume = (input: CommandInput & { sessionId: string }): ProviderComma
  * project's settings, which stay untouched. It stands in for the machine's system settings file
  * (`/etc/gemini-cli/settings.json`) for this session. Values name the agent's variables (`$VAR`,
  * expanded by the CLI) so that no secret is written; `trust` skips confirmations headless runs cannot give.
+ *
+ * Its session cleanup is off: on every start 0.61 deletes each recorded session it finds nothing
+ * to resume in, and with it every file whose name ends in the same 8 characters of id. Each
+ * `session/load` leaves such a file (the fresh recording `buildResume` tells of), so the next start
+ * of the CLI in the worktree would delete the session itself, and a second resume find nothing.
  */
-const geminiMcp = systemSettingsMcp("GEMINI_CLI_SYSTEM_SETTINGS_PATH", "gemini-settings.json");
+const geminiMcp = systemSettingsMcp("GEMINI_CLI_SYSTEM_SETTINGS_PATH", "gemini-settings.json", {}, { general: { sessionRetention: { enabled: false } } });
 
-/** The same for a CLI forked from Gemini CLI (Qwen Code): its own variable, the same settings, and fields of its own for the server. */
-export function systemSettingsMcp(variable: string, fileName: string, extra: Record<string, unknown> = {}): (server: McpServerSpec) => McpInjection {
+/**
+ * The same for a CLI forked from Gemini CLI (Qwen Code): its own variable, the same settings, and
+ * fields of its own for the server (`extra`) and for the settings (`more`).
+ */
+export function systemSettingsMcp(variable: string, fileName: string, extra: Record<string, unknown> = {}, more: Record<string, unknown> = {}): (server: McpServerSpec) => McpInjection {
   return (server) => {
     const file = join(server.inputDir, fileName);
     const env = Object.fromEntries(server.envNames.map((n) => [n, `$${n}`]));
-    const settings = { mcpServers: { troupe: { command: server.command, args: server.args, env, timeout: server.toolTimeoutMs, trust: true, ...extra } } };
+    const settings = { ...more, mcpServers: { troupe: { command: server.command, args: server.args, env, timeout: server.toolTimeoutMs, trust: true, ...extra } } };
     return { args: [], env: { [variable]: file }, files: { [file]: `${JSON.stringify(settings, null, 2)}\n` } };
   };
 }
@@ -131,6 +153,7 @@ export const gemini: Provider = {
   credentialEnv: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
   buildSpawn,
   buildResume,
+  resumeReadsSessionAge: true,
   // without -p Gemini CLI is interactive; --resume takes the session's id as the headless run does
   interactive: (input) => ({ argv: ["gemini", ...(input.model ? ["--model", input.model] : []), "--resume", input.sessionId] }),
   mcp: geminiMcp,

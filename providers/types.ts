@@ -11,6 +11,8 @@ export interface CommandInput {
   model?: string;
   /** The provider's own session id, present when resuming. */
   sessionId?: string;
+  /** When resuming, for a provider with `resumeReadsSessionAge`: the session began no later than this (epoch ms). */
+  sessionSeenAt?: number;
   permissions: PermissionMode;
   /** Allow rules (`Read`, `Bash(npm test*)`), for providers that take an allow-list; `ask` applies them in the daemon instead. */
   allowedTools?: string[];
@@ -60,6 +62,8 @@ interface AcpLaunch {
   mode: string | null;
   /** The ACP session to load (a resume). */
   load?: string;
+  /** The earliest the agent may be started to load it (epoch ms), when the agent cannot load it sooner. */
+  loadAfter?: number;
 }
 
 /**
@@ -172,6 +176,8 @@ export interface Provider {
   sendsPlan?: boolean;
   /** "acp": driven over the Agent Client Protocol, its commands run under troupe's runner (providers/acp/); absent: headless. */
   transport?: "acp";
+  /** True when its resume depends on when the session began: `buildResume` is then given `sessionSeenAt`. */
+  resumeReadsSessionAge?: boolean;
   /** True when a resume needs no session id from the CLI's output (sessionId is then ""). */
   resumesWithoutSession?: boolean;
   /** The CLI's version troupe was last proven with: fixtures recorded from it, its e2e test run against it. Absent: never run here. */

@@ -116,8 +116,11 @@ export async function startFakeGemini(opts: {
   tool: { name: string; args: Record<string, unknown> };
   answer: string;
   fail?: FakeFailure;
-  /** A prompt whose text holds `text` (a message, a question) gets this tool call instead of `tool`. */
-  on?: { text: string; tool: { name: string; args: Record<string, unknown> } }[];
+  /**
+   * A prompt whose text holds `text` (a message, a question) gets this tool call instead of `tool`;
+   * with `history`, only when the contents before it (the session so far) hold that too.
+   */
+  on?: { text: string; history?: string; tool: { name: string; args: Record<string, unknown> } }[];
   /** The tool calls are answered once this settles: the model is still thinking while a test does something meanwhile. */
   hold?: Promise<unknown>;
 }): Promise<FakeServer> {
@@ -155,7 +158,8 @@ export async function startFakeGemini(opts: {
       },
     });
     const said = (last?.parts ?? []).map((p) => p.text ?? "").join("");
-    const tool = opts.on?.find((o) => said.includes(o.text))?.tool ?? opts.tool;
+    const before = JSON.stringify(body.contents?.slice(0, -1) ?? []);
+    const tool = opts.on?.find((o) => said.includes(o.text) && (o.history === undefined || before.includes(o.history)))?.tool ?? opts.tool;
     if (!hasToolResult) {
       await opts.hold;
       return sse([chunk([{ functionCall: tool }], "STOP")]);

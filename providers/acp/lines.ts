@@ -16,6 +16,8 @@ export type RunnerLine =
   | { troupe: "turn"; stopReason: string; inputTokens?: number; outputTokens?: number; costUsd?: number }
   /** A permission request that no one answered in time, or that troupe could not ask about: denied. */
   | { troupe: "denied"; toolCallId: string; reason: string }
+  /** The runner waits `ms` before it starts the agent, which cannot load its session sooner (`reason`). */
+  | { troupe: "wait"; ms: number; reason: string }
   /** The runner failed: the agent did not start, broke the protocol, or ended mid-turn. */
   | { troupe: "error"; message: string };
 

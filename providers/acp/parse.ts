@@ -41,6 +41,11 @@ export function parseRunnerLine(line: JsonObject): OutputEvent[] | null {
     }
     case "denied":
       return [{ kind: "tool_result", id: str(line.toolCallId), output: `troupe denied the call: ${str(line.reason) ?? "no answer"}`, isError: true }];
+    case "wait": {
+      const ms = num(line.ms);
+      if (ms === undefined) return null;
+      return [{ kind: "text", text: `troupe waits ${Math.ceil(ms / 1000)} s before starting the agent: ${str(line.reason) ?? "it cannot load its session sooner"}` }];
+    }
     case "error":
       return [{ kind: "error", message: str(line.message) ?? "the ACP runner failed" }];
     default:

@@ -20,13 +20,13 @@ export interface AcpTransport {
  * (`troupe acp-run`, src/agents/start/mcp-config.ts), the prompt as the first line of its stdin and
  * its input folder its own (the runner claims each line as it prompts with it).
  */
-export function acpCommand(t: AcpTransport, input: CommandInput, load?: string): ProviderCommand {
+export function acpCommand(t: AcpTransport, input: CommandInput, load?: { sessionId: string; after?: number }): ProviderCommand {
   return {
     argv: t.argv(input),
     stdin: `${inputLine(input.prompt)}\n`,
     stdinStream: true,
     ownInput: true,
-    acp: { permissions: input.permissions, mode: t.modes[input.permissions] ?? null, ...(load && { load }) },
+    acp: { permissions: input.permissions, mode: t.modes[input.permissions] ?? null, ...(load && { load: load.sessionId }), ...(load?.after !== undefined && { loadAfter: load.after }) },
   };
 }
 

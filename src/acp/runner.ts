@@ -19,6 +19,8 @@ export interface RunnerOptions {
   mode?: string;
   /** The ACP session to take up again (`session/load`), when resuming. */
   load?: string;
+  /** The earliest the agent may be started to load it (epoch ms): the provider's, for an agent that cannot load a session sooner. */
+  loadAfter?: number;
   /** troupe's MCP server for the agent: its command and the environment it needs, by value. */
   mcp?: { command: string; args: string[]; env: Record<string, string> };
   /** The session's input folder (its messages and questions), null when it has none. */
@@ -49,6 +51,11 @@ export async function runAcpSession(o: RunnerOptions): Promise<number> {
   if (!first) {
     log.write({ troupe: "error", message: "the ACP runner got no prompt on its stdin (a JSON line {text, id?})" });
     return 2;
+  }
+  const wait = o.load && o.loadAfter !== undefined ? o.loadAfter - Date.now() : 0;
+  if (wait > 0) {
+    log.write({ troupe: "wait", ms: wait, reason: `${o.argv[0]} cannot load session ${o.load} sooner` });
+    await new Promise((r) => setTimeout(r, wait));
   }
   let agent: AgentProcess;
   try {

@@ -14,7 +14,7 @@ const START_MS = Number(process.env.TROUPE_ACP_START_MS) || 120_000;
 
 export const command = defineCommand(
   {
-    synopsis: "troupe acp-run --permissions MODE [--mode ID] [--load SESSION] [--mcp] -- AGENT [ARGS...]",
+    synopsis: "troupe acp-run --permissions MODE [--mode ID] [--load SESSION [--load-after MS]] [--mcp] -- AGENT [ARGS...]",
     intro: `  one agent session over the Agent Client Protocol, started by the daemon in place of the agent
   CLI (a provider driven over ACP): it runs the agent, writes the frames to its stdout (the
   session's output), takes the session's input folder as its next prompts, and asks the daemon
@@ -23,6 +23,7 @@ export const command = defineCommand(
       permissions: { type: "string", help: null },
       mode: { type: "string", help: null },
       load: { type: "string", help: null },
+      "load-after": { type: "string", help: null },
       mcp: { type: "boolean", help: null },
     },
     workspace: false,
@@ -35,6 +36,8 @@ async function run(args: string[]): Promise<number> {
   const permissions = values.permissions ?? "";
   if (!(PERMISSION_MODES as readonly string[]).includes(permissions)) throw new TroupeError("usage", `--permissions takes ${PERMISSION_MODES.join(", ")}`);
   if (!positionals.length) throw new TroupeError("usage", "acp-run needs the agent's command after --");
+  const loadAfter = values["load-after"] === undefined ? undefined : Number(values["load-after"]);
+  if (loadAfter !== undefined && (!values.load || !Number.isSafeInteger(loadAfter))) throw new TroupeError("usage", "--load-after takes a time in epoch ms, with --load");
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== INPUT_VAR) env[k] = v;
   const identity = Object.fromEntries(IDENTITY_VARS.flatMap((k) => (env[k] === undefined ? [] : [[k, env[k]]])));
@@ -47,6 +50,7 @@ async function run(args: string[]): Promise<number> {
     permissions,
     ...(values.mode && { mode: values.mode }),
     ...(values.load && { load: values.load }),
+    ...(loadAfter !== undefined && { loadAfter }),
     ...(values.mcp && { mcp: { command: self[0]!, args: [...self.slice(1), "mcp"], env: identity } }),
     inputDir: process.env[INPUT_VAR] || null,
     env,

@@ -107,6 +107,16 @@ export class ChunkRepo {
     return { stored: t.appended - t.dropped, dropped: t.dropped };
   }
 
+  /**
+   * When the agent's oldest stored output that holds `text` was stored (epoch ms), or null. For a
+   * provider's session id: the session began no later than that (output dropped under the cap
+   * only makes the answer later).
+   */
+  firstStoredWith(agentId: string, text: string): number | null {
+    const row = this.db.query("SELECT created_at FROM agent_log_chunks WHERE agent_id = ? AND instr(data, ?) > 0 ORDER BY id LIMIT 1").get(agentId, text) as { created_at: number } | null;
+    return row?.created_at ?? null;
+  }
+
   /** An agent being removed: what is cached of its output goes. */
   forget(agentId: string): void {
     this.tallies.forget(agentId);

@@ -81,6 +81,40 @@ test("a message sent while the agent works is its next prompt, in the same ACP s
   expect(raw.match(/"method":"session\/prompt"/g)).toHaveLength(2);
 }, 120_000);
 
+test("signals questions, is resumed with the answer in the same ACP session, which holds the first run, ends done, and is resumed again", async () => {
+  const sb = await cli.sandbox({
+    tool: shell(`${BIN} signal questions --question "Which colour should the button be?"`),
+    answer: "Asked.",
+    // the answer's prompt gets signal done only when the session so far holds the question asked
+    on: [
+      { text: "A: teal", history: "Which colour should the button be?", tool: shell(`${BIN} signal done --result "button is teal"`) },
+      { text: "ROUND-THREE", history: "button is teal", tool: shell(`${BIN} signal done --result "third run"`) },
+    ],
+  }, true);
+  // begun early in a minute, the session is resumed within it: the case Gemini CLI 0.61 cannot load
+  await waitFor("the first half of a minute", () => new Date().getUTCSeconds() < 30 || undefined, 35_000);
+  await sb.json(["spawn", "--provider", "gemini", "--name", "asker", "--prompt", "Style the button.", "--json"]);
+  const waiting = await cli.ended(sb, "asker");
+  expect(waiting).toMatchObject({ status: "waiting", session: 1, questions: [{ id: "q1", question: "Which colour should the button be?" }] });
+  expect(await sb.run(["resume", "asker", "--answer", "q1=teal"])).toMatchObject({ code: 0, stdout: "asker resumed (session 2)\n" });
+  await waitFor("asker's second session", async () => ((await sb.json<Agent[]>(["ls", "--json"]))[0]!.session === 2 ? true : undefined), 30_000);
+  // Gemini CLI cannot load a session in the minute it began: the runner may wait up to a minute first
+  const done = await cli.ended(sb, "asker", 150_000);
+  expect(done).toMatchObject({ status: "done", result: "button is teal", session: 2, providerSessionId: waiting.providerSessionId });
+  const raw = (await sb.run(["logs", "asker", "--raw"])).stdout;
+  expect(raw.match(/"method":"session\/new"/g)).toHaveLength(1);
+  const load = `"method":"session/load","params":{"sessionId":"${waiting.providerSessionId}"`;
+  expect(raw).toContain(load);
+  // the load went out in a later clock minute than the one the session was first seen in
+  const chunks = (await sb.run(["logs", "asker", "--json"])).stdout.trim().split("\n").map((l) => JSON.parse(l) as { data: string; createdAt: number });
+  const minute = (text: string) => Math.floor(chunks.find((c) => c.data.includes(text))!.createdAt / 60_000);
+  expect(minute(load)).toBeGreaterThan(minute(waiting.providerSessionId!));
+  // a second resume: the session is still there (the CLI's cleanup, which would delete it, is off in troupe's settings file)
+  expect(await sb.run(["resume", "asker", "--message", "ROUND-THREE"])).toMatchObject({ code: 0 });
+  await waitFor("asker's third session", async () => ((await sb.json<Agent[]>(["ls", "--json"]))[0]!.session === 3 ? true : undefined), 30_000);
+  expect(await cli.ended(sb, "asker")).toMatchObject({ status: "done", result: "third run", session: 3, providerSessionId: waiting.providerSessionId });
+}, 300_000);
+
 test("kill -9 of the runner ends the agent and the tool it runs", async () => {
   const sb = await cli.sandbox({ tool: shell("sleep 97"), answer: "never" });
   await sb.json(["spawn", "--provider", "gemini", "--name", "orphan", "--prompt", "Wait.", "--json"]);

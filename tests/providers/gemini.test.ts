@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { gemini, geminiAllowedTools } from "../../providers/gemini.ts";
 import { readInputLine } from "../../providers/acp/lines.ts";
+import { withTroupeMcp } from "../../src/agents/start/mcp-config.ts";
 import { baseInput, fixtureCases, loadFixture, ofKind } from "./fixture-helpers.ts";
 
 const CASES = fixtureCases("gemini");
@@ -120,6 +121,25 @@ describe("gemini commands (over ACP)", () => {
     const cmd = gemini.buildResume!({ ...baseInput, permissions: "skip", sessionId: "abc" });
     expect(cmd.argv).toEqual(["gemini", "--acp", "--skip-trust"]);
     expect(cmd.acp).toEqual({ permissions: "skip", mode: "yolo", load: "abc" });
+  });
+
+  test("resume: loaded no sooner than the minute after the session began (0.61 cannot load it in that minute)", () => {
+    expect(gemini.resumeReadsSessionAge).toBe(true);
+    const at = (iso: string) => Date.parse(iso);
+    const cmd = gemini.buildResume!({ ...baseInput, permissions: "skip", sessionId: "abc", sessionSeenAt: at("2026-12-01T23:54:52.849Z") });
+    expect(cmd.acp).toEqual({ permissions: "skip", mode: "yolo", load: "abc", loadAfter: at("2026-12-01T23:55:00Z") });
+    expect(gemini.buildResume!({ ...baseInput, permissions: "skip", sessionId: "abc", sessionSeenAt: at("2026-12-01T23:55:00Z") }).acp?.loadAfter).toBe(at("2026-12-01T23:56:00Z"));
+    // under the runner: the flag after --load
+    const { cmd: run } = withTroupeMcp(gemini, cmd, "/opt/troupe/troupe", "/ws/.troupe/input", "skip");
+    expect(run.argv.slice(0, run.argv.indexOf("--"))).toEqual(["/opt/troupe/troupe", "acp-run", "--permissions", "skip", "--mode", "yolo", "--load", "abc", "--load-after", String(at("2026-12-01T23:55:00Z"))]);
+  });
+
+  test("its settings file turns the CLI's session cleanup off (0.61 would delete a loaded session at its next start)", () => {
+    const inj = gemini.mcp!({ command: "/opt/troupe/troupe", args: ["mcp"], envNames: ["TROUPE_AGENT_TOKEN"], toolTimeoutMs: 600_000, inputDir: "/ws/.troupe/input", permissions: "skip" });
+    expect(inj.env).toEqual({ GEMINI_CLI_SYSTEM_SETTINGS_PATH: "/ws/.troupe/input/gemini-settings.json" });
+    const settings = JSON.parse(inj.files!["/ws/.troupe/input/gemini-settings.json"]!);
+    expect(settings.general).toEqual({ sessionRetention: { enabled: false } });
+    expect(settings.mcpServers.troupe).toMatchObject({ command: "/opt/troupe/troupe", args: ["mcp"], trust: true });
   });
 
   test("account variable", () => {

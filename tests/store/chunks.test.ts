@@ -118,3 +118,16 @@ test("a store from before migration 22 (offsets in the session row, the total in
   expect(again.offsets("a1", 1)).toEqual({ stdout: 25, stderr: 12 });
   expect(again.usage("a1")).toEqual({ stored: 10, dropped: 20 });
 });
+
+test("the oldest chunk holding a text gives when it was stored: a provider session began no later", () => {
+  const chunks = fresh();
+  const ids = [
+    piece(1, "stdout", "starting\n", 9),
+    piece(1, "stdout", '{"troupe":"session","sessionId":"s-123"}\n', 50),
+    piece(1, "stdout", '{"acp":"send","msg":{"params":{"sessionId":"s-123"}}}\n', 106),
+  ].map((p) => chunks.appendMany([p]).chunks[0]!.id);
+  ids.forEach((id, i) => db.query("UPDATE agent_log_chunks SET created_at = ? WHERE id = ?").run(4000 + i * 1000, id));
+  expect(chunks.firstStoredWith("a1", "s-123")).toBe(5000);
+  expect(chunks.firstStoredWith("a1", "s-999")).toBeNull();
+  expect(chunks.firstStoredWith("a2", "s-123")).toBeNull();
+});

@@ -20,24 +20,24 @@ export function useCliSandbox() {
     sb = server = undefined;
   });
   return {
-    /** A sandbox whose agents see `env`, and `fake` stopped after the test. */
-    sandbox(env: Record<string, string>, fake?: FakeServer): Sandbox {
+    /** A sandbox whose agents see `env`, and `fake` stopped after the test; its workspace in `parent` when given. */
+    sandbox(env: Record<string, string>, fake?: FakeServer, parent?: string): Sandbox {
       server = fake;
-      sb = new Sandbox();
+      sb = new Sandbox(parent === undefined ? {} : { parent });
       const home = join(sb.runtime, "home");
       mkdirSync(home, { recursive: true });
       Object.assign(sb.env, { HOME: home, PATH: `${CLI_BIN}:${process.env.PATH}`, ...env });
       return sb;
     },
-    /** The agent once it is done, failed or waiting. */
-    ended(s: Sandbox, name: string): Promise<Agent> {
+    /** The agent once it is done, failed or waiting, within `ms`. */
+    ended(s: Sandbox, name: string, ms = 90_000): Promise<Agent> {
       return waitFor(
         `${name} to end`,
         async () => {
           const a = (await s.json<Agent[]>(["ls", "--json"])).find((x) => x.name === name);
           return a && ["done", "failed", "waiting"].includes(a.status) ? a : undefined;
         },
-        90_000,
+        ms,
       );
     },
   };

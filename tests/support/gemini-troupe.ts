@@ -1,4 +1,5 @@
 import { mkdirSync, readlinkSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { execFileSync } from "node:child_process";
 import type { Agent } from "../../src/protocol/entities.ts";
@@ -19,9 +20,13 @@ export function useGeminiTroupe() {
   const cli = useCliSandbox();
   return {
     ...cli,
-    async sandbox(opts: Parameters<typeof startFakeGemini>[0]): Promise<Sandbox> {
+    /**
+     * `settingsRead`: the workspace outside the system's temp folder, so that the CLI reads the
+     * settings file troupe gives it (0.61 skips one below a folder others may write, such as /tmp).
+     */
+    async sandbox(opts: Parameters<typeof startFakeGemini>[0], settingsRead = false): Promise<Sandbox> {
       const server = await startFakeGemini(opts);
-      const sb = cli.sandbox({ GEMINI_API_KEY: "test", GOOGLE_GEMINI_BASE_URL: server.url }, server);
+      const sb = cli.sandbox({ GEMINI_API_KEY: "test", GOOGLE_GEMINI_BASE_URL: server.url }, server, settingsRead ? join(homedir(), ".cache") : undefined);
       const account = join(sb.runtime, "gemini-account");
       mkdirSync(join(account, ".gemini"), { recursive: true });
       writeFileSync(join(account, ".gemini", "settings.json"), JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } } }));

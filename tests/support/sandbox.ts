@@ -40,9 +40,13 @@ export class Sandbox {
   /** The temp folder removed at close: `dir` itself, or the one `folder` was made in. */
   private readonly base: string;
 
-  /** `folder`: the workspace is a folder of that name inside the temp one (a name with a `\\`, a space). */
-  constructor(opts: { git?: boolean; folder?: string } = {}) {
-    this.base = realpathSync(mkdtempSync(join(tmpdir(), "troupe-ws-")));
+  /**
+   * `folder`: the workspace is a folder of that name inside the temp one (a name with a `\\`, a space).
+   * `parent`: where the temp one is made (the system's temp folder by default).
+   */
+  constructor(opts: { git?: boolean; folder?: string; parent?: string } = {}) {
+    if (opts.parent !== undefined) mkdirSync(opts.parent, { recursive: true, mode: 0o700 });
+    this.base = realpathSync(mkdtempSync(join(opts.parent ?? tmpdir(), "troupe-ws-")));
     this.dir = opts.folder === undefined ? this.base : join(this.base, opts.folder);
     if (opts.folder !== undefined) mkdirSync(this.dir);
     // a socket path must stay short: its own folder right under /tmp

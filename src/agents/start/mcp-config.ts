@@ -28,7 +28,7 @@ export function withTroupeMcp(provider: Provider, cmd: ProviderCommand, troupe: 
  */
 function underRunner(cmd: ProviderCommand, troupe: string, mcp: boolean): ProviderCommand {
   const { acp, ...rest } = cmd;
-  const flags = ["--permissions", acp!.permissions, ...(acp!.mode ? ["--mode", acp!.mode] : []), ...(acp!.load ? ["--load", acp!.load] : []), ...(mcp ? ["--mcp"] : [])];
+  const flags = ["--permissions", acp!.permissions, ...(acp!.mode ? ["--mode", acp!.mode] : []), ...(acp!.load ? ["--load", acp!.load] : []), ...(acp!.loadAfter !== undefined ? ["--load-after", String(acp!.loadAfter)] : []), ...(mcp ? ["--mcp"] : [])];
   return { ...rest, argv: [troupe, "acp-run", ...flags, "--", ...cmd.argv] };
 }
 

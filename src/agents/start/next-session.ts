@@ -70,6 +70,7 @@ export class Relaunch {
         cwd: rec.cwd,
         model: rec.model ?? undefined,
         sessionId: rec.providerSessionId ?? "",
+        ...(provider.resumeReadsSessionAge && { sessionSeenAt: this.sessionSeenAt(rec) }),
         permissions: rec.permissions,
         ...d.rulesOf(rec),
         // a system prompt holds for the run it is given to; the session's history already holds a prompted role
@@ -84,6 +85,16 @@ export class Relaunch {
       mail?.release();
       throw err;
     }
+  }
+
+  /**
+   * The provider session began no later than this: when its id was first in the agent's stored
+   * output; else (that output dropped) the end of the agent's last run, which used it; else now.
+   */
+  private sessionSeenAt(rec: AgentRecord): number {
+    const { store } = this.d;
+    const seen = rec.providerSessionId ? store.chunks.firstStoredWith(rec.id, rec.providerSessionId) : null;
+    return seen ?? store.sessions.get(rec.id, rec.session)?.endedAt ?? Date.now();
   }
 
   /** The run again from its task, a fresh provider session: for a run that never got going. */
