@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { withRunnerLines } from "../../providers/acp/transport.ts";
-import type { OutputEvent } from "../../src/protocol/output.ts";
-import { renderEvent } from "../../src/output/lines.ts";
+import { withRunnerLines } from "../../../providers/acp/transport.ts";
+import type { OutputEvent } from "../../../src/protocol/output.ts";
+import { renderEvent } from "../../../src/output/lines.ts";
 
 const headless = (line: string): OutputEvent[] => [{ kind: "raw", line: `headless:${line}` }];
 const parse = withRunnerLines(headless);
