@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Agent } from "../../src/protocol/entities.ts";
 import type { PermissionRequest } from "../../src/protocol/permission.ts";
 import { BIN, waitFor } from "../support/sandbox.ts";
-import { pending, pidsIn, pidsOf, shell, useGeminiTroupe } from "../support/gemini-troupe.ts";
+import { pending, pidsIn, shell, useGeminiTroupe } from "../support/gemini-troupe.ts";
 
 const cli = useGeminiTroupe();
 
@@ -124,9 +124,11 @@ test("kill -9 of the runner ends the agent and the tool it runs", async () => {
     const mine = pidsIn(a.cwd, "acp-run");
     return mine.length ? mine : undefined;
   }, 30_000);
-  await waitFor("the tool to run", () => (pidsOf("sleep 97").length ? true : undefined), 60_000);
+  // the agent and its tool: the processes working in its worktree (another test's are elsewhere)
+  await waitFor("the tool to run", () => (pidsIn(a.cwd, "sleep 97").length ? true : undefined), 60_000);
+  expect(pidsIn(a.cwd, "gemini").length).toBeGreaterThan(0);
   for (const pid of runner) process.kill(pid, "SIGKILL");
-  await waitFor("the agent and its tool to be gone", () => (pidsOf("sleep 97").length === 0 && pidsOf("gemini --acp").length === 0 ? true : undefined), 15_000);
+  await waitFor("the agent and its tool to be gone", () => (pidsIn(a.cwd, "sleep 97").length === 0 && pidsIn(a.cwd, "gemini").length === 0 ? true : undefined), 15_000);
 }, 120_000);
 
 test("a question written into the session while the agent works is its own troupe listen's when it looks, never a prompt after it", async () => {
