@@ -46,7 +46,7 @@ export const agentNamed = async (sb: Sandbox, name: string): Promise<Agent> => {
 export const pending = (sb: Sandbox) => waitFor("a pending permission request", async () => (await sb.json<PermissionRequest[]>(["permissions", "--json"]))[0], 60_000);
 
 /** The pids of processes whose command line holds `text`. */
-export const pidsOf = (text: string): number[] => {
+const pidsOf = (text: string): number[] => {
   try {
     return execFileSync("pgrep", ["-f", "--", text], { encoding: "utf8" }).trim().split("\n").filter(Boolean).map(Number);
   } catch {
