@@ -47,7 +47,7 @@ let turn = 0;
 async function prompt({ params, client, signal }: { params: acp.PromptRequest; client: acp.AgentContext; signal: AbortSignal }): Promise<acp.PromptResponse> {
   const k = turn++;
   const text = params.prompt.map((b) => (b.type === "text" ? b.text : "")).join("");
-  record({ prompt: k, at: now(), pid: process.pid, text: text.slice(0, 200) });
+  record({ prompt: k, at: now(), pid: process.pid, text: text.slice(-200) });
   if (MODE === "ask" && k === 0) {
     for (let i = 0; i < ASKS; i++) {
       const command = `echo bench-ask-${i}`;
