@@ -22,6 +22,7 @@ import { sleep } from "../../src/runtime/process.ts";
 import { BIN, bareServer, load, pct, runtimeOf } from "./floor.ts";
 import { benchArgs } from "./harness.ts";
 import { AcpBench, now, recordReader, until } from "./acp-session.ts";
+import { cmdline, cpuTicks, descendants } from "./proc-stats.ts";
 
 const o = benchArgs("usage: bun scripts/bench/acp-permission.ts [--asks 200] [--runs 3] [--gap 50] [--warm 10]", {
   asks: { type: "string", default: "200" },
@@ -42,12 +43,20 @@ interface Ask {
 interface Seen {
   seen: number;
   decide: number;
+  /** The daemon's own times (Date.now(), whole ms): the request filed, and decided. */
+  created: number;
+  decided: number;
 }
 interface Run {
   visible: number[];
   answered: number[];
   share: number[];
   floor: number[];
+  /** Each leg cut at the daemon's own time (whole ms): ask → filed, filed → visible; decide → decided, decided → answered. */
+  split: [number[], number[], number[], number[]];
+  /** CPU per round trip (ms; the whole run, its idle gaps included, over its asks): the daemon's and the runner's. */
+  daemonCpu: number;
+  runnerCpu: number;
 }
 
 const bench = new AcpBench();
@@ -75,8 +84,8 @@ async function run(): Promise<Run> {
         const at = now();
         const command = String(e.request.input.command);
         const decide = now();
-        await client.decidePermission(e.request.id, { behavior: "allow" });
-        seen.set(command, { seen: at, decide });
+        const decided = await client.decidePermission(e.request.id, { behavior: "allow" });
+        seen.set(command, { seen: at, decide, created: e.request.createdAt, decided: decided.decidedAt ?? NaN });
         await sleep(10);
         floorMs.push(await floorOnce());
       }
@@ -85,19 +94,27 @@ async function run(): Promise<Run> {
     }
   })();
   const { agent, record } = await bench.spawn({ BENCH_ACP_MODE: "ask", BENCH_ACP_ASKS: String(ASKS), BENCH_ACP_GAP_MS: o.gap! }, "ask");
+  const daemonPid = (await client.health()).pid;
+  const runnerPid = await until("the runner", async () => {
+    const wrapper = (await client.agent(agent.id)).pid;
+    return wrapper ? descendants(wrapper).find((p) => cmdline(p).includes(" acp-run ") && !cmdline(p).startsWith("/bin/sh ")) : undefined;
+  }, 30_000, 20);
+  const cpu0 = [cpuTicks(daemonPid), cpuTicks(runnerPid)];
   const records = recordReader<Ask & { asked?: number }>(record);
   await until("every ask answered", () => (records().some((r) => r.asked === ASKS) ? true : undefined), ASKS * 2_000, 50);
+  const [daemonCpu, runnerCpu] = [cpuTicks(daemonPid), cpuTicks(runnerPid)].map((t, i) => ((t - cpu0[i]!) * 10) / ASKS);
   await bench.stop(agent);
   abort.abort();
   await person;
   const asks = records().filter((r) => typeof r.ask === "number" && r.ask >= WARM);
-  const out: Run = { visible: [], answered: [], share: [], floor: floorMs.slice(WARM) };
+  const out: Run = { visible: [], answered: [], share: [], floor: floorMs.slice(WARM), split: [[], [], [], []], daemonCpu: daemonCpu!, runnerCpu: runnerCpu! };
   for (const a of asks) {
     const s = seen.get(a.command);
     if (!s || a.outcome !== "allow") throw new Error(`ask ${a.ask}: ${s ? `answered ${a.outcome}` : "never seen on the event stream"}`);
     out.visible.push(s.seen - a.asked);
     out.answered.push(a.answered - s.decide);
     out.share.push(a.answered - a.asked - (s.decide - s.seen));
+    [s.created - a.asked, s.seen - s.created, s.decided - s.decide, a.answered - s.decided].forEach((v, i) => out.split[i]!.push(v));
   }
   return out;
 }
@@ -129,4 +146,7 @@ console.log(`  floor: one POST to a bare ${runtimeOf(BIN)} server on a Unix sock
 figure("agent's request → visible on the event stream", (r) => r.visible, (r) => r.floor);
 figure("person's decide → agent has the response", (r) => r.answered, (r) => r.floor);
 figure("both legs (exact: the agent's ask → answer less the person's seen → decide)", (r) => r.share, (r) => r.floor.map((f) => 2 * f));
+const cut = (i: number) => ms(med(runs.map((r) => pct(r.split[i]!, 50))));
+console.log(`  where each leg goes, cut at the daemon's own clock (whole ms, so ±0.5 ms; medians): ask → filed ${cut(0)}, filed → visible ${cut(1)}; decide → decided ${cut(2)}, decided → answered ${cut(3)}`);
+console.log(`  CPU per round trip (10 ms ticks over each run, gaps included): the daemon ${med(runs.map((r) => r.daemonCpu)).toFixed(2)} ms, the runner ${med(runs.map((r) => r.runnerCpu)).toFixed(2)} ms`);
 console.log("  targets: each leg ≤ 2x the floor (both legs against two floors), p99 ≤ 50 ms");

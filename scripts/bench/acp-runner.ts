@@ -19,7 +19,7 @@
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { sleep } from "../../src/runtime/process.ts";
 import { startFakeGemini } from "../fake-model-servers.ts";
 import { runSync } from "../lib/process.ts";
@@ -43,7 +43,7 @@ const RUNS = Number(o.runs);
 const WINDOW_S = Number(o.window);
 const SETTLE_MS = Number(o.settle) * 1000;
 const AGENT = join(import.meta.dirname, "acp-agent.ts");
-const bins = o.bin?.length ? o.bin : [process.env.TROUPE_BIN ?? join(ROOT, "dist", "troupe"), ...[join(ROOT, "dist", "troupe-deno")].filter(existsSync)];
+const bins = o.bin?.length ? o.bin.map((b) => resolve(b)) : [process.env.TROUPE_BIN ?? join(ROOT, "dist", "troupe"), ...[join(ROOT, "dist", "troupe-deno")].filter(existsSync)];
 
 interface Figures {
   /** Per runner, MB: the runner alone, and with its sh watcher. */
