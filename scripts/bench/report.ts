@@ -1,8 +1,9 @@
 /**
  * Every benchmark, one table per build, and the main figures side by side: the figures of issue
  * 24's table and the others, each beside its floor measured in the same run (or its fixed target)
- * and their ratio. Runs first-frame.ts, idle.ts, ask.ts, spawn.ts, ingest.ts, trickle.ts and
- * dashboard-rss.ts against each build given (TROUPE_BIN for each, one after the other), and
+ * and their ratio. Runs first-frame.ts, idle.ts, ask.ts, spawn.ts, ingest.ts, trickle.ts, the ACP
+ * runner's (acp-runner.ts, acp-permission.ts, acp-next-prompt.ts) and dashboard-rss.ts against
+ * each build given (TROUPE_BIN for each, one after the other), and
  * frames.ts, dashboard.ts and many.ts (which build the dashboard themselves) once. Floors of the
  * round trip and of a cold process run on the build's own runtime (see floor.ts). Takes ~30 minutes
  * a build (--quick ~10); fails on nothing (a bench that breaks shows "n/a" and its error below).
@@ -110,6 +111,35 @@ function measureFrames(bin: string): void {
   }
 }
 
+/** The ACP runner (acp-runner.ts, acp-permission.ts, acp-next-prompt.ts); Gemini CLI's own figure with the first build only. */
+function measureAcp(bin: string, b: number): void {
+  {
+    const window = quick ? "10" : "30";
+    const out = bench("acp-runner.ts", ["--bin", bin, "--runs", quick ? "1" : "3", "--window", window, ...(b === 0 ? [] : ["--no-gemini"])], bin);
+    const pss = num(/PSS per runner ([\d.]+) MB/, out);
+    const cpu = num(/idle CPU of \d+ runners over \d+ s: ([\d.]+) ms/, out);
+    const gemini = num(/Gemini CLI .*PSS ([\d.]+) MB/, out);
+    const target = runtimeOf(bin) === "deno" ? 40 : 20;
+    rows.push({ figure: "ACP runner PSS per running agent (10 running)", value: fmt(pss, "MB", 1), against: `Gemini CLI's own ${fmt(gemini, "MB", 0)} · target ≤ ${target} MB`, ratio: ratio(pss, gemini) });
+    rows.push({ figure: `ACP runner idle CPU, 10 runners over ${window} s`, value: fmt(cpu, "ms", 0), against: "target 0", ratio: "" });
+    keep("ACP runner PSS per running agent", b, fmt(pss, "MB", 1));
+  }
+  {
+    const out = bench("acp-permission.ts", quick ? ["--asks", "100", "--runs", "1"] : [], bin);
+    const leg = (what: string) => new RegExp(`${what}: median ([\\d.]+) ms, p99 ([\\d.]+) ms.*; [\\d.]+x the floor's median ([\\d.]+) ms`).exec(out);
+    for (const [what, label] of [["request → visible on the event stream", "ACP permission: agent's request → visible in the API"], ["decide → agent has the response", "ACP permission: person's decide → agent answered"]] as const) {
+      const m = leg(what);
+      const [med, p99, floor] = m ? [Number(m[1]), Number(m[2]), Number(m[3])] : [null, null, null];
+      rows.push({ figure: `${label}, median`, value: `${fmt(med, "ms", 2)} (p99 ${fmt(p99, "ms", 1)})`, against: `one POST to a bare server ${fmt(floor, "ms", 2)} · target ≤ 2x, p99 ≤ 50 ms`, ratio: ratio(med, floor) });
+    }
+  }
+  {
+    const out = bench("acp-next-prompt.ts", quick ? ["--turns", "100", "--runs", "1"] : [], bin);
+    const p99 = num(/turn end → next session\/prompt at the agent: median [\d.]+ ms, p99 ([\d.]+) ms/, out);
+    rows.push({ figure: "ACP: a message sent mid-turn, turn end → next prompt, p99", value: fmt(p99, "ms", 1), against: "target ≤ 50 ms", ratio: ratio(p99, 50) });
+  }
+}
+
 function measure(bin: string, b: number): void {
   // --- first frame in tmux: troupe's dashboard and the Ink floor, alternating (first-frame.ts) ------
   {
@@ -188,6 +218,9 @@ function measure(bin: string, b: number): void {
     const floor = num(/floor: \+ sqlite insert: cpu ([\d.]+) %/, median);
     rows.push({ figure: "daemon, 200 agents × 1 line/s", value: fmt(daemon, "% of a core", 2), against: `floor (watch, read, one SQLite insert a line) ${fmt(floor, "%", 2)} · target ≤ 1.5x`, ratio: ratio(daemon, floor) });
   }
+
+  // --- the ACP runner: its cost per running agent, a permission's round trip, the next prompt -----------
+  measureAcp(bin, b);
 
   // --- dashboard (in process) and the compiled dashboard's RSS while an agent streams -------------
   {

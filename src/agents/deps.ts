@@ -32,7 +32,7 @@ export interface AgentDeps {
 export interface InputSeen {
   /** Ids of lines the CLI echoed: it took them in. */
   taken: string[];
-  /** A turn ended (a result): the CLI waits for the next line, or for the end of its input. */
+  /** A turn ended (a result) and no line was taken after it: the CLI waits for the next line, or for the end of its input. */
   turnEnded: boolean;
 }
 

@@ -33,7 +33,11 @@ export function outputNews(parse: LineParser, chunk: OutputChunk, known: () => K
   for (const line of chunkLines(chunk)) {
     if (!line) continue;
     for (const ev of parse(line, chunk.stream)) {
-      if (ev.kind === "input" && ev.id !== undefined) input.taken.push(ev.id);
+      // a line taken after a result began the next turn: the chunk ends with a turn under way
+      if (ev.kind === "input" && ev.id !== undefined) {
+        input.taken.push(ev.id);
+        input.turnEnded = false;
+      }
       if (ev.kind === "result") input.turnEnded = true;
       // the last plan of the chunk is the agent's plan (each update is the whole plan)
       if (ev.kind !== "session" && ev.kind !== "result" && ev.kind !== "plan") continue;

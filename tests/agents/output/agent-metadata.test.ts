@@ -63,4 +63,13 @@ test("an ACP agent's plan update is its record's plan, the last of a chunk winni
   expect(news.patch.plan).toEqual([{ content: "read", status: "completed" }, { content: "fix", status: "pending" }]);
   expect(outputNews(parserFor("gemini"), chunk(plan([]), 2), known).patch.plan).toEqual([]);
   expect(outputNews(parserFor("gemini"), chunk(plan([{ content: "x", status: "pending" }]), 3), () => null).patch).toEqual({});
+
+test("a result and then a line taken, in one chunk: the next turn is under way, not a turn ended", () => {
+  // the ACP runner ends a turn and at once prompts with the line waiting: both can reach the daemon in one read
+  const turn = JSON.stringify({ troupe: "turn", stopReason: "end_turn" });
+  const input = JSON.stringify({ troupe: "input", text: "the next message", id: "line-2" });
+  const both = outputNews(parserFor("gemini"), chunk(`${turn}\n${input}`, 1), known);
+  expect(both.input).toEqual({ taken: ["line-2"], turnEnded: false });
+  const ended = outputNews(parserFor("gemini"), chunk(`${input}\n${turn}`, 2), known);
+  expect(ended.input).toEqual({ taken: ["line-2"], turnEnded: true });
 });
