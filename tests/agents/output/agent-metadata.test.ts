@@ -63,6 +63,7 @@ test("an ACP agent's plan update is its record's plan, the last of a chunk winni
   expect(news.patch.plan).toEqual([{ content: "read", status: "completed" }, { content: "fix", status: "pending" }]);
   expect(outputNews(parserFor("gemini"), chunk(plan([]), 2), known).patch.plan).toEqual([]);
   expect(outputNews(parserFor("gemini"), chunk(plan([{ content: "x", status: "pending" }]), 3), () => null).patch).toEqual({});
+});
 
 test("a result and then a line taken, in one chunk: the next turn is under way, not a turn ended", () => {
   // the ACP runner ends a turn and at once prompts with the line waiting: both can reach the daemon in one read
