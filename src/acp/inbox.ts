@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync, renameSync, watch, type FSWatche
 import { join } from "node:path";
 import { readInputLine, type InputLine } from "../../providers/acp/lines.ts";
 
-/** How often the folder is looked at again when no change was seen (a missed watch event costs at most this). */
-const RESCAN_MS = 1000;
+/** How often the folder is looked at again when no change was seen (a missed watch event costs at most this; a turn's end looks at once). */
+const RESCAN_MS = 5000;
 
 /**
  * The session's input folder, as the daemon writes it (src/agents/sessions/input-stream.ts): a
