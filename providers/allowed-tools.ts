@@ -1,4 +1,5 @@
 import { parseRule } from "../src/protocol/permission.ts";
+import type { CommandInput } from "./types.ts";
 
 /**
  * Allow rules as `--allowed-tools` entries of Gemini CLI and its forks (Qwen Code), `tools` naming
@@ -6,7 +7,7 @@ import { parseRule } from "../src/protocol/permission.ts";
  * a command prefix (`npm test*` → `run_shell_command(npm test)`; these CLIs match shell commands
  * by prefix).
  * What it cannot say (file patterns, a `*` inside a command, `Bash(*)`) is left out: those calls stay
- * unapproved, which a headless run refuses, never a wider allow than the rule.
+ * unapproved, which a headless run refuses (and the ACP runner denies), never a wider allow than the rule.
  */
 export function prefixAllowedTools(rules: readonly string[], tools: Readonly<Record<string, string>>): string[] {
   const out: string[] = [];
@@ -26,3 +27,10 @@ export function prefixAllowedTools(rules: readonly string[], tools: Readonly<Rec
   }
   return [...new Set(out)];
 }
+
+/**
+ * The `--allowed-tools` flags of such a CLI (`=`: one value per flag, so nothing after is taken for
+ * a tool). None under `ask` over ACP: every request then reaches the daemon, which applies the rules
+ * itself and logs what they decide.
+ */
+export const allowedToolFlags = (input: CommandInput, tools: readonly string[]): string[] => (input.permissions === "ask" ? [] : tools.map((t) => `--allowed-tools=${t}`));

@@ -1,6 +1,6 @@
 import type { OutputEvent } from "../src/protocol/output.ts";
 import { jsonlStdout, num, obj, str, stringify, type JsonObject } from "./json-line.ts";
-import { prefixAllowedTools } from "./allowed-tools.ts";
+import { allowedToolFlags, prefixAllowedTools } from "./allowed-tools.ts";
 import { join } from "node:path";
 import { acpCommand, acpLiveInput, acpModes, withRunnerLines, type AcpTransport } from "./acp/transport.ts";
 import type { CommandInput, McpInjection, McpServerSpec, Provider, ProviderCommand } from "./types.ts";
@@ -26,12 +26,6 @@ const GEMINI_TOOLS: Record<string, string> = {
 /** Allow rules as Gemini CLI's `--allowed-tools` entries (providers/allowed-tools.ts). */
 export const geminiAllowedTools = (rules: readonly string[]): string[] => prefixAllowedTools(rules, GEMINI_TOOLS);
 
-function allowedToolArgs(input: CommandInput): string[] {
-  const tools = geminiAllowedTools(input.allowedTools ?? []);
-  // `=`: one value per flag, so the prompt that follows is never taken for a tool
-  return tools.map((t) => `--allowed-tools=${t}`);
-}
-
 /**
  * Over ACP (`gemini --acp`, checked with 0.61): session modes `default` (asks before tools),
  * `autoEdit`, `yolo` and `plan`; it loads a session it recorded (`loadSession`), though not in
@@ -39,8 +33,7 @@ function allowedToolArgs(input: CommandInput): string[] {
  * (`parseEvent`): sessions recorded before it ran over ACP.
  */
 const GEMINI_ACP: AcpTransport = {
-  // under ask the daemon applies the rules (and logs what they decide): the CLI gets none
-  argv: (input) => ["gemini", "--acp", "--skip-trust", ...(input.permissions === "ask" ? [] : allowedToolArgs(input)), ...(input.model ? ["--model", input.model] : [])],
+  argv: (input) => ["gemini", "--acp", "--skip-trust", ...allowedToolFlags(input, geminiAllowedTools(input.allowedTools ?? [])), ...(input.model ? ["--model", input.model] : [])],
   modes: { skip: "yolo", edits: "autoEdit", plan: "plan", ask: "default" },
 };
 

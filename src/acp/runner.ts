@@ -7,7 +7,7 @@ import { startAgent, type AgentProcess } from "./agent-process.ts";
 import { Inbox } from "./inbox.ts";
 import { answerOf, toolCallOf } from "./permission.ts";
 import { SessionLog } from "./session-log.ts";
-import { turnUsage } from "./usage.ts";
+import { addUpdateUsage, turnUsage, type Usage } from "./usage.ts";
 
 export interface RunnerOptions {
   /** The agent CLI in its ACP mode (`gemini --acp`). */
@@ -73,10 +73,14 @@ export async function runAcpSession(o: RunnerOptions): Promise<number> {
   void raw.readable.pipeTo(recv.writable).catch(() => {});
   void send.readable.pipeTo(raw.writable).catch(() => {});
   const session: { id: string | null } = { id: null };
+  // what the current turn's updates report of its usage, for an agent whose answer to the prompt says none
+  let during: Usage = {};
   const app = acp
     .client({ name: "troupe" })
     .onRequest(acp.methods.client.session.requestPermission, askTroupe(o, log, session))
-    .onNotification(acp.methods.client.session.update, () => {});
+    .onNotification(acp.methods.client.session.update, ({ params }) => {
+      if (!replaying && params.sessionId === session.id) during = addUpdateUsage(during, params.update);
+    });
   let exit: number | null = null;
   void agent.exited.then((c) => (exit = c));
   const stopped = onTerm(agent);
@@ -114,8 +118,9 @@ export async function runAcpSession(o: RunnerOptions): Promise<number> {
       for (;;) {
         for (const i of items) log.write({ troupe: "input", text: i.text, ...(i.id && { id: i.id }) });
         const text = items.map((i) => i.text).join("\n\n");
+        during = {};
         const r = await Promise.race([ctx.request(acp.methods.agent.session.prompt, { sessionId: sid, prompt: [{ type: "text", text }] }), ended]);
-        log.write({ troupe: "turn", stopReason: r.stopReason, ...turnUsage(r) });
+        log.write({ troupe: "turn", stopReason: r.stopReason, ...turnUsage(r, during) });
         if (stopped.requested || !inbox) return 0;
         const next = await nextInputs(inbox, () => exit);
         if (next === null) return 0;

@@ -10,7 +10,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PermissionRequest } from "../../src/protocol/permission.ts";
 import { waitFor } from "../support/sandbox.ts";
-import { agentNamed, alive, pending, pidsIn, shell, useGeminiTroupe } from "../support/gemini-troupe.ts";
+import { agentNamed, pending, shell, useGeminiTroupe } from "../support/gemini-troupe.ts";
+import { alive, pidsIn } from "../support/processes.ts";
 
 const cli = useGeminiTroupe();
 

@@ -10,7 +10,8 @@ import { join } from "node:path";
 import type { Agent } from "../../src/protocol/entities.ts";
 import type { PermissionRequest } from "../../src/protocol/permission.ts";
 import { BIN, waitFor } from "../support/sandbox.ts";
-import { pending, pidsIn, shell, useGeminiTroupe } from "../support/gemini-troupe.ts";
+import { pending, shell, useGeminiTroupe } from "../support/gemini-troupe.ts";
+import { pidsIn } from "../support/processes.ts";
 
 const cli = useGeminiTroupe();
 

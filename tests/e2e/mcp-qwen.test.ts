@@ -1,7 +1,8 @@
 /**
  * The real Qwen Code gets troupe's MCP server as troupe configures it (a settings file of its own
- * through QWEN_CODE_SYSTEM_SETTINGS_PATH, as Gemini CLI's, its tools
- * declared at once rather than behind its tool_search), and the server acts with the agent's
+ * through QWEN_CODE_SYSTEM_SETTINGS_PATH, as Gemini CLI's, its tools declared at once rather than
+ * behind its tool_search, and connected before its ACP session starts, so the first model request
+ * already offers them), and the server acts with the agent's
  * identity: the model's first turn calls troupe's spawn_agent tool, and the agent it starts is the
  * caller's child; the tool's answer reaches the model, which then signals done.
  */

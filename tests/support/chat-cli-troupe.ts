@@ -29,16 +29,18 @@ const askThenFinish: ChatScript = (req) => {
 
 export interface ChatCliTroupe {
   readonly server: FakeChat;
-  /** A sandbox whose agents run the real CLI against the server (its state in a fresh HOME). */
-  sandbox(): Promise<Sandbox>;
+  /** A sandbox whose agents run the real CLI against the server (its state in a fresh HOME); `script`: the model for this test, else the file's. */
+  sandbox(script?: ChatScript): Promise<Sandbox>;
   /** The agent once it is done, failed or waiting. */
   ended(sb: Sandbox, name: string, session?: number): Promise<Agent>;
 }
 
 export function useChatCliTroupe(cli: ChatCli, script: ChatScript = askThenFinish): ChatCliTroupe {
-  const server = startFakeChat(script);
+  let active = script;
+  const server = startFakeChat((req) => active(req));
   let current: Sandbox | undefined;
   afterEach(async () => {
+    active = script;
     if (!current) return;
     const runtime = current.runtime;
     await current.close();
@@ -49,7 +51,8 @@ export function useChatCliTroupe(cli: ChatCli, script: ChatScript = askThenFinis
   afterAll(() => server.stop());
   return {
     server,
-    async sandbox() {
+    async sandbox(own) {
+      if (own) active = own;
       current = new Sandbox();
       const home = join(current.runtime, "home");
       Object.assign(current.env, { HOME: home, PATH: `${CLI_BIN}:${process.env.PATH}` });

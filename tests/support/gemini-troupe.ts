@@ -1,7 +1,6 @@
-import { mkdirSync, readlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { execFileSync } from "node:child_process";
 import type { Agent } from "../../src/protocol/entities.ts";
 import type { PermissionRequest } from "../../src/protocol/permission.ts";
 import { startFakeGemini } from "../../scripts/fake-model-servers.ts";
@@ -44,32 +43,3 @@ export const agentNamed = async (sb: Sandbox, name: string): Promise<Agent> => {
 
 /** The first request pending for the person. */
 export const pending = (sb: Sandbox) => waitFor("a pending permission request", async () => (await sb.json<PermissionRequest[]>(["permissions", "--json"]))[0], 60_000);
-
-/** The pids of processes whose command line holds `text`. */
-const pidsOf = (text: string): number[] => {
-  try {
-    return execFileSync("pgrep", ["-f", "--", text], { encoding: "utf8" }).trim().split("\n").filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-};
-
-const cwdOf = (pid: number): string | null => {
-  try {
-    return readlinkSync(`/proc/${pid}/cwd`);
-  } catch {
-    return null;
-  }
-};
-
-/** The pids of processes whose command line holds `text` and that work in `cwd` (an agent's worktree: this test's own). */
-export const pidsIn = (cwd: string, text: string): number[] => pidsOf(text).filter((p) => cwdOf(p) === cwd);
-
-export const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
