@@ -64,6 +64,9 @@ interface AcpLaunch {
   load?: string;
   /** The earliest the agent may be started to load it (epoch ms), when the agent cannot load it sooner. */
   loadAfter?: number;
+  /** Under a mode that asks no one: the agent's allow and deny rules, which its runner applies to what the agent asks (troupe's own commands are allowed besides). */
+  allow?: string[];
+  deny?: string[];
 }
 
 /**

@@ -26,7 +26,13 @@ export function acpCommand(t: AcpTransport, input: CommandInput, load?: { sessio
     stdin: `${inputLine(input.prompt)}\n`,
     stdinStream: true,
     ownInput: true,
-    acp: { permissions: input.permissions, mode: t.modes[input.permissions] ?? null, ...(load && { load: load.sessionId }), ...(load?.after !== undefined && { loadAfter: load.after }) },
+    acp: {
+      permissions: input.permissions,
+      mode: t.modes[input.permissions] ?? null,
+      // under ask the daemon applies the rules (and logs what they decide); else the runner does
+      ...(input.permissions !== "ask" && input.allowedTools?.length && { allow: input.allowedTools }),
+      ...(input.permissions !== "ask" && input.deniedTools?.length && { deny: input.deniedTools }), ...(load && { load: load.sessionId }), ...(load?.after !== undefined && { loadAfter: load.after }),
+    },
   };
 }
 

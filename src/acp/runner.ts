@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import * as acp from "@agentclientprotocol/sdk";
 import type { TroupeClient } from "../client/client.ts";
 import { awaitPermission } from "../client/permission-wait.ts";
+import { decideByRules, type RuleSet } from "../permissions/rules.ts";
 import { readInputLine, type InputLine } from "../../providers/acp/lines.ts";
 import { startAgent, type AgentProcess } from "./agent-process.ts";
 import { Inbox } from "./inbox.ts";
@@ -29,6 +30,8 @@ export interface RunnerOptions {
   env: Record<string, string>;
   /** Values never written to the session's output (the agent's token). */
   secrets: string[];
+  /** Under a mode that asks no one: the rules that decide what the agent asks (a deny first; anything they do not allow is denied). */
+  rules: RuleSet;
   /** The longest a tool call waits for the person before it is denied. */
   permissionWaitMs: number;
   /** The longest the agent may take to answer `initialize` and start its session. */
@@ -164,7 +167,10 @@ function askTroupe(o: RunnerOptions, log: SessionLog, session: { id: string | nu
       throw acp.RequestError.invalidParams(undefined, `no session ${params.sessionId} here`);
     }
     if (o.permissions !== "ask") {
-      log.write({ troupe: "denied", toolCallId: id, reason: `the agent runs in permission mode ${o.permissions}, which asks no one` });
+      const call = toolCallOf(params.toolCall);
+      const verdict = decideByRules(o.rules, call.toolName, call.input, o.cwd);
+      if (verdict?.behavior === "allow") return answerOf(params, { status: "allowed" });
+      log.write({ troupe: "denied", toolCallId: id, reason: verdict ? `denied by the rule ${verdict.rule}` : `the agent runs in permission mode ${o.permissions}, which asks no one, and no rule allows it` });
       return answerOf(params, { status: "denied" });
     }
     try {

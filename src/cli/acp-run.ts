@@ -2,6 +2,7 @@ import { TroupeError } from "../errors.ts";
 import { MCP_PERMISSION_WAIT_SECONDS } from "../protocol/mcp.ts";
 import { PERMISSION_MODES } from "../protocol/permission-modes.ts";
 import { selfCommand } from "../self.ts";
+import { ownCommandRules } from "../permissions/rules.ts";
 import { connect } from "./context.ts";
 import { defineCommand } from "./command.ts";
 
@@ -14,7 +15,7 @@ const START_MS = Number(process.env.TROUPE_ACP_START_MS) || 120_000;
 
 export const command = defineCommand(
   {
-    synopsis: "troupe acp-run --permissions MODE [--mode ID] [--load SESSION [--load-after MS]] [--mcp] -- AGENT [ARGS...]",
+    synopsis: "troupe acp-run --permissions MODE [--mode ID] [--load SESSION [--load-after MS]] [--troupe PATH] [--allow RULE]... [--deny RULE]... [--mcp] -- AGENT [ARGS...]",
     intro: `  one agent session over the Agent Client Protocol, started by the daemon in place of the agent
   CLI (a provider driven over ACP): it runs the agent, writes the frames to its stdout (the
   session's output), takes the session's input folder as its next prompts, and asks the daemon
@@ -25,6 +26,9 @@ export const command = defineCommand(
       load: { type: "string", help: null },
       "load-after": { type: "string", help: null },
       mcp: { type: "boolean", help: null },
+      troupe: { type: "string", help: null },
+      allow: { type: "string", multiple: true, help: null },
+      deny: { type: "string", multiple: true, help: null },
     },
     workspace: false,
   },
@@ -55,6 +59,8 @@ async function run(args: string[]): Promise<number> {
     inputDir: process.env[INPUT_VAR] || null,
     env,
     secrets: [env.TROUPE_AGENT_TOKEN ?? ""],
+    // under a mode that asks no one, what the agent asks is the rules' to decide, its own troupe commands allowed
+    rules: { allow: [...ownCommandRules(values.troupe ?? self.join(" ")), ...(values.allow ?? [])], deny: values.deny ?? [] },
     permissionWaitMs: MCP_PERMISSION_WAIT_SECONDS * 1000,
     startMs: START_MS,
     client: () => client,

@@ -56,6 +56,13 @@ test("ask: a denied tool call does not run, and the agent is told", async () => 
   expect(raw).toMatch(/"outcome":\{"outcome":"selected","optionId":"cancel"\}/);
 }, 180_000);
 
+test("edits: its own troupe commands run without asking (Gemini asks for a shell command in autoEdit; the runner's rules allow troupe's own)", async () => {
+  const sb = await cli.sandbox({ tool: shell(`${BIN} signal done --result edited`), answer: "Done." });
+  await sb.json(["spawn", "--provider", "gemini", "--name", "editor", "--prompt", "Go.", "--permissions", "edits", "--json"]);
+  expect(await cli.ended(sb, "editor")).toMatchObject({ status: "done", result: "edited" });
+  expect((await sb.run(["logs", "editor", "--raw"])).stdout).toContain('"method":"session/set_mode","params":{"sessionId"');
+}, 120_000);
+
 test("a rule decides a request without the person", async () => {
   const sb = await cli.sandbox({ tool: shell(`${BIN} signal done --result ruled`), answer: "Done." });
   await sb.json(["spawn", "--provider", "gemini", "--name", "ruled", "--prompt", "Go.", "--permissions", "ask", "--allow", "Bash(*signal done*)", "--json"]);

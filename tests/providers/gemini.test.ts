@@ -131,7 +131,7 @@ describe("gemini commands (over ACP)", () => {
     expect(gemini.buildResume!({ ...baseInput, permissions: "skip", sessionId: "abc", sessionSeenAt: at("2026-12-01T23:55:00Z") }).acp?.loadAfter).toBe(at("2026-12-01T23:56:00Z"));
     // under the runner: the flag after --load
     const { cmd: run } = withTroupeMcp(gemini, cmd, "/opt/troupe/troupe", "/ws/.troupe/input", "skip");
-    expect(run.argv.slice(0, run.argv.indexOf("--"))).toEqual(["/opt/troupe/troupe", "acp-run", "--permissions", "skip", "--mode", "yolo", "--load", "abc", "--load-after", String(at("2026-12-01T23:55:00Z"))]);
+    expect(run.argv.slice(0, run.argv.indexOf("--"))).toEqual(["/opt/troupe/troupe", "acp-run", "--permissions", "skip", "--troupe", "/opt/troupe/troupe", "--mode", "yolo", "--load", "abc", "--load-after", String(at("2026-12-01T23:55:00Z"))]);
   });
 
   test("its settings file turns the CLI's session cleanup off (0.61 would delete a loaded session at its next start)", () => {

@@ -28,7 +28,8 @@ export function withTroupeMcp(provider: Provider, cmd: ProviderCommand, troupe: 
  */
 function underRunner(cmd: ProviderCommand, troupe: string, mcp: boolean): ProviderCommand {
   const { acp, ...rest } = cmd;
-  const flags = ["--permissions", acp!.permissions, ...(acp!.mode ? ["--mode", acp!.mode] : []), ...(acp!.load ? ["--load", acp!.load] : []), ...(acp!.loadAfter !== undefined ? ["--load-after", String(acp!.loadAfter)] : []), ...(mcp ? ["--mcp"] : [])];
+  // `--troupe`: the path its prompt names troupe by, which the rules of its own commands match
+  const flags = ["--permissions", acp!.permissions, "--troupe", troupe, ...(acp!.mode ? ["--mode", acp!.mode] : []), ...(acp!.load ? ["--load", acp!.load] : []), ...(acp!.loadAfter !== undefined ? ["--load-after", String(acp!.loadAfter)] : []), ...(acp!.allow ?? []).flatMap((r) => ["--allow", r]), ...(acp!.deny ?? []).flatMap((r) => ["--deny", r]), ...(mcp ? ["--mcp"] : [])];
   return { ...rest, argv: [troupe, "acp-run", ...flags, "--", ...cmd.argv] };
 }
 

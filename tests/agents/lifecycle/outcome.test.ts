@@ -12,11 +12,14 @@ const chunk = (stream: Stream, data: string, id = 1): OutputChunk => ({ id, agen
 
 describe("structured signals first", () => {
   test("a spent subscription quota carries its exact reset time from the rate_limit_event", () => {
-    const d = diagnose(claude, fixtureChunks("claude", "usage-limit"));
+    const chunks = fixtureChunks("claude", "usage-limit");
+    const d = diagnose(claude, chunks);
     expect(d?.failure).toBe("usage_limit");
-    // resetsAt 1795306730 (epoch seconds) in the recorded rate_limit_event; the text rounds to "12:18am"
-    expect(d?.resetsAt).toBe(1795306730_000);
-    expect(d?.evidence).toContain("resets 12:18am");
+    // the recorded rate_limit_event's resetsAt (epoch seconds), to the millisecond; the text rounds it to a minute ("resets 1:38am")
+    const recorded = Number(chunks.map((c) => c.data).join("").match(/"resetsAt":(\d+)/)?.[1]);
+    expect(recorded).toBeGreaterThan(1_700_000_000);
+    expect(d?.resetsAt).toBe(recorded * 1000);
+    expect(d?.evidence).toMatch(/resets \d{1,2}:\d\d[ap]m/);
   });
 
   test("the per-minute 429 is rate_limit, with no reset time", () => {
