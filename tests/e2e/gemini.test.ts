@@ -57,7 +57,8 @@ test("ask: a denied tool call does not run, and the agent is told", async () => 
 }, 180_000);
 
 test("edits: its own troupe commands run without asking (Gemini asks for a shell command in autoEdit; the runner's rules allow troupe's own)", async () => {
-  const sb = await cli.sandbox({ tool: shell(`${BIN} signal done --result edited`), answer: "Done." });
+  // by name, as its prompt says it may (its session puts this troupe first on PATH)
+  const sb = await cli.sandbox({ tool: shell("troupe signal done --result edited"), answer: "Done." });
   await sb.json(["spawn", "--provider", "gemini", "--name", "editor", "--prompt", "Go.", "--permissions", "edits", "--json"]);
   expect(await cli.ended(sb, "editor")).toMatchObject({ status: "done", result: "edited" });
   expect((await sb.run(["logs", "editor", "--raw"])).stdout).toContain('"method":"session/set_mode","params":{"sessionId"');
