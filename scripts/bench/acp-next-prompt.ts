@@ -11,11 +11,9 @@
  *
  *   bun scripts/bench/acp-next-prompt.ts [--turns 100] [--runs 3] [--hold 150] [--warm 5]   (TROUPE_BIN: another build)
  */
-import { join } from "node:path";
-import { unixFetch } from "../../src/runtime/serve.ts";
-import { BIN, bareServer, load, pct, runtimeOf } from "./floor.ts";
+import { BIN, load, pct, runtimeOf } from "./floor.ts";
 import { benchArgs } from "./harness.ts";
-import { AcpBench, now, recordReader, until } from "./acp-session.ts";
+import { AcpBench, now, recordReader, startFloor, until } from "./acp-session.ts";
 
 const o = benchArgs("usage: bun scripts/bench/acp-next-prompt.ts [--turns 100] [--runs 3] [--hold 150] [--warm 5]", {
   turns: { type: "string", default: "100" },
@@ -44,15 +42,8 @@ interface Run {
 }
 
 const bench = new AcpBench();
-const floorSocket = join(bench.daemon.dir, "..", `floor-${process.pid}.sock`);
 bench.start();
-const floor = await bareServer(runtimeOf(BIN), floorSocket);
-const floorOnce = async (): Promise<number> => {
-  const t = now();
-  const res = await unixFetch(floorSocket, "http://floor/v1/messages", { method: "POST", body: '{"to":"acp-1","text":"x"}', headers: { "content-type": "application/json" } });
-  await res.json();
-  return now() - t;
-};
+const floor = await startFloor(bench, "/v1/messages", '{"to":"acp-1","text":"x"}');
 
 /** Thrown when a prompt comes from another process than the first: the agent's session ended and a new one began. */
 class SessionEnded extends Error {}
@@ -76,7 +67,7 @@ async function run(): Promise<Run> {
       await bench.daemon.client.send({ to: agent.id, text: `bench-next-${k + 1}` });
       sentAt.push(now());
       if (k >= WARM) out.send.push(now() - t);
-      const f = await floorOnce();
+      const f = await floor.once();
       if (k >= WARM) out.floor.push(f);
     }
     await until("the last prompt", () => begun(TURNS), 30_000, 5);

@@ -16,12 +16,10 @@
  *
  *   bun scripts/bench/acp-permission.ts [--asks 200] [--runs 3] [--gap 50] [--warm 10]   (TROUPE_BIN: another build)
  */
-import { join } from "node:path";
-import { unixFetch } from "../../src/runtime/serve.ts";
 import { sleep } from "../../src/runtime/process.ts";
-import { BIN, bareServer, load, pct, runtimeOf } from "./floor.ts";
+import { BIN, load, pct, runtimeOf } from "./floor.ts";
 import { benchArgs } from "./harness.ts";
-import { AcpBench, now, recordReader, until } from "./acp-session.ts";
+import { AcpBench, now, recordReader, startFloor, until } from "./acp-session.ts";
 import { cmdline, cpuTicks, descendants } from "./proc-stats.ts";
 
 const o = benchArgs("usage: bun scripts/bench/acp-permission.ts [--asks 200] [--runs 3] [--gap 50] [--warm 10]", {
@@ -60,15 +58,8 @@ interface Run {
 }
 
 const bench = new AcpBench();
-const floorSocket = join(bench.daemon.dir, "..", `floor-${process.pid}.sock`);
 bench.start();
-const floor = await bareServer(runtimeOf(BIN), floorSocket);
-const floorOnce = async (): Promise<number> => {
-  const t = now();
-  const res = await unixFetch(floorSocket, "http://floor/v1/permissions/perm_1/decide", { method: "POST", body: '{"behavior":"allow"}', headers: { "content-type": "application/json" } });
-  await res.json();
-  return now() - t;
-};
+const floor = await startFloor(bench, "/v1/permissions/perm_1/decide", '{"behavior":"allow"}');
 
 async function run(): Promise<Run> {
   const client = bench.daemon.client;
@@ -87,7 +78,7 @@ async function run(): Promise<Run> {
         const decided = await client.decidePermission(e.request.id, { behavior: "allow" });
         seen.set(command, { seen: at, decide, created: e.request.createdAt, decided: decided.decidedAt ?? NaN });
         await sleep(10);
-        floorMs.push(await floorOnce());
+        floorMs.push(await floor.once());
       }
     } catch (err) {
       if (!abort.signal.aborted) throw err;

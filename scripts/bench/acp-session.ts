@@ -10,6 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Agent } from "../../src/protocol/entities.ts";
 import { sleep } from "../../src/runtime/process.ts";
+import { unixFetch } from "../../src/runtime/serve.ts";
+import { BIN, bareServer, runtimeOf } from "./floor.ts";
 import { BenchDaemon } from "./harness.ts";
 
 const AGENT = join(import.meta.dirname, "acp-agent.ts");
@@ -71,6 +73,24 @@ export class AcpBench {
  * since the last (a stat when none were), so a bench that polls it often takes little of the CPU
  * the processes it measures share.
  */
+/**
+ * The same-run floor beside a bench's session: the runtime's bare server on a Unix socket next to
+ * the bench's workspace, and `once()`, one POST of `body` to `path` there, timed (ms).
+ */
+export async function startFloor(bench: AcpBench, path: string, body: string): Promise<{ once(): Promise<number>; stop(): void }> {
+  const socket = join(bench.daemon.dir, "..", `floor-${process.pid}.sock`);
+  const server = await bareServer(runtimeOf(BIN), socket);
+  return {
+    once: async () => {
+      const t = now();
+      const res = await unixFetch(socket, `http://floor${path}`, { method: "POST", body, headers: { "content-type": "application/json" } });
+      await res.json();
+      return now() - t;
+    },
+    stop: () => server.stop(),
+  };
+}
+
 export function recordReader<T>(file: string): () => T[] {
   const lines: T[] = [];
   let offset = 0;
