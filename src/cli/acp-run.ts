@@ -1,5 +1,5 @@
 import { TroupeError } from "../errors.ts";
-import { MCP_PERMISSION_WAIT_SECONDS } from "../protocol/mcp.ts";
+import { MCP_PERMISSION_WAIT_SECONDS, MCP_SERVER_ENV } from "../protocol/mcp.ts";
 import { PERMISSION_MODES } from "../protocol/permission-modes.ts";
 import { selfCommand } from "../self.ts";
 import { ownCommandRules } from "../permissions/rules.ts";
@@ -8,8 +8,6 @@ import { defineCommand } from "./command.ts";
 
 /** Set by the session's launch (src/agents/processes/launch-detached.ts): the session's input folder. */
 const INPUT_VAR = "TROUPE_SESSION_INPUT";
-/** What `troupe mcp` needs from the agent's environment: who it is and where its daemon listens. */
-const IDENTITY_VARS = ["TROUPE_AGENT_TOKEN", "TROUPE_AGENT_ID", "TROUPE_AGENT_NAME", "TROUPE_SOCKET", "TROUPE_WORKSPACE"];
 /** How long the agent may take to start its ACP session (a CLI's first start builds caches); TROUPE_ACP_START_MS sets it. */
 const START_MS = Number(process.env.TROUPE_ACP_START_MS) || 120_000;
 
@@ -44,7 +42,7 @@ async function run(args: string[]): Promise<number> {
   if (loadAfter !== undefined && (!values.load || !Number.isSafeInteger(loadAfter))) throw new TroupeError("usage", "--load-after takes a time in epoch ms, with --load");
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== INPUT_VAR) env[k] = v;
-  const identity = Object.fromEntries(IDENTITY_VARS.flatMap((k) => (env[k] === undefined ? [] : [[k, env[k]]])));
+  const identity = Object.fromEntries(MCP_SERVER_ENV.flatMap((k) => (env[k] === undefined ? [] : [[k, env[k]]])));
   const self = selfCommand();
   const { client } = await connect(env.TROUPE_WORKSPACE);
   const { runAcpSession } = await import("../acp/runner.ts");

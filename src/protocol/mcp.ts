@@ -14,3 +14,5 @@ export const MCP_TOOL_TIMEOUT_MS = (MCP_MAX_WAIT_SECONDS + 300) * 1000;
  * permission tool's wait for the person too. Under 2^31 ms, the most a JavaScript timer holds.
  */
 export const MCP_AGENT_TOOL_TIMEOUT_MS = (MCP_PERMISSION_WAIT_SECONDS + 300) * 1000;
+/** What `troupe mcp` needs from an agent's environment: who the agent is and where its daemon listens (an agent's CLI, or its ACP runner, passes these on). */
+export const MCP_SERVER_ENV = ["TROUPE_AGENT_TOKEN", "TROUPE_AGENT_ID", "TROUPE_AGENT_NAME", "TROUPE_SOCKET", "TROUPE_WORKSPACE"] as const;

@@ -1,9 +1,7 @@
 import { writeGuarded } from "../../guarded-fs.ts";
 import type { McpServerSpec, PermissionMode, Provider, ProviderCommand } from "../../../providers/types.ts";
-import { MCP_AGENT_TOOL_TIMEOUT_MS } from "../../protocol/mcp.ts";
+import { MCP_AGENT_TOOL_TIMEOUT_MS, MCP_SERVER_ENV } from "../../protocol/mcp.ts";
 
-/** What `troupe mcp` needs from the session's environment: who the agent is and where its daemon listens. */
-const IDENTITY_VARS = ["TROUPE_AGENT_TOKEN", "TROUPE_AGENT_ID", "TROUPE_AGENT_NAME", "TROUPE_SOCKET", "TROUPE_WORKSPACE"];
 
 /**
  * The provider's command with troupe's MCP server configured (its tools are native to the agent),
@@ -12,7 +10,7 @@ const IDENTITY_VARS = ["TROUPE_AGENT_TOKEN", "TROUPE_AGENT_ID", "TROUPE_AGENT_NA
  */
 export function withTroupeMcp(provider: Provider, cmd: ProviderCommand, troupe: string, inputDir: string, permissions: PermissionMode): { cmd: ProviderCommand; files: Record<string, string> } {
   if (!provider.mcp) return { cmd: cmd.acp ? underRunner(cmd, troupe, true) : cmd, files: {} };
-  const spec: McpServerSpec = { command: troupe, args: ["mcp"], envNames: IDENTITY_VARS, toolTimeoutMs: MCP_AGENT_TOOL_TIMEOUT_MS, inputDir, permissions };
+  const spec: McpServerSpec = { command: troupe, args: ["mcp"], envNames: [...MCP_SERVER_ENV], toolTimeoutMs: MCP_AGENT_TOOL_TIMEOUT_MS, inputDir, permissions };
   const inj = provider.mcp(spec);
   const [exe, ...rest] = cmd.argv;
   const env = inj.env || cmd.env ? { ...cmd.env, ...inj.env } : undefined;
