@@ -12,6 +12,8 @@ import { parseRunnerLine } from "./parse.ts";
  */
 export interface AcpTransport {
   argv(input: CommandInput): string[];
+  /** The CLI's environment, where its config says what a mode allows (opencode's). */
+  env?(input: CommandInput): Record<string, string>;
   modes: Partial<Record<PermissionMode, string>>;
 }
 
@@ -21,8 +23,10 @@ export interface AcpTransport {
  * its input folder its own (the runner claims each line as it prompts with it).
  */
 export function acpCommand(t: AcpTransport, input: CommandInput, load?: { sessionId: string; after?: number }): ProviderCommand {
+  const env = t.env?.(input);
   return {
     argv: t.argv(input),
+    ...(env && { env }),
     stdin: `${inputLine(input.prompt)}\n`,
     stdinStream: true,
     ownInput: true,

@@ -8,6 +8,7 @@ import { startAgent, type AgentProcess } from "./agent-process.ts";
 import { Inbox } from "./inbox.ts";
 import { answerOf, toolCallOf } from "./permission.ts";
 import { SessionLog } from "./session-log.ts";
+import { modeSwitch, type ModeSwitch } from "./session-mode.ts";
 import { addUpdateUsage, turnUsage, type Usage } from "./usage.ts";
 
 export interface RunnerOptions {
@@ -16,7 +17,7 @@ export interface RunnerOptions {
   cwd: string;
   /** troupe's permission mode for the session: only `ask` asks the person; under any other a request is refused. */
   permissions: string;
-  /** The ACP session mode that realises it (`session/set_mode`), when it is not the agent's default. */
+  /** The ACP session mode that realises it (src/acp/session-mode.ts), when it is not the agent's default. */
   mode?: string;
   /** The ACP session to take up again (`session/load`), when resuming. */
   load?: string;
@@ -97,24 +98,24 @@ export async function runAcpSession(o: RunnerOptions): Promise<number> {
         Promise.race([p, ended, new Promise<never>((_, rej) => setTimeout(() => rej(new RunnerError(`${o.argv[0]} did not ${what} within ${ms / 1000} s`)), ms).unref?.())]);
       const init = await within(ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {}, clientInfo: { name: "troupe", version: "1" } }), o.startMs, "answer initialize");
       const mcpServers: acp.McpServer[] = o.mcp ? [{ name: "troupe", command: o.mcp.command, args: o.mcp.args, env: Object.entries(o.mcp.env).map(([name, value]) => ({ name, value })) }] : [];
-      let modes: acp.SessionModeState | null | undefined;
+      let modes: ModeSwitch | null;
       if (o.load) {
         // a resume keeps the agent's context, or fails saying why: never a fresh session in its place
         if (!init.agentCapabilities?.loadSession) throw new RunnerError(`${o.argv[0]} cannot load a session over ACP (it does not offer loadSession), so session ${o.load} cannot be resumed`);
         replaying = true;
         const loaded = await within(ctx.request(acp.methods.agent.session.load, { sessionId: o.load, cwd: o.cwd, mcpServers }), o.startMs, "load its session").finally(() => (replaying = false));
         session.id = o.load;
-        modes = (loaded as { modes?: acp.SessionModeState | null } | null)?.modes;
+        modes = modeSwitch(loaded);
       } else {
         const s = await within(ctx.request(acp.methods.agent.session.new, { cwd: o.cwd, mcpServers }), o.startMs, "start a session");
         session.id = s.sessionId;
-        modes = s.modes;
+        modes = modeSwitch(s);
       }
       const sid: string = session.id;
       log.write({ troupe: "session", sessionId: sid });
-      if (o.mode && modes?.currentModeId !== o.mode) {
-        if (!modes?.availableModes.some((m) => m.id === o.mode)) throw new RunnerError(`${o.argv[0]} offers no session mode ${o.mode} (it offers ${modes?.availableModes.map((m) => m.id).join(", ") || "none"})`);
-        await within(ctx.request(acp.methods.agent.session.setMode, { sessionId: sid, modeId: o.mode }), o.startMs, "set its mode");
+      if (o.mode && modes?.current !== o.mode) {
+        if (!modes?.available.includes(o.mode)) throw new RunnerError(`${o.argv[0]} offers no session mode ${o.mode} (it offers ${modes?.available.join(", ") || "none"})`);
+        await within(modes.set(ctx, sid, o.mode), o.startMs, "set its mode");
       }
       stopped.cancel = () => void ctx.notify(acp.methods.agent.session.cancel, { sessionId: sid });
       let items: InputLine[] = [first];
