@@ -2,16 +2,20 @@ import type { OutputEvent } from "../src/protocol/output.ts";
 import { AGENT_OWN_COMMANDS } from "../src/protocol/own-commands.ts";
 import { httpFailure } from "./http-failure.ts";
 import { jsonlStdout, num, obj, str, stringify, type JsonObject } from "./json-line.ts";
-import { askRefused } from "./refuse-mode.ts";
-import type { CommandInput, ErrorPattern, PermissionMode, Provider, ProviderCommand } from "./types.ts";
+import { acpCommand, acpLiveInput, acpModes, withRunnerLines, type AcpTransport } from "./acp/transport.ts";
+import type { ErrorPattern, PermissionMode, Provider } from "./types.ts";
 
 /**
- * opencode, `opencode run --format json` (checked against 1.18.33), and the CLIs forked from it
- * that keep its `run` (Kilo: providers/kilo.ts). The prompt goes on stdin: `run` re-quotes every
- * argument that holds a space, and takes no `--`. `run` rejects any permission that would ask,
- * so a mode is a config (`<PREFIX>_CONFIG_CONTENT`, merged over the person's own config) and,
- * for plan, the read-only plan agent. `--print-logs --log-level ERROR` puts on stderr what a
- * failing model call says: without it a run that retries a spent quota forever prints nothing.
+ * opencode (checked against 1.18.33), and the CLIs forked from it (Kilo: providers/kilo.ts), driven
+ * over the Agent Client Protocol (`opencode acp` under troupe's runner). Its session modes are its
+ * agents, offered as a config option of category `mode` (`build`, `plan`; Kilo's `code`, `plan`, ...); what each tool may do
+ * without asking is its config (`<PREFIX>_CONFIG_CONTENT`, merged over the person's own), so a
+ * permission mode is both: under ask every edit, shell command and fetch asks (the runner asks
+ * troupe's rules, then the person); under edits and plan what would ask is decided by the runner's
+ * rules (the agent's own troupe commands allowed). It loads the sessions it recorded (`session/load`,
+ * their history replayed). `--print-logs --log-level ERROR` puts on stderr what a failing model call
+ * says: without it a run that retries a spent quota forever prints nothing. Its headless
+ * `run --format json` lines are still read: sessions recorded before it ran over ACP.
  */
 export interface OpenCodeFamily {
   name: string;
@@ -21,31 +25,26 @@ export interface OpenCodeFamily {
   provenWith: string;
   /** `OPENCODE` or `KILO`: the prefix of its config variables. */
   envPrefix: string;
+  /** Its agent that edits and runs commands, as its mode option names it (opencode's `build`, Kilo's `code`). */
+  workMode: string;
 }
 
 /** The agent's own troupe commands (by name: troupe is first on its PATH) are allowed in every mode. */
 const OWN = Object.fromEntries(AGENT_OWN_COMMANDS.flatMap((c) => [[`troupe ${c}`, "allow"], [`troupe ${c} *`, "allow"]]));
 
-/** `run` auto-rejects what would ask; plan denies outright what is not read-only. */
-function permissionConfig(mode: PermissionMode, displayName: string): { args: string[]; permission: unknown } {
-  switch (mode) {
-    case "skip":
-      return { args: [], permission: "allow" };
-    case "edits":
-      return { args: [], permission: { edit: "allow", bash: { "*": "ask", ...OWN }, webfetch: "ask" } };
-    case "plan":
-      return { args: ["--agent", "plan"], permission: { edit: "deny", bash: { "*": "deny", ...OWN }, webfetch: "ask" } };
-    case "ask":
-      throw askRefused(`${displayName} (run)`);
-  }
-}
+/** What each tool may do without asking, per permission mode; plan denies outright what is not read-only. */
+const PERMISSION: Record<PermissionMode, unknown> = {
+  skip: "allow",
+  edits: { edit: "allow", bash: { "*": "ask", ...OWN }, webfetch: "ask" },
+  plan: { edit: "deny", bash: { "*": "deny", ...OWN }, webfetch: "ask" },
+  ask: { edit: "ask", bash: "ask", webfetch: "ask" },
+};
 
-function command(f: OpenCodeFamily, input: CommandInput, sessionArgs: string[]): ProviderCommand {
-  const perm = permissionConfig(input.permissions, f.displayName);
+function transport(f: OpenCodeFamily): AcpTransport {
   return {
-    argv: [f.binary, "run", "--format", "json", "--print-logs", "--log-level", "ERROR", ...sessionArgs, ...perm.args, ...(input.model ? ["--model", input.model] : [])],
-    env: { [`${f.envPrefix}_CONFIG_CONTENT`]: JSON.stringify({ permission: perm.permission }) },
-    stdin: input.prompt,
+    argv: () => [f.binary, "acp", "--print-logs", "--log-level", "ERROR"],
+    env: (input) => ({ [`${f.envPrefix}_CONFIG_CONTENT`]: JSON.stringify({ permission: PERMISSION[input.permissions], ...(input.model && { model: input.model }) }) }),
+    modes: { skip: f.workMode, edits: f.workMode, plan: "plan", ask: f.workMode },
   };
 }
 
@@ -113,6 +112,7 @@ const OPENCODE_ERROR_PATTERNS: ErrorPattern[] = [
 ];
 
 export function openCodeFamily(f: OpenCodeFamily): Provider {
+  const acp = transport(f);
   return {
     name: f.name,
     displayName: f.displayName,
@@ -121,19 +121,22 @@ export function openCodeFamily(f: OpenCodeFamily): Provider {
     npmPackage: f.npmPackage,
     provenWith: f.provenWith,
     versionArgs: ["--version"],
-    permissionModes: ["skip", "edits", "plan"],
+    permissionModes: acpModes(acp),
+    routesPermissions: true,
+    transport: "acp",
+    liveInput: acpLiveInput,
     reportsCost: true,
     // Credentials (auth.json) and sessions live in $XDG_DATA_HOME/<name>.
     accountEnv: "XDG_DATA_HOME",
     tokenEnv: null,
     credentialEnv: [],
-    buildSpawn: (input) => command(f, input, []),
-    buildResume: (input) => command(f, input, ["--session", input.sessionId]),
+    buildSpawn: (input) => acpCommand(acp, input),
+    buildResume: (input) => acpCommand(acp, input, { sessionId: input.sessionId }),
     // its TUI resumes a session with the same flag
     interactive: (input) => ({ argv: [f.binary, ...(input.model ? ["--model", input.model] : []), "--session", input.sessionId] }),
-    parseLine: jsonlStdout(parseEvent),
+    parseLine: withRunnerLines(jsonlStdout(parseEvent)),
     errorPatterns: OPENCODE_ERROR_PATTERNS,
   };
 }
 
-export const opencode = openCodeFamily({ name: "opencode", displayName: "opencode", binary: "opencode", npmPackage: "opencode-ai", provenWith: "1.18.33", envPrefix: "OPENCODE" });
+export const opencode = openCodeFamily({ name: "opencode", displayName: "opencode", binary: "opencode", npmPackage: "opencode-ai", provenWith: "1.18.33", envPrefix: "OPENCODE", workMode: "build" });

@@ -10,7 +10,7 @@ export interface ProviderSupport {
   permissions: readonly PermissionMode[];
   /** `--permissions ask`: each tool call its rules do not decide goes to the person. */
   ask: boolean;
-  /** troupe's MCP server (handoff, assign, signal as tools) is configured for it. */
+  /** troupe's MCP server (handoff, assign, signal as tools) is configured for it: by its own config, or in its ACP session (`session/new`). */
   mcp: boolean;
   /** Its output says what a run cost in dollars (else tokens at most). */
   cost: boolean;
@@ -28,7 +28,7 @@ export function supportOf(p: Provider): ProviderSupport {
     resume: p.buildResume !== null,
     permissions: p.permissionModes,
     ask: p.permissionModes.includes("ask"),
-    mcp: p.mcp !== undefined,
+    mcp: p.mcp !== undefined || p.transport === "acp",
     cost: p.reportsCost === true,
     transport: p.transport ?? "headless",
     liveInput: p.liveInput ? (p.transport === "acp" ? "next-turn" : "mid-turn") : "none",

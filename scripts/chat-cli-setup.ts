@@ -12,10 +12,10 @@ import { runSync } from "./lib/process.ts";
 export const CHAT_CLIS = ["opencode", "kilo", "copilot", "qwen", "cline", "pi"] as const;
 export type ChatCli = (typeof CHAT_CLIS)[number];
 
-/** opencode and Kilo: a provider of their config over @ai-sdk/openai-compatible (bundled in the binary). */
+/** opencode and Kilo: a provider of their config over @ai-sdk/openai-compatible (bundled in the binary), its model priced (US dollars per million tokens) and its context limited, as a real one is: over ACP they report a session's cost only then. */
 function openCodeConfig(dir: string, url: string): string {
   const file = join(dir, "opencode.json");
-  const provider = { npm: "@ai-sdk/openai-compatible", name: "Fake", options: { baseURL: url, apiKey: "test" }, models: { [FAKE_MODEL]: { name: "Fake model" } } };
+  const provider = { npm: "@ai-sdk/openai-compatible", name: "Fake", options: { baseURL: url, apiKey: "test" }, models: { [FAKE_MODEL]: { name: "Fake model", cost: { input: 3, output: 15 }, limit: { context: 200000, output: 8192 } } } };
   writeFileSync(file, JSON.stringify({ autoupdate: false, share: "disabled", model: `fake/${FAKE_MODEL}`, provider: { fake: provider } }));
   return file;
 }

@@ -14,6 +14,8 @@ export type RunnerLine =
   | { troupe: "input"; text: string; id?: string }
   /** A prompt turn ended (`session/prompt` answered): what the agent reported of its usage, where it did. */
   | { troupe: "turn"; stopReason: string; inputTokens?: number; outputTokens?: number; costUsd?: number }
+  /** A tool call, once its input is known (src/acp/tool-calls.ts): what its frames said of it. */
+  | { troupe: "tool"; toolCallId: string; kind?: string; title?: string; locations?: string[]; rawInput?: unknown }
   /** A permission request that no one answered in time, or that troupe could not ask about: denied. */
   | { troupe: "denied"; toolCallId: string; reason: string }
   /** The runner waits `ms` before it starts the agent, which cannot load its session sooner (`reason`). */

@@ -39,6 +39,8 @@ export function parseRunnerLine(line: JsonObject): OutputEvent[] | null {
         },
       ];
     }
+    case "tool":
+      return [{ kind: "tool_use", id: str(line.toolCallId), name: toolName(line), input: toolInput(line) }];
     case "denied":
       return [{ kind: "tool_result", id: str(line.toolCallId), output: `troupe denied the call: ${str(line.reason) ?? "no answer"}`, isError: true }];
     case "wait": {
@@ -66,8 +68,7 @@ function fromAgent(msg: JsonObject): OutputEvent[] {
       const text = contentText(u.content);
       return text ? [{ kind: "text", text, delta: true }] : [];
     }
-    case "tool_call":
-      return [{ kind: "tool_use", id: str(u.toolCallId), name: toolName(u), input: toolInput(u) }];
+    // a call is shown from the runner's `tool` line, once its input is known
     case "tool_call_update": {
       const status = str(u.status);
       if (status !== "completed" && status !== "failed") return [];
@@ -87,7 +88,7 @@ function toolName(u: JsonObject): string {
 
 function toolInput(u: JsonObject): string {
   const title = str(u.title) ?? "";
-  const paths = (Array.isArray(u.locations) ? u.locations : []).map((l) => str(obj(l)?.path)).filter((p) => p !== undefined);
+  const paths = (Array.isArray(u.locations) ? u.locations : []).map((l) => str(l) ?? str(obj(l)?.path)).filter((p) => p !== undefined);
   const input = u.rawInput !== undefined ? stringify(u.rawInput) : "";
   return [title, ...paths.filter((p) => !title.includes(p)), input].filter(Boolean).join(" ");
 }

@@ -9,7 +9,8 @@ import { Inbox } from "./inbox.ts";
 import { answerOf, toolCallOf } from "./permission.ts";
 import { SessionLog } from "./session-log.ts";
 import { modeSwitch, type ModeSwitch } from "./session-mode.ts";
-import { addUpdateUsage, turnUsage, type Usage } from "./usage.ts";
+import { ToolCalls } from "./tool-calls.ts";
+import { addUpdateUsage, sessionCostOf, turnCost, turnUsage, type Usage } from "./usage.ts";
 
 export interface RunnerOptions {
   /** The agent CLI in its ACP mode (`gemini --acp`). */
@@ -77,13 +78,23 @@ export async function runAcpSession(o: RunnerOptions): Promise<number> {
   void raw.readable.pipeTo(recv.writable).catch(() => {});
   void send.readable.pipeTo(raw.writable).catch(() => {});
   const session: { id: string | null } = { id: null };
+  const tools = new ToolCalls(log);
   // what the current turn's updates report of its usage, for an agent whose answer to the prompt says none
   let during: Usage = {};
+  // the session's cost before the current turn and at its last report (src/acp/usage.ts turnCost); unknown before a loaded session's
+  const cost: { base: number | undefined; now: number | undefined } = { base: o.load ? undefined : 0, now: undefined };
   const app = acp
     .client({ name: "troupe" })
-    .onRequest(acp.methods.client.session.requestPermission, askTroupe(o, log, session))
+    .onRequest(acp.methods.client.session.requestPermission, askTroupe(o, log, session, tools))
     .onNotification(acp.methods.client.session.update, ({ params }) => {
-      if (!replaying && params.sessionId === session.id) during = addUpdateUsage(during, params.update);
+      if (params.sessionId !== (session.id ?? o.load)) return;
+      if (replaying) {
+        cost.base = sessionCostOf(params.update) ?? cost.base;
+        return;
+      }
+      cost.now = sessionCostOf(params.update) ?? cost.now;
+      during = addUpdateUsage(during, params.update);
+      tools.update(params.update);
     });
   let exit: number | null = null;
   void agent.exited.then((c) => (exit = c));
@@ -124,7 +135,10 @@ export async function runAcpSession(o: RunnerOptions): Promise<number> {
         const text = items.map((i) => i.text).join("\n\n");
         during = {};
         const r = await Promise.race([ctx.request(acp.methods.agent.session.prompt, { sessionId: sid, prompt: [{ type: "text", text }] }), ended]);
-        log.write({ troupe: "turn", stopReason: r.stopReason, ...turnUsage(r, during) });
+        const costUsd = turnCost(cost.base, cost.now);
+        cost.base = cost.now ?? cost.base;
+        cost.now = undefined;
+        log.write({ troupe: "turn", stopReason: r.stopReason, ...turnUsage(r, during), ...(costUsd !== undefined && { costUsd }) });
         if (stopped.requested || !inbox) return 0;
         const next = await nextInputs(inbox, () => exit);
         if (next === null) return 0;
@@ -160,13 +174,14 @@ function failureText(o: RunnerOptions, err: unknown, exit: number | null): strin
  * `session/request_permission`: troupe's rules, then the person, through the daemon (as Claude's
  * permission tool asks); a request for another session than this runner's is refused.
  */
-function askTroupe(o: RunnerOptions, log: SessionLog, session: { id: string | null }) {
+function askTroupe(o: RunnerOptions, log: SessionLog, session: { id: string | null }, tools: ToolCalls) {
   return async ({ params, signal }: { params: acp.RequestPermissionRequest; signal: AbortSignal }): Promise<acp.RequestPermissionResponse> => {
     const id = params.toolCall.toolCallId;
     if (params.sessionId !== session.id) {
       log.write({ troupe: "denied", toolCallId: id, reason: `the agent asked for session ${params.sessionId}, not its own (${session.id}): refused` });
       throw acp.RequestError.invalidParams(undefined, `no session ${params.sessionId} here`);
     }
+    tools.asked(params.toolCall);
     if (o.permissions !== "ask") {
       const call = toolCallOf(params.toolCall);
       const verdict = decideByRules(o.rules, call.toolName, call.input, o.cwd);

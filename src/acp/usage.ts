@@ -10,6 +10,27 @@ function usageOf(inputTokens: number | undefined, outputTokens: number | undefin
 }
 
 /**
+ * The session's cost so far in US dollars, from a `usage_update` (the protocol's unstable part:
+ * `cost: {amount, currency}`, the whole session's, as opencode 1.18.33 sends after each prompt when
+ * its model has a price and a context limit); undefined for any other update or currency.
+ */
+export function sessionCostOf(update: unknown): number | undefined {
+  const u = rec(update);
+  if (u.sessionUpdate !== "usage_update") return undefined;
+  const cost = rec(u.cost);
+  return cost.currency === "USD" ? num(cost.amount) : undefined;
+}
+
+/**
+ * What a turn cost: the session's cost at its end less the cost before it. Undefined when the agent
+ * reported none in the turn, or when the cost before it is unknown (a loaded session whose agent
+ * said nothing of its cost while loading): never the earlier runs' cost counted again.
+ */
+export function turnCost(before: number | undefined, after: number | undefined): number | undefined {
+  return before === undefined || after === undefined ? undefined : Math.max(0, after - before);
+}
+
+/**
  * What a turn's answer says of its usage, where the agent reports it: ACP's `usage` (in the
  * protocol's unstable part: `inputTokens`, `outputTokens`), or Gemini CLI's `_meta.quota.token_count`;
  * else what its updates said (`during`, Qwen Code's). No agent seen reports a cost in US dollars.

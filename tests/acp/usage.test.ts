@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { PromptResponse } from "@agentclientprotocol/sdk";
-import { addUpdateUsage, turnUsage, type Usage } from "../../src/acp/usage.ts";
+import { addUpdateUsage, sessionCostOf, turnCost, turnUsage, type Usage } from "../../src/acp/usage.ts";
 
 /** An update as Qwen Code 0.24.4 reports one model call's tokens: an empty message chunk with `_meta.usage`. */
 const qwenUsage = (inputTokens: number, outputTokens: number) => ({
@@ -28,5 +28,18 @@ describe("a turn's usage", () => {
     expect(addUpdateUsage({ inputTokens: 5 }, { _meta: { usage: { inputTokens: "many", outputTokens: null } } })).toEqual({ inputTokens: 5 });
     expect(addUpdateUsage({}, null)).toEqual({});
     expect(addUpdateUsage({}, { _meta: { usage: { outputTokens: 3 } } })).toEqual({ outputTokens: 3 });
+  });
+
+  test("a usage update's cost is the whole session's (opencode 1.18.33): a turn's is what it added, unknown when the cost before it is", () => {
+    const update = (amount: unknown, currency = "USD") => ({ sessionUpdate: "usage_update", used: 1059, size: 200000, cost: { amount, currency } });
+    expect(sessionCostOf(update(0.0033))).toBe(0.0033);
+    expect(sessionCostOf(update(0.0033, "EUR"))).toBeUndefined();
+    expect(sessionCostOf(update("a lot"))).toBeUndefined();
+    expect(sessionCostOf({ sessionUpdate: "usage_update", used: 1, size: 2 })).toBeUndefined();
+    expect(sessionCostOf(qwenUsage(1, 1))).toBeUndefined();
+    expect(turnCost(0, 0.0033)).toBe(0.0033);
+    expect(turnCost(0.0033, 0.005)).toBeCloseTo(0.0017, 10);
+    expect(turnCost(undefined, 0.005)).toBeUndefined();
+    expect(turnCost(0.0033, undefined)).toBeUndefined();
   });
 });

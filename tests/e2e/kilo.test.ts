@@ -1,11 +1,15 @@
 /**
- * The real Kilo Code CLI (from npm) under troupe, offline against a scripted OpenAI-compatible model
- * on 127.0.0.1 (tests/support/chat-cli-troupe.ts): one loop through spawn, a tool call and its
- * result in `logs`, a signal, and a resume of the same session with the answer.
+ * The real Kilo Code CLI (from npm) under troupe, driven over the Agent Client Protocol (`kilo acp`
+ * under troupe's runner, as opencode, which it forks), offline against a scripted OpenAI-compatible
+ * model on 127.0.0.1: what every ACP-driven provider does (tests/support/acp-contract.ts).
  */
-import { test } from "bun:test";
-import { proveLoop, useChatCliTroupe } from "../support/chat-cli-troupe.ts";
+import { acpProviderContract } from "../support/acp-contract.ts";
 
-const t = useChatCliTroupe("kilo");
-
-test("Kilo Code asks through troupe signal, is resumed with the answer in its session, and ends done", () => proveLoop(t, "kilo"), 600_000);
+acpProviderContract({
+  cli: "kilo",
+  displayName: "Kilo Code",
+  acpProcess: "kilo acp",
+  sleep: (s) => `sleep ${s}`,
+  reportsCost: true,
+  deniedSays: /rejected/i,
+});

@@ -43,34 +43,41 @@ describe("opencode and Kilo over their recorded runs", () => {
   });
 });
 
-describe("opencode commands", () => {
-  const config = (cmd: { env?: Record<string, string> }, key = "OPENCODE_CONFIG_CONTENT") => JSON.parse(cmd.env![key]!) as { permission: unknown };
+describe("opencode commands (over ACP)", () => {
+  const config = (cmd: { env?: Record<string, string> }, key = "OPENCODE_CONFIG_CONTENT") => JSON.parse(cmd.env![key]!) as { permission: unknown; model?: string };
 
-  test("spawn: run --format json with its error log on stderr, the prompt on stdin, permissions through the config variable", () => {
+  test("spawn: `opencode acp` with its error log on stderr, the prompt as the runner's first input line, permissions and model through the config variable", () => {
     const skip = opencode.buildSpawn({ ...baseInput, permissions: "skip", model: "anthropic/claude-sonnet-4" });
-    expect(skip.argv).toEqual(["opencode", "run", "--format", "json", "--print-logs", "--log-level", "ERROR", "--model", "anthropic/claude-sonnet-4"]);
-    expect(skip.stdin).toBe("fix the bug");
-    expect(config(skip)).toEqual({ permission: "allow" });
+    expect(skip.argv).toEqual(["opencode", "acp", "--print-logs", "--log-level", "ERROR"]);
+    expect(skip.stdin).toBe('{"text":"fix the bug"}\n');
+    expect(skip.acp).toMatchObject({ permissions: "skip", mode: "build" });
+    expect(config(skip)).toEqual({ permission: "allow", model: "anthropic/claude-sonnet-4" });
   });
 
-  test("edits: edits allowed, other commands rejected (run cannot ask), the agent's own troupe commands allowed", () => {
+  test("ask: every edit, shell command and fetch asks (the runner asks troupe), in the build mode", () => {
+    const ask = opencode.buildSpawn({ ...baseInput, permissions: "ask" });
+    expect(ask.acp).toMatchObject({ permissions: "ask", mode: "build" });
+    expect(config(ask).permission).toEqual({ edit: "ask", bash: "ask", webfetch: "ask" });
+  });
+
+  test("edits: edits allowed, other commands ask (decided by the runner's rules), the agent's own troupe commands allowed", () => {
     const perm = config(opencode.buildSpawn({ ...baseInput, permissions: "edits" })).permission as { edit: string; bash: Record<string, string> };
     expect(perm.edit).toBe("allow");
     expect(perm.bash).toMatchObject({ "*": "ask", "troupe signal": "allow", "troupe signal *": "allow", "troupe ask *": "allow" });
     expect(Object.keys(perm.bash).some((k) => k.startsWith("troupe spawn"))).toBe(false);
   });
 
-  test("plan: the plan agent, every command denied but the agent's own", () => {
+  test("plan: the plan mode, every command denied but the agent's own", () => {
     const plan = opencode.buildSpawn({ ...baseInput, permissions: "plan" });
-    expect(plan.argv).toContain("--agent");
+    expect(plan.acp?.mode).toBe("plan");
     expect(config(plan).permission).toMatchObject({ edit: "deny", bash: { "*": "deny", "troupe signal *": "allow" } });
   });
 
-  test("resume: --session ID; Kilo is the same CLI under its own names", () => {
+  test("resume: session/load of its session; Kilo is the same CLI under its own names", () => {
     const cmd = opencode.buildResume!({ ...baseInput, permissions: "skip", sessionId: "ses_1" });
-    expect(cmd.argv.slice(-2)).toEqual(["--session", "ses_1"]);
+    expect(cmd.acp?.load).toBe("ses_1");
     const k = kilo.buildResume!({ ...baseInput, permissions: "skip", sessionId: "ses_1" });
-    expect(k.argv[0]).toBe("kilo");
+    expect(k.argv.slice(0, 2)).toEqual(["kilo", "acp"]);
     expect(config(k, "KILO_CONFIG_CONTENT")).toEqual({ permission: "allow" });
   });
 });

@@ -8,6 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PROVIDERS, parseVersion } from "../../providers/index.ts";
+import { supportOf } from "../../providers/support.ts";
 import { FIXTURES, fixtureCases } from "./fixture-helpers.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
@@ -34,4 +35,36 @@ describe("the version each provider was proven with", () => {
   test("only a CLI troupe cannot install here (Aider, from PyPI) or the generic shell command is unproven", () => {
     expect(PROVIDERS.filter((p) => !p.provenWith).map((p) => p.name)).toEqual(["aider", "generic"]);
   });
+});
+
+/**
+ * Every "yes" of `troupe providers --json` is proven by an e2e test of that provider with its real
+ * CLI: a file of tests/e2e named after it (`gemini.test.ts`, `mcp-gemini.test.ts`,
+ * `claude-live.test.ts`) holds what proves it, or it runs the ACP contract
+ * (tests/support/acp-contract.ts), which proves ask, live input, MCP and resume, and cost where it says so.
+ */
+describe("the capability matrix", () => {
+  const CONTRACT = readFileSync(join(ROOT, "tests", "support", "acp-contract.ts"), "utf8");
+  const filesOf = (name: string) => e2e.filter((f) => new RegExp(`(^|-)${name}(-|\\.test\\.ts$)`).test(f));
+  const proof: Record<"ask" | "liveInput" | "mcp" | "resume" | "cost", RegExp> = {
+    ask: /"--permissions", "ask"/,
+    liveInput: /\["send", |"send-keys".*\bm\b|sb\.run\(\["send"/,
+    mcp: /spawn_agent|handoff/,
+    resume: /proveLoop|\["resume", /,
+    cost: /costUsd\)?\.toBeGreaterThan\(0\)/,
+  };
+  /** Claimed without an e2e that shows it (found by this test): each is to be proven or withdrawn, and the list shrinks with it. */
+  const UNPROVEN: Record<string, string[]> = { codex: ["mcp", "resume"], cline: ["cost"], pi: ["cost"] };
+  for (const p of PROVIDERS.filter((x) => x.provenWith)) {
+    test(`${p.name}: each capability it claims has its e2e${UNPROVEN[p.name] ? ` (not yet: ${UNPROVEN[p.name]!.join(", ")})` : ""}`, () => {
+      const texts = filesOf(p.name).map((f) => readFileSync(join(ROOT, "tests", "e2e", f), "utf8"));
+      const contract = texts.find((t) => t.includes("acpProviderContract("));
+      const proven = (cap: keyof typeof proof) =>
+        texts.some((t) => proof[cap].test(t)) || (contract !== undefined && proof[cap].test(CONTRACT) && (cap !== "cost" || /reportsCost: true/.test(contract)));
+      const s = supportOf(p);
+      const claimed = { ask: s.ask, liveInput: s.liveInput !== "none", mcp: s.mcp, resume: s.resume, cost: s.cost };
+      const unproven = Object.entries(claimed).filter(([cap, yes]) => yes && !proven(cap as keyof typeof proof)).map(([cap]) => cap);
+      expect(unproven).toEqual(UNPROVEN[p.name] ?? []);
+    });
+  }
 });

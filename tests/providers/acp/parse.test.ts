@@ -9,11 +9,12 @@ const recv = (msg: unknown, extra: object = {}) => JSON.stringify({ acp: "recv",
 const update = (u: object) => recv({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s1", update: u } });
 
 describe("the ACP runner's lines as output events", () => {
-  test("the agent's words are streamed text; a tool call and its end are a tool use and its result", () => {
+  test("the agent's words are streamed text; a tool call (the runner's tool line) and its end are a tool use and its result", () => {
     expect(parse(update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Hel" } }), "stdout")).toEqual([{ kind: "text", text: "Hel", delta: true }]);
-    expect(parse(update({ sessionUpdate: "tool_call", toolCallId: "t1", title: "npm test", kind: "execute", status: "pending", locations: [] }), "stdout")).toEqual([
-      { kind: "tool_use", id: "t1", name: "execute", input: "npm test" },
-    ]);
+    // the frame may come before the call's input: the runner's line says it once it is known
+    expect(parse(update({ sessionUpdate: "tool_call", toolCallId: "t1", title: "bash", kind: "execute", status: "pending", locations: [] }), "stdout")).toEqual([]);
+    expect(parse('{"troupe":"tool","toolCallId":"t1","kind":"execute","title":"npm test"}', "stdout")).toEqual([{ kind: "tool_use", id: "t1", name: "execute", input: "npm test" }]);
+    expect(parse('{"troupe":"tool","toolCallId":"t3","kind":"edit","title":"Edit","locations":["src/a.ts"]}', "stdout")).toEqual([{ kind: "tool_use", id: "t3", name: "edit", input: "Edit src/a.ts" }]);
     expect(parse(update({ sessionUpdate: "tool_call_update", toolCallId: "t1", status: "in_progress" }), "stdout")).toEqual([]);
     expect(parse(update({ sessionUpdate: "tool_call_update", toolCallId: "t1", status: "failed", content: [{ type: "content", content: { type: "text", text: "exit 1" } }] }), "stdout")).toEqual([
       { kind: "tool_result", id: "t1", output: "exit 1", isError: true },

@@ -1,0 +1,173 @@
+import { expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Agent } from "../../src/protocol/entities.ts";
+import type { PermissionRequest } from "../../src/protocol/permission.ts";
+import { contentText, shell, turnIndex, type ChatRequest, type ChatScript } from "../../scripts/fake-chat-completions.ts";
+import { proveLoop, useChatCliTroupe } from "./chat-cli-troupe.ts";
+import type { ChatCli } from "../../scripts/chat-cli-setup.ts";
+import { pidsIn } from "./processes.ts";
+import { type Sandbox, waitFor } from "./sandbox.ts";
+
+/**
+ * What every agent CLI driven over the Agent Client Protocol does under troupe, proven with the
+ * real CLI offline against the scripted OpenAI-compatible model (tests/support/chat-cli-troupe.ts):
+ * one e2e file per provider calls `acpProviderContract` with what is its own.
+ */
+export interface AcpProvider {
+  cli: ChatCli;
+  /** As the output names it. */
+  displayName: string;
+  /** A text of the ACP agent's command line (`--acp`, ` acp --`), to find its process. */
+  acpProcess: string;
+  /** A shell command that takes `seconds`, as the CLI lets its model run one (Qwen Code wants a comment saying why it waits). */
+  sleep(seconds: number): string;
+  /** What `troupe logs` shows once a denied call's turn has gone on or ended: the agent was told. */
+  deniedSays: RegExp;
+  /** It reports what a turn cost (opencode's usage updates), as `troupe providers` says. */
+  reportsCost: boolean;
+}
+
+const lastUserText = (req: ChatRequest) => contentText(req.messages.findLast((m) => m.role === "user")?.content);
+
+/** The model: the first turn of each prompt runs `command` (or the command of the first `on` whose text the prompt holds), then it says `answer`. */
+function runs(command: string, answer: string, on: { text: string; command: string }[] = []): ChatScript {
+  return (req) => {
+    if (turnIndex(req) > 0) return { text: answer };
+    const said = lastUserText(req);
+    return shell(req, on.find((o) => said.includes(o.text))?.command ?? command);
+  };
+}
+
+const agentNamed = async (sb: Sandbox, name: string) => (await sb.json<Agent[]>(["ls", "--json"])).find((a) => a.name === name)!;
+const pending = (sb: Sandbox) => waitFor("a pending permission request", async () => (await sb.json<PermissionRequest[]>(["permissions", "--json"]))[0], 90_000);
+
+/** The option troupe chose in its answer to the agent's permission request, with the kind the agent gave it. */
+function chosenOption(raw: string): { optionId: string; kind?: string } | undefined {
+  const frames = raw.split("\n").filter((l) => l.startsWith('{"acp":')).map((l) => JSON.parse(l) as { acp: string; msg: Record<string, any> });
+  const ask = frames.find((f) => f.acp === "recv" && f.msg.method === "session/request_permission");
+  const answer = ask && frames.find((f) => f.acp === "send" && f.msg.id === ask.msg.id && f.msg.result);
+  const optionId: string | undefined = answer?.msg.result?.outcome?.optionId;
+  if (!optionId) return undefined;
+  return { optionId, kind: (ask!.msg.params.options as { optionId: string; kind: string }[]).find((o) => o.optionId === optionId)?.kind };
+}
+
+export function acpProviderContract(p: AcpProvider): void {
+  const t = useChatCliTroupe(p.cli);
+  const name = p.displayName;
+
+  test(`${name} runs the tool call in its worktree and ends with troupe signal done, its usage counted; the raw view is the ACP conversation`, async () => {
+    const sb = await t.sandbox(runs(`troupe signal done --result "${p.cli} ran"`, "Done."));
+    await sb.json(["spawn", "--provider", p.cli, "--name", "first", "--prompt", "Signal that you are done.", "--json"]);
+    const a = await t.ended(sb, "first");
+    expect(a, JSON.stringify(a)).toMatchObject({ status: "done", result: `${p.cli} ran` });
+    expect(a.providerSessionId).toBeTruthy();
+    expect(a.inputTokens).toBeGreaterThan(0);
+    expect(a.outputTokens).toBeGreaterThan(0);
+    if (p.reportsCost) expect(a.costUsd).toBeGreaterThan(0);
+    else expect(a.costUsd).toBeNull();
+    const logs = (await sb.run(["logs", "first"])).stdout;
+    expect(logs).toMatch(/▸ execute\(.*troupe signal done/);
+    const raw = (await sb.run(["logs", "first", "--raw"])).stdout;
+    expect(raw).toContain('{"acp":"send","msg":{"jsonrpc":"2.0","id":0,"method":"initialize"');
+    expect(raw).toContain('"sessionUpdate":"tool_call_update"');
+    expect(raw).not.toContain(sb.env.TROUPE_AGENT_TOKEN ?? "no token in the test's env");
+  }, 300_000);
+
+  test(`${name} asks through troupe signal, is resumed with the answer in its session (session/load), and ends done`, () => proveLoop(t, p.cli), 600_000);
+
+  test("ask: the tool call waits for the person; allowed, it runs", async () => {
+    const sb = await t.sandbox(runs("echo ran > marker.txt", "Ran it."));
+    await sb.json(["spawn", "--provider", p.cli, "--name", "asker", "--prompt", "Run it.", "--permissions", "ask", "--json"]);
+    const r = await pending(sb);
+    expect(r).toMatchObject({ agentName: "asker", toolName: "Bash", status: "pending" });
+    expect(String(r.input.command)).toContain("echo ran > marker.txt");
+    const a0 = await agentNamed(sb, "asker");
+    expect(existsSync(join(a0.cwd, "marker.txt"))).toBe(false);
+    expect(await sb.run(["allow", r.id])).toMatchObject({ code: 0 });
+    await waitFor("the allowed call to run", () => (existsSync(join(a0.cwd, "marker.txt")) ? true : undefined), 60_000);
+    expect(readFileSync(join(a0.cwd, "marker.txt"), "utf8")).toBe("ran\n");
+    const all = await sb.json<PermissionRequest[]>(["permissions", "--all", "--json"]);
+    expect(all).toHaveLength(1);
+    expect(all[0]).toMatchObject({ status: "allowed", decidedBy: "person" });
+  }, 300_000);
+
+  test("ask: a denied tool call does not run, and the agent is told", async () => {
+    const sb = await t.sandbox(runs("echo ran > marker.txt", "Stopped."));
+    await sb.json(["spawn", "--provider", p.cli, "--name", "denied", "--prompt", "Run it.", "--permissions", "ask", "--json"]);
+    const d = await pending(sb);
+    expect(await sb.run(["deny", d.id, "--reason", "not today"])).toMatchObject({ code: 0 });
+    const b = await agentNamed(sb, "denied");
+    const raw = await waitFor("the denied agent's turn to end", async () => {
+      const out = (await sb.run(["logs", "denied", "--raw"])).stdout;
+      return out.includes('{"troupe":"turn"') ? out : undefined;
+    }, 90_000);
+    expect(existsSync(join(b.cwd, "marker.txt"))).toBe(false);
+    expect(chosenOption(raw)?.kind).toBe("reject_once");
+    expect((await sb.run(["logs", "denied"])).stdout).toMatch(p.deniedSays);
+  }, 300_000);
+
+  test("a rule decides a request without the person; the agent's own troupe commands are allowed by troupe's", async () => {
+    const steps: ChatScript = (req) => (turnIndex(req) === 0 ? shell(req, "echo ruled-by-rule") : turnIndex(req) === 1 ? shell(req, "troupe signal done --result ruled") : { text: "Done." });
+    const sb = await t.sandbox(steps);
+    await sb.json(["spawn", "--provider", p.cli, "--name", "ruled", "--prompt", "Go.", "--permissions", "ask", "--allow", "Bash(echo ruled*)", "--json"]);
+    const a = await t.ended(sb, "ruled");
+    expect(a).toMatchObject({ status: "done", result: "ruled" });
+    expect((await sb.run(["logs", "ruled"])).stdout).toContain("⎿ ruled-by-rule");
+    const all = await sb.json<PermissionRequest[]>(["permissions", "--all", "--json"]);
+    expect(all.map((r) => [r.status, r.decidedBy, r.rule])).toEqual([
+      ["allowed", "rule", "Bash(echo ruled*)"],
+      ["allowed", "rule", "Bash(troupe signal *)"],
+    ]);
+  }, 300_000);
+
+  test("a message sent while the agent works is its next prompt, in the same ACP session", async () => {
+    const sb = await t.sandbox(runs(p.sleep(4), "First part done.", [{ text: "PLEASE-FINISH", command: `troupe signal done --result "took the message"` }]));
+    await sb.json(["spawn", "--provider", p.cli, "--name", "busy", "--prompt", "Start.", "--json"]);
+    await waitFor("the first tool call to run", async () => ((await sb.run(["logs", "busy", "--raw"])).stdout.includes('"troupe":"tool"') ? true : undefined), 90_000);
+    expect(await sb.run(["send", "busy", "PLEASE-FINISH now"])).toMatchObject({ code: 0 });
+    const a = await t.ended(sb, "busy");
+    expect(a, JSON.stringify(a)).toMatchObject({ status: "done", result: "took the message", session: 1 });
+    const raw = (await sb.run(["logs", "busy", "--raw"])).stdout;
+    // one session/new, two prompts into it
+    expect(raw.match(/"method":"session\/new"/g)).toHaveLength(1);
+    expect(raw.match(/"method":"session\/prompt"/g)).toHaveLength(2);
+  }, 300_000);
+
+  test("the agent calls troupe's spawn_agent over MCP as itself: the kid is its child, the tool's answer reaches the model", async () => {
+    const kid = { command: "troupe signal done --result kid", prompt: "be a kid", name: "kid", worktree: false };
+    let toolAnswer: string | undefined;
+    const sb = await t.sandbox((req) => {
+      if (turnIndex(req) === 0) {
+        const tool = req.tools.find((x) => /spawn_agent$/.test(x.name));
+        return tool ? { tool: tool.name, args: kid } : { text: `no spawn_agent among ${req.tools.map((x) => x.name).join(", ")}` };
+      }
+      if (turnIndex(req) === 1) {
+        toolAnswer = contentText(req.messages.findLast((m) => m.role === "tool")?.content);
+        return shell(req, `troupe signal done --result "spawned"`);
+      }
+      return { text: "Done." };
+    });
+    await sb.json(["spawn", "--provider", p.cli, "--name", "parent", "--prompt", "Start a kid.", "--no-worktree", "--json"]);
+    const parent = await t.ended(sb, "parent");
+    expect(parent, JSON.stringify(parent)).toMatchObject({ status: "done", result: "spawned" });
+    const child = await waitFor("the kid spawned through MCP", async () => (await sb.json<Agent[]>(["ls", "--json"])).find((a) => a.name === "kid" && a.status === "done"), 90_000);
+    expect(child.parentId).toBe(parent.id);
+    expect(toolAnswer).toContain("kid");
+  }, 300_000);
+
+  test("kill -9 of the runner ends the agent and the tool it runs", async () => {
+    const sb = await t.sandbox(runs(p.sleep(93), "never"));
+    await sb.json(["spawn", "--provider", p.cli, "--name", "orphan", "--prompt", "Wait.", "--json"]);
+    const a = await agentNamed(sb, "orphan");
+    // its runner: the acp-run process working in the agent's worktree
+    const runner = await waitFor("the runner", () => {
+      const mine = pidsIn(a.cwd, "acp-run");
+      return mine.length ? mine : undefined;
+    }, 30_000);
+    await waitFor("the tool to run", () => (pidsIn(a.cwd, "sleep 93").length ? true : undefined), 90_000);
+    expect(pidsIn(a.cwd, p.acpProcess).length).toBeGreaterThan(0);
+    for (const pid of runner) process.kill(pid, "SIGKILL");
+    await waitFor("the agent and its tool to be gone", () => (pidsIn(a.cwd, "sleep 93").length === 0 && pidsIn(a.cwd, p.acpProcess).length === 0 ? true : undefined), 15_000);
+  }, 300_000);
+}
