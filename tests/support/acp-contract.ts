@@ -6,8 +6,9 @@ import type { PermissionRequest } from "../../src/protocol/permission.ts";
 import { contentText, shell, turnIndex, type ChatRequest, type ChatScript } from "../../scripts/fake-chat-completions.ts";
 import { proveLoop, useChatCliTroupe } from "./chat-cli-troupe.ts";
 import type { ChatCli } from "../../scripts/chat-cli-setup.ts";
-import { pidsIn } from "./processes.ts";
+import { alive, pidsIn } from "./processes.ts";
 import { type Sandbox, waitFor } from "./sandbox.ts";
+import { Terminal } from "./terminal.ts";
 
 /**
  * What every agent CLI driven over the Agent Client Protocol does under troupe, proven with the
@@ -154,6 +155,59 @@ export function acpProviderContract(p: AcpProvider): void {
     const child = await waitFor("the kid spawned through MCP", async () => (await sb.json<Agent[]>(["ls", "--json"])).find((a) => a.name === "kid" && a.status === "done"), 90_000);
     expect(child.parentId).toBe(parent.id);
     expect(toolAnswer).toContain("kid");
+  }, 300_000);
+
+  test("ask in the compiled dashboard (tmux): the request is shown as a Bash request, a + enter allows it once, and it runs", async () => {
+    const sb = await t.sandbox(runs("echo ran > marker.txt", "Ran it."));
+    const term = new Terminal(sb, 100, 30);
+    await term.openDashboard();
+    await sb.json(["spawn", "--provider", p.cli, "--name", "dash", "--prompt", "Run it.", "--permissions", "ask", "--json"]);
+    const screen = await term.waitFor("$ echo ran > marker.txt", 90_000);
+    expect(screen).toMatch(/! +dash/);
+    expect(screen).toContain("dash asks to use Bash");
+    const a = await agentNamed(sb, "dash");
+    expect(existsSync(join(a.cwd, "marker.txt"))).toBe(false);
+    term.keys("a");
+    await term.waitFor("allow once");
+    term.keys("Enter");
+    await term.waitFor("allowed Bash once for dash");
+    await waitFor("the allowed call to run", () => (existsSync(join(a.cwd, "marker.txt")) ? true : undefined), 60_000);
+    await term.waitForNot(/! +dash/);
+    const all = await sb.json<PermissionRequest[]>(["permissions", "--all", "--json"]);
+    expect(all.map((r) => [r.status, r.decidedBy])).toEqual([["allowed", "person"]]);
+  }, 300_000);
+
+  test("kill -9 of the daemon mid-turn: the turn goes on, the request it makes with no daemon is filed once and allowed once, every output line stored once", async () => {
+    let think!: () => void;
+    const hold = new Promise<void>((r) => (think = r));
+    const model = runs("echo ran > marker.txt", "Ran it.");
+    const sb = await t.sandbox(async (req) => (await hold, model(req)));
+    await sb.json(["spawn", "--provider", p.cli, "--name", "steady", "--prompt", "Run it.", "--permissions", "ask", "--json"]);
+    const a = await agentNamed(sb, "steady");
+    const out = join(sb.dir, ".troupe", "logs", "steady", "1.out");
+    await waitFor("the prompt to reach the agent", () => (existsSync(out) && readFileSync(out, "utf8").includes('"method":"session/prompt"') ? true : undefined), 90_000);
+    const session = [...pidsIn(a.cwd, "acp-run"), ...pidsIn(a.cwd, p.acpProcess)];
+    const killed = await sb.killDaemon();
+    expect(session.filter(alive)).toEqual(session);
+    // the model answers with its tool call only now: the runner finds no daemon to ask and starts one
+    think();
+    const r = await pending(sb);
+    expect(await sb.daemonPid()).not.toBe(killed);
+    expect(String(r.input.command)).toContain("echo ran > marker.txt");
+    expect(await sb.run(["allow", r.id])).toMatchObject({ code: 0 });
+    await waitFor("the allowed call to run", () => (existsSync(join(a.cwd, "marker.txt")) ? true : undefined), 60_000);
+    const all = await sb.json<PermissionRequest[]>(["permissions", "--all", "--json"]);
+    expect(all.map((x) => [x.id, x.status, x.decidedBy])).toEqual([[r.id, "allowed", "person"]]);
+    await waitFor("the turn to end", () => (readFileSync(out, "utf8").includes('{"troupe":"turn"') ? true : undefined), 90_000);
+    const stored = () => sb.run(["logs", "steady", "--raw", "--session", "1"]).then((x) => x.stdout);
+    const file = readFileSync(out, "utf8");
+    await waitFor("the daemon to store the session's lines", async () => ((await stored()).length >= file.length ? true : undefined), 30_000);
+    const raw = await stored();
+    expect(raw.split('"method":"session/prompt"').length - 1).toBe(1);
+    expect(raw.split('"method":"session/request_permission"').length - 1).toBe(1);
+    expect(chosenOption(raw)?.kind).toBe("allow_once");
+    // each line of the file stored once, in its order (the file may have grown since it was read)
+    expect(raw.startsWith(file)).toBe(true);
   }, 300_000);
 
   test("kill -9 of the runner ends the agent and the tool it runs", async () => {
