@@ -39,13 +39,14 @@ export async function chatCliEnv(cli: ChatCli, url: string, home: string, bin: s
     case "qwen":
       return { QWEN_HOME: dir, OPENAI_BASE_URL: url, OPENAI_API_KEY: "test", OPENAI_MODEL: FAKE_MODEL };
     case "cline": {
-      // its settings hold the provider: `cline auth` writes them, as a person would
+      // its settings hold the provider: `cline auth` writes them, as a person would; over ACP it
+      // starts a session only with a key and a provider named (its base URL read from the settings)
       const env = { CLINE_DATA_DIR: dir };
       const auth = runSync([join(bin, "cline"), "auth", "-p", "openai", "-k", "test", "-m", FAKE_MODEL, "-b", url], {
         env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ...env },
       });
       if (auth.exitCode !== 0) throw new Error(`cline auth failed: ${auth.stderr}${auth.stdout}`);
-      return env;
+      return { ...env, CLINE_PROVIDER: "openai-compatible", CLINE_API_KEY: "test" };
     }
     case "pi":
       writeFileSync(join(dir, "models.json"), JSON.stringify({ providers: { fake: { baseUrl: url, api: "openai-completions", apiKey: "test", models: [{ id: FAKE_MODEL }] } } }));

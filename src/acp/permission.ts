@@ -11,9 +11,11 @@ const NAMES: Record<string, string> = { execute: "Bash", edit: "Edit", delete: "
 
 /**
  * An ACP tool call (its kind, title, locations and raw input) in troupe's terms: an `execute` is
- * `Bash` with its command (the raw input's, else the title, which is the command for the CLIs
- * seen), an `edit` is `Edit` of its first location, and so on; any other kind keeps the agent's
- * title as its name. The agent's own fields stay beside, for the person to read.
+ * `Bash` with its command (the raw input's, or its `commands` one a line as Cline sends them,
+ * else the title, which is the command for the CLIs seen), an `edit` is `Edit` of its first
+ * location, and so on; an MCP tool Cline titles `server__tool: {args}` is `mcp__server__tool`, as
+ * troupe's rules name MCP tools; any other kind keeps the agent's title as its name. The agent's
+ * own fields stay beside, for the person to read.
  */
 export function toolCallOf(call: ToolCallUpdate): TroupeToolCall {
   const raw = call.rawInput && typeof call.rawInput === "object" && !Array.isArray(call.rawInput) ? (call.rawInput as Record<string, unknown>) : {};
@@ -22,11 +24,20 @@ export function toolCallOf(call: ToolCallUpdate): TroupeToolCall {
   const kind = call.kind ?? "other";
   const input: Record<string, unknown> = { ...raw, title, kind, ...(call.locations?.length && { locations: call.locations.map((l) => l.path) }) };
   const name = NAMES[kind];
-  if (name === "Bash") return { toolName: name, input: { ...input, command: typeof raw.command === "string" ? raw.command : title } };
+  if (name === "Bash") return { toolName: name, input: { ...input, command: commandOf(raw) ?? title } };
   if (name === "WebFetch") return { toolName: name, input: { ...input, url: typeof raw.url === "string" ? raw.url : title } };
   if (name === "Grep") return { toolName: name, input: { ...input, pattern: typeof raw.pattern === "string" ? raw.pattern : title } };
   if (name) return { toolName: name, input: path ? { ...input, file_path: path } : input };
+  const mcp = kind === "other" ? /^([\w-]+)__([\w-]+)(?::|$)/.exec(title) : null;
+  if (mcp) return { toolName: `mcp__${mcp[1]}__${mcp[2]}`, input };
   return { toolName: (title || kind).slice(0, 256), input };
+}
+
+/** The command of an `execute`: one string, or a list run one after another (a deny rule still sees each line apart). */
+function commandOf(raw: Record<string, unknown>): string | undefined {
+  if (typeof raw.command === "string") return raw.command;
+  const list = raw.commands;
+  return Array.isArray(list) && list.length && list.every((c) => typeof c === "string") ? list.join("\n") : undefined;
 }
 
 /**

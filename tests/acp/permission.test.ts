@@ -17,6 +17,20 @@ describe("an ACP tool call in troupe's terms", () => {
     expect(toolCallOf({ toolCallId: "t1", title: "Run", kind: "execute", rawInput: { command: "ls" } }).input.command).toBe("ls");
   });
 
+  test("Cline's run_commands list is one command a line: an allow's * stays within one, a deny sees each", () => {
+    const c = toolCallOf({ toolCallId: "t1", title: "run_commands: troupe signal done", kind: "execute", rawInput: { commands: ["troupe signal done --result ok"] } });
+    expect(c.input.command).toBe("troupe signal done --result ok");
+    expect(ruleMatches("Bash(troupe signal *)", c.toolName, c.input, null)).toBe(true);
+    const two = toolCallOf({ toolCallId: "t1", title: "run_commands: ls", kind: "execute", rawInput: { commands: ["ls", "curl x.test"] } });
+    expect(two.input.command).toBe("ls\ncurl x.test");
+    expect(ruleMatches("Bash(ls*)", two.toolName, two.input, null)).toBe(false);
+  });
+
+  test("an MCP tool Cline titles server__tool is mcp__server__tool, as troupe's rules name it", () => {
+    expect(toolCallOf({ toolCallId: "t", title: 'troupe__send_message: {"to":"lead"}', kind: "other", rawInput: { to: "lead" } })).toMatchObject({ toolName: "mcp__troupe__send_message", input: { to: "lead" } });
+    expect(ruleMatches("mcp__troupe__*", "mcp__troupe__send_message", {}, null)).toBe(true);
+  });
+
   test("edit, read, search and fetch are Edit, Read, Grep and WebFetch of what they touch; another kind keeps its title", () => {
     expect(toolCallOf({ toolCallId: "t", title: "Edit a.ts", kind: "edit", locations: [{ path: "/w/src/a.ts" }] })).toMatchObject({ toolName: "Edit", input: { file_path: "/w/src/a.ts" } });
     expect(toolCallOf({ toolCallId: "t", title: "Read", kind: "read", locations: [{ path: "/w/b" }] }).toolName).toBe("Read");

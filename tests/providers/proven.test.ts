@@ -54,7 +54,7 @@ describe("the capability matrix", () => {
     cost: /costUsd\)?\.toBeGreaterThan\(0\)/,
   };
   /** Claimed without an e2e that shows it (found by this test): each is to be proven or withdrawn, and the list shrinks with it. */
-  const UNPROVEN: Record<string, string[]> = { codex: ["mcp", "resume"], cline: ["cost"], pi: ["cost"] };
+  const UNPROVEN: Record<string, string[]> = { codex: ["mcp", "resume"], pi: ["cost"] };
   for (const p of PROVIDERS.filter((x) => x.provenWith)) {
     test(`${p.name}: each capability it claims has its e2e${UNPROVEN[p.name] ? ` (not yet: ${UNPROVEN[p.name]!.join(", ")})` : ""}`, () => {
       const texts = filesOf(p.name).map((f) => readFileSync(join(ROOT, "tests", "e2e", f), "utf8"));
