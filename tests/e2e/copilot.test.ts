@@ -4,7 +4,7 @@
  * (`copilot --acp` under troupe's runner): the proving loop (a tool call and its result in `logs`, a
  * signal, a resume of the same session with the answer, through `session/load`), then what ACP gives
  * it: tool calls that wait for the person, a message taken as the next prompt, troupe's MCP tools,
- * its plan mode, a failed model call's class, an agent that ends with its runner.
+ * its plan and edits modes, a failed model call's class, an agent that ends with its runner.
  */
 import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
@@ -91,8 +91,9 @@ test("ask: a denied tool call does not run, and the agent is told", async () => 
 }, 300_000);
 
 test("a rule decides a request without the person", async () => {
-  const sb = await t.sandbox(runs("echo ruled > ruled.txt && troupe signal done --result ruled", "Done."));
-  await sb.json(["spawn", "--provider", "copilot", "--name", "ruled", "--prompt", "Go.", "--permissions", "ask", "--allow", "Bash(echo ruled > ruled.txt && troupe signal done --result ruled)", "--json"]);
+  // a chain, which no built-in rule for its own commands allows
+  const sb = await t.sandbox(runs("echo ruled && troupe signal done --result ruled", "Done."));
+  await sb.json(["spawn", "--provider", "copilot", "--name", "ruled", "--prompt", "Go.", "--permissions", "ask", "--allow", "Bash(echo ruled && troupe signal done --result ruled)", "--json"]);
   expect(await t.ended(sb, "ruled")).toMatchObject({ status: "done", result: "ruled" });
   const all = await sb.json<PermissionRequest[]>(["permissions", "--all", "--json"]);
   expect(all).toHaveLength(1);
@@ -150,6 +151,33 @@ test("plan: its plan mode is set (session/set_mode) and blocks a command that ch
   expect(raw).toContain('"method":"session/set_mode","params":{');
   expect(raw).toContain('"modeId":"https://agentclientprotocol.com/protocol/session-modes#plan"');
   expect(raw).toContain("Plan mode does not permit changes");
+}, 300_000);
+
+test("edits: a file is written unasked; a shell command Copilot asks about is denied by the runner, and the model hears of it", async () => {
+  let worktree: (cwd: string) => void = () => {};
+  const cwd = new Promise<string>((r) => (worktree = r));
+  let told: string | undefined;
+  const sb = await t.sandbox(async (req) => {
+    // the turn ends on the rejection, without a signal: troupe resumes the session to ask for one
+    if (!lastUserText(req).includes("Write it.")) {
+      told = JSON.stringify(req.messages);
+      return turnIndex(req) === 0 ? shell(req, `troupe signal done --result "told"`) : { text: "Done." };
+    }
+    if (turnIndex(req) === 0) return { tool: "create", args: { path: join(await cwd, "made.txt"), file_text: "made\n" } };
+    return shell(req, "echo no > other.txt");
+  });
+  const spawned = await sb.json<Agent>(["spawn", "--provider", "copilot", "--name", "editor", "--prompt", "Write it.", "--permissions", "edits", "--no-worktree", "--json"]);
+  worktree(spawned.cwd);
+  const a = await t.ended(sb, "editor", 2);
+  expect(a, JSON.stringify(a)).toMatchObject({ status: "done", result: "told" });
+  expect(readFileSync(join(a.cwd, "made.txt"), "utf8")).toBe("made\n");
+  expect(existsSync(join(a.cwd, "other.txt"))).toBe(false);
+  // the write asked no one; the command did, the runner answered (no rule allows it), and no person was asked
+  const raw = await rawLogs(sb, "editor");
+  expect(raw.match(/"method":"session\/request_permission"/g)).toHaveLength(1);
+  expect((await sb.run(["logs", "editor"])).stdout).toContain("which asks no one, and no rule allows it");
+  expect(await sb.json<PermissionRequest[]>(["permissions", "--all", "--json"])).toEqual([]);
+  expect(told).toContain("rejected");
 }, 300_000);
 
 test("a model call refused with 401 fails the agent as auth: Copilot's Error message over ACP is the evidence", async () => {
