@@ -1,48 +1,65 @@
-import type { OutputEvent } from "../src/protocol/output.ts";
+import { join } from "node:path";
+import type { OutputEvent, Stream } from "../src/protocol/output.ts";
 import { AGENT_OWN_COMMANDS } from "../src/protocol/own-commands.ts";
+import { acpCommand, acpLiveInput, acpModes, withRunnerLines, type AcpTransport } from "./acp/transport.ts";
 import { httpFailure } from "./http-failure.ts";
 import { jsonlStdout, num, obj, str, stringify, type JsonObject } from "./json-line.ts";
-import { askRefused } from "./refuse-mode.ts";
-import type { CommandInput, ErrorPattern, FailureClass, PermissionMode, Provider, ProviderCommand } from "./types.ts";
+import type { ErrorPattern, FailureClass, McpInjection, McpServerSpec, PermissionMode, Provider } from "./types.ts";
 
 /**
- * GitHub Copilot CLI, `copilot --output-format json` (checked against 1.0.102): the prompt on
- * stdin (a headless run reads it there when no -p is given), JSONL events on stdout. It runs on
- * a GitHub login (COPILOT_HOME) or token, or on a model endpoint of one's own (BYOK:
- * COPILOT_PROVIDER_BASE_URL, with COPILOT_OFFLINE=true nothing else is reached). The session id
- * comes only in the final `result`. A headless run denies what would ask, so `--allow-tool`
- * rules are the permission knob; plan mode blocks any shell command that would change files.
+ * GitHub Copilot CLI, driven over the Agent Client Protocol (`copilot --acp`, checked against
+ * 1.0.102). It runs on a GitHub login (COPILOT_HOME) or token, or on a model endpoint of one's own
+ * (BYOK: COPILOT_PROVIDER_BASE_URL, with COPILOT_OFFLINE=true nothing else is reached), over ACP as
+ * headless. Its session modes are ACP's own URIs (`…/session-modes#agent`, `#plan`, `#autopilot`);
+ * `agent` asks before every shell command and edit, `plan` blocks a command that would change files
+ * and asks about the rest, so `--allow-all` and `--allow-tool` say what runs unasked. It loads its
+ * sessions at once (history replayed), answers each prompt with its tokens (`usage`), and ends its
+ * turn when a call is rejected. Its headless JSONL (`--output-format json`) is still read: sessions
+ * recorded before it ran over ACP.
  */
 const OWN = AGENT_OWN_COMMANDS.map((c) => `--allow-tool=shell(troupe ${c}:*)`);
 
-function permissionArgs(mode: PermissionMode): string[] {
-  switch (mode) {
+const mode = (id: string) => `https://agentclientprotocol.com/protocol/session-modes#${id}`;
+
+function permissionArgs(m: PermissionMode): string[] {
+  switch (m) {
     case "skip":
       return ["--allow-all"];
     case "edits":
       return ["--allow-tool=write", ...OWN];
     case "plan":
-      return ["--plan", ...OWN];
+      return OWN;
     case "ask":
-      throw askRefused("Copilot CLI (-p)");
+      // every request reaches the runner, and the daemon applies the rules
+      return [];
   }
 }
 
-function command(input: CommandInput, resume: string[]): ProviderCommand {
-  return {
-    argv: [
-      "copilot",
-      "--output-format",
-      "json",
-      // the version troupe runs is the one installed, not one fetched mid-run; questions go through troupe
-      "--no-auto-update",
-      "--no-ask-user",
-      ...permissionArgs(input.permissions),
-      ...(input.model ? [`--model=${input.model}`] : []),
-      ...resume,
-    ],
-    stdin: input.prompt,
-  };
+const COPILOT_ACP: AcpTransport = {
+  argv: (input) => [
+    "copilot",
+    "--acp",
+    // the version troupe runs is the one installed, not one fetched mid-run; questions go through troupe
+    "--no-auto-update",
+    "--no-ask-user",
+    ...permissionArgs(input.permissions),
+    ...(input.model ? [`--model=${input.model}`] : []),
+  ],
+  // autopilot would prompt itself again (its "continuation messages"): troupe's turns are the person's
+  modes: { skip: mode("agent"), edits: mode("agent"), plan: mode("plan"), ask: mode("agent") },
+};
+
+/**
+ * troupe's MCP server in a config file of its own (`--additional-mcp-config`, added to the person's
+ * ~/.copilot/mcp-config.json for this session). Over ACP it takes only HTTP servers from the client
+ * ("Rejecting non-http/sse MCP server"), so not the runner's `session/new`. It hands a local server
+ * its whole environment and connects it before the first prompt; `timeout` is the tool call's limit
+ * in ms (180 s unset); `--allow-tool=troupe` runs the server's tools unasked (checked with 1.0.102).
+ */
+function copilotMcp(server: McpServerSpec): McpInjection {
+  const file = join(server.inputDir, "copilot-mcp.json");
+  const config = { mcpServers: { troupe: { type: "local", command: server.command, args: server.args, tools: ["*"], timeout: server.toolTimeoutMs } } };
+  return { args: [`--additional-mcp-config=@${file}`, "--allow-tool=troupe"], files: { [file]: `${JSON.stringify(config, null, 2)}\n` } };
 }
 
 /** Copilot's error types, as classes (its HTTP status, where it gives one, decides first). */
@@ -102,12 +119,31 @@ function parseEvent(event: JsonObject): OutputEvent[] | null {
   }
 }
 
+/**
+ * Over ACP a failed model call ends the turn as any other (`end_turn`, no usage), its reason one
+ * agent message of its own, "Error: Authentication failed with provider ... (HTTP 401)", after its
+ * "Info: ... Retrying..." ones: that message is the run's error, for its failure class.
+ */
+function acpError(events: OutputEvent[]): OutputEvent[] {
+  return events.map((e) => (e.kind === "text" && e.delta && /^Error: \S/.test(e.text) ? { kind: "error", message: e.text.slice("Error: ".length) } : e));
+}
+
+const headless = jsonlStdout(parseEvent);
+const runnerOrHeadless = withRunnerLines(headless);
+
+function parseLine(line: string, stream: Stream): OutputEvent[] {
+  const events = runnerOrHeadless(line, stream);
+  return stream === "stdout" && line.startsWith('{"acp":"recv"') ? acpError(events) : events;
+}
+
+/** Matched against stderr, error events and result text (headless, or the runner's lines and Copilot's "Error:" message over ACP); the first match wins. */
 const COPILOT_ERROR_PATTERNS: ErrorPattern[] = [
-  { failure: "setup", pattern: /unexpected argument|invalid value .* for|No session found|Session not found/i },
+  { failure: "setup", pattern: /unexpected argument|invalid value .* for|No session found|Session not found|Resource not found: Session/i },
   { failure: "auth", pattern: /Authentication failed|not logged in|No authentication information|copilot login|HTTP 401|HTTP 403|Copilot (is not enabled|subscription)/i },
   { failure: "usage_limit", pattern: /insufficient_quota|exceeded your current quota|quota exceeded|premium requests? (limit|exhausted)|monthly limit/i },
-  { failure: "rate_limit", pattern: /HTTP 429|rate limit/i },
-  { failure: "overloaded", pattern: /HTTP 5\d\d|overloaded|Service Unavailable/i },
+  // over ACP, after its retries: "Last error: 429 ..."
+  { failure: "rate_limit", pattern: /HTTP 429|Last error: 429\b|rate limit/i },
+  { failure: "overloaded", pattern: /HTTP 5\d\d|Last error: 5\d\d\b|overloaded|Service Unavailable/i },
   { failure: "timeout", pattern: /timed out|ETIMEDOUT/i },
   { failure: "network", pattern: /Could not connect|Connection refused|ECONNREFUSED|error sending request|ENOTFOUND|dns error/i },
   { failure: "crash", pattern: /panicked at|Segmentation fault|FATAL ERROR/ },
@@ -121,15 +157,19 @@ export const copilot: Provider = {
   npmPackage: "@github/copilot",
   provenWith: "1.0.102",
   versionArgs: ["--version"],
-  permissionModes: ["skip", "edits", "plan"],
+  permissionModes: acpModes(COPILOT_ACP),
+  routesPermissions: true,
+  transport: "acp",
+  liveInput: acpLiveInput,
   // configuration, login and sessions
   accountEnv: "COPILOT_HOME",
   // a GitHub token wins over a stored login; a BYOK key makes it leave GitHub aside altogether
   tokenEnv: "COPILOT_GITHUB_TOKEN",
   credentialEnv: ["COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN", "COPILOT_PROVIDER_API_KEY", "COPILOT_PROVIDER_BEARER_TOKEN"],
-  buildSpawn: (input) => command(input, []),
-  buildResume: (input) => command(input, [`--resume=${input.sessionId}`]),
+  buildSpawn: (input) => acpCommand(COPILOT_ACP, input),
+  buildResume: (input) => acpCommand(COPILOT_ACP, input, { sessionId: input.sessionId }),
+  mcp: copilotMcp,
   interactive: (input) => ({ argv: ["copilot", ...(input.model ? [`--model=${input.model}`] : []), `--resume=${input.sessionId}`] }),
-  parseLine: jsonlStdout(parseEvent),
+  parseLine,
   errorPatterns: COPILOT_ERROR_PATTERNS,
 };

@@ -74,9 +74,10 @@ export function useChatCliTroupe(cli: ChatCli, script: ChatScript = askThenFinis
 /**
  * The loop each provider is proven with: spawned through troupe, the agent runs a tool call
  * (`troupe signal questions`) that `logs` shows with its result, waits, is resumed in the same
- * session with the answer, and ends with `troupe signal done` carrying it.
+ * session with the answer, and ends with `troupe signal done` carrying it. Returns its sandbox, for
+ * what a provider's own test checks beside.
  */
-export async function proveLoop(t: ChatCliTroupe, provider: string): Promise<void> {
+export async function proveLoop(t: ChatCliTroupe, provider: string): Promise<Sandbox> {
   const sb = await t.sandbox();
   await sb.json(["spawn", "--provider", provider, "--name", "styler", "--prompt", "Style the button.", "--json"]);
   const waiting = await t.ended(sb, "styler");
@@ -94,4 +95,5 @@ export async function proveLoop(t: ChatCliTroupe, provider: string): Promise<voi
   const resumed = t.server.mainRequests.find((q) => JSON.stringify(q.messages).includes("A: teal"));
   expect(JSON.stringify(resumed?.messages)).toContain(QUESTION);
   expect((await sb.run(["logs", "styler"])).stdout).toContain("troupe signal done");
+  return sb;
 }
