@@ -10,6 +10,7 @@ acpProviderContract({
   displayName: "Kilo Code",
   acpProcess: "kilo acp",
   sleep: (s) => `sleep ${s}`,
+  reportsTokens: true,
   reportsCost: true,
   deniedSays: /rejected/i,
 });

@@ -10,6 +10,7 @@ acpProviderContract({
   displayName: "opencode",
   acpProcess: "opencode acp",
   sleep: (s) => `sleep ${s}`,
+  reportsTokens: true,
   reportsCost: true,
   deniedSays: /rejected/i,
 });

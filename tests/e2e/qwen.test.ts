@@ -12,6 +12,7 @@ acpProviderContract({
   acpProcess: "--acp",
   // Qwen Code refuses a `sleep` unless it stands alone and says why it waits
   sleep: (s) => `sleep ${s} # intentional-sleep: a step that takes a while`,
+  reportsTokens: true,
   reportsCost: false,
   deniedSays: /canceled by the user/,
 });
