@@ -62,7 +62,7 @@ export function acpProviderContract(p: AcpProvider): ChatCliTroupe {
   const t = useChatCliTroupe(p.cli);
   const name = p.displayName;
 
-  test(`${name} runs the tool call in its worktree and ends with troupe signal done, its usage counted; the raw view is the ACP conversation`, async () => {
+  test(`${name} runs the tool call in its worktree and ends with troupe signal done, ${p.reportsTokens ? "its usage counted" : "reporting no usage"}; the raw view is the ACP conversation`, async () => {
     const sb = await t.sandbox(runs(`troupe signal done --result "${p.cli} ran"`, "Done."));
     await sb.json(["spawn", "--provider", p.cli, "--name", "first", "--prompt", "Signal that you are done.", "--json"]);
     const a = await t.ended(sb, "first");
