@@ -9,7 +9,11 @@ import type { CommandInput, ErrorPattern, PermissionMode, Provider, ProviderComm
  * as JSON lines. The prompt goes on stdin (pi takes no `--`: a prompt starting with "-" would be
  * an unknown option). pi asks before nothing: its tool list is the permission knob (no shell
  * under edits or plan, so no `troupe` command either). A failed model call ends its message
- * with `stopReason: "error"` and the run exits 0 all the same.
+ * with `stopReason: "error"` and the run exits 0 all the same. It stays headless, not over ACP:
+ * the adapter pi-acp 0.0.34 waits forever on 0.73.1 (it asks for `get_available_thinking_levels`,
+ * whose "Unknown command" answer carries no id, and ends a turn on `agent_settled`, which 0.73.1
+ * never sends), and 0.0.24, which runs it, starts pi with fixed arguments (no `--tools`, no
+ * `--model`) and reports no tokens or cost (measured, docs/providers.md).
  */
 function toolArgs(mode: PermissionMode): string[] {
   switch (mode) {
