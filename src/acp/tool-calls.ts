@@ -7,7 +7,9 @@ type Known = { kind?: string | null; title?: string | null; locations?: acp.Tool
  * The session's tool calls as a person reads them: one `tool` line each, written once its input is
  * known. An agent may announce a call before it has its arguments (opencode's first `tool_call`
  * is `pending` with only its folder; the command comes in a `tool_call_update`), so a call is shown
- * when it starts to run, finishes, or is asked about, with what every frame so far said of it.
+ * once its input holds an argument, or when it starts to run, finishes, or is asked about, with what
+ * every frame so far said of it. Copilot CLI 1.0.102 sends a call `pending` with its command and
+ * next `completed`: shown at once, not only when a long command is over.
  */
 export class ToolCalls {
   private readonly calls = new Map<string, Known & { shown: boolean }>();
@@ -18,7 +20,7 @@ export class ToolCalls {
   update(u: acp.SessionUpdate): void {
     if (u.sessionUpdate !== "tool_call" && u.sessionUpdate !== "tool_call_update") return;
     const call = this.merge(u.toolCallId, u);
-    if (u.status && u.status !== "pending") this.show(u.toolCallId, call);
+    if ((u.status && u.status !== "pending") || hasArguments(call.rawInput)) this.show(u.toolCallId, call);
   }
 
   /** The call of a permission request: the agent asks about it with its input. */
@@ -51,4 +53,9 @@ export class ToolCalls {
       ...(call.rawInput !== undefined && { rawInput: call.rawInput }),
     });
   }
+}
+
+/** An input that says what the call does: some field besides the folder it runs in. */
+function hasArguments(input: unknown): boolean {
+  return !!input && typeof input === "object" && Object.keys(input).some((k) => k !== "cwd");
 }

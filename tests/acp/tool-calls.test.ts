@@ -28,6 +28,14 @@ test("a call announced before its arguments (opencode 1.18.33) is shown once it 
   expect(lines()).toEqual([{ troupe: "tool", toolCallId: "c1", kind: "execute", title: "troupe signal done", locations: ["/w"], rawInput: { command: "troupe signal done", cwd: "/w" } }]);
 });
 
+test("a call announced with its arguments (Copilot CLI 1.0.102: pending, then completed) is shown at once", () => {
+  const { tools, lines } = calls();
+  tools.update({ sessionUpdate: "tool_call", toolCallId: "c4", title: "Run the command", kind: "execute", status: "pending", rawInput: { command: "sleep 4", description: "Run the command" } });
+  expect(lines()).toEqual([{ troupe: "tool", toolCallId: "c4", kind: "execute", title: "Run the command", rawInput: { command: "sleep 4", description: "Run the command" } }]);
+  tools.update({ sessionUpdate: "tool_call_update", toolCallId: "c4", status: "completed" });
+  expect(lines()).toHaveLength(1);
+});
+
 test("a call asked about is shown then, with the request's input; a call that never runs nor asks is not shown", () => {
   const { tools, lines } = calls();
   tools.update({ sessionUpdate: "tool_call", toolCallId: "c2", title: "Write", kind: "edit", status: "pending" });
