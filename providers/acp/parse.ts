@@ -101,7 +101,10 @@ function toolOutput(u: JsonObject): string {
     if (block.type === "content") parts.push(contentText(block.content));
     else if (block.type === "diff") parts.push(diffText(block));
   }
-  if (!parts.some(Boolean) && u.rawOutput !== undefined) parts.push(stringify(u.rawOutput));
+  // a command's output as the agent gave it raw (Codex's adapter: an object with its `aggregated_output`)
+  const raw = obj(u.rawOutput);
+  const said = raw ? (str(raw.aggregated_output) ?? str(raw.formatted_output)) : undefined;
+  if (!parts.some(Boolean) && u.rawOutput !== undefined) parts.push(said ?? stringify(u.rawOutput));
   return parts.filter(Boolean).join("\n");
 }
 
