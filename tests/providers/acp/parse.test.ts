@@ -21,6 +21,11 @@ describe("the ACP runner's lines as output events", () => {
     ]);
   });
 
+  test("an output given only as a raw object says its command's output (codex-acp 0.16.0's aggregated_output), else the object", () => {
+    expect(parse(update({ sessionUpdate: "tool_call_update", toolCallId: "t4", status: "completed", rawOutput: { aggregated_output: "ruled\n", exit_code: 0 } }), "stdout")).toEqual([{ kind: "tool_result", id: "t4", output: "ruled\n", isError: false }]);
+    expect(parse(update({ sessionUpdate: "tool_call_update", toolCallId: "t5", status: "completed", rawOutput: { exit: 0 } }), "stdout")).toEqual([{ kind: "tool_result", id: "t5", output: '{"exit":0}', isError: false }]);
+  });
+
   test("a diff content block is shown as a diff of its file", () => {
     const [ev] = parse(update({ sessionUpdate: "tool_call_update", toolCallId: "t2", status: "completed", content: [{ type: "diff", path: "src/a.ts", oldText: "a", newText: "b" }] }), "stdout");
     expect(ev).toEqual({ kind: "tool_result", id: "t2", output: "--- a/src/a.ts\n+++ b/src/a.ts\n-a\n+b", isError: false });
