@@ -6,6 +6,7 @@ import type { PermissionRequest } from "../../src/protocol/permission.ts";
 import { contentText, shell, turnIndex, type ChatRequest, type ChatScript } from "../../scripts/fake-chat-completions.ts";
 import { proveLoop, useChatCliTroupe, type ChatCliTroupe } from "./chat-cli-troupe.ts";
 import type { ChatCli } from "../../scripts/chat-cli-setup.ts";
+import { agentNamed, pending as firstPending } from "./agent-queries.ts";
 import { alive, pidsIn } from "./processes.ts";
 import { type Sandbox, waitFor } from "./sandbox.ts";
 import { Terminal } from "./terminal.ts";
@@ -44,8 +45,8 @@ function runs(command: string, answer: string, on: { text: string; command: stri
   };
 }
 
-const agentNamed = async (sb: Sandbox, name: string) => (await sb.json<Agent[]>(["ls", "--json"])).find((a) => a.name === name)!;
-const pending = (sb: Sandbox) => waitFor("a pending permission request", async () => (await sb.json<PermissionRequest[]>(["permissions", "--json"]))[0], 90_000);
+/** The first pending request, within the 90 s these CLIs' tests have given it. */
+const pending = (sb: Sandbox) => firstPending(sb, 90_000);
 
 /** The option troupe chose in its answer to the agent's permission request, with the kind the agent gave it. */
 function chosenOption(raw: string): { optionId: string; kind?: string } | undefined {

@@ -1,11 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { Agent } from "../../src/protocol/entities.ts";
-import type { PermissionRequest } from "../../src/protocol/permission.ts";
 import { startFakeGemini } from "../../scripts/fake-model-servers.ts";
 import { useCliSandbox } from "./cli-sandbox.ts";
-import { type Sandbox, waitFor } from "./sandbox.ts";
+import type { Sandbox } from "./sandbox.ts";
 
 /** A tool call of the Gemini CLI's shell tool, as the scripted Gemini API returns it. */
 export const shell = (command: string) => ({ name: "run_shell_command", args: { command } });
@@ -35,11 +33,4 @@ export function useGeminiTroupe() {
   };
 }
 
-export const agentNamed = async (sb: Sandbox, name: string): Promise<Agent> => {
-  const a = (await sb.json<Agent[]>(["ls", "--json"])).find((x) => x.name === name);
-  if (!a) throw new Error(`no agent ${name}`);
-  return a;
-};
-
-/** The first request pending for the person. */
-export const pending = (sb: Sandbox) => waitFor("a pending permission request", async () => (await sb.json<PermissionRequest[]>(["permissions", "--json"]))[0], 60_000);
+export { agentNamed, pending } from "./agent-queries.ts";
