@@ -126,6 +126,7 @@ export function openCodeFamily(f: OpenCodeFamily): Provider {
     transport: "acp",
     liveInput: acpLiveInput,
     reportsCost: true,
+    reportsPlan: true,
     // Credentials (auth.json) and sessions live in $XDG_DATA_HOME/<name>.
     accountEnv: "XDG_DATA_HOME",
     tokenEnv: null,

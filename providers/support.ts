@@ -18,7 +18,7 @@ export interface ProviderSupport {
   transport: "acp" | "headless";
   /** A message or a peer's question reaches its running session: while it works (Claude's stream), as its next prompt (ACP), or not at all (it reads them with troupe listen). */
   liveInput: "mid-turn" | "next-turn" | "none";
-  /** Its plan (entries and their status) is shown and kept on the agent: an ACP agent that sends plan updates, proven by its e2e. */
+  /** Its plan (entries and their status) is shown and kept on the agent: from ACP plan updates or its to-do tool, proven by its e2e. */
   plan: boolean;
 }
 
@@ -32,6 +32,6 @@ export function supportOf(p: Provider): ProviderSupport {
     cost: p.reportsCost === true,
     transport: p.transport ?? "headless",
     liveInput: p.liveInput ? (p.transport === "acp" ? "next-turn" : "mid-turn") : "none",
-    plan: p.sendsPlan === true,
+    plan: p.reportsPlan === true,
   };
 }

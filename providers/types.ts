@@ -175,8 +175,12 @@ export interface Provider {
    * instead of looking with `troupe listen` between steps (`listen.poll`).
    */
   liveInput?: LiveInput;
-  /** True when its ACP agent sends plan updates (`plan`), proven by its e2e; Gemini CLI 0.61 sends none. */
-  sendsPlan?: boolean;
+  /**
+   * True when its plan reaches troupe, proven by its e2e: ACP `plan` updates, or the list its
+   * to-do tool is called with (providers/plan.ts). Gemini CLI 0.61 and Qwen Code 0.24 give none
+   * (Qwen's todo_write is not among its default tools).
+   */
+  reportsPlan?: boolean;
   /** "acp": driven over the Agent Client Protocol, its commands run under troupe's runner (providers/acp/); absent: headless. */
   transport?: "acp";
   /** True when its resume depends on when the session began: `buildResume` is then given `sessionSeenAt`. */

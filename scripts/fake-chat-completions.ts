@@ -100,6 +100,31 @@ export function shell(request: ChatRequest, command: string): ChatTurn {
   return { tool: tool.name, args };
 }
 
+/** A to-do the model writes with the CLI's to-do tool: what an ACP agent sends on as its `plan`. */
+export interface Todo {
+  content: string;
+  status: "pending" | "in_progress" | "completed";
+}
+
+/** The CLI's to-do list tool (opencode's todowrite, Qwen Code's todo_write, ...): one whose name says todo and that takes `todos`. */
+export function todoToolOf(request: ChatRequest): ChatTool | undefined {
+  return request.tools.find((t) => /todo/i.test(t.name) && t.parameters.properties?.todos !== undefined);
+}
+
+/** A turn writing `todos` with the CLI's to-do tool, each item's fields as its schema names them (an id, a priority, a form for "under way"). */
+export function writeTodos(request: ChatRequest, todos: Todo[]): ChatTurn {
+  const tool = todoToolOf(request);
+  if (!tool) return { text: `fake-chat: no to-do tool among ${request.tools.map((t) => t.name).join(", ")}` };
+  const item = (tool.parameters.properties?.todos as { items?: { properties?: Record<string, unknown> } }).items?.properties ?? {};
+  const fields = (t: Todo, i: number): Record<string, unknown> => ({
+    ...t,
+    ...("id" in item && { id: String(i + 1) }),
+    ...("priority" in item && { priority: "medium" }),
+    ...("activeForm" in item && { activeForm: t.content }),
+  });
+  return { tool: tool.name, args: { todos: todos.map(fields) } };
+}
+
 // ---- wire format ------------------------------------------------------------------------------
 
 let nextId = 0;

@@ -1,5 +1,6 @@
-import type { OutputEvent, PlanEntry } from "../../src/protocol/output.ts";
+import type { OutputEvent } from "../../src/protocol/output.ts";
 import { num, obj, str, stringify, type JsonObject } from "../json-line.ts";
+import { planEntries, todoToolPlan } from "../plan.ts";
 
 /**
  * One line the ACP runner wrote (providers/acp/lines.ts) as output events; null for a line that
@@ -39,8 +40,12 @@ export function parseRunnerLine(line: JsonObject): OutputEvent[] | null {
         },
       ];
     }
-    case "tool":
-      return [{ kind: "tool_use", id: str(line.toolCallId), name: toolName(line), input: toolInput(line) }];
+    case "tool": {
+      const call: OutputEvent = { kind: "tool_use", id: str(line.toolCallId), name: toolName(line), input: toolInput(line) };
+      // an agent that keeps its plan with a to-do tool and sends no plan update (opencode, Kilo)
+      const plan = todoToolPlan(line.rawInput);
+      return plan ? [call, { kind: "plan", entries: plan }] : [call];
+    }
     case "denied":
       return [{ kind: "tool_result", id: str(line.toolCallId), output: `troupe denied the call: ${str(line.reason) ?? "no answer"}`, isError: true }];
     case "wait": {
@@ -75,7 +80,7 @@ function fromAgent(msg: JsonObject): OutputEvent[] {
       return [{ kind: "tool_result", id: str(u.toolCallId), output: toolOutput(u), isError: status === "failed" }];
     }
     case "plan":
-      return [{ kind: "plan", entries: (Array.isArray(u.entries) ? u.entries : []).flatMap(planEntry) }];
+      return [{ kind: "plan", entries: planEntries(u.entries) }];
     default:
       return [];
   }
@@ -121,16 +126,4 @@ function diffText(block: JsonObject): string {
   const old = before === undefined ? [] : before.split("\n");
   const now = after.split("\n");
   return [`--- ${before === undefined ? "/dev/null" : `a/${path}`}`, `+++ b/${path}`, ...old.map((l) => `-${l}`), ...now.map((l) => `+${l}`)].join("\n");
-}
-
-const STATUSES = ["pending", "in_progress", "completed"] as const;
-const PRIORITIES = ["high", "medium", "low"] as const;
-
-/** One entry of a plan update; one with no status troupe knows is left out. */
-function planEntry(e: unknown): PlanEntry[] {
-  const entry = obj(e) ?? {};
-  const status = STATUSES.find((s) => s === entry.status);
-  if (!status) return [];
-  const priority = PRIORITIES.find((p) => p === entry.priority);
-  return [{ content: str(entry.content) ?? "", status, ...(priority && { priority }) }];
 }

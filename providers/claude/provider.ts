@@ -131,6 +131,7 @@ export const claude: Provider = {
   provenWith: "2.1.332",
   npmPackage: "@anthropic-ai/claude-code",
   reportsCost: true,
+  reportsPlan: true,
   versionArgs: ["--version"],
   accountEnv: "CLAUDE_CONFIG_DIR",
   takesSystemPrompt: true,

@@ -16,7 +16,8 @@ export const command = defineCommand(
   run); untested: never run here. TRANSPORT (acp: over the Agent Client Protocol, under troupe's
   runner; headless), LIVE INPUT (a message reaches its running session: mid-turn, next-turn or
   none), RESUME, PERMISSIONS (the modes it honours; ask: each tool
-  call to you), MCP (troupe's tools over MCP), COST (its output says what a run cost)`,
+  call to you), MCP (troupe's tools over MCP), COST (its output says what a run cost), PLAN (its plan,
+  entries and status, is shown and kept on the agent)`,
     workspace: false,
   },
   run,
@@ -37,7 +38,7 @@ async function run(args: string[]): Promise<number> {
   }
   stdout.write(
     table(
-      ["NAME", "INSTALLED", "VERSION", "PROVEN", "TRANSPORT", "LIVE INPUT", "RESUME", "PERMISSIONS", "MCP", "COST", "INSTALL"],
+      ["NAME", "INSTALLED", "VERSION", "PROVEN", "TRANSPORT", "LIVE INPUT", "RESUME", "PERMISSIONS", "MCP", "COST", "PLAN", "INSTALL"],
       rows.map(({ d, p, s }) => [
         d.name,
         yes(d.installed),
@@ -50,6 +51,7 @@ async function run(args: string[]): Promise<number> {
         s.permissions.join(","),
         yes(s.mcp),
         yes(s.cost),
+        yes(s.plan),
         d.installed ? "" : d.install,
       ]),
     ),

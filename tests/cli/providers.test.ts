@@ -26,12 +26,12 @@ describe("troupe providers", () => {
     const { code, out } = await troupe();
     expect(code).toBe(0);
     const rows = out.trim().split("\n");
-    expect(rows[0]).toMatch(/^NAME\s+INSTALLED\s+VERSION\s+PROVEN\s+TRANSPORT\s+LIVE INPUT\s+RESUME\s+PERMISSIONS\s+MCP\s+COST\s+INSTALL$/);
-    expect(rows.find((r) => r.startsWith("codex"))).toMatch(new RegExp(`^codex\\s+yes\\s+0\\.169\\.0\\s+${getProvider("codex")!.provenWith!.replace(/\./g, "\\.")}\\s+headless\\s+none\\s+yes\\s+skip,edits,plan\\s+yes\\s+no$`));
-    expect(rows.find((r) => r.startsWith("claude"))).toMatch(/^claude\s+no\s+-\s+[\d.]+\s+headless\s+mid-turn\s+yes\s+skip,edits,plan,ask\s+yes\s+yes\s+npm install -g @anthropic-ai\/claude-code$/);
-    expect(rows.find((r) => r.startsWith("qwen"))).toMatch(/^qwen\s+no\s+-\s+[\d.]+\s+acp\s+next-turn\s+yes\s+skip,edits,plan,ask\s+yes\s+no\s+npm install -g @qwen-code\/qwen-code$/);
-    expect(rows.find((r) => r.startsWith("copilot"))).toMatch(/^copilot\s+no\s+-\s+[\d.]+\s+acp\s+next-turn\s+yes\s+skip,edits,plan,ask\s+yes\s+no\s+npm install -g @github\/copilot$/);
-    expect(rows.find((r) => r.startsWith("cline"))).toMatch(/^cline\s+no\s+-\s+[\d.]+\s+acp\s+next-turn\s+yes\s+skip,plan,ask\s+yes\s+no\s+npm install -g cline$/);
+    expect(rows[0]).toMatch(/^NAME\s+INSTALLED\s+VERSION\s+PROVEN\s+TRANSPORT\s+LIVE INPUT\s+RESUME\s+PERMISSIONS\s+MCP\s+COST\s+PLAN\s+INSTALL$/);
+    expect(rows.find((r) => r.startsWith("codex"))).toMatch(new RegExp(`^codex\\s+yes\\s+0\\.169\\.0\\s+${getProvider("codex")!.provenWith!.replace(/\./g, "\\.")}\\s+headless\\s+none\\s+yes\\s+skip,edits,plan\\s+yes\\s+no\\s+no$`));
+    expect(rows.find((r) => r.startsWith("claude"))).toMatch(/^claude\s+no\s+-\s+[\d.]+\s+headless\s+mid-turn\s+yes\s+skip,edits,plan,ask\s+yes\s+yes\s+yes\s+npm install -g @anthropic-ai\/claude-code$/);
+    expect(rows.find((r) => r.startsWith("qwen"))).toMatch(/^qwen\s+no\s+-\s+[\d.]+\s+acp\s+next-turn\s+yes\s+skip,edits,plan,ask\s+yes\s+no\s+no\s+npm install -g @qwen-code\/qwen-code$/);
+    expect(rows.find((r) => r.startsWith("copilot"))).toMatch(/^copilot\s+no\s+-\s+[\d.]+\s+acp\s+next-turn\s+yes\s+skip,edits,plan,ask\s+yes\s+no\s+no\s+npm install -g @github\/copilot$/);
+    expect(rows.find((r) => r.startsWith("cline"))).toMatch(/^cline\s+no\s+-\s+[\d.]+\s+acp\s+next-turn\s+yes\s+skip,plan,ask\s+yes\s+no\s+no\s+npm install -g cline$/);
     // never run here: it says so
     expect(rows.find((r) => r.startsWith("aider"))).toMatch(/^aider\s+no\s+-\s+untested\s+/);
     expect(rows).toHaveLength(PROVIDERS.length + 1);
@@ -43,7 +43,8 @@ describe("troupe providers", () => {
     const list = JSON.parse(out) as Array<{ name: string; installed: boolean; version?: string; install: string; displayName: string; provenWith: string | null }>;
     expect(list.map((p) => p.name)).toEqual(PROVIDERS.map((p) => p.name));
     expect(list.find((p) => p.name === "codex")).toMatchObject({ installed: true, version: "0.169.0", path: join(bin, "codex"), provenWith: getProvider("codex")!.provenWith });
-    expect(list.find((p) => p.name === "qwen")).toMatchObject({ installed: false, displayName: "Qwen Code", provenWith: getProvider("qwen")!.provenWith, resume: true, ask: true, mcp: true, cost: false, permissions: ["skip", "edits", "plan", "ask"], transport: "acp", liveInput: "next-turn" });
+    expect(list.find((p) => p.name === "qwen")).toMatchObject({ installed: false, displayName: "Qwen Code", provenWith: getProvider("qwen")!.provenWith, resume: true, ask: true, mcp: true, cost: false, permissions: ["skip", "edits", "plan", "ask"], transport: "acp", liveInput: "next-turn", plan: false });
+    expect(list.find((p) => p.name === "opencode")).toMatchObject({ transport: "acp", plan: true, cost: true });
     expect(list.find((p) => p.name === "copilot")).toMatchObject({ transport: "acp", liveInput: "next-turn", ask: true, mcp: true, cost: false, resume: true, permissions: ["skip", "edits", "plan", "ask"] });
     expect(list.find((p) => p.name === "gemini")).toMatchObject({ transport: "acp", liveInput: "next-turn", ask: true, permissions: ["skip", "edits", "plan", "ask"] });
     expect(list.find((p) => p.name === "aider")).toMatchObject({ installed: false, displayName: "Aider", provenWith: null });

@@ -14,6 +14,7 @@ acpProviderContract({
   sleep: (s) => `sleep ${s}`,
   reportsTokens: false,
   reportsCost: false,
+  reportsPlan: false,
   mcpTool: /^troupe__spawn_agent$/,
   deniedSays: /denied|rejected|not approved/i,
 });

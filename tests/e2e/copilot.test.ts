@@ -21,6 +21,7 @@ const t = acpProviderContract({
   sleep: (s) => `sleep ${s}`,
   reportsTokens: true,
   reportsCost: false,
+  reportsPlan: false,
   // it ends the turn on a rejection, as its own UI's "no" does
   deniedSays: /The user rejected this tool call\./,
 });

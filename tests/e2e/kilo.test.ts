@@ -12,5 +12,6 @@ acpProviderContract({
   sleep: (s) => `sleep ${s}`,
   reportsTokens: true,
   reportsCost: true,
+  reportsPlan: true,
   deniedSays: /rejected/i,
 });

@@ -14,5 +14,6 @@ acpProviderContract({
   sleep: (s) => `sleep ${s} # intentional-sleep: a step that takes a while`,
   reportsTokens: true,
   reportsCost: false,
+  reportsPlan: false,
   deniedSays: /canceled by the user/,
 });

@@ -41,17 +41,18 @@ describe("the version each provider was proven with", () => {
  * Every "yes" of `troupe providers --json` is proven by an e2e test of that provider with its real
  * CLI: a file of tests/e2e named after it (`gemini.test.ts`, `mcp-gemini.test.ts`,
  * `claude-live.test.ts`) holds what proves it, or it runs the ACP contract
- * (tests/support/acp-contract.ts), which proves ask, live input, MCP and resume, and cost where it says so.
+ * (tests/support/acp-contract.ts), which proves ask, live input, MCP and resume, and cost and plan where it says so.
  */
 describe("the capability matrix", () => {
   const CONTRACT = readFileSync(join(ROOT, "tests", "support", "acp-contract.ts"), "utf8");
   const filesOf = (name: string) => e2e.filter((f) => new RegExp(`(^|-)${name}(-|\\.test\\.ts$)`).test(f));
-  const proof: Record<"ask" | "liveInput" | "mcp" | "resume" | "cost", RegExp> = {
+  const proof: Record<"ask" | "liveInput" | "mcp" | "resume" | "cost" | "plan", RegExp> = {
     ask: /"--permissions", "ask"/,
     liveInput: /\["send", |"send-keys".*\bm\b|sb\.run\(\["send"/,
     mcp: /spawn_agent|handoff/,
     resume: /proveLoop|\["resume", /,
     cost: /costUsd\)?\.toBeGreaterThan\(0\)/,
+    plan: /\.plan\?\.map\(/,
   };
   /** Claimed without an e2e that shows it (found by this test): each is to be proven or withdrawn, and the list shrinks with it. */
   const UNPROVEN: Record<string, string[]> = { codex: ["mcp", "resume"], pi: ["cost"] };
@@ -60,9 +61,9 @@ describe("the capability matrix", () => {
       const texts = filesOf(p.name).map((f) => readFileSync(join(ROOT, "tests", "e2e", f), "utf8"));
       const contract = texts.find((t) => t.includes("acpProviderContract("));
       const proven = (cap: keyof typeof proof) =>
-        texts.some((t) => proof[cap].test(t)) || (contract !== undefined && proof[cap].test(CONTRACT) && (cap !== "cost" || /reportsCost: true/.test(contract)));
+        texts.some((t) => proof[cap].test(t)) || (contract !== undefined && proof[cap].test(CONTRACT) && (cap !== "cost" || /reportsCost: true/.test(contract)) && (cap !== "plan" || /reportsPlan: true/.test(contract)));
       const s = supportOf(p);
-      const claimed = { ask: s.ask, liveInput: s.liveInput !== "none", mcp: s.mcp, resume: s.resume, cost: s.cost };
+      const claimed = { ask: s.ask, liveInput: s.liveInput !== "none", mcp: s.mcp, resume: s.resume, cost: s.cost, plan: s.plan };
       const unproven = Object.entries(claimed).filter(([cap, yes]) => yes && !proven(cap as keyof typeof proof)).map(([cap]) => cap);
       expect(unproven).toEqual(UNPROVEN[p.name] ?? []);
     });

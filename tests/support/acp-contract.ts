@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Agent } from "../../src/protocol/entities.ts";
 import type { PermissionRequest } from "../../src/protocol/permission.ts";
-import { contentText, shell, turnIndex, type ChatRequest, type ChatScript } from "../../scripts/fake-chat-completions.ts";
+import { contentText, shell, turnIndex, writeTodos, type ChatRequest, type ChatScript, type Todo } from "../../scripts/fake-chat-completions.ts";
 import { proveLoop, useChatCliTroupe, type ChatCliTroupe } from "./chat-cli-troupe.ts";
 import type { ChatCli } from "../../scripts/chat-cli-setup.ts";
 import { agentNamed, pending as firstPending } from "./agent-queries.ts";
@@ -30,6 +30,8 @@ export interface AcpProvider {
   reportsTokens: boolean;
   /** It reports what a turn cost (opencode's usage updates), as `troupe providers` says. */
   reportsCost: boolean;
+  /** Its plan reaches troupe (ACP plan updates, or its to-do tool's list), as `troupe providers` says. */
+  reportsPlan: boolean;
   /** troupe's spawn_agent among its tools, by the name the CLI gives it (Cline has a spawn_agent of its own). */
   mcpTool?: RegExp;
 }
@@ -169,6 +171,26 @@ export function acpProviderContract(p: AcpProvider): ChatCliTroupe {
     const child = await waitFor("the kid spawned through MCP", async () => (await sb.json<Agent[]>(["ls", "--json"])).find((a) => a.name === "kid" && a.status === "done"), 90_000);
     expect(child.parentId).toBe(parent.id);
     expect(toolAnswer).toContain("kid");
+  }, 300_000);
+
+  if (p.reportsPlan) test("its plan (the list its to-do tool writes) is kept on the agent and shown in its output, each entry with its status", async () => {
+    const first: Todo[] = [{ content: "Read the code", status: "in_progress" }, { content: "Write the fix", status: "pending" }];
+    const then: Todo[] = [{ content: "Read the code", status: "completed" }, { content: "Write the fix", status: "in_progress" }];
+    const sb = await t.sandbox((req) => {
+      const turn = turnIndex(req);
+      if (turn === 0) return writeTodos(req, first);
+      if (turn === 1) return writeTodos(req, then);
+      if (turn === 2) return shell(req, `troupe signal done --result planned`);
+      return { text: "Done." };
+    });
+    await sb.json(["spawn", "--provider", p.cli, "--name", "planner", "--prompt", "Plan, then signal done.", "--json"]);
+    const a = await t.ended(sb, "planner");
+    expect(a, JSON.stringify(a)).toMatchObject({ status: "done", result: "planned" });
+    expect(a.plan?.map((e) => [e.content, e.status])).toEqual(then.map((e) => [e.content, e.status]));
+    const logs = (await sb.run(["logs", "planner"])).stdout;
+    expect(logs).toContain("[>] Read the code");
+    expect(logs).toContain("[x] Read the code");
+    expect(logs).toContain("[>] Write the fix");
   }, 300_000);
 
   test("ask in the compiled dashboard (tmux): the request is shown as a Bash request, a + enter allows it once, and it runs", async () => {

@@ -37,6 +37,15 @@ describe("the ACP runner's lines as output events", () => {
     expect(renderEvent(ev!).map((l) => l.text)).toEqual(["plan:", "  [x] read", "  [>] fix"]);
   });
 
+  test("a to-do tool's call (opencode's todowrite) is also the plan it writes; a call without a todos list is none", () => {
+    const line = { troupe: "tool", toolCallId: "t6", kind: "other", title: "todowrite", rawInput: { todos: [{ content: "read", status: "completed", priority: "medium" }, { content: "fix", status: "in_progress" }, "junk"] } };
+    expect(parse(JSON.stringify(line), "stdout")).toEqual([
+      { kind: "tool_use", id: "t6", name: "other", input: `todowrite ${JSON.stringify(line.rawInput)}` },
+      { kind: "plan", entries: [{ content: "read", status: "completed", priority: "medium" }, { content: "fix", status: "in_progress" }] },
+    ]);
+    expect(parse('{"troupe":"tool","toolCallId":"t7","kind":"other","title":"todowrite","rawInput":{"todos":"not a list"}}', "stdout")).toHaveLength(1);
+  });
+
   test("the runner's facts: session, input, turn (with its usage), denied, wait, error", () => {
     expect(parse('{"troupe":"session","sessionId":"s1"}', "stdout")).toEqual([{ kind: "session", sessionId: "s1" }]);
     expect(parse('{"troupe":"input","text":"hi","id":"i1"}', "stdout")).toEqual([{ kind: "input", text: "hi", id: "i1" }]);
