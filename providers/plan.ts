@@ -6,8 +6,9 @@ const PRIORITIES = ["high", "medium", "low"] as const;
 
 /**
  * An agent's plan as its CLI says it: the entries of an ACP `plan` update, or the list a to-do
- * tool is called with (Claude Code's TodoWrite, opencode's and Kilo's todowrite: `todos`, each
- * with its `content` and `status`), which is the whole plan each time. An entry with no status
+ * tool is called with (opencode's and Kilo's todowrite: `todos`, each with its `content` and
+ * `status`), which is the whole plan each time. (Claude Code 2.1.332 offers no TodoWrite headless:
+ * "TodoWrite is disabled for this session".) An entry with no status
  * troupe knows is left out. Pure, never throws on what the JSON holds.
  */
 export function planEntries(entries: unknown): PlanEntry[] {

@@ -1,6 +1,5 @@
 import type { OutputEvent, Stream } from "../../src/protocol/output.ts";
 import { isObject, num, obj, parseJsonLine, str, stringify, type JsonObject } from "../json-line.ts";
-import { todoToolPlan } from "../plan.ts";
 import type { ErrorPattern, FailureClass } from "../types.ts";
 
 /**
@@ -132,9 +131,6 @@ function assistantEvents(event: Json): OutputEvent[] {
     } else if (block.type === "tool_use") {
       const name = str(block.name) ?? "tool";
       out.push({ kind: "tool_use", id: str(block.id), name, input: summarizeToolInput(name, block.input) });
-      // TodoWrite is its plan, written whole each time
-      const plan = name === "TodoWrite" ? todoToolPlan(block.input) : undefined;
-      if (plan) out.push({ kind: "plan", entries: plan });
     }
     // thinking blocks are not shown
   }

@@ -131,7 +131,6 @@ export const claude: Provider = {
   provenWith: "2.1.332",
   npmPackage: "@anthropic-ai/claude-code",
   reportsCost: true,
-  reportsPlan: true,
   versionArgs: ["--version"],
   accountEnv: "CLAUDE_CONFIG_DIR",
   takesSystemPrompt: true,

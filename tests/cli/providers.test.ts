@@ -28,7 +28,7 @@ describe("troupe providers", () => {
     const rows = out.trim().split("\n");
     expect(rows[0]).toMatch(/^NAME\s+INSTALLED\s+VERSION\s+PROVEN\s+TRANSPORT\s+LIVE INPUT\s+RESUME\s+PERMISSIONS\s+MCP\s+COST\s+PLAN\s+INSTALL$/);
     expect(rows.find((r) => r.startsWith("codex"))).toMatch(new RegExp(`^codex\\s+yes\\s+0\\.169\\.0\\s+${getProvider("codex")!.provenWith!.replace(/\./g, "\\.")}\\s+headless\\s+none\\s+yes\\s+skip,edits,plan\\s+yes\\s+no\\s+no$`));
-    expect(rows.find((r) => r.startsWith("claude"))).toMatch(/^claude\s+no\s+-\s+[\d.]+\s+headless\s+mid-turn\s+yes\s+skip,edits,plan,ask\s+yes\s+yes\s+yes\s+npm install -g @anthropic-ai\/claude-code$/);
+    expect(rows.find((r) => r.startsWith("claude"))).toMatch(/^claude\s+no\s+-\s+[\d.]+\s+headless\s+mid-turn\s+yes\s+skip,edits,plan,ask\s+yes\s+yes\s+no\s+npm install -g @anthropic-ai\/claude-code$/);
     expect(rows.find((r) => r.startsWith("qwen"))).toMatch(/^qwen\s+no\s+-\s+[\d.]+\s+acp\s+next-turn\s+yes\s+skip,edits,plan,ask\s+yes\s+no\s+no\s+npm install -g @qwen-code\/qwen-code$/);
     expect(rows.find((r) => r.startsWith("copilot"))).toMatch(/^copilot\s+no\s+-\s+[\d.]+\s+acp\s+next-turn\s+yes\s+skip,edits,plan,ask\s+yes\s+no\s+no\s+npm install -g @github\/copilot$/);
     expect(rows.find((r) => r.startsWith("cline"))).toMatch(/^cline\s+no\s+-\s+[\d.]+\s+acp\s+next-turn\s+yes\s+skip,plan,ask\s+yes\s+no\s+no\s+npm install -g cline$/);

@@ -173,7 +173,7 @@ export function acpProviderContract(p: AcpProvider): ChatCliTroupe {
     expect(toolAnswer).toContain("kid");
   }, 300_000);
 
-  if (p.reportsPlan) test("its plan (the list its to-do tool writes) is kept on the agent and shown in its output, each entry with its status", async () => {
+  if (p.reportsPlan) test("its plan (the list its to-do tool writes) is kept on the agent, shown on its row of the compiled dashboard (tmux) and in its output, each entry with its status", async () => {
     const first: Todo[] = [{ content: "Read the code", status: "in_progress" }, { content: "Write the fix", status: "pending" }];
     const then: Todo[] = [{ content: "Read the code", status: "completed" }, { content: "Write the fix", status: "in_progress" }];
     const sb = await t.sandbox((req) => {
@@ -183,6 +183,8 @@ export function acpProviderContract(p: AcpProvider): ChatCliTroupe {
       if (turn === 2) return shell(req, `troupe signal done --result planned`);
       return { text: "Done." };
     });
+    const term = new Terminal(sb, 160, 30);
+    await term.openDashboard();
     await sb.json(["spawn", "--provider", p.cli, "--name", "planner", "--prompt", "Plan, then signal done.", "--json"]);
     const a = await t.ended(sb, "planner");
     expect(a, JSON.stringify(a)).toMatchObject({ status: "done", result: "planned" });
@@ -191,6 +193,7 @@ export function acpProviderContract(p: AcpProvider): ChatCliTroupe {
     expect(logs).toContain("[>] Read the code");
     expect(logs).toContain("[x] Read the code");
     expect(logs).toContain("[>] Write the fix");
+    await term.waitFor(/planner .*\[plan 1\/2: Write/);
   }, 300_000);
 
   test("ask in the compiled dashboard (tmux): the request is shown as a Bash request, a + enter allows it once, and it runs", async () => {

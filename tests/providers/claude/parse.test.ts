@@ -106,15 +106,6 @@ describe("parseLine on lines not in the fixtures", () => {
     }
   });
 
-  test("a TodoWrite call is also the plan it writes, whole", () => {
-    const todos = [{ content: "Read", status: "completed", activeForm: "Reading" }, { content: "Fix", status: "in_progress", activeForm: "Fixing" }];
-    const line = JSON.stringify({ type: "assistant", message: { content: [{ type: "tool_use", id: "tu1", name: "TodoWrite", input: { todos } }] } });
-    expect(parse(line)).toEqual([
-      { kind: "tool_use", id: "tu1", name: "TodoWrite", input: "2 todos" },
-      { kind: "plan", entries: [{ content: "Read", status: "completed" }, { content: "Fix", status: "in_progress" }] },
-    ]);
-  });
-
   test("odd shapes of known lines do not throw", () => {
     expect(parse('{"type":"assistant","message":null}')).toEqual([]);
     expect(parse('{"type":"assistant","message":{"content":[{"type":"tool_use"}]}}')).toEqual([{ kind: "tool_use", name: "tool", input: "" }]);

@@ -37,6 +37,14 @@ describe("agent rows", () => {
     expect(c.cost.trim()).toBe("$1.50");
   });
 
+  test("an agent with a plan shows how far it got and the step under way before its task", () => {
+    const cols = rowColumns(120);
+    const plan = [{ content: "Read the code", status: "completed" as const }, { content: "Write\nthe fix", status: "in_progress" as const }, { content: "Test", status: "pending" as const }];
+    expect(rowCells(makeAgent({ prompt: "Fix the bug", plan }), cols, Date.now()).what.trim()).toBe("[plan 1/3: Write the fix] Fix the bug");
+    expect(rowCells(makeAgent({ prompt: "Fix the bug", plan: plan.map((e) => ({ ...e, status: "completed" as const })) }), cols, Date.now()).what.trim()).toBe("[plan 3/3] Fix the bug");
+    expect(rowCells(makeAgent({ prompt: "Fix the bug", plan: [] }), cols, Date.now()).what.trim()).toBe("Fix the bug");
+  });
+
   test("a pending retry shows its class and the next attempt; a failed agent its class and evidence", () => {
     const now = Date.now();
     const failure = { class: "overloaded" as const, evidence: "API Error: 529 Overloaded", attempt: 1, maxAttempts: 3 };
