@@ -49,7 +49,7 @@ export async function chatCliEnv(cli: ChatCli, url: string, home: string, bin: s
       return { ...env, CLINE_PROVIDER: "openai-compatible", CLINE_API_KEY: "test" };
     }
     case "pi":
-      writeFileSync(join(dir, "models.json"), JSON.stringify({ providers: { fake: { baseUrl: url, api: "openai-completions", apiKey: "test", models: [{ id: FAKE_MODEL }] } } }));
+      writeFileSync(join(dir, "models.json"), JSON.stringify({ providers: { fake: { baseUrl: url, api: "openai-completions", apiKey: "test", models: [{ id: FAKE_MODEL, cost: { input: 3, output: 15, cacheRead: 0, cacheWrite: 0 } }] } } }));
       writeFileSync(join(dir, "settings.json"), JSON.stringify({ defaultProvider: "fake", defaultModel: FAKE_MODEL }));
       return { PI_CODING_AGENT_DIR: dir, PI_OFFLINE: "1" };
   }

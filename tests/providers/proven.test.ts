@@ -55,7 +55,7 @@ describe("the capability matrix", () => {
     plan: /\.plan\?\.map\(/,
   };
   /** Claimed without an e2e that shows it (found by this test): each is to be proven or withdrawn, and the list shrinks with it. */
-  const UNPROVEN: Record<string, string[]> = { codex: ["mcp", "resume"], pi: ["cost"] };
+  const UNPROVEN: Record<string, string[]> = {};
   for (const p of PROVIDERS.filter((x) => x.provenWith)) {
     test(`${p.name}: each capability it claims has its e2e${UNPROVEN[p.name] ? ` (not yet: ${UNPROVEN[p.name]!.join(", ")})` : ""}`, () => {
       const texts = filesOf(p.name).map((f) => readFileSync(join(ROOT, "tests", "e2e", f), "utf8"));

@@ -2,7 +2,8 @@ import { afterEach } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Agent } from "../../src/protocol/entities.ts";
-import type { FakeServer } from "../../scripts/fake-model-servers.ts";
+/** A fake model server: what the sandbox stops after its test. */
+type FakeServer = { stop(): void };
 import { CLI_BIN } from "./cli-bin.ts";
 import { Sandbox, waitFor } from "./sandbox.ts";
 
