@@ -107,7 +107,7 @@ export interface Todo {
 }
 
 /** The CLI's to-do list tool (opencode's todowrite, Qwen Code's todo_write, ...): one whose name says todo and that takes `todos`. */
-export function todoToolOf(request: ChatRequest): ChatTool | undefined {
+function todoToolOf(request: ChatRequest): ChatTool | undefined {
   return request.tools.find((t) => /todo/i.test(t.name) && t.parameters.properties?.todos !== undefined);
 }
 

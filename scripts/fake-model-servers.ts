@@ -6,6 +6,7 @@
 
  */
 import { serveLocal } from "./lib/http.ts";
+import { turnResponse } from "./fake-responses.ts";
 
 export interface FakeServer {
   url: string;
@@ -23,31 +24,7 @@ function sse(events: Array<{ event?: string; data: unknown }>): Response {
   return new Response(body, { headers: SSE_HEADERS });
 }
 
-// ---------- OpenAI Responses API (codex) ----------
-
-function responsesTurn(id: string, item: Record<string, unknown>, deltas: string[]): Response {
-  const usage = {
-    input_tokens: 1200,
-    input_tokens_details: { cached_tokens: 0 },
-    output_tokens: 24,
-    output_tokens_details: { reasoning_tokens: 0 },
-    total_tokens: 1224,
-  };
-  const itemId = String(item.id);
-  return sse([
-    { event: "response.created", data: { type: "response.created", response: { id } } },
-    {
-      event: "response.output_item.added",
-      data: { type: "response.output_item.added", output_index: 0, item: { ...item, status: "in_progress" } },
-    },
-    ...deltas.map((delta) => ({
-      event: "response.output_text.delta",
-      data: { type: "response.output_text.delta", item_id: itemId, output_index: 0, content_index: 0, delta },
-    })),
-    { event: "response.output_item.done", data: { type: "response.output_item.done", output_index: 0, item } },
-    { event: "response.completed", data: { type: "response.completed", response: { id, usage } } },
-  ]);
-}
+// ---------- OpenAI Responses API (codex): its turns are fake-responses.ts's ----------
 
 /** An HTTP error every request gets instead of a scripted turn, to record a CLI's real error handling. */
 export interface FakeFailure {
@@ -61,7 +38,6 @@ function fail(failure: FakeFailure): Response {
 
 export async function startFakeOpenAI(opts: { command: string; answer: string; fail?: FakeFailure }): Promise<FakeServer> {
   const requests: string[] = [];
-  let n = 0;
   const server = await serveLocal(async (req) => {
     const url = new URL(req.url);
     // Codex reports the sandbox it applies in a header: the recorder keeps it as evidence.
@@ -72,33 +48,7 @@ export async function startFakeOpenAI(opts: { command: string; answer: string; f
     if (!url.pathname.endsWith("/responses")) return Response.json({ data: [] });
     const body = (await req.json()) as { input?: Array<{ type?: string }> };
     const hasToolResult = (body.input ?? []).some((i) => i.type === "function_call_output");
-    n += 1;
-    if (!hasToolResult) {
-      return responsesTurn(
-        `resp_${n}`,
-        {
-          type: "function_call",
-          id: `fc_${n}`,
-          call_id: `call_${n}`,
-          name: "exec_command",
-          arguments: JSON.stringify({ cmd: opts.command }),
-          status: "completed",
-        },
-        [],
-      );
-    }
-    const words = opts.answer.split(/(?<= )/);
-    return responsesTurn(
-      `resp_${n}`,
-      {
-        type: "message",
-        id: `msg_${n}`,
-        role: "assistant",
-        status: "completed",
-        content: [{ type: "output_text", text: opts.answer, annotations: [] }],
-      },
-      words,
-    );
+    return turnResponse(hasToolResult ? { text: opts.answer } : { tool: "exec_command", args: { cmd: opts.command } });
   });
   return { url: `http://127.0.0.1:${server.port}/v1`, requests, stop: () => server.stop() };
 }

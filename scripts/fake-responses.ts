@@ -1,7 +1,8 @@
 /**
  * A 127.0.0.1 stand-in for the OpenAI Responses API (`POST /responses`, streamed), scripted turn
  * by turn: what Codex speaks. A script sees each request (the input items so far, the tools
- * offered) and returns the next turn: a function call or a text answer. Used by Codex's e2e tests.
+ * offered) and returns the next turn: a function call or a text answer. Used by Codex's e2e tests;
+ * its turns are fake-model-servers.ts's too.
  */
 import { serveLocal } from "./lib/http.ts";
 
@@ -19,8 +20,6 @@ export interface ResponsesItem {
 
 export interface ResponsesRequest {
   input: ResponsesItem[];
-  /** The names of the tools offered (a namespace's tools as `namespace.name`). */
-  tools: string[];
 }
 
 /** A text answer, a function call, or a search of the tools Codex defers (its MCP servers' tools). */
@@ -47,7 +46,7 @@ export function responsesTurnIndex(request: ResponsesRequest): number {
 }
 
 /** The text of a message or a call's output, whatever its shape. */
-export function itemText(item: ResponsesItem | undefined): string {
+function itemText(item: ResponsesItem | undefined): string {
   const c = item?.output ?? item?.content;
   if (typeof c === "string") return c;
   if (Array.isArray(c)) return c.map((p) => (typeof p === "object" && p && "text" in p ? String(p.text) : "")).join("");
@@ -69,15 +68,10 @@ export function foundTool(request: ResponsesRequest, namespace: string, name: st
   return undefined;
 }
 
-function toolNames(tools: unknown): string[] {
-  return (Array.isArray(tools) ? tools : []).flatMap((t: { name?: string; tools?: { name?: string }[] }) =>
-    t.tools ? t.tools.map((x) => `${t.name}.${x.name}`) : t.name ? [t.name] : [],
-  );
-}
-
 let next = 0;
 
-function turnResponse(turn: ResponsesTurn): Response {
+/** One turn as the streamed events of a response: its item added, its text a word at a time, done, completed with its usage. */
+export function turnResponse(turn: ResponsesTurn): Response {
   const n = ++next;
   const item =
     "text" in turn
@@ -90,7 +84,7 @@ function turnResponse(turn: ResponsesTurn): Response {
   const events = [
     { type: "response.created", response: { id } },
     { type: "response.output_item.added", output_index: 0, item: { ...item, status: "in_progress" } },
-    ...("text" in turn ? [{ type: "response.output_text.delta", item_id: item.id, output_index: 0, content_index: 0, delta: turn.text }] : []),
+    ...("text" in turn ? turn.text.split(/(?<= )/).map((delta) => ({ type: "response.output_text.delta", item_id: item.id, output_index: 0, content_index: 0, delta })) : []),
     { type: "response.output_item.done", output_index: 0, item },
     { type: "response.completed", response: { id, usage } },
   ];
@@ -103,8 +97,8 @@ export async function startFakeResponses(script: ResponsesScript): Promise<FakeR
   const server = await serveLocal(async (req) => {
     const url = new URL(req.url);
     if (!url.pathname.endsWith("/responses")) return Response.json({ data: [] });
-    const body = (await req.json()) as { input?: ResponsesItem[]; tools?: unknown };
-    const request = { input: body.input ?? [], tools: toolNames(body.tools) };
+    const body = (await req.json()) as { input?: ResponsesItem[] };
+    const request = { input: body.input ?? [] };
     requests.push(request);
     return turnResponse(script(request));
   });

@@ -73,15 +73,18 @@ export function nextElapsedChange(rows: readonly Agent[], now: number): number |
 function agentWhat(a: Agent): string {
   const s = a.prompt ?? a.command ?? "";
   // work at risk comes first: it is why the worktree is kept
-  return `${a.uncommitted ? "[uncommitted changes] " : ""}${planCell(a)}${sanitize(s.replace(/\s*\n\s*/g, " ").trim())}`;
+  return `${a.uncommitted ? "[uncommitted changes] " : ""}${planCell(a)}${oneLine(s)}`;
 }
+
+/** An agent's text on one line, safe to show. */
+const oneLine = (s: string): string => sanitize(s.replace(/\s*\n\s*/g, " ").trim());
 
 /** "[plan 1/3: Write the fix] ": the entries done of all, and the one under way. */
 function planCell(a: Agent): string {
   if (!a.plan?.length) return "";
   const done = a.plan.filter((e) => e.status === "completed").length;
   const now = a.plan.find((e) => e.status === "in_progress");
-  return `[plan ${done}/${a.plan.length}${now ? `: ${sanitize(now.content.replace(/\s+/g, " ").trim())}` : ""}] `;
+  return `[plan ${done}/${a.plan.length}${now ? `: ${oneLine(now.content)}` : ""}] `;
 }
 
 export interface RowColumns {
