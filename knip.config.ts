@@ -38,6 +38,7 @@ const config: KnipConfig = {
     "@mariozechner/pi-coding-agent",
     "@openai/codex",
     "@qwen-code/qwen-code",
+    "@zed-industries/codex-acp",
     "cline",
     "opencode-ai",
   ],

@@ -2,7 +2,7 @@ import type { OutputEvent } from "../src/protocol/output.ts";
 import { jsonlStdout, num, obj, str, stringify, type JsonObject } from "./json-line.ts";
 import { fitsInArgument } from "./prompt-arg.ts";
 import { askRefused } from "./refuse-mode.ts";
-import type { CommandInput, McpInjection, McpServerSpec, PermissionMode, Provider, ProviderCommand } from "./types.ts";
+import type { CommandInput, ErrorPattern, McpInjection, McpServerSpec, PermissionMode, Provider, ProviderCommand } from "./types.ts";
 
 /**
  * OpenAI Codex CLI, `codex exec --json` (checked against codex-cli 0.169). This version has
@@ -52,7 +52,7 @@ function buildResume(input: CommandInput & { sessionId: string }): ProviderComma
  * starts MCP servers with a minimal environment: `env_vars` forwards the agent's identity. Its
  * default tool timeout is 60 s; `approve` runs troupe's tools without asking (exec cannot ask).
  */
-function codexMcp(server: McpServerSpec): McpInjection {
+export function codexMcp(server: McpServerSpec): McpInjection {
   const set = (key: string, value: unknown) => ["-c", `mcp_servers.troupe.${key}=${JSON.stringify(value)}`];
   return {
     args: [
@@ -167,6 +167,31 @@ function parseEvent(event: JsonObject): OutputEvent[] | null {
 // stderr holds tracing logs and warnings, never the JSONL protocol.
 const parseLine = jsonlStdout(parseEvent);
 
+/** Matched against stderr, error events and result text; the first match wins (Zed's codex-acp, which embeds Codex, says the same). */
+export const CODEX_ERROR_PATTERNS: ErrorPattern[] = [
+  // a fixed refusal: running again cannot help
+  { failure: "setup", pattern: /Not inside a trusted directory|--skip-git-repo-check was not specified|unexpected argument/i },
+  {
+    failure: "auth",
+    pattern:
+      /401 Unauthorized|invalid_api_key|Incorrect API key|Missing bearer|not logged in|codex login|refresh token|token_expired|Missing environment variable: `?OPENAI_API_KEY/i,
+  },
+  {
+    failure: "usage_limit",
+    pattern:
+      /usage limit|usage_limit_reached|insufficient_quota|quota exceeded|exceeded your current quota/i,
+  },
+  { failure: "rate_limit", pattern: /rate limit|rate_limit_exceeded|429 Too Many Requests/i },
+  { failure: "overloaded", pattern: /experiencing high demand|503 Service Unavailable|502 Bad Gateway|server_is_overloaded|overloaded/i },
+  { failure: "timeout", pattern: /idle timeout|timed out waiting|request timed out/i },
+  {
+    failure: "network",
+    pattern:
+      /stream disconnected|error sending request|failed to lookup address|Name does not resolve|Connection refused|Reconnecting\.\.\.|waiting for network/i,
+  },
+  { failure: "crash", pattern: /panicked at|stack overflow|SIGSEGV|SIGABRT/ },
+];
+
 export const codex: Provider = {
   name: "codex",
   displayName: "Codex CLI",
@@ -186,27 +211,5 @@ export const codex: Provider = {
   interactive: (input) => ({ argv: ["codex", "resume", input.sessionId] }),
   mcp: codexMcp,
   parseLine,
-  errorPatterns: [
-    // a fixed refusal: running again cannot help
-    { failure: "setup", pattern: /Not inside a trusted directory|--skip-git-repo-check was not specified|unexpected argument/i },
-    {
-      failure: "auth",
-      pattern:
-        /401 Unauthorized|invalid_api_key|Incorrect API key|Missing bearer|not logged in|codex login|refresh token|token_expired|Missing environment variable: `?OPENAI_API_KEY/i,
-    },
-    {
-      failure: "usage_limit",
-      pattern:
-        /usage limit|usage_limit_reached|insufficient_quota|quota exceeded|exceeded your current quota/i,
-    },
-    { failure: "rate_limit", pattern: /rate limit|rate_limit_exceeded|429 Too Many Requests/i },
-    { failure: "overloaded", pattern: /experiencing high demand|503 Service Unavailable|502 Bad Gateway|server_is_overloaded|overloaded/i },
-    { failure: "timeout", pattern: /idle timeout|timed out waiting|request timed out/i },
-    {
-      failure: "network",
-      pattern:
-        /stream disconnected|error sending request|failed to lookup address|Name does not resolve|Connection refused|Reconnecting\.\.\.|waiting for network/i,
-    },
-    { failure: "crash", pattern: /panicked at|stack overflow|SIGSEGV|SIGABRT/ },
-  ],
+  errorPatterns: CODEX_ERROR_PATTERNS,
 };

@@ -4,6 +4,7 @@ import { aider } from "./aider.ts";
 import { claude } from "./claude/provider.ts";
 import { cline } from "./cline.ts";
 import { codex } from "./codex.ts";
+import { codexAcp } from "./codex-acp.ts";
 import { copilot } from "./copilot.ts";
 import { gemini } from "./gemini.ts";
 import { generic } from "./generic.ts";
@@ -19,7 +20,7 @@ export type { Provider } from "./types.ts";
 export { PROVIDER_NAMES } from "./names.ts";
 
 // A name without a module, or a module without a name, does not compile.
-const BY_NAME: Record<ProviderName, Provider> = { claude, codex, gemini, copilot, opencode, qwen, kilo, cline, pi, aider, generic };
+const BY_NAME: Record<ProviderName, Provider> = { claude, codex, "codex-acp": codexAcp, gemini, copilot, opencode, qwen, kilo, cline, pi, aider, generic };
 
 /** Every provider troupe knows, in the order a person is shown them. */
 export const PROVIDERS: readonly Provider[] = PROVIDER_NAMES.map((name) => BY_NAME[name]);

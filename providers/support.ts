@@ -20,6 +20,8 @@ export interface ProviderSupport {
   liveInput: "mid-turn" | "next-turn" | "none";
   /** Its plan (entries and their status) is shown and kept on the agent: from ACP plan updates or its to-do tool, proven by its e2e. */
   plan: boolean;
+  /** The CLI an ACP adapter embeds, and that CLI's version (the detected version is the adapter's); null: the executable is the CLI. */
+  adapterOf: { cli: string; version: string } | null;
 }
 
 export function supportOf(p: Provider): ProviderSupport {
@@ -33,5 +35,6 @@ export function supportOf(p: Provider): ProviderSupport {
     transport: p.transport ?? "headless",
     liveInput: p.liveInput ? (p.transport === "acp" ? "next-turn" : "mid-turn") : "none",
     plan: p.reportsPlan === true,
+    adapterOf: p.adapterOf ?? null,
   };
 }

@@ -191,6 +191,8 @@ export interface Provider {
   provenWith?: string;
   /** The npm package the CLI installs from (`npm run check:clis` tries its newest release). */
   npmPackage?: string;
+  /** Present when the executable is an ACP adapter of another CLI, which it embeds (codex-acp's Codex): that CLI, and its version as the adapter's build names it. */
+  adapterOf?: { cli: string; version: string };
   /** What its output tells troupe: the cost of a run in US dollars (else tokens at most). */
   reportsCost?: boolean;
   /** Pure: one complete output line (no newline) to zero or more events. Never throws. */

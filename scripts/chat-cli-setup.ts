@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { FAKE_MODEL } from "./fake-chat-completions.ts";
 import { runSync } from "./lib/process.ts";
 
-export const CHAT_CLIS = ["opencode", "kilo", "copilot", "qwen", "cline", "pi"] as const;
+export const CHAT_CLIS = ["opencode", "kilo", "copilot", "qwen", "cline", "pi", "codex-acp"] as const;
 export type ChatCli = (typeof CHAT_CLIS)[number];
 
 /** opencode and Kilo: a provider of their config over @ai-sdk/openai-compatible (bundled in the binary), its model priced (US dollars per million tokens) and its context limited, as a real one is: over ACP they report a session's cost only then. */
@@ -52,5 +52,14 @@ export async function chatCliEnv(cli: ChatCli, url: string, home: string, bin: s
       writeFileSync(join(dir, "models.json"), JSON.stringify({ providers: { fake: { baseUrl: url, api: "openai-completions", apiKey: "test", models: [{ id: FAKE_MODEL, cost: { input: 3, output: 15, cacheRead: 0, cacheWrite: 0 } }] } } }));
       writeFileSync(join(dir, "settings.json"), JSON.stringify({ defaultProvider: "fake", defaultModel: FAKE_MODEL }));
       return { PI_CODING_AGENT_DIR: dir, PI_OFFLINE: "1" };
+    case "codex-acp": {
+      // the Responses API of the same fake; Codex will not make its sandbox's helpers under the
+      // temporary folder, where the test's home is: TMPDIR names another
+      const tmp = join(home, "tmp");
+      mkdirSync(tmp, { recursive: true });
+      const provider = `[model_providers.fake]\nname = "fake"\nbase_url = "${url}"\nwire_api = "responses"\nenv_key = "OPENAI_API_KEY"\nrequest_max_retries = 0\nstream_max_retries = 0\nsupports_websockets = false\n`;
+      writeFileSync(join(dir, "config.toml"), `model = "${FAKE_MODEL}"\nmodel_provider = "fake"\n\n${provider}`);
+      return { CODEX_HOME: dir, OPENAI_API_KEY: "test", TMPDIR: tmp };
+    }
   }
 }

@@ -1,10 +1,13 @@
 /**
  * A 127.0.0.1 stand-in for an OpenAI-compatible Chat Completions API (`POST /chat/completions`,
  * streamed or not, `GET /models`): what opencode, Kilo, Qwen Code, Copilot CLI (BYOK), Cline
- * and pi speak to a custom endpoint. A script sees each agent-loop request (one that offers
+ * and pi speak to a custom endpoint; and for the Responses API (`POST /responses`, Codex's, read
+ * as the same chat request: scripts/fake-chat-responses.ts). A script sees each agent-loop request (one that offers
  * tools) and returns the next turn; side requests (titles, summaries) get a short text.
  * Used by record-provider-fixtures.ts and by the e2e tests of those CLIs.
  */
+
+import { chatRequestOf, responsesReply, type ResponsesBody } from "./fake-chat-responses.ts";
 
 export interface ChatMessage {
   role: string;
@@ -81,16 +84,21 @@ export function findInHistory(request: ChatRequest, pattern: RegExp): RegExpMatc
 /** The tool that runs a shell command, as this CLI names it. */
 const SHELL_TOOL = /^(bash|shell|run_shell_command|execute_command|run_commands?|exec_command)$/i;
 
+/** The argument that holds the command: `command`, Codex's `cmd`, or Cline's list `commands`. */
+const COMMAND_KEYS = ["command", "cmd", "commands"] as const;
+
 export function shellToolOf(request: ChatRequest): ChatTool | undefined {
-  return request.tools.find((t) => SHELL_TOOL.test(t.name) && (t.parameters.properties?.command ?? t.parameters.properties?.commands) !== undefined);
+  return request.tools.find((t) => SHELL_TOOL.test(t.name) && COMMAND_KEYS.some((k) => t.parameters.properties?.[k] !== undefined));
 }
 
 /** A turn calling the CLI's shell tool with `command`, its other required arguments filled plainly. */
 export function shell(request: ChatRequest, command: string): ChatTurn {
   const tool = shellToolOf(request);
   if (!tool) return { text: `fake-chat: no shell tool among ${request.tools.map((t) => t.name).join(", ")}` };
-  // Cline's run_commands takes a list of commands
-  const args: Record<string, unknown> = tool.parameters.properties?.command ? { command } : { commands: [command] };
+  const key = COMMAND_KEYS.find((k) => tool.parameters.properties?.[k] !== undefined)!;
+  const args: Record<string, unknown> = { [key]: key === "commands" ? [command] : command };
+  // Codex runs a command in a login shell, whose profile resets PATH, unless the model says not to
+  if (tool.parameters.properties?.login !== undefined) args.login = false;
   for (const key of tool.parameters.required ?? []) {
     if (key in args) continue;
     const type = tool.parameters.properties?.[key]?.type;
@@ -111,8 +119,10 @@ function todoToolOf(request: ChatRequest): ChatTool | undefined {
   return request.tools.find((t) => /todo/i.test(t.name) && t.parameters.properties?.todos !== undefined);
 }
 
-/** A turn writing `todos` with the CLI's to-do tool, each item's fields as its schema names them (an id, a priority, a form for "under way"). */
+/** A turn writing `todos` with the CLI's to-do tool, each item's fields as its schema names them (an id, a priority, a form for "under way"); Codex's update_plan takes steps. */
 export function writeTodos(request: ChatRequest, todos: Todo[]): ChatTurn {
+  const plan = request.tools.find((t) => t.name === "update_plan" && t.parameters.properties?.plan !== undefined);
+  if (plan) return { tool: plan.name, args: { plan: todos.map((t) => ({ step: t.content, status: t.status })) } };
   const tool = todoToolOf(request);
   if (!tool) return { text: `fake-chat: no to-do tool among ${request.tools.map((t) => t.name).join(", ")}` };
   const item = (tool.parameters.properties?.todos as { items?: { properties?: Record<string, unknown> } }).items?.properties ?? {};
@@ -195,6 +205,13 @@ export interface FakeChatOptions {
 export function startFakeChat(script: ChatScript, options: FakeChatOptions = {}): FakeChat {
   const requests: string[] = [];
   const mainRequests: ChatRequest[] = [];
+  const runScript = async (request: ChatRequest): Promise<ChatTurn> => {
+    try {
+      return await script(request);
+    } catch (err) {
+      return { status: 500, body: { error: { message: `fake-chat script threw: ${String(err)}`, type: "server_error" } } };
+    }
+  };
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -210,6 +227,12 @@ export function startFakeChat(script: ChatScript, options: FakeChatOptions = {})
         log("");
         return Response.json({ object: "list", data: [{ id: FAKE_MODEL, object: "model", created: 0, owned_by: "fake" }] });
       }
+      if (req.method === "POST" && path.endsWith("/responses")) {
+        const { request, namespaced } = chatRequestOf((await req.json().catch(() => ({}))) as ResponsesBody);
+        log("main");
+        mainRequests.push(request);
+        return responsesReply(await runScript(request), namespaced);
+      }
       if (req.method !== "POST" || !path.endsWith("/chat/completions")) {
         log("");
         return Response.json({ error: { message: `fake-chat: no ${req.method} ${path}`, type: "not_found" } }, { status: 404 });
@@ -222,11 +245,7 @@ export function startFakeChat(script: ChatScript, options: FakeChatOptions = {})
       let turn: ChatTurn;
       if (main) {
         mainRequests.push(request);
-        try {
-          turn = await script(request);
-        } catch (err) {
-          turn = { status: 500, body: { error: { message: `fake-chat script threw: ${String(err)}`, type: "server_error" } } };
-        }
+        turn = await runScript(request);
       } else turn = { text: options.sideText ?? "Fake title" };
       if ("status" in turn) return Response.json(turn.body, { status: turn.status });
       const id = newId("chatcmpl");

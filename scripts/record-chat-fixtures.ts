@@ -11,13 +11,16 @@
  *
  * Cases: success (one shell tool call, then an answer), resume (of success, in plan mode, for a
  * CLI that resumes), auth-401, quota-429 and no-server (the last two cut at a deadline where the
- * CLI retries for ever). The CLIs run one after another, their cases side by side.
+ * CLI retries for ever). The CLIs run one after another, their cases side by side. A CLI driven
+ * over ACP runs under troupe's runner (`troupe acp-run`, from src/), as the daemon starts it: its
+ * fixture is the runner's lines, the frames both ways.
  */
 import { join } from "node:path";
 import { getProvider } from "../providers/index.ts";
 import type { Provider, ProviderCommand } from "../providers/types.ts";
 import { CHAT_CLIS, chatCliEnv, type ChatCli } from "./chat-cli-setup.ts";
 import { shell, startFakeChat, turnIndex, type FakeChat } from "./fake-chat-completions.ts";
+import { underRunner } from "../src/agents/start/mcp-config.ts";
 import { BIN, gitRepo, input, local, Recorder, sessionIdFrom } from "./recorder.ts";
 
 const PROMPT = "Run `echo hello from the tool` and tell me what it printed.";
@@ -38,6 +41,14 @@ const FAILURES = {
 const scripted = (command: string, answer: string, fail?: { status: number; body: unknown }): FakeChat =>
   startFakeChat((req) => (turnIndex(req) === 0 ? shell(req, command) : { text: answer }), fail ? { fail } : {});
 
+/** The command as run here: the CLI from node_modules/.bin, an ACP one under the runner of this checkout's troupe. */
+function argvOf(cmd: ProviderCommand): string[] {
+  const agent = { ...cmd, argv: local(cmd) };
+  if (!cmd.acp) return agent.argv;
+  const [, ...runner] = underRunner(agent, "troupe", false).argv;
+  return [process.execPath, join(import.meta.dir, "..", "src", "main.ts"), ...runner];
+}
+
 async function recordCli(cli: ChatCli): Promise<void> {
   const p: Provider = getProvider(cli)!;
   const r = new Recorder(p);
@@ -45,7 +56,7 @@ async function recordCli(cli: ChatCli): Promise<void> {
 
   async function once(name: string, description: string, cmd: ProviderCommand, server: FakeChat | null, deadlineMs: number, home = r.home(name)) {
     const env = { ...r.baseEnv(home), ...(await chatCliEnv(cli, server?.url ?? CLOSED_PORT, home, BIN)), ...cmd.env };
-    return { home, result: await r.record({ name, description, argv: local(cmd), cwd: repo, env, deadlineMs, stdin: cmd.stdin, ...(server && { server }) }) };
+    return { home, result: await r.record({ name, description, argv: argvOf(cmd), cwd: repo, env, deadlineMs, stdin: cmd.stdin, ...(server && { server }) }) };
   }
 
   async function successThenResume(): Promise<void> {
@@ -53,9 +64,10 @@ async function recordCli(cli: ChatCli): Promise<void> {
     if (!p.buildResume) return;
     const sessionId = sessionIdFrom(p, ok.result.stdout);
     if (!sessionId) throw new Error(`${cli} success run printed no session id`);
-    const cmd = p.buildResume({ ...input("A: teal. Run it again.", repo, { permissions: "plan" }), sessionId });
+    const mode = p.permissionModes.includes("plan") ? "plan" : "skip";
+    const cmd = p.buildResume({ ...input("A: teal. Run it again.", repo, { permissions: mode }), sessionId });
     // the same home: the session lives there
-    await once("resume", `the success case's session resumed in plan mode, with an answer`, cmd, scripted("echo answer teal", "Resumed with the answer teal. Done."), 180_000, ok.home);
+    await once("resume", `the success case's session resumed in ${mode} mode, with an answer`, cmd, scripted("echo answer teal", "Resumed with the answer teal. Done."), 180_000, ok.home);
   }
 
   // generous deadlines: on a loaded machine the larger CLIs take a minute to get to their first request

@@ -4,6 +4,7 @@
  * <case>.meta.json (argv with temp paths hidden, the variables set, exit code or the deadline it
  * was killed at, the requests the fake server saw, and the CLI's version: `recordedWith`).
  */
+import { packageVersion } from "../providers/package-version.ts";
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -117,8 +118,9 @@ export class Recorder {
   }
 }
 
-/** What the CLI says its version is, on stdout or (pi) stderr: its first line (Copilot CLI adds a second). */
+/** What the CLI says its version is, on stdout or (pi) stderr: its first line (Copilot CLI adds a second); its npm package's for one with no version flag (codex-acp). */
 export function versionOf(p: Provider, bin = BIN): string {
+  if (p.versionArgs.length === 0) return (p.npmPackage && packageVersion(join(bin, p.binary!), p.npmPackage)) || "unknown";
   const out = Bun.spawnSync([join(bin, p.binary!), ...p.versionArgs], { env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" } });
   const text = out.stdout.toString().trim() || out.stderr.toString().trim();
   return text.split("\n")[0]!.trim();

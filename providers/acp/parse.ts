@@ -33,7 +33,7 @@ export function parseRunnerLine(line: JsonObject): OutputEvent[] | null {
         {
           kind: "result",
           isError: stopReason === "refusal",
-          ...(stopReason !== "end_turn" && { text: `turn ended: ${stopReason}` }),
+          ...(stopReason !== "end_turn" && { text: `turn ended: ${stopReason}`, stopReason }),
           ...(inputTokens !== undefined && { inputTokens }),
           ...(outputTokens !== undefined && { outputTokens }),
           ...(costUsd !== undefined && { costUsd }),
@@ -94,8 +94,15 @@ function toolName(u: JsonObject): string {
 function toolInput(u: JsonObject): string {
   const title = str(u.title) ?? "";
   const paths = (Array.isArray(u.locations) ? u.locations : []).map((l) => str(l) ?? str(obj(l)?.path)).filter((p) => p !== undefined);
-  const input = u.rawInput !== undefined ? stringify(u.rawInput) : "";
-  return [title, ...paths.filter((p) => !title.includes(p)), input].filter(Boolean).join(" ");
+  const input = commandOf(u.rawInput) ?? (u.rawInput !== undefined ? stringify(u.rawInput) : "");
+  return [title, ...paths.filter((p) => !title.includes(p)), title.includes(input) ? "" : input].filter(Boolean).join(" ");
+}
+
+/** The command a call runs, where its input names one: a string, or an argv whose last word is the script (Codex's adapter: `bash -c SCRIPT`, beside ids and timings). */
+function commandOf(raw: unknown): string | undefined {
+  const command = obj(raw)?.command;
+  if (typeof command === "string") return command;
+  return Array.isArray(command) && command.length > 0 ? (str(command.at(-1)) ?? undefined) : undefined;
 }
 
 /** What a finished tool call's content says: its text, and each diff as a unified diff of the file. */

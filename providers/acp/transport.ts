@@ -8,13 +8,14 @@ import { parseRunnerLine } from "./parse.ts";
  * How a provider is driven over the Agent Client Protocol: the CLI's ACP command, and the ACP
  * session mode each troupe permission mode is (its `session/set_mode` id; the agent lists its
  * modes only once a session exists, inside the runner, so a mode it lacks is refused at spawn from
- * this map). Under `ask` every request reaches the runner, which asks troupe's rules, then the person.
+ * this map; null: the command's own flags realise it, no mode is set). Under `ask` every request
+ * reaches the runner, which asks troupe's rules, then the person.
  */
 export interface AcpTransport {
   argv(input: CommandInput): string[];
   /** The CLI's environment, where its config says what a mode allows (opencode's). */
   env?(input: CommandInput): Record<string, string>;
-  modes: Partial<Record<PermissionMode, string>>;
+  modes: Partial<Record<PermissionMode, string | null>>;
 }
 
 /**
@@ -35,7 +36,9 @@ export function acpCommand(t: AcpTransport, input: CommandInput, load?: { sessio
       mode: t.modes[input.permissions] ?? null,
       // under ask the daemon applies the rules (and logs what they decide); else the runner does
       ...(input.permissions !== "ask" && input.allowedTools?.length && { allow: input.allowedTools }),
-      ...(input.permissions !== "ask" && input.deniedTools?.length && { deny: input.deniedTools }), ...(load && { load: load.sessionId }), ...(load?.after !== undefined && { loadAfter: load.after }),
+      ...(input.permissions !== "ask" && input.deniedTools?.length && { deny: input.deniedTools }),
+      ...(load && { load: load.sessionId }),
+      ...(load?.after !== undefined && { loadAfter: load.after }),
     },
   };
 }

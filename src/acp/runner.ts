@@ -248,6 +248,8 @@ function onTerm(agent: AgentProcess): { requested: boolean; cancel: (() => void)
 function errorText(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   const data = (err as { data?: unknown }).data;
-  const details = data && typeof data === "object" && typeof (data as { details?: unknown }).details === "string" ? (data as { details: string }).details : null;
+  // what the agent says of it: `details` (Gemini CLI's), or `message` (Codex's adapter: "unexpected status 401 ...")
+  const said = (k: string) => (data && typeof data === "object" && typeof (data as Record<string, unknown>)[k] === "string" ? ((data as Record<string, string>)[k] as string) : null);
+  const details = said("details") ?? said("message");
   return details ? `${err.message}: ${details.split("\n")[0]}` : err.message;
 }

@@ -17,7 +17,8 @@ export const command = defineCommand(
   runner; headless), LIVE INPUT (a message reaches its running session: mid-turn, next-turn or
   none), RESUME, PERMISSIONS (the modes it honours; ask: each tool
   call to you), MCP (troupe's tools over MCP), COST (its output says what a run cost), PLAN (its plan,
-  entries and status, is shown and kept on the agent)`,
+  entries and status, is shown and kept on the agent). An ACP adapter (codex-acp) shows its own
+  version; --json names the CLI it embeds (adapterOf)`,
     workspace: false,
   },
   run,

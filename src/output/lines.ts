@@ -67,7 +67,7 @@ export function renderEvent(ev: OutputEvent): RenderedLine[] {
 const PLAN_MARK = { pending: "[ ]", in_progress: "[>]", completed: "[x]" } as const;
 
 function renderResult(ev: Extract<OutputEvent, { kind: "result" }>): RenderedLine[] {
-  const facts: string[] = [ev.isError ? "✗ failed" : "✓ result"];
+  const facts: string[] = [ev.isError ? "✗ failed" : ev.stopReason ? `■ turn ended: ${ev.stopReason}` : "✓ result"];
   if (ev.costUsd !== undefined) facts.push(formatCost(ev.costUsd));
   if (ev.inputTokens !== undefined || ev.outputTokens !== undefined) {
     facts.push(`${compact(ev.inputTokens ?? 0)} in / ${compact(ev.outputTokens ?? 0)} out`);

@@ -23,6 +23,8 @@ export const OutputEventSchema = z.discriminatedUnion("kind", [
     kind: z.literal("result"),
     text: z.string().optional(),
     isError: z.boolean(),
+    /** Why an ACP turn ended, where not at the agent's own end (`cancelled`: stopped, or a request rejected). */
+    stopReason: z.string().optional(),
     costUsd: z.number().optional(),
     inputTokens: z.number().optional(),
     outputTokens: z.number().optional(),

@@ -36,6 +36,9 @@ describe("renderEvent", () => {
     const [l] = renderEvent({ kind: "result", isError: false, costUsd: 0.25, inputTokens: 1500, outputTokens: 20 });
     expect(l).toEqual({ text: "✓ result · $0.25 · 1.5k in / 20 out", kind: "meta" });
   });
+  test("a turn that ended short of the agent's own end says why (a rejected call, a stop)", () => {
+    expect(renderEvent({ kind: "result", isError: false, text: "turn ended: cancelled", stopReason: "cancelled" })).toEqual([{ text: "■ turn ended: cancelled", kind: "meta" }]);
+  });
   test("multi-line text becomes one line per line", () => {
     expect(renderEvent({ kind: "text", text: "a\nb" }).map((l) => l.text)).toEqual(["a", "b"]);
   });

@@ -63,7 +63,9 @@ describe("detectProvider", () => {
     const all = await detectProviders({ path: slowBin, timeoutMs: 4_000 });
     expect(Date.now() - started).toBeLessThan(2_000); // ten half-second lookups, side by side
     expect(all.map((d) => d.name)).toEqual(PROVIDERS.map((p) => p.name));
-    for (const d of all) expect(d).toMatchObject(d.name === "generic" ? { installed: true } : { installed: true, version: "1.2.3" });
+    // a CLI with no version flag (codex-acp) is not asked: its version comes from its npm package only
+    for (const d of all) expect(d).toMatchObject(getProvider(d.name)!.versionArgs.length === 0 ? { installed: true } : { installed: true, version: "1.2.3" });
+    expect(all.find((d) => d.name === "codex-acp")?.version).toBeUndefined();
   });
 });
 

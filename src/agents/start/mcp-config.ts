@@ -24,7 +24,7 @@ export function withTroupeMcp(provider: Provider, cmd: ProviderCommand, troupe: 
  * a CLI troupe has no other way to configure: a CLI's own settings can say more (Gemini CLI's
  * trust the server and give its tools a timeout above the longest wait; ACP has no word for either).
  */
-function underRunner(cmd: ProviderCommand, troupe: string, mcp: boolean): ProviderCommand {
+export function underRunner(cmd: ProviderCommand, troupe: string, mcp: boolean): ProviderCommand {
   const { acp, ...rest } = cmd;
   // `--troupe`: the path its prompt names troupe by, which the rules of its own commands match
   const flags = ["--permissions", acp!.permissions, "--troupe", troupe, ...(acp!.mode ? ["--mode", acp!.mode] : []), ...(acp!.load ? ["--load", acp!.load] : []), ...(acp!.loadAfter !== undefined ? ["--load-after", String(acp!.loadAfter)] : []), ...(acp!.allow ?? []).flatMap((r) => ["--allow", r]), ...(acp!.deny ?? []).flatMap((r) => ["--deny", r]), ...(mcp ? ["--mcp"] : [])];

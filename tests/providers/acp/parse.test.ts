@@ -50,7 +50,7 @@ describe("the ACP runner's lines as output events", () => {
     expect(parse('{"troupe":"session","sessionId":"s1"}', "stdout")).toEqual([{ kind: "session", sessionId: "s1" }]);
     expect(parse('{"troupe":"input","text":"hi","id":"i1"}', "stdout")).toEqual([{ kind: "input", text: "hi", id: "i1" }]);
     expect(parse('{"troupe":"turn","stopReason":"end_turn","inputTokens":5,"outputTokens":2}', "stdout")).toEqual([{ kind: "result", isError: false, inputTokens: 5, outputTokens: 2 }]);
-    expect(parse('{"troupe":"turn","stopReason":"cancelled"}', "stdout")).toEqual([{ kind: "result", isError: false, text: "turn ended: cancelled" }]);
+    expect(parse('{"troupe":"turn","stopReason":"cancelled"}', "stdout")).toEqual([{ kind: "result", isError: false, text: "turn ended: cancelled", stopReason: "cancelled" }]);
     expect(parse('{"troupe":"denied","toolCallId":"t1","reason":"no answer"}', "stdout")).toEqual([{ kind: "tool_result", id: "t1", output: "troupe denied the call: no answer", isError: true }]);
     expect(parse('{"troupe":"wait","ms":41200,"reason":"gemini cannot load session s1 sooner"}', "stdout")).toEqual([{ kind: "text", text: "troupe waits 42 s before starting the agent: gemini cannot load session s1 sooner" }]);
     expect(parse('{"troupe":"error","message":"gemini ended (exit 1)"}', "stdout")).toEqual([{ kind: "error", message: "gemini ended (exit 1)" }]);
