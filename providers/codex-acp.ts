@@ -1,6 +1,5 @@
-import { CODEX_ERROR_PATTERNS, codexMcp } from "./codex.ts";
+import { CODEX_ERROR_PATTERNS, CODEX_SANDBOX, codexMcp, overrides } from "./codex.ts";
 import { jsonlStdout } from "./json-line.ts";
-import { modeRefused } from "./refuse-mode.ts";
 import { acpCommand, acpLiveInput, acpModes, withRunnerLines, type AcpTransport } from "./acp/transport.ts";
 import type { PermissionMode, Provider } from "./types.ts";
 
@@ -15,25 +14,20 @@ import type { PermissionMode, Provider } from "./types.ts";
  * Its session modes are approval presets that none of troupe's `ask` is: read-only and auto ask
  * only when the model requests more than the sandbox gives. So every mode is set by overrides,
  * and none by `session/set_mode`: `ask` is the policy `untrusted`, which asks before every command
- * Codex does not know to be read-only. Its sandbox denies a command every socket, the Unix socket
- * of `troupe signal` too (checked with 0.16.0: "Operation not permitted"), unless it has network:
- * so the sandbox that writes the worktree has network, and `plan` is refused, since its read-only
- * sandbox has none and its agent could never signal.
+ * Codex does not know to be read-only; the sandboxes are the CLI's (providers/codex.ts
+ * CODEX_SANDBOX: with network, or `troupe signal` could not reach troupe).
  * It reports the context window's use, not a turn's tokens, and no cost.
  */
-const POLICY: Partial<Record<PermissionMode, string[]>> = {
+const POLICY: Record<PermissionMode, string[]> = {
   skip: ["approval_policy=\"never\"", "sandbox_mode=\"danger-full-access\""],
-  edits: ["approval_policy=\"never\"", "sandbox_mode=\"workspace-write\"", "sandbox_workspace_write.network_access=true"],
-  ask: ["approval_policy=\"untrusted\"", "sandbox_mode=\"workspace-write\"", "sandbox_workspace_write.network_access=true"],
+  edits: ["approval_policy=\"never\"", ...CODEX_SANDBOX.workspaceWrite],
+  plan: ["approval_policy=\"never\"", ...CODEX_SANDBOX.readOnly],
+  ask: ["approval_policy=\"untrusted\"", ...CODEX_SANDBOX.workspaceWrite],
 };
 
 const CODEX_ACP: AcpTransport = {
-  argv: (input) => {
-    const policy = POLICY[input.permissions];
-    if (!policy) throw modeRefused("Codex (ACP)", input.permissions, "its read-only sandbox has no network, and troupe's commands reach troupe over a socket", acpModes(CODEX_ACP));
-    return ["codex-acp", ...policy.flatMap((o) => ["-c", o]), ...(input.model ? ["-c", `model=${JSON.stringify(input.model)}`] : [])];
-  },
-  modes: { skip: null, edits: null, ask: null },
+  argv: (input) => ["codex-acp", ...overrides(POLICY[input.permissions]), ...(input.model ? overrides([`model=${JSON.stringify(input.model)}`]) : [])],
+  modes: { skip: null, edits: null, plan: null, ask: null },
 };
 
 export const codexAcp: Provider = {

@@ -5,6 +5,21 @@ import { askRefused } from "./refuse-mode.ts";
 import type { CommandInput, ErrorPattern, McpInjection, McpServerSpec, PermissionMode, Provider, ProviderCommand } from "./types.ts";
 
 /**
+ * Codex's sandbox gives a command no socket unless it has network, the Unix socket `troupe signal`
+ * speaks over included ("Operation not permitted", checked with 0.171 and codex-acp 0.16): so a
+ * sandboxed agent could never signal. The sandbox that writes the workspace gets network, and the
+ * read-only one is a permission profile (`default_permissions`) extending `:read-only` with it:
+ * nothing is written, troupe is reached. `-c key=TOML` overrides, so `~/.codex/config.toml` is untouched.
+ */
+export const CODEX_SANDBOX = {
+  workspaceWrite: ["sandbox_mode=\"workspace-write\"", "sandbox_workspace_write.network_access=true"],
+  readOnly: ["default_permissions=\"troupe_read_only\"", "permissions.troupe_read_only.extends=\":read-only\"", "permissions.troupe_read_only.network.enabled=true"],
+};
+
+/** `-c` flags, each override its own. */
+export const overrides = (values: string[]): string[] => values.flatMap((v) => ["-c", v]);
+
+/**
  * OpenAI Codex CLI, `codex exec --json` (checked against codex-cli 0.169). This version has
  * no `--full-auto`; exec never asks for approval, so the sandbox is the permission knob.
  * `exec resume` takes no `--sandbox`, but exec-level flags given before `resume` apply to it.
@@ -14,9 +29,9 @@ function permissionArgs(mode: PermissionMode): string[] {
     case "skip":
       return ["--dangerously-bypass-approvals-and-sandbox"];
     case "edits":
-      return ["--sandbox", "workspace-write"];
+      return overrides(CODEX_SANDBOX.workspaceWrite);
     case "plan":
-      return ["--sandbox", "read-only"];
+      return overrides(CODEX_SANDBOX.readOnly);
     case "ask":
       throw askRefused("Codex (exec)");
   }

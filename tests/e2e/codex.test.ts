@@ -5,7 +5,7 @@
  * login shell, whose profile resets PATH).
  */
 import { expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { BIN, waitFor } from "../support/sandbox.ts";
 import { useCliSandbox } from "../support/cli-sandbox.ts";
@@ -21,6 +21,9 @@ async function codexSandbox(script: ResponsesScript) {
   const codexHome = join(sb.runtime, "codex-home");
   mkdirSync(codexHome, { recursive: true });
   sb.env.CODEX_HOME = codexHome;
+  // Codex makes its sandbox's helpers under CODEX_HOME only outside the temporary folder, where the test's is
+  sb.env.TMPDIR = join(sb.runtime, "tmp");
+  mkdirSync(sb.env.TMPDIR, { recursive: true });
   writeFileSync(
     join(codexHome, "config.toml"),
     `model = "gpt-5.5"\nmodel_provider = "fake"\n\n[model_providers.fake]\nname = "fake"\nbase_url = "${server.url}"\nwire_api = "responses"\nenv_key = "OPENAI_API_KEY"\nrequest_max_retries = 0\nstream_max_retries = 0\nsupports_websockets = false\n`,
@@ -43,6 +46,17 @@ test("Codex runs the tool call in its worktree and ends with troupe signal done"
   // the tool call as the log shows it: the build's own name (troupe, troupe-deno) and the command
   expect((await sb.run(["logs", "cody"])).stdout).toContain(`${basename(BIN)} signal done`);
 }, 120_000);
+
+for (const mode of ["edits", "plan"] as const) {
+  test(`Codex in ${mode}: its sandboxed command reaches troupe (troupe signal done), ${mode === "plan" ? "and writes nothing" : "and writes the worktree"}`, async () => {
+    // under .troupe/ (never committed): a change to the worktree would have troupe resume the agent
+    const { sb } = await codexSandbox(oneCall(() => shell(`touch .troupe/wrote.txt; ${BIN} signal done --result "signalled"`)));
+    await sb.json(["spawn", "--provider", "codex", "--name", mode, "--prompt", "Signal that you are done.", "--permissions", mode, "--json"]);
+    const a = await cli.ended(sb, mode);
+    expect(a, JSON.stringify(a)).toMatchObject({ status: "done", result: "signalled", session: 1 });
+    expect(existsSync(join(a.cwd, ".troupe", "wrote.txt"))).toBe(mode === "edits");
+  }, 120_000);
+}
 
 const QUESTION = "Which color should the button be?";
 

@@ -19,7 +19,7 @@ describe("Codex over ACP (codex-acp) over its recorded runs, under troupe's runn
 });
 
 describe("Codex over ACP commands", () => {
-  const flags = (permissions: "skip" | "edits" | "ask") => codexAcp.buildSpawn({ ...baseInput, permissions }).argv.filter((_, i, a) => a[i - 1] === "-c");
+  const flags = (permissions: "skip" | "edits" | "plan" | "ask") => codexAcp.buildSpawn({ ...baseInput, permissions }).argv.filter((_, i, a) => a[i - 1] === "-c");
 
   test("each mode is the adapter's config overrides, no session mode: ask is the policy that asks before commands", () => {
     const skip = codexAcp.buildSpawn({ ...baseInput, permissions: "skip" });
@@ -27,15 +27,12 @@ describe("Codex over ACP commands", () => {
     expect(skip.acp).toEqual({ permissions: "skip", mode: null });
     expect(readInputLine(skip.stdin!.trimEnd())).toEqual({ text: "fix the bug" });
     expect(flags("skip")).toEqual(['approval_policy="never"', 'sandbox_mode="danger-full-access"']);
-    // the sandbox has network: without it Codex's denies the Unix socket `troupe signal` speaks over
+    // the sandboxes have network: without it Codex's denies the Unix socket `troupe signal` speaks over
     expect(flags("edits")).toEqual(['approval_policy="never"', 'sandbox_mode="workspace-write"', "sandbox_workspace_write.network_access=true"]);
     expect(flags("ask")).toEqual(['approval_policy="untrusted"', 'sandbox_mode="workspace-write"', "sandbox_workspace_write.network_access=true"]);
+    expect(flags("plan")).toEqual(['approval_policy="never"', 'default_permissions="troupe_read_only"', 'permissions.troupe_read_only.extends=":read-only"', "permissions.troupe_read_only.network.enabled=true"]);
+    expect(codexAcp.permissionModes).toEqual(["skip", "edits", "plan", "ask"]);
     expect(codexAcp.buildSpawn({ ...baseInput, permissions: "skip", model: "gpt-5.5" }).argv.slice(-2)).toEqual(["-c", 'model="gpt-5.5"']);
-  });
-
-  test("plan is refused at spawn: its read-only sandbox has no network, so its agent could never signal", () => {
-    expect(codexAcp.permissionModes).toEqual(["skip", "edits", "ask"]);
-    expect(() => codexAcp.buildSpawn({ ...baseInput, permissions: "plan" })).toThrow(/^--permissions plan is not available for Codex \(ACP\): its read-only sandbox has no network.*; use skip or edits or ask$/);
   });
 
   test("resume: the runner loads the session (session/load); troupe's MCP server is the CLI's own config override", () => {

@@ -121,14 +121,15 @@ describe("codex commands", () => {
       "codex", "exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "--", "fix the bug",
     ]);
     expect(codex.buildSpawn({ ...baseInput, permissions: "edits", model: "gpt-5.5" }).argv).toEqual([
-      "codex", "exec", "--json", "--skip-git-repo-check", "--sandbox", "workspace-write", "--model", "gpt-5.5", "--", "fix the bug",
+      "codex", "exec", "--json", "--skip-git-repo-check", "-c", 'sandbox_mode="workspace-write"', "-c", "sandbox_workspace_write.network_access=true", "--model", "gpt-5.5", "--", "fix the bug",
     ]);
-    expect(codex.buildSpawn({ ...baseInput, permissions: "plan", prompt: "-n" }).argv.slice(-4)).toEqual(["--sandbox", "read-only", "--", "-n"]);
+    // read-only, with network: a permission profile (the legacy read-only sandbox has none, and troupe's socket is refused)
+    expect(codex.buildSpawn({ ...baseInput, permissions: "plan", prompt: "-n" }).argv.slice(-8)).toEqual(["-c", 'default_permissions="troupe_read_only"', "-c", 'permissions.troupe_read_only.extends=":read-only"', "-c", "permissions.troupe_read_only.network.enabled=true", "--", "-n"]);
   });
 
   test("resume: exec-level flags, then resume -- ID PROMPT", () => {
     expect(codex.buildResume!({ ...baseInput, permissions: "plan", sessionId: "abc" }).argv).toEqual([
-      "codex", "exec", "--json", "--skip-git-repo-check", "--sandbox", "read-only", "resume", "--", "abc", "fix the bug",
+      "codex", "exec", "--json", "--skip-git-repo-check", "-c", 'default_permissions="troupe_read_only"', "-c", 'permissions.troupe_read_only.extends=":read-only"', "-c", "permissions.troupe_read_only.network.enabled=true", "resume", "--", "abc", "fix the bug",
     ]);
   });
 
