@@ -13,7 +13,11 @@ import type { CommandInput, ErrorPattern, PermissionMode, Provider, ProviderComm
  * the adapter pi-acp 0.0.34 waits forever on 0.73.1 (it asks for `get_available_thinking_levels`,
  * whose "Unknown command" answer carries no id, and ends a turn on `agent_settled`, which 0.73.1
  * never sends), and 0.0.24, which runs it, starts pi with fixed arguments (no `--tools`, no
- * `--model`) and reports no tokens or cost (measured, docs/providers.md).
+ * `--model`) and reports no tokens or cost (measured, docs/providers.md). It takes no message mid-run
+ * here either: its own `--mode rpc` queues a `prompt` with `streamingBehavior: "steer"` while a model
+ * call or tool runs and gives it to the model next, but one sent before its first model call is
+ * answered `success: true` and never delivered, and it exits at once when its stdin closes, its
+ * run cut (measured with 0.73.1): a message troupe writes could be lost, so pi has no live input.
  */
 function toolArgs(mode: PermissionMode): string[] {
   switch (mode) {
