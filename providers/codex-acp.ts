@@ -47,7 +47,8 @@ export const codexAcp: Provider = {
   liveInput: acpLiveInput,
   reportsPlan: true,
   accountEnv: "CODEX_HOME",
-  tokenEnv: "CODEX_API_KEY",
+  // the adapter reads CODEX_API_KEY only through ACP `authenticate`, which troupe does not call: an account is a CODEX_HOME
+  tokenEnv: null,
   credentialEnv: ["OPENAI_API_KEY", "CODEX_API_KEY"],
   buildSpawn: (input) => acpCommand(CODEX_ACP, input),
   buildResume: (input) => acpCommand(CODEX_ACP, input, { sessionId: input.sessionId }),

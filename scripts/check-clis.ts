@@ -14,15 +14,14 @@ import { join, resolve } from "node:path";
 import { PROVIDERS } from "../providers/index.ts";
 import type { Provider } from "../providers/types.ts";
 import { whatBroke } from "./test-failures.ts";
+import { e2eFilesOf } from "./lib/e2e-files.ts";
+import { PROVIDER_NAMES } from "../providers/names.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
 
 /** Each CLI's end-to-end suites: every e2e file that names it (Claude Code's cover attach, MCP, accounts, permissions, work). */
-const suiteOf = (p: Provider) =>
-  readdirSync(join(ROOT, "tests", "e2e"))
-    .filter((f) => f.endsWith(".test.ts") && f.slice(0, -".test.ts".length).split("-").includes(p.name)) // pi.test.ts, not api-*.test.ts
-    .map((f) => `tests/e2e/${f}`);
+const suiteOf = (p: Provider) => e2eFilesOf(p.name, readdirSync(join(ROOT, "tests", "e2e")), PROVIDER_NAMES).map((f) => `tests/e2e/${f}`);
 
 interface Outcome {
   name: string;

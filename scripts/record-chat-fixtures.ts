@@ -60,14 +60,13 @@ async function recordCli(cli: ChatCli): Promise<void> {
   }
 
   async function successThenResume(): Promise<void> {
-    const ok = await once("success", `${p.displayName} against a fake Chat Completions API: one shell tool call, then an answer`, p.buildSpawn(input(PROMPT, repo)), scripted("echo hello from the tool", "The command printed: hello from the tool. Done."), 180_000);
+    const ok = await once("success", `${p.displayName} against the fake model (${cli === "codex-acp" ? "its Responses API" : "a Chat Completions API"}): one shell tool call, then an answer`, p.buildSpawn(input(PROMPT, repo)), scripted("echo hello from the tool", "The command printed: hello from the tool. Done."), 180_000);
     if (!p.buildResume) return;
     const sessionId = sessionIdFrom(p, ok.result.stdout);
     if (!sessionId) throw new Error(`${cli} success run printed no session id`);
-    const mode = p.permissionModes.includes("plan") ? "plan" : "skip";
-    const cmd = p.buildResume({ ...input("A: teal. Run it again.", repo, { permissions: mode }), sessionId });
+    const cmd = p.buildResume({ ...input("A: teal. Run it again.", repo, { permissions: "plan" }), sessionId });
     // the same home: the session lives there
-    await once("resume", `the success case's session resumed in ${mode} mode, with an answer`, cmd, scripted("echo answer teal", "Resumed with the answer teal. Done."), 180_000, ok.home);
+    await once("resume", `the success case's session resumed in plan mode, with an answer`, cmd, scripted("echo answer teal", "Resumed with the answer teal. Done."), 180_000, ok.home);
   }
 
   // generous deadlines: on a loaded machine the larger CLIs take a minute to get to their first request

@@ -1,3 +1,4 @@
+import { executeCommand } from "./command.ts";
 import type { OutputEvent } from "../../src/protocol/output.ts";
 import { num, obj, str, stringify, type JsonObject } from "../json-line.ts";
 import { planEntries, todoToolPlan } from "../plan.ts";
@@ -94,15 +95,10 @@ function toolName(u: JsonObject): string {
 function toolInput(u: JsonObject): string {
   const title = str(u.title) ?? "";
   const paths = (Array.isArray(u.locations) ? u.locations : []).map((l) => str(l) ?? str(obj(l)?.path)).filter((p) => p !== undefined);
-  const input = commandOf(u.rawInput) ?? (u.rawInput !== undefined ? stringify(u.rawInput) : "");
-  return [title, ...paths.filter((p) => !title.includes(p)), title.includes(input) ? "" : input].filter(Boolean).join(" ");
-}
-
-/** The command a call runs, where its input names one: a string, or an argv whose last word is the script (Codex's adapter: `bash -c SCRIPT`, beside ids and timings). */
-function commandOf(raw: unknown): string | undefined {
-  const command = obj(raw)?.command;
-  if (typeof command === "string") return command;
-  return Array.isArray(command) && command.length > 0 ? (str(command.at(-1)) ?? undefined) : undefined;
+  // a command run: its command alone (Codex's adapter sends ids and timings beside it), unless the title is that command
+  const command = str(u.kind) === "execute" ? executeCommand(u.rawInput) : undefined;
+  const input = command ?? (u.rawInput !== undefined ? stringify(u.rawInput) : "");
+  return [title, ...paths.filter((p) => !title.includes(p)), input === title ? "" : input].filter(Boolean).join(" ");
 }
 
 /** What a finished tool call's content says: its text, and each diff as a unified diff of the file. */

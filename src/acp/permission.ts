@@ -1,3 +1,4 @@
+import { executeCommand } from "../../providers/acp/command.ts";
 import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse, ToolCallUpdate } from "@agentclientprotocol/sdk";
 import type { PermissionRequest } from "../protocol/permission.ts";
 
@@ -24,20 +25,13 @@ export function toolCallOf(call: ToolCallUpdate): TroupeToolCall {
   const kind = call.kind ?? "other";
   const input: Record<string, unknown> = { ...raw, title, kind, ...(call.locations?.length && { locations: call.locations.map((l) => l.path) }) };
   const name = NAMES[kind];
-  if (name === "Bash") return { toolName: name, input: { ...input, command: commandOf(raw) ?? title } };
+  if (name === "Bash") return { toolName: name, input: { ...input, command: executeCommand(raw) ?? title } };
   if (name === "WebFetch") return { toolName: name, input: { ...input, url: typeof raw.url === "string" ? raw.url : title } };
   if (name === "Grep") return { toolName: name, input: { ...input, pattern: typeof raw.pattern === "string" ? raw.pattern : title } };
   if (name) return { toolName: name, input: path ? { ...input, file_path: path } : input };
   const mcp = kind === "other" ? /^([\w-]+)__([\w-]+)(?::|$)/.exec(title) : null;
   if (mcp) return { toolName: `mcp__${mcp[1]}__${mcp[2]}`, input };
   return { toolName: (title || kind).slice(0, 256), input };
-}
-
-/** The command of an `execute`: one string, or a list run one after another (a deny rule still sees each line apart). */
-function commandOf(raw: Record<string, unknown>): string | undefined {
-  if (typeof raw.command === "string") return raw.command;
-  const list = raw.commands;
-  return Array.isArray(list) && list.length && list.every((c) => typeof c === "string") ? list.join("\n") : undefined;
 }
 
 /**

@@ -66,7 +66,7 @@ const EXPECTED_FAILURE: Record<string, Record<string, FailureClass | null>> = {
   },
   // recorded by scripts/record-chat-fixtures.ts: the same five cases for each
   ...Object.fromEntries(
-    ["copilot", "opencode", "qwen", "kilo", "cline", "pi", "codex-acp"].map((name) => [
+    ["copilot", "opencode", "qwen", "kilo", "cline", "pi"].map((name) => [
       name,
       {
         success: null,

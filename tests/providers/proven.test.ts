@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { PROVIDERS, parseVersion } from "../../providers/index.ts";
 import { supportOf } from "../../providers/support.ts";
 import { FIXTURES, fixtureCases } from "./fixture-helpers.ts";
+import { e2eFilesOf } from "../../scripts/lib/e2e-files.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
@@ -45,7 +46,7 @@ describe("the version each provider was proven with", () => {
  */
 describe("the capability matrix", () => {
   const CONTRACT = readFileSync(join(ROOT, "tests", "support", "acp-contract.ts"), "utf8");
-  const filesOf = (name: string) => e2e.filter((f) => new RegExp(`(^|-)${name}(-|\\.test\\.ts$)`).test(f));
+  const filesOf = (name: string) => e2eFilesOf(name, e2e, PROVIDERS.map((p) => p.name));
   const proof: Record<"ask" | "liveInput" | "mcp" | "resume" | "cost" | "plan", RegExp> = {
     ask: /"--permissions", "ask"/,
     liveInput: /\["send", |"send-keys".*\bm\b|sb\.run\(\["send"/,
