@@ -21,7 +21,7 @@ import type { Provider, ProviderCommand } from "../providers/types.ts";
 import { CHAT_CLIS, chatCliEnv, type ChatCli } from "./chat-cli-setup.ts";
 import { shell, startFakeChat, turnIndex, type FakeChat } from "./fake-chat-completions.ts";
 import { underRunner } from "../src/agents/start/mcp-config.ts";
-import { BIN, gitRepo, input, local, Recorder, sessionIdFrom } from "./recorder.ts";
+import { BIN, gitRepo, input, local, Recorder, ROOT, sessionIdFrom } from "./recorder.ts";
 
 const PROMPT = "Run `echo hello from the tool` and tell me what it printed.";
 const CLOSED_PORT = "http://127.0.0.1:9/v1";
@@ -46,7 +46,7 @@ function argvOf(cmd: ProviderCommand): string[] {
   const agent = { ...cmd, argv: local(cmd) };
   if (!cmd.acp) return agent.argv;
   const [, ...runner] = underRunner(agent, "troupe", false).argv;
-  return [process.execPath, join(import.meta.dir, "..", "src", "main.ts"), ...runner];
+  return [join(ROOT, "node_modules", ".bin", "bun"), join(ROOT, "src", "main.ts"), ...runner];
 }
 
 async function recordCli(cli: ChatCli): Promise<void> {

@@ -22,14 +22,28 @@ export interface Workspace {
   unclaimed?: true;
 }
 
-/** The git toplevel above `dir` (walking up for `.git`, no git process), else null. */
+/**
+ * The git toplevel above `dir` (walking up for `.git`, no git process), else null. A `.git` is a
+ * repository's as git itself takes one: a file (a worktree's pointer to its git dir) or a folder
+ * with a HEAD. An empty `.git` folder is none: Codex's sandbox leaves one in each folder it makes
+ * writable (`/tmp/.git` among them, checked with codex-acp 0.16), which made `/tmp` a workspace.
+ */
 function gitToplevel(dir: string): string | null {
   let cur = resolve(dir);
   for (;;) {
-    if (existsSync(join(cur, ".git"))) return cur;
+    if (isGitDir(join(cur, ".git"))) return cur;
     const parent = dirname(cur);
     if (parent === cur) return null;
     cur = parent;
+  }
+}
+
+function isGitDir(path: string): boolean {
+  try {
+    const st = statSync(path);
+    return st.isFile() || (st.isDirectory() && existsSync(join(path, "HEAD")));
+  } catch {
+    return false;
   }
 }
 
