@@ -25,8 +25,9 @@ export interface Workspace {
 /**
  * The git toplevel above `dir` (walking up for `.git`, no git process), else null. A `.git` is a
  * repository's as git itself takes one: a file (a worktree's pointer to its git dir) or a folder
- * with a HEAD. An empty `.git` folder is none: Codex's sandbox leaves one in each folder it makes
- * writable (`/tmp/.git` among them, checked with codex-acp 0.16), which made `/tmp` a workspace.
+ * with a HEAD. An empty `.git` folder is none: Codex's sandbox makes `.git`, `.codex` and `.agents`
+ * in the folders it lets a command write, as mount points, and leaves them (seen in `/tmp` after
+ * Codex 0.171 and codex-acp 0.16 ran there), which made `/tmp` the workspace of every folder below.
  */
 function gitToplevel(dir: string): string | null {
   let cur = resolve(dir);
