@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FAKE_MODEL } from "./fake-chat-completions.ts";
 import { runSync } from "./lib/process.ts";
+import { writeCodexConfig } from "./codex-home.ts";
 
 export const CHAT_CLIS = ["opencode", "kilo", "copilot", "qwen", "cline", "pi", "codex-acp"] as const;
 export type ChatCli = (typeof CHAT_CLIS)[number];
@@ -57,8 +58,7 @@ export async function chatCliEnv(cli: ChatCli, url: string, home: string, bin: s
       // temporary folder, where the test's home is: TMPDIR names another
       const tmp = join(home, "tmp");
       mkdirSync(tmp, { recursive: true });
-      const provider = `[model_providers.fake]\nname = "fake"\nbase_url = "${url}"\nwire_api = "responses"\nenv_key = "OPENAI_API_KEY"\nrequest_max_retries = 0\nstream_max_retries = 0\nsupports_websockets = false\n`;
-      writeFileSync(join(dir, "config.toml"), `model = "${FAKE_MODEL}"\nmodel_provider = "fake"\n\n${provider}`);
+      writeCodexConfig(dir, url, FAKE_MODEL);
       return { CODEX_HOME: dir, OPENAI_API_KEY: "test", TMPDIR: tmp };
     }
   }

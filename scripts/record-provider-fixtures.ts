@@ -14,27 +14,9 @@ import { codex } from "../providers/codex.ts";
 import { gemini } from "../providers/gemini.ts";
 import { startFakeGemini, startFakeOpenAI, type FakeFailure } from "./fake-model-servers.ts";
 import { BIN, gitRepo, input, local, Recorder, sessionIdFrom } from "./recorder.ts";
+import { writeCodexConfig } from "./codex-home.ts";
 
 // ---------- codex ----------
-
-function codexConfig(codexHome: string, baseUrl: string): void {
-  mkdirSync(codexHome, { recursive: true });
-  writeFileSync(
-    join(codexHome, "config.toml"),
-    `model = "gpt-5.5"
-model_provider = "fake"
-
-[model_providers.fake]
-name = "fake"
-base_url = "${baseUrl}"
-wire_api = "responses"
-env_key = "OPENAI_API_KEY"
-request_max_retries = 0
-stream_max_retries = 0
-supports_websockets = false
-`,
-  );
-}
 
 const OPENAI_401 = {
   status: 401,
@@ -71,7 +53,7 @@ async function recordCodex(): Promise<void> {
     const home = r.home("success");
     const codexHome = join(home, "codex-account");
     let server = await startFakeOpenAI({ command: "echo hello from the tool", answer });
-    codexConfig(codexHome, server.url);
+    writeCodexConfig(codexHome, server.url);
     const env = { ...r.baseEnv(home), CODEX_HOME: codexHome, OPENAI_API_KEY: "test" };
     const ok = await r.record({
       name: "success",
@@ -85,7 +67,7 @@ async function recordCodex(): Promise<void> {
     const sessionId = sessionIdFrom(codex, ok.stdout);
     if (!sessionId) throw new Error("codex success run printed no thread id");
     server = await startFakeOpenAI({ command: "echo resumed", answer: "Resumed: the command printed resumed." });
-    codexConfig(codexHome, server.url);
+    writeCodexConfig(codexHome, server.url);
     await r.record({
       name: "resume",
       description: "codex exec resume <thread id> of the success case, in plan (read-only) mode",
@@ -100,7 +82,7 @@ async function recordCodex(): Promise<void> {
   async function httpError(name: string, failure: FakeFailure, description: string): Promise<void> {
     const h = r.home(name);
     const server = await startFakeOpenAI({ command: "true", answer: "", fail: failure });
-    codexConfig(join(h, "codex-account"), server.url);
+    writeCodexConfig(join(h, "codex-account"), server.url);
     await r.record({
       name,
       description,

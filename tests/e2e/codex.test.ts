@@ -5,11 +5,12 @@
  * login shell, whose profile resets PATH).
  */
 import { expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { BIN, waitFor } from "../support/sandbox.ts";
 import { useCliSandbox } from "../support/cli-sandbox.ts";
 import { foundTool, responsesTurnIndex, startFakeResponses, toldSoFar, type ResponsesRequest, type ResponsesScript, type ResponsesTurn } from "../../scripts/fake-responses.ts";
+import { writeCodexConfig } from "../../scripts/codex-home.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
 
 const cli = useCliSandbox();
@@ -19,15 +20,11 @@ async function codexSandbox(script: ResponsesScript) {
   const server = await startFakeResponses(script);
   const sb = cli.sandbox({ OPENAI_API_KEY: "test" }, server);
   const codexHome = join(sb.runtime, "codex-home");
-  mkdirSync(codexHome, { recursive: true });
+  writeCodexConfig(codexHome, server.url);
   sb.env.CODEX_HOME = codexHome;
   // Codex makes its sandbox's helpers under CODEX_HOME only outside the temporary folder, where the test's is
   sb.env.TMPDIR = join(sb.runtime, "tmp");
   mkdirSync(sb.env.TMPDIR, { recursive: true });
-  writeFileSync(
-    join(codexHome, "config.toml"),
-    `model = "gpt-5.5"\nmodel_provider = "fake"\n\n[model_providers.fake]\nname = "fake"\nbase_url = "${server.url}"\nwire_api = "responses"\nenv_key = "OPENAI_API_KEY"\nrequest_max_retries = 0\nstream_max_retries = 0\nsupports_websockets = false\n`,
-  );
   return { sb, server };
 }
 

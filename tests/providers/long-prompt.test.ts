@@ -11,6 +11,7 @@ import { claude } from "../../providers/claude/provider.ts";
 import { codex } from "../../providers/codex.ts";
 import { gemini } from "../../providers/gemini.ts";
 import type { Provider } from "../../providers/types.ts";
+import { writeCodexConfig } from "../../scripts/codex-home.ts";
 import { startFakeGemini, startFakeOpenAI, type FakeServer } from "../../scripts/fake-model-servers.ts";
 import { claudeEnv, startFakeAnthropic, text } from "../support/fake-anthropic.ts";
 import { ROOT } from "../support/sandbox.ts";
@@ -91,11 +92,7 @@ describe("a 200 KB prompt reaches the model whole, through stdin", () => {
       const repo = gitRepo("codex");
       const home = join(tmp, "codex");
       const codexHome = join(home, "account");
-      mkdirSync(codexHome, { recursive: true });
-      writeFileSync(
-        join(codexHome, "config.toml"),
-        `model = "gpt-5.5"\nmodel_provider = "fake"\n[model_providers.fake]\nname = "fake"\nbase_url = "${proxy.url}"\nwire_api = "responses"\nenv_key = "OPENAI_API_KEY"\nrequest_max_retries = 0\nstream_max_retries = 0\nsupports_websockets = false\n`,
-      );
+      writeCodexConfig(codexHome, proxy.url);
       const r = await runBuilt(codex, repo, { ...baseEnv(home), CODEX_HOME: codexHome, OPENAI_API_KEY: "test" });
       expect(r.code, r.stderr).toBe(0);
       expect(r.argvBytes).toBeLessThan(4096);
