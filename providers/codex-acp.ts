@@ -49,6 +49,7 @@ export const codexAcp: Provider = {
   accountEnv: "CODEX_HOME",
   // the adapter reads CODEX_API_KEY only through ACP `authenticate`, which troupe does not call: an account is a CODEX_HOME
   tokenEnv: null,
+  home: [".codex"],
   credentialEnv: ["OPENAI_API_KEY", "CODEX_API_KEY"],
   buildSpawn: (input) => acpCommand(CODEX_ACP, input),
   buildResume: (input) => acpCommand(CODEX_ACP, input, { sessionId: input.sessionId }),

@@ -219,6 +219,7 @@ export const codex: Provider = {
   accountEnv: "CODEX_HOME",
   // `codex exec` reads CODEX_API_KEY; OPENAI_API_KEY of the spawning env would win over a CODEX_HOME login
   tokenEnv: "CODEX_API_KEY",
+  home: [".codex"],
   credentialEnv: ["OPENAI_API_KEY", "CODEX_API_KEY"],
   buildSpawn,
   buildResume,

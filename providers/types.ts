@@ -136,6 +136,11 @@ export interface Provider {
   /** Environment variable that gives the CLI an account's token (`troupe account add --token`). */
   tokenEnv: string | null;
   /**
+   * Where under HOME the CLI keeps its login, settings and sessions when `accountEnv` is unset: all
+   * of HOME a sandboxed agent gets (src/sandbox/), writable (the CLIs write their sessions there).
+   */
+  home?: readonly string[];
+  /**
    * The CLI's credential variables: an agent on an account gets none of these from the spawning
    * environment, only the account's own, so it really runs on that account.
    */

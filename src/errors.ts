@@ -25,6 +25,7 @@ export type ErrorCode =
   | "workspace_mismatch"
   | "not_a_workspace"
   | "untrusted_config"
+  | "sandbox_unavailable"
   | "dirty_worktree"
   | "account_not_found"
   | "accounts_exhausted"
@@ -54,6 +55,7 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   provider_unknown: 400,
   method_not_allowed: 405,
   conflict: 409,
+  sandbox_unavailable: 409,
   already_answered: 409,
   invalid_state: 409,
   not_git: 409,

@@ -92,6 +92,15 @@ export function notAWorkspace(ws: Workspace): TroupeError {
   return new TroupeError("not_a_workspace", `${ws.root} is in no git repository: run troupe inside one, or name a workspace with --workspace DIR`);
 }
 
+/**
+ * The agents' socket of the daemon on `socket`, in a folder of its own beside it (`<hash>.agents/`):
+ * a sandbox binds that folder in, never the person's socket, and a folder (not the socket file)
+ * so that a restarted daemon's new socket is seen inside. No token, no answer there.
+ */
+export function agentSocketFor(socket: string): string {
+  return join(socket.endsWith(".sock") ? `${socket.slice(0, -5)}.agents` : `${socket}.agents`, "agent.sock");
+}
+
 function socketPathFor(root: string): string {
   const hash = sha256Hex(root).slice(0, 16);
   return join(runtimeDir(), `${hash}.sock`);

@@ -6,6 +6,7 @@ import { defineCommand, printJson } from "./command.ts";
 import { PERMISSION_CHOICES, PROVIDER_LIST } from "./words.ts";
 import { stdout } from "./streams.ts";
 import { PERMISSION_MODE_LIST, isPermissionMode } from "../protocol/permission-modes.ts";
+import { NetworkPolicySchema, SandboxModeSchema } from "../protocol/sandbox.ts";
 
 
 /** A duration flag: minutes, or a number with s, m or h ("90s", "30m", "2h"). */
@@ -42,6 +43,8 @@ export const command = defineCommand(
       timeout: { type: "string", arg: "T", help: "wall-clock limit per run (minutes, or 90s, 30m, 2h)" },
       "idle-timeout": { type: "string", arg: "T", help: "limit without output per run (default: lifecycle.idleTimeoutMinutes, 30)" },
       account: { type: "string", arg: "NAME", help: "run on this account of yours (default: the least recently used available one, if any)" },
+      sandbox: { type: "string", arg: "MODE", help: "auto (where the machine can), strict (refuse without one), off\n(default: the configs' sandbox.mode, else auto)" },
+      network: { type: "string", arg: "POLICY", help: "all, or none (only troupe's socket) inside the sandbox" },
     },
     json: "print the agent as JSON",
   },
@@ -69,6 +72,8 @@ async function run(args: string[]): Promise<number> {
   if (budgetUsd !== undefined && !(budgetUsd > 0)) throw new TroupeError("usage", "--budget takes an amount in USD, such as 2.50");
   const timeoutMs = durationMs("--timeout", values.timeout);
   const idleTimeoutMs = durationMs("--idle-timeout", values["idle-timeout"]);
+  const sandbox = choice("--sandbox", values.sandbox, SandboxModeSchema.options);
+  const network = choice("--network", values.network, NetworkPolicySchema.options);
   const client = await commandClient(values.workspace, values.remote);
   const agent = await client.spawn({
     provider,
@@ -87,8 +92,16 @@ async function run(args: string[]): Promise<number> {
     timeoutMs,
     idleTimeoutMs,
     account: values.account,
+    sandbox,
+    network,
   });
   if (values.json) printJson(agent);
   else stdout.write(`${agent.name} (${agent.id}) ${agent.status}${agent.worktree ? ` in ${agent.worktree}` : ""}\n`);
   return 0;
+}
+
+function choice<T extends string>(flag: string, value: string | undefined, options: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(options as readonly string[]).includes(value)) throw new TroupeError("usage", `${flag} takes ${options.join(", ")}`);
+  return value as T;
 }

@@ -83,6 +83,26 @@ export async function waitForExit(ws: Workspace): Promise<void> {
   }
 }
 
+/** How long an agent in a sandbox waits for the workspace's daemon to come back. */
+const SANDBOX_WAIT_MS = 10 * 60_000;
+
+/**
+ * An agent in a sandbox cannot start the daemon (it would run inside, without the store): it waits
+ * for the next one, which the person's next command, a dashboard or an ACP runner (outside the
+ * sandbox) starts. Its socket's folder is bound in, so the new socket is seen. Said once, bounded.
+ */
+async function waitInSandbox(ws: Workspace, probe: TroupeClient): Promise<TroupeClient> {
+  process.stderr.write(`troupe: the workspace's daemon is not running; waiting for it to come back (a sandboxed agent cannot start it)\n`);
+  const deadline = Date.now() + SANDBOX_WAIT_MS;
+  let delay = 50;
+  while (Date.now() < deadline) {
+    await sleep(delay);
+    if (await isUp(probe)) return probe;
+    delay = Math.min(delay * 2, 1000);
+  }
+  throw new TroupeError("daemon_unavailable", `no daemon answered on ${ws.socket} within ${SANDBOX_WAIT_MS / 60_000} minutes`);
+}
+
 /** What a client found when no daemon answered in time: the message names it. */
 function whyUnreachable(ws: Workspace): string {
   const held = lockHolder(ws);
@@ -100,6 +120,7 @@ export async function ensureDaemon(ws: Workspace, follower?: UnixSocketTransport
   const probeSocket = new UnixSocketTransport(ws.socket, ws.root);
   const probe = new TroupeClient({ transport: probeSocket, token: token() });
   if (await isUp(probe)) return probe;
+  if (process.env.TROUPE_SANDBOX) return waitInSandbox(ws, probe);
   let child = await startDetachedDaemon(ws);
   let childExited = false;
   child.once("exit", () => (childExited = true));

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TroupeError } from "../errors.ts";
-import { excludeStateDir, type Workspace } from "../workspace.ts";
+import { agentSocketFor, excludeStateDir, type Workspace } from "../workspace.ts";
 import { selfBinDir, selfCommand } from "../self.ts";
 import { createStore, type Store } from "../store/index.ts";
 import { ProcessLock } from "./lock.ts";
@@ -131,19 +131,35 @@ export function daemonParts(ws: Workspace, log: Logger, shutdown: () => void): P
       name: "server",
       start: () => {
         let steppingAside = false;
-        server = serve({ socket: ws.socket, root: ws.root }, router, core.services, log, {
+        const hooks = {
           onRequest: () => idle?.touch(),
-          onNewerClient: (version) => {
+          onNewerClient: (version: string) => {
             if (steppingAside) return;
             steppingAside = true;
             log.info(`a client of a newer troupe (${version}) asked; stopping so that it starts its own daemon (agents keep running)`);
             setTimeout(shutdown, 10);
           },
-        });
+        };
+        const person = serve({ socket: ws.socket, root: ws.root }, router, core.services, log, hooks);
         if (!existsSync(ws.socket)) {
-          server.stop();
+          person.stop();
           throw new TroupeError("internal", `socket ${ws.socket} was not created`);
         }
+        // the socket a sandboxed agent reaches, in a folder of its own (src/sandbox/): a token is needed on every route
+        let agents: DaemonServer;
+        try {
+          agents = serve({ socket: agentSocketFor(ws.socket), root: ws.root, agents: true }, router, core.services, log, hooks);
+        } catch (err) {
+          person.stop();
+          throw err;
+        }
+        server = {
+          activeRequests: () => person.activeRequests() + agents.activeRequests(),
+          stop: () => {
+            person.stop();
+            agents.stop();
+          },
+        };
       },
       stop: () => server.stop(),
     },

@@ -44,9 +44,12 @@ function closing(res: Response): Response {
   return new Response(res.body, { status: res.status, headers });
 }
 
-/** HTTP/1.1 on the Unix socket; every failure becomes `{error: {code, message}}`, never a crash. */
+/**
+ * HTTP/1.1 on the Unix socket; every failure becomes `{error: {code, message}}`, never a crash.
+ * `agents`: the agents' socket, on which every request needs a token (see identify).
+ */
 export function serve(
-  where: { socket: string; root: string },
+  where: { socket: string; root: string; agents?: boolean },
   router: Router,
   services: Pick<Services, "identify">,
   log: Logger,
@@ -86,7 +89,7 @@ export function serve(
       const read: { body: Promise<Uint8Array> | null } = { body: null };
       const readBody = () => (read.body ??= hasBody ? bufferBody(req) : Promise.resolve(new Uint8Array(0)));
       try {
-        const caller = identify(req, services);
+        const caller = identify(req, services, where.agents);
         return await m.handler({ req, url, params: m.params, caller, readBody });
       } catch (err) {
         // a body cut short (stalled, oversized) may never end: that connection is not reusable; one
@@ -132,6 +135,7 @@ export function serve(
 
   let server: UnixServer;
   const listen = () => {
+    mkdirSync(dirname(socket), { recursive: true, mode: 0o700 }); // the agents' socket has a folder of its own
     rmSync(socket, { force: true }); // a stale socket of a dead daemon; the lock says we are the only one
     server = serveUnix({ socket, fetch: counted, error });
     chmodSync(socket, 0o600);

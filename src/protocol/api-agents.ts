@@ -6,6 +6,7 @@ import { SignalSchema } from "./signal.ts";
 import { ProfileNameSchema } from "./profile.ts";
 import { PermissionRuleSchema } from "./permission.ts";
 import { DiffLineSchema } from "./review.ts";
+import { NetworkPolicySchema, SandboxModeSchema } from "./sandbox.ts";
 
 const NUL_MESSAGE = "must not contain a NUL byte (a process's arguments and environment cannot hold one)";
 /** Text that reaches a process's argv or environment: the kernel ends a string at NUL, and spawn refuses it. */
@@ -43,6 +44,9 @@ export const SpawnRequestSchema = z.object({
   idleTimeoutMs: z.number().int().positive().optional(),
   /** The user account (name or id) it runs on; unset: the provider's least recently used available one, if it has any. */
   account: z.string().min(1).max(128).optional(),
+  /** Its sandbox (src/sandbox/) and network policy, over the user's and workspace's configs; an agent's worker gets at least its own. */
+  sandbox: SandboxModeSchema.optional(),
+  network: NetworkPolicySchema.optional(),
 });
 export type SpawnRequest = z.input<typeof SpawnRequestSchema>;
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { PermissionPolicySchema } from "./permission.ts";
 import { PermissionModeSchema } from "./entities.ts";
+import { SandboxConfigSchema } from "./sandbox.ts";
 
 /** Per-provider defaults a spawn falls back to when it does not say. */
 const ProviderConfigSchema = z
@@ -86,6 +87,8 @@ export const WorkspaceConfigSchema = z
     lifecycle: LifecycleConfigSchema.optional(),
     /** The workspace's permission policy: under a spawn's, a profile's and an initiative's, over the user's. */
     permissions: PermissionPolicySchema.optional(),
+    /** Agents' sandbox (src/sandbox/): it may tighten the user's; it loosens only once the person trusted the file (`troupe trust`). */
+    sandbox: SandboxConfigSchema.optional(),
   });
 export type WorkspaceConfig = z.infer<typeof WorkspaceConfigSchema>;
 export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;

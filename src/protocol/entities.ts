@@ -4,6 +4,7 @@ import { PERMISSION_MODES } from "./permission-modes.ts";
 import { AgentModeSchema } from "./work.ts";
 import { AGENT_STATUSES } from "./status.ts";
 import { FailureSchema } from "./failure.ts";
+import { AgentSandboxSchema } from "./sandbox.ts";
 
 /** How an agent may act without asking (the list and what each means: permission-modes.ts). */
 export const PermissionModeSchema = z.enum(PERMISSION_MODES);
@@ -70,6 +71,8 @@ export const AgentSchema = z.object({
   pendingPermissions: z.number().int().nonnegative(),
   /** Its plan as it last reported it (an ACP agent's `plan` updates), entries with their status; null: it reported none. */
   plan: z.array(PlanEntrySchema).nullable(),
+  /** What its current (or last) session runs in (src/sandbox/); null: launched by a troupe before sandboxes. */
+  sandbox: AgentSandboxSchema.nullable(),
 });
 export type Agent = z.infer<typeof AgentSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PermissionPolicySchema } from "./permission.ts";
+import { SandboxConfigSchema } from "./sandbox.ts";
 
 /** Notifications when an agent needs the person or ends (issue 12). */
 const NotifyConfigSchema = z.object({
@@ -23,5 +24,7 @@ export type NotifyConfig = z.infer<typeof NotifyConfigSchema>;
 export const UserConfigSchema = z.object({
   notify: NotifyConfigSchema.optional(),
   permissions: PermissionPolicySchema.optional(),
+  /** Agents' sandbox (src/sandbox/), over the workspace config's. */
+  sandbox: SandboxConfigSchema.optional(),
 });
 export type UserConfig = z.infer<typeof UserConfigSchema>;

@@ -362,6 +362,8 @@ export const MIGRATIONS: readonly Migration[] = [
   UPDATE agent_output SET appended_bytes = appended_bytes + dropped_bytes;` },
   // 23: an agent's plan as it last reported it (ACP plan updates: src/agents/output/agent-metadata.ts)
   { name: "agent-plan", sql: `ALTER TABLE agents ADD COLUMN plan_json TEXT;` },
+  // 24: what an agent's current session runs in (src/sandbox/): sandboxed or not, and why
+  { name: "agent-sandbox", sql: `ALTER TABLE agents ADD COLUMN sandbox_json TEXT;` },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

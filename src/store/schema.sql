@@ -1,4 +1,4 @@
--- The store's schema as the migrations leave it (src/store/migrations.ts, version 23), written
+-- The store's schema as the migrations leave it (src/store/migrations.ts, version 24), written
 -- from the table declarations in src/store/tables/ by `npm run docs:schema`: edit those, never this
 -- file, and nothing runs it. tests/store/migrations.test.ts holds it equal to what the migrations
 -- make of an empty store, and tests/store/tables/tables.test.ts each migration to the columns it adds.
@@ -52,7 +52,8 @@ CREATE TABLE agents (
   idle_timeout_ms INTEGER, -- 11 lifecycle
   account_id TEXT, -- 15 agent-account: the user account it runs on
   attached_from TEXT, -- 18 attached-from: the status an attached agent returns to
-  plan_json TEXT -- 23 agent-plan: its plan as it last reported it (ACP plan updates)
+  plan_json TEXT, -- 23 agent-plan: its plan as it last reported it (ACP plan updates)
+  sandbox_json TEXT -- 24 agent-sandbox: what its current session runs in (src/sandbox/)
 );
 CREATE INDEX agents_parent ON agents(parent_id);
 CREATE INDEX agents_retry_at ON agents(retry_at) WHERE retry_at IS NOT NULL;

@@ -21,8 +21,9 @@ afterEach(async () => {
  * What each caller must get, written by hand (never derived from src/services/policy.ts): the
  * person may do everything but signal; an agent reads, spawns, asks and signals as itself, acts
  * on itself and its descendants, answers what is addressed to it, reads the work model and starts
- * mode runs (its children), never decides on it; a forged token gets nothing.
- * Columns: person, self, parent, grandparent, child, unrelated, forged.
+ * mode runs (its children), never decides on it; a forged token gets nothing, and neither does a
+ * request without a token on the agents' socket (a sandboxed agent passing for the person).
+ * Columns: person, self, parent, grandparent, child, unrelated, forged; the sandboxed column is 401 on every row.
  */
 const ALL = [200, 200, 200, 200, 200, 200, 401];
 const LINEAGE = [200, 200, 200, 200, 403, 403, 401];
@@ -113,7 +114,7 @@ const EXPECTED_ROWS: [string, number[]][] = [
   ["POST /v1/daemon/stop", PERSON],
 ];
 const EXPECTED: Matrix = Object.fromEntries(
-  EXPECTED_ROWS.map(([route, statuses]) => [route, Object.fromEntries(CALLERS.map((c, i) => [c, statuses[i]!])) as Record<CallerName, number>]),
+  EXPECTED_ROWS.map(([route, statuses]) => [route, Object.fromEntries(CALLERS.map((c, i) => [c, [...statuses, 401][i]!])) as Record<CallerName, number>]),
 );
 
 const agentsOf = async () => sb.json<Agent[]>(["ls", "--json"]);

@@ -6,6 +6,7 @@ import type { Message } from "../../src/protocol/message.ts";
 import { isLive } from "../../src/protocol/status.ts";
 import { ENDPOINTS, ROWS, type EndpointName } from "../../src/protocol/api/index.ts";
 import { GIT_IDENTITY, waitFor, type Sandbox } from "./sandbox.ts";
+import { agentSocketFor } from "../../src/workspace.ts";
 
 /**
  * Every route of the API tried by every kind of caller against a live daemon, as HTTP statuses.
@@ -14,11 +15,22 @@ import { GIT_IDENTITY, waitFor, type Sandbox } from "./sandbox.ts";
  * agent of another family, and a token nobody was given. Used by tests/integration/identity.test.ts
  * (against its hand-written expectations) and scripts/stress/identity-matrix.ts (prints it).
  */
-export const CALLERS = ["person", "self", "parent", "grandparent", "child", "unrelated", "forged"] as const;
+export const CALLERS = ["person", "self", "parent", "grandparent", "child", "unrelated", "forged", "sandboxed"] as const;
 export type CallerName = (typeof CALLERS)[number];
 export type Matrix = Record<string, Record<CallerName, number>>;
 
 const FORGED = "forged-token-nobody-was-given";
+/**
+ * The "sandboxed" caller: no token, on the agents' socket (the one a sandbox binds in, src/sandbox/):
+ * what an agent that drops its header to pass for the person sends.
+ */
+const NO_TOKEN_AGENTS_SOCKET = "\0no token, on the agents' socket";
+
+/** Where a caller's request goes, and the header it sends. */
+function route(sb: Sandbox, token: string | null): { unix: string; headers: Record<string, string> } {
+  if (token === NO_TOKEN_AGENTS_SOCKET) return { unix: agentSocketFor(sb.socket), headers: {} };
+  return { unix: sb.socket, headers: token ? { authorization: `Bearer ${token}` } : {} };
+}
 
 interface Family {
   /** The agent the route acts on. */
@@ -51,9 +63,9 @@ export class MatrixRun {
   }
 
   async api(token: string | null, method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
-    const headers: Record<string, string> = { "content-type": "application/json" };
-    if (token) headers.authorization = `Bearer ${token}`;
-    const res = await fetch(`http://troupe${path}`, { unix: this.sb.socket, method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const to = route(this.sb, token);
+    const headers: Record<string, string> = { "content-type": "application/json", ...to.headers };
+    const res = await fetch(`http://troupe${path}`, { unix: to.unix, method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await res.text();
     return { status: res.status, json: text ? (JSON.parse(text) as unknown) : null };
   }
@@ -69,7 +81,8 @@ export class MatrixRun {
     const name = `m${++this.n}`;
     const file = join(this.tokenDir, name);
     const command = `printf %s "$TROUPE_AGENT_TOKEN" > ${file}.tmp && mv ${file}.tmp ${file}; ${then === "live" ? "exec sleep 600" : "exit 0"}`;
-    const r = await this.api(token, "POST", "/v1/agents", { provider: "generic", command, name, worktree: false, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
+    // unsandboxed (the person's first one, and so its descendants): each writes its token into the checkout
+    const r = await this.api(token, "POST", "/v1/agents", { provider: "generic", command, name, worktree: false, sandbox: "off", env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
     if (r.status !== 201) throw new Error(`spawn ${name} as ${token ? "an agent" : "the person"}: ${r.status} ${JSON.stringify(r.json)}`);
     const agentToken = await waitFor(`${name}'s token`, () => {
       try {
@@ -132,7 +145,7 @@ export class MatrixRun {
     const t = this.shared.tokens;
     return {
       target: target.agent,
-      tokens: { person: null, self: target.token, parent: t.get("parent")!, grandparent: t.get("grandparent")!, child: child.token, unrelated: t.get("unrelated")!, forged: FORGED },
+      tokens: { person: null, self: target.token, parent: t.get("parent")!, grandparent: t.get("grandparent")!, child: child.token, unrelated: t.get("unrelated")!, forged: FORGED, sandboxed: NO_TOKEN_AGENTS_SOCKET },
     };
   }
 
@@ -146,7 +159,7 @@ export class MatrixRun {
       const row = {} as Record<CallerName, number>;
       for (const caller of order) {
         // a refused token is refused before anything: it needs no target of its own
-        const f = c.fresh && caller !== "forged" ? await this.family(c.fresh) : this.sharedFamily;
+        const f = c.fresh && caller !== "forged" && caller !== "sandboxed" ? await this.family(c.fresh) : this.sharedFamily;
         row[caller] = await c.call(this, f, f.tokens[caller]);
         onCell?.(routeOf(c), caller, row[caller]);
       }
@@ -189,8 +202,8 @@ export class MatrixRun {
   /** Opens the event stream and closes it as soon as the status is known. */
   async eventsStatus(token: string | null): Promise<number> {
     const abort = new AbortController();
-    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-    const res = await fetch("http://troupe/v1/events?output=none", { unix: this.sb.socket, headers, signal: abort.signal });
+    const to = route(this.sb, token);
+    const res = await fetch("http://troupe/v1/events?output=none", { unix: to.unix, headers: to.headers, signal: abort.signal });
     abort.abort();
     return res.status;
   }

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { TroupeError } from "../../errors.ts";
 import type { ProviderCommand } from "../../../providers/types.ts";
@@ -91,7 +91,7 @@ const FEED = [
  * exit status, ends the session as the agent's error: see session-signal.ts), and feeds a
  * `stdinStream` command its input stream (FEED).
  */
-export function launchSession(cmd: ProviderCommand, cwd: string, env: Record<string, string>, files: SessionFiles, opts: { setup?: string | null } = {}): Promise<Launched> {
+export function launchSession(cmd: ProviderCommand, cwd: string, env: Record<string, string>, files: SessionFiles, opts: { setup?: string | null; notes?: string[] } = {}): Promise<Launched> {
   const [bin] = cmd.argv;
   if (!bin) throw new TroupeError("spawn_failed", "empty command");
   rmSync(files.exitPath, { force: true });
@@ -100,6 +100,8 @@ export function launchSession(cmd: ProviderCommand, cwd: string, env: Record<str
   mkdirSync(join(files.stdoutPath, ".."), { recursive: true });
   const out = openSync(files.stdoutPath, "a");
   const err = openSync(files.stderrPath, "a");
+  // troupe's own lines about this session (its sandbox), first in its output
+  if (opts.notes?.length) writeSync(err, opts.notes.map((l) => `${l}\n`).join(""));
   let stdin: number | "ignore" = "ignore";
   if (cmd.stdinStream) {
     rmSync(files.inputDir, { recursive: true, force: true });

@@ -23,6 +23,10 @@ import { copyIncludes, worktreePrep } from "./worktree-setup.ts";
 import type { SpawnRequestSchema } from "../../protocol/api.ts";
 import type { z } from "zod";
 import { hashToken, newId, newToken } from "../tokens.ts";
+import type { NetworkPolicy, SandboxMode } from "../../protocol/sandbox.ts";
+import { resolveSandbox, stricterMode, tighterNetwork } from "../../sandbox/policy.ts";
+import { sandboxLayers } from "../../sandbox/layers.ts";
+import { sandboxAvailable } from "../../sandbox/available.ts";
 
 /** A spawn request as its schema leaves it (defaults applied). */
 export type SpawnOptions = z.output<typeof SpawnRequestSchema>;
@@ -71,6 +75,8 @@ export class Spawner {
       throw new TroupeError("bad_request", `${provider.binary} is not installed: ${provider.install}`);
     }
     const config = providerConfig(d.ws.stateDir, provider.name);
+    // its sandbox, settled before anything exists: strict without one, or a worker looser than its parent, starts nothing
+    const sandbox = this.sandboxOf(req, parentId);
     const { agents } = d.store;
     // a removed agent's branch stays, so its name stays taken for worktrees
     const branches = req.worktree ? await troupeBranches(d.ws.root) : new Set<string>();
@@ -149,10 +155,11 @@ export class Spawner {
       idleTimeoutMs: req.idleTimeoutMs ?? null,
       accountId,
     });
+    const withSandbox = agents.update(rec.id, { sandbox: { sandboxed: false, mode: sandbox.mode, network: sandbox.network, note: "not started yet" } });
     const ownRules = mergeLayers(own);
     d.store.permissions.addRules(rec.id, "allow", ownRules.allow, "spawn");
     d.store.permissions.addRules(rec.id, "deny", ownRules.deny, "spawn");
-    d.bus.publish({ type: "agent:created", agent: toAgent(rec) });
+    d.bus.publish({ type: "agent:created", agent: toAgent(withSandbox) });
     try {
       d.envs.save(rec.id, req.env);
       if (role) saveRole(d.envs.dir(rec.id), role);
@@ -162,7 +169,30 @@ export class Spawner {
       d.failRun(rec.id, `could not write the agent's input: ${errorMessage(err)}`);
       throw err;
     }
-    return d.startSession(rec, 1, cmd, token, {}, req.env, setup);
+    return d.startSession(withSandbox, 1, cmd, token, {}, req.env, setup);
+  }
+
+  /**
+   * The sandbox a spawn asks for, over the configs (src/sandbox/layers.ts). An agent's worker runs
+   * at least as tightly as the agent: asking for less is refused, since a sandboxed agent must not
+   * start its way out (a worker without a worktree gets the person's checkout read-only: plan.ts).
+   */
+  private sandboxOf(req: SpawnOptions, parentId: string | null): { mode: SandboxMode; network: NetworkPolicy } {
+    const settings = resolveSandbox(sandboxLayers(this.d.ws.stateDir, { sandbox: req.sandbox, network: req.network }));
+    let { mode, network } = settings;
+    const parent = parentId ? this.d.store.agents.get(parentId)?.sandbox : null;
+    if (parent?.sandboxed) {
+      const looser = (req.sandbox && stricterMode(req.sandbox, parent.mode) !== req.sandbox) || (req.network && tighterNetwork(req.network, parent.network) !== req.network);
+      if (looser) throw new TroupeError("forbidden", `an agent's worker runs at least as sandboxed as the agent (sandbox ${parent.mode}, network ${parent.network})`);
+      mode = "strict"; // sandboxed like its parent, or not at all
+
+      network = tighterNetwork(network, parent.network);
+    }
+    if (mode === "strict") {
+      const available = sandboxAvailable(req.env.PATH ?? process.env.PATH);
+      if (!available.ok) throw new TroupeError("sandbox_unavailable", `sandbox mode strict: ${available.why}; nothing was started`);
+    }
+    return { mode, network };
   }
 
   /**

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { errorMessage } from "../../errors.ts";
 import type { Agent } from "../../protocol/entities.ts";
 import type { AgentPatch, AgentRecord } from "../../store/index.ts";
@@ -12,6 +13,10 @@ import { launchSession, sessionFiles } from "../processes/launch-detached.ts";
 import { agentEnv } from "../processes/session-env.ts";
 import type { Stopper } from "../processes/stopper.ts";
 import type { SessionWatcher } from "../sessions/session-watcher.ts";
+import { sandboxSession, type SessionSandbox } from "../../sandbox/session.ts";
+import { sessionSandboxSettings } from "../../sandbox/layers.ts";
+import { providerNamed } from "./provider-named.ts";
+import { selfCommand } from "../../self.ts";
 
 interface SessionStartDeps extends Pick<AgentDeps, "ws" | "store" | "bus" | "binDir" | "accounts" | "input"> {
   stopper: Stopper;
@@ -38,6 +43,15 @@ export async function startSession(d: SessionStartDeps, rec: AgentRecord, sessio
     throw err;
   }
   const env = agentEnv(runEnv, who, d.binDir);
+  // in its sandbox (src/sandbox/), or not and why; a strict one that cannot start starts nothing
+  let sandbox: SessionSandbox;
+  try {
+    const where = { root: ws.root, stateDir: ws.stateDir, socket: ws.socket, cwd: rec.cwd, worktree: rec.worktree, agentDir: join(ws.stateDir, "agents", rec.name), worker: rec.parentId !== null, env, binDir: d.binDir, self: selfCommand(), provider: providerNamed(rec.provider) };
+    sandbox = sandboxSession(cmd, sessionSandboxSettings(ws.stateDir, rec.sandbox), where);
+  } catch (err) {
+    if (session === 1) failRun(d, rec.id, errorMessage(err));
+    throw err;
+  }
   // the last run's signal goes, and never through a link the agent planted (nothing launched yet)
   try {
     clearSignalFile(rec.signalFile, ws.stateDir);
@@ -53,7 +67,7 @@ export async function startSession(d: SessionStartDeps, rec: AgentRecord, sessio
   store.agents.update(rec.id, { session, status: "starting" });
   let launched;
   try {
-    launched = await launchSession(cmd, rec.cwd, env, files, { setup });
+    launched = await launchSession(sandbox.cmd, rec.cwd, env, files, { setup, notes: session === 1 ? sandbox.notices : [] });
   } catch (err) {
     store.sessions.end(rec.id, session, null);
     if (session === 1) failRun(d, rec.id, errorMessage(err));
@@ -67,7 +81,7 @@ export async function startSession(d: SessionStartDeps, rec: AgentRecord, sessio
     d.stopper.terminate(rec.id, session, () => {});
     return toAgent(store.agents.get(rec.id)!);
   }
-  const updated = store.agents.update(rec.id, { ...onLaunch, status: "running", lastActivityAt: Date.now() });
+  const updated = store.agents.update(rec.id, { ...onLaunch, status: "running", lastActivityAt: Date.now(), sandbox: sandbox.state });
   bus.publish({ type: "agent:updated", agent: toAgent(updated) });
   // what came for it since its prompt was built goes into its input, when it takes input mid-run
   if (cmd.stdinStream) d.input?.opened(rec.id, session);

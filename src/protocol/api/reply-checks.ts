@@ -66,9 +66,19 @@ function readAgentPlan(v: unknown, at: string): unknown[] | string {
   return out;
 }
 
+function readAgentSandbox(v: unknown, at: string): Record<string, unknown> | string {
+  if (!isObject(v)) return `${at ? at + ": " : ""}expected an object`;
+  const o: Record<string, unknown> = { sandboxed: v.sandboxed, mode: v.mode, network: v.network, note: v.note };
+  if (!(typeof o.sandboxed === "boolean")) return `${at ? at + "." : ""}sandboxed: expected true or false`;
+  if (!((o.mode === "auto" || o.mode === "strict" || o.mode === "off"))) return `${at ? at + "." : ""}mode: expected one of auto, strict, off`;
+  if (!((o.network === "all" || o.network === "none"))) return `${at ? at + "." : ""}network: expected one of all, none`;
+  if (!((o.note === null || typeof o.note === "string"))) return `${at ? at + "." : ""}note: expected a string, or null`;
+  return o;
+}
+
 function readAgent(v: unknown, at: string): Record<string, unknown> | string {
   if (!isObject(v)) return `${at ? at + ": " : ""}expected an object`;
-  const o: Record<string, unknown> = { id: v.id, name: v.name, provider: v.provider, status: v.status, prompt: v.prompt, command: v.command, model: v.model, permissions: v.permissions, cwd: v.cwd, worktree: v.worktree, branch: v.branch, baseRef: v.baseRef, pid: v.pid, session: v.session, providerSessionId: v.providerSessionId, result: v.result, error: v.error, questions: v.questions, exitCode: v.exitCode, costUsd: v.costUsd, inputTokens: v.inputTokens, outputTokens: v.outputTokens, mode: v.mode, initiativeId: v.initiativeId, taskId: v.taskId, phaseId: v.phaseId, createdAt: v.createdAt, updatedAt: v.updatedAt, lastActivityAt: v.lastActivityAt, parentId: v.parentId, uncommitted: v.uncommitted, failure: v.failure, retryAt: v.retryAt, attempt: v.attempt, budgetUsd: v.budgetUsd, accountId: v.accountId, pendingPermissions: v.pendingPermissions, plan: v.plan };
+  const o: Record<string, unknown> = { id: v.id, name: v.name, provider: v.provider, status: v.status, prompt: v.prompt, command: v.command, model: v.model, permissions: v.permissions, cwd: v.cwd, worktree: v.worktree, branch: v.branch, baseRef: v.baseRef, pid: v.pid, session: v.session, providerSessionId: v.providerSessionId, result: v.result, error: v.error, questions: v.questions, exitCode: v.exitCode, costUsd: v.costUsd, inputTokens: v.inputTokens, outputTokens: v.outputTokens, mode: v.mode, initiativeId: v.initiativeId, taskId: v.taskId, phaseId: v.phaseId, createdAt: v.createdAt, updatedAt: v.updatedAt, lastActivityAt: v.lastActivityAt, parentId: v.parentId, uncommitted: v.uncommitted, failure: v.failure, retryAt: v.retryAt, attempt: v.attempt, budgetUsd: v.budgetUsd, accountId: v.accountId, pendingPermissions: v.pendingPermissions, plan: v.plan, sandbox: v.sandbox };
   if (!(typeof o.id === "string")) return `${at ? at + "." : ""}id: expected a string`;
   if (!(typeof o.name === "string")) return `${at ? at + "." : ""}name: expected a string`;
   if (!(typeof o.provider === "string")) return `${at ? at + "." : ""}provider: expected a string`;
@@ -118,6 +128,11 @@ function readAgent(v: unknown, at: string): Record<string, unknown> | string {
     const r = readAgentPlan(o.plan, `${at ? at + "." : ""}plan`);
     if (typeof r === "string") return r;
     o.plan = r;
+  }
+  if (o.sandbox !== null) {
+    const r = readAgentSandbox(o.sandbox, `${at ? at + "." : ""}sandbox`);
+    if (typeof r === "string") return r;
+    o.sandbox = r;
   }
   return o;
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { QuestionSchema } from "../../protocol/entities.ts";
 import { FailureSchema } from "../../protocol/failure.ts";
 import { PlanEntrySchema } from "../../protocol/output.ts";
+import { AgentSandboxSchema } from "../../protocol/sandbox.ts";
 import type { Table } from "./declaration.ts";
 
 /**
@@ -57,6 +58,7 @@ export const AGENTS = {
     account_id: { type: "TEXT", since: "agent-account", note: "the user account it runs on", field: "accountId", insert: "optional", patch: true },
     attached_from: { type: "TEXT", since: "attached-from", note: "the status an attached agent returns to", field: "attachedFrom", patch: true },
     plan_json: { type: "TEXT", since: "agent-plan", note: "its plan as it last reported it (ACP plan updates)", field: "plan", json: { schema: z.array(PlanEntrySchema).nullable(), fallback: null }, patch: true },
+    sandbox_json: { type: "TEXT", since: "agent-sandbox", note: "what its current session runs in (src/sandbox/)", field: "sandbox", json: { schema: AgentSandboxSchema.nullable(), fallback: null }, patch: true },
   },
   indexes: ["CREATE INDEX agents_parent ON agents(parent_id)", "CREATE INDEX agents_retry_at ON agents(retry_at) WHERE retry_at IS NOT NULL"],
 } as const satisfies Table;

@@ -1,0 +1,36 @@
+import { z } from "zod";
+
+/**
+ * How an agent is sandboxed (src/sandbox/): `auto` where the machine can (otherwise unsandboxed,
+ * said once), `strict` refuses to start without one, `off` runs it as the person's user does.
+ */
+export const SandboxModeSchema = z.enum(["auto", "strict", "off"]);
+export type SandboxMode = z.infer<typeof SandboxModeSchema>;
+
+/** What a sandboxed agent reaches of the network: everything, or only the daemon's socket. */
+export const NetworkPolicySchema = z.enum(["all", "none"]);
+export type NetworkPolicy = z.infer<typeof NetworkPolicySchema>;
+
+/** `sandbox` in the user config, the workspace config and profiles. Paths are absolute, or start with `~/`. */
+export const SandboxConfigSchema = z.object({
+  mode: SandboxModeSchema.optional(),
+  network: NetworkPolicySchema.optional(),
+  /** More paths readable inside (a package cache, a toolchain under HOME). */
+  allowRead: z.array(z.string().min(1)).optional(),
+  /** More paths writable inside; each must exist. */
+  allowWrite: z.array(z.string().min(1)).optional(),
+  /** Variables of the spawning environment kept inside that are dropped by default (SSH_AUTH_SOCK, GH_TOKEN, ...). */
+  allowEnv: z.array(z.string().min(1)).optional(),
+});
+export type SandboxConfig = z.infer<typeof SandboxConfigSchema>;
+
+/** What an agent's current session runs in, as `troupe ls --json` and the API show it. */
+export const AgentSandboxSchema = z.object({
+  /** It runs in a sandbox now. */
+  sandboxed: z.boolean(),
+  mode: SandboxModeSchema,
+  network: NetworkPolicySchema,
+  /** Why it is not sandboxed (mode `auto` on a machine without one, or `off`); null when it is. */
+  note: z.string().nullable(),
+});
+export type AgentSandbox = z.infer<typeof AgentSandboxSchema>;

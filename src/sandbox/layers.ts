@@ -1,0 +1,48 @@
+import { WorkspaceConfigSchema } from "../protocol/config.ts";
+import type { NetworkPolicy, SandboxMode } from "../protocol/sandbox.ts";
+import { CONFIG_MAX_BYTES } from "../json-config.ts";
+import { readGuarded } from "../guarded-fs.ts";
+import { isTrusted } from "../trust.ts";
+import { readUserConfig } from "../user-config.ts";
+import { configPath, readWorkspaceConfig } from "../workspace-config.ts";
+import { resolveSandbox, type SandboxLayer, type SandboxSettings } from "./policy.ts";
+
+/**
+ * The workspace config's `sandbox`, trusted when the person trusted the file's current content
+ * (`troupe trust`, as for `worktree.setup`): a branch can change the file, so until then it only tightens.
+ */
+function workspaceLayer(stateDir: string): SandboxLayer | null {
+  const path = configPath(stateDir);
+  const read = readGuarded(path, { maxBytes: CONFIG_MAX_BYTES, root: stateDir, rootName: "the workspace" });
+  let parsed: ReturnType<typeof WorkspaceConfigSchema.safeParse> | null = null;
+  try {
+    if (read.kind === "ok") parsed = WorkspaceConfigSchema.safeParse(JSON.parse(read.text));
+  } catch {
+    parsed = null;
+  }
+  if (read.kind !== "ok" || !parsed?.success) {
+    readWorkspaceConfig(stateDir); // none is none; a broken or refused file throws its own one-line error
+    return null;
+  }
+  // what is checked is what is taken: the trusted text's own sandbox, never a second read's
+  const config = parsed.data.sandbox;
+  return config ? { from: path, config, trusted: isTrusted(path, process.env, read.text) } : null;
+}
+
+/** Where an agent's sandbox settings come from, in precedence order: the spawn's flags, the user config, the workspace config. */
+export function sandboxLayers(stateDir: string, flags: { sandbox?: SandboxMode; network?: NetworkPolicy } = {}): SandboxLayer[] {
+  const flag: SandboxLayer = { from: "the spawn", config: { mode: flags.sandbox, network: flags.network }, trusted: true };
+  const user = readUserConfig().sandbox;
+  const ws = workspaceLayer(stateDir);
+  return [flag, ...(user ? [{ from: "the user config", config: user, trusted: true }] : []), ...(ws ? [ws] : [])];
+}
+
+/**
+ * A session's settings: the agent's own mode and network (what its spawn resolved, flags
+ * included; for an agent from before sandboxes, what the configs say now), and the configs'
+ * extra paths and variables as they are now.
+ */
+export function sessionSandboxSettings(stateDir: string, own: { mode: SandboxMode; network: NetworkPolicy } | null): SandboxSettings {
+  const now = resolveSandbox(sandboxLayers(stateDir));
+  return own ? { ...now, mode: own.mode, network: own.network } : now;
+}

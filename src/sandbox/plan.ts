@@ -1,0 +1,126 @@
+import { existsSync, mkdirSync, realpathSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { delimiter, dirname, isAbsolute, join, sep } from "node:path";
+import { TroupeError } from "../errors.ts";
+import type { Provider } from "../../providers/types.ts";
+import { which } from "../runtime/process.ts";
+import { agentSocketFor } from "../workspace.ts";
+import type { SandboxPlan } from "./bwrap.ts";
+import type { SandboxSettings } from "./policy.ts";
+
+/**
+ * Variables of the spawning environment a sandboxed agent does not get unless `allowEnv` names
+ * them: a forwarded ssh agent, GitHub's and the clouds' tokens, the person's desktop bus.
+ */
+export const DROPPED_ENV = [
+  "SSH_AUTH_SOCK", "SSH_AGENT_PID", "GPG_AGENT_INFO", "DBUS_SESSION_BUS_ADDRESS",
+  "GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN",
+  "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "GOOGLE_APPLICATION_CREDENTIALS", "AZURE_CLIENT_SECRET",
+  "NPM_TOKEN", "NODE_AUTH_TOKEN", "DOCKER_AUTH_CONFIG",
+];
+
+export interface PlanInput {
+  root: string;
+  stateDir: string;
+  /** The person's socket of the workspace's daemon: its folder is hidden, the agents' one bound in. */
+  socket: string;
+  cwd: string;
+  worktree: string | null;
+  /** `.troupe/agents/<name>`: an agent without a worktree keeps its input and signal files there. */
+  agentDir: string;
+  /** An agent's worker: without a worktree, it gets the person's checkout read-only (its parent could not write it either). */
+  worker: boolean;
+  /** The session's environment, as the agent would get it unsandboxed. */
+  env: Record<string, string>;
+  provider: Provider;
+  argv0: string;
+  binDir: string;
+  /** The argv that runs this troupe (the binary; or a runtime and its script): what the agent's `troupe` runs. */
+  self: string[];
+  settings: Pick<SandboxSettings, "network" | "allowRead" | "allowWrite" | "allowEnv">;
+}
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+const under = (path: string, dir: string) => path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+
+/** A path of the config: absolute, or `~/...` under HOME. */
+function expand(path: string, home: string, key: string): string {
+  const p = path === "~" ? home : path.startsWith("~/") ? join(home, path.slice(2)) : path;
+  if (!isAbsolute(p)) throw new TroupeError("bad_request", `sandbox.${key}: ${path} is not an absolute path (nor ~/...)`);
+  if (!existsSync(p)) throw new TroupeError("bad_request", `sandbox.${key}: ${path} does not exist`);
+  return real(p);
+}
+
+/** What a program needs seen: up to its outermost `node_modules` (an npm CLI needs its package's neighbours), else the file alone. */
+function programPath(bin: string): string {
+  const path = real(bin);
+  const at = path.indexOf(`${sep}node_modules${sep}`);
+  return at >= 0 ? path.slice(0, at + `${sep}node_modules`.length) : path;
+}
+
+const isDir = (p: string) => statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
+
+/**
+ * What one agent's sandbox holds, from where its workspace, worktree, CLI and login live. HOME
+ * and /tmp are emptied; the repository, troupe's binary and the folders of PATH under them stay
+ * readable; its worktree (the person's agents without one: the workspace), the git folder and its CLI's login are
+ * writable; troupe's state, config and runtime folders are hidden, the agents' socket folder
+ * bound back in. A path of `allowRead`/`allowWrite` that does not exist is refused.
+ */
+export function sandboxPlan(i: PlanInput): SandboxPlan {
+  const home = real(i.env.HOME || homedir());
+  const emptied = [home, "/tmp"];
+  // under an emptied folder, and not that folder itself (which would undo the emptying)
+  const hiddenNow = (p: string) => emptied.some((d) => under(p, d) && p !== d);
+  const readOnly: string[] = [real(i.root), real(i.binDir)];
+  // the programs it runs: PATH's folders that the emptied HOME and /tmp would take away, and its CLI's own
+  for (const dir of (i.env.PATH ?? "").split(delimiter)) if (dir && isAbsolute(dir) && existsSync(dir) && hiddenNow(real(dir))) readOnly.push(real(dir));
+  const bin = i.argv0.includes("/") ? i.argv0 : which(i.argv0, i.env.PATH ?? "");
+  for (const p of [bin, ...i.self.filter((a) => isAbsolute(a) && existsSync(a))]) if (p && hiddenNow(real(p))) readOnly.push(programPath(p));
+  for (const f of [".gitconfig", ".config/git"]) if (existsSync(join(home, f))) readOnly.push(join(home, f));
+  readOnly.push(...i.settings.allowRead.map((p) => expand(p, home, "allowRead")));
+
+  const socketDir = dirname(agentSocketFor(i.socket));
+  mkdirSync(socketDir, { recursive: true, mode: 0o700 });
+  const hidden = [real(i.stateDir), real(dirname(i.socket))];
+  const xdg = (v: string, fallback: string) => join(i.env[v] || join(home, fallback), "troupe");
+  for (const d of [xdg("XDG_CONFIG_HOME", ".config"), xdg("XDG_STATE_HOME", ".local/state")]) if (existsSync(d)) hidden.push(real(d));
+
+  const writable = [real(socketDir)];
+  if (i.worktree) writable.push(real(i.worktree));
+  else if (!i.worker) writable.push(real(i.root));
+  if (!i.worktree) {
+    mkdirSync(i.agentDir, { recursive: true, mode: 0o700 });
+    writable.push(real(i.agentDir));
+  }
+  const gitDir = join(i.root, ".git");
+  const readOnlyAgain: string[] = [];
+  if (isDir(gitDir)) {
+    writable.push(real(gitDir));
+    for (const f of ["config", "hooks"]) if (existsSync(join(gitDir, f))) readOnlyAgain.push(real(join(gitDir, f)));
+  }
+  const acct = i.provider.accountEnv ? i.env[i.provider.accountEnv] : undefined;
+  if (acct && isAbsolute(acct) && isDir(acct)) writable.push(real(acct));
+  else for (const f of i.provider.home ?? []) if (existsSync(join(home, f))) writable.push(join(home, f));
+  writable.push(...i.settings.allowWrite.map((p) => expand(p, home, "allowWrite")));
+
+  const kept = new Set(i.settings.allowEnv);
+  return {
+    cwd: real(i.cwd),
+    home,
+    network: i.settings.network,
+    readOnly,
+    hidden,
+    writable,
+    readOnlyAgain,
+    setenv: { TROUPE_SOCKET: agentSocketFor(i.socket), TROUPE_SANDBOX: i.settings.network, TMPDIR: "/tmp" },
+    unsetenv: DROPPED_ENV.filter((k) => !kept.has(k) && i.env[k] !== undefined),
+  };
+}
