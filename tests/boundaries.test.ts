@@ -14,7 +14,7 @@ import { importsOf } from "./support/imports.ts";
 const LAYERS: Record<string, readonly string[]> = {
   // the entry point and the people's side: the daemon only through the client
   main: ["cli", "self"],
-  cli: ["client", "protocol", "output", "providers", "workspace", "lock-file", "trust", "self", "user-config", "remotes", "platforms", "acp", "permissions"],
+  cli: ["client", "protocol", "output", "providers", "workspace", "lock-file", "trust", "self", "user-config", "remotes", "platforms", "acp", "permissions", "sandbox"],
   // the dashboard; its own layers (kit, mirror, features, shell) are held by tests/ui/structure.test.ts
   ui: ["client", "protocol", "output", "providers", "workspace", "runtime", "user-config", "permissions"],
   mcp: ["client", "protocol"],
@@ -36,7 +36,9 @@ const LAYERS: Record<string, readonly string[]> = {
   live: ["agents", "events", "store", "providers", "prompts", "output", "protocol"],
   // the person's review of an agent's diff: comments anchored in it, sent as a message
   reviews: ["agents", "messages", "events", "store", "prompts", "protocol"],
-  agents: ["events", "store", "git", "providers", "runtime", "protocol", "output", "prompts", "process-info", "workspace", "workspace-config", "json-config", "file-modes", "trust", "user-config", "guarded-fs"],
+  agents: ["events", "store", "git", "providers", "runtime", "protocol", "output", "prompts", "process-info", "workspace", "workspace-config", "json-config", "file-modes", "trust", "user-config", "guarded-fs", "sandbox", "self"],
+  // each agent's sandbox (bubblewrap): its settings from the configs, what it holds, its arguments
+  sandbox: ["providers", "protocol", "runtime", "workspace", "workspace-config", "json-config", "guarded-fs", "trust", "user-config"],
   // the user's accounts: agents take them through a port (agents/accounts-port.ts) the daemon plugs in
   accounts: ["agents", "events", "store", "providers", "runtime", "protocol", "file-modes"],
   work: ["front-matter", "agents", "conversations", "events", "store", "git", "providers", "runtime", "protocol", "file-modes", "guarded-fs"],

@@ -4,7 +4,9 @@
  *    until the reply (the agent running: recorded, input written, wrapper started, followed),
  *    interleaved with the floor: a bare detached `sh -c sleep` started from this process with its
  *    output to files (what starting any process costs here);
- *  - cold `troupe spawn --no-worktree --command ...` processes, beside `troupe --version`.
+ *  - cold `troupe spawn --no-worktree --command ...` processes, beside `troupe --version`;
+ *  - the sandbox (src/sandbox/): spawn to the agent's first command running, sandboxed (`auto`)
+ *    and not (`off`), interleaved, and the memory bubblewrap adds per agent (PSS of its processes).
  * The agents stay alive until the end (each spawn sees the ones before it), then are killed by
  * their process groups. Machine load printed beside each figure (see floor.ts).
  * Usage: bun scripts/bench/spawn.ts [spawns=100] [processRuns=20]   (TROUPE_BIN: another build)
@@ -15,8 +17,9 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { TroupeClient } from "../../src/client/client.ts";
 import { BIN, line, load, ms, pct, processCpuMs, timeProcess, type Timed } from "./floor.ts";
-import { runtime as js } from "../../src/runtime/process.ts";
+import { runtime as js, sleep } from "../../src/runtime/process.ts";
 import { runSync, start } from "../lib/process.ts";
+import { cmdline, descendants, memoryKb } from "./proc-stats.ts";
 
 const spawns = Number(process.argv[2] ?? 100);
 const processRuns = Number(process.argv[3] ?? 20);
@@ -63,6 +66,38 @@ function killAgents(): void {
   }
 }
 
+/** Until the agent's own command runs: it makes a file in the workspace (an agent without a worktree may write there). */
+async function untilRunning(client: TroupeClient, sandbox: "auto" | "off", i: number): Promise<{ ms: number; pid: number }> {
+  const marker = join(dir, `started-${sandbox}-${i}`);
+  const t0 = performance.now();
+  const agent = await client.spawn({ provider: "generic", command: `: > ${marker}; exec ${COMMAND}`, worktree: false, env: agentEnv, sandbox });
+  while (!existsSync(marker)) await sleep(0.5);
+  if (agent.sandbox?.sandboxed !== (sandbox === "auto")) throw new Error(`agent ${agent.name}: sandbox ${JSON.stringify(agent.sandbox)}`);
+  return { ms: performance.now() - t0, pid: agent.pid! };
+}
+
+async function sandboxCost(client: TroupeClient): Promise<void> {
+  const runs = Math.max(10, Math.min(40, spawns / 2));
+  const on: number[] = [];
+  const off: number[] = [];
+  const bwrapPss: number[] = [];
+  for (let i = 0; i < runs + WARM; i++) {
+    const a = await untilRunning(client, "auto", i);
+    const b = await untilRunning(client, "off", i);
+    if (i < WARM) continue;
+    on.push(a.ms);
+    off.push(b.ms);
+    // bubblewrap's own processes under the wrapper (the one outside, and the namespace's init)
+    const bw = descendants(a.pid).filter((p) => cmdline(p).startsWith("/usr/bin/bwrap") || cmdline(p).startsWith("bwrap"));
+    bwrapPss.push(bw.reduce((sum, p) => sum + (memoryKb(p)?.pss ?? 0), 0) / 1024);
+  }
+  const added = pct(on, 50) - pct(off, 50);
+  console.log(line(`spawn to the agent's command running, sandboxed (auto)`, on, ""));
+  console.log(line(`spawn to the agent's command running, unsandboxed (off)`, off, `; the sandbox adds ${ms(added)} at the median (target <= 30 ms)`));
+  const pss = [...bwrapPss].sort((x, y) => x - y)[Math.floor(bwrapPss.length / 2)]!;
+  console.log(`memory the sandbox adds per agent (bubblewrap's processes, PSS, median of ${bwrapPss.length}): ${pss.toFixed(2)} MB`);
+}
+
 try {
   console.log(`machine: ${navigator.hardwareConcurrency} cores, ${js.name} ${js.version}, ${load()} at the start`);
   await start([BIN, "daemon", "start"], { env, stdout: "ignore" }).exited;
@@ -99,6 +134,7 @@ try {
   const cpuNote = (xs: Timed[]) => `, CPU median ${ms(pct(xs.map((x) => x.cpu), 50))}`;
   console.log(line(`cold 'troupe spawn --no-worktree --command' process`, cli.map((x) => x.wall), cpuNote(cli)));
   console.log(line(`baseline 'troupe --version' process`, versions.map((x) => x.wall), cpuNote(versions)));
+  await sandboxCost(client);
   console.log(`live agents at the end: ${(await client.listAgents()).length}`);
 } finally {
   killAgents();

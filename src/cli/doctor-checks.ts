@@ -10,6 +10,9 @@ import { readUserConfig, userConfigPath } from "../user-config.ts";
 import { readWorkspaceConfig } from "../workspace-config.ts";
 import type { Workspace } from "../workspace.ts";
 import { systemdUnavailable } from "./systemd-unit.ts";
+import { resolveSandbox } from "../sandbox/policy.ts";
+import { sandboxLayers } from "../sandbox/layers.ts";
+import { sandboxAvailable } from "../sandbox/available.ts";
 
 /** One line of `troupe doctor`: what was checked, whether it is fine, and whether troupe needs it. */
 export interface Check {
@@ -141,4 +144,24 @@ export function checkNotify(): Check {
   const r = spawnSync("sh", ["-c", 'command -v "$1"', "sh", program], { encoding: "utf8", timeout: 5_000 });
   if (r.status !== 0) return need("notify", false, `notify.command runs '${program}', which is not on PATH: notifications fail (see .troupe/daemon.log)`);
   return need("notify", true, `notify.command runs ${r.stdout.trim()}${desktop}`);
+}
+
+/** Whether agents spawned here now would run sandboxed (src/sandbox/), and why not. */
+export function checkSandbox(ws: Workspace | null): Check {
+  let settings;
+  try {
+    settings = resolveSandbox(ws ? sandboxLayers(ws.stateDir) : []);
+  } catch {
+    return optional("sandbox", false, "not known while the workspace config is broken (see workspace)");
+  }
+  const { mode, network } = settings;
+  if (mode === "off") return optional("sandbox", false, "sandbox mode off (config): agents run unsandboxed, as your own user");
+  const available = sandboxAvailable();
+  if (!available.ok) {
+    return mode === "strict"
+      ? need("sandbox", false, `sandbox mode strict, but ${available.why}: every spawn is refused`)
+      : optional("sandbox", false, `agents run unsandboxed: ${available.why} (sandbox mode auto)`);
+  }
+  const version = firstLine(available.bwrap, ["--version"]) ?? "bubblewrap";
+  return need("sandbox", true, `${version} (${available.bwrap}): each agent runs in a sandbox of its own (mode ${mode}, network ${network})`);
 }

@@ -2,7 +2,7 @@ import { TroupeError } from "../errors.ts";
 import { selfCommand, versionInfo, versionLine } from "../self.ts";
 import { resolveWorkspace, type Workspace } from "../workspace.ts";
 import { defineCommand, printJson } from "./command.ts";
-import { checkDaemon, checkGit, checkNotify, checkProviders, checkRuntimeDir, checkSystemd, checkTmux, checkWorkspace, type Check } from "./doctor-checks.ts";
+import { checkDaemon, checkGit, checkNotify, checkProviders, checkRuntimeDir, checkSandbox, checkSystemd, checkTmux, checkWorkspace, type Check } from "./doctor-checks.ts";
 import { stdout } from "./streams.ts";
 
 /** What runs this troupe: the executable, or the command (under Deno from source, `deno run ... main.ts`). */
@@ -37,7 +37,7 @@ async function run(args: string[]): Promise<number> {
     checks.push({ name: "runtime dir", ok: false, needed: true, detail: err.message });
   }
   if (ws) checks.push(checkRuntimeDir(ws), checkWorkspace(ws), await checkDaemon(ws));
-  checks.push(...(await checkProviders()), checkTmux(), checkSystemd(), checkNotify());
+  checks.push(checkSandbox(ws), ...(await checkProviders()), checkTmux(), checkSystemd(), checkNotify());
   const problems = checks.filter((c) => c.needed && !c.ok);
   if (values.json) {
     await printJson({ ok: problems.length === 0, troupe: { ...versionInfo(), path: selfPath() }, checks });

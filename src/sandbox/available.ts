@@ -22,7 +22,7 @@ function check(PATH: string): Availability {
   if (process.platform !== "linux") return { ok: false, why: `no sandbox on ${process.platform} yet (troupe sandboxes with bubblewrap, on Linux)` };
   const bwrap = which("bwrap", PATH);
   if (!bwrap) return { ok: false, why: "bubblewrap (bwrap) is not installed: apt install bubblewrap" };
-  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-ipc", "--unshare-net", "--cap-drop", "ALL", "--", "true"];
+  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-ipc", "--unshare-net", "--cap-drop", "ALL", "--", "/bin/sh", "-c", ":"];
   const r = spawnSync(bwrap, args, { encoding: "utf8", timeout: 5_000 });
   if (r.error) return { ok: false, why: `bwrap could not run: ${r.error.message}` };
   if (r.status !== 0) return { ok: false, why: `bwrap cannot make a sandbox here: ${(r.stderr || `exit ${r.status}`).trim().split("\n")[0]}` };

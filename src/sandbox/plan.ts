@@ -12,7 +12,7 @@ import type { SandboxSettings } from "./policy.ts";
  * Variables of the spawning environment a sandboxed agent does not get unless `allowEnv` names
  * them: a forwarded ssh agent, GitHub's and the clouds' tokens, the person's desktop bus.
  */
-export const DROPPED_ENV = [
+const DROPPED_ENV = [
   "SSH_AUTH_SOCK", "SSH_AGENT_PID", "GPG_AGENT_INFO", "DBUS_SESSION_BUS_ADDRESS",
   "GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN",
   "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "GOOGLE_APPLICATION_CREDENTIALS", "AZURE_CLIENT_SECRET",

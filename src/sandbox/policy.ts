@@ -1,7 +1,7 @@
 import type { NetworkPolicy, SandboxConfig, SandboxMode } from "../protocol/sandbox.ts";
 
-/** Where a spawn takes its sandbox from when nothing says (src/sandbox/README.md says why). */
-export const DEFAULT_SANDBOX: { mode: SandboxMode; network: NetworkPolicy } = { mode: "auto", network: "all" };
+/** A spawn's sandbox when nothing says: sandboxed where the machine can, with the network (docs/security.md, "The sandbox"). */
+const DEFAULT_SANDBOX: { mode: SandboxMode; network: NetworkPolicy } = { mode: "auto", network: "all" };
 
 const MODE_RANK: Record<SandboxMode, number> = { off: 0, auto: 1, strict: 2 };
 const NETWORK_RANK: Record<NetworkPolicy, number> = { all: 0, none: 1 };

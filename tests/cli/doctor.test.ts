@@ -62,6 +62,8 @@ describe("troupe doctor", () => {
     expect(r.line("claude")).toMatch(/^no   claude\s+not installed: npm install -g @anthropic-ai\/claude-code$/);
     expect(r.line("systemd")).toMatch(/^(ok  |no  ) systemd /);
     expect(r.line("notify")).toMatch(/^ok   notify\s+no notify.command in .*config\.json \(optional\)$/);
+    // no bubblewrap on this PATH: agents would run unsandboxed, said, not counted as a problem
+    expect(r.line("sandbox")).toMatch(/^no   sandbox\s+agents run unsandboxed: bubblewrap \(bwrap\) is not installed: apt install bubblewrap \(sandbox mode auto\)/);
     expect(r.stdout).toEndWith("troupe has what it needs here\n");
     // doctor starts nothing
     expect(await sb.daemonPid()).toBeNull();
@@ -75,8 +77,27 @@ describe("troupe doctor", () => {
     // the troupe that runs: the build itself (under Deno too, whose execPath is the deno binary)
     expect(realpathSync(report.troupe.path)).toBe(realpathSync(BIN));
     const clis = PROVIDERS.filter((p) => p.binary !== null).map((p) => p.name);
-    expect(report.checks.map((c) => c.name)).toEqual(["git", "runtime dir", "workspace", "daemon", ...clis, "tmux", "systemd", "notify"]);
+    expect(report.checks.map((c) => c.name)).toEqual(["git", "runtime dir", "workspace", "daemon", "sandbox", ...clis, "tmux", "systemd", "notify"]);
     expect(report.checks.find((c) => c.name === "gemini")).toMatchObject({ ok: false, needed: false });
+  });
+
+  test("the sandbox: bubblewrap found and working, or strict without it is a problem", async () => {
+    const withBwrap = pathWith(["sh", "git", "bwrap"]);
+    try {
+      const r = await doctor({ PATH: withBwrap });
+      expect(r.line("sandbox")).toMatch(/^ok   sandbox\s+bubblewrap \d+\.\d+\.\d+ \(.*\/bwrap\): each agent runs in a sandbox of its own \(mode auto, network all\)$/);
+    } finally {
+      rmSync(withBwrap, { recursive: true, force: true });
+    }
+    mkdirSync(join(sb.dir, ".troupe"), { recursive: true });
+    writeFileSync(join(sb.dir, ".troupe", "config.json"), JSON.stringify({ sandbox: { mode: "strict" } }));
+    try {
+      const strict = await doctor();
+      expect(strict.code).toBe(1);
+      expect(strict.line("sandbox")).toMatch(/^FAIL sandbox\s+sandbox mode strict, but bubblewrap \(bwrap\) is not installed: apt install bubblewrap: every spawn is refused$/);
+    } finally {
+      rmSync(join(sb.dir, ".troupe", "config.json"));
+    }
   });
 
   test("no git: FAIL and exit 1", async () => {
