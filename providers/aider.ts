@@ -86,7 +86,7 @@ export const aider: Provider = {
   // Aider reads API keys from the environment and .aider.conf.yml; it has no config-dir variable.
   accountEnv: null,
   tokenEnv: null,
-  home: [".aider.conf.yml", ".aider"],
+  home: [".aider.conf.yml", ".aider/"],
   credentialEnv: [],
   buildSpawn,
   buildResume,

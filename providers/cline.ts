@@ -160,7 +160,7 @@ export const cline: Provider = {
   // settings (providers and keys, from `cline auth`) and sessions
   accountEnv: "CLINE_DATA_DIR",
   tokenEnv: null,
-  home: [".cline"],
+  home: [".cline/"],
   credentialEnv: ["CLINE_API_KEY"],
   buildSpawn: (input) => command(input),
   buildResume: (input) => command(input, input.sessionId),

@@ -1,4 +1,4 @@
-import { CODEX_ERROR_PATTERNS, CODEX_SANDBOX, codexMcp, overrides } from "./codex.ts";
+import { CODEX_ERROR_PATTERNS, CODEX_SANDBOX, codexMcp, overrides, withoutOwnSandbox } from "./codex.ts";
 import { jsonlStdout } from "./json-line.ts";
 import { acpCommand, acpLiveInput, acpModes, withRunnerLines, type AcpTransport } from "./acp/transport.ts";
 import type { PermissionMode, Provider } from "./types.ts";
@@ -49,7 +49,8 @@ export const codexAcp: Provider = {
   accountEnv: "CODEX_HOME",
   // the adapter reads CODEX_API_KEY only through ACP `authenticate`, which troupe does not call: an account is a CODEX_HOME
   tokenEnv: null,
-  home: [".codex"],
+  ownSandboxOff: withoutOwnSandbox,
+  home: [".codex/"],
   credentialEnv: ["OPENAI_API_KEY", "CODEX_API_KEY"],
   buildSpawn: (input) => acpCommand(CODEX_ACP, input),
   buildResume: (input) => acpCommand(CODEX_ACP, input, { sessionId: input.sessionId }),

@@ -19,6 +19,28 @@ export const CODEX_SANDBOX = {
 /** `-c` flags, each override its own. */
 export const overrides = (values: string[]): string[] => values.flatMap((v) => ["-c", v]);
 
+const OWN_SANDBOX = new Set([...CODEX_SANDBOX.workspaceWrite, ...CODEX_SANDBOX.readOnly]);
+
+/**
+ * Codex's argv with its own sandbox off, for a run inside troupe's (src/sandbox/): Codex's
+ * bubblewrap cannot nest in a sandbox without capabilities, so its commands would not run at
+ * all. troupe's sandbox then enforces the mode (edits: the worktree writable; plan: nothing).
+ */
+export function withoutOwnSandbox(argv: string[]): string[] {
+  const out: string[] = [];
+  let at = -1;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "-c" && OWN_SANDBOX.has(argv[i + 1]!)) {
+      if (at < 0) at = out.length;
+      i++;
+      continue;
+    }
+    out.push(argv[i]!);
+  }
+  if (at >= 0) out.splice(at, 0, "-c", `sandbox_mode="danger-full-access"`);
+  return out;
+}
+
 /**
  * OpenAI Codex CLI, `codex exec --json` (checked against codex-cli 0.169). This version has
  * no `--full-auto`; exec never asks for approval, so the sandbox is the permission knob.
@@ -219,7 +241,8 @@ export const codex: Provider = {
   accountEnv: "CODEX_HOME",
   // `codex exec` reads CODEX_API_KEY; OPENAI_API_KEY of the spawning env would win over a CODEX_HOME login
   tokenEnv: "CODEX_API_KEY",
-  home: [".codex"],
+  ownSandboxOff: withoutOwnSandbox,
+  home: [".codex/"],
   credentialEnv: ["OPENAI_API_KEY", "CODEX_API_KEY"],
   buildSpawn,
   buildResume,

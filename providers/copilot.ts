@@ -165,7 +165,7 @@ export const copilot: Provider = {
   accountEnv: "COPILOT_HOME",
   // a GitHub token wins over a stored login; a BYOK key makes it leave GitHub aside altogether
   tokenEnv: "COPILOT_GITHUB_TOKEN",
-  home: [".copilot"],
+  home: [".copilot/"],
   credentialEnv: ["COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN", "COPILOT_PROVIDER_API_KEY", "COPILOT_PROVIDER_BEARER_TOKEN"],
   buildSpawn: (input) => acpCommand(COPILOT_ACP, input),
   buildResume: (input) => acpCommand(COPILOT_ACP, input, { sessionId: input.sessionId }),

@@ -143,7 +143,7 @@ export const gemini: Provider = {
   // The CLI keeps settings, OAuth credentials and sessions in $GEMINI_CLI_HOME/.gemini.
   accountEnv: "GEMINI_CLI_HOME",
   tokenEnv: "GEMINI_API_KEY",
-  home: [".gemini"],
+  home: [".gemini/"],
   credentialEnv: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
   buildSpawn,
   buildResume,

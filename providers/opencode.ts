@@ -130,7 +130,7 @@ export function openCodeFamily(f: OpenCodeFamily): Provider {
     // Credentials (auth.json) and sessions live in $XDG_DATA_HOME/<name>.
     accountEnv: "XDG_DATA_HOME",
     tokenEnv: null,
-    home: [`.local/share/${f.binary}`, `.config/${f.binary}`, `.cache/${f.binary}`, `.local/state/${f.binary}`],
+    home: [`.local/share/${f.binary}/`, `.config/${f.binary}/`, `.cache/${f.binary}/`, `.local/state/${f.binary}/`],
     credentialEnv: [],
     buildSpawn: (input) => acpCommand(acp, input),
     buildResume: (input) => acpCommand(acp, input, { sessionId: input.sessionId }),

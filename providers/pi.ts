@@ -127,7 +127,7 @@ export const pi: Provider = {
   // settings, auth.json, models.json and sessions
   accountEnv: "PI_CODING_AGENT_DIR",
   tokenEnv: null,
-  home: [".pi"],
+  home: [".pi/"],
   credentialEnv: [],
   buildSpawn: (input) => command(input, []),
   buildResume: (input) => command(input, ["--session", input.sessionId]),

@@ -80,7 +80,7 @@ export const qwen: Provider = {
   // settings, OAuth credentials and sessions (checked with 0.24.4: nothing under ~/.qwen then)
   accountEnv: "QWEN_HOME",
   tokenEnv: "OPENAI_API_KEY",
-  home: [".qwen"],
+  home: [".qwen/"],
   credentialEnv: ["OPENAI_API_KEY", "DASHSCOPE_API_KEY"],
   buildSpawn: (input) => acpCommand(QWEN_ACP, input),
   buildResume: (input) => acpCommand(QWEN_ACP, input, { sessionId: input.sessionId }),

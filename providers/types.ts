@@ -138,8 +138,15 @@ export interface Provider {
   /**
    * Where under HOME the CLI keeps its login, settings and sessions when `accountEnv` is unset: all
    * of HOME a sandboxed agent gets (src/sandbox/), writable (the CLIs write their sessions there).
+   * A folder ends with `/` and is made when missing (the CLI would make it); a file is bound when it exists.
    */
   home?: readonly string[];
+  /**
+   * The argv with the CLI's own sandbox turned off, for a run inside troupe's, where it could not
+   * nest (Codex's bubblewrap); troupe's sandbox enforces `edits` and `plan` then. Absent: the CLI
+   * has none on by default.
+   */
+  ownSandboxOff?: (argv: string[]) => string[];
   /**
    * The CLI's credential variables: an agent on an account gets none of these from the spawning
    * environment, only the account's own, so it really runs on that account.

@@ -136,7 +136,7 @@ export const claude: Provider = {
   takesSystemPrompt: true,
   // a long-lived OAuth token (`claude setup-token`); API keys of the spawning env would win over it
   tokenEnv: "CLAUDE_CODE_OAUTH_TOKEN",
-  home: [".claude", ".claude.json"],
+  home: [".claude/", ".claude.json"],
   credentialEnv: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"],
   liveInput: { line: claudeInputLine },
   buildSpawn: (input) => command(input, []),

@@ -34,7 +34,8 @@ const depth = (p: string) => p.split("/").filter(Boolean).length;
  * bubblewrap's arguments for the plan, before `--` and the agent's argv. The system is read-only,
  * `/tmp` and HOME are empty tmpfs, `/proc` is the agent's own PID namespace (it sees and signals
  * only its processes), every capability is dropped (as root, bwrap keeps them: `umount` would undo
- * a tmpfs), and it gets a session of its own (no TIOCSTI into a terminal). Mounts go shallow to
+ * a tmpfs). It stays in its launcher's process group (no `--new-session`), so a stop of the group
+ * (the ACP runner's, the stopper's) reaches it; it has no terminal to inject into. Mounts go shallow to
  * deep, so a folder bound inside a hidden one is seen and a hidden one inside a writable one is not.
  */
 export function bwrapArgs(plan: SandboxPlan): string[] {
@@ -53,5 +54,5 @@ export function bwrapArgs(plan: SandboxPlan): string[] {
   const home = plan.home !== "/" && plan.home !== "/tmp" ? ["--tmpfs", plan.home] : [];
   const unshare = ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", ...(plan.network === "none" ? ["--unshare-net"] : [])];
   const env = [...Object.entries(plan.setenv).flatMap(([k, v]) => ["--setenv", k, v]), ...plan.unsetenv.flatMap((k) => ["--unsetenv", k])];
-  return [...base, ...home, ...mounts, ...unshare, "--cap-drop", "ALL", "--new-session", "--chdir", plan.cwd, ...env];
+  return [...base, ...home, ...mounts, ...unshare, "--cap-drop", "ALL", "--chdir", plan.cwd, ...env];
 }

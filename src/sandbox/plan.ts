@@ -30,6 +30,8 @@ export interface PlanInput {
   agentDir: string;
   /** An agent's worker: without a worktree, it gets the person's checkout read-only (its parent could not write it either). */
   worker: boolean;
+  /** Plan mode: troupe's sandbox is what keeps it from writing: its worktree and the git folder are read-only. */
+  readOnlyWork: boolean;
   /** The session's environment, as the agent would get it unsandboxed. */
   env: Record<string, string>;
   provider: Provider;
@@ -94,21 +96,27 @@ export function sandboxPlan(i: PlanInput): SandboxPlan {
   for (const d of [xdg("XDG_CONFIG_HOME", ".config"), xdg("XDG_STATE_HOME", ".local/state")]) if (existsSync(d)) hidden.push(real(d));
 
   const writable = [real(socketDir)];
-  if (i.worktree) writable.push(real(i.worktree));
+  if (i.readOnlyWork) readOnly.push(real(i.worktree ?? i.root));
+  else if (i.worktree) writable.push(real(i.worktree));
   else if (!i.worker) writable.push(real(i.root));
   if (!i.worktree) {
     mkdirSync(i.agentDir, { recursive: true, mode: 0o700 });
-    writable.push(real(i.agentDir));
+    // a plan agent's too: it reads its input there; the daemon, not the agent, writes its signal
+    (i.readOnlyWork ? readOnly : writable).push(real(i.agentDir));
   }
   const gitDir = join(i.root, ".git");
   const readOnlyAgain: string[] = [];
-  if (isDir(gitDir)) {
+  if (isDir(gitDir) && !i.readOnlyWork) {
     writable.push(real(gitDir));
     for (const f of ["config", "hooks"]) if (existsSync(join(gitDir, f))) readOnlyAgain.push(real(join(gitDir, f)));
   }
   const acct = i.provider.accountEnv ? i.env[i.provider.accountEnv] : undefined;
   if (acct && isAbsolute(acct) && isDir(acct)) writable.push(real(acct));
-  else for (const f of i.provider.home ?? []) if (existsSync(join(home, f))) writable.push(join(home, f));
+  else for (const f of i.provider.home ?? []) {
+    const path = join(home, f);
+    if (f.endsWith("/")) mkdirSync(path, { recursive: true, mode: 0o700 });
+    if (existsSync(path)) writable.push(real(path));
+  }
   writable.push(...i.settings.allowWrite.map((p) => expand(p, home, "allowWrite")));
 
   const kept = new Set(i.settings.allowEnv);

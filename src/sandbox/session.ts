@@ -1,6 +1,6 @@
 import { TroupeError, errorMessage } from "../errors.ts";
 import type { AgentSandbox } from "../protocol/sandbox.ts";
-import type { Provider, ProviderCommand } from "../../providers/types.ts";
+import type { PermissionMode, Provider, ProviderCommand } from "../../providers/types.ts";
 import { sandboxAvailable } from "./available.ts";
 import { bwrapArgs } from "./bwrap.ts";
 import { sandboxPlan, type PlanInput } from "./plan.ts";
@@ -32,7 +32,7 @@ function splitRunner(cmd: ProviderCommand): { outside: string[]; agent: string[]
 export function sandboxSession(
   cmd: ProviderCommand,
   settings: SandboxSettings,
-  where: Omit<PlanInput, "argv0" | "settings" | "provider"> & { provider: Provider },
+  where: Omit<PlanInput, "argv0" | "settings" | "provider" | "readOnlyWork"> & { provider: Provider; permissions: PermissionMode },
 ): SessionSandbox {
   const { mode, network } = settings;
   const notices = settings.ignored.map((l) => `troupe: sandbox: ${l}`);
@@ -43,10 +43,12 @@ export function sandboxSession(
     notices.push(`troupe: sandbox: this agent runs unsandboxed: ${available.why} (sandbox mode auto; strict would refuse)`);
     return { cmd, state: { sandboxed: false, mode, network, note: available.why }, notices };
   }
-  const { outside, agent } = splitRunner(cmd);
+  const { outside, agent: own } = splitRunner(cmd);
+  // a CLI's own sandbox cannot nest in this one: off, and this one enforces the mode
+  const agent = where.provider.ownSandboxOff ? where.provider.ownSandboxOff(own) : own;
   let args: string[];
   try {
-    args = bwrapArgs(sandboxPlan({ ...where, argv0: agent[0] ?? "", settings }));
+    args = bwrapArgs(sandboxPlan({ ...where, argv0: agent[0] ?? "", settings, readOnlyWork: where.permissions === "plan" }));
   } catch (err) {
     if (err instanceof TroupeError) throw err;
     throw new TroupeError("sandbox_unavailable", `the sandbox could not be prepared: ${errorMessage(err)}`);

@@ -143,7 +143,8 @@ test("kill -9 of the runner ends the agent and the tool it runs", async () => {
 
 test("a question written into the session while the agent works is its own troupe listen's when it looks, never a prompt after it", async () => {
   // a script, as Gemini CLI runs no command substitution in its shell tool
-  const script = join(mkdtempSync(join(tmpdir(), "troupe-listen-")), "listen.sh");
+  // in /var/tmp: the agent runs it, and its sandbox has a /tmp of its own
+  const script = join(mkdtempSync("/var/tmp/troupe-listen-"), "listen.sh");
   writeFileSync(script, `sleep 4\nc=$(${BIN} listen --timeout 30000 | sed -n 's/.*"conversationId": *"\\([^"]*\\)".*/\\1/p')\n${BIN} answer blue --conversation "$c" && ${BIN} signal done --result heard\n`);
   const listen = `sh ${script}`;
   const sb = await cli.sandbox({ tool: shell(listen), answer: "Listened." });

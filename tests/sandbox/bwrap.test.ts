@@ -45,9 +45,11 @@ describe("bubblewrap's arguments", () => {
     ]);
   });
 
-  test("its own PID namespace, no capabilities, no network with none, its own session, the environment trimmed", () => {
+  test("its own PID namespace, no capabilities, no network with none, its launcher's process group, the environment trimmed", () => {
     const args = bwrapArgs(plan);
-    for (const f of ["--unshare-pid", "--unshare-ipc", "--unshare-net", "--new-session"]) expect(args).toContain(f);
+    for (const f of ["--unshare-pid", "--unshare-ipc", "--unshare-net"]) expect(args).toContain(f);
+    // a group stop (the ACP runner's) must reach the CLI inside
+    expect(args).not.toContain("--new-session");
     expect(args.join(" ")).toContain("--cap-drop ALL");
     expect(args.join(" ")).toContain("--chdir /w/.troupe/worktrees/a --setenv TROUPE_SOCKET /run/troupe/x.agents/agent.sock --unsetenv SSH_AUTH_SOCK");
     expect(bwrapArgs({ ...plan, network: "all" })).not.toContain("--unshare-net");
