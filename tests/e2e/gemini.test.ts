@@ -5,7 +5,6 @@
  */
 import { expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Agent } from "../../src/protocol/entities.ts";
 import type { PermissionRequest } from "../../src/protocol/permission.ts";
