@@ -37,7 +37,8 @@ const mode = (path: string) => statSync(path).mode & 0o777;
 test("an agent's environment lives in its own 0600 file, without troupe's variables, never in the store, and goes with rm", async () => {
   sb = new Sandbox();
   const secret = `sk-planted-${crypto.randomUUID()}`;
-  const tokenFile = join(sb.runtime, "parent-token");
+  // in the workspace, which the person's agent without a worktree may write (its sandbox has a /tmp of its own)
+  const tokenFile = join(sb.dir, ".parent-token");
   // an agent spawns another: its own environment (its token among it) is the child's client env
   const child = `troupe signal done --result "\${SECRET_KEY:+has-key}|\${TROUPE_PARENT_LEAK:-none}"`;
   const parent = `printf %s "$TROUPE_AGENT_TOKEN" > ${tokenFile} && TROUPE_PARENT_LEAK=1 troupe spawn --no-worktree --name kid --command '${child}' --json >/dev/null && troupe signal done --result spawned`;
