@@ -77,8 +77,10 @@ const isDir = (p: string) => statSync(p, { throwIfNoEntry: false })?.isDirectory
  * bound back in. A path of `allowRead`/`allowWrite` that does not exist is refused.
  */
 export function sandboxPlan(i: PlanInput): SandboxPlan {
-  const home = real(i.env.HOME || homedir());
-  const emptied = [home, "/tmp"];
+  // a HOME that does not exist has nothing to hide (and bwrap could not mount over it)
+  const given = real(i.env.HOME || homedir());
+  const home = existsSync(given) ? given : "/";
+  const emptied = home === "/" ? ["/tmp"] : [home, "/tmp"];
   // under an emptied folder, and not that folder itself (which would undo the emptying)
   const hiddenNow = (p: string) => emptied.some((d) => under(p, d) && p !== d);
   const readOnly: string[] = [real(i.root), real(i.binDir)];
@@ -86,7 +88,7 @@ export function sandboxPlan(i: PlanInput): SandboxPlan {
   for (const dir of (i.env.PATH ?? "").split(delimiter)) if (dir && isAbsolute(dir) && existsSync(dir) && hiddenNow(real(dir))) readOnly.push(real(dir));
   const bin = i.argv0.includes("/") ? i.argv0 : which(i.argv0, i.env.PATH ?? "");
   for (const p of [bin, ...i.self.filter((a) => isAbsolute(a) && existsSync(a))]) if (p && hiddenNow(real(p))) readOnly.push(programPath(p));
-  for (const f of [".gitconfig", ".config/git"]) if (existsSync(join(home, f))) readOnly.push(join(home, f));
+  if (home !== "/") for (const f of [".gitconfig", ".config/git"]) if (existsSync(join(home, f))) readOnly.push(join(home, f));
   readOnly.push(...i.settings.allowRead.map((p) => expand(p, home, "allowRead")));
 
   const socketDir = dirname(agentSocketFor(i.socket));
@@ -112,7 +114,7 @@ export function sandboxPlan(i: PlanInput): SandboxPlan {
   }
   const acct = i.provider.accountEnv ? i.env[i.provider.accountEnv] : undefined;
   if (acct && isAbsolute(acct) && isDir(acct)) writable.push(real(acct));
-  else for (const f of i.provider.home ?? []) {
+  else for (const f of home === "/" ? [] : (i.provider.home ?? [])) {
     const path = join(home, f);
     if (f.endsWith("/")) mkdirSync(path, { recursive: true, mode: 0o700 });
     if (existsSync(path)) writable.push(real(path));

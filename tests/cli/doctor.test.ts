@@ -38,7 +38,7 @@ async function doctor(env: Record<string, string> = {}, args: string[] = []) {
 }
 
 beforeAll(() => {
-  sb = new Sandbox();
+  sb = new Sandbox({ sandboxed: true });
   bin = pathWith(["sh", "git", "tmux"]);
   noGit = pathWith(["sh"]);
 });

@@ -11,7 +11,7 @@ import { apiError, bash, findInHistory, lastToolResult, text, turnIndex } from "
 import { useClaudeTroupe } from "../support/claude-troupe.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
 
-const { scripts, server, sandbox, ended } = useClaudeTroupe();
+const { scripts, server, sandbox, ended } = useClaudeTroupe(undefined, { sandboxed: true });
 
 describe("Claude Code under troupe", () => {
   test("edits a file in its worktree, commits, and ends with troupe signal done", async () => {

@@ -13,7 +13,7 @@ import { foundTool, responsesTurnIndex, startFakeResponses, toldSoFar, type Resp
 import { writeCodexConfig } from "../../scripts/codex-home.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
 
-const cli = useCliSandbox();
+const cli = useCliSandbox({ sandboxed: true });
 
 /** A sandbox whose Codex talks to `script` (its own CODEX_HOME naming the fake as its provider), and the fake. */
 async function codexSandbox(script: ResponsesScript) {

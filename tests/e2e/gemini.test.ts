@@ -12,7 +12,7 @@ import { BIN, waitFor } from "../support/sandbox.ts";
 import { pending, shell, useGeminiTroupe } from "../support/gemini-troupe.ts";
 import { pidsIn } from "../support/processes.ts";
 
-const cli = useGeminiTroupe();
+const cli = useGeminiTroupe({ sandboxed: true });
 
 test("Gemini CLI runs the tool call in its worktree and ends with troupe signal done", async () => {
   const sb = await cli.sandbox({ tool: shell(`${BIN} signal done --result "gemini ran"`), answer: "Done." });

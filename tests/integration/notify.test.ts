@@ -11,10 +11,11 @@ const ASK = `troupe signal questions --question "which database?"`;
 let sb: Sandbox;
 let calls: string;
 
+/** The user config with `notify`; its agents unsandboxed, as the harness has them (tests/support/sandbox.ts). */
 function writeUserConfig(notify: Record<string, unknown>): void {
   const dir = join(sb.env.XDG_CONFIG_HOME!, "troupe");
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "config.json"), JSON.stringify({ notify }));
+  writeFileSync(join(dir, "config.json"), JSON.stringify({ notify, sandbox: { mode: "off" } }));
 }
 
 /** The calls so far, as [agent, id, reason, text]. */

@@ -111,7 +111,7 @@ describe("troupe permissions / allow / deny", () => {
     sandbox();
     writeConfig({ permissions: { deny: ["Bash(rm *)"] } });
     mkdirSync(join(sb.env.XDG_CONFIG_HOME!, "troupe"), { recursive: true });
-    writeFileSync(join(sb.env.XDG_CONFIG_HOME!, "troupe", "config.json"), JSON.stringify({ permissions: { allow: ["Bash(ls*)", "Bash(rm *)"] } }));
+    writeFileSync(join(sb.env.XDG_CONFIG_HOME!, "troupe", "config.json"), JSON.stringify({ permissions: { allow: ["Bash(ls*)", "Bash(rm *)"] }, sandbox: { mode: "off" } }));
     const a = await asAgent("ruled");
     expect(await a.ask("toolu_1", "ls -la")).toMatchObject({ behavior: "allow" });
     expect(await a.ask("toolu_2", "rm -rf /")).toEqual({ behavior: "deny", message: "denied by the rule Bash(rm *)" });
@@ -123,7 +123,7 @@ describe("troupe permissions / allow / deny", () => {
 
     // an initiative's policy reaches the agents it starts (a mode run here)
     await sb.run(["initiative", "new", "perms", "--goal", "g", "--deny", "Bash(make *)"]);
-    const file = join(sb.dir, ".id-planner");
+    const file = join(sb.runtime, ".id-planner");
     const cmd = `printf '%s' "$TROUPE_AGENT_TOKEN" > ${file}.tmp && mv ${file}.tmp ${file}; sleep 60`;
     await sb.json(["plan", "perms", "--command", cmd, "--json"]);
     const token = await waitFor("the planner's token", () => Bun.file(file).text().catch(() => undefined));

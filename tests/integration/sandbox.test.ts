@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { Sandbox, waitFor } from "../support/sandbox.ts";
@@ -23,8 +23,10 @@ beforeAll(() => {
 
 /** A workspace whose HOME holds an ssh key and whose state folder an account (accounts.json). */
 async function workspace(): Promise<Sandbox> {
-  const sb = new Sandbox();
+  const sb = new Sandbox({ sandboxed: true });
   open.push(sb);
+  // not the harness's opening of its folder to agents: it holds the person's socket and state here
+  rmSync(join(sb.env.XDG_CONFIG_HOME!, "troupe", "config.json"));
   const home = join(sb.runtime, "home");
   mkdirSync(join(home, ".ssh"), { recursive: true });
   writeFileSync(join(home, ".ssh", "id_test"), "PRIVATE KEY\n");

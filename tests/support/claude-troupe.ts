@@ -30,7 +30,8 @@ export interface ClaudeTroupe {
 }
 
 /** `route`: what the model says to each request, for a file that scripts by prompt rather than by agent (then `scripts` is unused). */
-export function useClaudeTroupe(route?: Script): ClaudeTroupe {
+/** `sandboxed`: its agents run in their sandbox (tests/support/sandbox.ts). */
+export function useClaudeTroupe(route?: Script, opts: { sandboxed?: boolean } = {}): ClaudeTroupe {
   const scripts = new Map<string, Script>();
   // started at once (not in beforeAll) so a test file can destructure it at its top level
   const byAgent: Script = (req) => {
@@ -55,7 +56,7 @@ export function useClaudeTroupe(route?: Script): ClaudeTroupe {
   });
 
   const sandbox = (): Sandbox => {
-    current = new Sandbox();
+    current = new Sandbox({ sandboxed: opts.sandboxed });
     Object.assign(current.env, claudeEnv(server.url, home, { PATH: `${CLI_BIN}:${process.env.PATH}` }));
     return current;
   };

@@ -12,7 +12,8 @@ import { Sandbox, waitFor } from "./sandbox.ts";
  * sandbox with a fresh HOME and the CLIs on PATH, closed with its server after each test. Call
  * it once at a test file's top level.
  */
-export function useCliSandbox() {
+/** `sandboxed`: its agents run in their sandbox (tests/support/sandbox.ts). */
+export function useCliSandbox(opts: { sandboxed?: boolean } = {}) {
   let sb: Sandbox | undefined;
   let server: FakeServer | undefined;
   afterEach(async () => {
@@ -24,7 +25,7 @@ export function useCliSandbox() {
     /** A sandbox whose agents see `env`, and `fake` stopped after the test; its workspace in `parent` when given. */
     sandbox(env: Record<string, string>, fake?: FakeServer, parent?: string): Sandbox {
       server = fake;
-      sb = new Sandbox(parent === undefined ? {} : { parent });
+      sb = new Sandbox({ ...(parent !== undefined && { parent }), sandboxed: opts.sandboxed });
       const home = join(sb.runtime, "home");
       mkdirSync(home, { recursive: true });
       Object.assign(sb.env, { HOME: home, PATH: `${CLI_BIN}:${process.env.PATH}`, ...env });

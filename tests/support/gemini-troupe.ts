@@ -13,8 +13,8 @@ export const shell = (command: string) => ({ name: "run_shell_command", args: { 
  * stand-in for the Gemini API (scripts/fake-model-servers.ts) and an account folder that selects
  * API-key auth. Call it once at a test file's top level: sandbox and server close after each test.
  */
-export function useGeminiTroupe() {
-  const cli = useCliSandbox();
+export function useGeminiTroupe(opts: { sandboxed?: boolean } = {}) {
+  const cli = useCliSandbox(opts);
   return {
     ...cli,
     /**

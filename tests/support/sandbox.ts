@@ -43,8 +43,9 @@ export class Sandbox {
   /**
    * `folder`: the workspace is a folder of that name inside the temp one (a name with a `\\`, a space).
    * `parent`: where the temp one is made (the system's temp folder by default).
+   * `sandboxed`: its agents run in their sandbox, as by default outside the tests.
    */
-  constructor(opts: { git?: boolean; folder?: string; parent?: string } = {}) {
+  constructor(opts: { git?: boolean; folder?: string; parent?: string; sandboxed?: boolean } = {}) {
     if (opts.parent !== undefined) mkdirSync(opts.parent, { recursive: true, mode: 0o700 });
     this.base = realpathSync(mkdtempSync(join(opts.parent ?? tmpdir(), "troupe-ws-")));
     this.dir = opts.folder === undefined ? this.base : join(this.base, opts.folder);
@@ -60,6 +61,14 @@ export class Sandbox {
     // the user's state (accounts, trust records) and config (notify.command, permission rules) are the
     // sandbox's own: a test never reads or writes the real ones
     this.env = { ...env, ...GIT_IDENTITY, TROUPE_SOCKET: this.socket, TROUPE_WORKSPACE: this.dir, NO_COLOR: "1", XDG_STATE_HOME: join(this.runtime, "state"), XDG_CONFIG_HOME: join(this.runtime, "config") };
+    // Agents' sandbox (src/sandbox/): `sandboxed` runs them as a person's run by default, with the
+    // tests' exchange folder (this one) opened to them, as a person would open a shared folder.
+    // Without it they run unsandboxed (mode off), for the suites that read what an agent sees from
+    // outside (its `$$`, files it writes in /tmp): those are not yet written for a sandbox. A test
+    // that writes its own user config replaces this.
+    mkdirSync(join(this.runtime, "config", "troupe"), { recursive: true });
+    const sandbox = opts.sandboxed ? { allowWrite: [this.runtime] } : { mode: "off" };
+    writeFileSync(join(this.runtime, "config", "troupe", "config.json"), JSON.stringify({ sandbox }));
     if (opts.git !== false) {
       this.git("init", "-q", "-b", "main");
       writeFileSync(join(this.dir, "README.md"), "# test repo\n");
