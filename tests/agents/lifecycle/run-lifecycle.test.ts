@@ -28,7 +28,8 @@ test("bad_output after a run ended resumes its session once with what is malform
     // each run waits for its go file (go-first, then go-<the session it resumes>): its signal is sent through the service first
     const body = `echo '${resultLine("ok")}'; while [ ! -f ${sb.runtime}/go-\${resumed:-first} ]; do sleep 0.05; done`;
     const env = { PATH: `${fakeClaude(sb.runtime, argsFile, body)}:${process.env.PATH}` };
-    const a = await agents.spawn.spawn({ provider: "claude", prompt: "plan it", name: "planner", worktree: false, env });
+    // unsandboxed: the stand-in CLI waits on files in the runtime folder, under /tmp, which a sandbox has its own of
+    const a = await agents.spawn.spawn({ provider: "claude", prompt: "plan it", name: "planner", worktree: false, env, sandbox: "off" });
     const get = () => agents.query.get(a.id);
     const signalRun = async (session: number, result: string) => {
       await waitFor(`session ${session} to run`, () => (get().status === "running" && get().session === session ? true : undefined));
