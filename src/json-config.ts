@@ -8,7 +8,7 @@ import { readGuarded } from "./guarded-fs.ts";
 // that the dashboard and `troupe ls`, which may read the remotes, do not build those at every start.
 
 /** A config file is a few KiB; a bigger one is refused whole, never read into memory. */
-export const CONFIG_MAX_BYTES = 1024 * 1024;
+const CONFIG_MAX_BYTES = 1024 * 1024;
 
 /**
  * A JSON config file checked by `schema`; null when there is none; broken (or something other
@@ -38,6 +38,26 @@ export function readJsonConfig<S extends z.ZodType>(path: string, schema: S, wha
   const unknown = unknownConfigKeys(schema, json);
   if (unknown.length) warnOnce(`${path}: ignoring unknown key${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (a newer troupe's?)`);
   return parsed.data;
+}
+
+/**
+ * A config file's text as read once, and what it parses to against `schema` (null when it is no
+ * valid JSON or breaks the schema: readJsonConfig says why); null when there is none. For a reader
+ * that checks the text itself (its trust, src/trust.ts) and must take what it checked, never a
+ * second read's. Refused reads (a FIFO, too big, a link out of `root`) throw, as in readJsonConfig.
+ */
+export function readJsonConfigText<S extends z.ZodType>(path: string, schema: S, root = "/"): { text: string; data: z.output<S> | null } | null {
+  const read = readGuarded(path, { maxBytes: CONFIG_MAX_BYTES, root, rootName: root === "/" ? root : "the workspace" });
+  if (read.kind === "missing") return null;
+  if (read.kind === "refused") throw new TroupeError("bad_request", read.reason);
+  let json: unknown;
+  try {
+    json = JSON.parse(read.text);
+  } catch {
+    return { text: read.text, data: null };
+  }
+  const parsed = schema.safeParse(json);
+  return { text: read.text, data: parsed.success ? parsed.data : null };
 }
 
 let onWarning: (warning: string) => void = () => {};

@@ -1,8 +1,8 @@
 import { join } from "node:path";
-import { readJsonConfig } from "./json-config.ts";
+import { readJsonConfig, readJsonConfigText } from "./json-config.ts";
 import { DEFAULT_KEEP_DAYS, DEFAULT_OUTPUT_CAP, WorkspaceConfigSchema, type ProviderConfig, type WorkspaceConfig, type WorktreeConfig } from "./protocol/config.ts";
 
-export function configPath(stateDir: string): string {
+function configPath(stateDir: string): string {
   return join(stateDir, "config.json");
 }
 
@@ -15,6 +15,13 @@ export function configPath(stateDir: string): string {
 export function readWorkspaceConfig(stateDir: string): WorkspaceConfig {
   // inside the state folder, links resolved: a `.troupe` the person linked to another disk is theirs
   return readJsonConfig(configPath(stateDir), WorkspaceConfigSchema, "config", stateDir) ?? { providers: {} };
+}
+
+/** The workspace config's text and what it parses to, read once (for a trust check: `readJsonConfigText`). */
+export function readWorkspaceConfigText(stateDir: string): { path: string; text: string; config: WorkspaceConfig | null } | null {
+  const path = configPath(stateDir);
+  const read = readJsonConfigText(path, WorkspaceConfigSchema, stateDir);
+  return read && { path, text: read.text, config: read.data };
 }
 
 /** The `worktree` section, with `keepDays` defaulted. */

@@ -1,10 +1,7 @@
-import { WorkspaceConfigSchema } from "../protocol/config.ts";
 import type { NetworkPolicy, SandboxMode } from "../protocol/sandbox.ts";
-import { CONFIG_MAX_BYTES } from "../json-config.ts";
-import { readGuarded } from "../guarded-fs.ts";
 import { isTrusted } from "../trust.ts";
 import { readUserConfig } from "../user-config.ts";
-import { configPath, readWorkspaceConfig } from "../workspace-config.ts";
+import { readWorkspaceConfig, readWorkspaceConfigText } from "../workspace-config.ts";
 import { resolveSandbox, type SandboxLayer, type SandboxSettings } from "./policy.ts";
 
 /**
@@ -12,21 +9,12 @@ import { resolveSandbox, type SandboxLayer, type SandboxSettings } from "./polic
  * (`troupe trust`, as for `worktree.setup`): a branch can change the file, so until then it only tightens.
  */
 function workspaceLayer(stateDir: string): SandboxLayer | null {
-  const path = configPath(stateDir);
-  const read = readGuarded(path, { maxBytes: CONFIG_MAX_BYTES, root: stateDir, rootName: "the workspace" });
-  let parsed: ReturnType<typeof WorkspaceConfigSchema.safeParse> | null = null;
-  try {
-    if (read.kind === "ok") parsed = WorkspaceConfigSchema.safeParse(JSON.parse(read.text));
-  } catch {
-    parsed = null;
-  }
-  if (read.kind !== "ok" || !parsed?.success) {
-    readWorkspaceConfig(stateDir); // none is none; a broken or refused file throws its own one-line error
-    return null;
-  }
+  const read = readWorkspaceConfigText(stateDir);
+  if (!read) return null;
+  if (!read.config) readWorkspaceConfig(stateDir); // throws the broken file's own one-line error
   // what is checked is what is taken: the trusted text's own sandbox, never a second read's
-  const config = parsed.data.sandbox;
-  return config ? { from: path, config, trusted: isTrusted(path, process.env, read.text) } : null;
+  const config = read.config?.sandbox;
+  return config ? { from: read.path, config, trusted: isTrusted(read.path, process.env, read.text) } : null;
 }
 
 /** Where an agent's sandbox settings come from, in precedence order: the spawn's flags, the user config, the workspace config. */

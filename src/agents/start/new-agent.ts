@@ -185,7 +185,6 @@ export class Spawner {
       const looser = (req.sandbox && stricterMode(req.sandbox, parent.mode) !== req.sandbox) || (req.network && tighterNetwork(req.network, parent.network) !== req.network);
       if (looser) throw new TroupeError("forbidden", `an agent's worker runs at least as sandboxed as the agent (sandbox ${parent.mode}, network ${parent.network})`);
       mode = "strict"; // sandboxed like its parent, or not at all
-
       network = tighterNetwork(network, parent.network);
     }
     if (mode === "strict") {

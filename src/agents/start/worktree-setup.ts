@@ -1,8 +1,5 @@
 import { TroupeError, errorMessage } from "../../errors.ts";
-import { WorkspaceConfigSchema } from "../../protocol/config.ts";
-import { CONFIG_MAX_BYTES } from "../../json-config.ts";
-import { configPath, worktreeConfig } from "../../workspace-config.ts";
-import { readGuarded } from "../../guarded-fs.ts";
+import { readWorkspaceConfigText, worktreeConfig } from "../../workspace-config.ts";
 import { isTrusted } from "../../trust.ts";
 import { copyIncluded, includePatterns } from "../../git/include.ts";
 import type { Logger } from "../../events/log.ts";
@@ -15,22 +12,14 @@ import type { Logger } from "../../events/log.ts";
  * between), read guarded as every read of the config is (src/workspace-config.ts).
  */
 function trustedSetup(stateDir: string): string | null {
-  const path = configPath(stateDir);
-  const read = readGuarded(path, { maxBytes: CONFIG_MAX_BYTES, root: stateDir, rootName: "the workspace" });
-  if (read.kind === "missing") return null;
-  if (read.kind === "refused") throw new TroupeError("bad_request", read.reason);
-  let json: unknown;
-  try {
-    json = JSON.parse(read.text);
-  } catch {
-    return null; // reported as a broken config by every other read of it
-  }
-  const setup = WorkspaceConfigSchema.safeParse(json).data?.worktree?.setup;
-  if (!setup) return null;
-  if (!isTrusted(path, process.env, read.text)) {
+  // a file that is no JSON, or breaks the schema, is reported as a broken config by every other read of it
+  const read = readWorkspaceConfigText(stateDir);
+  const setup = read?.config?.worktree?.setup;
+  if (!read || !setup) return null;
+  if (!isTrusted(read.path, process.env, read.text)) {
     throw new TroupeError(
       "untrusted_config",
-      `${path} asks to run '${setup}' in each new worktree (worktree.setup); review the file, then run 'troupe trust' to allow it`,
+      `${read.path} asks to run '${setup}' in each new worktree (worktree.setup); review the file, then run 'troupe trust' to allow it`,
     );
   }
   return setup;
