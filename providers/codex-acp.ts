@@ -47,6 +47,7 @@ export const codexAcp: Provider = {
   liveInput: acpLiveInput,
   reportsPlan: true,
   accountEnv: "CODEX_HOME",
+  api: { hosts: ["api.openai.com:443", "chatgpt.com:443"], urlEnv: ["OPENAI_BASE_URL"] },
   // the adapter reads CODEX_API_KEY only through ACP `authenticate`, which troupe does not call: an account is a CODEX_HOME
   tokenEnv: null,
   ownSandboxOff: withoutOwnSandbox,

@@ -239,6 +239,7 @@ export const codex: Provider = {
   npmPackage: "@openai/codex",
   versionArgs: ["--version"],
   accountEnv: "CODEX_HOME",
+  api: { hosts: ["api.openai.com:443", "chatgpt.com:443"], urlEnv: ["OPENAI_BASE_URL"] },
   // `codex exec` reads CODEX_API_KEY; OPENAI_API_KEY of the spawning env would win over a CODEX_HOME login
   tokenEnv: "CODEX_API_KEY",
   ownSandboxOff: withoutOwnSandbox,

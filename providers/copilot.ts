@@ -163,6 +163,7 @@ export const copilot: Provider = {
   liveInput: acpLiveInput,
   // configuration, login and sessions
   accountEnv: "COPILOT_HOME",
+  api: { hosts: ["api.githubcopilot.com:443", "api.github.com:443"], urlEnv: ["COPILOT_PROVIDER_BASE_URL"] },
   // a GitHub token wins over a stored login; a BYOK key makes it leave GitHub aside altogether
   tokenEnv: "COPILOT_GITHUB_TOKEN",
   home: [".copilot/"],

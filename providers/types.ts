@@ -148,6 +148,11 @@ export interface Provider {
    */
   ownSandboxOff?: (argv: string[]) => string[];
   /**
+   * The model API the CLI talks to, which network `allow` lets through without being named: its
+   * hosts, and the variables whose URL, when set, points the CLI elsewhere (that URL's host is added).
+   */
+  api?: { hosts: readonly string[]; urlEnv: readonly string[] };
+  /**
    * The CLI's credential variables: an agent on an account gets none of these from the spawning
    * environment, only the account's own, so it really runs on that account.
    */

@@ -101,6 +101,14 @@ export function agentSocketFor(socket: string): string {
   return join(socket.endsWith(".sock") ? `${socket.slice(0, -5)}.agents` : `${socket}.agents`, "agent.sock");
 }
 
+/**
+ * The folder of one agent's network proxy socket (network `allow`, src/sandbox/net-proxy.ts):
+ * beside the workspace's sockets, one per agent, so each sandbox sees its own proxy only.
+ */
+export function netDirFor(socket: string, agentId: string): string {
+  return join(socket.endsWith(".sock") ? `${socket.slice(0, -5)}.net` : `${socket}.net`, agentId);
+}
+
 function socketPathFor(root: string): string {
   const hash = sha256Hex(root).slice(0, 16);
   return join(runtimeDir(), `${hash}.sock`);

@@ -133,6 +133,7 @@ export const claude: Provider = {
   reportsCost: true,
   versionArgs: ["--version"],
   accountEnv: "CLAUDE_CONFIG_DIR",
+  api: { hosts: ["api.anthropic.com:443"], urlEnv: ["ANTHROPIC_BASE_URL"] },
   takesSystemPrompt: true,
   // a long-lived OAuth token (`claude setup-token`); API keys of the spawning env would win over it
   tokenEnv: "CLAUDE_CODE_OAUTH_TOKEN",

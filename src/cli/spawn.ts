@@ -44,7 +44,7 @@ export const command = defineCommand(
       "idle-timeout": { type: "string", arg: "T", help: "limit without output per run (default: lifecycle.idleTimeoutMinutes, 30)" },
       account: { type: "string", arg: "NAME", help: "run on this account of yours (default: the least recently used available one, if any)" },
       sandbox: { type: "string", arg: "MODE", help: "auto (where the machine can), strict (refuse without one), off\n(default: the configs' sandbox.mode, else auto)" },
-      network: { type: "string", arg: "POLICY", help: "all, or none (only troupe's socket) inside the sandbox" },
+      network: { type: "string", arg: "POLICY", help: "all; allow (sandbox.allowHosts and the CLI's model API, through troupe's proxy); or none (only troupe's socket)" },
     },
     json: "print the agent as JSON",
   },

@@ -6,11 +6,11 @@ export interface SandboxPlan {
   /** An empty tmpfs in its place, then what it needs bound back (the login folders among `writable`). */
   home: string;
   network: NetworkPolicy;
-  /** Seen again read-only under an emptied folder: the repository, troupe's binary, PATH folders, git's config, allowRead. */
+  /** Seen again read-only under an emptied folder: the repository, troupe's binary, PATH folders, git's config, allowRead, the agents' socket folder. */
   readOnly: string[];
   /** Emptied: troupe's state, runtime and config folders, the workspace's `.troupe/`. */
   hidden: string[];
-  /** Writable: the worktree (the workspace for an agent without one), the git folder, login folders, allowWrite, the agents' socket folder. */
+  /** Writable: the worktree (the workspace for an agent without one), the git folder, login folders, allowWrite. */
   writable: string[];
   /** Read-only again inside a writable folder: git's config and hooks, which the person's own git runs. */
   readOnlyAgain: string[];
@@ -52,7 +52,7 @@ export function bwrapArgs(plan: SandboxPlan): string[] {
     .flatMap((o) => FLAGS[o.op](o.path));
   const base = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
   const home = plan.home !== "/" && plan.home !== "/tmp" ? ["--tmpfs", plan.home] : [];
-  const unshare = ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", ...(plan.network === "none" ? ["--unshare-net"] : [])];
+  const unshare = ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", ...(plan.network === "all" ? [] : ["--unshare-net"])];
   const env = [...Object.entries(plan.setenv).flatMap(([k, v]) => ["--setenv", k, v]), ...plan.unsetenv.flatMap((k) => ["--unsetenv", k])];
   return [...base, ...home, ...mounts, ...unshare, "--cap-drop", "ALL", "--chdir", plan.cwd, ...env];
 }

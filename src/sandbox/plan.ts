@@ -40,6 +40,8 @@ export interface PlanInput {
   /** The argv that runs this troupe (the binary; or a runtime and its script): what the agent's `troupe` runs. */
   self: string[];
   settings: Pick<SandboxSettings, "network" | "allowRead" | "allowWrite" | "allowEnv">;
+  /** Network `allow`: the folder of the proxy's socket (src/sandbox/net-proxy.ts), made and bound in read-only. */
+  netDir?: string;
 }
 
 function real(path: string): string {
@@ -74,7 +76,7 @@ const isDir = (p: string) => statSync(p, { throwIfNoEntry: false })?.isDirectory
  * and /tmp are emptied; the repository, troupe's binary and the folders of PATH under them stay
  * readable; its worktree (the person's agents without one: the workspace), the git folder and its CLI's login are
  * writable; troupe's state, config and runtime folders are hidden, the agents' socket folder
- * bound back in. A path of `allowRead`/`allowWrite` that does not exist is refused.
+ * (and network `allow`'s proxy socket folder) bound back in read-only. A path of `allowRead`/`allowWrite` that does not exist is refused.
  */
 export function sandboxPlan(i: PlanInput): SandboxPlan {
   // a HOME that does not exist has nothing to hide (and bwrap could not mount over it)
@@ -97,7 +99,13 @@ export function sandboxPlan(i: PlanInput): SandboxPlan {
   const xdg = (v: string, fallback: string) => join(i.env[v] || join(home, fallback), "troupe");
   for (const d of [xdg("XDG_CONFIG_HOME", ".config"), xdg("XDG_STATE_HOME", ".local/state")]) if (existsSync(d)) hidden.push(real(d));
 
-  const writable = [real(socketDir)];
+  // read-only: connecting needs no write, and an agent must not remove the socket its siblings use
+  readOnly.push(real(socketDir));
+  if (i.netDir) {
+    mkdirSync(i.netDir, { recursive: true, mode: 0o700 });
+    readOnly.push(real(i.netDir));
+  }
+  const writable: string[] = [];
   if (i.readOnlyWork) readOnly.push(real(i.worktree ?? i.root));
   else if (i.worktree) writable.push(real(i.worktree));
   else if (!i.worker) writable.push(real(i.root));

@@ -1,10 +1,13 @@
+import { join } from "node:path";
 import { TroupeError, errorMessage } from "../errors.ts";
 import type { AgentSandbox } from "../protocol/sandbox.ts";
 import type { PermissionMode, Provider, ProviderCommand } from "../../providers/types.ts";
+import { netDirFor } from "../workspace.ts";
 import { sandboxAvailable } from "./available.ts";
 import { bwrapArgs } from "./bwrap.ts";
 import { sandboxPlan, type PlanInput } from "./plan.ts";
 import type { SandboxSettings } from "./policy.ts";
+import { urlHost } from "./hosts.ts";
 
 export interface SessionSandbox {
   cmd: ProviderCommand;
@@ -32,7 +35,7 @@ function splitRunner(cmd: ProviderCommand): { outside: string[]; agent: string[]
 export function sandboxSession(
   cmd: ProviderCommand,
   settings: SandboxSettings,
-  where: Omit<PlanInput, "argv0" | "settings" | "provider" | "readOnlyWork"> & { provider: Provider; permissions: PermissionMode },
+  where: Omit<PlanInput, "argv0" | "settings" | "provider" | "readOnlyWork" | "netDir"> & { agentId: string; provider: Provider; permissions: PermissionMode },
 ): SessionSandbox {
   const { mode, network } = settings;
   const notices = settings.ignored.map((l) => `troupe: sandbox: ${l}`);
@@ -46,12 +49,31 @@ export function sandboxSession(
   const { outside, agent: own } = splitRunner(cmd);
   // a CLI's own sandbox cannot nest in this one: off, and this one enforces the mode
   const agent = where.provider.ownSandboxOff ? where.provider.ownSandboxOff(own) : own;
+  const netDir = network === "allow" ? netDirFor(where.socket, where.agentId) : undefined;
   let args: string[];
   try {
-    args = bwrapArgs(sandboxPlan({ ...where, argv0: agent[0] ?? "", settings, readOnlyWork: where.permissions === "plan" }));
+    args = bwrapArgs(sandboxPlan({ ...where, argv0: agent[0] ?? "", settings, readOnlyWork: where.permissions === "plan", ...(netDir && { netDir }) }));
   } catch (err) {
     if (err instanceof TroupeError) throw err;
     throw new TroupeError("sandbox_unavailable", `the sandbox could not be prepared: ${errorMessage(err)}`);
   }
-  return { cmd: { ...cmd, argv: [...outside, available.bwrap, ...args, "--", ...agent] }, state: { sandboxed: true, mode, network, note: null }, notices };
+  const sandboxed = [available.bwrap, ...args, "--", ...agent];
+  const argv = netDir ? withProxy(sandboxed, join(netDir, "proxy.sock"), allowedHosts(settings.allowHosts, where.provider, where.env), where.self) : sandboxed;
+  return { cmd: { ...cmd, argv: [...outside, ...argv] }, state: { sandboxed: true, mode, network, note: null }, notices };
+}
+
+/** What network `allow` lets through: the configs' hosts, and the CLI's model API (its URL variable's host when set, else its own hosts). */
+function allowedHosts(configured: readonly string[], provider: Provider, env: Record<string, string>): string[] {
+  const fromEnv = (provider.api?.urlEnv ?? []).flatMap((k) => (env[k] ? [urlHost(env[k])].filter((h): h is string => h !== null) : []));
+  return [...new Set([...configured, ...(fromEnv.length ? fromEnv : (provider.api?.hosts ?? []))])];
+}
+
+/**
+ * network `allow`: the proxy (outside, in troupe's own process) around bwrap, and the bridge
+ * (inside, before the agent) that gives the agent's HTTP clients a port reaching it.
+ */
+function withProxy(sandboxed: string[], socket: string, hosts: string[], self: string[]): string[] {
+  const cut = sandboxed.indexOf("--");
+  const [bwrap, agent] = [sandboxed.slice(0, cut), sandboxed.slice(cut + 1)];
+  return [...self, "sandbox-net", "proxy", "--socket", socket, ...hosts.flatMap((h) => ["--allow", h]), "--", ...bwrap, "--", ...self, "sandbox-net", "bridge", "--socket", socket, "--", ...agent];
 }

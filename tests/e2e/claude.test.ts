@@ -35,6 +35,21 @@ describe("Claude Code under troupe", () => {
     expect(raw).toContain('"type":"result"');
   }, 90_000);
 
+  test("network allow: its model API goes through troupe's proxy unnamed; another host is refused, naming it", async () => {
+    const sb = sandbox();
+    scripts.set("fenced", (req) =>
+      [
+        [bash(`curl -s -m 5 http://example.invalid/`)],
+        [bash(`troupe signal done --result "fenced in"`)],
+      ][turnIndex(req)] ?? [text("All done.")],
+    );
+    await sb.json(["spawn", "--provider", "claude", "--name", "fenced", "--network", "allow", "--prompt", "Fetch example.invalid.", "--json"]);
+    expect(await ended("fenced")).toMatchObject({ status: "done", result: "fenced in", sandbox: { sandboxed: true, network: "allow" } });
+    // the refusal reached the model as the tool's output
+    expect(JSON.stringify(server.mainRequests().at(-1)?.messages)).toContain("troupe sandbox: example.invalid:80 is not in sandbox.allowHosts (network allow)");
+    expect((await sb.run(["logs", "fenced"])).stdout).toContain("troupe: sandbox: refused a connection to example.invalid:80");
+  }, 90_000);
+
   test("signals questions, is resumed with the answer in the same session, and ends with it", async () => {
     const sb = sandbox();
     scripts.set("asker", (req) => {

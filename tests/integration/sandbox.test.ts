@@ -121,6 +121,39 @@ describe("a sandboxed agent", () => {
     }
   }, 60_000);
 
+  test("network allow: a named host works through troupe's proxy, one not named is refused at once and said, a direct connection fails", async () => {
+    const sb = await workspace();
+    const serve = (body: string) => Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response(body) });
+    const [named, other] = [serve("hello from named"), serve("hello from other")];
+    const [namedPort, otherPort] = [named.port!, other.port!];
+    try {
+      writeFileSync(join(sb.env.XDG_CONFIG_HOME!, "troupe", "config.json"), JSON.stringify({ sandbox: { allowHosts: [`127.0.0.1:${namedPort}`] } }));
+      const get = (port: number, extra = "") => `curl -s -m 5 ${extra} http://127.0.0.1:${port}/`;
+      const script = [
+        `echo "named: $(${get(namedPort)})"`,
+        // CONNECT, as an https:// request goes
+        `echo "tunnel: $(${get(namedPort, "-p")})"`,
+        `t0=$(date +%s%N); echo "other: $(${get(otherPort, "-w ' %{http_code}'")})"; echo "refused in ms: $(( ($(date +%s%N) - t0) / 1000000 ))"`,
+        act("direct", get(namedPort, "--noproxy '*' -f")),
+        `troupe signal done --result ok`,
+      ].join("\n");
+      const spawned = await sb.json<Agent>(["spawn", "--name", "fenced", "--network", "allow", "--command", script, "--json"]);
+      expect(spawned.sandbox).toMatchObject({ sandboxed: true, network: "allow" });
+      expect(await settled(sb, "fenced")).toMatchObject({ status: "done", result: "ok", sandbox: { network: "allow" } });
+      const out = await logs(sb, "fenced");
+      expect(out).toContain("named: hello from named");
+      expect(out).toContain("tunnel: hello from named");
+      expect(out).toContain(`other: troupe sandbox: 127.0.0.1:${otherPort} is not in sandbox.allowHosts (network allow)\n 403`);
+      expect(Number(/refused in ms: (\d+)/.exec(out)?.[1])).toBeLessThan(3000);
+      expect(out).toContain("direct: no");
+      // said once in its output, for the person
+      expect(out.split(`troupe: sandbox: refused a connection to 127.0.0.1:${otherPort}`).length).toBe(2);
+    } finally {
+      named.stop(true);
+      other.stop(true);
+    }
+  }, 60_000);
+
   test("strict refuses to start without a sandbox, in one line; auto runs unsandboxed and says so; off is unsandboxed", async () => {
     const sb = await workspace();
     // a PATH without bubblewrap: only a shell

@@ -53,6 +53,8 @@ describe("bubblewrap's arguments", () => {
     expect(args.join(" ")).toContain("--cap-drop ALL");
     expect(args.join(" ")).toContain("--chdir /w/.troupe/worktrees/a --setenv TROUPE_SOCKET /run/troupe/x.agents/agent.sock --unsetenv SSH_AUTH_SOCK");
     expect(bwrapArgs({ ...plan, network: "all" })).not.toContain("--unshare-net");
+    // allow: only the loopback, where its bridge to troupe's proxy listens
+    expect(bwrapArgs({ ...plan, network: "allow" })).toContain("--unshare-net");
   });
 
   test("a workspace without a worktree is writable, and its .troupe still hidden", () => {

@@ -7,7 +7,7 @@ const ws = (config: SandboxLayer["config"], trusted = false): SandboxLayer => ({
 
 describe("the sandbox's settings from their layers", () => {
   test("nothing said: auto, all the network, nothing more open", () => {
-    expect(resolveSandbox([])).toEqual({ mode: "auto", network: "all", allowRead: [], allowWrite: [], allowEnv: [], ignored: [] });
+    expect(resolveSandbox([])).toEqual({ mode: "auto", network: "all", allowRead: [], allowWrite: [], allowEnv: [], allowHosts: [], ignored: [] });
   });
 
   test("a flag wins over the user config, which wins over the workspace's", () => {
@@ -28,5 +28,18 @@ describe("the sandbox's settings from their layers", () => {
 
   test("trusted, it loosens; the lists of every trusted layer add up", () => {
     expect(resolveSandbox([user({ allowRead: ["/opt/a"] }), ws({ mode: "off", allowRead: ["/opt/b"] }, true)])).toMatchObject({ mode: "off", allowRead: ["/opt/a", "/opt/b"], ignored: [] });
+  });
+
+  test("network allow's hosts: the person's add up; an untrusted file's are taken only with the allow it sets over all, never added to the person's", () => {
+    expect(resolveSandbox([flag({ network: "allow" }), user({ allowHosts: ["a.example"] }), ws({ allowHosts: ["b.example"] }, true)])).toMatchObject({ network: "allow", allowHosts: ["a.example", "b.example"], ignored: [] });
+    // any list is tighter than the whole network
+    expect(resolveSandbox([ws({ network: "allow", allowHosts: ["github.com"] })])).toMatchObject({ network: "allow", allowHosts: ["github.com"], ignored: [] });
+    const added = resolveSandbox([user({ network: "allow", allowHosts: ["npmjs.org"] }), ws({ allowHosts: ["evil.example"] })]);
+    expect(added).toMatchObject({ network: "allow", allowHosts: ["npmjs.org"] });
+    expect(added.ignored).toEqual([`ws.json's sandbox.allowHosts (evil.example) is not taken: it opens the sandbox, and the file is not trusted (troupe trust)`]);
+    // its allow over the person's all: its own list, as long as the person named none
+    expect(resolveSandbox([user({ network: "all", allowHosts: ["npmjs.org"] }), ws({ network: "allow", allowHosts: ["evil.example"] })])).toMatchObject({ network: "all", allowHosts: ["npmjs.org"] });
+    expect(resolveSandbox([user({ network: "none" }), ws({ network: "allow" })])).toMatchObject({ network: "none", ignored: [] });
+    expect(resolveSandbox([user({ network: "allow" }), ws({ network: "all" })])).toMatchObject({ network: "allow", ignored: [] });
   });
 });

@@ -53,7 +53,7 @@ export function useChatCliTroupe(cli: ChatCli, script: ChatScript = askThenFinis
     server,
     async sandbox(own) {
       if (own) active = own;
-      current = new Sandbox();
+      current = new Sandbox({ sandboxed: true });
       const home = join(current.runtime, "home");
       Object.assign(current.env, { HOME: home, PATH: `${CLI_BIN}:${process.env.PATH}` });
       Object.assign(current.env, await chatCliEnv(cli, server.url, home, CLI_BIN));

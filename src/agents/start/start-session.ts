@@ -46,7 +46,7 @@ export async function startSession(d: SessionStartDeps, rec: AgentRecord, sessio
   // in its sandbox (src/sandbox/), or not and why; a strict one that cannot start starts nothing
   let sandbox: SessionSandbox;
   try {
-    const where = { root: ws.root, stateDir: ws.stateDir, socket: ws.socket, cwd: rec.cwd, worktree: rec.worktree, agentDir: join(ws.stateDir, "agents", rec.name), worker: rec.parentId !== null, permissions: rec.permissions, env, binDir: d.binDir, self: selfCommand(), provider: providerNamed(rec.provider) };
+    const where = { agentId: rec.id, root: ws.root, stateDir: ws.stateDir, socket: ws.socket, cwd: rec.cwd, worktree: rec.worktree, agentDir: join(ws.stateDir, "agents", rec.name), worker: rec.parentId !== null, permissions: rec.permissions, env, binDir: d.binDir, self: selfCommand(), provider: providerNamed(rec.provider) };
     sandbox = sandboxSession(cmd, sessionSandboxSettings(ws.stateDir, rec.sandbox), where);
   } catch (err) {
     if (session === 1) failRun(d, rec.id, errorMessage(err));

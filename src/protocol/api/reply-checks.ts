@@ -71,7 +71,7 @@ function readAgentSandbox(v: unknown, at: string): Record<string, unknown> | str
   const o: Record<string, unknown> = { sandboxed: v.sandboxed, mode: v.mode, network: v.network, note: v.note };
   if (!(typeof o.sandboxed === "boolean")) return `${at ? at + "." : ""}sandboxed: expected true or false`;
   if (!((o.mode === "auto" || o.mode === "strict" || o.mode === "off"))) return `${at ? at + "." : ""}mode: expected one of auto, strict, off`;
-  if (!((o.network === "all" || o.network === "none"))) return `${at ? at + "." : ""}network: expected one of all, none`;
+  if (!((o.network === "all" || o.network === "allow" || o.network === "none"))) return `${at ? at + "." : ""}network: expected one of all, allow, none`;
   if (!((o.note === null || typeof o.note === "string"))) return `${at ? at + "." : ""}note: expected a string, or null`;
   return o;
 }
