@@ -50,7 +50,7 @@ export const codexAcp: Provider = {
   api: { hosts: ["api.openai.com:443", "chatgpt.com:443"], urlEnv: ["OPENAI_BASE_URL"] },
   // the adapter reads CODEX_API_KEY only through ACP `authenticate`, which troupe does not call: an account is a CODEX_HOME
   tokenEnv: null,
-  ownSandboxOff: withoutOwnSandbox,
+  ownSandboxOff: { argv: withoutOwnSandbox },
   home: [".codex/"],
   credentialEnv: ["OPENAI_API_KEY", "CODEX_API_KEY"],
   buildSpawn: (input) => acpCommand(CODEX_ACP, input),

@@ -242,7 +242,7 @@ export const codex: Provider = {
   api: { hosts: ["api.openai.com:443", "chatgpt.com:443"], urlEnv: ["OPENAI_BASE_URL"] },
   // `codex exec` reads CODEX_API_KEY; OPENAI_API_KEY of the spawning env would win over a CODEX_HOME login
   tokenEnv: "CODEX_API_KEY",
-  ownSandboxOff: withoutOwnSandbox,
+  ownSandboxOff: { argv: withoutOwnSandbox },
   home: [".codex/"],
   credentialEnv: ["OPENAI_API_KEY", "CODEX_API_KEY"],
   buildSpawn,

@@ -142,6 +142,8 @@ export const gemini: Provider = {
   versionArgs: ["--version"],
   // The CLI keeps settings, OAuth credentials and sessions in $GEMINI_CLI_HOME/.gemini.
   accountEnv: "GEMINI_CLI_HOME",
+  // its settings' tools.sandbox (docker, podman) could not start inside troupe's; the variable wins over them
+  ownSandboxOff: { env: { GEMINI_SANDBOX: "false" } },
   api: { hosts: ["generativelanguage.googleapis.com:443", "cloudcode-pa.googleapis.com:443", "oauth2.googleapis.com:443"], urlEnv: ["GOOGLE_GEMINI_BASE_URL"] },
   tokenEnv: "GEMINI_API_KEY",
   home: [".gemini/"],

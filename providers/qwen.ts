@@ -79,6 +79,8 @@ export const qwen: Provider = {
   liveInput: acpLiveInput,
   // settings, OAuth credentials and sessions (checked with 0.24.4: nothing under ~/.qwen then)
   accountEnv: "QWEN_HOME",
+  // its whole-CLI sandbox (settings' tools.sandbox); the variable wins over them
+  ownSandboxOff: { env: { QWEN_SANDBOX: "false" } },
   api: { hosts: ["dashscope.aliyuncs.com:443", "portal.qwen.ai:443", "chat.qwen.ai:443"], urlEnv: ["OPENAI_BASE_URL"] },
   tokenEnv: "OPENAI_API_KEY",
   home: [".qwen/"],

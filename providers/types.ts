@@ -142,11 +142,12 @@ export interface Provider {
    */
   home?: readonly string[];
   /**
-   * The argv with the CLI's own sandbox turned off, for a run inside troupe's, where it could not
-   * nest (Codex's bubblewrap); troupe's sandbox enforces `edits` and `plan` then. Absent: the CLI
-   * has none on by default.
+   * The CLI's own sandbox turned off, for a run inside troupe's, where it could not nest (Codex's
+   * and Claude Code's bubblewrap, Gemini's and Qwen's containers); troupe's sandbox enforces
+   * `edits` and `plan` then. `argv`: the command changed; `env`: variables set inside. Absent:
+   * the CLI has no sandbox of its own.
    */
-  ownSandboxOff?: (argv: string[]) => string[];
+  ownSandboxOff?: { argv?: (argv: string[]) => string[]; env?: Readonly<Record<string, string>> };
   /**
    * The model API the CLI talks to, which network `allow` lets through without being named: its
    * hosts, and the variables whose URL, when set, points the CLI elsewhere (that URL's host is added).

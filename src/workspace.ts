@@ -109,6 +109,11 @@ export function netDirFor(socket: string, agentId: string): string {
   return join(socket.endsWith(".sock") ? `${socket.slice(0, -5)}.net` : `${socket}.net`, agentId);
 }
 
+/** On macOS (Seatbelt has no tmpfs): one agent's private temp folder, beside the workspace's sockets. */
+export function tmpDirFor(socket: string, agentId: string): string {
+  return join(socket.endsWith(".sock") ? `${socket.slice(0, -5)}.tmp` : `${socket}.tmp`, agentId);
+}
+
 function socketPathFor(root: string): string {
   const hash = sha256Hex(root).slice(0, 16);
   return join(runtimeDir(), `${hash}.sock`);

@@ -138,6 +138,8 @@ export const claude: Provider = {
   // a long-lived OAuth token (`claude setup-token`); API keys of the spawning env would win over it
   tokenEnv: "CLAUDE_CODE_OAUTH_TOKEN",
   home: [".claude/", ".claude.json"],
+  // its settings' sandbox.enabled (bubblewrap) could not nest in troupe's; the flag's settings win over the user's
+  ownSandboxOff: { argv: ([bin = "claude", ...rest]) => [bin, `--settings=${JSON.stringify({ sandbox: { enabled: false } })}`, ...rest] },
   credentialEnv: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"],
   liveInput: { line: claudeInputLine },
   buildSpawn: (input) => command(input, []),

@@ -67,35 +67,47 @@ function killAgents(): void {
 }
 
 /** Until the agent's own command runs: it makes a file in the workspace (an agent without a worktree may write there). */
-async function untilRunning(client: TroupeClient, sandbox: "auto" | "off", i: number): Promise<{ ms: number; pid: number }> {
+async function untilRunning(client: TroupeClient, sandbox: "auto" | "off" | "allow", i: number): Promise<{ ms: number; pid: number }> {
   const marker = join(dir, `started-${sandbox}-${i}`);
   const t0 = performance.now();
-  const agent = await client.spawn({ provider: "generic", command: `: > ${marker}; exec ${COMMAND}`, worktree: false, env: agentEnv, sandbox });
+  const how = sandbox === "allow" ? { sandbox: "auto" as const, network: "allow" as const } : { sandbox };
+  const agent = await client.spawn({ provider: "generic", command: `: > ${marker}; exec ${COMMAND}`, worktree: false, env: agentEnv, ...how });
   while (!existsSync(marker)) await sleep(0.5);
-  if (agent.sandbox?.sandboxed !== (sandbox === "auto")) throw new Error(`agent ${agent.name}: sandbox ${JSON.stringify(agent.sandbox)}`);
+  if (agent.sandbox?.sandboxed !== (sandbox !== "off")) throw new Error(`agent ${agent.name}: sandbox ${JSON.stringify(agent.sandbox)}`);
   return { ms: performance.now() - t0, pid: agent.pid! };
 }
+
+/** PSS (MB) of the processes under an agent's wrapper whose command line `which` matches. */
+const pssOf = (pid: number, which: (cmd: string) => boolean) => descendants(pid).filter((p) => which(cmdline(p))).reduce((sum, p) => sum + (memoryKb(p)?.pss ?? 0), 0) / 1024;
+const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
 
 async function sandboxCost(client: TroupeClient): Promise<void> {
   const runs = Math.max(10, Math.min(40, spawns / 2));
   const on: number[] = [];
   const off: number[] = [];
+  const allow: number[] = [];
   const bwrapPss: number[] = [];
+  const proxyPss: number[] = [];
+  const isBwrap = (c: string) => c.startsWith("/usr/bin/bwrap") || c.startsWith("bwrap");
   for (let i = 0; i < runs + WARM; i++) {
     const a = await untilRunning(client, "auto", i);
     const b = await untilRunning(client, "off", i);
+    const c = await untilRunning(client, "allow", i);
     if (i < WARM) continue;
     on.push(a.ms);
     off.push(b.ms);
+    allow.push(c.ms);
     // bubblewrap's own processes under the wrapper (the one outside, and the namespace's init)
-    const bw = descendants(a.pid).filter((p) => cmdline(p).startsWith("/usr/bin/bwrap") || cmdline(p).startsWith("bwrap"));
-    bwrapPss.push(bw.reduce((sum, p) => sum + (memoryKb(p)?.pss ?? 0), 0) / 1024);
+    bwrapPss.push(pssOf(a.pid, isBwrap));
+    // network allow: bubblewrap's, and troupe's proxy (outside) and bridge (inside)
+    proxyPss.push(pssOf(c.pid, (cmd) => isBwrap(cmd) || cmd.includes(" sandbox-net ")));
   }
   const added = pct(on, 50) - pct(off, 50);
   console.log(line(`spawn to the agent's command running, sandboxed (auto)`, on, ""));
   console.log(line(`spawn to the agent's command running, unsandboxed (off)`, off, `; the sandbox adds ${ms(added)} at the median (target <= 30 ms)`));
-  const pss = [...bwrapPss].sort((x, y) => x - y)[Math.floor(bwrapPss.length / 2)]!;
-  console.log(`memory the sandbox adds per agent (bubblewrap's processes, PSS, median of ${bwrapPss.length}): ${pss.toFixed(2)} MB`);
+  console.log(line(`spawn to the agent's command running, sandboxed with network allow`, allow, `; its proxy and bridge add ${ms(pct(allow, 50) - pct(on, 50))} over auto at the median`));
+  console.log(`memory the sandbox adds per agent (bubblewrap's processes, PSS, median of ${bwrapPss.length}): ${median(bwrapPss).toFixed(2)} MB`);
+  console.log(`memory the sandbox adds per agent with network allow (bubblewrap's, troupe's proxy and bridge, PSS, median of ${proxyPss.length}): ${median(proxyPss).toFixed(2)} MB`);
 }
 
 try {

@@ -48,7 +48,7 @@ export class AgentRuntime {
     // built last (it takes the lifecycle's hooks); what comes before calls it only once it runs
     let watcher: SessionWatcher | null = null;
     const watched = () => watcher!;
-    const sessions = { ...d, stopper, follow: (...f: Parameters<SessionWatcher["follow"]>) => watched().follow(...f) };
+    const sessions = { ...d, stopper, envs, follow: (...f: Parameters<SessionWatcher["follow"]>) => watched().follow(...f) };
     const start: StartSession = (...args) => startSession(sessions, ...args);
     const relaunch = new Relaunch({ ...d, envs, provider: providerNamed, startSession: start, troupe, rulesOf: (rec) => rulesOf(d, rec) });
     const lifecycle = new Lifecycle({

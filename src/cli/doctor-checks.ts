@@ -162,6 +162,6 @@ export function checkSandbox(ws: Workspace | null): Check {
       ? need("sandbox", false, `sandbox mode strict, but ${available.why}: every spawn is refused`)
       : optional("sandbox", false, `agents run unsandboxed: ${available.why} (sandbox mode auto)`);
   }
-  const version = firstLine(available.bwrap, ["--version"]) ?? "bubblewrap";
-  return need("sandbox", true, `${version} (${available.bwrap}): each agent runs in a sandbox of its own (mode ${mode}, network ${network})`);
+  const version = available.tool === "bwrap" ? (firstLine(available.path, ["--version"]) ?? "bubblewrap") : "Seatbelt";
+  return need("sandbox", true, `${version} (${available.path}): each agent runs in a sandbox of its own (mode ${mode}, network ${network})`);
 }

@@ -85,8 +85,9 @@ export class ProfileCatalog {
     if (read.kind === "missing") throw new TroupeError("not_found", `${file}: gone while reading`);
     if (read.kind === "refused") throw new TroupeError("bad_request", read.reason);
     const p = source === "claude" ? parseClaudeAgent(file, read.text) : parseProfile(file, read.text, source);
-    // the repository's profile starts commands only once the person trusted its current bytes
-    if (p.mcpServers && source === "repository") return { ...p, trusted: isTrusted(file, this.env, read.text) };
-    return p.mcpServers ? { ...p, trusted: true } : p;
+    // the repository's profile starts commands, and loosens the sandbox, only once the person trusted its current bytes
+    const needsTrust = p.mcpServers !== null || p.sandbox !== null;
+    if (needsTrust && source === "repository") return { ...p, trusted: isTrusted(file, this.env, read.text) };
+    return needsTrust ? { ...p, trusted: true } : p;
   }
 }

@@ -42,6 +42,7 @@ export function withProfile(req: SpawnOptions, p: Profile): { req: SpawnOptions;
       // a deny holds whatever the provider: dropping it would widen what the agent may do
       ...(p.deny && { deny: p.deny }),
       ...(p.mcpServers && { mcpServers: p.mcpServers }),
+      ...(p.sandbox && { sandbox: { config: p.sandbox, trusted: p.trusted === true } }),
     },
   };
 }

@@ -1,3 +1,4 @@
+import { SandboxConfigSchema } from "./sandbox.ts";
 import { z } from "zod";
 import { PermissionModeSchema } from "./entities.ts";
 import { PermissionRuleSchema } from "./permission.ts";
@@ -39,6 +40,8 @@ export const ProfileFrontMatterSchema = z.object({
   mcpServers: z.record(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "letters, digits, '_' and '-'"), McpServerSchema).optional(),
   /** At most this many US dollars over all the agent's runs (the spawn's `budgetUsd`, which wins over it). */
   budget: z.number().positive().optional(),
+  /** Its agents' sandbox (src/sandbox/): over the user and workspace configs, under the spawn's flags; a repository's only tightens until trusted. */
+  sandbox: SandboxConfigSchema.optional(),
 });
 
 /** Claude Code's own subagent file (`.claude/agents/*.md`); `tools` is a comma-separated list. */
@@ -64,11 +67,15 @@ export const ProfileSchema = z.object({
   deny: z.array(z.string()).nullable(),
   mcpServers: z.record(z.string(), McpServerSchema).nullable(),
   budget: z.number().nullable(),
+  sandbox: SandboxConfigSchema.nullable(),
   /** The body: the role's instructions (Claude: `--append-system-prompt`; others: before the prompt). */
   instructions: z.string(),
   source: ProfileOriginSchema,
   file: z.string(),
-  /** False for a repository profile whose mcpServers wait for `troupe trust FILE`; null when it starts no command. */
+  /**
+   * False for a repository profile whose mcpServers wait for `troupe trust FILE` (and whose sandbox
+   * only tightens until then); null when it starts no command and sets no sandbox.
+   */
   trusted: z.boolean().nullable(),
 });
 export type Profile = z.infer<typeof ProfileSchema>;

@@ -1,4 +1,4 @@
-import type { NetworkPolicy, SandboxMode } from "../protocol/sandbox.ts";
+import type { NetworkPolicy, SandboxConfig, SandboxMode } from "../protocol/sandbox.ts";
 import { isTrusted } from "../trust.ts";
 import { readUserConfig } from "../user-config.ts";
 import { readWorkspaceConfig, readWorkspaceConfigText } from "../workspace-config.ts";
@@ -17,20 +17,28 @@ function workspaceLayer(stateDir: string): SandboxLayer | null {
   return config ? { from: read.path, config, trusted: isTrusted(read.path, process.env, read.text) } : null;
 }
 
-/** Where an agent's sandbox settings come from, in precedence order: the spawn's flags, the user config, the workspace config. */
-export function sandboxLayers(stateDir: string, flags: { sandbox?: SandboxMode; network?: NetworkPolicy } = {}): SandboxLayer[] {
+/** The sandbox of the profile an agent was spawned under, as its role keeps it (src/agents/files/spawn-role.ts). */
+export interface ProfileSandbox {
+  profile: string;
+  config: SandboxConfig;
+  trusted: boolean;
+}
+
+/** Where an agent's sandbox settings come from, in precedence order: the spawn's flags, its profile, the user config, the workspace config. */
+export function sandboxLayers(stateDir: string, flags: { sandbox?: SandboxMode; network?: NetworkPolicy } = {}, profile: ProfileSandbox | null = null): SandboxLayer[] {
   const flag: SandboxLayer = { from: "the spawn", config: { mode: flags.sandbox, network: flags.network }, trusted: true };
+  const own: SandboxLayer[] = profile ? [{ from: `profile ${profile.profile}`, config: profile.config, trusted: profile.trusted }] : [];
   const user = readUserConfig().sandbox;
   const ws = workspaceLayer(stateDir);
-  return [flag, ...(user ? [{ from: "the user config", config: user, trusted: true }] : []), ...(ws ? [ws] : [])];
+  return [flag, ...own, ...(user ? [{ from: "the user config", config: user, trusted: true }] : []), ...(ws ? [ws] : [])];
 }
 
 /**
  * A session's settings: the agent's own mode and network (what its spawn resolved, flags
- * included; for an agent from before sandboxes, what the configs say now), and the configs'
- * extra paths and variables as they are now.
+ * included; for an agent from before sandboxes, what the configs say now), and the extra paths,
+ * hosts and variables of its profile (as its role keeps it) and of the configs as they are now.
  */
-export function sessionSandboxSettings(stateDir: string, own: { mode: SandboxMode; network: NetworkPolicy } | null): SandboxSettings {
-  const now = resolveSandbox(sandboxLayers(stateDir));
+export function sessionSandboxSettings(stateDir: string, own: { mode: SandboxMode; network: NetworkPolicy } | null, profile: ProfileSandbox | null = null): SandboxSettings {
+  const now = resolveSandbox(sandboxLayers(stateDir, {}, profile));
   return own ? { ...now, mode: own.mode, network: own.network } : now;
 }

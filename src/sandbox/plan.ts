@@ -42,6 +42,8 @@ export interface PlanInput {
   settings: Pick<SandboxSettings, "network" | "allowRead" | "allowWrite" | "allowEnv">;
   /** Network `allow`: the folder of the proxy's socket (src/sandbox/net-proxy.ts), made and bound in read-only. */
   netDir?: string;
+  /** Seatbelt (macOS), which has no tmpfs: a private folder of its own, its TMPDIR, in place of an empty `/tmp`. */
+  tmpDir?: string;
 }
 
 function real(path: string): string {
@@ -128,6 +130,10 @@ export function sandboxPlan(i: PlanInput): SandboxPlan {
     if (existsSync(path)) writable.push(real(path));
   }
   writable.push(...i.settings.allowWrite.map((p) => expand(p, home, "allowWrite")));
+  if (i.tmpDir) {
+    mkdirSync(i.tmpDir, { recursive: true, mode: 0o700 });
+    writable.push(real(i.tmpDir));
+  }
 
   const kept = new Set(i.settings.allowEnv);
   return {
@@ -138,7 +144,7 @@ export function sandboxPlan(i: PlanInput): SandboxPlan {
     hidden,
     writable,
     readOnlyAgain,
-    setenv: { TROUPE_SOCKET: agentSocketFor(i.socket), TROUPE_SANDBOX: i.settings.network, TMPDIR: "/tmp" },
+    setenv: { TROUPE_SOCKET: agentSocketFor(i.socket), TROUPE_SANDBOX: i.settings.network, TMPDIR: i.tmpDir ? real(i.tmpDir) : "/tmp" },
     unsetenv: DROPPED_ENV.filter((k) => !kept.has(k) && i.env[k] !== undefined),
   };
 }

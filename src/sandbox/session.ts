@@ -2,9 +2,10 @@ import { join } from "node:path";
 import { TroupeError, errorMessage } from "../errors.ts";
 import type { AgentSandbox } from "../protocol/sandbox.ts";
 import type { PermissionMode, Provider, ProviderCommand } from "../../providers/types.ts";
-import { netDirFor } from "../workspace.ts";
+import { agentSocketFor, netDirFor, tmpDirFor } from "../workspace.ts";
 import { sandboxAvailable } from "./available.ts";
-import { bwrapArgs } from "./bwrap.ts";
+import { bwrapArgs, type SandboxPlan } from "./bwrap.ts";
+import { seatbeltArgs } from "./seatbelt.ts";
 import { sandboxPlan, type PlanInput } from "./plan.ts";
 import type { SandboxSettings } from "./policy.ts";
 import { urlHost } from "./hosts.ts";
@@ -27,7 +28,8 @@ function splitRunner(cmd: ProviderCommand): { outside: string[]; agent: string[]
 }
 
 /**
- * One session's sandbox: the command wrapped in bubblewrap (src/sandbox/bwrap.ts), or as it was
+ * One session's sandbox: the command wrapped in bubblewrap (src/sandbox/bwrap.ts; on macOS in
+ * Seatbelt, seatbelt.ts), or as it was
  * with why. `auto` on a machine that cannot sandbox runs unsandboxed and says so; `strict`
  * refuses in one line; `off` is as before. The wrapper that records the pid and exit status
  * stays outside (src/agents/processes/launch-detached.ts): the files the daemon trusts are troupe's.
@@ -35,7 +37,7 @@ function splitRunner(cmd: ProviderCommand): { outside: string[]; agent: string[]
 export function sandboxSession(
   cmd: ProviderCommand,
   settings: SandboxSettings,
-  where: Omit<PlanInput, "argv0" | "settings" | "provider" | "readOnlyWork" | "netDir"> & { agentId: string; provider: Provider; permissions: PermissionMode },
+  where: Omit<PlanInput, "argv0" | "settings" | "provider" | "readOnlyWork" | "netDir" | "tmpDir"> & { agentId: string; provider: Provider; permissions: PermissionMode },
 ): SessionSandbox {
   const { mode, network } = settings;
   const notices = settings.ignored.map((l) => `troupe: sandbox: ${l}`);
@@ -48,16 +50,26 @@ export function sandboxSession(
   }
   const { outside, agent: own } = splitRunner(cmd);
   // a CLI's own sandbox cannot nest in this one: off, and this one enforces the mode
-  const agent = where.provider.ownSandboxOff ? where.provider.ownSandboxOff(own) : own;
+  const ownOff = where.provider.ownSandboxOff;
+  const agent = ownOff?.argv ? ownOff.argv(own) : own;
+  const seatbelt = available.tool === "sandbox-exec";
+  if (seatbelt && network === "allow") throw new TroupeError("sandbox_unavailable", "network allow needs a network namespace of the agent's own (Linux); on macOS use network all or none");
   const netDir = network === "allow" ? netDirFor(where.socket, where.agentId) : undefined;
-  let args: string[];
+  let plan: SandboxPlan;
   try {
-    args = bwrapArgs(sandboxPlan({ ...where, argv0: agent[0] ?? "", settings, readOnlyWork: where.permissions === "plan", ...(netDir && { netDir }) }));
+    plan = sandboxPlan({ ...where, argv0: agent[0] ?? "", settings, readOnlyWork: where.permissions === "plan", ...(netDir && { netDir }), ...(seatbelt && { tmpDir: tmpDirFor(where.socket, where.agentId) }) });
   } catch (err) {
     if (err instanceof TroupeError) throw err;
     throw new TroupeError("sandbox_unavailable", `the sandbox could not be prepared: ${errorMessage(err)}`);
   }
-  const sandboxed = [available.bwrap, ...args, "--", ...agent];
+  const ownEnv = Object.entries(ownOff?.env ?? {});
+  if (seatbelt) {
+    for (const [k, v] of ownEnv) plan.setenv[k] = v;
+    return { cmd: { ...cmd, argv: [...outside, available.path, ...seatbeltArgs(plan, agentSocketFor(where.socket)), ...agent] }, state: { sandboxed: true, mode, network, note: null }, notices };
+  }
+  const args = bwrapArgs(plan);
+  for (const [k, v] of ownEnv) args.push("--setenv", k, v);
+  const sandboxed = [available.path, ...args, "--", ...agent];
   const argv = netDir ? withProxy(sandboxed, join(netDir, "proxy.sock"), allowedHosts(settings.allowHosts, where.provider, where.env), where.self) : sandboxed;
   return { cmd: { ...cmd, argv: [...outside, ...argv] }, state: { sandboxed: true, mode, network, note: null }, notices };
 }

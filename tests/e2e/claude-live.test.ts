@@ -84,7 +84,7 @@ describe("a running Claude agent is reached in its run", () => {
 
   test("a question that reaches a Claude agent inside a tool call is the `troupe listen` it runs in it: taken once, neither side waits out a timeout", async () => {
     const sb = sandbox();
-    const inTool = join(sb.dir, "in-tool");
+    const inTool = join(sb.exchange, "in-tool");
     const gate = join(sb.dir, "gate");
     const listened = (req: ScriptRequest) => /conversationId\\?":\\?"(cv_[A-Za-z0-9_-]+)/.exec(history(req))?.[1];
     scripts.set("listener", (req) => {

@@ -4,14 +4,14 @@
  * with `troupe signal` through its Bash tool.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "../support/sandbox.ts";
 import { apiError, bash, findInHistory, lastToolResult, text, turnIndex } from "../support/fake-anthropic.ts";
 import { useClaudeTroupe } from "../support/claude-troupe.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
 
-const { scripts, server, sandbox, ended } = useClaudeTroupe(undefined, { sandboxed: true });
+const { scripts, server, home, sandbox, ended } = useClaudeTroupe(undefined, { sandboxed: true });
 
 describe("Claude Code under troupe", () => {
   test("edits a file in its worktree, commits, and ends with troupe signal done", async () => {
@@ -48,6 +48,28 @@ describe("Claude Code under troupe", () => {
     // the refusal reached the model as the tool's output
     expect(JSON.stringify(server.mainRequests().at(-1)?.messages)).toContain("troupe sandbox: example.invalid:80 is not in sandbox.allowHosts (network allow)");
     expect((await sb.run(["logs", "fenced"])).stdout).toContain("troupe: sandbox: refused a connection to example.invalid:80");
+  }, 90_000);
+
+  test("the person's own Claude sandbox setting on: off inside troupe's, where it could not nest, and its commands run", async () => {
+    // with socat and rg (which .ci/run installs), Claude Code's sandbox would switch on, its bubblewrap fail inside troupe's, and the commit with it
+    for (const tool of ["socat", "rg"]) if (!Bun.which(tool)) throw new Error(`${tool} is not installed: apt install socat ripgrep`);
+    const sb = sandbox();
+    const settings = join(home, ".claude", "settings.json");
+    mkdirSync(join(home, ".claude"), { recursive: true });
+    writeFileSync(settings, JSON.stringify({ sandbox: { enabled: true, autoAllowBashIfSandboxed: true } }));
+    try {
+      scripts.set("nested", (req) =>
+        [
+          [bash(`echo inside > inside.txt && git add inside.txt && git commit -qm inside && echo committed`)],
+          [bash(`troupe signal done --result "ran inside"`)],
+        ][turnIndex(req)] ?? [text("All done.")],
+      );
+      await sb.json(["spawn", "--provider", "claude", "--name", "nested", "--prompt", "Commit inside.txt.", "--json"]);
+      expect(await ended("nested")).toMatchObject({ status: "done", result: "ran inside", sandbox: { sandboxed: true } });
+      expect(sb.git("log", "-1", "--format=%s", "troupe/nested").trim()).toBe("inside");
+    } finally {
+      rmSync(settings, { force: true });
+    }
   }, 90_000);
 
   test("signals questions, is resumed with the answer in the same session, and ends with it", async () => {

@@ -224,7 +224,8 @@ describe("accounts", () => {
   test("a reset wakes an agent blocked on its spent account: it runs at once", async () => {
     newState();
     const sb = workspace();
-    const flag = join(state, "quota-back");
+    // where the agent sees it: its sandbox has a /tmp of its own
+    const flag = join(sb.exchange, "quota-back");
     await sb.run(["account", "add", "--provider", "generic", "--env", "ACCT=one", "--name", "one"]);
     await sb.json(["spawn", "--name", "stuck", "--command", `if [ -e ${flag} ]; then troupe signal done --result "ran on $ACCT"; else troupe signal error --class usage_limit --error "quota spent"; fi`, "--json"]);
     expect(await ended(sb, "stuck")).toMatchObject({ status: "blocked" });

@@ -29,7 +29,9 @@ test("a question asked before kill -9 of the daemon is answered after it, and th
 });
 
 test("stopping the daemon stops no agent; a new daemon completes an agent that ended meanwhile, once", async () => {
-  sb = new Sandbox();
+  // unsandboxed: its troupe signal starts the next daemon itself; a sandboxed agent's waits for the
+  // person's next command to (tests/integration/sandbox.test.ts, kill -9 while it streams)
+  sb = new Sandbox({ sandboxed: false });
   await sb.json(["spawn", "--no-worktree", "--name", "ed", "--command", "while [ ! -f go ]; do sleep 0.05; done; troupe signal done --result finished", "--json"]);
   const before = (await sb.json<Agent[]>(["ls", "--json"]))[0]!;
   expect(before.status).toBe("running");

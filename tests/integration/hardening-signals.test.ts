@@ -13,8 +13,8 @@ const open: Sandbox[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));
 });
-function sandbox(): Sandbox {
-  const sb = new Sandbox();
+function sandbox(opts: { sandboxed?: boolean } = {}): Sandbox {
+  const sb = new Sandbox(opts);
   open.push(sb);
   return sb;
 }
@@ -27,7 +27,9 @@ const ended = (sb: Sandbox, name: string) =>
 
 describe("only the daemon's record of a session's signal counts", () => {
   test("a result planted in another agent's signal file is refused: the victim fails naming what was found", async () => {
-    const sb = sandbox();
+    // the daemon's own check, for agents that run unsandboxed (mode off, a machine without bwrap):
+    // a sandboxed planter cannot write there at all (tests/integration/sandbox.test.ts)
+    const sb = sandbox({ sandboxed: false });
     const go = join(sb.dir, "go");
     await sb.json(["spawn", "--name", "victim", "--command", `while [ ! -f ${go} ]; do sleep 0.05; done; exit 0`, "--json"]);
     const victimFile = join(sb.dir, ".troupe/worktrees/victim/.troupe/output/signal.json");

@@ -21,7 +21,7 @@ afterEach(async () => {
 test("once its agents spent the budget dispatch starts no new agent and says why; a raise goes on", async () => {
   sb = new Sandbox();
   const agents = new ScriptedAgents(sb.runtime);
-  const argsFile = join(sb.dir, "claude-args");
+  const argsFile = join(sb.exchange, "claude-args");
   // a detail run costs $0.20, an execute run $0.50
   const cost = (c: number) => `echo '${resultLine("done", c)}'`;
   const bin = fakeClaude(sb.runtime, argsFile, `if [ -f .troupe/input/task.md ]; then sh ${agents.command} >/dev/null 2>&1; ${cost(0.5)}; else sh ${agents.command} >/dev/null 2>&1; ${cost(0.2)}; fi`);

@@ -13,19 +13,19 @@ afterEach(async () => {
 
 /**
  * A scripted agent: each run waits for `go` (when asked to), appends the ids of the messages its
- * prompt carries to `<name>.log` as `prompt msg_N`, then, in every run after the first (and in
+ * prompt carries to `<name>.log` (in the exchange folder) as `prompt msg_N`, then, in every run after the first (and in
  * the first when `<name>.read` exists), those its inbox returns as `inbox msg_N`, and ends done.
  */
-const RECORDER = (name: string, waitForGo: boolean) =>
+const RECORDER = (name: string, waitForGo: boolean, dir = sb.exchange) =>
   [
     waitForGo ? `while [ ! -f go ]; do sleep 0.05; done` : ":",
-    `n=$(cat ${name}.runs 2>/dev/null || echo 0); n=$((n + 1)); echo $n > ${name}.runs`,
-    `printf '%s\\n' "$TROUPE_PROMPT" | sed -n 's/^\\[\\(msg_[0-9]*\\)\\] from .*/prompt \\1/p' >> ${name}.log`,
-    `if [ -f ${name}.read ] || [ $n -gt 1 ]; then troupe inbox --json | grep -o '"id":"msg_[0-9]*"' | sed 's/"id":"\\(.*\\)"/inbox \\1/' >> ${name}.log; fi`,
+    `n=$(cat ${dir}/${name}.runs 2>/dev/null || echo 0); n=$((n + 1)); echo $n > ${dir}/${name}.runs`,
+    `printf '%s\\n' "$TROUPE_PROMPT" | sed -n 's/^\\[\\(msg_[0-9]*\\)\\] from .*/prompt \\1/p' >> ${dir}/${name}.log`,
+    `if [ -f ${name}.read ] || [ $n -gt 1 ]; then troupe inbox --json | grep -o '"id":"msg_[0-9]*"' | sed 's/"id":"\\(.*\\)"/inbox \\1/' >> ${dir}/${name}.log; fi`,
     `troupe signal done --result "run done"`,
   ].join("; ");
 
-const log = (name: string) => (existsSync(join(sb.dir, `${name}.log`)) ? readFileSync(join(sb.dir, `${name}.log`), "utf8").split("\n").filter(Boolean) : []);
+const log = (name: string) => (existsSync(join(sb.exchange, `${name}.log`)) ? readFileSync(join(sb.exchange, `${name}.log`), "utf8").split("\n").filter(Boolean) : []);
 const agent = async (name: string) => (await sb.json<Agent[]>(["ls", "--json"])).find((a) => a.name === name);
 const shellQuote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
 const client = () => new TroupeClient({ socket: sb.socket });

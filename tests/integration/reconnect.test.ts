@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Sandbox, waitFor } from "../support/sandbox.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
 import { isProcessAlive } from "../../src/process-info.ts";
+import { agentSocketFor } from "../../src/workspace.ts";
 
 /**
  * Issue 32, item 3: the agent-side and follow commands outlive a daemon that dies under them. The
@@ -79,11 +80,13 @@ test("troupe signal whose daemon is killed mid-request is sent again to the next
   const daemon = (await s.daemonPid())!;
   process.kill(daemon, "SIGSTOP");
   stopped = daemon;
-  const before = waitingOn(s.socket);
+  // a sandboxed agent's troupe reaches the daemon on the agents' socket; with none, it waits for the next (the ls below starts it)
+  const agents = agentSocketFor(s.socket);
+  const before = waitingOn(agents);
   writeFileSync(join(s.dir, "go"), "");
   // the signal command running, its connection waiting for the stopped daemon
   const signaller = await waitFor("troupe signal to start", () => descendants(running.pid!).find((p) => cmdline(p).includes("signal")), 30_000);
-  await waitFor("troupe signal to connect", () => waitingOn(s.socket) > before, 30_000);
+  await waitFor("troupe signal to connect", () => waitingOn(agents) > before, 30_000);
   expect(alive(signaller)).toBe(true);
   killAndWait(daemon);
   stopped = null;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createServer, type Server } from "node:net";
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { agentSocketFor } from "../../src/workspace.ts";
 import { BIN, Sandbox, waitFor } from "../support/sandbox.ts";
 import { HAVE_SSHD, Sshd, processesUnder } from "../support/sshd.ts";
 import { HAVE_TMUX, Terminal } from "../support/terminal.ts";
@@ -114,8 +115,8 @@ describe.skipIf(!HAVE_SSHD)("remotes over ssh", () => {
     await waitFor("envy ended on the host", async () => (await host.json<Agent[]>(["ls", "--json"])).find((a) => a.name === "envy" && a.status !== "running"));
     const logs = await local.run(["logs", "envy", "--remote", "box"], { env });
     expect(logs.code).toBe(0);
-    // the host's session environment (sshd's SetEnv), not this shell's
-    expect(logs.stdout).toContain(`home=${host.socket} marker=unset`);
+    // the host's session environment (sshd's SetEnv), not this shell's; in its sandbox, the host daemon's agents' socket
+    expect(logs.stdout).toContain(`home=${agentSocketFor(host.socket)} marker=unset`);
   }, 60_000);
 
   test("remote install copies this troupe to ~/.local/bin on a host without one, and the remote answers", async () => {

@@ -13,7 +13,7 @@ afterEach(async () => {
 /**
  * A scripted agent in its own worktree: its first run commits app.txt (five lines) and ends
  * done; `<name>.edit` there makes it also add a line at the top, uncommitted; every later run
- * writes the prompt it was given to `<name>.prompt` in the workspace, and ends done.
+ * writes the prompt it was given to `<name>.prompt` in the exchange folder, and ends done.
  */
 const WRITER = (dir: string, name: string) =>
   [
@@ -32,7 +32,7 @@ async function doneAt(name: string, session: number): Promise<Agent> {
 }
 
 async function spawnWriter(name: string): Promise<Agent> {
-  await sb.json<Agent>(["spawn", "--name", name, "--command", WRITER(sb.dir, name), "--json"]);
+  await sb.json<Agent>(["spawn", "--name", name, "--command", WRITER(sb.exchange, name), "--json"]);
   return doneAt(name, 1);
 }
 
@@ -75,7 +75,7 @@ describe("troupe review", () => {
     const sent = await sb.json<{ sent: SentReview }>(["review", "fixer", "--send", "--message", "two things before merging", "--json"]);
     expect(sent.sent).toMatchObject({ comments: 2, delivery: "resumed", message: { toName: "fixer", fromId: "user" } });
     await doneAt("fixer", 2);
-    const prompt = readFileSync(join(sb.dir, "fixer.prompt"), "utf8");
+    const prompt = readFileSync(join(sb.exchange, "fixer.prompt"), "utf8");
     // one message naming both places, with the code each is about, the person's word first
     expect(prompt).toContain("Review of your diff by the person: 2 comments on lines of your work.\n\ntwo things before merging\n\n1. app.txt:2\n   > two\n   name this better\n\n2. app.txt:5\n   > five\n   and this one\n");
     expect((await sb.json<Review>(["review", "fixer", "--json"])).comments).toEqual([]);
@@ -84,15 +84,15 @@ describe("troupe review", () => {
   test("a running agent's review is queued for it, not a second process: its inbox has it once", async () => {
     sb = new Sandbox();
     const go = join(sb.dir, "go");
-    const inbox = join(sb.dir, "runner.inbox");
+    const inbox = join(sb.exchange, "runner.inbox");
     const script = [
-      `printf 'one\\ntwo\\n' > app.txt && git add app.txt && git commit -qm app && touch ${sb.dir}/committed`,
+      `printf 'one\\ntwo\\n' > app.txt && git add app.txt && git commit -qm app && touch ${sb.exchange}/committed`,
       `while [ ! -f ${go} ]; do sleep 0.05; done`,
       `troupe inbox --json > ${inbox}`,
       `troupe signal done --result read`,
     ].join("; ");
     await sb.json<Agent>(["spawn", "--name", "runner", "--command", script, "--json"]);
-    await waitFor("runner's commit", () => existsSync(join(sb.dir, "committed")));
+    await waitFor("runner's commit", () => existsSync(join(sb.exchange, "committed")));
     await sb.run(["review", "runner", "--comment", "app.txt:1", "while you run"]);
     const sent = await sb.json<{ sent: SentReview }>(["review", "runner", "--send", "--json"]);
     expect(sent.sent).toMatchObject({ delivery: "live", comments: 1, agent: { name: "runner", session: 1 } });
@@ -121,7 +121,7 @@ describe("troupe review", () => {
     expect((await sb.run(["review", "fixer"])).stdout).toBe("rc_1  app.txt:3 (moved from 2)  about two\nrc_2  app.txt:4 (changed since)  about four\n");
     await sb.run(["review", "fixer", "--send"]);
     await doneAt("fixer", 2);
-    const prompt = readFileSync(join(sb.dir, "fixer.prompt"), "utf8");
+    const prompt = readFileSync(join(sb.exchange, "fixer.prompt"), "utf8");
     expect(prompt).toContain("1. app.txt:3\n   > two\n   about two");
     expect(prompt).toContain("2. app.txt:4 (you have changed this line since the comment was made; it read:)\n   > four\n   about four");
   }, 60_000);
@@ -177,7 +177,7 @@ describe("troupe review", () => {
     const asAgent = await sb.run(["review", "fixer", "--comment", "app.txt:2", "from a peer"], { env: { TROUPE_AGENT_TOKEN: token } });
     expect(asAgent.code).not.toBe(0);
     expect(asAgent.stderr.trim()).toBe("troupe: peer may not comment on the diff of fixer: only the person may");
-    expect(existsSync(join(sb.dir, "fixer.prompt"))).toBe(false);
+    expect(existsSync(join(sb.exchange, "fixer.prompt"))).toBe(false);
   }, 60_000);
 
   test("200 comments on a 50,000-line diff are one reading of it: all stored, exit 0; one refused among them stores none", async () => {

@@ -192,6 +192,32 @@ describe("a sandboxed agent", () => {
     expect(await settled(sb, "tight")).toMatchObject({ status: "done", sandbox: { sandboxed: true, mode: "strict", network: "all" } });
   }, 60_000);
 
+  test("a profile's sandbox: over the configs and under the flags; a repository's tightens, and loosens once trusted; a resume keeps it", async () => {
+    const sb = await workspace();
+    const userProfiles = join(sb.env.XDG_CONFIG_HOME!, "troupe", "profiles");
+    const repoProfiles = join(sb.dir, ".troupe", "profiles");
+    mkdirSync(userProfiles, { recursive: true });
+    mkdirSync(repoProfiles, { recursive: true });
+    writeFileSync(join(userProfiles, "closed.md"), "---\nprovider: generic\nsandbox:\n  network: none\n---\nYou need no network.\n");
+    const loose = join(repoProfiles, "loose.md");
+    writeFileSync(loose, "---\nprovider: generic\nsandbox:\n  mode: \"off\"\n---\nRun free.\n");
+    const spawn = async (name: string, profile: string, extra: string[] = []) => {
+      await sb.json(["spawn", "--name", name, "--profile", profile, ...extra, "--command", "troupe signal done", "--json"]);
+      return settled(sb, name);
+    };
+    expect(await spawn("closed", "closed")).toMatchObject({ status: "done", sandbox: { sandboxed: true, network: "none" } });
+    expect(await spawn("opened", "closed", ["--network", "all"])).toMatchObject({ status: "done", sandbox: { sandboxed: true, network: "all" } });
+    expect(await spawn("untrusted", "loose")).toMatchObject({ status: "done", sandbox: { sandboxed: true, mode: "auto" } });
+    expect(await logs(sb, "untrusted")).toContain(`troupe: sandbox: profile loose's sandbox.mode "off" is not taken: it loosens the sandbox, and the file is not trusted (troupe trust)`);
+    expect((await sb.run(["trust", loose])).code).toBe(0);
+    expect(await spawn("trusted", "loose")).toMatchObject({ status: "done", sandbox: { sandboxed: false, mode: "off" } });
+    // the next session keeps the profile's sandbox, as its role keeps its instructions
+    writeFileSync(join(userProfiles, "closed.md"), "---\nprovider: generic\n---\nChanged.\n");
+    expect((await sb.run(["resume", "closed", "--message", "again"])).code).toBe(0);
+    await waitFor("closed's second session", async () => ((await agents(sb)).find((a) => a.name === "closed")?.session === 2 ? true : undefined));
+    expect(await settled(sb, "closed")).toMatchObject({ status: "done", session: 2, sandbox: { sandboxed: true, network: "none" } });
+  }, 60_000);
+
   test("kill -9 of the daemon while it streams: it waits for the next daemon, nothing is lost, and it ends done", async () => {
     const sb = await workspace();
     const script = "for i in 1 2 3; do echo line $i; done; while [ ! -f go ]; do sleep 0.05; done; echo after; troupe signal done --result survived";

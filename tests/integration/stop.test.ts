@@ -2,6 +2,7 @@ import { afterEach, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Sandbox, waitFor } from "../support/sandbox.ts";
+import { hostPid } from "../support/host-pid.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
 
 // The daemon's grace between SIGTERM and SIGKILL, and the room the tests give beyond it.
@@ -35,9 +36,10 @@ const stubborn = (file: string) => `trap "" TERM; echo $$ > ${file}; sleep 1000`
 
 async function spawnWaitingFor(name: string, command: string, pidFile: string): Promise<{ agent: Agent; pid: number }> {
   const agent = await sb.json<Agent>(["spawn", "--no-worktree", "--name", name, "--command", command, "--json"]);
+  // its `$$`, as the machine numbers it (in its sandbox, its own PID namespace numbers it anew)
   const pid = await waitFor(`${name}'s pid file`, () => {
     const text = readFileSync(join(sb.dir, pidFile), "utf8").trim();
-    return text ? Number(text) : undefined;
+    return text ? hostPid(Number(text), agent.id) : undefined;
   });
   expect(alive(pid)).toBe(true);
   return { agent, pid };

@@ -34,6 +34,8 @@ export class Sandbox {
   static readonly runtimes: string[] = [];
   readonly dir: string;
   readonly runtime: string;
+  /** A folder an agent in its own worktree can write too (its sandbox opens the runtime folder): where a test's agents leave what it reads. */
+  readonly exchange: string;
   readonly socket: string;
   readonly env: Record<string, string>;
 
@@ -43,7 +45,7 @@ export class Sandbox {
   /**
    * `folder`: the workspace is a folder of that name inside the temp one (a name with a `\\`, a space).
    * `parent`: where the temp one is made (the system's temp folder by default).
-   * `sandboxed`: its agents run in their sandbox, as by default outside the tests.
+   * `sandboxed`: its agents run in their sandbox (the default), as outside the tests.
    */
   constructor(opts: { git?: boolean; folder?: string; parent?: string; sandboxed?: boolean } = {}) {
     if (opts.parent !== undefined) mkdirSync(opts.parent, { recursive: true, mode: 0o700 });
@@ -53,6 +55,8 @@ export class Sandbox {
     // a socket path must stay short: its own folder right under /tmp
     this.runtime = mkdtempSync("/tmp/tr-");
     this.socket = join(this.runtime, "d.sock");
+    this.exchange = join(this.runtime, "x");
+    mkdirSync(this.exchange);
     Sandbox.runtimes.push(this.runtime);
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) {
@@ -61,13 +65,13 @@ export class Sandbox {
     // the user's state (accounts, trust records) and config (notify.command, permission rules) are the
     // sandbox's own: a test never reads or writes the real ones
     this.env = { ...env, ...GIT_IDENTITY, TROUPE_SOCKET: this.socket, TROUPE_WORKSPACE: this.dir, NO_COLOR: "1", XDG_STATE_HOME: join(this.runtime, "state"), XDG_CONFIG_HOME: join(this.runtime, "config") };
-    // Agents' sandbox (src/sandbox/): `sandboxed` runs them as a person's run by default, with the
+    // Agents' sandbox (src/sandbox/): they run in theirs, as by default outside the tests, with the
     // tests' exchange folder (this one) opened to them, as a person would open a shared folder.
-    // Without it they run unsandboxed (mode off), for the suites that read what an agent sees from
-    // outside (its `$$`, files it writes in /tmp): those are not yet written for a sandbox. A test
-    // that writes its own user config replaces this.
+    // `sandboxed: false` runs them unsandboxed (mode off), for the few suites that read from
+    // outside what only an unsandboxed agent shows (its `$$` as the machine's pid). A test that
+    // writes its own user config replaces this.
     mkdirSync(join(this.runtime, "config", "troupe"), { recursive: true });
-    const sandbox = opts.sandboxed ? { allowWrite: [this.runtime] } : { mode: "off" };
+    const sandbox = opts.sandboxed === false ? { mode: "off" } : { allowWrite: [this.runtime] };
     writeFileSync(join(this.runtime, "config", "troupe", "config.json"), JSON.stringify({ sandbox }));
     if (opts.git !== false) {
       this.git("init", "-q", "-b", "main");

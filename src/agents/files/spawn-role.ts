@@ -4,6 +4,8 @@ import { z } from "zod";
 import { TroupeError } from "../../errors.ts";
 import { writePrivateFile } from "../../file-modes.ts";
 import { McpServerSchema } from "../../protocol/profile.ts";
+import { SandboxConfigSchema } from "../../protocol/sandbox.ts";
+import type { ProfileSandbox } from "../../sandbox/layers.ts";
 
 /**
  * The profile a spawn ran under, as it was then (`.troupe/agents/<id>/role.json`, beside the
@@ -16,6 +18,8 @@ const SpawnRoleSchema = z.object({
   /** The profile's deny rules. */
   deny: z.array(z.string()).optional(),
   mcpServers: z.record(z.string(), McpServerSchema).optional(),
+  /** The profile's sandbox, and whether it may loosen (a user profile, a trusted repository one). */
+  sandbox: z.object({ config: SandboxConfigSchema, trusted: z.boolean() }).optional(),
 });
 export type SpawnRole = z.infer<typeof SpawnRoleSchema>;
 
@@ -42,4 +46,9 @@ export function loadRole(agentDir: string): SpawnRole | null {
   const parsed = SpawnRoleSchema.safeParse(json);
   if (!parsed.success) throw new TroupeError("invalid_state", `${file(agentDir)} (the profile the agent was spawned with) is damaged`);
   return parsed.data;
+}
+
+/** The sandbox layer of the agent's profile (src/sandbox/layers.ts); null without a role or a sandbox in it. */
+export function roleSandbox(role: SpawnRole | null): ProfileSandbox | null {
+  return role?.sandbox ? { profile: role.profile, ...role.sandbox } : null;
 }

@@ -18,7 +18,7 @@ import { uniqueName } from "./agent-names.ts";
 import { agentPaths } from "../paths.ts";
 import { configLayers, mergeLayers, type PolicyLayer } from "../permission-layers.ts";
 import type { StartSession } from "./next-session.ts";
-import { saveRole, type SpawnRole } from "../files/spawn-role.ts";
+import { roleSandbox, saveRole, type SpawnRole } from "../files/spawn-role.ts";
 import { copyIncludes, worktreePrep } from "./worktree-setup.ts";
 import type { SpawnRequestSchema } from "../../protocol/api.ts";
 import type { z } from "zod";
@@ -76,7 +76,7 @@ export class Spawner {
     }
     const config = providerConfig(d.ws.stateDir, provider.name);
     // its sandbox, settled before anything exists: strict without one, or a worker looser than its parent, starts nothing
-    const sandbox = this.sandboxOf(req, parentId);
+    const sandbox = this.sandboxOf(req, parentId, role);
     const { agents } = d.store;
     // a removed agent's branch stays, so its name stays taken for worktrees
     const branches = req.worktree ? await troupeBranches(d.ws.root) : new Set<string>();
@@ -177,8 +177,8 @@ export class Spawner {
    * at least as tightly as the agent: asking for less is refused, since a sandboxed agent must not
    * start its way out (a worker without a worktree gets the person's checkout read-only: plan.ts).
    */
-  private sandboxOf(req: SpawnOptions, parentId: string | null): { mode: SandboxMode; network: NetworkPolicy } {
-    const settings = resolveSandbox(sandboxLayers(this.d.ws.stateDir, { sandbox: req.sandbox, network: req.network }));
+  private sandboxOf(req: SpawnOptions, parentId: string | null, role: SpawnRole | null): { mode: SandboxMode; network: NetworkPolicy } {
+    const settings = resolveSandbox(sandboxLayers(this.d.ws.stateDir, { sandbox: req.sandbox, network: req.network }, roleSandbox(role)));
     let { mode, network } = settings;
     const parent = parentId ? this.d.store.agents.get(parentId)?.sandbox : null;
     if (parent?.sandboxed) {

@@ -7,6 +7,8 @@ import type { ProviderCommand } from "../../../providers/types.ts";
 import type { AgentDeps } from "../deps.ts";
 import { agentPaths } from "../paths.ts";
 import { clearSignalFile } from "../files/signal.ts";
+import { loadRole, roleSandbox } from "../files/spawn-role.ts";
+import type { AgentEnvStore } from "../files/saved-env.ts";
 import { failRun } from "../lifecycle/fail-run.ts";
 import { newMarker } from "../processes/find.ts";
 import { launchSession, sessionFiles } from "../processes/launch-detached.ts";
@@ -19,6 +21,8 @@ import { providerNamed } from "./provider-named.ts";
 import { selfCommand } from "../../self.ts";
 
 interface SessionStartDeps extends Pick<AgentDeps, "ws" | "store" | "bus" | "binDir" | "accounts" | "input"> {
+  /** Where each agent's role is kept: its profile's sandbox is one of the session's layers. */
+  envs: Pick<AgentEnvStore, "dir">;
   stopper: Stopper;
   /** Watches the launched process (the session watcher's follow). */
   follow: SessionWatcher["follow"];
@@ -47,7 +51,7 @@ export async function startSession(d: SessionStartDeps, rec: AgentRecord, sessio
   let sandbox: SessionSandbox;
   try {
     const where = { agentId: rec.id, root: ws.root, stateDir: ws.stateDir, socket: ws.socket, cwd: rec.cwd, worktree: rec.worktree, agentDir: join(ws.stateDir, "agents", rec.name), worker: rec.parentId !== null, permissions: rec.permissions, env, binDir: d.binDir, self: selfCommand(), provider: providerNamed(rec.provider) };
-    sandbox = sandboxSession(cmd, sessionSandboxSettings(ws.stateDir, rec.sandbox), where);
+    sandbox = sandboxSession(cmd, sessionSandboxSettings(ws.stateDir, rec.sandbox, roleSandbox(loadRole(d.envs.dir(rec.id)))), where);
   } catch (err) {
     if (session === 1) failRun(d, rec.id, errorMessage(err));
     throw err;

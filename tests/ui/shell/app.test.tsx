@@ -244,7 +244,7 @@ describe("actions", () => {
 
   test("n offers the profiles beside the providers; a profile starts the agent with its name", async () => {
     const client = new FakeClient([]);
-    const profile = { description: "Reviews diffs", model: null, mode: null, permissions: null, allowedTools: null, deny: null, mcpServers: null, budget: null, instructions: "Review.", source: "repository" as const, file: "/r/.troupe/profiles/x.md", trusted: null };
+    const profile = { description: "Reviews diffs", model: null, mode: null, permissions: null, allowedTools: null, deny: null, mcpServers: null, budget: null, sandbox: null, instructions: "Review.", source: "repository" as const, file: "/r/.troupe/profiles/x.md", trusted: null };
     client.profileList = [
       { ...profile, name: "reviewer", provider: "claude" },
       { ...profile, name: "aidy", provider: "aider", description: null },
