@@ -56,13 +56,16 @@ function real(path: string): string {
 
 const under = (path: string, dir: string) => path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 
-/** A path of the config: absolute, or `~/...` under HOME. */
-function expand(path: string, home: string, key: string): string {
+/** A path of the config: absolute, or `~/...` under HOME; null (and why, in `missing`) when it does not exist. */
+function expand(path: string, home: string, key: string, missing: string[]): string | null {
   const p = path === "~" ? home : path.startsWith("~/") ? join(home, path.slice(2)) : path;
   if (!isAbsolute(p)) throw new TroupeError("bad_request", `sandbox.${key}: ${path} is not an absolute path (nor ~/...)`);
-  if (!existsSync(p)) throw new TroupeError("bad_request", `sandbox.${key}: ${path} does not exist`);
-  return real(p);
+  if (existsSync(p)) return real(p);
+  missing.push(`sandbox.${key}: ${path} does not exist`);
+  return null;
 }
+
+const present = (paths: (string | null)[]): string[] => paths.filter((p): p is string => p !== null);
 
 /** What a program needs seen: up to its outermost `node_modules` (an npm CLI needs its package's neighbours), else the file alone. */
 function programPath(bin: string): string {
@@ -78,9 +81,10 @@ const isDir = (p: string) => statSync(p, { throwIfNoEntry: false })?.isDirectory
  * and /tmp are emptied; the repository, troupe's binary and the folders of PATH under them stay
  * readable; its worktree (the person's agents without one: the workspace), the git folder and its CLI's login are
  * writable; troupe's state, config and runtime folders are hidden, the agents' socket folder
- * (and network `allow`'s proxy socket folder) bound back in read-only. A path of `allowRead`/`allowWrite` that does not exist is refused.
+ * (and network `allow`'s proxy socket folder) bound back in read-only. A path of `allowRead` or
+ * `allowWrite` that does not exist is left out, and said in `missing` (a strict sandbox refuses then).
  */
-export function sandboxPlan(i: PlanInput): SandboxPlan {
+export function sandboxPlan(i: PlanInput): SandboxPlan & { missing: string[] } {
   // a HOME that does not exist has nothing to hide (and bwrap could not mount over it)
   const given = real(i.env.HOME || homedir());
   const home = existsSync(given) ? given : "/";
@@ -93,7 +97,8 @@ export function sandboxPlan(i: PlanInput): SandboxPlan {
   const bin = i.argv0.includes("/") ? i.argv0 : which(i.argv0, i.env.PATH ?? "");
   for (const p of [bin, ...i.self.filter((a) => isAbsolute(a) && existsSync(a))]) if (p && hiddenNow(real(p))) readOnly.push(programPath(p));
   if (home !== "/") for (const f of [".gitconfig", ".config/git"]) if (existsSync(join(home, f))) readOnly.push(join(home, f));
-  readOnly.push(...i.settings.allowRead.map((p) => expand(p, home, "allowRead")));
+  const missing: string[] = [];
+  readOnly.push(...present(i.settings.allowRead.map((p) => expand(p, home, "allowRead", missing))));
 
   const socketDir = dirname(agentSocketFor(i.socket));
   mkdirSync(socketDir, { recursive: true, mode: 0o700 });
@@ -129,7 +134,7 @@ export function sandboxPlan(i: PlanInput): SandboxPlan {
     if (f.endsWith("/")) mkdirSync(path, { recursive: true, mode: 0o700 });
     if (existsSync(path)) writable.push(real(path));
   }
-  writable.push(...i.settings.allowWrite.map((p) => expand(p, home, "allowWrite")));
+  writable.push(...present(i.settings.allowWrite.map((p) => expand(p, home, "allowWrite", missing))));
   if (i.tmpDir) {
     mkdirSync(i.tmpDir, { recursive: true, mode: 0o700 });
     writable.push(real(i.tmpDir));
@@ -146,5 +151,6 @@ export function sandboxPlan(i: PlanInput): SandboxPlan {
     readOnlyAgain,
     setenv: { TROUPE_SOCKET: agentSocketFor(i.socket), TROUPE_SANDBOX: i.settings.network, TMPDIR: i.tmpDir ? real(i.tmpDir) : "/tmp" },
     unsetenv: DROPPED_ENV.filter((k) => !kept.has(k) && i.env[k] !== undefined),
+    missing,
   };
 }

@@ -4,7 +4,7 @@ import type { AgentSandbox } from "../protocol/sandbox.ts";
 import type { PermissionMode, Provider, ProviderCommand } from "../../providers/types.ts";
 import { agentSocketFor, netDirFor, tmpDirFor } from "../workspace.ts";
 import { sandboxAvailable } from "./available.ts";
-import { bwrapArgs, type SandboxPlan } from "./bwrap.ts";
+import { bwrapArgs } from "./bwrap.ts";
 import { seatbeltArgs } from "./seatbelt.ts";
 import { sandboxPlan, type PlanInput } from "./plan.ts";
 import type { SandboxSettings } from "./policy.ts";
@@ -55,13 +55,17 @@ export function sandboxSession(
   const seatbelt = available.tool === "sandbox-exec";
   if (seatbelt && network === "allow") throw new TroupeError("sandbox_unavailable", "network allow needs a network namespace of the agent's own (Linux); on macOS use network all or none");
   const netDir = network === "allow" ? netDirFor(where.socket, where.agentId) : undefined;
-  let plan: SandboxPlan;
+  let planned: ReturnType<typeof sandboxPlan>;
   try {
-    plan = sandboxPlan({ ...where, argv0: agent[0] ?? "", settings, readOnlyWork: where.permissions === "plan", ...(netDir && { netDir }), ...(seatbelt && { tmpDir: tmpDirFor(where.socket, where.agentId) }) });
+    planned = sandboxPlan({ ...where, argv0: agent[0] ?? "", settings, readOnlyWork: where.permissions === "plan", ...(netDir && { netDir }), ...(seatbelt && { tmpDir: tmpDirFor(where.socket, where.agentId) }) });
   } catch (err) {
     if (err instanceof TroupeError) throw err;
     throw new TroupeError("sandbox_unavailable", `the sandbox could not be prepared: ${errorMessage(err)}`);
   }
+  const { missing, ...plan } = planned;
+  // a path that is not there is not opened: strict refuses, auto runs without it (tighter, never looser)
+  if (missing.length && mode === "strict") throw new TroupeError("sandbox_unavailable", `sandbox mode strict: ${missing.join("; ")}; nothing was started`);
+  notices.push(...missing.map((m) => `troupe: sandbox: ${m}: not opened (sandbox mode auto; strict would refuse)`));
   const ownEnv = Object.entries(ownOff?.env ?? {});
   if (seatbelt) {
     for (const [k, v] of ownEnv) plan.setenv[k] = v;

@@ -171,6 +171,16 @@ describe("a sandboxed agent", () => {
     expect(await settled(sb, "free")).toMatchObject({ status: "done", result: "person-socket-seen", sandbox: { sandboxed: false, mode: "off" } });
   }, 60_000);
 
+  test("a path of allowWrite that does not exist: auto runs sandboxed without it and says so; strict refuses in one line", async () => {
+    const sb = await workspace();
+    writeFileSync(join(sb.env.XDG_CONFIG_HOME!, "troupe", "config.json"), JSON.stringify({ sandbox: { allowWrite: ["/nonexistent-troupe-path"] } }));
+    await sb.json(["spawn", "--name", "lax", "--command", "troupe signal done", "--json"]);
+    expect(await settled(sb, "lax")).toMatchObject({ status: "done", sandbox: { sandboxed: true, mode: "auto" } });
+    expect(await logs(sb, "lax")).toContain("troupe: sandbox: sandbox.allowWrite: /nonexistent-troupe-path does not exist: not opened (sandbox mode auto; strict would refuse)");
+    const strict = await sb.run(["spawn", "--name", "tight", "--sandbox", "strict", "--command", "troupe signal done"]);
+    expect(strict).toMatchObject({ code: 1, stdout: "", stderr: "troupe: sandbox mode strict: sandbox.allowWrite: /nonexistent-troupe-path does not exist; nothing was started\n" });
+  }, 60_000);
+
   test("a workspace config tightens, and loosens only once trusted; the user config wins over it", async () => {
     const sb = await workspace();
     const config = join(sb.dir, ".troupe", "config.json");

@@ -53,7 +53,7 @@ export type AgentIdentity = Record<"TROUPE_AGENT_TOKEN" | "TROUPE_AGENT_ID" | "T
  * the `troupe mcp` it starts.
  */
 export async function identityAgent(sb: Sandbox, name: string, spawnArgs: string[] = []): Promise<{ env: AgentIdentity; release(): Promise<unknown> }> {
-  const file = join(sb.dir, `.id-${name}`);
+  const file = join(sb.exchange, `.id-${name}`);
   const cmd = `printf '%s %s %s' "$TROUPE_AGENT_TOKEN" "$TROUPE_AGENT_ID" "$TROUPE_AGENT_NAME" > ${file}.tmp && mv ${file}.tmp ${file}; while [ ! -f ${file}.go ]; do sleep 0.05; done; troupe signal done --result released`;
   await sb.json(["spawn", "--no-worktree", "--name", name, "--command", cmd, ...spawnArgs, "--json"], {});
   const [token, id, agentName] = await waitFor(`${name}'s identity`, () => {
