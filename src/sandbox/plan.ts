@@ -67,11 +67,15 @@ function expand(path: string, home: string, key: string, missing: string[]): str
 
 const present = (paths: (string | null)[]): string[] => paths.filter((p): p is string => p !== null);
 
-/** What a program needs seen: up to its outermost `node_modules` (an npm CLI needs its package's neighbours), else the file alone. */
+/**
+ * What a program needs seen: up to its outermost `node_modules` (an npm CLI needs its package's
+ * neighbours); a script's folder (a bundle's chunks lie beside its entry: troupe on Deno); else the file alone.
+ */
 function programPath(bin: string): string {
   const path = real(bin);
   const at = path.indexOf(`${sep}node_modules${sep}`);
-  return at >= 0 ? path.slice(0, at + `${sep}node_modules`.length) : path;
+  if (at >= 0) return path.slice(0, at + `${sep}node_modules`.length);
+  return /\.[cm]?js$/.test(path) ? dirname(path) : path;
 }
 
 const isDir = (p: string) => statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
@@ -95,7 +99,9 @@ export function sandboxPlan(i: PlanInput): SandboxPlan & { missing: string[] } {
   // the programs it runs: PATH's folders that the emptied HOME and /tmp would take away, and its CLI's own
   for (const dir of (i.env.PATH ?? "").split(delimiter)) if (dir && isAbsolute(dir) && existsSync(dir) && hiddenNow(real(dir))) readOnly.push(real(dir));
   const bin = i.argv0.includes("/") ? i.argv0 : which(i.argv0, i.env.PATH ?? "");
-  for (const p of [bin, ...i.self.filter((a) => isAbsolute(a) && existsSync(a))]) if (p && hiddenNow(real(p))) readOnly.push(programPath(p));
+  // troupe itself, as its `troupe` runs it: the binary, or a launcher and what it runs (this runtime and its bundle)
+  const selfFiles = [...i.self, process.execPath, process.argv[1] ?? ""].filter((a) => isAbsolute(a) && existsSync(a));
+  for (const p of [bin, ...selfFiles]) if (p && hiddenNow(real(p))) readOnly.push(programPath(p));
   if (home !== "/") for (const f of [".gitconfig", ".config/git"]) if (existsSync(join(home, f))) readOnly.push(join(home, f));
   const missing: string[] = [];
   readOnly.push(...present(i.settings.allowRead.map((p) => expand(p, home, "allowRead", missing))));
