@@ -35,6 +35,9 @@ export const SandboxConfigSchema = z.object({
 });
 export type SandboxConfig = z.infer<typeof SandboxConfigSchema>;
 
+/** The sandbox's note of an agent whose first session has not started yet (its settings are known, not whether they hold). */
+export const SANDBOX_NOT_STARTED = "not started yet";
+
 /** What an agent's current session runs in, as `troupe ls --json` and the API show it. */
 export const AgentSandboxSchema = z.object({
   /** It runs in a sandbox now. */

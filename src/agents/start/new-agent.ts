@@ -23,7 +23,7 @@ import { copyIncludes, worktreePrep } from "./worktree-setup.ts";
 import type { SpawnRequestSchema } from "../../protocol/api.ts";
 import type { z } from "zod";
 import { hashToken, newId, newToken } from "../tokens.ts";
-import type { NetworkPolicy, SandboxMode } from "../../protocol/sandbox.ts";
+import { SANDBOX_NOT_STARTED, type NetworkPolicy, type SandboxMode } from "../../protocol/sandbox.ts";
 import { resolveSandbox, stricterMode, tighterNetwork } from "../../sandbox/policy.ts";
 import { sandboxLayers } from "../../sandbox/layers.ts";
 import { sandboxAvailable } from "../../sandbox/available.ts";
@@ -155,7 +155,7 @@ export class Spawner {
       idleTimeoutMs: req.idleTimeoutMs ?? null,
       accountId,
     });
-    const withSandbox = agents.update(rec.id, { sandbox: { sandboxed: false, mode: sandbox.mode, network: sandbox.network, note: "not started yet" } });
+    const withSandbox = agents.update(rec.id, { sandbox: { sandboxed: false, mode: sandbox.mode, network: sandbox.network, note: SANDBOX_NOT_STARTED } });
     const ownRules = mergeLayers(own);
     d.store.permissions.addRules(rec.id, "allow", ownRules.allow, "spawn");
     d.store.permissions.addRules(rec.id, "deny", ownRules.deny, "spawn");

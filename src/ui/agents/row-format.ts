@@ -3,6 +3,7 @@ import { formatCost } from "../../output/lines.ts";
 import { fit, sanitize } from "../../output/text.ts";
 import { STATUS, isLive } from "../../protocol/status.ts";
 import { failureLine, failureShows } from "../../protocol/failure.ts";
+import { SANDBOX_NOT_STARTED } from "../../protocol/sandbox.ts";
 
 /** 45s, 12m, 3h, 2d. */
 export function formatElapsed(ms: number): string {
@@ -73,7 +74,19 @@ export function nextElapsedChange(rows: readonly Agent[], now: number): number |
 function agentWhat(a: Agent): string {
   const s = a.prompt ?? a.command ?? "";
   // work at risk comes first: it is why the worktree is kept
-  return `${a.uncommitted ? "[uncommitted changes] " : ""}${planCell(a)}${oneLine(s)}`;
+  return `${a.uncommitted ? "[uncommitted changes] " : ""}${sandboxCell(a)}${planCell(a)}${oneLine(s)}`;
+}
+
+/**
+ * "[unsandboxed] " for an agent that runs outside a sandbox (mode off, or auto on a machine without
+ * one), "[network none] " / "[network allow] " for a sandboxed one the network is closed to; a
+ * sandboxed agent with the whole network (the default) says nothing.
+ */
+function sandboxCell(a: Agent): string {
+  const s = a.sandbox;
+  if (!s || s.note === SANDBOX_NOT_STARTED) return "";
+  if (!s.sandboxed) return "[unsandboxed] ";
+  return s.network === "all" ? "" : `[network ${s.network}] `;
 }
 
 /** An agent's text on one line, safe to show. */

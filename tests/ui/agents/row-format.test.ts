@@ -4,6 +4,8 @@ import { elapsedChangesIn, formatElapsed, nextElapsedChange, rowCells, rowColumn
 import { listTop } from "../../../src/ui/kit/list-top.ts";
 import { layout } from "../../../src/ui/kit/layout.ts";
 import { makeAgent } from "../helpers/fake-client.ts";
+import { SANDBOX_NOT_STARTED } from "../../../src/protocol/sandbox.ts";
+import type { Agent } from "../../../src/protocol/entities.ts";
 
 describe("agent rows", () => {
   test("a worker's tree glyphs take at most half the name's column, the deepest levels kept", () => {
@@ -43,6 +45,19 @@ describe("agent rows", () => {
     expect(rowCells(makeAgent({ prompt: "Fix the bug", plan }), cols, Date.now()).what.trim()).toBe("[plan 1/3: Write the fix] Fix the bug");
     expect(rowCells(makeAgent({ prompt: "Fix the bug", plan: plan.map((e) => ({ ...e, status: "completed" as const })) }), cols, Date.now()).what.trim()).toBe("[plan 3/3] Fix the bug");
     expect(rowCells(makeAgent({ prompt: "Fix the bug", plan: [] }), cols, Date.now()).what.trim()).toBe("Fix the bug");
+  });
+
+  test("its sandbox shows only where it is not the default: unsandboxed, or with the network closed", () => {
+    const cols = rowColumns(120);
+    const what = (sandbox: Agent["sandbox"]) => rowCells(makeAgent({ prompt: "Fix the bug", sandbox }), cols, Date.now()).what.trim();
+    expect(what({ sandboxed: true, mode: "auto", network: "all", note: null })).toBe("Fix the bug");
+    expect(what({ sandboxed: false, mode: "off", network: "all", note: "sandbox mode off" })).toBe("[unsandboxed] Fix the bug");
+    expect(what({ sandboxed: false, mode: "auto", network: "all", note: "bubblewrap (bwrap) is not installed" })).toBe("[unsandboxed] Fix the bug");
+    expect(what({ sandboxed: true, mode: "strict", network: "none", note: null })).toBe("[network none] Fix the bug");
+    expect(what({ sandboxed: true, mode: "auto", network: "allow", note: null })).toBe("[network allow] Fix the bug");
+    // before its first session, and an agent from before sandboxes: nothing to say yet
+    expect(what({ sandboxed: false, mode: "auto", network: "all", note: SANDBOX_NOT_STARTED })).toBe("Fix the bug");
+    expect(what(null)).toBe("Fix the bug");
   });
 
   test("a pending retry shows its class and the next attempt; a failed agent its class and evidence", () => {
