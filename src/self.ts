@@ -26,6 +26,7 @@ const QUIET_ADDED = "TROUPE_QUIET_ADDED";
  * cannot exec.
  */
 export function restartQuiet(): void {
+  // restarted, or started with them (quietStartEnv): only to take them back out
   const added = process.env[QUIET_ADDED];
   if (added !== undefined) {
     for (const name of added.split(",")) delete process.env[name];
@@ -39,6 +40,17 @@ export function restartQuiet(): void {
   for (const [name, value] of missing) env[name] = value;
   env[QUIET_ADDED] = missing.map(([name]) => name).join(",");
   exec([...selfCommand(), ...process.argv.slice(2)], env);
+}
+
+/**
+ * What a troupe that runs long beside an agent (its sandbox's network proxy and bridge) is started
+ * with, so that restartQuiet has nothing to add and it starts once, not twice (a restart costs a
+ * whole start, ~10 ms each, on every spawn): the quiet settings `env` lacks, and their list.
+ */
+export function quietStartEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const missing = Object.entries(dashboardEnv()).filter(([name]) => env[name] === undefined);
+  if (missing.length === 0) return {};
+  return { ...Object.fromEntries(missing), [QUIET_ADDED]: missing.map(([name]) => name).join(",") };
 }
 
 /**

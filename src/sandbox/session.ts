@@ -9,6 +9,7 @@ import { seatbeltArgs } from "./seatbelt.ts";
 import { sandboxPlan, type PlanInput } from "./plan.ts";
 import type { SandboxSettings } from "./policy.ts";
 import { urlHost } from "./hosts.ts";
+import { quietStartEnv } from "../self.ts";
 
 export interface SessionSandbox {
   cmd: ProviderCommand;
@@ -74,7 +75,7 @@ export function sandboxSession(
   const args = bwrapArgs(plan);
   for (const [k, v] of ownEnv) args.push("--setenv", k, v);
   const sandboxed = [available.path, ...args, "--", ...agent];
-  const argv = netDir ? withProxy(sandboxed, join(netDir, "proxy.sock"), allowedHosts(settings.allowHosts, where.provider, where.env), where.self) : sandboxed;
+  const argv = netDir ? withProxy(sandboxed, join(netDir, "proxy.sock"), allowedHosts(settings.allowHosts, where.provider, where.env), where.self, where.env) : sandboxed;
   return { cmd: { ...cmd, argv: [...outside, ...argv] }, state: { sandboxed: true, mode, network, note: null }, notices };
 }
 
@@ -88,8 +89,12 @@ function allowedHosts(configured: readonly string[], provider: Provider, env: Re
  * network `allow`: the proxy (outside, in troupe's own process) around bwrap, and the bridge
  * (inside, before the agent) that gives the agent's HTTP clients a port reaching it.
  */
-function withProxy(sandboxed: string[], socket: string, hosts: string[], self: string[]): string[] {
+function withProxy(sandboxed: string[], socket: string, hosts: string[], self: string[], env: Record<string, string>): string[] {
   const cut = sandboxed.indexOf("--");
   const [bwrap, agent] = [sandboxed.slice(0, cut), sandboxed.slice(cut + 1)];
-  return [...self, "sandbox-net", "proxy", "--socket", socket, ...hosts.flatMap((h) => ["--allow", h]), "--", ...bwrap, "--", ...self, "sandbox-net", "bridge", "--socket", socket, "--", ...agent];
+  // each starts quiet at once (it takes the settings back out before it starts what follows)
+  const quiet = Object.entries(quietStartEnv(env));
+  const proxy = [...(quiet.length ? ["/usr/bin/env", ...quiet.map(([k, v]) => `${k}=${v}`)] : []), ...self, "sandbox-net", "proxy", "--socket", socket, ...hosts.flatMap((h) => ["--allow", h])];
+  const bridge = [...self, "sandbox-net", "bridge", "--socket", socket];
+  return [...proxy, "--", ...bwrap, ...quiet.flatMap(([k, v]) => ["--setenv", k, v]), "--", ...bridge, "--", ...agent];
 }

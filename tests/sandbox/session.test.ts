@@ -36,8 +36,12 @@ describe("a CLI's own sandbox inside troupe's", () => {
   test("network allow: the proxy outside bwrap, the bridge inside before the CLI, its model API allowed", () => {
     const argv = wrapped("claude", ["claude", "-p"], "allow");
     const socket = join(sb.runtime, "d.net", "ag_test", "proxy.sock");
-    expect(argv.slice(0, 7)).toEqual(["/usr/bin/troupe", "sandbox-net", "proxy", "--socket", socket, "--allow", "api.anthropic.com:443"]);
-    expect(argv[8]).toMatch(/\/bwrap$/);
+    // started with the runtime's quiet settings, so that it need not start itself again for them
+    expect(argv[0]).toBe("/usr/bin/env");
+    expect(argv.find((a) => a.startsWith("TROUPE_QUIET_ADDED="))).toBeDefined();
+    const proxy = argv.indexOf("/usr/bin/troupe");
+    expect(argv.slice(proxy, proxy + 7)).toEqual(["/usr/bin/troupe", "sandbox-net", "proxy", "--socket", socket, "--allow", "api.anthropic.com:443"]);
+    expect(argv[proxy + 8]).toMatch(/\/bwrap$/);
     expect(argv).toContain("--unshare-net");
     const bridge = argv.indexOf("bridge");
     expect(argv.slice(bridge - 2, bridge + 4)).toEqual(["/usr/bin/troupe", "sandbox-net", "bridge", "--socket", socket, "--"]);
