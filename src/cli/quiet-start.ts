@@ -23,6 +23,7 @@ function mayBeTerminal(fd: number): boolean {
 // the dashboard refuses to start (src/cli/dashboard.ts), in the restarted process when stdin
 // or stdout is /dev/null.
 if (opensDashboard(process.argv[2]) && mayBeTerminal(0) && mayBeTerminal(1)) restartQuiet();
-// An ACP runner (and a sandbox's network proxy and bridge) lives as long as its agent's session, mostly idle between turns: the same, and
-// the agent it starts gets the environment the runner was given (the added settings go back out)
+// An ACP runner (and a sandbox's network proxy and bridge) lives as long as its agent's session,
+// mostly idle between turns: the same, and the agent it starts gets the environment the runner
+// was given (the added settings go back out)
 else if (process.argv[2] === "acp-run" || process.argv[2] === "sandbox-net") restartQuiet();

@@ -74,8 +74,8 @@ export function sandboxSession(
   }
   const args = bwrapArgs(plan);
   for (const [k, v] of ownEnv) args.push("--setenv", k, v);
-  const sandboxed = [available.path, ...args, "--", ...agent];
-  const argv = netDir ? withProxy(sandboxed, join(netDir, "proxy.sock"), allowedHosts(settings.allowHosts, where.provider, where.env), where.self, where.env) : sandboxed;
+  const bwrap = [available.path, ...args];
+  const argv = netDir ? withProxy(bwrap, agent, join(netDir, "proxy.sock"), allowedHosts(settings.allowHosts, where.provider, where.env), where.self, where.env) : [...bwrap, "--", ...agent];
   return { cmd: { ...cmd, argv: [...outside, ...argv] }, state: { sandboxed: true, mode, network, note: null }, notices };
 }
 
@@ -89,9 +89,7 @@ function allowedHosts(configured: readonly string[], provider: Provider, env: Re
  * network `allow`: the proxy (outside, in troupe's own process) around bwrap, and the bridge
  * (inside, before the agent) that gives the agent's HTTP clients a port reaching it.
  */
-function withProxy(sandboxed: string[], socket: string, hosts: string[], self: string[], env: Record<string, string>): string[] {
-  const cut = sandboxed.indexOf("--");
-  const [bwrap, agent] = [sandboxed.slice(0, cut), sandboxed.slice(cut + 1)];
+function withProxy(bwrap: string[], agent: string[], socket: string, hosts: string[], self: string[], env: Record<string, string>): string[] {
   // each starts quiet at once (it takes the settings back out before it starts what follows)
   const quiet = Object.entries(quietStartEnv(env));
   const proxy = [...(quiet.length ? ["/usr/bin/env", ...quiet.map(([k, v]) => `${k}=${v}`)] : []), ...self, "sandbox-net", "proxy", "--socket", socket, ...hosts.flatMap((h) => ["--allow", h])];
