@@ -38,7 +38,7 @@ const LAYERS: Record<string, readonly string[]> = {
   reviews: ["agents", "messages", "events", "store", "prompts", "protocol"],
   agents: ["events", "store", "git", "providers", "runtime", "protocol", "output", "prompts", "process-info", "workspace", "workspace-config", "json-config", "file-modes", "trust", "user-config", "guarded-fs", "sandbox", "self"],
   // each agent's sandbox (bubblewrap): its settings from the configs, what it holds, its arguments
-  sandbox: ["providers", "protocol", "runtime", "workspace", "workspace-config", "json-config", "guarded-fs", "trust", "user-config"],
+  sandbox: ["providers", "protocol", "runtime", "workspace", "workspace-config", "json-config", "guarded-fs", "trust", "user-config", "self"],
   // the user's accounts: agents take them through a port (agents/accounts-port.ts) the daemon plugs in
   accounts: ["agents", "events", "store", "providers", "runtime", "protocol", "file-modes"],
   work: ["front-matter", "agents", "conversations", "events", "store", "git", "providers", "runtime", "protocol", "file-modes", "guarded-fs"],

@@ -66,12 +66,14 @@ export class Sandbox {
     // sandbox's own: a test never reads or writes the real ones
     this.env = { ...env, ...GIT_IDENTITY, TROUPE_SOCKET: this.socket, TROUPE_WORKSPACE: this.dir, NO_COLOR: "1", XDG_STATE_HOME: join(this.runtime, "state"), XDG_CONFIG_HOME: join(this.runtime, "config") };
     // Agents' sandbox (src/sandbox/): they run in theirs, as by default outside the tests, with the
-    // tests' exchange folder (this one) opened to them, as a person would open a shared folder.
+    // tests' exchange folder (this one) opened to them, as a person would open a shared folder, and
+    // this checkout readable (the scripts and CLIs the tests' agents run live here; a checkout under
+    // /tmp would be hidden by the sandbox's own /tmp).
     // `sandboxed: false` runs them unsandboxed (mode off), for the few suites that read from
     // outside what only an unsandboxed agent shows (its `$$` as the machine's pid). A test that
     // writes its own user config replaces this.
     mkdirSync(join(this.runtime, "config", "troupe"), { recursive: true });
-    const sandbox = opts.sandboxed === false ? { mode: "off" } : { allowWrite: [this.runtime] };
+    const sandbox = opts.sandboxed === false ? { mode: "off" } : { allowWrite: [this.runtime], allowRead: [ROOT] };
     writeFileSync(join(this.runtime, "config", "troupe", "config.json"), JSON.stringify({ sandbox }));
     if (opts.git !== false) {
       this.git("init", "-q", "-b", "main");
