@@ -1,21 +1,47 @@
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { rmSync } from "node:fs";
+import { errorMessage } from "../errors.ts";
 import { hostAllowed } from "./hosts.ts";
 
 /** The most a request's head may take before the proxy refuses it. */
 const MAX_HEAD = 64 * 1024;
 const HEAD_END = "\r\n\r\n";
 
-/** A refused or failed request's answer: the status and one line that names the host and why. */
+/** How long a refused client has to read its answer before its connection is dropped. */
+const LINGER_MS = 2000;
+
+/**
+ * A refused or failed request's answer: the status and one line that names the host and why.
+ * Nothing more is read from the client, and its connection goes once the answer is out.
+ */
 function answer(socket: Socket, status: string, line: string): void {
   const body = `troupe sandbox: ${line}\n`;
+  socket.removeAllListeners("data");
+  socket.on("data", () => {});
+  socket.resume();
   socket.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
+}
+
+/**
+ * A host as it may be asked for: a name or IPv4 of letters, digits, dots, dashes and
+ * underscores, or an IPv6 address. Nothing else reaches the rules or the resolver: a NUL or a
+ * `%` there would be cut or read otherwise by the lookup than by the `*.` rule that let it through.
+ */
+const HOST_NAME = /^[A-Za-z0-9._-]{1,253}$/;
+const IPV6 = /^[0-9A-Fa-f:.]{2,45}$/;
+
+function validTarget(host: string, port: number): boolean {
+  return (HOST_NAME.test(host) || (host.includes(":") && IPV6.test(host))) && Number.isInteger(port) && port >= 1 && port <= 65535;
 }
 
 interface Target {
   host: string;
   port: number;
-  /** The head to send on: none for CONNECT (a tunnel), else the request in origin form, the connection closed after it. */
+  /**
+   * The head to send on: none for CONNECT (a tunnel), else the request in origin form with its
+   * Host the URL's and `Connection: close`. What the client sends after it goes to the same host.
+   */
   head: string | null;
 }
 
@@ -26,8 +52,10 @@ function targetOf(head: string): Target | null {
   if (!m) return null;
   const [, method, uri, version] = m as unknown as [string, string, string, string];
   if (method === "CONNECT") {
-    const t = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(uri);
-    return t ? { host: t[1]!.replace(/^\[(.*)\]$/, "$1"), port: Number(t[2]), head: null } : null;
+    const t = /^(\[[^\]]+\]|[^:[\]]+):(\d{1,5})$/.exec(uri);
+    if (!t) return null;
+    const target = { host: t[1]!.replace(/^\[(.*)\]$/, "$1"), port: Number(t[2]), head: null };
+    return validTarget(target.host, target.port) ? target : null;
   }
   let url: URL;
   try {
@@ -36,10 +64,13 @@ function targetOf(head: string): Target | null {
     return null;
   }
   if (url.protocol !== "http:") return null;
-  // one request per connection: the next may be for another host, and is checked on its own
-  const kept = headers.filter((h) => h && !/^(proxy-connection|proxy-authorization|connection|keep-alive):/i.test(h));
-  const rewritten = [`${method} ${url.pathname}${url.search} ${version}`, ...kept, "Connection: close"].join("\r\n") + HEAD_END;
-  return { host: url.hostname.replace(/^\[(.*)\]$/, "$1"), port: Number(url.port || 80), head: rewritten };
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  const port = Number(url.port || 80);
+  if (!validTarget(host, port)) return null;
+  // the server is told the host that was checked, never one of the client's own Host line
+  const kept = headers.filter((h) => h && !/^(host|proxy-connection|proxy-authorization|connection|keep-alive):/i.test(h));
+  const rewritten = [`${method} ${url.pathname}${url.search} ${version}`, `Host: ${url.host}`, ...kept, "Connection: close"].join("\r\n") + HEAD_END;
+  return { host, port, head: rewritten };
 }
 
 /**
@@ -68,7 +99,12 @@ export function serveAllowProxy(socketPath: string, rules: readonly string[], re
         refused(target.host, target.port);
         return answer(client, "403 Forbidden", `${target.host}:${target.port} is not in sandbox.allowHosts (network allow)`);
       }
-      const upstream = connect({ host: target.host, port: target.port });
+      let upstream: Socket;
+      try {
+        upstream = connect({ host: target.host, port: target.port });
+      } catch (err) {
+        return answer(client, "502 Bad Gateway", `${target.host}:${target.port}: ${errorMessage(err)}`);
+      }
       upstream.once("error", (err) => {
         if (!client.writableEnded) answer(client, "502 Bad Gateway", `${target.host}:${target.port}: ${(err as NodeJS.ErrnoException).code ?? err.message}`);
         upstream.destroy();

@@ -55,7 +55,13 @@ export function resolveSandbox(layers: SandboxLayer[]): SandboxSettings {
     let from: SandboxLayer | null = null;
     for (const l of upward) {
       const v = l.config[k] as T | undefined;
-      if (v === undefined || v === cur) continue;
+      if (v === undefined) continue;
+      // the same value again still counts: a trusted layer saying what an untrusted one below
+      // said is where it comes from (so the untrusted one's hosts are not taken with it)
+      if (v === cur) {
+        if (l.trusted) from = l;
+        continue;
+      }
       if (l.trusted || tighter(v, cur) === v) [cur, from] = [v, l];
       else ignored.push(`${l.from}'s sandbox.${k} "${v}" is not taken: it loosens the sandbox, and the file is not trusted (troupe trust)`);
     }

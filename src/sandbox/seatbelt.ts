@@ -12,6 +12,26 @@ function within(dir: string, except: readonly string[]): string {
 }
 
 /**
+ * The system services an agent may look up, by name, never all of them: logging, user and group
+ * lookups, TLS trust and the keychain (a CLI's login lives there: Claude Code keeps its own in
+ * it), the per-user temp folder, and launch services.
+ */
+const MACH_SERVICES = [
+  "com.apple.logd",
+  "com.apple.system.logger",
+  "com.apple.system.opendirectoryd.libinfo",
+  "com.apple.system.opendirectoryd.membership",
+  "com.apple.trustd",
+  "com.apple.trustd.agent",
+  "com.apple.SecurityServer",
+  "com.apple.securityd.xpc",
+  "com.apple.bsd.dirhelper",
+  "com.apple.system.notification_center",
+  "com.apple.coreservices.launchservicesd",
+  "com.apple.lsd.mapdb",
+];
+
+/**
  * The macOS sandbox (Seatbelt, `sandbox-exec -p`) for a plan: the same policy as bubblewrap's,
  * as rules that only allow (their union is what the agent may do, so no rule's order or
  * precedence matters). Reading: the system, less HOME, /tmp and the hidden folders; then each
@@ -21,7 +41,8 @@ function within(dir: string, except: readonly string[]): string {
  * on any machine here (no macOS): tests/sandbox/seatbelt.test.ts reads the text.
  */
 export function seatbeltProfile(plan: SandboxPlan, agentSocket: string): string {
-  const tmp = ["/tmp", "/private/tmp"];
+  // the person's temp folders too ($TMPDIR is under /var/folders): other programs' files, a runtime folder
+  const tmp = ["/tmp", "/private/tmp", "/var/folders", "/private/var/folders"];
   const emptied = plan.home === "/" ? tmp : [plan.home, ...tmp];
   const hidden = plan.hidden;
   const shown = [...plan.readOnly, ...plan.writable];
@@ -33,7 +54,8 @@ export function seatbeltProfile(plan: SandboxPlan, agentSocket: string): string 
     "(allow process-exec process-fork)",
     "(allow process-info* (target same-sandbox))",
     "(allow signal (target same-sandbox))",
-    "(allow sysctl-read mach-lookup ipc-posix-shm* ipc-posix-sem iokit-open user-preference-read pseudo-tty)",
+    "(allow sysctl-read ipc-posix-shm* ipc-posix-sem iokit-open user-preference-read pseudo-tty)",
+    `(allow mach-lookup ${MACH_SERVICES.map((n) => `(global-name ${str(n)})`).join(" ")})`,
     `(allow file-read* (require-all (subpath "/") ${[...emptied, ...hidden].map((p) => `(require-not (subpath ${str(p)}))`).join(" ")}))`,
     ...shown.map((p) => `(allow file-read* ${within(p, hidden)})`),
     `(allow file-read-metadata (literal ${str(plan.home)}))`,

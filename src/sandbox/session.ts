@@ -1,4 +1,5 @@
-import { join } from "node:path";
+import { realpathSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { TroupeError, errorMessage } from "../errors.ts";
 import type { AgentSandbox } from "../protocol/sandbox.ts";
 import type { PermissionMode, Provider, ProviderCommand } from "../../providers/types.ts";
@@ -38,7 +39,17 @@ function splitRunner(cmd: ProviderCommand): { outside: string[]; agent: string[]
 export function sandboxSession(
   cmd: ProviderCommand,
   settings: SandboxSettings,
-  where: Omit<PlanInput, "argv0" | "settings" | "provider" | "readOnlyWork" | "netDir" | "tmpDir"> & { agentId: string; provider: Provider; permissions: PermissionMode },
+  where: Omit<PlanInput, "argv0" | "settings" | "provider" | "readOnlyWork" | "netDir" | "tmpDir"> & {
+    agentId: string;
+    provider: Provider;
+    permissions: PermissionMode;
+    /**
+     * Whose model API network `allow` lets through: the person's environment (their spawn's,
+     * with the account's), never what an agent put in its worker's spawn (an agent's own
+     * `ANTHROPIC_BASE_URL=http://anywhere` would otherwise open its worker's network).
+     */
+    modelEnv: Record<string, string>;
+  },
 ): SessionSandbox {
   const { mode, network } = settings;
   const notices = settings.ignored.map((l) => `troupe: sandbox: ${l}`);
@@ -70,13 +81,22 @@ export function sandboxSession(
   const ownEnv = Object.entries(ownOff?.env ?? {});
   if (seatbelt) {
     for (const [k, v] of ownEnv) plan.setenv[k] = v;
-    return { cmd: { ...cmd, argv: [...outside, available.path, ...seatbeltArgs(plan, agentSocketFor(where.socket)), ...agent] }, state: { sandboxed: true, mode, network, note: null }, notices };
+    return { cmd: { ...cmd, argv: [...outside, available.path, ...seatbeltArgs(plan, realSocket(agentSocketFor(where.socket))), ...agent] }, state: { sandboxed: true, mode, network, note: null }, notices };
   }
   const args = bwrapArgs(plan);
   for (const [k, v] of ownEnv) args.push("--setenv", k, v);
   const bwrap = [available.path, ...args];
-  const argv = netDir ? withProxy(bwrap, agent, join(netDir, "proxy.sock"), allowedHosts(settings.allowHosts, where.provider, where.env), where.self, where.env) : [...bwrap, "--", ...agent];
+  const argv = netDir ? withProxy(bwrap, agent, join(netDir, "proxy.sock"), allowedHosts(settings.allowHosts, where.provider, where.modelEnv), where.self, where.env) : [...bwrap, "--", ...agent];
   return { cmd: { ...cmd, argv: [...outside, ...argv] }, state: { sandboxed: true, mode, network, note: null }, notices };
+}
+
+/** The socket's path with its folder's links resolved: Seatbelt matches the real one (/var is /private/var on macOS). */
+function realSocket(path: string): string {
+  try {
+    return join(realpathSync(dirname(path)), basename(path));
+  } catch {
+    return path;
+  }
 }
 
 /** What network `allow` lets through: the configs' hosts, and the CLI's model API (its URL variable's host when set, else its own hosts). */
@@ -92,7 +112,7 @@ function allowedHosts(configured: readonly string[], provider: Provider, env: Re
 function withProxy(bwrap: string[], agent: string[], socket: string, hosts: string[], self: string[], env: Record<string, string>): string[] {
   // each starts quiet at once (it takes the settings back out before it starts what follows)
   const quiet = Object.entries(quietStartEnv(env));
-  const proxy = [...(quiet.length ? ["/usr/bin/env", ...quiet.map(([k, v]) => `${k}=${v}`)] : []), ...self, "sandbox-net", "proxy", "--socket", socket, ...hosts.flatMap((h) => ["--allow", h])];
+  const proxy = [...(quiet.length ? ["/usr/bin/env", ...quiet.map(([k, v]) => `${k}=${v}`)] : []), ...self, "sandbox-net", "proxy", "--socket", socket, ...hosts.map((h) => `--allow=${h}`)];
   const bridge = [...self, "sandbox-net", "bridge", "--socket", socket];
   return [...proxy, "--", ...bwrap, ...quiet.flatMap(([k, v]) => ["--setenv", k, v]), "--", ...bridge, "--", ...agent];
 }

@@ -1,5 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Sandbox, waitFor } from "../support/sandbox.ts";
 import { ScriptedAgents } from "../support/dispatch-agents.ts";
@@ -45,16 +46,30 @@ const tasks = async () => (await tree()).phases.flatMap((p) => p.tasks);
 const merges = () => sb.git("log", "--first-parent", "--merges", "--reverse", "--format=%s|%an", "troupe-initiative/shop").trim().split("\n").filter(Boolean);
 
 async function completed(timeoutMs = 60_000): Promise<PhaseTree> {
-  return waitFor(
-    "the initiative to complete",
-    async () => {
-      const t = await tree();
-      const stuck = t.phases.flatMap((p) => p.tasks).find((k) => k.status === "failed" || k.status === "blocked");
-      if (stuck) throw new Error(`task ${stuck.slug} is ${stuck.status}: ${stuck.reason}`);
-      return t.initiative.status === "completed" ? t : undefined;
-    },
-    timeoutMs,
-  );
+  let seen = "";
+  try {
+    return await waitFor(
+      "the initiative to complete",
+      async () => {
+        const t = await tree();
+        const all = t.phases.flatMap((p) => p.tasks);
+        seen = all.map((k) => `${k.slug}:${k.status}${k.agent ? `@${k.agent}` : ""}`).join(" ");
+        const stuck = all.find((k) => k.status === "failed" || k.status === "blocked");
+        if (stuck) throw new Error(`task ${stuck.slug} is ${stuck.status}: ${stuck.reason}`);
+        return t.initiative.status === "completed" ? t : undefined;
+      },
+      timeoutMs,
+    );
+  } catch (err) {
+    // what a timeout needs to be read: each task's state, what ran, and the agents
+    const ls = await sb.json<Agent[]>(["ls", "--json"]).catch(() => []);
+    const states = ls.map((a) => `${a.name}:${a.status}`).join(" ");
+    let log = "";
+    try {
+      log = readFileSync(join(sb.dir, ".troupe", "daemon.log"), "utf8").split("\n").slice(-60).join("\n    ");
+    } catch {}
+    throw new Error(`${(err as Error).message}\n  tasks: ${seen}\n  runs: ${agents.runs().join(", ")}\n  agents: ${states}\n  daemon log:\n    ${log}`);
+  }
 }
 
 /** `sh -e` lines that wait (up to 20 s) for a file, failing the script otherwise. */

@@ -39,6 +39,11 @@ describe("the sandbox's settings from their layers", () => {
     expect(added.ignored).toEqual([`ws.json's sandbox.allowHosts (evil.example) is not taken: it opens the sandbox, and the file is not trusted (troupe trust)`]);
     // its allow over the person's all: its own list, as long as the person named none
     expect(resolveSandbox([user({ network: "all", allowHosts: ["npmjs.org"] }), ws({ network: "allow", allowHosts: ["evil.example"] })])).toMatchObject({ network: "all", allowHosts: ["npmjs.org"] });
+    // the person's own allow, said again above the file's: the file's hosts would loosen it
+    const same = resolveSandbox([user({ network: "allow" }), ws({ network: "allow", allowHosts: ["evil.example"] })]);
+    expect(same).toMatchObject({ network: "allow", allowHosts: [] });
+    expect(same.ignored).toEqual([`ws.json's sandbox.allowHosts (evil.example) is not taken: it opens the sandbox, and the file is not trusted (troupe trust)`]);
+    expect(resolveSandbox([flag({ network: "allow" }), ws({ network: "allow", allowHosts: ["evil.example"] })])).toMatchObject({ allowHosts: [] });
     expect(resolveSandbox([user({ network: "none" }), ws({ network: "allow" })])).toMatchObject({ network: "none", ignored: [] });
     expect(resolveSandbox([user({ network: "allow" }), ws({ network: "all" })])).toMatchObject({ network: "allow", ignored: [] });
   });

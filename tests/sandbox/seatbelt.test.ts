@@ -26,13 +26,18 @@ describe("the macOS sandbox's profile", () => {
     expect(r.slice(0, 2)).toEqual(["(version 1)", "(deny default)"]);
     expect(r).toContain("(allow signal (target same-sandbox))");
     expect(r).toContain("(allow process-info* (target same-sandbox))");
+    // system services by name, never every one
+    const lookups = r.filter((l) => l.includes("mach-lookup"));
+    expect(lookups).toHaveLength(1);
+    expect(lookups[0]).toStartWith("(allow mach-lookup (global-name ");
+    expect(lookups[0]).toContain('(global-name "com.apple.trustd.agent")');
     // only allows after the default: their union is the policy, whatever Seatbelt's precedence
     expect(r.slice(2).every((l) => l.startsWith("(allow "))).toBe(true);
   });
 
   test("reads the system less HOME, /tmp and the hidden folders; then what the plan shows, less the hidden inside it", () => {
     const r = rules(plan);
-    expect(r).toContain('(allow file-read* (require-all (subpath "/") (require-not (subpath "/Users/u")) (require-not (subpath "/tmp")) (require-not (subpath "/private/tmp")) (require-not (subpath "/Users/u/w/.troupe")) (require-not (subpath "/run/troupe"))))');
+    expect(r).toContain('(allow file-read* (require-all (subpath "/") (require-not (subpath "/Users/u")) (require-not (subpath "/tmp")) (require-not (subpath "/private/tmp")) (require-not (subpath "/var/folders")) (require-not (subpath "/private/var/folders")) (require-not (subpath "/Users/u/w/.troupe")) (require-not (subpath "/run/troupe"))))');
     // the repository, less its .troupe (the store, other agents' worktrees)
     expect(r).toContain('(allow file-read* (require-all (subpath "/Users/u/w") (require-not (subpath "/Users/u/w/.troupe"))))');
     // its own worktree, inside the hidden .troupe, and its CLI's login, inside HOME

@@ -13,9 +13,9 @@ import { Sandbox } from "../support/sandbox.ts";
 const sb = new Sandbox();
 afterAll(() => sb.close());
 
-function wrapped(provider: string, argv: string[], network: "all" | "allow" = "all"): string[] {
+function wrapped(provider: string, argv: string[], network: "all" | "allow" = "all", modelEnv: Record<string, string> = {}): string[] {
   const cmd: ProviderCommand = { argv };
-  const where = { agentId: "ag_test", root: sb.dir, stateDir: join(sb.dir, ".troupe"), socket: sb.socket, cwd: sb.dir, worktree: null, agentDir: join(sb.dir, ".troupe", "agents", "a"), worker: false, permissions: "skip" as const, env: { PATH: process.env.PATH!, HOME: "/nonexistent" }, binDir: "/usr/bin", self: ["/usr/bin/troupe"], provider: providerNamed(provider) };
+  const where = { modelEnv, agentId: "ag_test", root: sb.dir, stateDir: join(sb.dir, ".troupe"), socket: sb.socket, cwd: sb.dir, worktree: null, agentDir: join(sb.dir, ".troupe", "agents", "a"), worker: false, permissions: "skip" as const, env: { PATH: process.env.PATH!, HOME: "/nonexistent" }, binDir: "/usr/bin", self: ["/usr/bin/troupe"], provider: providerNamed(provider) };
   return sandboxSession(cmd, resolveSandbox([{ from: "the spawn", config: { network }, trusted: true }]), where).cmd.argv;
 }
 
@@ -40,10 +40,24 @@ describe("a CLI's own sandbox inside troupe's", () => {
     expect(argv[0]).toBe("/usr/bin/env");
     expect(argv.find((a) => a.startsWith("TROUPE_QUIET_ADDED="))).toBeDefined();
     const proxy = argv.indexOf("/usr/bin/troupe");
-    expect(argv.slice(proxy, proxy + 7)).toEqual(["/usr/bin/troupe", "sandbox-net", "proxy", "--socket", socket, "--allow", "api.anthropic.com:443"]);
-    expect(argv[proxy + 8]).toMatch(/\/bwrap$/);
+    expect(argv.slice(proxy, proxy + 7)).toEqual(["/usr/bin/troupe", "sandbox-net", "proxy", "--socket", socket, "--allow=api.anthropic.com:443", "--"]);
+    expect(argv[proxy + 7]).toMatch(/\/bwrap$/);
     expect(argv).toContain("--unshare-net");
     const bridge = argv.indexOf("bridge");
     expect(argv.slice(bridge - 2, bridge + 4)).toEqual(["/usr/bin/troupe", "sandbox-net", "bridge", "--socket", socket, "--"]);
+  });
+
+  test("network allow opens the model API of the person's environment, never a URL the agent's own spawn carries", () => {
+    const proxyArgs = (argv: string[]) => argv.filter((a) => a.startsWith("--allow="));
+    // the person's ANTHROPIC_BASE_URL (a gateway of theirs) is the API's host
+    expect(proxyArgs(wrapped("claude", ["claude", "-p"], "allow", { ANTHROPIC_BASE_URL: "https://gw.example.com" }))).toEqual(["--allow=gw.example.com:443"]);
+    // the session's own env is not where it is read: a worker's, from an agent's spawn, says nothing
+    const cmd: ProviderCommand = { argv: ["claude", "-p"] };
+    const where = { modelEnv: {}, agentId: "ag_w", root: sb.dir, stateDir: join(sb.dir, ".troupe"), socket: sb.socket, cwd: sb.dir, worktree: null, agentDir: join(sb.dir, ".troupe", "agents", "w"), worker: true, permissions: "skip" as const, env: { PATH: process.env.PATH!, HOME: "/nonexistent", ANTHROPIC_BASE_URL: "http://evil.example.com" }, binDir: "/usr/bin", self: ["/usr/bin/troupe"], provider: providerNamed("claude") };
+    const argv = sandboxSession(cmd, resolveSandbox([{ from: "the spawn", config: { network: "allow" }, trusted: true }]), where).cmd.argv;
+    expect(proxyArgs(argv)).toEqual(["--allow=api.anthropic.com:443"]);
+    // a host that looks like a flag stays the value of --allow
+    const odd = sandboxSession(cmd, resolveSandbox([{ from: "the spawn", config: { network: "allow", allowHosts: ["--socket"] }, trusted: true }]), where).cmd.argv;
+    expect(proxyArgs(odd)).toEqual(["--allow=--socket", "--allow=api.anthropic.com:443"]);
   });
 });

@@ -22,7 +22,7 @@ import { selfCommand } from "../../self.ts";
 
 interface SessionStartDeps extends Pick<AgentDeps, "ws" | "store" | "bus" | "binDir" | "accounts" | "input"> {
   /** Where each agent's role is kept: its profile's sandbox is one of the session's layers. */
-  envs: Pick<AgentEnvStore, "dir">;
+  envs: Pick<AgentEnvStore, "dir" | "load">;
   stopper: Stopper;
   /** Watches the launched process (the session watcher's follow). */
   follow: SessionWatcher["follow"];
@@ -47,10 +47,19 @@ export async function startSession(d: SessionStartDeps, rec: AgentRecord, sessio
     throw err;
   }
   const env = agentEnv(runEnv, who, d.binDir);
+  // whose model API network allow opens: the person's spawn's, for a worker its first ancestor's
+  let modelEnv = runEnv;
+  if (rec.parentId !== null) {
+    try {
+      modelEnv = personsEnv(d, rec);
+    } catch {
+      modelEnv = {}; // the CLI's own API hosts, none an agent named
+    }
+  }
   // in its sandbox (src/sandbox/), or not and why; a strict one that cannot start starts nothing
   let sandbox: SessionSandbox;
   try {
-    const where = { agentId: rec.id, root: ws.root, stateDir: ws.stateDir, socket: ws.socket, cwd: rec.cwd, worktree: rec.worktree, agentDir: join(ws.stateDir, "agents", rec.name), worker: rec.parentId !== null, permissions: rec.permissions, env, binDir: d.binDir, self: selfCommand(), provider: providerNamed(rec.provider) };
+    const where = { agentId: rec.id, root: ws.root, stateDir: ws.stateDir, socket: ws.socket, cwd: rec.cwd, worktree: rec.worktree, agentDir: join(ws.stateDir, "agents", rec.name), worker: rec.parentId !== null, permissions: rec.permissions, env, modelEnv, binDir: d.binDir, self: selfCommand(), provider: providerNamed(rec.provider) };
     sandbox = sandboxSession(cmd, sessionSandboxSettings(ws.stateDir, rec.sandbox, roleSandbox(loadRole(d.envs.dir(rec.id)))), where);
   } catch (err) {
     if (session === 1) failRun(d, rec.id, errorMessage(err));
@@ -90,4 +99,21 @@ export async function startSession(d: SessionStartDeps, rec: AgentRecord, sessio
   // what came for it since its prompt was built goes into its input, when it takes input mid-run
   if (cmd.stdinStream) d.input?.opened(rec.id, session);
   return toAgent(updated);
+}
+
+/**
+ * The environment the person spawned a worker's first ancestor with (its saved one, with this
+ * worker's account): a worker's variables came through an agent's `troupe spawn`, so they
+ * say nothing of which hosts the person lets its sandbox reach.
+ */
+function personsEnv(d: SessionStartDeps, rec: AgentRecord): Record<string, string> {
+  let root = rec;
+  for (let hops = 0; root.parentId !== null && hops < 64; hops++) {
+    const parent = d.store.agents.get(root.parentId);
+    if (!parent) return {};
+    root = parent;
+  }
+  if (root.parentId !== null) return {};
+  const saved = d.envs.load(root.id, root.name);
+  return d.accounts ? d.accounts.envFor(rec, saved) : saved;
 }
