@@ -6,6 +6,7 @@ import { Lifecycle } from "./lifecycle/run-lifecycle.ts";
 import { announceOnly, type RunEnds } from "./lifecycle/run-ends.ts";
 import { SESSION_IDENTITY_VARS } from "./processes/session-env.ts";
 import { recoverWrapperPids } from "./processes/recover-pids.ts";
+import { recoverUnlaunched } from "./processes/recover-starts.ts";
 import { Stopper } from "./processes/stopper.ts";
 import { SessionWatcher } from "./sessions/session-watcher.ts";
 import { Launches } from "./start/launches.ts";
@@ -72,6 +73,7 @@ export class AgentRuntime {
     for (const name of SESSION_IDENTITY_VARS) delete process.env[name];
     moveLegacyEnvs(store, envs, log);
     recoverWrapperPids(store, log);
+    recoverUnlaunched(store, log);
     watcher.start();
     stopper.start();
     // retries an earlier daemon left pending, and the interrupted runs found at start

@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
 import { Sandbox, waitFor } from "../support/sandbox.ts";
@@ -50,4 +50,47 @@ test("a daemon killed between starting a session's wrapper and storing its pid l
     return a?.status === "done" || a?.status === "failed" ? a : undefined;
   });
   expect(done).toMatchObject({ status: "done", result: "survived" });
+});
+
+/** An agent that notes each run in a file, then ends done; ended, with the daemon killed. */
+async function ranOnceThenKilled(name: string): Promise<string> {
+  sb = new Sandbox();
+  const runs = join(sb.exchange, "runs");
+  await sb.json(["spawn", "--no-worktree", "--name", name, "--command", `echo run >> "${runs}"; troupe signal done --result ran`, "--json"]);
+  await waitFor(`${name} done`, async () => (await agent(name))?.status === "done");
+  await sb.killDaemon();
+  return runs;
+}
+
+const ended = (name: string) =>
+  waitFor(`${name} to end`, async () => {
+    const a = await agent(name);
+    return a?.status === "done" || a?.status === "failed" ? a : undefined;
+  });
+
+test("a daemon killed after recording an agent and before its first session: the next daemon starts it, once", async () => {
+  const runs = await ranOnceThenKilled("cutoff");
+  // what a daemon killed mid-spawn leaves: the agent recorded, starting, with no session
+  const db = new Database(join(sb.dir, ".troupe", "troupe.db"));
+  db.run("DELETE FROM agent_sessions");
+  db.run("UPDATE agents SET status = 'starting', session = 0, result = NULL");
+  db.close();
+  writeFileSync(runs, "");
+  expect(await ended("cutoff")).toMatchObject({ status: "done", result: "ran", session: 1 });
+  expect(readFileSync(runs, "utf8")).toBe("run\n");
+});
+
+test("a daemon killed after recording a session and before its wrapper started: the next daemon starts it again, once", async () => {
+  const runs = await ranOnceThenKilled("unlaunched");
+  // the session recorded, no pid, and nothing on disk of a wrapper (no pid file, no exit file)
+  const db = new Database(join(sb.dir, ".troupe", "troupe.db"));
+  const { exit_path } = db.query("SELECT exit_path FROM agent_sessions").get() as { exit_path: string };
+  db.run("UPDATE agent_sessions SET pid = NULL, pid_start = NULL, ended_at = NULL, exit_code = NULL");
+  db.run("UPDATE agents SET status = 'starting', result = NULL");
+  db.close();
+  rmSync(exit_path, { force: true });
+  rmSync(exit_path.replace(/\.exit$/, ".pid"), { force: true });
+  writeFileSync(runs, "");
+  expect(await ended("unlaunched")).toMatchObject({ status: "done", result: "ran", session: 2 });
+  expect(readFileSync(runs, "utf8")).toBe("run\n");
 });
