@@ -14,10 +14,11 @@ import { importsOf } from "./support/imports.ts";
 const LAYERS: Record<string, readonly string[]> = {
   // the entry point and the people's side: the daemon only through the client
   main: ["cli", "self"],
-  cli: ["client", "protocol", "output", "providers", "workspace", "lock-file", "trust", "self", "user-config", "remotes", "platforms", "acp", "permissions", "sandbox"],
+  cli: ["client", "protocol", "output", "providers", "workspace", "lock-file", "trust", "self", "user-config", "remotes", "platforms", "acp", "permissions", "sandbox", "web"],
   // the dashboard; its own layers (kit, mirror, features, shell) are held by tests/ui/structure.test.ts
   ui: ["client", "protocol", "output", "providers", "workspace", "runtime", "user-config", "permissions"],
   mcp: ["client", "protocol"],
+  web: ["client", "ui", "protocol", "output", "providers", "runtime", "workspace", "remotes", "self", "file-modes"],
   // an ACP agent's runner (troupe acp-run): a client of the daemon, as the MCP server is
   acp: ["client", "protocol", "providers", "permissions"],
   client: ["protocol", "lock-file", "process-info", "self", "workspace", "runtime"],

@@ -63,6 +63,7 @@ export const COMMANDS: Entry[] = [
   },
   { name: "remote", summary: "add, list, remove remote workspaces (over ssh), or install troupe on one", load: () => import("./remote.ts").then((m) => m.command) },
   { name: "acp-run", summary: "run one agent session over the Agent Client Protocol (started by the daemon)", load: () => import("./acp-run.ts").then((m) => m.command) },
+  { name: "web", summary: "the dashboard as a web page for a phone or any browser: start, login, logins, status, stop", load: () => import("./web.ts").then((m) => m.command) },
   { name: "sandbox-net", summary: "the network proxy of an agent's sandbox and its bridge inside (started by the daemon)", load: () => import("./sandbox-net.ts").then((m) => m.command) },
   { name: "proxy", summary: "carry a remote dashboard's link to this machine's workspace daemon (run by ssh)", load: () => import("./proxy.ts").then((m) => m.command) },
   { name: "daemon", summary: "run, start, stop, restart or inspect the workspace daemon", load: () => import("./daemon.ts").then((m) => m.command) },

@@ -43,7 +43,17 @@ type EndpointMethod<E extends Endpoint> = [ParamNames<E["path"]>] extends [never
 export type EndpointMethods = { [K in EndpointName as Endpoints[K]["reply"] extends StreamReply ? never : K]: EndpointMethod<Endpoints[K]> };
 
 /** How to reach the daemon: a workspace's socket (the local source), or any transport. */
-export type ClientOptions = { token?: string } & ({ socket: string } | { transport: Transport });
+export type ClientOptions = {
+  token?: string;
+  /**
+   * Replies are taken as they come, unchecked: the web page (src/web/page/), whose replies are a
+   * daemon's passed on by the person's own web process, and which must not load zod for them.
+   */
+  unchecked?: true;
+} & ({ socket: string } | { transport: Transport });
+
+/** A reply taken as it is (ClientOptions.unchecked). */
+const AS_IS: ReplyCheck<unknown> = { safeParse: (value) => ({ success: true, data: value }) };
 
 /**
  * The typed API of one source's daemon; the only way cli/, ui/ and mcp/ reach it. Its methods
@@ -55,9 +65,13 @@ export class TroupeClient {
   /** The agent token this client acts with; none: the person. */
   readonly token: string | undefined;
 
+  /** Replies are not checked (ClientOptions.unchecked). */
+  readonly unchecked: boolean;
+
   constructor(opts: ClientOptions) {
     this.transport = "transport" in opts ? opts.transport : new UnixSocketTransport(opts.socket);
     this.token = opts.token;
+    this.unchecked = opts.unchecked === true;
   }
 
   /** Calls endpoint `e` with a method's arguments (see EndpointMethod). */
@@ -70,7 +84,7 @@ export class TroupeClient {
     if (e.query) path += writeQuery(e.query, payload);
     const { reply } = e;
     if (reply.kind === "stream") throw new Error(`${e.path} is a stream: read it with events()`);
-    const check = reply.kind === "ok" ? OkReply : (reply.check ?? (await replySchema(reply.schema)));
+    const check = this.unchecked ? AS_IS : reply.kind === "ok" ? OkReply : (reply.check ?? (await replySchema(reply.schema)));
     const res = await request(this.transport, this.token, e.method, path, check, e.body ? payload : undefined, signal);
     if (reply.kind === "ok") return undefined;
     return reply.key === null ? res : (res as Record<string, unknown>)[reply.key];
@@ -78,12 +92,12 @@ export class TroupeClient {
 
   async *events(since: number | null, signal?: AbortSignal, filter?: EventFilter): AsyncGenerator<EventMessage> {
     const { subscribe } = await import("./sse.ts");
-    yield* subscribe(this.transport, this.token, since, signal, filter);
+    yield* subscribe(this.transport, this.token, since, signal, filter, this.unchecked);
   }
   /** Like events(), but resolves only once the daemon has registered the subscription. */
   async openEvents(since: number | null, signal?: AbortSignal, filter?: EventFilter): Promise<AsyncGenerator<EventMessage>> {
     const { openSubscription } = await import("./sse.ts");
-    return openSubscription(this.transport, this.token, since, signal, filter);
+    return openSubscription(this.transport, this.token, since, signal, filter, this.unchecked);
   }
 }
 

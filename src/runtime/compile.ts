@@ -1,2 +1,2 @@
 // Picks the build adapter of the running runtime (`#runtime/`: package.json "imports"; see contract.ts); only scripts/build.ts loads it.
-export { bundleProgram, compileBinary } from "#runtime/compile.ts";
+export { bundlePage, bundleProgram, compileBinary } from "#runtime/compile.ts";

@@ -74,6 +74,39 @@ export interface UnixServer {
 /** Listens on `socket` (the file must not exist); the connection idle timeout is off. */
 export type ServeUnix = (opts: UnixServeOptions) => UnixServer;
 
+// ---- HTTP/1.1 server on TCP (the web page's, src/web/)
+
+/** What a TCP request's handler knows of its connection. */
+export interface TcpConnection {
+  /** The peer's address (IPv4 or IPv6, no port). */
+  remote: string;
+  /** Lifts the idle timeout for this request's response: an event stream that is quiet for minutes. */
+  keepOpen(): void;
+}
+
+interface TcpServeOptions {
+  hostname: string;
+  /** 0: any free port (the server's `port` says which). */
+  port: number;
+  fetch(req: Request, conn: TcpConnection): Promise<Response> | Response;
+  /** Called when `fetch` throws outside its own handling; must answer. */
+  error(err: Error): Response;
+}
+
+interface TcpServer {
+  readonly port: number;
+  /** Stops listening; with `closeActive`, also cuts requests in flight. */
+  stop(closeActive: boolean): void;
+}
+
+/**
+ * Listens on `hostname:port`. A connection idle for `TCP_IDLE_SECONDS` (a slow or silent
+ * client, one of a thousand kept open) is closed, but for a response kept open.
+ */
+export type ServeTcp = (opts: TcpServeOptions) => TcpServer;
+
+export const TCP_IDLE_SECONDS = 30;
+
 /** `fetch` over a Unix socket (the URL's host is ignored). */
 export type UnixFetch = (socket: string, url: string, init?: RequestInit) => Promise<Response>;
 
@@ -142,7 +175,7 @@ export type StartExitWatcher = (onExit: (pid: number) => void) => ExitWatcher;
 
 /** Which runtime runs this troupe (`troupe --version` names it). */
 export interface RuntimeInfo {
-  name: "bun" | "deno";
+  name: "bun" | "deno" | "browser";
   version: string;
 }
 
@@ -226,3 +259,9 @@ interface BundleOptions {
 
 /** The program as ES modules for another runtime: every package inlined, node: built-ins left as imports. */
 export type BundleProgram = (opts: BundleOptions) => Promise<BuildResult>;
+
+/** The web page's bundle (src/web/page/): its files by name, the entry `main.js` among them. */
+type PageBuild = { ok: true; files: Record<string, string> } | { ok: false; errors: string[] };
+
+/** The web page for the browser (the `browser` condition: #runtime/ resolves to src/runtime/browser/), minified, in memory. */
+export type BundlePage = (entry: string) => Promise<PageBuild>;

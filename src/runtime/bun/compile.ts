@@ -1,6 +1,6 @@
 import type { BunPlugin } from "bun";
 import { join } from "node:path";
-import type { BundleProgram, CompileBinary, CompileOptions } from "../contract.ts";
+import type { BundlePage, BundleProgram, CompileBinary, CompileOptions } from "../contract.ts";
 import { INK_PATCHED_FILES, patchInkSource } from "../ink-patch.ts";
 
 /**
@@ -111,4 +111,26 @@ export const bundleProgram: BundleProgram = async (opts) => {
     plugins: [stubDevtools, fastStringWidth, fastAnsiTokenize, zodEnglishOnly, inkPatch],
   });
   return result.success ? { ok: true } : { ok: false, errors: result.logs.map(String) };
+};
+
+export const bundlePage: BundlePage = async (entry) => {
+  const result = await Bun.build({
+    entrypoints: [entry],
+    naming: { entry: "main.js", chunk: "chunk-[hash].js" },
+    format: "esm",
+    target: "browser",
+    conditions: ["browser"],
+    minify: true,
+    splitting: true,
+    define: PRODUCTION,
+    // the modules the page shares with the dashboard were written for a process: a few read
+    // process.env as they load (src/self.ts's build version); in a browser they find it empty.
+    // In every file, since a shared chunk runs before the entry's own code
+    banner: 'globalThis.process??={env:{},platform:"browser",argv:[],cwd:()=>"/"};',
+    plugins: [fastStringWidth, fastAnsiTokenize, zodEnglishOnly],
+  });
+  if (!result.success) return { ok: false, errors: result.logs.map(String) };
+  const files: Record<string, string> = {};
+  for (const out of result.outputs) files[out.path.replace(/^\.\//, "")] = await out.text();
+  return { ok: true, files };
 };

@@ -15,6 +15,17 @@ export interface HttpClient {
 interface HttpServer {
   /** Stops listening and resolves once every request in flight is answered. */
   shutdown(): Promise<void>;
+  /** Where a TCP server listens. */
+  addr?: { port?: number };
+}
+
+interface ServeTcpOptions {
+  hostname: string;
+  port: number;
+  signal?: AbortSignal;
+  handler(req: Request, info: { remoteAddr: { hostname: string } }): Response | Promise<Response>;
+  onError?(err: unknown): Response | Promise<Response>;
+  onListen?(addr: unknown): void;
 }
 
 interface ServeUnixOptions {
@@ -35,6 +46,7 @@ export interface DenoApi {
   execPath(): string;
   openSync(path: string, options: { read?: boolean; append?: boolean; create?: boolean; mode?: number }): FsFile;
   serve(options: ServeUnixOptions): HttpServer;
+  serve(options: ServeTcpOptions): HttpServer;
   createHttpClient(options: { proxy: { transport: "unix"; path: string } }): HttpClient;
   dlopen(path: string, symbols: ForeignSymbols): { symbols: unknown };
 }

@@ -1,4 +1,4 @@
-import type { BundleProgram, CompileBinary } from "../contract.ts";
+import type { BundlePage, BundleProgram, CompileBinary } from "../contract.ts";
 
 // troupe is built by Bun's bundler, for either runtime (npm run build, npm run build:deno, which
 // then runs `deno compile` itself where it can): under Deno the build step says so and stops.
@@ -6,3 +6,4 @@ const underBun = async () => ({ ok: false as const, errors: ["troupe builds unde
 
 export const compileBinary: CompileBinary = underBun;
 export const bundleProgram: BundleProgram = underBun;
+export const bundlePage: BundlePage = underBun;

@@ -1,5 +1,5 @@
 import { renameSync, rmSync, statSync } from "node:fs";
-import type { ServeUnix, UnixFetch } from "../contract.ts";
+import type { ServeTcp, ServeUnix, UnixFetch } from "../contract.ts";
 import { Deno, type HttpClient } from "./api.ts";
 import { bodyEndsOnAbort } from "./abort-body.ts";
 
@@ -68,4 +68,27 @@ export const unixFetch: UnixFetch = async (socket, url, init) => {
   }
   // Deno's own abort of a body can be lost to a garbage collection (see abort-body.ts)
   return init?.signal ? bodyEndsOnAbort(res, init.signal) : res;
+};
+
+/** Deno's server keeps no idle timeout of its own to lift: `keepOpen` has nothing to do. */
+export const serveTcp: ServeTcp = (opts) => {
+  const cut = new AbortController();
+  const server = Deno.serve({
+    hostname: opts.hostname,
+    port: opts.port,
+    signal: cut.signal,
+    handler: (req, info) => opts.fetch(req, { remote: info.remoteAddr.hostname, keepOpen: () => {} }),
+    onError: (err) => opts.error(err instanceof Error ? err : new Error(String(err))),
+    onListen: () => {},
+  });
+  let stopped = false;
+  return {
+    port: server.addr?.port ?? opts.port,
+    stop: (closeActive) => {
+      if (stopped) return;
+      stopped = true;
+      if (closeActive) cut.abort();
+      else void server.shutdown().catch(() => {});
+    },
+  };
 };

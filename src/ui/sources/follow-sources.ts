@@ -1,14 +1,12 @@
-import { basename } from "node:path";
 import { runAttached, type Attached } from "../../client/attach.ts";
 import { runRemoteAttached } from "../../client/remote-attach.ts";
-import { remoteAddress } from "../../client/remote.ts";
 import { RoutingClient } from "../../client/routing-client.ts";
 import type { Source } from "../../client/sources.ts";
 import { TaggedClient } from "../../client/tagged-client.ts";
 import type { LineParser } from "../../output/lines.ts";
 import type { MirrorOptions } from "../mirror/daemon-mirror.ts";
 import { SourcesMirror } from "./sources-mirror.ts";
-import { shortPath } from "../kit/short-path.ts";
+import { sourceLabels, sourceTitle } from "./source-names.ts";
 
 /** A dashboard over several sources: one mirror of them all, one client that routes, and `t` that goes where the agent is. */
 export interface FollowedSources {
@@ -17,24 +15,6 @@ export interface FollowedSources {
   /** The header's name for them: their labels. */
   title: string;
   attach(agentId: string): Promise<Attached>;
-}
-
-/** A short name per source, unique among them: a remote's name, a workspace's folder name (`api`, `api-2`). */
-function sourceLabels(sources: readonly Source[]): string[] {
-  const taken = new Set(sources.filter((s) => s.kind === "remote").map((s) => (s.kind === "remote" ? s.name : "")));
-  return sources.map((s) => {
-    if (s.kind === "remote") return s.name;
-    const base = basename(s.workspace).replace(/@/g, "_") || "workspace";
-    let label = base;
-    for (let n = 2; taken.has(label); n++) label = `${base}-${n}`;
-    taken.add(label);
-    return label;
-  });
-}
-
-/** The header over a source's agents: the folder for a workspace here (no host), `NAME · user@host:/path` for a remote. */
-function sourceTitle(s: Source): string {
-  return s.kind === "remote" ? `${s.name} · ${remoteAddress(s.remote)}` : shortPath(s.workspace);
 }
 
 export function followSources(sources: readonly Source[], parserFor: (provider: string) => LineParser, opts: MirrorOptions): FollowedSources {

@@ -1,0 +1,29 @@
+/**
+ * Builds the web page (src/web/page/) for the browser into src/web/assets.gen.json, which the web
+ * process imports (src/web/assets.ts): the page's files are inside every binary and bundle, for
+ * either runtime. Not kept in git; `npm run build`, `build:deno` and `typecheck` run this first.
+ * Prints the page's weight, all of it gzipped, beside the files (docs/web.md, "Figures").
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { gzipSync } from "node:zlib";
+import { bundlePage } from "../src/runtime/compile.ts";
+
+const ROOT = resolve(import.meta.dirname, "..");
+const PAGE = join(ROOT, "src", "web", "page");
+const OUT = join(ROOT, "src", "web", "assets.gen.json");
+
+const built = await bundlePage(join(PAGE, "main.tsx"));
+if (!built.ok) {
+  for (const e of built.errors) process.stderr.write(`${e}\n`);
+  process.exit(1);
+}
+const files = { ...built.files, "page.css": readFileSync(join(PAGE, "page.css"), "utf8") };
+const text = `${JSON.stringify({ entry: "main.js", files })}\n`;
+let old = "";
+try {
+  old = readFileSync(OUT, "utf8");
+} catch {}
+if (old !== text) writeFileSync(OUT, text);
+const gz = Object.values(files).reduce((n, t) => n + gzipSync(t, { level: 9 }).byteLength, 0);
+if (!process.argv.includes("--quiet")) process.stdout.write(`built the web page: ${Object.keys(files).length} files, ${(gz / 1024).toFixed(1)} KB gzipped in all\n`);
