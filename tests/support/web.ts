@@ -1,0 +1,57 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Sandbox } from "./sandbox.ts";
+
+/** A `troupe web` of a sandbox's: where it is reached, and a fresh login link. */
+export interface Web {
+  origin: string;
+  /** Prints a new one-time login link (`troupe web login`). */
+  login(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+const LINK = /log in \(once, within 10 minutes\): (\S+)/;
+
+/**
+ * Starts `troupe web start --port 0` for the sandbox's workspace (and `args`), with a runtime
+ * folder of the sandbox's own (its lock, control socket and logins), and returns it once it answers.
+ */
+export async function startWeb(sb: Sandbox, args: string[] = []): Promise<Web & { firstLogin: string }> {
+  const run = join(sb.runtime, "run");
+  mkdirSync(run, { recursive: true, mode: 0o700 });
+  sb.env.XDG_RUNTIME_DIR = run;
+  const r = await sb.run(["web", "start", "--port", "0", ...args]);
+  const link = LINK.exec(r.stdout)?.[1];
+  if (r.code !== 0 || !link) throw new Error(`troupe web start failed (${r.code}): ${r.stdout}${r.stderr}`);
+  const origin = new URL(link).origin;
+  return {
+    origin,
+    firstLogin: link,
+    login: async () => {
+      const l = await sb.run(["web", "login"]);
+      const url = LINK.exec(l.stdout)?.[1];
+      if (!url) throw new Error(`troupe web login: ${l.stdout}${l.stderr}`);
+      return url;
+    },
+    stop: async () => {
+      await sb.run(["web", "stop"]);
+    },
+  };
+}
+
+/** Logs in with a link as a browser's form would (its origin), returning the cookie header to send after. */
+export async function logIn(link: string): Promise<string> {
+  const u = new URL(link);
+  const res = await fetch(`${u.origin}/login`, { method: "POST", headers: { origin: u.origin, "content-type": "application/x-www-form-urlencoded" }, body: `t=${u.searchParams.get("t")}`, redirect: "manual" });
+  const cookie = res.headers.get("set-cookie");
+  if (res.status !== 303 || !cookie) throw new Error(`login refused: ${res.status}`);
+  return cookie.split(";")[0]!;
+}
+
+/** The page's CSRF token, from its shell. */
+export async function csrfOf(origin: string, cookie: string): Promise<string> {
+  const html = await (await fetch(`${origin}/`, { headers: { cookie } })).text();
+  const m = /name="troupe-csrf" content="([^"]+)"/.exec(html);
+  if (!m) throw new Error("no CSRF token in the page's shell");
+  return m[1]!;
+}
