@@ -52,7 +52,7 @@ export function App({ followed, notify }: { followed: Followed; notify: Notifier
         </nav>
         {notifyState === "default" && (
           <button type="button" className="tab" onClick={() => void notify.ask().then(() => setNotifyState(notify.state()))}>
-            Notify me
+            Notify
           </button>
         )}
       </header>
