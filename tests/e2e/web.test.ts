@@ -137,7 +137,7 @@ test("phone: Claude Code's tool calls allowed and denied on the page; the tool r
 }, 120_000);
 
 test("phone: a new agent started from the page runs (Claude Code), with the web process's environment", async () => {
-  const { sb, web, page } = await loggedIn();
+  const { web, page } = await loggedIn();
   try {
     claude.scripts.set("from-web", (req) => (turnIndex(req) === 0 ? [bash('troupe signal done --result "made on the web"')] : [text("Done.")]));
     await page.click('button.tab:has-text("New")');
