@@ -1,4 +1,4 @@
-import { parseRule } from "../src/protocol/permission.ts";
+import { parseRule } from "../src/protocol/permission-rule.ts";
 import type { CommandInput } from "./types.ts";
 
 /**

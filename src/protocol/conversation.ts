@@ -24,4 +24,4 @@ export const ConversationSchema = z.object({
 });
 export type Conversation = z.infer<typeof ConversationSchema>;
 
-export const USER = "user";
+export { USER } from "./party.ts";

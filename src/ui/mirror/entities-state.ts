@@ -1,5 +1,5 @@
 import type { Agent, AgentStatus, Conversation } from "../../protocol/entities.ts";
-import { USER } from "../../protocol/entities.ts";
+import { USER } from "../../protocol/party.ts";
 import type { DaemonEvent } from "../../protocol/events.ts";
 import type { Message } from "../../protocol/message.ts";
 import type { PermissionRequest } from "../../protocol/permission.ts";

@@ -1,6 +1,6 @@
 import type { Agent } from "../../protocol/entities.ts";
 import { formatCost } from "../../output/lines.ts";
-import { formatElapsed } from "../../ui/agents/row-format.ts";
+import { agentElapsed, formatElapsed } from "../../ui/agents/elapsed.ts";
 import { NEEDS_GROUP, type ListIndex } from "../../ui/agents/list-index.ts";
 import { hasQuestions, needsPerson } from "../../ui/mirror/entities-state.ts";
 import type { MirrorView } from "../../ui/mirror/daemon-mirror.ts";
@@ -28,7 +28,7 @@ function Row({ a, view, now, selected, onSelect }: { a: Agent } & Omit<Props, "i
       <button type="button" className={`row${selected === a.id ? " sel" : ""}${needs ? " needs" : ""}`} onClick={() => onSelect(a.id)} data-agent={a.name}>
         <span className="name">{a.name}</span>
         <span className={`status st-${a.status}`}>{a.status}</span>
-        <span className="age">{formatElapsed(now - a.createdAt)}</span>
+        <span className="age">{formatElapsed(agentElapsed(a, now))}</span>
         <span className="cost">{a.costUsd ? formatCost(a.costUsd) : ""}</span>
         <span className="what">{what(a)}</span>
       </button>

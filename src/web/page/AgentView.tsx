@@ -2,7 +2,7 @@ import { useState } from "react";
 import type { Agent } from "../../protocol/entities.ts";
 import { STATUS } from "../../protocol/status.ts";
 import { formatCost } from "../../output/lines.ts";
-import { formatElapsed } from "../../ui/agents/row-format.ts";
+import { agentElapsed, formatElapsed } from "../../ui/agents/elapsed.ts";
 import { conversationsFrom, messagesFrom } from "../../ui/mirror/entities-state.ts";
 import { requestLines } from "../../ui/mirror/request-lines.ts";
 import type { MirrorView } from "../../ui/mirror/daemon-mirror.ts";
@@ -138,7 +138,7 @@ export function AgentView({ agent, view, followed, now, onBack }: Props) {
         <h2>{agent.name}</h2>
         <span className={`status st-${agent.status}`}>{agent.status}</span>
         <span className="meta">
-          {agent.provider} · {formatElapsed(now - agent.createdAt)}
+          {agent.provider} · {formatElapsed(agentElapsed(agent, now))}
           {agent.costUsd ? ` · ${formatCost(agent.costUsd)}` : ""}
         </span>
         <span className="actions">
