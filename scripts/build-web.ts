@@ -18,8 +18,10 @@ if (!built.ok) {
   for (const e of built.errors) process.stderr.write(`${e}\n`);
   process.exit(1);
 }
-const files = { ...built.files, "page.css": readFileSync(join(PAGE, "page.css"), "utf8") };
-const text = `${JSON.stringify({ entry: "main.js", files })}\n`;
+const files: Record<string, string> = { ...built.files, "page.css": readFileSync(join(PAGE, "page.css"), "utf8") };
+// the chunks the entry imports at once: the shell preloads them beside it (one round trip, not two)
+const preload = [...(files["main.js"] ?? "").matchAll(/\bfrom\s*"\.\/(chunk-[\w-]+\.js)"/g)].map((m) => m[1]!);
+const text = `${JSON.stringify({ entry: "main.js", preload, files })}\n`;
 let old = "";
 try {
   old = readFileSync(OUT, "utf8");

@@ -9,6 +9,8 @@ import { SECURITY_HEADERS } from "./pages.ts";
  */
 interface Bundle {
   entry: string;
+  /** The chunks the entry imports statically: the shell preloads them. */
+  preload: string[];
   files: Record<string, string>;
 }
 
@@ -34,6 +36,7 @@ function load(): Map<string, Asset> {
 
 /** The bundle's entry module, which the page's shell loads. */
 export const PAGE_ENTRY = (bundle as Bundle).entry;
+export const PAGE_PRELOAD = (bundle as Bundle).preload;
 
 /** One of the page's files, gzipped where the browser takes it; null for a name the bundle has not. */
 export function assetResponse(name: string, acceptEncoding: string | null): Response | null {

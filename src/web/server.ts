@@ -1,6 +1,6 @@
 import type { TcpConnection } from "../runtime/contract.ts";
 import type { Transport } from "../client/transport.ts";
-import { assetResponse, PAGE_ENTRY } from "./assets.ts";
+import { assetResponse, PAGE_ENTRY, PAGE_PRELOAD } from "./assets.ts";
 import { endpointFor, forward, jsonError } from "./forward.ts";
 import { LoginLimit } from "./login-limit.ts";
 import type { LoginStore, Session } from "./logins.ts";
@@ -55,6 +55,7 @@ export function webHandler(o: WebOptions): (req: Request, conn: TcpConnection) =
   const secure = o.origin.startsWith("https:");
   const sameOrigin = (req: Request) => origins.has(req.headers.get("origin") ?? "");
   const bySource = new Map(o.sources.map((s) => [s.label, s]));
+  const listed = o.sources.map((s) => ({ label: s.label, title: s.title, remote: s.remote }));
 
   const login = async (req: Request, conn: TcpConnection): Promise<Response> => {
     if (!sameOrigin(req)) return loginPage(null, "This login came from another site; open the login link itself.", 403);
@@ -72,7 +73,7 @@ export function webHandler(o: WebOptions): (req: Request, conn: TcpConnection) =
   };
 
   const api = (req: Request, conn: TcpConnection, session: Session, path: string, query: string): Promise<Response> | Response => {
-    if (path === "/api/sources") return Response.json(o.sources.map((s) => ({ label: s.label, title: s.title, remote: s.remote })), { headers: SECURITY_HEADERS });
+    if (path === "/api/sources") return Response.json(listed, { headers: SECURITY_HEADERS });
     if (path === "/api/logout" && req.method === "POST") {
       o.logins.revoke(session.login.id);
       return new Response(null, { status: 204, headers: { ...SECURITY_HEADERS, "set-cookie": `${COOKIE}=; Path=/; Max-Age=0` } });
@@ -102,7 +103,7 @@ export function webHandler(o: WebOptions): (req: Request, conn: TcpConnection) =
     if (changes && !(sameOrigin(req) && req.headers.get(CSRF_HEADER) === session.csrf)) return jsonError(403, "forbidden", "a change must come from the page itself (its origin and its login's token)");
     if (url.pathname.startsWith("/api/")) return api(req, conn, session, url.pathname, url.search);
     if (req.method !== "GET") return jsonError(405, "method_not_allowed", `${req.method} ${url.pathname}`);
-    if (url.pathname === "/") return appPage(PAGE_ENTRY, session.csrf);
+    if (url.pathname === "/") return appPage(PAGE_ENTRY, PAGE_PRELOAD, session.csrf, listed);
     if (url.pathname === "/manifest.webmanifest") return new Response(MANIFEST, { headers: { ...SECURITY_HEADERS, "content-type": "application/manifest+json" } });
     const asset = url.pathname.startsWith("/app/") ? assetResponse(url.pathname.slice(5), req.headers.get("accept-encoding")) : null;
     return asset ?? jsonError(404, "not_found", `no such page: ${url.pathname}`);

@@ -11,13 +11,13 @@ import { chromium, type Browser } from "playwright-core";
 import type { Agent } from "../../src/protocol/entities.ts";
 import { BIN, Sandbox, waitFor } from "../support/sandbox.ts";
 import { HAVE_SSHD, Sshd } from "../support/sshd.ts";
-import { startWeb, type Web } from "../support/web.ts";
+import { startWeb } from "../support/web.ts";
 
 let sshd: Sshd;
 let local: Sandbox;
 let host: Sandbox;
 let browser: Browser;
-let web: Web;
+let web: Awaited<ReturnType<typeof startWeb>>;
 
 const hostAgent = async (name: string) => (await host.json<Agent[]>(["ls", "--json"])).find((a) => a.name === name);
 

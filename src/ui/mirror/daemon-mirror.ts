@@ -202,16 +202,19 @@ export class DaemonMirror implements Mirror {
       const ctrl = new AbortController();
       this.current = ctrl;
       try {
-        const health = await this.client.health();
-        const id = `${health.pid}:${health.startedAt}`;
-        // A different daemon numbers its events afresh: replaying from our last id would skip them.
-        if (this.daemonId !== null && this.daemonId !== id) this.since = null;
-        this.daemonId = id;
+        // the first connection has nothing to replay: the stream and the snapshot are asked for
+        // beside the health check (on a slow link, two round trips less before the list); a
+        // reconnection first learns which daemon answers
+        const fresh = this.daemonId === null && this.since === null;
+        const health = this.client.health();
+        health.catch(() => undefined); // awaited below
+        if (!fresh) this.daemonIs(await health);
         this.refilter = false;
         let events = this.client.events(this.since, ctrl.signal, this.filter())[Symbol.asyncIterator]();
         let next = events.next();
         next.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
-        await this.refresh();
+        if (fresh) this.daemonIs((await Promise.all([health, this.refresh()]))[0]);
+        else await this.refresh();
         void this.output.catchUp(this.mine);
         this.setConnection({ state: "live" });
         if (this.refilter) this.current?.abort();
@@ -240,6 +243,13 @@ export class DaemonMirror implements Mirror {
         delay = Math.min(delay * 2, this.opts.retryMaxMs ?? 2000);
       }
     }
+  }
+
+  /** The daemon that answered: a different one numbers its events afresh, so replaying from our last id would skip them. */
+  private daemonIs(health: { pid: number; startedAt: number }): void {
+    const id = `${health.pid}:${health.startedAt}`;
+    if (this.daemonId !== null && this.daemonId !== id) this.since = null;
+    this.daemonId = id;
   }
 
   private sleep(ms: number): Promise<void> {

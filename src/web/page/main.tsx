@@ -12,9 +12,15 @@ async function start(): Promise<void> {
   const root = createRoot(document.getElementById("root")!);
   const csrf = document.querySelector<HTMLMetaElement>('meta[name="troupe-csrf"]')?.content ?? "";
   const loggedOut = () => root.render(<p className="banner down">This login has ended. Open a new login link (troupe web login).</p>);
-  const res = await fetch("/api/sources", { credentials: "same-origin" });
-  if (res.status === 401) return loggedOut();
-  const sources = (await res.json()) as PageSource[];
+  // in the shell (one round trip less); else asked for
+  const given = document.querySelector<HTMLMetaElement>('meta[name="troupe-sources"]')?.content;
+  let sources: PageSource[];
+  if (given) sources = JSON.parse(given) as PageSource[];
+  else {
+    const res = await fetch("/api/sources", { credentials: "same-origin" });
+    if (res.status === 401) return loggedOut();
+    sources = (await res.json()) as PageSource[];
+  }
   const notify = notifier();
   const followed = followPage(sources, csrf, loggedOut, notify.attention);
   followed.mirror.start();
