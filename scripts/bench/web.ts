@@ -16,6 +16,8 @@ import { Sandbox, waitFor } from "../../tests/support/sandbox.ts";
 import { startWeb } from "../../tests/support/web.ts";
 import { cpuTicks } from "./proc-stats.ts";
 import { load, pct } from "./floor.ts";
+import { runSync } from "../lib/process.ts";
+import { sleep } from "../../src/runtime/process.ts";
 
 const LINES = Number(process.argv[2] ?? 100);
 const IDLE_S = Number(process.argv[3] ?? 30);
@@ -27,7 +29,7 @@ try {
   console.log(`machine: ${navigator.hardwareConcurrency} cores, ${load()} at the start`);
   for (let i = 0; i < 10; i++) await sb.json(["spawn", "--no-worktree", "--name", `idle-${i}`, "--command", "sleep 3600", "--json"]);
   const fifo = join(sb.exchange, "lines");
-  Bun.spawnSync(["mkfifo", fifo]);
+  runSync(["mkfifo", fifo]);
   await sb.json(["spawn", "--no-worktree", "--name", "talker", "--command", `exec 3<>${fifo}; while read -r l <&3; do echo "$l"; done`, "--json"]);
 
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
@@ -44,7 +46,7 @@ try {
   weighed.on("requestfinished", (r) => sizes.push(r.sizes().then((s) => s.responseBodySize + s.responseHeadersSize)));
   await weighed.goto(`${web.origin}/`);
   await weighed.waitForSelector('[data-agent="talker"]');
-  await Bun.sleep(1000); // the event stream stays open: "network idle" never comes
+  await sleep(1000); // the event stream stays open: "network idle" never comes
   const bytes = (await Promise.all(sizes)).reduce((a, b) => a + b, 0);
   console.log(`page weight: ${(bytes / 1024).toFixed(1)} KB over the wire in ${sizes.length} responses (target ≤ 150 KB)`);
 
@@ -86,7 +88,7 @@ try {
   for (let i = 0; i < LINES; i++) {
     sent.set(String(i), Date.now());
     writeSync(fd, `mark-${i}\n`);
-    await Bun.sleep(100);
+    await sleep(100);
   }
   closeSync(fd);
   const seen = await waitFor("every line on the page", async () => {
@@ -106,10 +108,10 @@ try {
     await o.waitForSelector('[data-agent="talker"]');
   }
   const { pid } = JSON.parse((await sb.run(["web", "status", "--json"])).stdout) as { pid: number };
-  await Bun.sleep(3000);
+  await sleep(3000);
   const c0 = cpuTicks(pid);
   const t0 = performance.now();
-  await Bun.sleep(IDLE_S * 1000);
+  await sleep(IDLE_S * 1000);
   const used = ((cpuTicks(pid) - c0) * 10) / (performance.now() - t0);
   console.log(`troupe web, 3 pages open, 10 agents idle: ${(used * 100).toFixed(3)} % of a core over ${IDLE_S} s (target ≤ 0.1 %)`);
   console.log(`${load()} at the end`);
