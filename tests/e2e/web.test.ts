@@ -203,3 +203,27 @@ test("desktop: the diff of an agent's branch, a comment on a line sent to it as 
     await web.stop();
   }
 }, 120_000);
+
+test("phone: while the page is open and not in front, what newly needs the person is a browser notification", async () => {
+  const sb = claude.sandbox();
+  const web = await startWeb(sb);
+  try {
+    const context = await browser.newContext({ viewport: PHONE });
+    // headless chromium shows no notification and is always in front: both as a phone in a pocket has them
+    await context.addInitScript(`
+      Object.defineProperty(document, "visibilityState", { get: () => "hidden" });
+      window.shown = [];
+      window.Notification = class { static permission = "default"; static async requestPermission() { window.Notification.permission = "granted"; return "granted"; } constructor(title, opts) { window.shown.push(title + " | " + opts.body); } };
+    `);
+    const page = await context.newPage();
+    await page.goto(web.firstLogin);
+    await page.click("text=Log in to troupe");
+    await page.click('button.tab:has-text("Notify")');
+    await page.waitForSelector('button.tab:has-text("Notify")', { state: "detached" });
+    await sb.json(["spawn", "--no-worktree", "--name", "pinger", "--command", 'troupe signal questions --question "Deploy now?"', "--json"]);
+    await waitFor("the notification", async () => ((await page.evaluate("window.shown")) as string[]).length > 0, 30_000);
+    expect(await page.evaluate("window.shown")).toEqual(["pinger needs you | Deploy now?"]);
+  } finally {
+    await web.stop();
+  }
+}, 60_000);

@@ -160,6 +160,27 @@ describe("troupe web: access", () => {
     }
   }, 60_000);
 
+  test("slow clients that never finish their request hold up no one: the page, its event stream and the daemon answer meanwhile", async () => {
+    const { origin, cookie } = await setUp();
+    const port = Number(new URL(origin).port);
+    const slow: Socket[] = [];
+    for (let i = 0; i < 50; i++) {
+      const s = connect(port, "127.0.0.1", () => s.write(`POST /login HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: 100000\r\n\r\nt=`));
+      s.on("error", () => {});
+      slow.push(s);
+    }
+    try {
+      const events = await fetch(`${origin}/api/s/${label()}/v1/events`, { headers: { cookie } });
+      expect(events.status).toBe(200);
+      expect(events.headers.get("content-type")).toContain("text/event-stream");
+      await events.body?.cancel();
+      expect((await fetch(`${origin}/api/s/${label()}/v1/agents`, { headers: { cookie } })).status).toBe(200);
+      expect((await sb.run(["ls"])).code).toBe(0);
+    } finally {
+      for (const s of slow) s.destroy();
+    }
+  });
+
   test("web start twice says where it runs and prints a new link; status and stop; another --public-url is checked", async () => {
     const { origin } = await setUp();
     const again = await sb.run(["web", "start", "--port", "0"]);
