@@ -22,9 +22,15 @@ export function clientFor(ws: Workspace): TroupeClient {
 /** A client that starts the daemon when none answers, and restarts one left by an older build. */
 export function autostartingClient(ws: Workspace): TroupeClient {
   const transport = new UnixSocketTransport(ws.socket, ws.root);
-  transport.start = async (why) => {
-    if (why === "outdated") await waitForExit(ws);
-    await ensureDaemon(ws, transport);
+  // requests sent at once that all found no daemon share one start (the dashboard's first
+  // snapshot asks for five things beside its health check)
+  let starting: Promise<void> | null = null;
+  transport.start = (why) => {
+    starting ??= (async () => {
+      if (why === "outdated") await waitForExit(ws);
+      await ensureDaemon(ws, transport);
+    })().finally(() => (starting = null));
+    return starting;
   };
   return new TroupeClient({ transport, token: token() });
 }

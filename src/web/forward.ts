@@ -1,4 +1,4 @@
-import { ROWS, type Endpoint } from "../protocol/api/index.ts";
+import { ROWS, type Endpoint, type EndpointName } from "../protocol/api/index.ts";
 import { MAX_BODY_BYTES } from "../protocol/api-base.ts";
 import { deliver } from "../client/http.ts";
 import type { Transport } from "../client/transport.ts";
@@ -6,8 +6,19 @@ import { errorMessage, TroupeError } from "../errors.ts";
 import { BUILD_VERSION, VERSION_HEADER } from "../self.ts";
 import { SECURITY_HEADERS } from "./pages.ts";
 
-/** Each endpoint of the API table as the pattern its paths match: only these are passed on. */
-const ROUTES = ROWS.map(([, e]) => ({ e, re: new RegExp(`^${e.path.replace(/:[A-Za-z]+/g, "[^/]+")}$`) }));
+/**
+ * The endpoints of the API table the page calls (its mirror's and its actions'), by name: only
+ * these are passed on. Not the rest: an agent's environment (attach), the daemon's stop, accounts,
+ * an agent's own calls (listen, inbox: a GET that takes the person's question or messages).
+ */
+const PAGE_ENDPOINTS: ReadonlySet<EndpointName> = new Set<EndpointName>([
+  ...(["health", "events", "listAgents", "agent", "output", "conversations", "conversation", "messages", "permissions", "permission", "initiatives", "initiative", "initiativeWork", "workItem"] as const),
+  ...(["spawn", "stop", "resume", "answer", "send", "markRead", "decidePermission", "approve", "reject"] as const),
+  ...(["agentDiff", "review", "addReviewComment", "addReviewComments", "editReviewComment", "deleteReviewComment", "sendReview"] as const),
+]);
+
+/** Each endpoint the page calls, as the pattern its paths match. */
+const ROUTES = ROWS.filter(([name]) => PAGE_ENDPOINTS.has(name)).map(([, e]) => ({ e, re: new RegExp(`^${e.path.replace(/:[A-Za-z]+/g, "[^/]+")}$`) }));
 
 /** The endpoint of the table a request is for, or null: the page reaches nothing else of a daemon. */
 export function endpointFor(method: string, path: string): Endpoint | null {

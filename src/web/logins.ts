@@ -7,6 +7,9 @@ import { sha256Hex } from "../runtime/hash.ts";
 const LOGIN_TOKEN_MS = 10 * 60_000;
 /** How often a device's last use is written down (it is kept in memory at once). */
 const SEEN_WRITE_MS = 60_000;
+/** A login ends this long after it was made, whatever the cookie's own age says. */
+const LOGIN_DAYS = 30;
+export const LOGIN_MS = LOGIN_DAYS * 86_400_000;
 
 /** A device logged in: what `troupe web logins` lists and `--revoke` ends. */
 export interface Login {
@@ -18,14 +21,14 @@ export interface Login {
 }
 
 const StoredSchema = z.object({
-  logins: z.array(z.object({ id: z.string(), secretHash: z.string(), csrf: z.string(), createdAt: z.number(), lastSeenAt: z.number(), device: z.string() })),
+  logins: z.array(z.object({ id: z.string(), secretHash: z.string(), keyHash: z.string(), createdAt: z.number(), lastSeenAt: z.number(), device: z.string() })),
 });
 type Stored = z.infer<typeof StoredSchema>["logins"][number];
 
-/** What a valid cookie stands for: the login, and the token its page must send with each change. */
+/** What a valid cookie stands for: the login, and the hash of the key its page must send with every API call. */
 export interface Session {
   login: Login;
-  csrf: string;
+  keyHash: string;
 }
 
 /** Random bytes as base64url, from the platform's CSPRNG. */
@@ -37,7 +40,10 @@ function randomToken(bytes: number): string {
 /**
  * The web page's logins (docs/web.md, "Access"). A login URL carries a one-time token, kept here
  * only as its hash, that works once within LOGIN_TOKEN_MS; redeemed, it becomes a device's login:
- * a cookie secret (hashed here too) and a CSRF token of its own. The logins live in a 0600 file
+ * a cookie secret and a page key (both hashed here), for LOGIN_MS. The cookie alone is not the
+ * login: a browser sends it to every port of the host, so a server an agent runs on another
+ * port of 127.0.0.1 would get it. The key is handed to the page once, in the URL's fragment, and
+ * kept in its origin's storage, which is the port's own. The logins live in a 0600 file
  * of the runtime folder, so a restart of `troupe web` keeps the phone logged in; pending tokens
  * live in memory only, so a restart voids every URL not yet used.
  */
@@ -59,16 +65,17 @@ export class LoginStore {
   }
 
   /** Redeems a token once: the cookie secret of a new login, or null (unknown, used or expired). */
-  redeem(token: string, device: string, now = Date.now()): { secret: string; session: Session } | null {
+  redeem(token: string, device: string, now = Date.now()): { secret: string; key: string; session: Session } | null {
     const hash = sha256Hex(token);
     const until = this.pending.get(hash);
     this.pending.delete(hash);
     if (until === undefined || until <= now) return null;
     const secret = randomToken(32);
-    const stored: Stored = { id: `dev_${randomToken(6)}`, secretHash: sha256Hex(secret), csrf: randomToken(18), createdAt: now, lastSeenAt: now, device: device.slice(0, 160) };
+    const key = randomToken(32);
+    const stored: Stored = { id: `dev_${randomToken(6)}`, secretHash: sha256Hex(secret), keyHash: sha256Hex(key), createdAt: now, lastSeenAt: now, device: device.slice(0, 160) };
     this.logins.push(stored);
     this.write();
-    return { secret, session: sessionOf(stored) };
+    return { secret, key, session: sessionOf(stored) };
   }
 
   /** The login a cookie secret belongs to (its last use noted), or null. */
@@ -76,6 +83,10 @@ export class LoginStore {
     const hash = sha256Hex(secret);
     const stored = this.logins.find((l) => l.secretHash === hash);
     if (!stored) return null;
+    if (now - stored.createdAt >= LOGIN_MS) {
+      this.revoke(stored.id);
+      return null;
+    }
     stored.lastSeenAt = now;
     if (now - this.seenWritten > SEEN_WRITE_MS) this.write(now);
     return sessionOf(stored);
@@ -85,14 +96,18 @@ export class LoginStore {
     return this.logins.map((l) => sessionOf(l).login);
   }
 
-  /** Ends a login: its cookie is refused from its next request on. False when there is none. */
+  /** Ends a login: its cookie is refused from its next request on, and `ended` hears of it (its open streams close). False when there is none. */
   revoke(id: string): boolean {
     const before = this.logins.length;
     this.logins = this.logins.filter((l) => l.id !== id);
     if (this.logins.length === before) return false;
     this.write();
+    this.ended?.(id);
     return true;
   }
+
+  /** Told the id of each login that ends (revoked, logged out, expired). */
+  ended: ((id: string) => void) | null = null;
 
   private write(now = Date.now()): void {
     this.seenWritten = now;
@@ -101,14 +116,14 @@ export class LoginStore {
 }
 
 function sessionOf(l: Stored): Session {
-  return { login: { id: l.id, createdAt: l.createdAt, lastSeenAt: l.lastSeenAt, device: l.device }, csrf: l.csrf };
+  return { login: { id: l.id, createdAt: l.createdAt, lastSeenAt: l.lastSeenAt, device: l.device }, keyHash: l.keyHash };
 }
 
 /** The logins kept by an earlier `troupe web`; a missing or damaged file is no login (each device logs in again). */
 function readLogins(path: string): Stored[] {
   try {
     const parsed = StoredSchema.safeParse(JSON.parse(readFileSync(path, "utf8")));
-    return parsed.success ? parsed.data.logins : [];
+    return parsed.success ? parsed.data.logins.filter((l) => Date.now() - l.createdAt < LOGIN_MS) : [];
   } catch {
     return [];
   }

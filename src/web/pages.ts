@@ -39,14 +39,14 @@ export function loginPage(token: string | null, error: string | null = null, sta
 }
 
 /**
- * The page's shell: its bundle (the chunks the entry imports preloaded beside it) and style, this
- * login's CSRF token for the bundle to send, and the sources it follows: on a slow link each
- * round trip saved is half a second.
+ * The page's shell: its bundle (the chunks the entry imports preloaded beside it) and style, and
+ * the sources it follows (on a slow link each round trip saved is half a second). No secret: the
+ * cookie alone fetches it, and the cookie reaches every port of the host.
  */
-export function appPage(entry: string, preload: readonly string[], csrf: string, sources: unknown): Response {
+export function appPage(entry: string, preload: readonly string[], sources: unknown): Response {
   const links = preload.map((c) => `<link rel="modulepreload" href="/app/${escapeHtml(c)}">`).join("");
   return html(
-    `<title>troupe</title><meta name="troupe-csrf" content="${escapeHtml(csrf)}"><meta name="troupe-sources" content="${escapeHtml(JSON.stringify(sources))}"><meta name="theme-color" content="#1d2230"><link rel="manifest" href="/manifest.webmanifest"><link rel="stylesheet" href="/app/page.css"><script type="module" src="/app/${escapeHtml(entry)}"></script>${links}</head><body><div id="root"></div></body>`,
+    `<title>troupe</title><meta name="troupe-sources" content="${escapeHtml(JSON.stringify(sources))}"><meta name="theme-color" content="#1d2230"><link rel="manifest" href="/manifest.webmanifest"><link rel="stylesheet" href="/app/page.css"><script type="module" src="/app/${escapeHtml(entry)}"></script>${links}</head><body><div id="root"></div></body>`,
     APP_POLICY,
   );
 }

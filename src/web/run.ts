@@ -40,9 +40,10 @@ export function publicOrigin(url: string): string {
  * on a machine (a lock in the runtime folder). Ends on SIGTERM or `troupe web stop`.
  */
 export async function runWeb(s: WebSettings): Promise<number> {
+  const origin0 = s.publicUrl ? publicOrigin(s.publicUrl) : null;
+  if (!origin0 && (s.host === "0.0.0.0" || s.host === "::")) throw new TroupeError("usage", `--host ${s.host} listens on every address: give --public-url, the address the phone uses (its login link and origin)`);
   const lock = tryLock(webLock());
   if (!lock) throw new TroupeError("invalid_state", "troupe web already runs (troupe web status; troupe web stop)");
-  const origin0 = s.publicUrl ? publicOrigin(s.publicUrl) : null;
   const { readRemotes } = await import("../remotes.ts");
   const found = await resolveSources(s.sources, s.sources.all || s.sources.remotes?.length ? readRemotes() : {});
   const labels = sourceLabels(found);
@@ -57,9 +58,7 @@ export async function runWeb(s: WebSettings): Promise<number> {
   const listened = `http://${urlHost(s.host)}:${server.port}`;
   const origin = origin0 ?? listened;
   const also = [listened, ...(isLoopback(s.host) ? ["127.0.0.1", "localhost", "[::1]"].map((h) => `http://${h}:${server.port}`) : [])];
-  // listening on every address with no public URL: the Host a phone uses is not known, so not checked
-  const hostChecked = origin0 !== null || (s.host !== "0.0.0.0" && s.host !== "::");
-  handle = webHandler({ sources, logins, origin, alsoOrigins: also, env, checkHost: hostChecked });
+  handle = webHandler({ sources, logins, origin, alsoOrigins: also, env });
 
   const startedAt = Date.now();
   let done: (code: number) => void = () => {};

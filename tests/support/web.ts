@@ -39,19 +39,20 @@ export async function startWeb(sb: Sandbox, args: string[] = []): Promise<Web & 
   };
 }
 
-/** Logs in with a link as a browser's form would (its origin), returning the cookie header to send after. */
-export async function logIn(link: string): Promise<string> {
-  const u = new URL(link);
-  const res = await fetch(`${u.origin}/login`, { method: "POST", headers: { origin: u.origin, "content-type": "application/x-www-form-urlencoded" }, body: `t=${u.searchParams.get("t")}`, redirect: "manual" });
-  const cookie = res.headers.get("set-cookie");
-  if (res.status !== 303 || !cookie) throw new Error(`login refused: ${res.status}`);
-  return cookie.split(";")[0]!;
+/** What a login gives a browser: the cookie header to send, and the page key its page sends on every API call. */
+export interface LoggedIn {
+  cookie: string;
+  key: string;
+  /** Both headers of an API call (and the origin a change needs). */
+  headers: Record<string, string>;
 }
 
-/** The page's CSRF token, from its shell. */
-export async function csrfOf(origin: string, cookie: string): Promise<string> {
-  const html = await (await fetch(`${origin}/`, { headers: { cookie } })).text();
-  const m = /name="troupe-csrf" content="([^"]+)"/.exec(html);
-  if (!m) throw new Error("no CSRF token in the page's shell");
-  return m[1]!;
+/** Logs in with a link as a browser's form would (its origin): the cookie, and the key the redirect's fragment carries. */
+export async function logIn(link: string): Promise<LoggedIn> {
+  const u = new URL(link);
+  const res = await fetch(`${u.origin}/login`, { method: "POST", headers: { origin: u.origin, "content-type": "application/x-www-form-urlencoded" }, body: `t=${u.searchParams.get("t")}`, redirect: "manual" });
+  const cookie = res.headers.get("set-cookie")?.split(";")[0];
+  const key = /^\/#k=([\w-]+)$/.exec(res.headers.get("location") ?? "")?.[1];
+  if (res.status !== 303 || !cookie || !key) throw new Error(`login refused: ${res.status}`);
+  return { cookie, key, headers: { cookie, "x-troupe-key": key, origin: u.origin } };
 }

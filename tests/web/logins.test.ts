@@ -21,14 +21,21 @@ describe("the web page's logins", () => {
     expect(store.check(`${got.secret}x`, now)).toBeNull();
     const late = store.mint(now);
     expect(store.redeem(late, "phone", now + 10 * 60_000)).toBeNull();
+    // the key is a login's second secret, handed over once
+    expect(got.key).not.toBe(got.secret);
+    // a login ends after thirty days, whatever the cookie says
+    expect(store.check(got.secret, now + 30 * 86_400_000)).toBeNull();
+    expect(store.list()).toEqual([]);
   });
 
   test("logins outlive the process in a 0600 file, as hashes; a revoked one is gone; a damaged file is no login", async () => {
     const path = join(dir, "b.json");
     const first = new LoginStore(path);
-    const { secret, session } = first.redeem(first.mint(), "laptop")!;
+    const { secret, key, session } = first.redeem(first.mint(), "laptop")!;
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(await Bun.file(path).text()).not.toContain(secret);
+    const kept = await Bun.file(path).text();
+    expect(kept).not.toContain(secret);
+    expect(kept).not.toContain(key);
     const second = new LoginStore(path);
     expect(second.check(secret)?.login.id).toBe(session.login.id);
     expect(second.revoke(session.login.id)).toBe(true);

@@ -1,5 +1,6 @@
 import type { Agent } from "../../protocol/entities.ts";
 import { formatCost } from "../../output/lines.ts";
+import { sanitize } from "../../output/text.ts";
 import { agentElapsed, formatElapsed } from "../../ui/agents/elapsed.ts";
 import { NEEDS_GROUP, type ListIndex } from "../../ui/agents/list-index.ts";
 import { hasQuestions, needsPerson } from "../../ui/mirror/entities-state.ts";
@@ -30,7 +31,7 @@ function Row({ a, view, now, selected, onSelect }: { a: Agent } & Omit<Props, "i
         <span className={`status st-${a.status}`}>{a.status}</span>
         <span className="age">{formatElapsed(agentElapsed(a, now))}</span>
         <span className="cost">{a.costUsd ? formatCost(a.costUsd) : ""}</span>
-        <span className="what">{what(a)}</span>
+        <span className="what">{sanitize(what(a))}</span>
       </button>
     </li>
   );

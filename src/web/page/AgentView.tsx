@@ -2,6 +2,7 @@ import { useState } from "react";
 import type { Agent } from "../../protocol/entities.ts";
 import { STATUS } from "../../protocol/status.ts";
 import { formatCost } from "../../output/lines.ts";
+import { sanitize, sanitizeBlock } from "../../output/text.ts";
 import { agentElapsed, formatElapsed } from "../../ui/agents/elapsed.ts";
 import { conversationsFrom, messagesFrom } from "../../ui/mirror/entities-state.ts";
 import { requestLines } from "../../ui/mirror/request-lines.ts";
@@ -55,7 +56,7 @@ function Questions({ agent, followed }: Pick<Props, "agent" | "followed">) {
     <form className="card ask" onSubmit={(e) => (e.preventDefault(), act.run(() => followed.client.resume(agent.id, { answers: qs.map((q) => ({ id: q.id, answer: answers[q.id] ?? "" })) })))}>
       {qs.map((q) => (
         <label key={q.id}>
-          <span className="q">{q.question}</span>
+          <span className="q">{sanitizeBlock(q.question)}</span>
           <textarea value={answers[q.id] ?? ""} onChange={(e) => setAnswers({ ...answers, [q.id]: e.target.value })} required />
         </label>
       ))}
@@ -74,7 +75,7 @@ function Conversation({ id, question, followed }: { id: string; question: string
   return (
     <form className="card ask" onSubmit={(e) => (e.preventDefault(), act.run(() => followed.client.answer(id, { answer: text })))}>
       <label>
-        <span className="q">{question}</span>
+        <span className="q">{sanitizeBlock(question)}</span>
         <textarea value={text} onChange={(e) => setText(e.target.value)} required />
       </label>
       <button type="submit" disabled={act.busy}>
@@ -90,8 +91,8 @@ function Permission({ req, cwd, followed }: { req: MirrorView["entities"]["permi
   const act = useAction();
   return (
     <div className="card perm" data-permission={req.id}>
-      <p className="q">wants to use {req.toolName}</p>
-      <pre className="req">{requestLines(req, cwd).map((l) => `${l.text}\n`)}</pre>
+      <p className="q">wants to use {sanitize(req.toolName)}</p>
+      <pre className="req">{requestLines(req, cwd).map((l) => `${sanitize(l.text)}\n`)}</pre>
       <div className="actions">
         <button type="button" disabled={act.busy} onClick={() => act.run(() => followed.client.decidePermission(req.id, { behavior: "allow" }))}>
           Allow
@@ -119,6 +120,20 @@ function Message({ agent, followed }: Pick<Props, "agent" | "followed">) {
       </button>
       {act.error && <p className="err">{act.error}</p>}
     </form>
+  );
+}
+
+/** A message it sent the person, until the person marks it read (it keeps the agent among those that need the person). */
+function Said({ id, text, followed }: { id: string; text: string; followed: Followed }) {
+  const act = useAction();
+  return (
+    <div className="card said">
+      <p>{sanitizeBlock(text)}</p>
+      <button type="button" disabled={act.busy} onClick={() => act.run(() => followed.client.markRead(id))}>
+        Mark read
+      </button>
+      {act.error && <p className="err">{act.error}</p>}
+    </div>
   );
 }
 
@@ -163,9 +178,7 @@ export function AgentView({ agent, view, followed, now, onBack }: Props) {
         <Conversation key={c.id} id={c.id} question={c.question} followed={followed} />
       ))}
       {said.map((m) => (
-        <p key={m.id} className="card said">
-          {m.text}
-        </p>
+        <Said key={m.id} id={m.id} text={m.text} followed={followed} />
       ))}
       {diff ? <DiffReview agent={agent} followed={followed} /> : <Output agent={agent} followed={followed} />}
       <Message agent={agent} followed={followed} />

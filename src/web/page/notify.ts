@@ -22,7 +22,13 @@ export function notifier(): Notifier {
     },
     attention: (items) => {
       if (!has || Notification.permission !== "granted" || document.visibilityState === "visible") return;
-      for (const item of items) new Notification(`${item.name} needs you`, { body: item.text, tag: `${item.name}:${item.reason}` });
+      for (const item of items) {
+        try {
+          new Notification(`${item.name} needs you`, { body: item.text, tag: `${item.name}:${item.reason}` });
+        } catch {
+          // Chrome on Android has notifications from a service worker only: none here, and the mirror must not break for it
+        }
+      }
     },
   };
 }

@@ -1,18 +1,18 @@
 import { NotDelivered, type Exchange, type Transport } from "../../client/transport.ts";
 
-/** The header a change carries: the login's own CSRF token (src/web/logins.ts), from the page's shell. */
-export const CSRF_HEADER = "x-troupe-csrf";
+/** The header every API call carries: the login's page key (src/web/logins.ts), kept in this origin's storage. */
+export const KEY_HEADER = "x-troupe-key";
 
 /**
  * One source's daemon as the page reaches it: through the web process (`/api/s/<label>/v1/...`),
- * which passes the request on as the person. The browser sends the login cookie (same origin
- * only) and the login's CSRF token; a 401 means the login is gone (revoked, or the process
- * restarted without it), which the page shows.
+ * which passes the request on as the person. The browser sends the login cookie and the page
+ * sends its login's key; a 401 means the login is gone (revoked, expired, the key lost), which
+ * the page shows.
  */
 export class PageTransport implements Transport {
   constructor(
     readonly label: string,
-    private readonly csrf: string,
+    private readonly key: string,
     private readonly loggedOut: () => void,
   ) {}
 
@@ -25,7 +25,7 @@ export class PageTransport implements Transport {
     try {
       res = await fetch(`/api/s/${encodeURIComponent(this.label)}${path}`, {
         method: ex.method,
-        headers: { ...ex.headers, [CSRF_HEADER]: this.csrf },
+        headers: { ...ex.headers, [KEY_HEADER]: this.key },
         body: ex.body,
         signal: ex.signal,
         credentials: "same-origin",

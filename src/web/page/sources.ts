@@ -25,8 +25,8 @@ export interface Followed {
  * The same mirror the dashboard runs over several sources (src/ui/sources/), each source's
  * client the table's (TroupeClient's methods, ids tagged by its label), over the web process.
  */
-export function followPage(sources: PageSource[], csrf: string, loggedOut: () => void, onAttention: (items: AttentionItem[]) => void): Followed {
-  const clients = sources.map((s) => new TaggedClient(s.label, { transport: new PageTransport(s.label, csrf, loggedOut), unchecked: true }));
+export function followPage(sources: PageSource[], key: string, loggedOut: () => void, onAttention: (items: AttentionItem[]) => void): Followed {
+  const clients = sources.map((s) => new TaggedClient(s.label, { transport: new PageTransport(s.label, key, loggedOut), unchecked: true }));
   const mirror = new SourcesMirror(
     sources.map((s, i): MirrorSource => ({ label: s.label, title: s.title, remote: s.remote, client: clients[i]! })),
     parserFor,
