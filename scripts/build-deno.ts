@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { bundleProgram } from "../src/runtime/compile.ts";
+import { buildWebPage } from "./build-web.ts";
 import { which } from "../src/runtime/process.ts";
 import { DENO_BUNDLE_FLAGS, DENO_RUN_FLAGS } from "../src/runtime/deno/flags.ts";
 
@@ -77,6 +78,8 @@ exec "$deno" run ${flags} "$here/"${q(relative(here, join(bundleDir, "main.js"))
   chmodSync(outfile, 0o755);
 }
 
+// the web page, which the bundle carries (src/web/assets.ts)
+await buildWebPage();
 rmSync(bundleDir, { recursive: true, force: true });
 const bundled = await bundleProgram({
   entry: join(ROOT, "src", "main.ts"),

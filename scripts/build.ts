@@ -7,9 +7,12 @@
 import { statSync } from "node:fs";
 import { compileBinary } from "../src/runtime/compile.ts";
 import { OUTPUT, writeReplyChecks } from "./gen-reply-checks.ts";
+import { buildWebPage } from "./build-web.ts";
 
 // the zod-free reply checks, generated from the schemas they check: a build never carries stale ones
 if (writeReplyChecks()) process.stdout.write(`wrote ${OUTPUT} (the reply schemas changed)\n`);
+// the web page, which the binary carries (src/web/assets.ts)
+await buildWebPage();
 
 const outfile = process.argv[2] ?? "dist/troupe";
 const result = await compileBinary({

@@ -10,6 +10,7 @@
  *   npm run dist
  */
 import { readFileSync, rmSync, mkdirSync, statSync } from "node:fs";
+import { buildWebPage } from "./build-web.ts";
 import { join, resolve } from "node:path";
 import { compileBinary } from "../src/runtime/compile.ts";
 import { PLATFORMS, packageName } from "../src/platforms.ts";
@@ -70,6 +71,8 @@ async function pack(dir: string): Promise<Packed> {
   return info;
 }
 
+// the web page, which each binary carries (src/web/assets.ts)
+await buildWebPage();
 const packing: Promise<Row>[] = [];
 for (const [i, platform] of PLATFORMS.entries()) {
   const runtime = runtimes[i]!.path;
