@@ -6,17 +6,14 @@
  * link's ssh killed while a host agent streams and ends: shown down, back, every line once.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { BIN, Sandbox, waitFor } from "../support/sandbox.ts";
-import { HAVE_SSHD, Sshd } from "../support/sshd.ts";
+import { HAVE_SSHD, remoteHost, type Sshd } from "../support/sshd.ts";
 import { HAVE_TMUX, Terminal, listLines } from "../support/terminal.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
 
 let sshd: Sshd;
 let local: Sandbox;
 let host: Sandbox;
-let env: Record<string, string>;
 
 const hostAgent = async (name: string) => (await host.json<Agent[]>(["ls", "--json"])).find((a) => a.name === name);
 
@@ -39,12 +36,7 @@ async function select(term: Terminal, name: string): Promise<void> {
 describe.skipIf(!HAVE_SSHD || !HAVE_TMUX)("the dashboard over a remote", () => {
   beforeAll(async () => {
     local = new Sandbox();
-    host = new Sandbox();
-    const hostHome = join(host.runtime, "home");
-    mkdirSync(hostHome);
-    sshd = await Sshd.start({ HOME: hostHome, TROUPE_SOCKET: host.socket, XDG_STATE_HOME: host.env.XDG_STATE_HOME!, XDG_CONFIG_HOME: host.env.XDG_CONFIG_HOME!, NO_COLOR: "1" });
-    env = { TROUPE_SSH_COMMAND: sshd.sshCommand, TROUPE_REMOTE_TIMEOUT: "20" };
-    expect((await local.run(["remote", "add", "box", `127.0.0.1:${sshd.port}`, "--path", host.dir, "--troupe", BIN], { env })).code).toBe(0);
+    ({ host, sshd } = await remoteHost(local));
   });
 
   afterAll(async () => {

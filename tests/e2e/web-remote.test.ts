@@ -5,12 +5,11 @@
  * its agent stopped, and the link's ssh killed: a banner while it is down, gone once it is back.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import type { Agent } from "../../src/protocol/entities.ts";
-import { BIN, Sandbox, waitFor } from "../support/sandbox.ts";
-import { HAVE_SSHD, Sshd } from "../support/sshd.ts";
+import { Sandbox, waitFor } from "../support/sandbox.ts";
+import { HAVE_SSHD, remoteHost, type Sshd } from "../support/sshd.ts";
 import { startWeb } from "../support/web.ts";
 
 let sshd: Sshd;
@@ -24,13 +23,9 @@ const hostAgent = async (name: string) => (await host.json<Agent[]>(["ls", "--js
 describe.skipIf(!HAVE_SSHD)("troupe web over a remote", () => {
   beforeAll(async () => {
     local = new Sandbox();
-    host = new Sandbox();
-    const hostHome = join(host.runtime, "home");
-    mkdirSync(hostHome);
-    sshd = await Sshd.start({ HOME: hostHome, TROUPE_SOCKET: host.socket, XDG_STATE_HOME: host.env.XDG_STATE_HOME!, XDG_CONFIG_HOME: host.env.XDG_CONFIG_HOME!, NO_COLOR: "1" });
-    local.env.TROUPE_SSH_COMMAND = sshd.sshCommand;
-    local.env.TROUPE_REMOTE_TIMEOUT = "20";
-    expect((await local.run(["remote", "add", "box", `127.0.0.1:${sshd.port}`, "--path", host.dir, "--troupe", BIN])).code).toBe(0);
+    let env: Record<string, string>;
+    ({ host, sshd, env } = await remoteHost(local));
+    Object.assign(local.env, env);
     browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"] });
   });
 

@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { createServer, connect } from "node:net";
 import { join } from "node:path";
-import { Sandbox, waitFor } from "./sandbox.ts";
+import { BIN, Sandbox, waitFor } from "./sandbox.ts";
 import { needed } from "./tools.ts";
 
 const SSHD = ["/usr/sbin/sshd", "/usr/bin/sshd"].find((p) => existsSync(p)) ?? null;
@@ -172,4 +172,20 @@ export function processesUnder(root: number, match = ""): number[] {
     return false;
   };
   return [...parents.keys()].filter((pid) => under(pid) && lines.get(pid)!.includes(match));
+}
+
+/**
+ * A remote host for `local`: a sandbox of its own behind a real sshd whose sessions reach its
+ * daemon, added to `local` as remote `name` (`troupe remote add`). `env` is what a local command
+ * needs to reach it (TROUPE_SSH_COMMAND, a patient timeout).
+ */
+export async function remoteHost(local: Sandbox, name = "box"): Promise<{ host: Sandbox; sshd: Sshd; env: Record<string, string> }> {
+  const host = new Sandbox();
+  const hostHome = join(host.runtime, "home");
+  mkdirSync(hostHome);
+  const sshd = await Sshd.start({ HOME: hostHome, TROUPE_SOCKET: host.socket, XDG_STATE_HOME: host.env.XDG_STATE_HOME!, XDG_CONFIG_HOME: host.env.XDG_CONFIG_HOME!, NO_COLOR: "1" });
+  const env = { TROUPE_SSH_COMMAND: sshd.sshCommand, TROUPE_REMOTE_TIMEOUT: "20" };
+  const added = await local.run(["remote", "add", name, `127.0.0.1:${sshd.port}`, "--path", host.dir, "--troupe", BIN], { env });
+  if (added.code !== 0) throw new Error(`troupe remote add ${name}: ${added.stderr}`);
+  return { host, sshd, env };
 }

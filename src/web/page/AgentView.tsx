@@ -10,6 +10,7 @@ import type { MirrorView } from "../../ui/mirror/daemon-mirror.ts";
 import { useAgentOutput } from "../../ui/output/useAgentOutput.ts";
 import { DiffReview } from "./DiffReview.tsx";
 import type { Followed } from "./sources.ts";
+import { Submit } from "./Submit.tsx";
 import { useAction } from "./useAction.ts";
 
 interface Props {
@@ -60,10 +61,7 @@ function Questions({ agent, followed }: Pick<Props, "agent" | "followed">) {
           <textarea value={answers[q.id] ?? ""} onChange={(e) => setAnswers({ ...answers, [q.id]: e.target.value })} required />
         </label>
       ))}
-      <button type="submit" disabled={act.busy}>
-        Answer
-      </button>
-      {act.error && <p className="err">{act.error}</p>}
+      <Submit act={act} label="Answer" />
     </form>
   );
 }
@@ -78,10 +76,7 @@ function Conversation({ id, question, followed }: { id: string; question: string
         <span className="q">{sanitizeBlock(question)}</span>
         <textarea value={text} onChange={(e) => setText(e.target.value)} required />
       </label>
-      <button type="submit" disabled={act.busy}>
-        Answer
-      </button>
-      {act.error && <p className="err">{act.error}</p>}
+      <Submit act={act} label="Answer" />
     </form>
   );
 }
@@ -115,10 +110,7 @@ function Message({ agent, followed }: Pick<Props, "agent" | "followed">) {
   return (
     <form className="card msg" onSubmit={(e) => (e.preventDefault(), send())}>
       <textarea placeholder={resumable ? `resume ${agent.name} with a message` : `message ${agent.name}`} value={text} onChange={(e) => setText(e.target.value)} required />
-      <button type="submit" disabled={act.busy}>
-        {resumable ? "Resume" : "Send"}
-      </button>
-      {act.error && <p className="err">{act.error}</p>}
+      <Submit act={act} label={resumable ? "Resume" : "Send"} />
     </form>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { PROVIDER_NAMES } from "../../../providers/names.ts";
 import type { Followed } from "./sources.ts";
+import { Submit } from "./Submit.tsx";
 import { useAction } from "./useAction.ts";
 
 /** A new agent on one of the sources: a provider and a prompt (its worktree, permissions and sandbox as the configs say). */
@@ -47,10 +48,7 @@ export function NewAgent({ followed, onStarted }: { followed: Followed; onStarte
           Name (optional)
           <input value={name} onChange={(e) => setName(e.target.value)} />
         </label>
-        <button type="submit" disabled={act.busy}>
-          Start
-        </button>
-        {act.error && <p className="err">{act.error}</p>}
+        <Submit act={act} label="Start" />
       </form>
     </main>
   );
