@@ -31,16 +31,15 @@ export function jsonError(status: number, code: string, message: string, extra: 
   return Response.json({ error: { code, message } }, { status, headers: { ...SECURITY_HEADERS, ...extra } });
 }
 
-/** A request's body, whole, or a 413 past the daemon's own cap (before reading on, when it says its length). */
-async function cappedBody(req: Request): Promise<string | Response> {
-  const tooLarge = () => jsonError(413, "payload_too_large", `request body over ${MAX_BODY_BYTES} bytes`);
-  if (Number(req.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) return tooLarge();
+/** A request's body up to `max` bytes, read as it streams (a chunked body says no length); null past it, unread further. */
+export async function readCapped(req: Request, max: number): Promise<string | null> {
+  if (Number(req.headers.get("content-length") ?? "0") > max) return null;
   if (!req.body) return "";
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of req.body) {
     size += chunk.byteLength;
-    if (size > MAX_BODY_BYTES) return tooLarge();
+    if (size > max) return null;
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString("utf8");
@@ -57,8 +56,8 @@ export async function forward(transport: Transport, e: Endpoint, path: string, r
   const headers: Record<string, string> = { accept: e.reply.kind === "stream" ? "text/event-stream" : "application/json", [VERSION_HEADER]: BUILD_VERSION };
   let body: string | undefined;
   if (e.body) {
-    const read = await cappedBody(req);
-    if (read instanceof Response) return read;
+    const read = await readCapped(req, MAX_BODY_BYTES);
+    if (read === null) return jsonError(413, "payload_too_large", `request body over ${MAX_BODY_BYTES} bytes`);
     body = read;
     if (e.callerEnv) {
       let parsed: unknown;

@@ -1,7 +1,7 @@
 import type { TcpConnection } from "../runtime/contract.ts";
 import type { Transport } from "../client/transport.ts";
 import { assetResponse, PAGE_ENTRY, PAGE_PRELOAD } from "./assets.ts";
-import { endpointFor, forward, jsonError } from "./forward.ts";
+import { endpointFor, forward, jsonError, readCapped } from "./forward.ts";
 import { LoginLimit } from "./login-limit.ts";
 import type { LoginStore, Session } from "./logins.ts";
 import { LOGIN_MS } from "./logins.ts";
@@ -44,20 +44,6 @@ function cookiesOf(req: Request): string[] {
   return out;
 }
 
-/** A form's body up to `max` bytes, read as it streams (a chunked body says no length); null past it. */
-async function formText(req: Request, max: number): Promise<string | null> {
-  if (Number(req.headers.get("content-length") ?? "0") > max) return null;
-  if (!req.body) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of req.body) {
-    size += chunk.byteLength;
-    if (size > max) return null;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 /**
  * The web process's answer to every request (docs/web.md, "Access"). Nothing is served without a
  * login but the login page (and the manifest, which holds nothing); a request with an agent's
@@ -78,7 +64,7 @@ export function webHandler(o: WebOptions): (req: Request, conn: TcpConnection) =
 
   const login = async (req: Request, conn: TcpConnection): Promise<Response> => {
     if (!sameOrigin(req)) return loginPage(null, "This login came from another site; open the login link itself.", 403);
-    const text = await formText(req, MAX_FORM);
+    const text = await readCapped(req, MAX_FORM);
     const token = new URLSearchParams(text ?? "").get("t") ?? "";
     // a token that works is taken even while failures wait: 192 bits are not guessed, and one
     // address (every client behind ssh -L) must not lock the person out
@@ -105,9 +91,10 @@ export function webHandler(o: WebOptions): (req: Request, conn: TcpConnection) =
     if (!m || !source) return jsonError(404, "not_found", `no such route: ${req.method} ${path}`);
     const e = endpointFor(req.method, m[2]!);
     if (!e) return jsonError(404, "not_found", `no endpoint ${req.method} ${m[2]}`);
-    if (e.reply.kind !== "stream") return forward(source.transport, e, m[2]! + query, req, o.env);
+    const reply = forward(source.transport, e, m[2]! + query, req, o.env);
+    if (e.reply.kind !== "stream") return reply;
     conn.keepOpen();
-    return forward(source.transport, e, m[2]! + query, req, o.env).then((res) => keptOpen(res, session.login.id));
+    return reply.then((res) => keptOpen(res, session.login.id));
   };
 
   return async (req, conn) => {
@@ -129,8 +116,9 @@ export function webHandler(o: WebOptions): (req: Request, conn: TcpConnection) =
       const key = req.headers.get(KEY_HEADER);
       if (!key || sha256Hex(key) !== session.keyHash) return jsonError(401, "unauthorized", "this page has no key of its login (open a new login link: troupe web login)");
       if (changes && !sameOrigin(req)) return jsonError(403, "forbidden", "a change must come from the page itself");
-    } else if (changes) return jsonError(405, "method_not_allowed", `${req.method} ${url.pathname}`);
-    if (url.pathname.startsWith("/api/")) return api(req, conn, session, url.pathname, url.search);
+      return api(req, conn, session, url.pathname, url.search);
+    }
+    if (changes) return jsonError(405, "method_not_allowed", `${req.method} ${url.pathname}`);
     if (url.pathname === "/") return appPage(PAGE_ENTRY, PAGE_PRELOAD, listed);
     const asset = url.pathname.startsWith("/app/") ? assetResponse(url.pathname.slice(5), req.headers.get("accept-encoding")) : null;
     return asset ?? jsonError(404, "not_found", `no such page: ${url.pathname}`);

@@ -29,7 +29,9 @@ export function keptOpen(res: Response, loginId: string): Response {
   let cut: () => void = () => {};
   const done = () => {
     clearInterval(timer);
-    open.get(loginId)?.delete(cut);
+    const mine = open.get(loginId);
+    mine?.delete(cut);
+    if (mine?.size === 0) open.delete(loginId);
     void upstream.cancel().catch(() => {});
   };
   const body = new ReadableStream<Uint8Array>({
