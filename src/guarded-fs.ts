@@ -31,8 +31,6 @@ export interface ReadLimits {
   rootName?: string;
 }
 
-const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
-
 export function readGuarded(path: string, { maxBytes, root, rootName = root }: ReadLimits): GuardedRead {
   let real: string;
   let realRoot: string;
@@ -57,7 +55,8 @@ export function readGuarded(path: string, { maxBytes, root, rootName = root }: R
   if (before.size > maxBytes) return { kind: "refused", reason: tooBig(path, maxBytes) };
   let fd: number;
   try {
-    fd = openSync(real, OPEN_FLAGS);
+    // the flags read when called, not as this module loads: Deno's bundle loads node:fs at its first use (src/runtime/bun/lazy-builtins.ts)
+    fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return { kind: "missing" };

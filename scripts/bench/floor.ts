@@ -91,7 +91,7 @@ export function runtimeCommand(runtime: "bun" | "deno"): string[] {
 
 /** The runtime a troupe build runs on, as its --version says ("troupe 0.1.0 (deno 2.9.6)"). */
 export function runtimeOf(bin: string): "bun" | "deno" {
-  return /\(deno /.test(runSync([bin, "--version"]).stdout) ? "deno" : "bun";
+  return /[(,] deno \d/.test(runSync([bin, "--version"]).stdout) ? "deno" : "bun";
 }
 
 /** A floor server (floor-server.ts) on `runtime`, ready once it answers on its socket; its pid for its CPU. */

@@ -1,7 +1,7 @@
 import type { Agent, Conversation } from "../protocol/entities.ts";
 import { failureLine, failureShows } from "../protocol/failure.ts";
 import { LS_GLYPHS, treePrefix, treeRows } from "../output/tree.ts";
-import { sanitize } from "../output/text.ts";
+import { sanitize } from "../output/sanitize.ts";
 
 /**
  * Plain-text table: columns padded to their widest cell, the last one left ragged. A cell is shown

@@ -1,9 +1,11 @@
-import { writeSync } from "node:fs";
-import { sanitizeBlock } from "../output/text.ts";
+import { writeStdio } from "../runtime/stdio.ts";
+import { sanitizeBlock } from "../output/sanitize.ts";
 
 /** The first wait before writing again to a full non-blocking descriptor; it doubles while it stays full. */
 const RETRY_FIRST_MS = 1;
 const RETRY_MAX_MS = 50;
+
+const utf8 = new TextEncoder();
 
 /**
  * Text that reaches the descriptor exactly as given, past the sanitiser: made only by `verbatim`,
@@ -27,7 +29,8 @@ export function verbatim(text: string): Verbatim {
  * The CLI's stdout and stderr, written straight to file descriptors 1 and 2.
  *
  * Why not `process.stdout`: its first use builds Node's stream machinery, ~8 ms of a ~15 ms
- * `troupe answer`. A blocking `writeSync` is also whole by construction: a slow reader slows the
+ * `troupe answer`; nor node:fs nor `Buffer`, which cost a Deno start ~20 ms and ~5 ms to load
+ * (../runtime/stdio.ts). A blocking write is also whole by construction: a slow reader slows the
  * writer, and nothing is left queued in the process when it exits (Bun's pipe stream queued
  * what the reader had not taken, and `process.exit` threw it away: exactly 64 KiB arrived).
  *
@@ -45,13 +48,17 @@ export function verbatim(text: string): Verbatim {
  */
 export class Sink {
   /** Bytes written but not yet taken by the descriptor, oldest first. */
-  private queue: Buffer[] = [];
+  private queue: Uint8Array[] = [];
   private retryMs = RETRY_FIRST_MS;
   private closed = false;
   private waiters: (() => void)[] = [];
   private closeHandlers: (() => void)[] = [];
 
-  constructor(private readonly fd: number) {}
+  /** `writeBytes`: one write to descriptor `fd`, as much as it takes (see WriteStdio). */
+  constructor(
+    private readonly fd: number,
+    private readonly writeBytes: (bytes: Uint8Array) => number,
+  ) {}
 
   /** Whether the descriptor is a terminal (for colour), without touching `process.stdout` (see above). */
   get isTTY(): boolean {
@@ -65,7 +72,7 @@ export class Sink {
   write(text: string | Verbatim): Promise<void> {
     const shown = typeof text === "string" ? sanitizeBlock(text) : text.verbatim;
     if (this.closed || shown === "") return this.flushed();
-    this.queue.push(Buffer.from(shown));
+    this.queue.push(utf8.encode(shown));
     // a queue of more than this one is waiting for the descriptor already
     if (this.queue.length === 1) this.writeQueued();
     return this.flushed();
@@ -88,7 +95,7 @@ export class Sink {
       const head = this.queue[0]!;
       let n: number;
       try {
-        n = writeSync(this.fd, head);
+        n = this.writeBytes(head);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code !== "EAGAIN") return this.readerGone(code);
@@ -118,8 +125,8 @@ export class Sink {
   }
 }
 
-export const stdout = new Sink(1);
-export const stderr = new Sink(2);
+export const stdout = new Sink(1, (bytes) => writeStdio(1, bytes));
+export const stderr = new Sink(2, (bytes) => writeStdio(2, bytes));
 
 /** Resolves when stdout and stderr hold nothing queued: only then may the process exit. */
 export function flushAll(): Promise<void> {

@@ -1,6 +1,7 @@
 import type { OutputChunk, OutputEvent, Stream } from "../protocol/output.ts";
 import { assertNever } from "../errors.ts";
-import { sanitize, truncate, wrapText } from "./text.ts";
+import { truncate, wrapText } from "./text.ts";
+import { sanitize } from "./sanitize.ts";
 
 export type LineKind = "text" | "tool" | "result" | "error" | "raw" | "meta";
 

@@ -1,6 +1,6 @@
 import type { OutputChunk, OutputEvent, Stream } from "../protocol/output.ts";
 import { chunkLines, renderEvent, sessionLine, troupeLine, wrapLines, type LineParser, type RenderedLine, type RenderOptions } from "./lines.ts";
-import { sanitize } from "./text.ts";
+import { sanitize } from "./sanitize.ts";
 
 /** Where rendered lines go: an array for `troupe logs`, the dashboard's ring of recent lines. */
 export interface LineSink {

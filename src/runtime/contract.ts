@@ -171,6 +171,15 @@ export interface ExitWatcher {
 /** `onExit(pid)` runs on this thread's loop. The watching thread starts with the first watch. */
 export type StartExitWatcher = (onExit: (pid: number) => void) => ExitWatcher;
 
+// ---- writing the CLI's output to its own descriptors
+
+/**
+ * Writes `bytes` to descriptor 1 or 2 at once, as much as it takes (a count, possibly short);
+ * throws an error whose `code` says why (EAGAIN: a non-blocking descriptor is full; EPIPE: the
+ * reader is gone). Not through node:fs on Deno, where loading it costs ~20 ms of each start.
+ */
+export type WriteStdio = (fd: 1 | 2, bytes: Uint8Array) => number;
+
 // ---- process and text helpers
 
 /** Which runtime runs this troupe (`troupe --version` names it). */

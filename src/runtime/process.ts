@@ -1,8 +1,7 @@
 // Picks the process adapter of the running runtime (`#runtime/`: package.json "imports"; see contract.ts); sleep is portable.
-import { processRuntime, stringWidth } from "#runtime/process.ts";
+import { processRuntime } from "#runtime/process.ts";
 import type { RuntimeInfo } from "./contract.ts";
 
-export { stringWidth };
 /** The runtime running this troupe, and its version. */
 export const runtime: RuntimeInfo = processRuntime.info;
 export const which = (bin: string, PATH: string): string | null => processRuntime.which(bin, PATH);

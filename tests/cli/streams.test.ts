@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import { closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { Sink, verbatim } from "../../src/cli/streams.ts";
@@ -21,7 +21,7 @@ function nonBlockingPipe(): { path: string; readFd: number; writeFd: number } {
 
 test("a full non-blocking descriptor takes the rest later, in order, and flushed() waits for it", async () => {
   const { path, readFd, writeFd } = nonBlockingPipe();
-  const sink = new Sink(writeFd);
+  const sink = new Sink(writeFd, (bytes) => writeSync(writeFd, bytes));
   const lines = Array.from({ length: 20_000 }, (_, i) => `line ${String(i).padStart(5, "0")} ${"x".repeat(40)}\n`);
   // far more than a pipe holds (64 KiB): the writes past it would block, and get EAGAIN
   for (const l of lines) void sink.write(l);
@@ -45,7 +45,7 @@ test("every string written is sanitised (newlines and tabs kept); only a verbati
   dir = mkdtempSync(join(tmpdir(), "troupe-sink-"));
   const path = join(dir, "out");
   const fd = openSync(path, "w");
-  const sink = new Sink(fd);
+  const sink = new Sink(fd, (bytes) => writeSync(fd, bytes));
   await sink.write("troupe: \x1b]0;PWNED\x07\x1b[2Jboom\x9b2J\u202e\n\tnext\n");
   await sink.write(verbatim("\x1b[31mtroupe's own colour\x1b[39m\n"));
   closeSync(fd);

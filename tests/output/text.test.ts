@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { displayWidth, fit, sanitize, sanitizeBlock, truncate, wrapText } from "../../src/output/text.ts";
+import { displayWidth, fit, truncate, wrapText } from "../../src/output/text.ts";
+import { sanitize, sanitizeBlock } from "../../src/output/sanitize.ts";
 
 describe("sanitize", () => {
   test("strips colour and cursor escapes, keeps the text", () => {

@@ -17,7 +17,8 @@ import { tryLock } from "../../src/runtime/flock.ts";
 import { punchHole } from "../../src/runtime/punch-hole.ts";
 import { startExitWatcher } from "../../src/runtime/exit-watch.ts";
 import { watchDir, type DirEvent } from "../../src/runtime/watch.ts";
-import { gc, runtime, selfCommand, shrink, sleep, stringWidth, which } from "../../src/runtime/process.ts";
+import { gc, runtime, selfCommand, shrink, sleep, which } from "../../src/runtime/process.ts";
+import { stringWidth } from "../../src/runtime/string-width.ts";
 import { sha256Hex } from "../../src/runtime/hash.ts";
 
 const RUNNING: "bun" | "deno" = "Deno" in globalThis ? "deno" : "bun";

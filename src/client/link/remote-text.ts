@@ -3,7 +3,7 @@
  * line ssh or its shell wrote) is untrusted: it is cut here to a line's worth before it goes into
  * a message (a far end once sent 100 KB, all of it printed). Escapes and controls are taken out
  * where the message is shown, by the one sanitiser every output uses (`sanitizeBlock` in
- * src/output/text.ts, applied by the CLI's `Sink.write`; the dashboard's `sanitize`).
+ * src/output/sanitize.ts, applied by the CLI's `Sink.write`; the dashboard's `sanitize`).
  */
 export const REMOTE_TEXT_MAX = 500;
 

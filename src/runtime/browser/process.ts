@@ -1,7 +1,5 @@
 import type { ProcessRuntime } from "../contract.ts";
 
-export { default as stringWidth } from "../portable/string-width.ts";
-
 /**
  * The web page's runtime (src/web/page/, bundled for the browser with the `browser` condition of
  * package.json's imports): it renders what the dashboard renders, so it loads the same modules,

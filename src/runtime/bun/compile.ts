@@ -2,6 +2,7 @@ import type { BunPlugin } from "bun";
 import { join } from "node:path";
 import type { BundlePage, BundleProgram, CompileBinary, CompileOptions } from "../contract.ts";
 import { INK_PATCHED_FILES, patchInkSource } from "../ink-patch.ts";
+import { lazyBuiltins } from "./lazy-builtins.ts";
 
 /**
  * Ink's reconciler imports `react-devtools-core` (an optional peer we do not ship); a compiled
@@ -94,8 +95,9 @@ export const compileBinary: CompileBinary = async (opts) => {
 };
 
 /**
- * For Node-compatible runtimes (Deno): packages inlined, `node:` built-ins imported, `require`
- * of them through node:module (Bun's "node" target), the adapters of `opts.conditions`.
+ * For Node-compatible runtimes (Deno): packages inlined, `node:` built-ins imported (node:fs and
+ * node:crypto when first called: ./lazy-builtins.ts), `require` of them through node:module
+ * (Bun's "node" target), the adapters of `opts.conditions`.
  */
 export const bundleProgram: BundleProgram = async (opts) => {
   const result = await Bun.build({
@@ -108,7 +110,7 @@ export const bundleProgram: BundleProgram = async (opts) => {
     minify: true,
     splitting: true,
     define: { ...PRODUCTION, ...opts.define },
-    plugins: [stubDevtools, fastStringWidth, fastAnsiTokenize, zodEnglishOnly, inkPatch],
+    plugins: [stubDevtools, fastStringWidth, fastAnsiTokenize, zodEnglishOnly, inkPatch, lazyBuiltins],
   });
   return result.success ? { ok: true } : { ok: false, errors: result.logs.map(String) };
 };

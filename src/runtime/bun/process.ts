@@ -1,5 +1,5 @@
 import { edenGC } from "bun:jsc";
-import type { ProcessRuntime, StringWidth } from "../contract.ts";
+import type { ProcessRuntime } from "../contract.ts";
 
 /** True inside the executable `bun build --compile` made (its modules live under /$bunfs/). */
 const compiled = (): boolean => import.meta.url.includes("$bunfs") || (process.argv[1] ?? "").startsWith("/$bunfs/");
@@ -38,4 +38,3 @@ export const processRuntime: ProcessRuntime = {
   },
 };
 
-export const stringWidth: StringWidth = (s) => Bun.stringWidth(s);

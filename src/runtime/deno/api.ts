@@ -41,6 +41,8 @@ export type ForeignSymbols = Record<string, { parameters: readonly ForeignType[]
 
 export interface DenoApi {
   version: { deno: string };
+  stdout: { writeSync(bytes: Uint8Array): number };
+  stderr: { writeSync(bytes: Uint8Array): number };
   build: { os: string };
   mainModule: string;
   execPath(): string;

@@ -9,7 +9,11 @@
 export const DENO_RUN_FLAGS = ["-A", "--quiet", "--unstable-no-legacy-abort", "--v8-flags=--expose-gc"] as const;
 
 /**
- * Added for the bundle (one .js file that imports only node: built-ins): the project's deno.json,
- * package.json and lockfile around it are not its configuration.
+ * Added for the bundle (main.js, its chunks, node: built-ins): the project's deno.json,
+ * package.json and lockfile around it are not its configuration; and its chunks load when
+ * imported, not at start. Without --unstable-lazy-dynamic-imports Deno reads, parses and caches
+ * every chunk a literal `import()` names before running main.js: all 150 files (2.9 MB) for a
+ * `troupe --version` whose own code is 6 files (23 KB), 212 → 99 ms with an empty DENO_DIR (a
+ * sandboxed agent's first call) and 76 → 70 ms with a warm one (docs/performance.md).
  */
-export const DENO_BUNDLE_FLAGS = ["--no-config", "--no-lock"] as const;
+export const DENO_BUNDLE_FLAGS = ["--no-config", "--no-lock", "--unstable-lazy-dynamic-imports"] as const;

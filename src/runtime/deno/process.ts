@@ -6,7 +6,6 @@ import { Deno } from "./api.ts";
 import { DENO_BUNDLE_FLAGS, DENO_RUN_FLAGS } from "./flags.ts";
 import { whichOn } from "../portable/which.ts";
 
-export { default as stringWidth } from "../portable/string-width.ts";
 
 /** V8's gc(), there when run with --expose-gc (DENO_RUN_FLAGS); `{ type: "minor" }` collects the young generation only. */
 const v8gc = (globalThis as { gc?: (opts?: { type: "major" | "minor" }) => void }).gc;

@@ -1,6 +1,7 @@
 import type { Agent } from "../../protocol/entities.ts";
 import { formatCost } from "../../output/lines.ts";
-import { fit, sanitize } from "../../output/text.ts";
+import { fit } from "../../output/text.ts";
+import { sanitize } from "../../output/sanitize.ts";
 import { failureLine, failureShows } from "../../protocol/failure.ts";
 import { SANDBOX_NOT_STARTED } from "../../protocol/sandbox.ts";
 import { agentElapsed, elapsedChangesIn, elapsedRuns, formatElapsed } from "./elapsed.ts";

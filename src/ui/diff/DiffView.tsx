@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
-import { fit, sanitize } from "../../output/text.ts";
+import { fit } from "../../output/text.ts";
+import { sanitize } from "../../output/sanitize.ts";
 import { placeOf, sideOf } from "../../protocol/diff-line.ts";
 import type { DiffLine, ReviewComment } from "../../protocol/review.ts";
 import { PaneTitle } from "../kit/components/PaneTitle.tsx";

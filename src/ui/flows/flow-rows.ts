@@ -1,6 +1,6 @@
 import type { Agent } from "../../protocol/entities.ts";
 import type { Flow } from "../../protocol/flow.ts";
-import { sanitize } from "../../output/text.ts";
+import { sanitize } from "../../output/sanitize.ts";
 
 /** One flow as the flows view shows it: every cell is text, so the view only lays them out. */
 export interface FlowRow {

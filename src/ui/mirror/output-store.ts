@@ -1,6 +1,6 @@
 import type { OutputChunk } from "../../protocol/output.ts";
 import { chunkLines, type LineParser, type RenderedLine } from "../../output/lines.ts";
-import { sanitize } from "../../output/text.ts";
+import { sanitize } from "../../output/sanitize.ts";
 import { OutputRenderer, type LineSink } from "../../output/renderer.ts";
 import { errorMessage } from "../../errors.ts";
 import { Publisher } from "../kit/publisher.ts";

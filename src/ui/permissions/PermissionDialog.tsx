@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
-import { sanitize, truncate, wrapText } from "../../output/text.ts";
+import { truncate, wrapText } from "../../output/text.ts";
+import { sanitize } from "../../output/sanitize.ts";
 import { questionsOf, requestLines } from "../mirror/request-lines.ts";
 import type { PermissionModal } from "./permission-form.ts";
 import type { ChoiceField, TextField } from "../kit/form.ts";

@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
-import { sanitize, truncate, wrapText } from "../../output/text.ts";
+import { truncate, wrapText } from "../../output/text.ts";
+import { sanitize } from "../../output/sanitize.ts";
 import type { RequestLine } from "../mirror/request-lines.ts";
 import { tint, useTheme, type Colour } from "../kit/theme.ts";
 

@@ -1,6 +1,7 @@
 import { memo } from "react";
 import { Text } from "ink";
-import { fit, sanitize } from "../../output/text.ts";
+import { fit } from "../../output/text.ts";
+import { sanitize } from "../../output/sanitize.ts";
 import type { StatusMessage } from "./ui-state.ts";
 import { tint, useTheme } from "../kit/theme.ts";
 

@@ -1,6 +1,6 @@
 import type { Agent } from "../../protocol/entities.ts";
 import { formatCost } from "../../output/lines.ts";
-import { sanitize } from "../../output/text.ts";
+import { sanitize } from "../../output/sanitize.ts";
 import { agentElapsed, formatElapsed } from "../../ui/agents/elapsed.ts";
 import { NEEDS_GROUP, type ListIndex } from "../../ui/agents/list-index.ts";
 import { hasQuestions, needsPerson } from "../../ui/mirror/entities-state.ts";

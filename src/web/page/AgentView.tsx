@@ -2,7 +2,7 @@ import { useState } from "react";
 import type { Agent } from "../../protocol/entities.ts";
 import { STATUS } from "../../protocol/status.ts";
 import { formatCost } from "../../output/lines.ts";
-import { sanitize, sanitizeBlock } from "../../output/text.ts";
+import { sanitize, sanitizeBlock } from "../../output/sanitize.ts";
 import { agentElapsed, formatElapsed } from "../../ui/agents/elapsed.ts";
 import { conversationsFrom, messagesFrom } from "../../ui/mirror/entities-state.ts";
 import { requestLines } from "../../ui/mirror/request-lines.ts";

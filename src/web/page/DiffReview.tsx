@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import type { Agent } from "../../protocol/entities.ts";
 import type { DiffLine, ReviewComment } from "../../protocol/review.ts";
-import { sanitize } from "../../output/text.ts";
+import { sanitize } from "../../output/sanitize.ts";
 import type { Followed } from "./sources.ts";
 import { useAction } from "./useAction.ts";
 

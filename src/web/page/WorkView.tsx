@@ -2,7 +2,7 @@ import { useState, type ReactNode } from "react";
 import type { Phase, Task } from "../../protocol/work.ts";
 import type { RoutingClient } from "../../client/routing-client.ts";
 import type { MirrorView } from "../../ui/mirror/daemon-mirror.ts";
-import { sanitize } from "../../output/text.ts";
+import { sanitize } from "../../output/sanitize.ts";
 import { useAction } from "./useAction.ts";
 
 /** A proposal's two answers: approve it, or reject it with a reason (the agent proposes again when asked to). */

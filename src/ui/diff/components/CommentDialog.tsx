@@ -1,5 +1,5 @@
 import { placeOf } from "../../../protocol/diff-line.ts";
-import { sanitize } from "../../../output/text.ts";
+import { sanitize } from "../../../output/sanitize.ts";
 import type { CommentModal } from "../review-modal.ts";
 import { Dialog, dialogInner } from "../../kit/components/Dialog.tsx";
 import { FormView } from "../../kit/components/FormView.tsx";

@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
-import { sanitize, truncate } from "../../../output/text.ts";
+import { truncate } from "../../../output/text.ts";
+import { sanitize } from "../../../output/sanitize.ts";
 import type { ChoiceField } from "../form.ts";
 import { tint, useTheme } from "../theme.ts";
 

@@ -1,5 +1,5 @@
 import { Text } from "ink";
-import { sanitizeLines } from "../../../output/text.ts";
+import { sanitizeLines } from "../../../output/sanitize.ts";
 import { Dialog } from "./Dialog.tsx";
 
 export interface ConfirmDialogProps {

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { Box, Text } from "ink";
-import { sanitize, truncate } from "../../../output/text.ts";
+import { truncate } from "../../../output/text.ts";
+import { sanitize } from "../../../output/sanitize.ts";
 import { useTheme } from "../theme.ts";
 
 export interface DialogProps {

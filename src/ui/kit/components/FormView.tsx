@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
-import { displayWidth, sanitize, sanitizeLines, truncate } from "../../../output/text.ts";
+import { displayWidth, truncate } from "../../../output/text.ts";
+import { sanitize, sanitizeLines } from "../../../output/sanitize.ts";
 import { ChoiceFieldView } from "./ChoiceFieldView.tsx";
 import { ToggleFieldView } from "./ToggleFieldView.tsx";
 import type { Field, FormState } from "../form.ts";

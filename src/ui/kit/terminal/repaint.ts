@@ -10,7 +10,7 @@
  * `internal_transform`): not Ink's public API, and pinned with it (patches/ink+8.0.0.patch applies to
  * that version only). tests/ui/kit/terminal/repaint.test.tsx holds the result to Ink's own frame.
  */
-import { stringWidth } from "../../../runtime/process.ts";
+import { stringWidth } from "../../../runtime/string-width.ts";
 
 type Transform = (text: string, index: number) => string;
 

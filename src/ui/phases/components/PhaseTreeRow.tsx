@@ -1,6 +1,7 @@
 import { memo } from "react";
 import { Text } from "ink";
-import { fit, sanitize } from "../../../output/text.ts";
+import { fit } from "../../../output/text.ts";
+import { sanitize } from "../../../output/sanitize.ts";
 import { rowStatus, type PhaseRow } from "../phase-rows.ts";
 import { selectionMark, tint, useTheme, type Colour } from "../../kit/theme.ts";
 

@@ -3,7 +3,7 @@ import type { MessagesModal } from "../modals.ts";
 import { tint, useTheme } from "../../../kit/theme.ts";
 import { Dialog, dialogInner } from "../../../kit/components/Dialog.tsx";
 import { FormView } from "../../../kit/components/FormView.tsx";
-import { sanitize, sanitizeLines } from "../../../../output/text.ts";
+import { sanitize, sanitizeLines } from "../../../../output/sanitize.ts";
 
 export interface MessagesDialogProps {
   modal: MessagesModal;

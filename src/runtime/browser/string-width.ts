@@ -1,0 +1,1 @@
+export { default as stringWidth } from "../portable/string-width.ts";
