@@ -4,7 +4,7 @@ import type { BunPlugin } from "bun";
  * In the bundle for Deno: node:fs and node:crypto, wherever they are imported, resolve to a module
  * that loads the built-in at the first call of one of its functions. Deno builds its Node
  * polyfills as a program imports them, node:fs ~20 ms and node:crypto ~18 ms of each start
- * (docs/performance.md), and most starts never call either: `troupe answer` with its socket in
+ * (docs/performance.md, "Deno"), and most starts never call either: `troupe answer` with its socket in
  * TROUPE_SOCKET, `troupe --version`. Bun's node: built-ins cost nothing to import: its build
  * keeps them.
  */

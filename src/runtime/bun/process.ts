@@ -37,4 +37,3 @@ export const processRuntime: ProcessRuntime = {
     return false;
   },
 };
-

@@ -14,6 +14,6 @@ export const DENO_RUN_FLAGS = ["-A", "--quiet", "--unstable-no-legacy-abort", "-
  * imported, not at start. Without --unstable-lazy-dynamic-imports Deno reads, parses and caches
  * every chunk a literal `import()` names before running main.js: all 150 files (2.9 MB) for a
  * `troupe --version` whose own code is 6 files (23 KB), 212 → 99 ms with an empty DENO_DIR (a
- * sandboxed agent's first call) and 76 → 70 ms with a warm one (docs/performance.md).
+ * sandboxed agent's first call) and 76 → 70 ms with a warm one (docs/performance.md, "Deno").
  */
 export const DENO_BUNDLE_FLAGS = ["--no-config", "--no-lock", "--unstable-lazy-dynamic-imports"] as const;
