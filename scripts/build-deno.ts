@@ -72,7 +72,9 @@ self=$0
 here=\${self%/*}
 deno="$here/"${q(relative(here, deno))}
 [ -x "$deno" ] || deno=$(command -v deno) || { echo "troupe-deno: no deno at $here/${relative(here, deno)} nor on PATH (npm ci)" >&2; exit 127; }
-exec "$deno" run ${flags} "$here/"${q(relative(here, join(bundleDir, "main.js")))} "$@"
+# Deno asks dl.deno.land for a newer release at each start where its cache folder has no recent
+# answer: a DNS lookup and a request for every troupe command offline (tests/integration/name-lookup)
+DENO_NO_UPDATE_CHECK=1 exec "$deno" run ${flags} "$here/"${q(relative(here, join(bundleDir, "main.js")))} "$@"
 `,
   );
   chmodSync(outfile, 0o755);

@@ -79,6 +79,7 @@ const LAYERS: Record<string, readonly string[]> = {
 /** Imports that cross the matrix on purpose, each with its reason. */
 const EXCEPTIONS: { from: string; to: string; why: string }[] = [
   { from: "src/cli/daemon.ts", to: "src/daemon/daemon.ts", why: "`troupe daemon run` is the daemon process (loaded lazily)" },
+  { from: "src/cli/daemon.ts", to: "src/daemon/claim.ts", why: "`troupe daemon run` takes the workspace's lock before the daemon's code loads, so a loser of a start race loads none of it" },
   { from: "src/cli/dashboard.ts", to: "src/ui/run.tsx", why: "the dashboard command mounts the UI (loaded lazily)" },
   { from: "src/cli/mcp.ts", to: "src/mcp/server.ts", why: "`troupe mcp` serves the MCP adapter (loaded lazily, so no other command loads the SDK)" },
   { from: "providers/index.ts", to: "src/runtime/process.ts", why: "detecting a CLI looks it up on PATH the runtime's way (which), not with a call to one runtime" },

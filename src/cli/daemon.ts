@@ -1,6 +1,7 @@
 import { TroupeError } from "../errors.ts";
 import { notAWorkspace, resolveWorkspace, type Workspace } from "../workspace.ts";
 import { readLockFile } from "../lock-file.ts";
+import { claimWorkspace } from "../daemon/claim.ts";
 import { clientFor, ensureDaemon, waitForExit } from "../client/connect.ts";
 import { defineCommand, printJson } from "./command.ts";
 import { stderr, stdout } from "./streams.ts";
@@ -41,15 +42,15 @@ async function run(act: Action, args: string[]): Promise<number> {
   switch (act) {
     case "run": {
       if (ws.unclaimed) throw notAWorkspace(ws);
-      const { runDaemon } = await import("../daemon/daemon.ts");
-      const d = await runDaemon(ws);
-      if (!d) {
+      const lock = claimWorkspace(ws);
+      if (!lock) {
         const h = readLockFile(ws.stateDir);
         const where = h && h.socket && h.socket !== ws.socket ? ` (pid ${h.pid}, on another socket: ${h.socket}; set TROUPE_SOCKET to it)` : "";
         stderr.write(`troupe: a daemon already serves ${ws.root}${where}\n`);
         return 0;
       }
-      await d.stopped;
+      const { runDaemon } = await import("../daemon/daemon.ts");
+      await (await runDaemon(ws, lock)).stopped;
       return 0;
     }
     case "start": {

@@ -4,11 +4,10 @@ import { TroupeError } from "../errors.ts";
 import { agentSocketFor, excludeStateDir, type Workspace } from "../workspace.ts";
 import { selfBinDir, selfCommand } from "../self.ts";
 import { createStore, type Store } from "../store/index.ts";
-import { ProcessLock } from "./lock.ts";
-import { formatLockFile, lockFilePath } from "../lock-file.ts";
+import type { ProcessLock } from "./lock.ts";
 import { reportConfigWarningsTo } from "../json-config.ts";
 import type { Logger } from "../events/log.ts";
-import { keepFilesPrivate, tightenModes } from "../file-modes.ts";
+import { tightenModes } from "../file-modes.ts";
 import { createServices, type RunningServices } from "../services/create.ts";
 import { PartRunner, type Part } from "../services/parts.ts";
 import { buildRouter } from "./routes/index.ts";
@@ -20,9 +19,6 @@ import { isLive } from "../protocol/status.ts";
 
 /** Lifecycle events stored between two prunes of the event log (which keeps the newest 50,000). */
 const PRUNE_EVERY = 1000;
-
-/** Another live daemon holds the workspace's lock: that one serves, this one has nothing to do. */
-export class WorkspaceTaken extends Error {}
 
 /** Where no executable named `troupe` runs this daemon, agents still need one on PATH: a shim that runs this one. */
 function binDir(ws: Workspace): string {
@@ -42,8 +38,7 @@ function binDir(ws: Workspace): string {
  * part starts: the list can be read (its names) without side effects. `shutdown` stops the
  * daemon (the idle clock, a deleted workspace, a newer client, a signal, the API).
  */
-export function daemonParts(ws: Workspace, log: Logger, shutdown: () => void): Part[] {
-  let lock: ProcessLock | null = null;
+export function daemonParts(ws: Workspace, lock: ProcessLock, log: Logger, shutdown: () => void): Part[] {
   let store: Store;
   let core: RunningServices;
   let router: Router;
@@ -54,24 +49,8 @@ export function daemonParts(ws: Workspace, log: Logger, shutdown: () => void): P
   let unwatch: () => void = () => {};
   const offs: (() => void)[] = [];
   return [
-    {
-      // agents' environments (API keys), prompts and output: this user only, whatever the daemon creates
-      name: "state folder",
-      start: () => {
-        keepFilesPrivate();
-        mkdirSync(ws.stateDir, { recursive: true, mode: 0o700 });
-        chmodSync(ws.stateDir, 0o700);
-      },
-    },
-    // before anything else is touched, let go of last: one daemon per workspace, and a loser changes nothing
-    {
-      name: "lock",
-      start: () => {
-        lock = ProcessLock.tryAcquire(lockFilePath(ws.stateDir), formatLockFile(process.pid, ws.socket));
-        if (!lock) throw new WorkspaceTaken("another daemon holds the workspace lock");
-      },
-      stop: () => lock?.release(),
-    },
+    // taken before this code loaded (claim.ts), let go of last: one daemon per workspace, and a loser changes nothing
+    { name: "lock", stop: () => lock.release() },
     {
       name: "state files",
       start: () => {

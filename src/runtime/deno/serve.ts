@@ -56,9 +56,14 @@ export const unixFetch: UnixFetch = async (socket, url, init) => {
     client = Deno.createHttpClient({ proxy: { transport: "unix", path: socket } });
     clients.set(socket, client);
   }
+  // Deno resolves the URL's host even when the socket carries the request: "troupe" went to DNS
+  // on every request, ~5 ms at best, and 5 s whenever the resolver lost a reply (30 clients
+  // starting a daemon at once, offline). An IP literal is never looked up; the daemon reads no Host.
+  const target = new URL(url);
+  target.hostname = "127.0.0.1";
   let res: Response;
   try {
-    res = await fetch(url, { ...init, client } as RequestInit);
+    res = await fetch(target, { ...init, client } as RequestInit);
   } catch (err) {
     // the client tells a request that never reached a daemon by its code: Deno gives only a message
     const os = /\(os error (\d+)\)/.exec(String((err as Error).cause ?? ""))?.[1];
