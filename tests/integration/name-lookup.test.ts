@@ -41,12 +41,15 @@ test.skipIf(!canIsolate)("a daemon started, an agent spawned, listed and its out
   writeFileSync(resolv, "nameserver 127.0.0.1\noptions timeout:1 attempts:1\n");
   const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
   const t = q(BIN);
+  const ready = q(join(sb.runtime, "ready"));
   const script = [
     "set -e",
     "ip link set lo up",
     `mount --bind ${q(resolv)} /etc/resolv.conf`,
-    `${q(process.execPath)} ${q(listener)} ${q(queries)} ${q(join(sb.runtime, "ready"))} & dns=$!`,
-    `while [ ! -e ${q(join(sb.runtime, "ready"))} ]; do sleep 0.05; done`,
+    // gone however the script ends: a command that fails stops it under set -e
+    `${q(process.execPath)} ${q(listener)} ${q(queries)} ${ready} & dns=$!`,
+    "trap 'kill $dns' EXIT",
+    `while [ ! -e ${ready} ]; do sleep 0.05; done`,
     // the lookup is seen: the name server is the listener
     `getent hosts probe.example >/dev/null || true`,
     `${t} ls --json >/dev/null`,
@@ -55,7 +58,6 @@ test.skipIf(!canIsolate)("a daemon started, an agent spawned, listed and its out
     `${t} logs quiet -f >/dev/null 2>&1`,
     `${t} ls --json >/dev/null`,
     `${t} daemon stop >/dev/null`,
-    "kill $dns",
   ].join("\n");
   const p = Bun.spawn(["unshare", "--net", "--mount", "sh", "-c", script], { cwd: sb.dir, env: sb.env, stdout: "pipe", stderr: "pipe" });
   const [stderr, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
