@@ -39,6 +39,11 @@ const EXAMPLES: Record<string, string> = {
   "tests/structure.test.ts: tests/providers/z.test.ts": "the mirror rule, by example",
   "tests/structure.test.ts: tests/ui/flows/flows.test.tsx": "the probe tree's misnamed test",
   "tests/structure.test.ts: src/x/": "the mirror rule, by example",
+  "src/ui/phases/phase-rows.ts: src/api.ts": "a glob a task owns, in a waiting reason",
+  "src/work/file-ownership.ts: src/api.ts": "globs that meet, by example",
+  "tests/work/dispatch-plan.test.ts: src/api.ts": "a glob the test's tasks own",
+  "tests/work/file-ownership.test.ts: src/api.ts": "a glob the test's tasks own",
+  "tests/work/file-ownership.test.ts: src/ab.ts": "a glob the test's tasks own",
   "tests/structure.test.ts: tests/x/": "the mirror rule, by example",
 };
 

@@ -81,5 +81,5 @@ async function editable(client: TroupeClient, ref: string): Promise<Editable> {
   }
   const slugOf = (id: string) => siblings.find((s) => s.id === id)?.slug ?? id;
   if (phase) return { title: phase.title, dependsOn: phase.dependsOn.map(slugOf), body: phase.content };
-  return { title: task!.title, dependsOn: task!.dependsOn.map(slugOf), body: task!.description };
+  return { title: task!.title, dependsOn: task!.dependsOn.map(slugOf), files: task!.files, body: task!.description };
 }

@@ -63,6 +63,7 @@ export function treeText(t: PhaseTree): string {
       out.push(`      ${mark(k.status)} ${init.slug}/${k.slug}  ${k.status}  ${oneLine(k.title)}${bits.length ? `  ${bits.join(" · ")}` : ""}`);
       // why it waits for the person (or what its agent is resolving), and the files to look at
       if (k.reason && k.status !== "completed") out.push(`          ${oneLine(k.reason, 200)}`);
+      if (k.waiting && k.status === "pending") out.push(`          ${oneLine(k.waiting, 200)}`);
       if (k.conflicts?.length && k.status === "blocked") out.push(`          conflicts: ${k.conflicts.join(", ")}`);
     }
   }

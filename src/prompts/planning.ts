@@ -41,9 +41,13 @@ Where a task needs the person once its work is done (to look at a screen, try a 
 export function proposalFormat(c: ModePromptContext, example: string): string {
   const u = unit(c);
   const kind = `${u}s`;
+  const keys =
+    u === "task"
+      ? "exactly `title`, `dependsOn` (a list of slugs of files you write now, or of existing tasks; `[]` for none) and `files` (the files the task creates or changes, as paths or globs relative to the repository root: tasks whose files meet never run at the same time)"
+      : `exactly \`title\` and \`dependsOn\` (a list of slugs of files you write now, or of existing ${kind}; \`[]\` for none)`;
   return `## Writing the ${kind}
 
-Write one file per ${u}: \`${outputDir(c)}/${kind}/<slug>.md\`, where \`<slug>\` is lowercase letters, digits and dashes (it names the ${u} in \`dependsOn\` and in refs). Each file is YAML front matter with exactly \`title\` and \`dependsOn\` (a list of slugs of files you write now, or of existing ${kind}; \`[]\` for none), then the body in markdown:
+Write one file per ${u}: \`${outputDir(c)}/${kind}/<slug>.md\`, where \`<slug>\` is lowercase letters, digits and dashes (it names the ${u} in \`dependsOn\` and in refs). Each file is YAML front matter with ${keys}, then the body in markdown:
 
 \`\`\`markdown
 ${example}

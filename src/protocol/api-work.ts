@@ -2,6 +2,7 @@ import { PermissionPolicySchema } from "./permission.ts";
 import { z } from "zod";
 import { ProcessTextSchema } from "./api-agents.ts";
 import { AgentSchema } from "./entities.ts";
+import { EditedFilesSchema } from "./proposals.ts";
 import { AgentModeSchema, InitiativeSchema, PhaseSchema, PhaseTreeSchema, ReviewPolicySchema, TaskSchema } from "./work.ts";
 
 const Env = z.record(z.string(), z.string());
@@ -53,6 +54,8 @@ export const EditRequestSchema = z.object({
   body: z.string().optional(),
   /** Slugs or ids of phases (for a phase) or tasks of the same phase (for a task). */
   dependsOn: z.array(z.string().min(1)).optional(),
+  /** A task's files (globs relative to the repository root); null drops its list. */
+  files: EditedFilesSchema,
 });
 export type EditRequest = z.input<typeof EditRequestSchema>;
 

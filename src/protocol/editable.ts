@@ -3,25 +3,30 @@ import { z } from "zod";
 import { TroupeError, errorMessage } from "../errors.ts";
 import type { EditRequest } from "./api-work.ts";
 import { describeIssue } from "./issue.ts";
+import { EditedFilesSchema } from "./proposals.ts";
 
 /**
  * A proposed phase or task as `troupe edit` and the dashboard's `e` show it in $EDITOR: YAML front matter (title,
- * dependsOn as slugs) and the body, as proposal files are written. Lines starting with `#`
+ * dependsOn as slugs, and a task's files) and the body, as proposal files are written. Lines starting with `#`
  * before the front matter are troupe's notes (the last error) and are ignored.
  */
 export interface Editable {
   title: string;
   dependsOn: string[];
+  /** A task's: the globs of the files it owns, null for no list; a phase has none (absent). */
+  files?: string[] | null;
   body: string;
 }
 
 const FrontMatterSchema = z.strictObject({
   title: z.string().trim().min(1, "the title is empty"),
   dependsOn: z.array(z.string().min(1)).default([]),
+  files: EditedFilesSchema,
 });
 
 export function renderEditable(e: Editable): string {
-  return `---\n${stringifyYaml({ title: e.title, dependsOn: e.dependsOn })}---\n${e.body}`;
+  const files = e.files === undefined ? {} : { files: e.files };
+  return `---\n${stringifyYaml({ title: e.title, dependsOn: e.dependsOn, ...files })}---\n${e.body}`;
 }
 
 /** Without troupe's notes at the top. */
@@ -48,5 +53,5 @@ export function parseEditable(text: string): EditRequest {
   }
   const fm = FrontMatterSchema.safeParse(data ?? {});
   if (!fm.success) throw new TroupeError("bad_request", describeIssue(fm.error, "front matter"));
-  return { title: fm.data.title, dependsOn: fm.data.dependsOn, body: m[2]! };
+  return { title: fm.data.title, dependsOn: fm.data.dependsOn, ...(fm.data.files === undefined ? {} : { files: fm.data.files }), body: m[2]! };
 }

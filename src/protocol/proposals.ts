@@ -13,9 +13,30 @@ const DependsOn = z
   .default([])
   .transform((xs) => xs ?? []);
 
-/** `phases/<slug>.md` (plan) and `tasks/<slug>.md` (detail). */
+/** `phases/<slug>.md` (plan). */
 export const ProposalFrontMatterSchema = z.object({ title: Title, dependsOn: DependsOn }).strict();
-export type ProposalFrontMatter = z.output<typeof ProposalFrontMatterSchema>;
+
+/** A glob of the files a task owns, relative to the repository root: no leading `/`, no `..`, `./` dropped. */
+const OwnedGlob = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(500)
+  .transform((g) => g.replace(/^(\.\/)+/, ""))
+  .refine((g) => !g.startsWith("/") && !g.split("/").includes("..") && !g.includes("\0"), "must be relative to the repository root, without '..'");
+
+/**
+ * `files:` of a task (work/file-ownership.ts): the globs of the files it owns; two tasks whose
+ * files could meet never run at once. Absent or null: no list (it owns what its phase's other
+ * tasks do not list); `[]`: it owns none.
+ */
+export const OwnedFilesSchema = z.array(OwnedGlob).max(100, "at most 100 globs").nullable().default(null);
+
+/** `files:` as `troupe edit` reads it: absent leaves the task's as they are, null drops its list. */
+export const EditedFilesSchema = z.array(OwnedGlob).max(100, "at most 100 globs").nullable().optional();
+
+/** `tasks/<slug>.md` (detail). */
+export const TaskFrontMatterSchema = ProposalFrontMatterSchema.extend({ files: OwnedFilesSchema }).strict();
 
 /** `decisions/<slug>.md` (discuss): what was decided, and about what. */
 export const DecisionFrontMatterSchema = z.object({ title: Title }).strict();

@@ -114,6 +114,10 @@ export const TaskSchema = z.object({
   reason: z.string().nullable(),
   /** Files a merge into the initiative branch conflicted on (blocked tasks). */
   conflicts: z.array(z.string()).nullable(),
+  /** The globs of the files it owns (`files:`); null: no list, what its phase's other tasks do not list. */
+  files: z.array(z.string()).nullable(),
+  /** Why dispatch has not started it though it is ready (a task under way owns a file it needs). */
+  waiting: z.string().nullable(),
   mergedAt: z.number().int().nullable(),
   version: z.number().int(),
   createdAt: z.number().int(),
@@ -127,7 +131,7 @@ export const PhaseTreeSchema = z.object({
   phases: z.array(
     PhaseSchema.pick({ id: true, slug: true, title: true, status: true, dependsOn: true, reason: true }).extend({
       tasks: z.array(
-        TaskSchema.pick({ id: true, slug: true, title: true, status: true, dependsOn: true, branch: true, summary: true, reason: true, conflicts: true }).extend({
+        TaskSchema.pick({ id: true, slug: true, title: true, status: true, dependsOn: true, branch: true, summary: true, reason: true, conflicts: true, files: true, waiting: true }).extend({
           /** The working agent's name. */
           agent: z.string().nullable(),
         }),

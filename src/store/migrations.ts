@@ -364,6 +364,10 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "agent-plan", sql: `ALTER TABLE agents ADD COLUMN plan_json TEXT;` },
   // 24: what an agent's current session runs in (src/sandbox/): sandboxed or not, and why
   { name: "agent-sandbox", sql: `ALTER TABLE agents ADD COLUMN sandbox_json TEXT;` },
+  // 25: the files a task owns (its `files:` globs; work/file-ownership.ts), and why dispatch holds a
+  // ready task (another under way owns a file it needs)
+  { name: "task-files", sql: `ALTER TABLE tasks ADD COLUMN files_json TEXT;
+   ALTER TABLE tasks ADD COLUMN waiting TEXT;` },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,4 +1,4 @@
--- The store's schema as the migrations leave it (src/store/migrations.ts, version 24), written
+-- The store's schema as the migrations leave it (src/store/migrations.ts, version 25), written
 -- from the table declarations in src/store/tables/ by `npm run docs:schema`: edit those, never this
 -- file, and nothing runs it. tests/store/migrations.test.ts holds it equal to what the migrations
 -- make of an empty store, and tests/store/tables/tables.test.ts each migration to the columns it adds.
@@ -208,6 +208,8 @@ CREATE TABLE tasks (
   updated_at INTEGER NOT NULL,
   merge_commit TEXT, -- 14 dispatch-merges
   resolve_session INTEGER, -- 14 dispatch-merges: the resume asked to resolve a conflict
+  files_json TEXT, -- 25 task-files: the globs it owns; null: no list
+  waiting TEXT, -- 25 task-files: why dispatch holds it though it is ready
   UNIQUE (initiative_id, slug)
 );
 CREATE INDEX tasks_phase ON tasks(phase_id, created_at);

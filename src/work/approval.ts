@@ -140,11 +140,12 @@ export class Approval {
         item.kind,
       );
     }
+    if (item.kind === "phase" && req.files !== undefined) throw new TroupeError("bad_request", `${label(item)} is a phase; files are a task's`);
     const title = req.title?.trim();
     const change: Change =
       item.kind === "phase"
         ? { kind: "phase", created: false, rec: store.phases.update(item.rec.id, { title, content: req.body, dependsOn }) }
-        : { kind: "task", created: false, rec: store.tasks.update(item.rec.id, { title, description: req.body, dependsOn }) };
+        : { kind: "task", created: false, rec: store.tasks.update(item.rec.id, { title, description: req.body, dependsOn, ...(req.files === undefined ? {} : { files: req.files && [...new Set(req.files)] }) }) };
     publish(this.d.bus, [change]);
     return itemsOf([change]);
   }

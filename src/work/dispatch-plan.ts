@@ -3,6 +3,7 @@ import type { PhaseStatus } from "../protocol/work.ts";
 import type { PhaseRecord } from "../store/phases.ts";
 import type { TaskRecord } from "../store/tasks.ts";
 import { dependencyOrder, readyOrder } from "./dag.ts";
+import { FileOwnership } from "./file-ownership.ts";
 
 /**
  * What dispatch does next for one initiative, as pure functions of what the store holds: the
@@ -35,6 +36,8 @@ export type AdvanceStep =
   | { kind: "phase"; phase: PhaseRecord; status: PhaseStatus; reason: string | null }
   | { kind: "detail"; phase: PhaseRecord }
   | { kind: "start"; task: TaskRecord }
+  /** Why a ready task does not start (another under way owns a file it needs; no free slot), or null once nothing holds it. */
+  | { kind: "wait"; task: TaskRecord; reason: string | null }
   | { kind: "complete" }
   /** Why the initiative starts nothing (its budget spent), or null once nothing holds it: when that changes. */
   | { kind: "hold"; reason: string | null };
@@ -100,8 +103,9 @@ export function settle(s: Snapshot): SettleStep[] {
 const ACTIVE: PhaseStatus[] = ["approved", "in_progress", "blocked"];
 
 /**
- * Phase statuses, details and starts (at most `concurrency` tasks under way, none once the
- * budget is spent: then the initiative holds with a reason), then the initiative's completion.
+ * Phase statuses, details and starts (at most `concurrency` tasks under way, never two whose
+ * files could meet, none once the budget is spent: then the initiative holds with a reason), each
+ * ready task that does not start with why, then the initiative's completion.
  */
 export function advance(s: Snapshot): AdvanceStep[] {
   const steps: AdvanceStep[] = [];
@@ -126,7 +130,11 @@ export function advance(s: Snapshot): AdvanceStep[] {
     list.push(t);
     tasksOf.set(t.phaseId, list);
   }
-  let slots = s.concurrency - s.tasks.filter((t) => t.status === "in_progress").length;
+  const underWay = s.tasks.filter((t) => t.status === "in_progress");
+  const owners = new FileOwnership(s.tasks.filter((t) => t.status !== "rejected"));
+  /** Why each ready task that does not start waits. */
+  const waits = new Map<string, string>();
+  let slots = s.concurrency - underWay.length;
   for (const phase of dependencyOrder(s.phases)) {
     if (!ACTIVE.includes(status.get(phase.id)!)) continue;
     if (!phase.dependsOn.every((d) => status.get(d) === "completed")) continue;
@@ -154,14 +162,19 @@ export function advance(s: Snapshot): AdvanceStep[] {
     const done = (id: string) => tasks.find((t) => t.id === id)?.status === "completed";
     const ready = readyOrder(tasks, (t) => t.status === "pending", done);
     for (const task of ready) {
-      if (slots <= 0) break;
       if (spent) {
-        held++;
+        if (slots > 0) held++;
         break;
       }
-      setStatus(phase, "in_progress");
-      steps.push({ kind: "start", task });
-      slots--;
+      const holder = underWay.map((other) => ({ other, what: owners.clash(task, other) })).find((h) => h.what !== null);
+      if (holder) waits.set(task.id, `waits for ${holder.other.slug} (${holder.what})`);
+      else if (slots <= 0) waits.set(task.id, "waits for a free slot");
+      else {
+        setStatus(phase, "in_progress");
+        steps.push({ kind: "start", task });
+        underWay.push(task);
+        slots--;
+      }
     }
     const started = new Set(steps.flatMap((st) => (st.kind === "start" ? [st.task.id] : [])));
     if (tasks.every((t) => t.status === "completed")) setStatus(phase, "completed");
@@ -171,6 +184,12 @@ export function advance(s: Snapshot): AdvanceStep[] {
       if (stuck.length && !moving) setStatus(phase, "blocked", `task ${stuck.map((t) => t.slug).join(", ")} ${stuck.length > 1 ? "are" : "is"} ${stuck[0]!.status}`);
       else if (moving && status.get(phase.id) === "blocked") setStatus(phase, "in_progress");
     }
+  }
+  const started = new Set(steps.flatMap((st) => (st.kind === "start" ? [st.task.id] : [])));
+  for (const task of s.tasks) {
+    const reason = waits.get(task.id) ?? null;
+    // a start clears it with the claim
+    if (reason !== task.waiting && !started.has(task.id)) steps.push({ kind: "wait", task, reason });
   }
   const live = s.phases.filter((p) => status.get(p.id) !== "rejected");
   if (live.length && live.every((p) => status.get(p.id) === "completed")) steps.push({ kind: "complete" });

@@ -291,7 +291,7 @@ export class Dispatcher {
       }
       case "start": {
         // claimed first: a daemon killed during the spawn finds the task under way, not pending
-        const claimed = this.writes.task(step.task, { status: "in_progress", reason: null, conflicts: null, resolveSession: null, agentId: null, branch: null, mergedAt: null, mergeCommit: null });
+        const claimed = this.writes.task(step.task, { status: "in_progress", reason: null, waiting: null, conflicts: null, resolveSession: null, agentId: null, branch: null, mergedAt: null, mergeCommit: null });
         const opts = this.runOptions(init, captured);
         this.spawnBeside(claimed.id, async () => {
           let agent: Agent;
@@ -306,6 +306,9 @@ export class Dispatcher {
         });
         return;
       }
+      case "wait":
+        this.writes.task(step.task, { waiting: step.reason });
+        return;
       case "hold": {
         const rec = this.d.store.initiatives.update(init.id, { reason: step.reason });
         publish(this.d.bus, [{ kind: "initiative", created: false, rec }]);

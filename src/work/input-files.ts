@@ -59,8 +59,10 @@ function phaseFile(p: Phase, slugs: (ids: string[]) => string[]): string {
 }
 
 function taskFile(t: Task, slugs: (ids: string[]) => string[]): string {
-  const fm: InputFrontMatter & { branch?: string } = { id: t.id, title: t.title, dependsOn: slugs(t.dependsOn), slug: t.slug, status: t.status };
+  const fm: InputFrontMatter & { branch?: string; files?: string[] } = { id: t.id, title: t.title, dependsOn: slugs(t.dependsOn), slug: t.slug, status: t.status };
   if (t.branch) fm.branch = t.branch;
+  // what it owns: another task under way may hold the files it does not list
+  if (t.files) fm.files = t.files;
   const summary = t.summary ? `\n\n## What its agent reported\n\n${t.summary}` : "";
   return withFrontMatter(fm, `${t.description}${summary}`);
 }

@@ -12,11 +12,9 @@ export interface PhaseDraft {
   dependsOn: string[];
 }
 
-export interface TaskDraft {
-  slug: string;
-  title: string;
-  body: string;
-  dependsOn: string[];
+export interface TaskDraft extends PhaseDraft {
+  /** The globs of the files it owns; null or absent: no list (src/work/file-ownership.ts). */
+  files?: string[] | null;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { z } from "zod";
 import { TroupeError } from "../errors.ts";
 import { makeDirGuarded, readGuarded } from "../guarded-fs.ts";
 import { describeIssue } from "../protocol/issue.ts";
-import { DecisionFrontMatterSchema, ProposalFrontMatterSchema, RevisedGoalFrontMatterSchema, type Decision } from "../protocol/proposals.ts";
+import { DecisionFrontMatterSchema, ProposalFrontMatterSchema, RevisedGoalFrontMatterSchema, TaskFrontMatterSchema, type Decision } from "../protocol/proposals.ts";
 
 export type { Decision };
 import { SlugSchema, type AgentMode } from "../protocol/work.ts";
@@ -48,15 +48,25 @@ function slugOf(file: string, name: string): string {
   return slug;
 }
 
-/** A phase or task file: front matter `title`, `dependsOn`; the body is its content. */
+/** A phase file: front matter `title`, `dependsOn`; the body is its content. */
 export function parseProposal(file: string, name: string, text: string): PhaseDraft {
+  return parseWith(file, name, text, ProposalFrontMatterSchema, "title, dependsOn").draft;
+}
+
+/** A task file: a phase file's front matter and the files it owns (`files`). */
+export function parseTaskProposal(file: string, name: string, text: string): TaskDraft {
+  const { draft, fm } = parseWith(file, name, text, TaskFrontMatterSchema, "title, dependsOn, files");
+  return { ...draft, files: fm.files && [...new Set(fm.files)] };
+}
+
+function parseWith<S extends z.ZodType<{ title: string; dependsOn: string[] }>>(file: string, name: string, text: string, schema: S, keys: string): { draft: PhaseDraft; fm: z.output<S> } {
   const slug = slugOf(file, name);
   const { data, body } = splitFrontMatter(file, text);
   if (data === null) throw proposalError(file, "has no front matter: start it with ---, title: ..., dependsOn: [...], ---");
-  const fm = frontMatter(file, data, ProposalFrontMatterSchema, "title, dependsOn");
+  const fm = frontMatter(file, data, schema, keys);
   if (!body) throw proposalError(file, "the body (the content, below the front matter) is empty");
   if (fm.dependsOn.includes(slug)) throw proposalError(file, `depends on itself ('${slug}')`);
-  return { slug, title: fm.title, body, dependsOn: [...new Set(fm.dependsOn)] };
+  return { draft: { slug, title: fm.title, body, dependsOn: [...new Set(fm.dependsOn)] }, fm };
 }
 
 export function parseDecision(file: string, name: string, text: string): Decision {
@@ -84,7 +94,7 @@ export function readModeOutputs(mode: AgentMode, worktree: string): ModeOutputs 
     case "plan":
       return { mode, phases: readFolder(worktree, root, join(out, "phases"), parseProposal) };
     case "detail":
-      return { mode, tasks: readFolder(worktree, root, join(out, "tasks"), parseProposal) };
+      return { mode, tasks: readFolder(worktree, root, join(out, "tasks"), parseTaskProposal) };
     case "discuss":
       return { mode, decisions: readFolder(worktree, root, join(out, "decisions"), parseDecision) };
     case "refine": {

@@ -176,7 +176,7 @@ export class Proposals implements ProposalSink {
       for (const i of plan.order) {
         const d = copies[i]!;
         const old = plan.replaces[i] as TaskRecord | null;
-        const fields = { title: d.title.trim(), description: d.body, status, proposedBy: agentId, dependsOn: d.dependsOn } as const;
+        const fields = { title: d.title.trim(), description: d.body, status, proposedBy: agentId, dependsOn: d.dependsOn, files: d.files ?? null } as const;
         if (old) {
           assertTransition("task", old.slug, old.status, status);
           changes.push({ kind: "task", created: false, rec: store.tasks.update(old.id, { ...fields, reason: null, revise: false }) });

@@ -118,6 +118,8 @@ export class WorkService implements ProposalSink {
           summary: t.summary,
           reason: t.reason,
           conflicts: t.conflicts,
+          files: t.files,
+          waiting: t.waiting,
         })),
       })),
     };

@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Sandbox, waitFor } from "../support/sandbox.ts";
 import { ScriptedAgents } from "../support/dispatch-agents.ts";
@@ -243,6 +243,52 @@ test("a task whose agent left changes uncommitted merges only after the resume t
   expect(agents.runs().filter((r) => r.endsWith(" x"))).toEqual(["execute x", "commit x"]);
   expect(sb.git("show", "troupe-initiative/shop:later.txt").trim()).toBe("later");
   expect(merges()).toHaveLength(1);
+}, 120_000);
+
+test("tasks whose files overlap never run at once, with the waiting one saying why; the others run beside them", async () => {
+  await setUp({ core: [] });
+  // w and r could write the same file; d names its own folder; n has no list: the rest of the phase
+  agents.detail("core", {
+    w: { title: "Task w", files: ["src/api.ts"] },
+    r: { title: "Task r", files: ["src/*.ts"] },
+    d: { title: "Task d", files: ["docs/**"] },
+    n: { title: "Task n" },
+  });
+  const times = `${agents.dir}/times.log`;
+  /** Records its start and end (ns) around a wait for the test's go-ahead, then commits its file. */
+  const timed = (slug: string, file: string) =>
+    agents.commits(slug, file, slug, `echo "start ${slug} $(date +%s%N)" >> ${times}\n${awaitFile(`${agents.dir}/go`)}\nmkdir -p src docs\necho "end ${slug} $(date +%s%N)" >> ${times}`);
+  timed("w", "src/api.ts");
+  timed("r", "src/api.ts");
+  timed("d", "docs/d.md");
+  timed("n", "n.txt");
+  await dispatch(4);
+
+  // three under way, the fourth (w or r, whichever came second) waiting for the other with the glob that meets
+  const held = await waitFor("one of w and r to wait for the other", async () => {
+    const all = await tasks();
+    const running = all.filter((t) => t.status === "in_progress").map((t) => t.slug).sort();
+    const waiting = all.find((t) => t.waiting);
+    return running.length === 3 && waiting ? { running, waiting } : undefined;
+  });
+  const first = held.waiting.slug === "r" ? "w" : "r";
+  expect(held.waiting.waiting).toBe(first === "w" ? "waits for w (src/api.ts)" : "waits for r (src/*.ts)");
+  expect(held.running).toEqual([first, "d", "n"].sort());
+  expect(held.waiting.status).toBe("pending");
+  // the person reads the same in troupe phases
+  expect((await sb.run(["phases", "shop"])).stdout).toContain(held.waiting.waiting!);
+  writeFileSync(join(agents.dir, "go"), "");
+  const done = await completed();
+
+  // the second of w and r started after the first ended (merged: the task stays under way until then)
+  const at = new Map(readFileSync(times, "utf8").trim().split("\n").map((l) => { const [what, slug, ns] = l.split(" "); return [`${what} ${slug}`, BigInt(ns!)]; }));
+  expect(at.get(`start ${held.waiting.slug}`)! > at.get(`end ${first}`)!).toBe(true);
+  expect(done.phases[0]!.tasks.map((t) => [t.slug, t.status, t.waiting]).sort()).toEqual(
+    ["d", "n", "r", "w"].map((slug) => [slug, "completed", null]),
+  );
+  // the second one started from the branch with the first merged: no conflict, one merge each
+  expect(merges()).toHaveLength(4);
+  expect(sb.git("show", "troupe-initiative/shop:src/api.ts").trim()).toBe(held.waiting.slug);
 }, 120_000);
 
 test("bad input to dispatch is one clear line and a non-zero exit; an agent may not dispatch", async () => {

@@ -39,11 +39,12 @@ else troupe signal error --error "$mode $s: $(tail -1 "$d/$mode-$s.out")"; fi
     writeFileSync(join(this.dir, `${mode}-${slug}.sh`), `${body}\n`);
   }
 
-  /** A detail script writing these task files (`dependsOn` as slugs). */
-  detail(phase: string, tasks: Record<string, { title: string; dependsOn?: string[] }>): void {
+  /** A detail script writing these task files (`dependsOn` as slugs, `files` as the globs it owns). */
+  detail(phase: string, tasks: Record<string, { title: string; dependsOn?: string[]; files?: string[] }>): void {
     const lines = ["mkdir -p .troupe/output/tasks"];
     for (const [slug, t] of Object.entries(tasks)) {
-      const text = `---\ntitle: ${t.title}\ndependsOn: [${(t.dependsOn ?? []).join(", ")}]\n---\n${t.title}.\n`;
+      const files = t.files ? `files: [${t.files.map((f) => `"${f}"`).join(", ")}]\n` : "";
+      const text = `---\ntitle: ${t.title}\ndependsOn: [${(t.dependsOn ?? []).join(", ")}]\n${files}---\n${t.title}.\n`;
       lines.push(`printf '%s' '${text}' > .troupe/output/tasks/${slug}.md`);
     }
     this.script("detail", phase, lines.join("\n"));

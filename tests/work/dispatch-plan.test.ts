@@ -36,6 +36,8 @@ const task = (slug: string, status: TaskStatus, o: Partial<TaskRecord> = {}): Ta
   summary: null,
   reason: null,
   conflicts: null,
+  files: null,
+  waiting: null,
   mergedAt: null,
   mergeCommit: null,
   resolveSession: null,
@@ -81,6 +83,8 @@ const show = (steps: (SettleStep | AdvanceStep)[]) =>
         return `hold: ${s.reason}`;
       case "fail":
         return `fail ${s.task.slug}: ${s.reason}`;
+      case "wait":
+        return `wait ${s.task.slug}${s.reason ? `: ${s.reason}` : ""}`;
       default:
         return `${s.kind} ${s.task.slug}`;
     }
@@ -106,7 +110,7 @@ describe("advance: starts, details and completions", () => {
   test("ready tasks start by dependency order then age, at most `concurrency` under way", () => {
     const p = phase("p", "approved");
     const ts = [task("c", "pending", { dependsOn: ["a"] }), task("a", "completed"), task("b", "pending"), task("d", "pending"), task("e", "in_progress", { agentId: "g" })];
-    expect(show(advance(snap([p], ts, { concurrency: 3, agents: [agent("g", "running")] })))).toEqual(["phase p in_progress", "start b", "start d"]);
+    expect(show(advance(snap([p], ts, { concurrency: 3, agents: [agent("g", "running")] })))).toEqual(["phase p in_progress", "start b", "start d", "wait c: waits for a free slot"]);
   });
 
   test("a task waits for its dependencies to complete, not just to start", () => {
@@ -160,6 +164,39 @@ describe("advance: starts, details and completions", () => {
   test("a retried task takes its blocked phase back in progress", () => {
     const p = phase("p", "blocked", [], "task a is blocked");
     expect(show(advance(snap([p], [task("a", "pending"), task("b", "completed")])))).toEqual(["phase p in_progress", "start a"]);
+  });
+});
+
+describe("advance: the files tasks own", () => {
+  const running = (slug: string, files: string[] | null, o: Partial<TaskRecord> = {}) => task(slug, "in_progress", { agentId: `g-${slug}`, files, ...o });
+  const agentsOf = (...slugs: string[]) => slugs.map((s) => agent(`g-${s}`, "running"));
+
+  test("a ready task whose files meet those of one under way waits, and says for which and what", () => {
+    const ts = [running("write-api", ["src/api.ts"]), task("api-docs", "pending", { files: ["src/*.ts", "docs/api.md"] }), task("ui", "pending", { files: ["src/ui/**"] })];
+    expect(show(advance(snap([phase("p", "in_progress")], ts, { concurrency: 4, agents: agentsOf("write-api") })))).toEqual(["start ui", "wait api-docs: waits for write-api (src/api.ts)"]);
+  });
+
+  test("two ready tasks whose files meet: the first starts, the second waits for it", () => {
+    const ts = [task("a", "pending", { files: ["src/store/**"] }), task("b", "pending", { files: ["src/store/tasks.ts"] }), task("c", "pending", { files: ["src/store/*.md"] })];
+    expect(show(advance(snap([phase("p", "approved")], ts, { concurrency: 3 })))).toEqual(["phase p in_progress", "start a", "wait b: waits for a (src/store/**)", "wait c: waits for a (src/store/**)"]);
+    // different extensions in the same folder, and `[]` (it owns none): side by side
+    const apart = [task("a", "pending", { files: ["src/*.ts"] }), task("b", "pending", { files: ["src/*.md"] }), task("c", "pending", { files: [] })];
+    expect(show(advance(snap([phase("p", "approved")], apart, { concurrency: 3 })))).toEqual(["phase p in_progress", "start a", "start b", "start c"]);
+  });
+
+  test("a task without a list owns what its phase's other tasks do not list", () => {
+    const phases = [phase("p", "in_progress"), phase("q", "in_progress")];
+    // its own phase lists src/api.ts: not its; another phase's task holds docs/, which its phase does not list
+    const ts = [running("api", ["src/api.ts"]), task("rest", "pending"), running("docs", ["docs/**"], { phaseId: "q" })];
+    expect(show(advance(snap(phases, ts, { concurrency: 4, agents: agentsOf("api", "docs") })))).toEqual(["wait rest: waits for docs (docs/**)"]);
+    // two without a list are not kept apart (docs/work-model.md)
+    const bare = [running("one", null), task("two", "pending")];
+    expect(show(advance(snap([phase("p", "in_progress")], bare, { concurrency: 2, agents: agentsOf("one") })))).toEqual(["start two"]);
+  });
+
+  test("what a task waited for is cleared once it starts (by its claim) or is no longer ready", () => {
+    const ts = [task("a", "pending", { files: ["x"], waiting: "waits for a free slot" }), task("b", "failed", { waiting: "waits for a free slot" })];
+    expect(show(advance(snap([phase("p", "in_progress")], ts, { concurrency: 2 })))).toEqual(["start a", "wait b"]);
   });
 });
 

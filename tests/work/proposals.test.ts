@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseDecision, parseProposal, parseRevisedGoal, readModeOutputs, MAX_PROPOSAL_BYTES } from "../../src/work/proposals.ts";
+import { parseDecision, parseProposal, parseRevisedGoal, parseTaskProposal, readModeOutputs, MAX_PROPOSAL_BYTES } from "../../src/work/proposals.ts";
 
 const F = ".troupe/output/phases/x.md";
 const phase = (text: string, name = "storage.md") => parseProposal(F, name, text);
@@ -15,6 +15,19 @@ describe("front matter of proposal files", () => {
       dependsOn: ["config", "api"],
       body: "Store sessions.\n\nDone when: ...",
     });
+  });
+
+  test("a task's files: globs relative to the repository, kept once each; none or null is no list, [] owns none", () => {
+    const task = (fm: string) => parseTaskProposal(".troupe/output/tasks/x.md", "write-api.md", `---\ntitle: T\n${fm}---\nbody`);
+    expect(task("files: [src/api.ts, './src/api/**', src/api.ts]\n").files).toEqual(["src/api.ts", "src/api/**"]);
+    expect(task("").files).toBeNull();
+    expect(task("files:\n").files).toBeNull();
+    expect(task("files: []\n").files).toEqual([]);
+    for (const [fm, says] of [["files: [/etc/passwd]\n", "files.0: must be relative"], ["files: [../x]\n", "without '..'"], ["files: src\n", "files"], ["files: ['']\n", "files.0: must not be empty"]] as const) {
+      expect(() => task(fm)).toThrow(says);
+    }
+    // a phase has no files
+    expect(() => phase("---\ntitle: T\nfiles: [a]\n---\nbody")).toThrow("files");
   });
 
   test("block lists, an empty dependsOn, CRLF and a BOM read the same", () => {

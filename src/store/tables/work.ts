@@ -3,7 +3,8 @@ import { PermissionPolicySchema } from "../../protocol/permission.ts";
 import { DispatchSchema } from "../../protocol/work.ts";
 import type { Table } from "./declaration.ts";
 
-const Conflicts = z.array(z.string()).nullable();
+/** File paths (a merge's conflicts) or globs (the files a task owns). */
+const Paths = z.array(z.string()).nullable();
 
 // The work model, the branches troupe made, scheduled flows.
 
@@ -75,7 +76,7 @@ export const TASKS = {
     branch: { type: "TEXT", field: "branch", patch: true },
     summary: { type: "TEXT", field: "summary", patch: true },
     reason: { type: "TEXT", field: "reason", patch: true },
-    conflicts_json: { type: "TEXT", field: "conflicts", json: { schema: Conflicts, fallback: null }, patch: true },
+    conflicts_json: { type: "TEXT", field: "conflicts", json: { schema: Paths, fallback: null }, patch: true },
     merged_at: { type: "INTEGER", field: "mergedAt", patch: true },
     revise: { type: "INTEGER", notNull: true, default: "0", field: "revise", bool: true, patch: true },
     version: { type: "INTEGER", notNull: true, default: "1", field: "version" },
@@ -83,6 +84,8 @@ export const TASKS = {
     updated_at: { type: "INTEGER", notNull: true, field: "updatedAt", insert: "set" },
     merge_commit: { type: "TEXT", since: "dispatch-merges", field: "mergeCommit", patch: true },
     resolve_session: { type: "INTEGER", since: "dispatch-merges", note: "the resume asked to resolve a conflict", field: "resolveSession", patch: true },
+    files_json: { type: "TEXT", since: "task-files", note: "the globs it owns; null: no list", field: "files", json: { schema: Paths, fallback: null }, patch: true, insert: "optional" },
+    waiting: { type: "TEXT", since: "task-files", note: "why dispatch holds it though it is ready", field: "waiting", patch: true },
   },
   constraints: ["UNIQUE (initiative_id, slug)"],
   indexes: ["CREATE INDEX tasks_phase ON tasks(phase_id, created_at)"],

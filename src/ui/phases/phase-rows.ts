@@ -73,6 +73,11 @@ export function rowStatus(r: PhaseRow): string {
   }
 }
 
+/** Why dispatch holds a ready task ("waits for write-api (src/api.ts)"); null once it is not pending. */
+export function waitingOf(t: Task): string | null {
+  return t.status === "pending" ? t.waiting : null;
+}
+
 /** A name for messages: `shop/schema`. */
 export function rowName(r: PhaseRow): string {
   switch (r.kind) {
@@ -115,6 +120,8 @@ export function rowContent(r: PhaseRow): string[] {
         `${t.title} (${t.status})`,
         `phase ${r.phase.slug}${r.agent ? ` · agent ${r.agent}` : ""}${t.branch ? ` · branch ${t.branch}` : ""}`,
         r.after.length ? `after: ${r.after.join(", ")}` : "no dependencies",
+        t.files ? (t.files.length ? `files: ${t.files.join(", ")}` : "files: none") : "files: what the phase's other tasks do not list",
+        ...(waitingOf(t) ? [waitingOf(t)!] : []),
         ...(t.reason ? [`reason: ${t.reason}`] : []),
         ...(t.conflicts?.length ? [`conflicts: ${t.conflicts.join(", ")}`] : []),
         ...para("Description", t.description),

@@ -47,7 +47,7 @@ const editableFormat = () => import("../../protocol/editable.ts");
 /** The item as the editor shows it: dependencies by slug, as proposals name them. */
 function editable(r: Row<"phase"> | Row<"task">, { renderEditable }: Awaited<ReturnType<typeof editableFormat>>): string {
   if (r.kind === "phase") return renderEditable({ title: r.phase.title, dependsOn: r.after, body: r.phase.content });
-  return renderEditable({ title: r.task.title, dependsOn: r.after, body: r.task.description });
+  return renderEditable({ title: r.task.title, dependsOn: r.after, files: r.task.files, body: r.task.description });
 }
 
 export function editSelected(env: KeyEnv): void {

@@ -145,6 +145,8 @@ export function makeTask(phase: Phase, over: Partial<Task> = {}): Task {
     summary: null,
     reason: null,
     conflicts: null,
+    files: null,
+    waiting: null,
     mergedAt: null,
     version: 1,
     createdAt: n,

@@ -100,6 +100,23 @@ describe("phases view", () => {
     await screen.waitFor("only a blocked or failed task is retried");
   });
 
+  test("a ready task held by dispatch says why in its row and its pane, with the files it owns; once under way it says no more", async () => {
+    const { client, schema, tables } = shop();
+    client.setTask({ ...tables, files: ["src/api.ts"] });
+    const reader = client.setTask(makeTask(schema, { slug: "reader", files: ["src/*.ts", "docs/**"], waiting: "waits for tables (src/api.ts)" }));
+    screen = await renderApp(client, { columns: 160 });
+    await screen.press("p");
+    const f = await screen.waitFor("reader");
+    expect(rowOf(f, "reader")).toContain("waits for tables (src/api.ts)");
+    expect(rowOf(f, "tables")).not.toContain("waits");
+    await screen.press("j", "j", "j", "j", "j");
+    const pane = await screen.waitFor("files: src/*.ts, docs/**");
+    expect(pane).toContain("│ waits for tables (src/api.ts)");
+    client.setTask({ ...reader, status: "in_progress" });
+    await screen.waitFor("reader in progress");
+    expect(screen.frame()).not.toContain("waits for tables");
+  });
+
   test("the stack: d on a task shows its agent's diff, esc returns to the phases view; o opens the agent", async () => {
     const { client } = shop();
     screen = await renderApp(client, { diff: ["diff --git a/t b/t", "+tables"] });

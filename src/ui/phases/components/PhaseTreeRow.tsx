@@ -2,7 +2,7 @@ import { memo } from "react";
 import { Text } from "ink";
 import { fit } from "../../../output/text.ts";
 import { sanitize } from "../../../output/sanitize.ts";
-import { rowStatus, type PhaseRow } from "../phase-rows.ts";
+import { rowStatus, waitingOf, type PhaseRow } from "../phase-rows.ts";
 import { selectionMark, tint, useTheme, type Colour } from "../../kit/theme.ts";
 
 export interface PhaseTreeRowProps {
@@ -40,7 +40,7 @@ function details(r: PhaseRow): string {
     case "phase":
       return `${r.after.length ? `after: ${r.after.join(", ")} · ` : ""}${r.phase.title}`;
     case "task":
-      return `${r.agent ? `@${r.agent} · ` : ""}${r.after.length ? `after: ${r.after.join(", ")} · ` : ""}${r.task.title}`;
+      return `${r.agent ? `@${r.agent} · ` : ""}${waitingOf(r.task) ? `${waitingOf(r.task)} · ` : ""}${r.after.length ? `after: ${r.after.join(", ")} · ` : ""}${r.task.title}`;
   }
 }
 
