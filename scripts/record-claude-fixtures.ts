@@ -24,6 +24,7 @@ import {
   text,
   toolUse,
   turnIndex,
+  usageWindowHeaders,
   type FakeAnthropic,
   type Script,
   type StdinIo,
@@ -48,6 +49,8 @@ interface Case {
   description: string;
   /** Null: ANTHROPIC_BASE_URL points at a closed port. */
   script: ((dirs: Dirs) => Script) | null;
+  /** Rate-limit headers on every successful reply (a subscription's usage windows). */
+  limits?: () => Record<string, string>;
   env?: Record<string, string>;
   /** Variables removed from the default env, e.g. the API key for the OAuth case. */
   unset?: string[];
@@ -180,6 +183,15 @@ const CASES: Case[] = [
     command: (d) => claude.buildSpawn(input(d, "do it")),
   },
   {
+    name: "usage-window",
+    description: "subscription user, a reply whose headers say 5-hour window 91 % used (allowed_warning), 7-day 40 %",
+    script: () => () => [text("Done.")],
+    limits: () => usageWindowHeaders(0.91, Date.now() + 3_600_000),
+    env: { CLAUDE_CODE_OAUTH_TOKEN: "sk-ant-oat01-fixture" },
+    unset: ["ANTHROPIC_API_KEY"],
+    command: (d) => claude.buildSpawn(input(d, "do it")),
+  },
+  {
     name: "usage-limit-weekly",
     description: "subscription user, 429 rejected on the seven-day limit",
     script: () => () => {
@@ -242,7 +254,7 @@ const CASES: Case[] = [
 async function record(c: Case, dirs: Dirs): Promise<void> {
   let fake: FakeAnthropic | undefined;
   try {
-    fake = c.script ? startFakeAnthropic(c.script(dirs)) : undefined;
+    fake = c.script ? startFakeAnthropic(c.script(dirs), { limits: c.limits }) : undefined;
     const cmd = c.command(dirs);
     const env: Record<string, string> = { ...claudeEnv(fake?.url ?? CLOSED_PORT_URL, dirs.home, c.env), ...cmd.env };
     env.PATH = `${dirs.bin}:${env.PATH}`;

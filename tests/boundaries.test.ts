@@ -26,7 +26,7 @@ const LAYERS: Record<string, readonly string[]> = {
   "daemon/routes": ["daemon", "services", "protocol"],
   daemon: ["daemon/routes", "services", "store", "events", "protocol", "runtime", "lock-file", "self", "workspace", "workspace-config", "json-config", "file-modes", "user-config"],
   // the services, and the one API over them
-  services: ["agents", "live", "accounts", "conversations", "messages", "reviews", "work", "permissions", "profiles", "flows", "notify", "events", "store", "protocol", "self", "workspace", "user-config"],
+  services: ["agents", "live", "accounts", "conversations", "messages", "reviews", "work", "permissions", "profiles", "flows", "notify", "events", "store", "protocol", "self", "workspace", "workspace-config", "user-config"],
   // profiles: read (untrusted files, as agents' are), validated, applied to a spawn
   profiles: ["agents", "providers", "protocol", "trust", "front-matter", "guarded-fs"],
   // scheduled flows: a gate command, then a spawn (through a profile or a provider)

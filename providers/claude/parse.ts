@@ -1,4 +1,4 @@
-import type { OutputEvent, Stream } from "../../src/protocol/output.ts";
+import type { OutputEvent, Stream, UsageWindow } from "../../src/protocol/output.ts";
 import { isObject, num, obj, parseJsonLine, str, stringify, type JsonObject } from "../json-line.ts";
 import type { ErrorPattern, FailureClass } from "../types.ts";
 
@@ -185,13 +185,33 @@ function resultEvents(event: Json): OutputEvent[] {
 
 function rateLimitEvents(event: Json): OutputEvent[] {
   const info = isObject(event.rate_limit_info) ? event.rate_limit_info : {};
-  if (info.status !== "rejected") return [];
+  const usage = usageWindows(info);
+  const events: OutputEvent[] = usage.length ? [{ kind: "usage", windows: usage }] : [];
+  if (info.status !== "rejected") return events;
   // epoch seconds: the exact time, where the text ("resets 12:18am") rounds to the minute
   const resets = num(info.resetsAt);
   const resetsAt = resets !== undefined ? Math.round(resets * 1000) : undefined;
   const when = resetsAt !== undefined ? `, resets ${new Date(resetsAt).toISOString()}` : "";
   const message = `usage limit reached (${str(info.rateLimitType) ?? "unknown"})${when}`;
-  return [{ kind: "error", message, failure: "usage_limit", ...(resetsAt !== undefined && { resetsAt }) }];
+  return [...events, { kind: "error", message, failure: "usage_limit", ...(resetsAt !== undefined && { resetsAt }) }];
+}
+
+/**
+ * The account's windows in a rate-limit event: `unifiedWindows` (each with its utilization and
+ * reset, recorded in tests/fixtures/claude/usage-window.stdout.jsonl), else the one the event is
+ * about when it gives a utilization. Windows without both are left out.
+ */
+function usageWindows(info: Json): UsageWindow[] {
+  const all = isObject(info.unifiedWindows) ? Object.entries(info.unifiedWindows) : [[str(info.rateLimitType) ?? "", info] as const];
+  const out: UsageWindow[] = [];
+  for (const [window, w] of all) {
+    if (!window || !isObject(w)) continue;
+    const utilization = num(w.utilization);
+    const resets = num(w.resetsAt);
+    if (utilization === undefined || utilization < 0 || resets === undefined) continue;
+    out.push({ window, utilization, resetsAt: Math.round(resets * 1000) });
+  }
+  return out;
 }
 
 function stdoutEvents(event: Json): OutputEvent[] | null {

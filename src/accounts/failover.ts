@@ -4,6 +4,7 @@ import type { Logger } from "../events/log.ts";
 import type { AgentRecord, Store } from "../store/index.ts";
 import { toAgent } from "../store/agents.ts";
 import type { Failure } from "../protocol/failure.ts";
+import type { UsageWindow } from "../protocol/output.ts";
 import type { Action } from "../agents/lifecycle/retry-policy.ts";
 import type { AccountPort } from "../agents/accounts-port.ts";
 import { getProvider } from "../../providers/index.ts";
@@ -36,8 +37,12 @@ export interface AccountsDeps {
 export class AccountBroker implements AccountPort {
   constructor(private readonly d: AccountsDeps) {}
 
-  choose(provider: string, pinned: string | null): string | null {
-    return this.d.accounts.take(provider, { pinned })?.id ?? null;
+  choose(provider: string, pinned: string | null, needMs: number | null = null): string | null {
+    return this.d.accounts.take(provider, { pinned, needMs })?.id ?? null;
+  }
+
+  usage(accountId: string, windows: UsageWindow[]): void {
+    this.d.accounts.recordUsage(accountId, windows);
   }
 
   envFor(rec: AgentRecord, clientEnv: Record<string, string>): Record<string, string> {

@@ -6,6 +6,8 @@ import { writePrivateFile } from "../file-modes.ts";
 import { AccountKindSchema } from "../protocol/account.ts";
 import type { AccountPaths } from "./paths.ts";
 import { withUserLock } from "./user-lock.ts";
+import type { UsageWindow } from "../protocol/output.ts";
+import { recordWindows } from "./forecast.ts";
 import { earliestReset, leastRecentlyUsed, type DirExists, type StoredAccount } from "./select.ts";
 
 const StoredAccountSchema = z.object({
@@ -17,6 +19,18 @@ const StoredAccountSchema = z.object({
   configDir: z.string().nullable(),
   env: z.record(z.string(), z.string()).nullable(),
   exhaustedUntil: z.number().nullable(),
+  // absent in files written before usage windows were recorded
+  windows: z
+    .array(
+      z.object({
+        window: z.string(),
+        utilization: z.number(),
+        resetsAt: z.number(),
+        seenAt: z.number(),
+        first: z.object({ utilization: z.number(), seenAt: z.number() }),
+      }),
+    )
+    .default([]),
   // absent in files written before credentials could be refused
   refused: z.string().nullable().default(null),
   lastUsedAt: z.number().nullable(),
@@ -73,7 +87,7 @@ export class AccountStore {
   add(a: NewAccount): StoredAccount {
     return this.change((all) => {
       if (all.some((x) => x.name === a.name)) throw new TroupeError("conflict", `an account named '${a.name}' exists`);
-      const stored: StoredAccount = { ...a, id: `acct_${randomBytes(6).toString("hex")}`, exhaustedUntil: null, refused: null, lastUsedAt: null, createdAt: Date.now() };
+      const stored: StoredAccount = { ...a, id: `acct_${randomBytes(6).toString("hex")}`, exhaustedUntil: null, windows: [], refused: null, lastUsedAt: null, createdAt: Date.now() };
       return [[...all, stored], stored];
     });
   }
@@ -92,7 +106,7 @@ export class AccountStore {
    * provider has no account at all (the spawning environment's credential is used); an error
    * naming the earliest reset when it has accounts but none is available now.
    */
-  take(provider: string, opts: { pinned?: string | null; exclude?: string | null } = {}, now = Date.now()): StoredAccount | null {
+  take(provider: string, opts: { pinned?: string | null; exclude?: string | null; needMs?: number | null } = {}, now = Date.now()): StoredAccount | null {
     // most users have no accounts: no lock, no file for them
     if (!opts.pinned && !this.hasAny(provider)) return null;
     return this.change((all) => {
@@ -104,7 +118,7 @@ export class AccountStore {
         if (leastRecentlyUsed([chosen], provider, now, this.dirExists) === null) throw exhausted(provider, [chosen], now, `account '${chosen.name}'`);
       } else {
         if (!mine.length) return [all, null]; // removed meanwhile
-        chosen = leastRecentlyUsed(mine, provider, now, this.dirExists, opts.exclude ?? null);
+        chosen = leastRecentlyUsed(mine, provider, now, this.dirExists, opts.exclude ?? null, opts.needMs ?? null);
         if (!chosen) throw exhausted(provider, mine, now, `every ${provider} account`);
       }
       const used = { ...chosen, lastUsedAt: now };
@@ -117,6 +131,11 @@ export class AccountStore {
     this.change((all) => [all.map((a) => (a.id === id ? { ...a, exhaustedUntil: Math.max(until, a.exhaustedUntil ?? 0) } : a)), undefined]);
   }
 
+  /** Records the usage windows a run on the account reported (src/accounts/forecast.ts). */
+  recordUsage(id: string, windows: UsageWindow[], now = Date.now()): void {
+    this.change((all) => [all.map((a) => (a.id === id ? { ...a, windows: recordWindows(a.windows, windows, now) } : a)), undefined]);
+  }
+
   /** Records that the provider refused the account's credential (`why`): no run takes it until the person resets it. */
   markRefused(id: string, why: string): void {
     this.change((all) => [all.map((a) => (a.id === id ? { ...a, refused: why } : a)), undefined]);
@@ -127,7 +146,7 @@ export class AccountStore {
     return this.change((all) => {
       const found = byRef(all, ref);
       if (!found) throw new TroupeError("account_not_found", `no account '${ref}'`);
-      const fresh = { ...found, exhaustedUntil: null, refused: null };
+      const fresh = { ...found, exhaustedUntil: null, windows: [], refused: null };
       return [all.map((a) => (a === found ? fresh : a)), fresh];
     });
   }

@@ -1,4 +1,5 @@
 import type { AgentRecord } from "../store/index.ts";
+import type { UsageWindow } from "../protocol/output.ts";
 import type { FailoverHook } from "./lifecycle/end-patch.ts";
 
 /**
@@ -8,10 +9,13 @@ import type { FailoverHook } from "./lifecycle/end-patch.ts";
 export interface AccountPort {
   /**
    * The account a new agent of `provider` takes: `pinned` (a name or id), else the least recently
-   * used available one; null when the provider has no accounts. Throws when none is available:
-   * no agent is ever started on a spent account.
+   * used available one (with `needMs`, the run's expected duration: one forecast to last it, if
+   * any does); null when the provider has no accounts. Throws when none is available: no agent is
+   * ever started on a spent account.
    */
-  choose(provider: string, pinned: string | null): string | null;
+  choose(provider: string, pinned: string | null, needMs?: number | null): string | null;
+  /** Records the usage windows a run on the account reported (its forecast). */
+  usage(accountId: string, windows: UsageWindow[]): void;
   /**
    * The environment of the agent's next run: `clientEnv` with its account's credential in place of
    * the provider's own variables. An agent whose account is spent (or gone) moves to an available

@@ -3,6 +3,7 @@ import type { Account } from "../protocol/account.ts";
 import { connectAsUser } from "./context.ts";
 import { defineCommand, printJson } from "./command.ts";
 import { stdout } from "./streams.ts";
+import { ago as since } from "./format.ts";
 
 /** `troupe account add|ls|rm|reset`: the user's provider accounts, shared by every workspace. */
 export const command = defineCommand({
@@ -24,7 +25,9 @@ export const command = defineCommand({
   on a spent quota or a refused credential it moves to the next, or waits (blocked) for the first reset
   (a refused account stays invalid until 'troupe account reset' or rm). Secrets stay in a 0600 file
   under $XDG_STATE_HOME/troupe (never in ls, --json, logs or events); --json: [{"id", "name", "provider",
-  "kind", "status": "available"|"exhausted"|"invalid", "exhaustedUntil", "lastUsedAt", "problem"}]`,
+  "kind", "status": "available"|"exhausted"|"invalid", "exhaustedUntil", "runsOutAt", "windows", "lastUsedAt", "problem"}]
+  Forecast: from the usage windows its runs report (Claude's), when an account runs out at the pace it is
+  used; a new agent expected to outlast it (dispatch: the phase's median task) takes another if one lasts.`,
 });
 
 async function add(args: string[]): Promise<number> {
@@ -91,5 +94,13 @@ function formatAccounts(accounts: Account[], now: number): string {
   const ago = (t: number | null) => (t === null ? "never used" : `used ${Math.max(0, Math.round((now - t) / 60_000))}m ago`);
   const status = (a: Account) =>
     a.status === "exhausted" && a.exhaustedUntil !== null ? `exhausted until ${new Date(a.exhaustedUntil).toISOString()}` : a.status === "invalid" ? `invalid: ${a.problem}` : a.status;
-  return accounts.map((a) => `${a.name}  ${a.id}  ${a.provider}  ${a.kind}  ${status(a)}  ${ago(a.lastUsedAt)}\n`).join("");
+  return accounts.map((a) => `${a.name}  ${a.id}  ${a.provider}  ${a.kind}  ${status(a)}${forecast(a, now)}  ${ago(a.lastUsedAt)}\n`).join("");
+}
+
+/** What its windows say: ` · runs out in ~12m (five_hour 91%, seven_day 40%)`; nothing when its provider reported none. */
+function forecast(a: Account, now: number): string {
+  if (!a.windows.length) return "";
+  const used = a.windows.map((w) => `${w.window} ${Math.round(w.utilization * 100)}%`).join(", ");
+  const when = a.runsOutAt !== null ? `runs out in ~${since(now, a.runsOutAt)}` : a.status === "available" ? "lasts to its resets" : "used";
+  return ` · ${when} (${used})`;
 }

@@ -43,6 +43,7 @@ export const command = defineCommand(
       timeout: { type: "string", arg: "T", help: "wall-clock limit per run (minutes, or 90s, 30m, 2h)" },
       "idle-timeout": { type: "string", arg: "T", help: "limit without output per run (default: lifecycle.idleTimeoutMinutes, 30)" },
       account: { type: "string", arg: "NAME", help: "run on this account of yours (default: the least recently used available one, if any)" },
+      expect: { type: "string", arg: "T", help: "how long the run should take (30m, 2h): an account forecast to run out\nsooner is passed over while another lasts (troupe account ls)" },
       sandbox: { type: "string", arg: "MODE", help: "auto (where the machine can), strict (refuse without one), off\n(default: the configs' sandbox.mode, else auto)" },
       network: { type: "string", arg: "POLICY", help: "all; allow (sandbox.allowHosts and the CLI's model API, through troupe's proxy); or none (only troupe's socket)" },
     },
@@ -72,6 +73,7 @@ async function run(args: string[]): Promise<number> {
   if (budgetUsd !== undefined && !(budgetUsd > 0)) throw new TroupeError("usage", "--budget takes an amount in USD, such as 2.50");
   const timeoutMs = durationMs("--timeout", values.timeout);
   const idleTimeoutMs = durationMs("--idle-timeout", values["idle-timeout"]);
+  const expectedMs = durationMs("--expect", values.expect);
   const sandbox = choice("--sandbox", values.sandbox, SandboxModeSchema.options);
   const network = choice("--network", values.network, NetworkPolicySchema.options);
   const client = await commandClient(values.workspace, values.remote);
@@ -92,6 +94,7 @@ async function run(args: string[]): Promise<number> {
     timeoutMs,
     idleTimeoutMs,
     account: values.account,
+    expectedMs,
     sandbox,
     network,
   });

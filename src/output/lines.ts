@@ -57,6 +57,9 @@ export function renderEvent(ev: OutputEvent): RenderedLine[] {
       return [{ text: `» ${inputSummary(ev.text)}`, kind: "meta" }];
     case "plan":
       return [{ text: "plan:", kind: "meta" }, ...ev.entries.map((e) => ({ text: `  ${PLAN_MARK[e.status]} ${sanitize(e.content)}`, kind: "tool" as const }))];
+    case "usage":
+      // the account's quota, read by the forecast and shown by `troupe account ls`: not the agent's words
+      return [];
     case "raw":
       return [{ text: sanitize(ev.line), kind: "raw" }];
     default:

@@ -21,6 +21,13 @@ export const AccountSchema = z.object({
   status: AccountStatusSchema,
   /** Until when its quota is spent (epoch ms); null when it is not. */
   exhaustedUntil: z.number().int().nullable(),
+  /**
+   * When its quota runs out at the pace its runs use it (epoch ms: src/accounts/forecast.ts), or
+   * null when it lasts to each window's reset, or nothing is known.
+   */
+  runsOutAt: z.number().int().nullable(),
+  /** Its usage windows as its provider last reported them (`utilization` 1 = all used). */
+  windows: z.array(z.object({ window: z.string(), utilization: z.number(), resetsAt: z.number().int(), seenAt: z.number().int() })),
   /** When an agent last started on it (epoch ms): the least recently used is taken first. */
   lastUsedAt: z.number().int().nullable(),
   /** Why it is `invalid` (its config folder is gone, say); null otherwise. */

@@ -39,6 +39,8 @@ export const SpawnRequestSchema = z.object({
   env: Env.default({}),
   /** Spend limit in USD over all the agent's runs: past it the agent is stopped and fails (`budget`). */
   budgetUsd: z.number().positive().optional(),
+  /** How long its run is expected to take: an account forecast to run out sooner is passed over while another lasts (src/accounts/forecast.ts). */
+  expectedMs: z.number().int().positive().optional(),
   /** Wall-clock limit per run, and the limit without output; unset: the workspace config's. */
   timeoutMs: z.number().int().positive().optional(),
   idleTimeoutMs: z.number().int().positive().optional(),

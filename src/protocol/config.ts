@@ -83,6 +83,12 @@ export const WorkspaceConfigSchema = z
       })
       .optional(),
     output: OutputConfigSchema.optional(),
+    dispatch: z
+      .object({
+        /** Minutes a task is expected to take while its phase has none finished (the quota forecast: src/work/expected-duration.ts). */
+        taskMinutes: z.number().positive().optional(),
+      })
+      .optional(),
     worktree: WorktreeConfigSchema.optional(),
     lifecycle: LifecycleConfigSchema.optional(),
     /** The workspace's permission policy: under a spawn's, a profile's and an initiative's, over the user's. */

@@ -9,6 +9,17 @@ export const PlanEntrySchema = z.object({
 });
 export type PlanEntry = z.infer<typeof PlanEntrySchema>;
 
+/**
+ * One of an account's usage windows as the provider reported it (Claude's rate-limit event: the
+ * API's `anthropic-ratelimit-unified-*` headers): how much of it is used (1 = all) and when it resets (epoch ms).
+ */
+export const UsageWindowSchema = z.object({
+  window: z.string(),
+  utilization: z.number().nonnegative(),
+  resetsAt: z.number().int(),
+});
+export type UsageWindow = z.infer<typeof UsageWindowSchema>;
+
 /** What a provider parser turns an output line into; the dashboard and `troupe logs` render these. */
 export const OutputEventSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("session"), sessionId: z.string(), model: z.string().optional() }),
@@ -42,6 +53,8 @@ export const OutputEventSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("input"), text: z.string(), id: z.string().optional() }),
   /** The agent's plan, whole, each time it changes (an ACP agent's `plan` update): the agent's record keeps the last. */
   z.object({ kind: z.literal("plan"), entries: z.array(PlanEntrySchema) }),
+  /** The run's account's usage windows, each time the provider reports them (the forecast of src/accounts/forecast.ts reads them). */
+  z.object({ kind: z.literal("usage"), windows: z.array(UsageWindowSchema) }),
   /** A line the parser did not recognise: kept verbatim, never dropped. */
   z.object({ kind: z.literal("raw"), line: z.string() }),
 ]);

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { readWorkspaceConfig } from "../workspace-config.ts";
 import { composeAgents } from "../agents/compose.ts";
 import { AgentFollower } from "../conversations/follow-agents.ts";
 import { UncommittedFollower, WorktreeReaper } from "../agents/cleanup/index.ts";
@@ -99,7 +100,7 @@ export function createServices(h: ServiceHost): RunningServices {
   const work = new WorkService({ root: h.ws.root, store: h.store, bus, agents: agents.resume });
   const decisions = new DecisionStore(h.ws.stateDir, h.log);
   const modes = new ModeService({ agents: agents.spawn, store: h.store, log: h.log, decisions, work: modeWorkOver(work, h.store) });
-  const dispatcher = new Dispatcher({ root: h.ws.root, stateDir: h.ws.stateDir, store: h.store, bus, log: h.log, modes, agents: agents.resume });
+  const dispatcher = new Dispatcher({ root: h.ws.root, stateDir: h.ws.stateDir, store: h.store, bus, log: h.log, modes, agents: agents.resume, taskMinutes: () => readWorkspaceConfig(h.ws.stateDir).dispatch?.taskMinutes });
   const delivery = new DeliveryFollower({ store: h.store, bus, log: h.log, messages, agents: agents.resume });
   const reviews = new ReviewService({ store: h.store, log: h.log, agents: agents.query, resumes: agents.resume, messages });
   const profiles = new ProfileCatalog(h.ws.root);

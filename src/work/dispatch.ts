@@ -7,9 +7,11 @@ import type { Agent } from "../protocol/entities.ts";
 import { isLive } from "../protocol/status.ts";
 import type { Initiative, AgentMode } from "../protocol/work.ts";
 import type { Store } from "../store/index.ts";
+import type { TaskRecord } from "../store/tasks.ts";
 import { toInitiative, type InitiativeRecord } from "../store/initiatives.ts";
 import { getProvider } from "../../providers/index.ts";
 import { publish } from "./deps.ts";
+import { expectedTaskMs } from "./expected-duration.ts";
 import { DispatchEnvStore, runEnv, type Captured } from "./dispatch-env.ts";
 import { advance, settle, type AdvanceStep, type AgentView, type SettleStep, type Snapshot } from "./dispatch-plan.ts";
 import { resolveInitiative } from "./refs.ts";
@@ -19,7 +21,7 @@ import { assertTransition } from "./transitions.ts";
 
 /** Starts mode agents: ModeService.start (src/work/modes.ts). */
 interface ModeStarter {
-  start(mode: AgentMode, ref: string, opts: { provider?: string; model?: string; command?: string; env: Record<string, string>; budgetUsd?: number }): Promise<Agent>;
+  start(mode: AgentMode, ref: string, opts: { provider?: string; model?: string; command?: string; env: Record<string, string>; budgetUsd?: number; expectedMs?: number }): Promise<Agent>;
 }
 
 export interface DispatchDeps {
@@ -30,6 +32,8 @@ export interface DispatchDeps {
   log: Logger;
   modes: ModeStarter;
   agents: Resumer;
+  /** The workspace config's `dispatch.taskMinutes`, read at each start. */
+  taskMinutes(): number | undefined;
 }
 
 export interface DispatchOptions {
@@ -248,6 +252,18 @@ export class Dispatcher {
     return { concurrency: d.concurrency, provider: d.provider, model: d.model ?? undefined, command: d.command ?? undefined, env: runEnv(captured), ...(left !== undefined && left > 0 && { budgetUsd: left }) };
   }
 
+  /** How long the task should take: its phase's finished tasks, from their agents' start to their merge. */
+  private expectedMs(task: TaskRecord): number {
+    const { store } = this.d;
+    const finished = store.tasks
+      .listByPhase(task.phaseId)
+      .flatMap((t) => {
+        const agent = t.status === "completed" && t.agentId && t.mergedAt ? store.agents.get(t.agentId) : null;
+        return agent ? [{ startedAt: agent.createdAt, mergedAt: t.mergedAt! }] : [];
+      });
+    return expectedTaskMs(finished, this.d.taskMinutes());
+  }
+
   private async settleStep(init: InitiativeRecord, captured: Captured, step: SettleStep, dirty?: Promise<string[]>): Promise<void> {
     switch (step.kind) {
       case "recover": {
@@ -292,7 +308,7 @@ export class Dispatcher {
       case "start": {
         // claimed first: a daemon killed during the spawn finds the task under way, not pending
         const claimed = this.writes.task(step.task, { status: "in_progress", reason: null, waiting: null, conflicts: null, resolveSession: null, agentId: null, branch: null, mergedAt: null, mergeCommit: null });
-        const opts = this.runOptions(init, captured);
+        const opts = { ...this.runOptions(init, captured), expectedMs: this.expectedMs(step.task) };
         this.spawnBeside(claimed.id, async () => {
           let agent: Agent;
           try {

@@ -24,6 +24,8 @@ export interface ModeRunOptions {
   env: Record<string, string>;
   /** The agent's spend limit (dispatch: what is left of its initiative's budget). */
   budgetUsd?: number;
+  /** How long the run is expected to take (dispatch: the phase's median task), for the account it takes. */
+  expectedMs?: number;
 }
 
 export interface ModeDeps {
@@ -89,6 +91,7 @@ export class ModeService {
       worktree: true,
       env: opts.env,
       budgetUsd: opts.budgetUsd,
+      expectedMs: opts.expectedMs,
     });
     if (!req.success) throw new TroupeError("bad_request", describeIssue(req.error, "request"));
     return this.d.agents.spawn(req.data, parentId, this.spawnWork(mode, { initiative, phase, task }));

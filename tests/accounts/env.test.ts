@@ -5,7 +5,7 @@ import { gemini } from "../../providers/gemini.ts";
 import { withAccount } from "../../src/accounts/env.ts";
 import type { StoredAccount } from "../../src/accounts/select.ts";
 
-const base: StoredAccount = { id: "acct_1", name: "a", provider: "claude", kind: "token", token: null, configDir: null, env: null, exhaustedUntil: null, refused: null, lastUsedAt: null, createdAt: 0 };
+const base: StoredAccount = { id: "acct_1", name: "a", provider: "claude", kind: "token", token: null, configDir: null, env: null, exhaustedUntil: null, windows: [], refused: null, lastUsedAt: null, createdAt: 0 };
 const SPAWNING = {
   PATH: "/usr/bin",
   HOME: "/home/u",

@@ -5,7 +5,7 @@ const NOW = 1_800_000_000_000;
 let n = 0;
 function acct(over: Partial<StoredAccount> = {}): StoredAccount {
   n++;
-  return { id: `acct_${n}`, name: `a${n}`, provider: "claude", kind: "token", token: `tok${n}`, configDir: null, env: null, exhaustedUntil: null, refused: null, lastUsedAt: null, createdAt: n, ...over };
+  return { id: `acct_${n}`, name: `a${n}`, provider: "claude", kind: "token", token: `tok${n}`, configDir: null, env: null, exhaustedUntil: null, windows: [], refused: null, lastUsedAt: null, createdAt: n, ...over };
 }
 const always = () => true;
 
@@ -61,5 +61,28 @@ describe("least recently used selection", () => {
     const view = JSON.stringify(publicAccount(acct({ kind: "env", token: null, env: { KEY: "hunter2" } }), NOW, always));
     expect(view).not.toContain("hunter2");
     expect(view).not.toContain("tok");
+  });
+});
+
+describe("selection with a forecast", () => {
+  // 1 h into a 5-hour window, 96.7 % used: about 2 minutes left
+  const short = { window: "five_hour", utilization: 0.967, resetsAt: NOW + 4 * 3_600_000, seenAt: NOW, first: { utilization: 0.967, seenAt: NOW } };
+
+  test("an account forecast to run out within the run is passed over for one that lasts, and taken for a shorter run", () => {
+    const soon = acct({ windows: [short] });
+    const later = acct({ lastUsedAt: NOW - 1000 });
+    expect(leastRecentlyUsed([soon, later], "claude", NOW, always, null, 10 * 60_000)?.id).toBe(later.id);
+    expect(leastRecentlyUsed([soon, later], "claude", NOW, always, null, 60_000)?.id).toBe(soon.id);
+    // none lasts: still the least recently used (a forecast is advice), never none
+    expect(leastRecentlyUsed([soon], "claude", NOW, always, null, 10 * 60_000)?.id).toBe(soon.id);
+  });
+
+  test("a window reported used up makes the account exhausted until its reset, and names that reset", () => {
+    const out = acct({ windows: [{ ...short, utilization: 1 }] });
+    expect(accountStatus(out, NOW, always).status).toBe("exhausted");
+    expect(publicAccount(out, NOW, always)).toMatchObject({ status: "exhausted", exhaustedUntil: short.resetsAt, runsOutAt: null });
+    expect(earliestReset([out], "claude", NOW)).toBe(short.resetsAt);
+    expect(leastRecentlyUsed([out], "claude", NOW, always, null, 60_000)).toBeNull();
+    expect(publicAccount(acct({ windows: [short] }), NOW, always).runsOutAt).toBeGreaterThan(NOW);
   });
 });

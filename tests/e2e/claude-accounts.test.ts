@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { ROOT, Sandbox, waitFor } from "../support/sandbox.ts";
-import { apiError, bash, claudeEnv, requestToken, startFakeAnthropic, text, turnIndex, usageLimitError, type ApiError, type FakeAnthropic } from "../support/fake-anthropic.ts";
+import { apiError, bash, claudeEnv, requestToken, startFakeAnthropic, text, turnIndex, usageLimitError, usageWindowHeaders, type ApiError, type FakeAnthropic } from "../support/fake-anthropic.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
 import type { Account } from "../../src/protocol/account.ts";
 
@@ -16,6 +16,8 @@ import type { Account } from "../../src/protocol/account.ts";
 const spent = new Map<string, number>();
 /** Tokens the API refuses (401), as a revoked or mistyped token is. */
 const refused = new Set<string>();
+/** Rate-limit headers each token's replies carry: its usage windows. */
+const windows = new Map<string, Record<string, string>>();
 /** Tokens served this many more requests before they are spent for an hour. */
 const allowance = new Map<string, number>();
 let server: FakeAnthropic;
@@ -40,7 +42,7 @@ beforeAll(() => {
       ? [[bash("echo 'wrote step 1' > step1.txt && git add step1.txt && git commit -qm step1 && cat step1.txt")], [bash("troupe signal done --result finished")]]
       : [[bash("troupe signal done --result finished")]];
     return steps[turnIndex(req)] ?? [text("Done.")];
-  }, { gate });
+  }, { gate, limits: (headers) => windows.get(requestToken(headers) ?? "") });
   home = mkdtempSync(join(tmpdir(), "troupe-claude-home-"));
 });
 afterAll(() => {
@@ -49,6 +51,7 @@ afterAll(() => {
 });
 afterEach(async () => {
   spent.clear();
+  windows.clear();
   refused.clear();
   allowance.clear();
   server.requests.length = 0;
@@ -177,4 +180,41 @@ describe("accounts and failover (real Claude Code)", () => {
     expect(done).toMatchObject({ status: "done", attempt: 2 });
     expect(done.updatedAt).toBeGreaterThanOrEqual(reset);
   }, 150_000);
+
+  test("the forecast: an account its window says runs out in 2 minutes is passed over for a 10-minute run and taken for a 1-minute one", async () => {
+    accountsSandbox();
+    // an hour into its 5-hour window and 96.7 % used: at that pace about 2 minutes are left
+    windows.set("tok-short", usageWindowHeaders(0.967, Date.now() + 4 * 3_600_000));
+    windows.set("tok-long", usageWindowHeaders(0.1, Date.now() + 4 * 3_600_000));
+    const short = await sb.json<Account>(["account", "add", "--provider", "claude", "--token", "tok-short", "--name", "short", "--json"]);
+    const long = await sb.json<Account>(["account", "add", "--provider", "claude", "--token", "tok-long", "--name", "long", "--json"]);
+    const finish = async (name: string, args: string[]) => {
+      await sb.json(["spawn", "--provider", "claude", "--name", name, "--prompt", "Do it.", ...args, "--json"]);
+      return waitFor(`${name} to finish`, async () => {
+        const a = await agentNamed(name);
+        return a && ["done", "failed", "blocked"].includes(a.status) ? a : undefined;
+      }, 90_000);
+    };
+    // each account's run reports its windows; "short" is then the least recently used
+    expect(await finish("probe", ["--account", "short"])).toMatchObject({ status: "done", accountId: short.id });
+    expect(await finish("warm", ["--account", "long"])).toMatchObject({ status: "done", accountId: long.id });
+    const seen = await sb.json<Account[]>(["account", "ls", "--json"]);
+    const forecast = seen.find((a) => a.id === short.id)!;
+    expect(forecast.windows.map((w) => [w.window, w.utilization])).toEqual([["five_hour", 0.967], ["seven_day", 0.4]]);
+    expect((forecast.runsOutAt! - Date.now()) / 60_000).toBeGreaterThan(1);
+    expect((forecast.runsOutAt! - Date.now()) / 60_000).toBeLessThan(2.2);
+    expect(seen.find((a) => a.id === long.id)!.runsOutAt).toBeNull();
+    const listed = (await sb.run(["account", "ls"])).stdout;
+    expect(listed).toMatch(/short .* available · runs out in ~[12]m\d\ds \(five_hour 97%, seven_day 40%\)/);
+    expect(listed).toMatch(/long .* available · lasts to its resets \(five_hour 10%, seven_day 40%\)/);
+
+    expect(await finish("big", ["--expect", "10m"])).toMatchObject({ status: "done", accountId: long.id });
+    expect(await finish("small", ["--expect", "1m"])).toMatchObject({ status: "done", accountId: short.id });
+    // a window reported used up: exhausted until its reset, never taken, whatever the run's length
+    windows.set("tok-short", usageWindowHeaders(1, Date.now() + 3_600_000));
+    expect(await finish("last", ["--account", "short"])).toMatchObject({ accountId: short.id });
+    const out = (await sb.json<Account[]>(["account", "ls", "--json"])).find((a) => a.id === short.id)!;
+    expect(out.status).toBe("exhausted");
+    expect(await finish("after", ["--expect", "1m"])).toMatchObject({ status: "done", accountId: long.id });
+  }, 240_000);
 });

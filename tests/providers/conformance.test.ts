@@ -34,6 +34,7 @@ const EXPECTED_FAILURE: Record<string, Record<string, FailureClass | null>> = {
     "not-logged-in": "auth",
     "usage-limit": "usage_limit",
     "usage-limit-weekly": "usage_limit",
+    "usage-window": null,
     // the per-minute 429 (rate_limit_error) is transient; a spent subscription quota comes with a rejected rate_limit_event
     "rate-limit-429": "rate_limit",
     "credit-low": "usage_limit",
@@ -171,7 +172,7 @@ for (const p of PROVIDERS) {
       // a token variable the CLI reads is a credential: the spawning environment's own must go
       if (p.tokenEnv) expect(p.credentialEnv).toContain(p.tokenEnv);
       const shell = Object.fromEntries(p.credentialEnv.map((k) => [k, "from-the-shell"]));
-      const account = { id: "acct_x", name: "x", provider: p.name, token: "acct", configDir: "/acct", env: null, exhaustedUntil: null, refused: null, lastUsedAt: null, createdAt: 0 };
+      const account = { id: "acct_x", name: "x", provider: p.name, token: "acct", configDir: "/acct", env: null, exhaustedUntil: null, windows: [], refused: null, lastUsedAt: null, createdAt: 0 };
       for (const kind of ["token", "config-dir"] as const) {
         const env = withAccount(p, { ...account, kind }, { ...shell, PATH: "/bin" });
         expect(Object.values(env)).not.toContain("from-the-shell");

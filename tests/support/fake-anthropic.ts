@@ -55,6 +55,8 @@ export interface FakeAnthropicOptions {
   sideText?: string;
   /** Answers a Messages request with an error before any script sees it, by its headers (say, a spent account's token). */
   gate?: (headers: Record<string, string>) => ApiError | undefined;
+  /** Rate-limit headers a successful Messages reply carries, by the request's headers (an account's usage window, as the real API reports it). */
+  limits?: (headers: Record<string, string>) => Record<string, string> | undefined;
 }
 
 export interface FakeAnthropic {
@@ -86,6 +88,27 @@ export const usageLimitError = (resetAtMs: number): ApiError =>
     "anthropic-ratelimit-unified-reset": String(Math.ceil(resetAtMs / 1000)),
     "anthropic-ratelimit-unified-representative-claim": "five_hour",
   });
+
+/**
+ * The rate-limit headers of a subscription's successful reply: the 5-hour window `used` (0..1)
+ * resetting at `resetAtMs`, the 7-day one at 40 % (the headers the real CLI reads: its rate_limit_event
+ * is recorded in tests/fixtures/claude/usage-window.stdout.jsonl).
+ */
+export const usageWindowHeaders = (used: number, resetAtMs: number): Record<string, string> => {
+  const status = used >= 1 ? "rejected" : used >= 0.9 ? "allowed_warning" : "allowed";
+  const reset = String(Math.ceil(resetAtMs / 1000));
+  return {
+    "anthropic-ratelimit-unified-status": status,
+    "anthropic-ratelimit-unified-reset": reset,
+    "anthropic-ratelimit-unified-representative-claim": "five_hour",
+    "anthropic-ratelimit-unified-5h-status": status,
+    "anthropic-ratelimit-unified-5h-reset": reset,
+    "anthropic-ratelimit-unified-5h-utilization": String(used),
+    "anthropic-ratelimit-unified-7d-status": "allowed",
+    "anthropic-ratelimit-unified-7d-reset": String(Math.ceil(resetAtMs / 1000) + 3 * 86_400),
+    "anthropic-ratelimit-unified-7d-utilization": "0.4",
+  };
+};
 
 /** The token a request carries (`authorization: Bearer T`, or `x-api-key: T`). */
 export const requestToken = (headers: Record<string, string>): string | undefined => headers.authorization?.replace(/^Bearer\s+/i, "") ?? headers["x-api-key"];
@@ -252,9 +275,10 @@ export function startFakeAnthropic(script: Script, options: FakeAnthropicOptions
 
       const content = materialize(turn);
       const tokens = usage(body, content);
-      if (request.stream) return new Response(sse(request.model, content, tokens), { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
+      const limits = options.limits?.(record.headers) ?? {};
+      if (request.stream) return new Response(sse(request.model, content, tokens), { headers: { "content-type": "text/event-stream", "cache-control": "no-cache", ...limits } });
       const stop = content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn";
-      return Response.json({ id: newId("msg"), type: "message", role: "assistant", model: request.model, content, stop_reason: stop, stop_sequence: null, usage: tokens });
+      return Response.json({ id: newId("msg"), type: "message", role: "assistant", model: request.model, content, stop_reason: stop, stop_sequence: null, usage: tokens }, { headers: limits });
     },
   });
 

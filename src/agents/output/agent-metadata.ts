@@ -1,4 +1,4 @@
-import type { OutputChunk } from "../../protocol/output.ts";
+import type { OutputChunk, UsageWindow } from "../../protocol/output.ts";
 import type { AgentPatch, OutputContext } from "../../store/agents.ts";
 import type { ChunkRepo } from "../../store/chunks.ts";
 import { chunkLines, type LineParser } from "../../output/lines.ts";
@@ -14,12 +14,14 @@ export interface ChunkNews {
   input: InputSeen;
   /** The run's cost as its last result put it (a CLI that takes input mid-run reports it summed over the run's turns). */
   runCost: number;
+  /** The account's usage windows as the chunk's last report put them; null when it reported none. */
+  usage: UsageWindow[] | null;
 }
 
 /**
  * What an output chunk tells about its agent: provider session id, and cost and tokens summed over
  * runs; and, for its input stream, the lines the CLI took (their echoes) and whether a turn ended
- * (a result). `known` (what the store holds) is read only when a line says something: most lines do not.
+ * (a result); and the account's usage windows. `known` (what the store holds) is read only when a line says something: most lines do not.
  * `priorRunCost`: what earlier results of the same run reported (read only at a result); each
  * result adds only what it grew by.
  */
@@ -28,7 +30,8 @@ export function outputNews(parse: LineParser, chunk: OutputChunk, known: () => K
   const input: InputSeen = { taken: [], turnEnded: false };
   let runCost: number | null = typeof priorRunCost === "number" ? priorRunCost : null;
   const soFar = () => (runCost ??= (priorRunCost as () => number)());
-  if (chunk.stream === "troupe") return { patch, input, runCost: runCost ?? 0 };
+  let usage: UsageWindow[] | null = null;
+  if (chunk.stream === "troupe") return { patch, input, runCost: runCost ?? 0, usage };
   let rec: Known | null | undefined;
   for (const line of chunkLines(chunk)) {
     if (!line) continue;
@@ -39,6 +42,7 @@ export function outputNews(parse: LineParser, chunk: OutputChunk, known: () => K
         input.turnEnded = false;
       }
       if (ev.kind === "result") input.turnEnded = true;
+      if (ev.kind === "usage") usage = ev.windows;
       // the last plan of the chunk is the agent's plan (each update is the whole plan)
       if (ev.kind !== "session" && ev.kind !== "result" && ev.kind !== "plan") continue;
       if (rec === undefined) rec = known();
@@ -55,7 +59,7 @@ export function outputNews(parse: LineParser, chunk: OutputChunk, known: () => K
       }
     }
   }
-  return { patch: rec ? patch : {}, input, runCost: runCost ?? 0 };
+  return { patch: rec ? patch : {}, input, runCost: runCost ?? 0, usage };
 }
 
 /** How many stored chunks back a restarted daemon looks for the run's last result (one page at most). */

@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import type { OutputChunk } from "../../protocol/output.ts";
+import type { OutputChunk, UsageWindow } from "../../protocol/output.ts";
 import type { SessionRecord } from "../../store/index.ts";
 import { toAgent } from "../../store/agents.ts";
 import { parserFor } from "../../output/render.ts";
@@ -119,7 +119,8 @@ export class SessionWatcher {
     const parse = parserFor(provider);
     // a run this daemon did not see begin (it was restarted): its last stored result, read at the next result
     const prior = before?.session === chunk.session ? before.cost : () => storedRunCost(store.chunks, parse, chunk);
-    const { patch, input, runCost } = outputNews(parse, chunk, () => store.agents.outputContext(chunk.agentId), prior);
+    const { patch, input, runCost, usage } = outputNews(parse, chunk, () => store.agents.outputContext(chunk.agentId), prior);
+    if (usage && this.d.accounts) this.recordUsage(chunk.agentId, usage);
     if (input.turnEnded || runCost > 0) this.runCosts.set(chunk.agentId, { session: chunk.session, cost: runCost });
     if (input.taken.length || input.turnEnded) this.d.input?.output(chunk.agentId, chunk.session, input);
     const now = Date.now();
@@ -131,6 +132,18 @@ export class SessionWatcher {
     } else {
       // activity alone is not worth an event (the next update carries it), nor a commit of its own
       this.activity.note(chunk.agentId, now);
+    }
+  }
+
+  /** The windows a run reported, for its account's forecast (a run on no account reports for nobody's). */
+  private recordUsage(agentId: string, usage: UsageWindow[]): void {
+    const accountId = this.d.store.agents.get(agentId)?.accountId ?? null;
+    if (accountId === null) return;
+    try {
+      this.d.accounts!.usage(accountId, usage);
+    } catch (err) {
+      // a forecast is advice: an unreadable accounts file never stops the output from being stored
+      this.d.log.error(`${agentId}: recording its account's usage`, err);
     }
   }
 

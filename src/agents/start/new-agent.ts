@@ -88,7 +88,7 @@ export class Spawner {
     // chosen before anything is created: a spent or unknown account refuses the spawn
     const accounts = d.accounts ?? null;
     if (req.account && !accounts) throw new TroupeError("bad_request", "accounts are not available in this daemon");
-    const accountId = accounts ? (parentId === null ? accounts.choose(provider.name, req.account ?? null) : this.inheritedAccount(parentId, provider.name, req.account)) : null;
+    const accountId = accounts ? (parentId === null ? accounts.choose(provider.name, req.account ?? null, req.expectedMs ?? null) : this.inheritedAccount(parentId, provider.name, req.account)) : null;
     const id = newId("ag");
     const token = newToken();
     const prompt = req.prompt ?? null;

@@ -62,6 +62,18 @@ test("the resume fixture keeps the session id and acts on the answer", () => {
   expect(events.at(-1)).toMatchObject({ kind: "result", isError: false });
 });
 
+test("the usage-window fixture: both windows of the rate-limit event, each with its use and reset, and no error", () => {
+  const { events, meta } = load("usage-window");
+  expect(meta.exitCode).toBe(0);
+  const usage = of(events, "usage");
+  expect(usage).toHaveLength(1);
+  expect(usage[0]!.windows.map((w) => [w.window, w.utilization])).toEqual([["five_hour", 0.91], ["seven_day", 0.4]]);
+  // epoch ms, an hour after the recording (5-hour window) and three days past that (7-day)
+  const [five, seven] = usage[0]!.windows;
+  expect(seven!.resetsAt - five!.resetsAt).toBe(3 * 86_400_000);
+  expect(of(events, "error")).toEqual([]);
+});
+
 // Each case's failure class (from diagnose()) is checked by the conformance suite.
 describe("error fixtures", () => {
   const expected: Record<string, RegExp> = {
