@@ -22,6 +22,9 @@ const WINDOW_MS: Record<string, number> = {
   seven_day_sonnet: 7 * 86_400_000,
 };
 
+/** Two reports whose resets are less than this apart are of the same window (the reset is rounded to the second, and may drift). */
+const SAME_RESET_MS = 60_000;
+
 /** Reports less than this apart give no pace of their own (their difference is rounding). */
 const MIN_SPAN_MS = 30_000;
 
@@ -71,7 +74,7 @@ export function recordWindows(known: readonly RecordedWindow[], reported: readon
   const byName = new Map(known.filter((w) => w.resetsAt > now).map((w) => [w.window, w]));
   for (const r of reported) {
     const prior = byName.get(r.window);
-    const first = prior && Math.abs(prior.resetsAt - r.resetsAt) < 60_000 ? prior.first : { utilization: r.utilization, seenAt: now };
+    const first = prior && Math.abs(prior.resetsAt - r.resetsAt) < SAME_RESET_MS ? prior.first : { utilization: r.utilization, seenAt: now };
     byName.set(r.window, { ...r, seenAt: now, first });
   }
   return [...byName.values()];

@@ -6,7 +6,7 @@ import { writePrivateFile } from "../file-modes.ts";
 import { AccountKindSchema } from "../protocol/account.ts";
 import type { AccountPaths } from "./paths.ts";
 import { withUserLock } from "./user-lock.ts";
-import type { UsageWindow } from "../protocol/output.ts";
+import { UsageWindowSchema, type UsageWindow } from "../protocol/output.ts";
 import { recordWindows } from "./forecast.ts";
 import { earliestReset, leastRecentlyUsed, type DirExists, type StoredAccount } from "./select.ts";
 
@@ -20,17 +20,7 @@ const StoredAccountSchema = z.object({
   env: z.record(z.string(), z.string()).nullable(),
   exhaustedUntil: z.number().nullable(),
   // absent in files written before usage windows were recorded
-  windows: z
-    .array(
-      z.object({
-        window: z.string(),
-        utilization: z.number(),
-        resetsAt: z.number(),
-        seenAt: z.number(),
-        first: z.object({ utilization: z.number(), seenAt: z.number() }),
-      }),
-    )
-    .default([]),
+  windows: z.array(UsageWindowSchema.extend({ seenAt: z.number(), first: z.object({ utilization: z.number(), seenAt: z.number() }) })).default([]),
   // absent in files written before credentials could be refused
   refused: z.string().nullable().default(null),
   lastUsedAt: z.number().nullable(),

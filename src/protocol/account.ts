@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { UsageWindowSchema } from "./output.ts";
 
 /**
  * A provider account of the user (`troupe account add`): shared by every workspace and daemon of
@@ -27,7 +28,7 @@ export const AccountSchema = z.object({
    */
   runsOutAt: z.number().int().nullable(),
   /** Its usage windows as its provider last reported them (`utilization` 1 = all used). */
-  windows: z.array(z.object({ window: z.string(), utilization: z.number(), resetsAt: z.number().int(), seenAt: z.number().int() })),
+  windows: z.array(UsageWindowSchema.extend({ seenAt: z.number().int() })),
   /** When an agent last started on it (epoch ms): the least recently used is taken first. */
   lastUsedAt: z.number().int().nullable(),
   /** Why it is `invalid` (its config folder is gone, say); null otherwise. */

@@ -25,15 +25,17 @@ const OwnedGlob = z
   .transform((g) => g.replace(/^(\.\/)+/, ""))
   .refine((g) => !g.startsWith("/") && !g.split("/").includes("..") && !g.includes("\0"), "must be relative to the repository root, without '..'");
 
+const OwnedGlobs = z.array(OwnedGlob).max(100, "at most 100 globs");
+
 /**
  * `files:` of a task (work/file-ownership.ts): the globs of the files it owns; two tasks whose
  * files could meet never run at once. Absent or null: no list (it owns what its phase's other
  * tasks do not list); `[]`: it owns none.
  */
-export const OwnedFilesSchema = z.array(OwnedGlob).max(100, "at most 100 globs").nullable().default(null);
+export const OwnedFilesSchema = OwnedGlobs.nullable().default(null);
 
 /** `files:` as `troupe edit` reads it: absent leaves the task's as they are, null drops its list. */
-export const EditedFilesSchema = z.array(OwnedGlob).max(100, "at most 100 globs").nullable().optional();
+export const EditedFilesSchema = OwnedGlobs.nullable().optional();
 
 /** `tasks/<slug>.md` (detail). */
 export const TaskFrontMatterSchema = ProposalFrontMatterSchema.extend({ files: OwnedFilesSchema }).strict();

@@ -134,6 +134,8 @@ export function advance(s: Snapshot): AdvanceStep[] {
   const owners = new FileOwnership(s.tasks.filter((t) => t.status !== "rejected"));
   /** Why each ready task that does not start waits. */
   const waits = new Map<string, string>();
+  /** The tasks this pass starts. */
+  const started = new Set<string>();
   let slots = s.concurrency - underWay.length;
   for (const phase of dependencyOrder(s.phases)) {
     if (!ACTIVE.includes(status.get(phase.id)!)) continue;
@@ -172,11 +174,11 @@ export function advance(s: Snapshot): AdvanceStep[] {
       else {
         setStatus(phase, "in_progress");
         steps.push({ kind: "start", task });
+        started.add(task.id);
         underWay.push(task);
         slots--;
       }
     }
-    const started = new Set(steps.flatMap((st) => (st.kind === "start" ? [st.task.id] : [])));
     if (tasks.every((t) => t.status === "completed")) setStatus(phase, "completed");
     else {
       const stuck = tasks.filter((t) => t.status === "blocked" || t.status === "failed");
@@ -185,7 +187,6 @@ export function advance(s: Snapshot): AdvanceStep[] {
       else if (moving && status.get(phase.id) === "blocked") setStatus(phase, "in_progress");
     }
   }
-  const started = new Set(steps.flatMap((st) => (st.kind === "start" ? [st.task.id] : [])));
   for (const task of s.tasks) {
     const reason = waits.get(task.id) ?? null;
     // a start clears it with the claim

@@ -121,7 +121,7 @@ export function rowContent(r: PhaseRow): string[] {
         `phase ${r.phase.slug}${r.agent ? ` · agent ${r.agent}` : ""}${t.branch ? ` · branch ${t.branch}` : ""}`,
         r.after.length ? `after: ${r.after.join(", ")}` : "no dependencies",
         t.files ? (t.files.length ? `files: ${t.files.join(", ")}` : "files: none") : "files: what the phase's other tasks do not list",
-        ...(waitingOf(t) ? [waitingOf(t)!] : []),
+        ...[waitingOf(t)].filter((w) => w !== null),
         ...(t.reason ? [`reason: ${t.reason}`] : []),
         ...(t.conflicts?.length ? [`conflicts: ${t.conflicts.join(", ")}`] : []),
         ...para("Description", t.description),

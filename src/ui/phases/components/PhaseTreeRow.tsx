@@ -39,8 +39,10 @@ function details(r: PhaseRow): string {
       return `${r.children} ${r.children === 1 ? "phase" : "phases"} · ${r.initiative.name}`;
     case "phase":
       return `${r.after.length ? `after: ${r.after.join(", ")} · ` : ""}${r.phase.title}`;
-    case "task":
-      return `${r.agent ? `@${r.agent} · ` : ""}${waitingOf(r.task) ? `${waitingOf(r.task)} · ` : ""}${r.after.length ? `after: ${r.after.join(", ")} · ` : ""}${r.task.title}`;
+    case "task": {
+      const waiting = waitingOf(r.task);
+      return `${r.agent ? `@${r.agent} · ` : ""}${waiting ? `${waiting} · ` : ""}${r.after.length ? `after: ${r.after.join(", ")} · ` : ""}${r.task.title}`;
+    }
   }
 }
 
