@@ -44,6 +44,10 @@ const config: KnipConfig = {
     "@zed-industries/codex-acp",
     "cline",
     "opencode-ai",
+    // the Deno bundle's stand-ins for node:path and parseArgs (src/runtime/bun/pure-builtins.ts
+    // names them to the bundler by name)
+    "path-browserify",
+    "@pkgjs/parseargs",
   ],
   // System programs (util-linux, coreutils) tests/runtime/contract.test.ts runs; no package has them.
   ignoreBinaries: ["flock", "mkfifo"],

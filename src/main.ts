@@ -4,6 +4,7 @@ import { COMMANDS, findCommand } from "./cli/registry.ts";
 import { EXIT, reportError } from "./cli/exit.ts";
 import { VERSION, versionInfo, versionLine } from "./self.ts";
 import { flushAll, stderr, stdout } from "./cli/streams.ts";
+import { program } from "./runtime/program.ts";
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -52,8 +53,8 @@ async function main(argv: string[]): Promise<number> {
 
 // A reader that stopped reading (`troupe ls | head -1`) got what it wanted: end quietly, at once
 // (a `logs -f` would otherwise follow forever into a closed pipe).
-stdout.onReaderGone(() => process.exit(EXIT.ok));
-const code = await main(process.argv.slice(2));
+stdout.onReaderGone(() => program.exit(EXIT.ok));
+const code = await main(program.args());
 // exiting with output still queued would cut it short for a slow reader
 await flushAll();
-process.exit(code);
+program.exit(code);

@@ -1,5 +1,6 @@
 import { basename, dirname } from "node:path";
 import { dashboardEnv, exec, runtime, selfCommand as runtimeSelfCommand } from "./runtime/process.ts";
+import { program } from "./runtime/program.ts";
 
 /** The argv that runs this same troupe again: the binary, or the runtime with its flags and the entry script. */
 export function selfCommand(): string[] {
@@ -74,7 +75,7 @@ declare const TROUPE_BUILD_STAMP: string | undefined;
  * TROUPE_TEST_BUILD_VERSION stands in for a second build in tests.
  */
 export const BUILD_VERSION =
-  process.env.TROUPE_TEST_BUILD_VERSION || (typeof TROUPE_BUILD_STAMP === "string" ? `${VERSION}+${TROUPE_BUILD_STAMP}` : VERSION);
+  program.env("TROUPE_TEST_BUILD_VERSION") || (typeof TROUPE_BUILD_STAMP === "string" ? `${VERSION}+${TROUPE_BUILD_STAMP}` : VERSION);
 
 /** What `troupe --version` tells: the version, the build (null from source), the runtime and the platform. */
 export interface VersionInfo {
@@ -90,7 +91,7 @@ export function versionInfo(): VersionInfo {
     version: VERSION,
     build: typeof TROUPE_BUILD_STAMP === "string" ? TROUPE_BUILD_STAMP : null,
     runtime: { name: runtime.name, version: runtime.version },
-    platform: `${process.platform}-${process.arch}`,
+    platform: program.platform(),
   };
 }
 

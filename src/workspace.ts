@@ -6,6 +6,7 @@ import { isProcessAlive } from "./process-info.ts";
 import { readLockFile } from "./lock-file.ts";
 import { sha256Hex } from "./runtime/hash.ts";
 import { readGuarded, writeGuarded } from "./guarded-fs.ts";
+import { program } from "./runtime/program.ts";
 
 /** Where one workspace keeps its state and where its daemon listens. */
 export interface Workspace {
@@ -58,7 +59,7 @@ function claimRuntimeDir(dir: string): string | null {
   // lstat: a symlink planted by someone else must not be followed
   const st = lstatSync(dir);
   if (!st.isDirectory()) return `${dir} is not a folder`;
-  const uid = process.getuid?.();
+  const uid = program.uid();
   if (uid !== undefined && st.uid !== uid) return `${dir} belongs to uid ${st.uid}, not to you (uid ${uid})`;
   // mkdir honours umask and leaves an existing folder alone: enforce 0700 either way.
   if ((st.mode & 0o777) !== 0o700) chmodSync(dir, 0o700);
@@ -74,8 +75,8 @@ let warned = false;
  * `~/.troupe-run` serves instead.
  */
 export function runtimeDir(): string {
-  const uid = process.getuid?.() ?? "user";
-  const xdg = process.env.XDG_RUNTIME_DIR;
+  const uid = program.uid() ?? "user";
+  const xdg = program.env("XDG_RUNTIME_DIR");
   const preferred = xdg && existsSync(xdg) ? join(xdg, "troupe") : join(tmpdir(), `troupe-${uid}`);
   const refused = claimRuntimeDir(preferred);
   if (refused === null) return preferred;
@@ -125,13 +126,13 @@ function socketPathFor(root: string): string {
  * default path for this workspace. `ignoreEnvSocket`: one of several workspaces followed at once.
  */
 export function resolveWorkspace(opts: { workspace?: string; cwd?: string; ignoreEnvSocket?: boolean } = {}): Workspace {
-  const explicit = opts.workspace ?? process.env.TROUPE_WORKSPACE;
-  const found = explicit ? null : gitToplevel(opts.cwd ?? process.cwd());
-  const root = explicit ? resolve(explicit) : (found ?? resolve(opts.cwd ?? process.cwd()));
+  const explicit = opts.workspace ?? program.env("TROUPE_WORKSPACE");
+  const found = explicit ? null : gitToplevel(opts.cwd ?? program.cwd());
+  const root = explicit ? resolve(explicit) : (found ?? resolve(opts.cwd ?? program.cwd()));
   const stateDir = join(root, ".troupe");
   const claim = !explicit && found === null && !existsSync(stateDir) ? { unclaimed: true as const } : {};
   // one of several workspaces followed at once: TROUPE_SOCKET cannot name all their sockets
-  const envSocket = opts.ignoreEnvSocket ? undefined : process.env.TROUPE_SOCKET;
+  const envSocket = opts.ignoreEnvSocket ? undefined : program.env("TROUPE_SOCKET");
   if (envSocket) return { root, stateDir, socket: envSocket, socketExplicit: true, ...claim };
   const held = readLockFile(stateDir);
   const socket = held && isProcessAlive(held.pid, null) ? held.socket : socketPathFor(root);

@@ -13,7 +13,7 @@ import { importsOf } from "./support/imports.ts";
  */
 const LAYERS: Record<string, readonly string[]> = {
   // the entry point and the people's side: the daemon only through the client
-  main: ["cli", "self"],
+  main: ["cli", "self", "runtime"],
   cli: ["client", "protocol", "output", "providers", "workspace", "lock-file", "trust", "self", "user-config", "remotes", "platforms", "acp", "permissions", "sandbox", "web", "runtime"],
   // the dashboard; its own layers (kit, mirror, features, shell) are held by tests/ui/structure.test.ts
   ui: ["client", "protocol", "output", "providers", "workspace", "runtime", "user-config", "permissions"],

@@ -3,7 +3,6 @@ import { withReconnect } from "../client/reconnect.ts";
 import { connect } from "./context.ts";
 import { defineCommand, parseIntFlag } from "./command.ts";
 import { stderr, stdout } from "./streams.ts";
-import { getProvider } from "../../providers/index.ts";
 import type { TroupeClient } from "../client/client.ts";
 
 /** How long one wait request is held by the daemon before the client asks again. */
@@ -55,6 +54,8 @@ async function sayHowItReaches(client: TroupeClient, agentId: string): Promise<v
   try {
     const a = await client.agent(agentId);
     if (a.status !== "running") return;
+    // the providers' registry only here: every agent's `troupe ask` would load it otherwise
+    const { getProvider } = await import("../../providers/index.ts");
     const how = getProvider(a.provider)?.liveInput
       ? "the question is written into its session"
       : "its CLI takes no input mid-run, so the question is queued until it looks (troupe listen)";

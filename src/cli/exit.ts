@@ -1,5 +1,6 @@
 import { TroupeError, errorMessage } from "../errors.ts";
 import { stderr } from "./streams.ts";
+import { program } from "../runtime/program.ts";
 
 export const EXIT = { ok: 0, error: 1, usage: 2, timeout: 3 } as const;
 
@@ -14,6 +15,6 @@ export function reportError(err: unknown, usage?: string): number {
     return err.code === "timeout" ? EXIT.timeout : EXIT.error;
   }
   stderr.write(`troupe: ${errorMessage(err)}\n`);
-  if (process.env.TROUPE_DEBUG) stderr.write(`${(err as Error)?.stack ?? ""}\n`);
+  if (program.env("TROUPE_DEBUG")) stderr.write(`${(err as Error)?.stack ?? ""}\n`);
   return EXIT.error;
 }

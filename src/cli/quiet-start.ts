@@ -1,5 +1,6 @@
 import { fstatSync } from "node:fs";
 import { restartQuiet } from "../self.ts";
+import { program } from "../runtime/program.ts";
 
 /** `troupe`, `troupe --workspace DIR`, `troupe --remote NAME`, `troupe -A`, `troupe dashboard ...`: the full-screen dashboard. */
 export const opensDashboard = (first: string | undefined): boolean =>
@@ -22,8 +23,9 @@ function mayBeTerminal(fd: number): boolean {
 // before anything else loads: all that ran before the exec is paid twice. Without a terminal
 // the dashboard refuses to start (src/cli/dashboard.ts), in the restarted process when stdin
 // or stdout is /dev/null.
-if (opensDashboard(process.argv[2]) && mayBeTerminal(0) && mayBeTerminal(1)) restartQuiet();
+const first = program.args()[0];
+if (opensDashboard(first) && mayBeTerminal(0) && mayBeTerminal(1)) restartQuiet();
 // An ACP runner (and a sandbox's network proxy and bridge) lives as long as its agent's session,
 // mostly idle between turns: the same, and the agent it starts gets the environment the runner
 // was given (the added settings go back out)
-else if (process.argv[2] === "acp-run" || process.argv[2] === "sandbox-net") restartQuiet();
+else if (first === "acp-run" || first === "sandbox-net") restartQuiet();

@@ -5,6 +5,7 @@ import { RECONNECT_MS, withReconnect } from "../client/reconnect.ts";
 import { connect } from "./context.ts";
 import { defineCommand } from "./command.ts";
 import { stdout } from "./streams.ts";
+import { program } from "../runtime/program.ts";
 
 function build(kind: string | undefined, v: { result?: string; question?: string[]; error?: string; class?: string }): Signal {
   if (v.class !== undefined && kind !== "error") throw new TroupeError("usage", "--class goes with signal error");
@@ -46,7 +47,7 @@ async function run(args: string[]): Promise<number> {
   const { values, positionals } = command.parse(args);
   if (positionals.length > 1) throw new TroupeError("usage", `unexpected '${positionals[1]}' (quote the text and pass it with a flag)`);
   const signal = build(positionals[0], values);
-  if (!process.env.TROUPE_AGENT_TOKEN) throw new TroupeError("usage", "not running as a troupe agent: TROUPE_AGENT_TOKEN is not set");
+  if (!program.env("TROUPE_AGENT_TOKEN")) throw new TroupeError("usage", "not running as a troupe agent: TROUPE_AGENT_TOKEN is not set");
   // The daemon records the signal as this agent's, by its token, and writes its signal file: a
   // file written any other way is not this agent's word. No daemon: this starts one, as ask does.
   // The same signal again changes nothing: a daemon that died mid-request is started and asked again.

@@ -2,6 +2,7 @@ import { TroupeError } from "../errors.ts";
 import type { TroupeClient } from "../client/client.ts";
 import type { Source, SourceFlags } from "../client/sources.ts";
 import { connect } from "./context.ts";
+import { program } from "../runtime/program.ts";
 
 /** The flags that choose what the dashboard and `ls` follow (declared by each, read by each). */
 export const SOURCE_FLAGS = {
@@ -49,7 +50,7 @@ export async function sourcesOf(flags: SourceFlags): Promise<Source[]> {
  */
 export async function commandClient(workspace: string | undefined, remote: string | undefined): Promise<TroupeClient> {
   if (remote === undefined) return (await connect(workspace)).client;
-  if (process.env.TROUPE_AGENT_TOKEN) throw new TroupeError("forbidden", "an agent acts in its own workspace: --remote is the person's");
+  if (program.env("TROUPE_AGENT_TOKEN")) throw new TroupeError("forbidden", "an agent acts in its own workspace: --remote is the person's");
   if (workspace !== undefined) throw new TroupeError("usage", "give --workspace or --remote, not both (a remote's workspace is its --path)");
   const [{ remoteClient }, { findRemote }] = await Promise.all([import("../client/remote.ts"), import("../remotes.ts")]);
   return remoteClient(remote, findRemote(remote));

@@ -9,10 +9,11 @@ import { lockFilePath, readLockFile } from "../lock-file.ts";
 import { notAWorkspace, type Workspace } from "../workspace.ts";
 import { TroupeClient } from "./client.ts";
 import { UnixSocketTransport } from "./transport.ts";
+import { program } from "../runtime/program.ts";
 
 const START_DEADLINE_MS = 10_000;
 
-const token = () => process.env.TROUPE_AGENT_TOKEN || undefined;
+const token = () => program.env("TROUPE_AGENT_TOKEN") || undefined;
 
 /** A client of the workspace's daemon; the caller's agent token comes from the environment. */
 export function clientFor(ws: Workspace): TroupeClient {
@@ -126,7 +127,7 @@ export async function ensureDaemon(ws: Workspace, follower?: UnixSocketTransport
   const probeSocket = new UnixSocketTransport(ws.socket, ws.root);
   const probe = new TroupeClient({ transport: probeSocket, token: token() });
   if (await isUp(probe)) return probe;
-  if (process.env.TROUPE_SANDBOX) return waitInSandbox(ws, probe);
+  if (program.env("TROUPE_SANDBOX")) return waitInSandbox(ws, probe);
   let child = await startDetachedDaemon(ws);
   let childExited = false;
   child.once("exit", () => (childExited = true));

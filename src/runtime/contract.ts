@@ -180,6 +180,27 @@ export type StartExitWatcher = (onExit: (pid: number) => void) => ExitWatcher;
  */
 export type WriteStdio = (fd: 1 | 2, bytes: Uint8Array) => number;
 
+// ---- this process's command line, environment and end
+
+/**
+ * What a command reads of its own process. On Deno, Node's `process` global is built at its first
+ * touch, ~8 ms of a start (docs/performance.md, "Deno"): the agent-side commands (`troupe answer`,
+ * `ask`, `listen`, `signal`) read all they need through this and never touch it.
+ */
+export interface Program {
+  /** The command line after the runtime and the script: what `troupe` itself was given. */
+  args(): string[];
+  env(name: string): string | undefined;
+  cwd(): string;
+  pid(): number;
+  /** The system and CPU as Node names them: `linux-x64`, `darwin-arm64`. */
+  platform(): string;
+  /** The user's id; undefined where the system has none. */
+  uid(): number | undefined;
+  /** Ends the process with `code`, running `process.on("exit")` listeners wherever one was registered. */
+  exit(code: number): never;
+}
+
 // ---- process and text helpers
 
 /** Which runtime runs this troupe (`troupe --version` names it). */

@@ -20,6 +20,7 @@ import { watchDir, type DirEvent } from "../../src/runtime/watch.ts";
 import { gc, runtime, selfCommand, shrink, sleep, which } from "../../src/runtime/process.ts";
 import { stringWidth } from "../../src/runtime/string-width.ts";
 import { sha256Hex } from "../../src/runtime/hash.ts";
+import { program } from "../../src/runtime/program.ts";
 
 const RUNNING: "bun" | "deno" = "Deno" in globalThis ? "deno" : "bun";
 const dir = mkdtempSync("/tmp/tr-rt-");
@@ -236,6 +237,34 @@ describe(`runtime adapter (${RUNNING})`, () => {
     assert.ok(self.length >= 1 && isAbsolute(self[0]!) && existsSync(self[0]!), self.join(" "));
     assert.equal(stringWidth("ab"), 2);
     assert.equal(stringWidth("日本"), 4);
+  });
+
+  test("program: its command line, environment, folder, ids and platform, as Node's process has them", () => {
+    assert.deepEqual(program.args(), process.argv.slice(2));
+    assert.equal(program.env("PATH"), process.env.PATH);
+    assert.equal(program.env("TROUPE_NO_SUCH_VARIABLE"), undefined);
+    assert.equal(program.cwd(), process.cwd());
+    assert.equal(program.pid(), process.pid);
+    assert.equal(program.uid(), process.getuid?.());
+    assert.equal(program.platform(), `${process.platform}-${process.arch}`);
+  });
+
+  test("program: exit runs the exit listeners once Node's process was read, and ends with the code either way", () => {
+    const script = join(dir, "exit.ts");
+    // the adapter itself: a script outside the project has no package.json to resolve #runtime/ by
+    const src = new URL(`../../src/runtime/${RUNNING}/program.ts`, import.meta.url).pathname;
+    writeFileSync(
+      script,
+      `import { program } from ${JSON.stringify(src)};\n` +
+        `if (program.args()[0] === "listen") process.on("exit", (code) => console.log("listener saw " + code));\n` +
+        `program.exit(3);\nconsole.log("went on");\n`,
+    );
+    const argv = RUNNING === "deno" ? ["run", "-A", "--no-check", script] : [script];
+    for (const [arg, out] of [["listen", "listener saw 3\n"], ["quiet", ""]] as const) {
+      const r = spawnSync(process.execPath, [...argv, arg], { encoding: "utf8", cwd: join(import.meta.dirname, "../..") });
+      assert.equal(r.stdout, out, r.stderr);
+      assert.equal(r.status, 3);
+    }
   });
 
   test("process: shrink collects the garbage once the task returns, and code still runs after it", async () => {

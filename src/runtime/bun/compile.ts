@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { BundlePage, BundleProgram, CompileBinary, CompileOptions } from "../contract.ts";
 import { INK_PATCHED_FILES, patchInkSource } from "../ink-patch.ts";
 import { lazyBuiltins } from "./lazy-builtins.ts";
+import { pureBuiltins } from "./pure-builtins.ts";
 
 /**
  * Ink's reconciler imports `react-devtools-core` (an optional peer we do not ship); a compiled
@@ -95,8 +96,9 @@ export const compileBinary: CompileBinary = async (opts) => {
 };
 
 /**
- * For Node-compatible runtimes (Deno): packages inlined, `node:` built-ins imported (node:fs and
- * node:crypto when first called: ./lazy-builtins.ts), `require` of them through node:module
+ * For Node-compatible runtimes (Deno): packages inlined, `node:` built-ins imported (node:fs,
+ * node:crypto, node:os and node:url when first called: ./lazy-builtins.ts; node:path and
+ * parseArgs as plain JavaScript: ./pure-builtins.ts), `require` of them through node:module
  * (Bun's "node" target), the adapters of `opts.conditions`.
  */
 export const bundleProgram: BundleProgram = async (opts) => {
@@ -110,7 +112,7 @@ export const bundleProgram: BundleProgram = async (opts) => {
     minify: true,
     splitting: true,
     define: { ...PRODUCTION, ...opts.define },
-    plugins: [stubDevtools, fastStringWidth, fastAnsiTokenize, zodEnglishOnly, inkPatch, lazyBuiltins],
+    plugins: [stubDevtools, fastStringWidth, fastAnsiTokenize, zodEnglishOnly, inkPatch, pureBuiltins, lazyBuiltins],
   });
   return result.success ? { ok: true } : { ok: false, errors: result.logs.map(String) };
 };

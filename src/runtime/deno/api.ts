@@ -43,8 +43,15 @@ export interface DenoApi {
   version: { deno: string };
   stdout: { writeSync(bytes: Uint8Array): number };
   stderr: { writeSync(bytes: Uint8Array): number };
-  build: { os: string };
+  build: { os: string; arch: string };
   mainModule: string;
+  /** The command line after `deno run`'s flags and the script. */
+  args: readonly string[];
+  env: { get(name: string): string | undefined };
+  pid: number;
+  cwd(): string;
+  uid(): number | null;
+  exit(code: number): never;
   execPath(): string;
   openSync(path: string, options: { read?: boolean; append?: boolean; create?: boolean; mode?: number }): FsFile;
   serve(options: ServeUnixOptions): HttpServer;

@@ -1,6 +1,7 @@
 import { afterAll, expect, test } from "bun:test";
 import * as realFs from "node:fs";
 import * as realCrypto from "node:crypto";
+import * as realModule from "node:module";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
@@ -41,4 +42,24 @@ test("the stand-in for node:crypto hashes and draws random bytes as node:crypto 
   const crypto = await standIn("node:crypto", realCrypto, "crypto");
   expect(crypto.createHash("sha256").update("troupe").digest("hex")).toBe(realCrypto.createHash("sha256").update("troupe").digest("hex"));
   expect(crypto.randomBytes(6).toString("hex")).toMatch(/^[0-9a-f]{12}$/);
+});
+
+test("the stand-in for node:module makes a require at once that loads node:module only when it is first called", async () => {
+  const source = lazyModuleSource("node:module", realModule as unknown as Record<string, unknown>);
+  // the bundle's CommonJS wrapper calls createRequire as it loads: that call must not load the built-in
+  expect(source).toMatch(/export function createRequire\(/);
+  const mod = await standIn("node:module", realModule as unknown as Record<string, unknown>, "module");
+  const loads: string[] = [];
+  const getBuiltinModule = process.getBuiltinModule;
+  process.getBuiltinModule = ((id: string) => (loads.push(id), getBuiltinModule(id))) as typeof getBuiltinModule;
+  try {
+    const require = mod.createRequire(import.meta.url);
+    expect(loads).toEqual([]);
+    expect(require("node:path").join("a", "b")).toBe("a/b");
+    expect(loads).toEqual(["node:module"]);
+  } finally {
+    process.getBuiltinModule = getBuiltinModule;
+  }
+  const require = mod.createRequire(import.meta.url);
+  expect(require.resolve("node:path")).toBe("node:path");
 });
