@@ -58,6 +58,7 @@ const TITLES: Record<keyof typeof RESOURCES, string> = {
   profiles: "Profiles",
   flows: "Flows",
   accounts: "Accounts",
+  hosts: "Hosts (the pool)",
 };
 
 /** A JSON Schema as a compact TypeScript-like type. */

@@ -61,6 +61,7 @@ export const COMMANDS: Entry[] = [
     summary: "check what troupe needs here: git, the socket folder, the workspace, the daemon, agent CLIs, tmux, systemd, notify",
     load: () => import("./doctor.ts").then((m) => m.command),
   },
+  { name: "hosts", summary: "the hosts dispatch may place work on: this machine and the remotes with slots, each asked now", load: () => import("./hosts.ts").then((m) => m.command) },
   { name: "remote", summary: "add, list, remove remote workspaces (over ssh), or install troupe on one", load: () => import("./remote.ts").then((m) => m.command) },
   { name: "acp-run", summary: "run one agent session over the Agent Client Protocol (started by the daemon)", load: () => import("./acp-run.ts").then((m) => m.command) },
   { name: "web", summary: "the dashboard as a web page for a phone or any browser: start, login, logins, status, stop", load: () => import("./web.ts").then((m) => m.command) },

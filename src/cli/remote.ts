@@ -17,9 +17,11 @@ export const command = defineCommand({
   flags: {
     path: { type: "string", arg: "PATH", help: "the workspace's folder there (absolute, or from the login folder: ~/src/api)" },
     troupe: { type: "string", arg: "CMD", help: "the command that runs troupe there (default: troupe, then ~/.local/bin/troupe)" },
+    slots: { type: "string", arg: "N", help: "a host of the pool: most agents at once dispatch places there (1 to 64; set: none takes it out)" },
   },
   forms: {
-    add: { usage: "NAME [user@]host[:port] --path PATH [--troupe CMD]", flags: ["path", "troupe"], run: add },
+    add: { usage: "NAME [user@]host[:port] --path PATH [--troupe CMD] [--slots N]", flags: ["path", "troupe", "slots"], run: add },
+    set: { usage: "NAME [--path PATH] [--troupe CMD] [--slots N|none]", flags: ["path", "troupe", "slots"], run: set },
     ls: { usage: "[--json]     each remote: reachable? its troupe's version and API, its agents", flags: [], run: list },
     rm: { usage: "NAME", flags: [], run: remove },
     install: { usage: "NAME    copies a troupe of this version to ~/.local/bin/troupe there", flags: [], run: install },
@@ -46,15 +48,46 @@ async function add(args: string[]): Promise<number> {
   const dest = parseDestination(destination);
   if (!dest) throw new TroupeError("usage", `'${destination}' is not [user@]host[:port]`);
   if (!values.path) throw new TroupeError("usage", "give --path PATH: the workspace's folder on that machine");
-  const parsed = RemoteSchema.safeParse({ ...dest, path: values.path, ...(values.troupe && { troupe: values.troupe }) });
-  if (!parsed.success) throw new TroupeError("usage", `${parsed.error.issues[0]!.path.join(".")}: ${parsed.error.issues[0]!.message}`);
+  const slots = values.slots === undefined ? undefined : slotsFlag(values.slots, false);
+  const parsed = checked({ ...dest, path: values.path, ...(values.troupe && { troupe: values.troupe }), ...(slots !== undefined && { slots }) });
   const remotes = readRemotes();
   if (remotes[name]) throw new TroupeError("conflict", `a remote '${name}' exists (${remoteAddress(remotes[name])}); 'troupe remote rm ${name}' first`);
-  writeRemotes({ ...remotes, [name]: parsed.data });
-  if (values.json) await printJson({ name, ...parsed.data });
-  else await stdout.write(`added ${name}: ${remoteAddress(parsed.data)} (in ${remotesPath()}); 'troupe remote ls' checks it\n`);
+  writeRemotes({ ...remotes, [name]: parsed });
+  if (values.json) await printJson({ name, ...parsed });
+  else await stdout.write(`added ${name}: ${remoteAddress(parsed)}${inPool(parsed)} (in ${remotesPath()}); 'troupe remote ls' checks it\n`);
   return 0;
 }
+
+async function set(args: string[]): Promise<number> {
+  const { values, positionals } = command.parseForm("set", args);
+  const [name, ...extra] = positionals;
+  if (!name || extra.length) throw new TroupeError("usage", "troupe remote set NAME [--path PATH] [--troupe CMD] [--slots N|none]");
+  if (values.path === undefined && values.troupe === undefined && values.slots === undefined) throw new TroupeError("usage", "give what changes: --path PATH, --troupe CMD or --slots N|none");
+  const remotes = readRemotes();
+  const { slots: current, ...rest } = findRemote(name);
+  const slots = values.slots === undefined ? current : slotsFlag(values.slots, true);
+  const parsed = checked({ ...rest, ...(values.path !== undefined && { path: values.path }), ...(values.troupe !== undefined && { troupe: values.troupe }), ...(slots !== undefined && { slots }) });
+  writeRemotes({ ...remotes, [name]: parsed });
+  if (values.json) await printJson({ name, ...parsed });
+  else await stdout.write(`${name}: ${remoteAddress(parsed)}${inPool(parsed)}\n`);
+  return 0;
+}
+
+/** `--slots N`: a whole number from 1 to 64, or (for set) none, which takes the remote out of the pool. */
+function slotsFlag(value: string, noneAllowed: boolean): number | undefined {
+  if (noneAllowed && value === "none") return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 64) throw new TroupeError("usage", `--slots takes a whole number from 1 to 64${noneAllowed ? " or none" : ""}, not '${value}'`);
+  return n;
+}
+
+function checked(remote: unknown): Remote {
+  const parsed = RemoteSchema.safeParse(remote);
+  if (!parsed.success) throw new TroupeError("usage", `${parsed.error.issues[0]!.path.join(".")}: ${parsed.error.issues[0]!.message}`);
+  return parsed.data;
+}
+
+const inPool = (r: Remote) => (r.slots === undefined ? "" : `, a host of the pool with ${r.slots} slot${r.slots === 1 ? "" : "s"}`);
 
 async function list(args: string[]): Promise<number> {
   const { values, positionals } = command.parseForm("ls", args);

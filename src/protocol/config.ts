@@ -87,6 +87,8 @@ export const WorkspaceConfigSchema = z
       .object({
         /** Minutes a task is expected to take while its phase has none finished (the quota forecast: src/work/expected-duration.ts). */
         taskMinutes: z.number().positive().optional(),
+        /** Most agents at once dispatch places on this machine (its slots in the pool: `troupe hosts`); default 4. */
+        slots: z.number().int().min(1).max(64).optional(),
       })
       .optional(),
     worktree: WorktreeConfigSchema.optional(),

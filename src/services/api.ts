@@ -26,6 +26,9 @@ import { reviewsApi } from "./reviews-api.ts";
 import type { Handlers, Services } from "./services.ts";
 import type { PurposefulWaits } from "./waits.ts";
 import { workApi } from "./work-api.ts";
+import { hostsApi } from "./hosts-api.ts";
+import type { HostPool } from "../hosts/pool.ts";
+import type { HostInventory } from "../protocol/host.ts";
 
 /** What the API is served from: the daemon's services, built once by createServices. */
 export interface ApiDeps extends DaemonHost {
@@ -44,6 +47,9 @@ export interface ApiDeps extends DaemonHost {
   flows: FlowService;
   accounts: AccountService;
   permissions: PermissionService;
+  hosts: HostPool;
+  /** This daemon's own inventory as a host. */
+  localHost: () => HostInventory;
 }
 
 /** The Services API: the guard over the table's rules, and one handler per endpoint. */
@@ -75,6 +81,7 @@ export function servicesApi(d: ApiDeps): Services {
     ...profilesApi(d.profiles),
     ...flowsApi(d.flows),
     ...accountsApi(d.accounts),
+    ...hostsApi(d.hosts, d.localHost),
   };
   return { identify: (token) => d.agents.query.identify(token), guard, handlers };
 }

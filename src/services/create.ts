@@ -33,6 +33,13 @@ import { PermissionService, awaitsPermission } from "../permissions/service.ts";
 import { LiveInputs } from "../live/live-inputs.ts";
 import { EndOfRun, type EndOfRunParts } from "./end-of-run.ts";
 import type { Part } from "./parts.ts";
+import { HostPool } from "../hosts/pool.ts";
+import { hostInventory } from "../hosts/inventory.ts";
+import { readRemotes } from "../remotes.ts";
+import { isLive } from "../protocol/status.ts";
+
+/** This machine's slots in the pool while the workspace config's `dispatch.slots` names none: dispatch's default concurrency. */
+const DEFAULT_LOCAL_SLOTS = 4;
 
 export interface ServiceHost {
   ws: Workspace;
@@ -109,7 +116,16 @@ export function createServices(h: ServiceHost): RunningServices {
   const reaper = new WorktreeReaper({ ws: h.ws, store: h.store, log: h.log });
   const notifier = new Notifier({ bus, log: h.log, root: h.ws.root, sentPath: join(h.ws.stateDir, "notified.json"), nameOf: (id) => h.store.agents.get(id)?.name ?? null });
   const endParts: EndOfRunParts = { modes, conversations: follower, messages: delivery, permissions, uncommitted, reaper, dispatch: dispatcher, bus };
-  const services = servicesApi({ ...h, startedAt, bus, waits, agents, conversations, messages, reviews, feed, work, dispatcher, modes, profiles, flows, accounts, permissions });
+  // this daemon as a host of a pool, and the workspace's pool (this machine and the remotes with slots)
+  const localHost = () => hostInventory({ running: () => h.store.agents.list().filter((a) => isLive(a.status)).length, accounts: () => accounts.list(), path: process.env.PATH ?? "" });
+  const hosts = new HostPool({
+    root: h.ws.root,
+    localSlots: () => readWorkspaceConfig(h.ws.stateDir).dispatch?.slots ?? DEFAULT_LOCAL_SLOTS,
+    local: localHost,
+    remotes: () => readRemotes(),
+    env: process.env,
+  });
+  const services = servicesApi({ ...h, startedAt, bus, waits, agents, conversations, messages, reviews, feed, work, dispatcher, modes, profiles, flows, accounts, permissions, hosts, localHost });
   return {
     services,
     bus,
@@ -142,6 +158,7 @@ export function createServices(h: ServiceHost): RunningServices {
       { name: "flows", start: () => flows.start(), stop: () => flows.shutdown() },
       // last: what the sweep imported and the ends found at start are in the store by now
       { name: "dispatcher", start: () => dispatcher.start(), stop: () => dispatcher.shutdown() },
+      { name: "host links", stop: () => hosts.close() },
     ],
   };
 }

@@ -32,6 +32,7 @@ test("the services' parts start in their declared order, the agents' stop placed
     "worktree reaper",
     "flows",
     "dispatcher",
+    "host links",
   ]);
   // what may resume an agent stops before the agents stop watching theirs
   const stopOrder = core.parts.filter((p) => p.stop).map((p) => p.name).reverse();

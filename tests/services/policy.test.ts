@@ -11,7 +11,7 @@ const parents: Record<string, string | null> = { a: null, b: "a", c: "b", x: nul
 const parentOf: ParentOf = (id) => parents[id] ?? null;
 
 describe("the authorization policy", () => {
-  test("what only the person may do: stop the daemon, clean up worktrees, set a resume's environment, name an agent's account, attach to an agent, decide tool permissions, decide the work, add and run flows, the accounts, review an agent's diff", () => {
+  test("what only the person may do: stop the daemon, clean up worktrees, set a resume's environment, name an agent's account, attach to an agent, decide tool permissions, decide the work, add and run flows, the accounts, the pool of hosts, review an agent's diff", () => {
     const personOnly = [
       ...ROWS.filter(([, e]) => e.rule === "person").map(([name]) => name),
       ...ROWS.flatMap(([name, e]) => Object.entries(e.fields ?? {}).filter(([, f]) => f.rule === "person").map(([field]) => `${name}.${field}`)),
@@ -36,6 +36,8 @@ describe("the authorization policy", () => {
       "editReviewComment",
       "enableFlow",
       "gc",
+      "host",
+      "hosts",
       "markRead",
       "messages",
       "reject",

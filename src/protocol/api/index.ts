@@ -5,6 +5,7 @@ import { DAEMON_ENDPOINTS } from "./daemon.ts";
 import type { Endpoint } from "./endpoint.ts";
 import { EVENT_ENDPOINTS } from "./events.ts";
 import { FLOW_ENDPOINTS } from "./flows.ts";
+import { HOST_ENDPOINTS } from "./hosts.ts";
 import { MESSAGE_ENDPOINTS } from "./messages.ts";
 import { MODE_ENDPOINTS } from "./modes.ts";
 import { PERMISSION_ENDPOINTS } from "./permissions.ts";
@@ -34,6 +35,7 @@ export const RESOURCES = {
   profiles: PROFILE_ENDPOINTS,
   flows: FLOW_ENDPOINTS,
   accounts: ACCOUNT_ENDPOINTS,
+  hosts: HOST_ENDPOINTS,
 } as const;
 
 export const ENDPOINTS = {
@@ -49,6 +51,7 @@ export const ENDPOINTS = {
   ...PROFILE_ENDPOINTS,
   ...FLOW_ENDPOINTS,
   ...ACCOUNT_ENDPOINTS,
+  ...HOST_ENDPOINTS,
 } as const;
 
 export type Endpoints = typeof ENDPOINTS;

@@ -15,6 +15,7 @@ const SCHEMA_MODULES = {
   profiles: () => import("../profile.ts"),
   flows: () => import("../flow.ts"),
   accounts: () => import("../account.ts"),
+  hosts: () => import("../host.ts"),
   permissions: () => import("../permission.ts"),
   events: () => import("../events.ts"),
   reviews: () => import("../review.ts"),
