@@ -1,4 +1,4 @@
-import { Box } from "ink";
+import { Box, Text } from "ink";
 import { PhaseContent } from "./components/PhaseContent.tsx";
 import { PhaseTree } from "./components/PhaseTree.tsx";
 import type { Layout } from "../kit/layout.ts";
@@ -15,10 +15,25 @@ export interface PhasesViewProps {
   contentTop: number;
   pane: PhasesUi["pane"];
   loaded: boolean;
+  /** The pool's line over the tree and content (hosts-line.ts); the layout has its row. */
+  hosts: string | null;
 }
 
 /** Initiatives → phases → tasks beside (or, when narrow, above) the selected item's content. */
-export function PhasesView({ layout: l, rows, selected, content, contentTop, pane, loaded }: PhasesViewProps) {
+export function PhasesView(props: PhasesViewProps) {
+  const body = <PhasesBody {...props} />;
+  if (!props.hosts) return body;
+  return (
+    <Box flexDirection="column" width={props.layout.main.width}>
+      <Text dimColor wrap="truncate">
+        {props.hosts}
+      </Text>
+      {body}
+    </Box>
+  );
+}
+
+function PhasesBody({ layout: l, rows, selected, content, contentTop, pane, loaded }: PhasesViewProps) {
   const tree = <PhaseTree rows={rows} selectedKey={selected?.key ?? null} width={l.list.width} height={l.list.height} focused={pane === "tree"} loaded={loaded} />;
   const side = (
     <PhaseContent

@@ -1,4 +1,5 @@
 import type { FormState } from "../kit/form.ts";
+import type { PoolHost } from "../../protocol/host.ts";
 
 /** The phases view's own state: its selection (a row key, see `phase-rows.ts`), collapsed rows, and its content pane. */
 export interface PhasesUi {
@@ -6,15 +7,18 @@ export interface PhasesUi {
   collapsed: readonly string[];
   pane: "tree" | "content";
   contentTop: number;
+  /** The workspace's pool as its daemon last told it (`troupe hosts`), read while the view is open; null before. */
+  hosts: readonly PoolHost[] | null;
 }
 
 export type PhasesAction =
   | { type: "phaseSelect"; key: string | null }
   | { type: "phaseToggle"; key: string }
   | { type: "phasePane"; pane: PhasesUi["pane"] }
-  | { type: "phaseScroll"; top: number };
+  | { type: "phaseScroll"; top: number }
+  | { type: "hostsLoaded"; hosts: readonly PoolHost[] };
 
-export const initialPhases: PhasesUi = { selected: null, collapsed: [], pane: "tree", contentTop: 0 };
+export const initialPhases: PhasesUi = { selected: null, collapsed: [], pane: "tree", contentTop: 0, hosts: null };
 
 export function phasesReducer(p: PhasesUi, action: PhasesAction): PhasesUi {
   switch (action.type) {
@@ -31,6 +35,8 @@ export function phasesReducer(p: PhasesUi, action: PhasesAction): PhasesUi {
       return { ...p, pane: action.pane };
     case "phaseScroll":
       return { ...p, contentTop: Math.max(0, action.top) };
+    case "hostsLoaded":
+      return { ...p, hosts: action.hosts };
   }
 }
 

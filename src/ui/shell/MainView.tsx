@@ -55,6 +55,7 @@ export function MainView({ ui, view, screen, store }: MainViewProps) {
         contentTop={ui.phases.contentTop}
         pane={ui.phases.pane}
         loaded={view.entities.loaded}
+        hosts={screen.phaseHosts}
       />
     );
   }

@@ -13,6 +13,7 @@ import { sanitize } from "../../output/sanitize.ts";
 import { diffRows } from "../diff/DiffView.tsx";
 import { permissionPanelHeight } from "../permissions/PermissionPanel.tsx";
 import type { Screen } from "./screen.ts";
+import { hostsLine } from "../phases/hosts-line.ts";
 
 const NONE: readonly string[] = [];
 
@@ -41,7 +42,8 @@ export function deriveScreen(ui: UiState, view: MirrorView, term: Size, prev: Sc
   const samePhases = phaseSource !== null && prev?.phaseSource?.every((x, i) => x === phaseSource[i]);
   const phases = phaseSource === null ? [] : samePhases ? prev!.phaseRows : phaseRows(entities.work, entities.agents, ui.phases.collapsed);
   const phaseSelected = phases.find((r) => r.key === ui.phases.selected) ?? phases[0] ?? null;
-  const phaseLayout = layout(term.columns, term.rows, extra, phases.length);
+  const phaseHosts = hostsLine(ui.phases.hosts, term.columns);
+  const phaseLayout = layout(term.columns, term.rows, extra + (phaseHosts ? 1 : 0), phases.length);
   const contentWidth = Math.max(1, phaseLayout.output.width - 1);
   const selected = selectedId ? (entities.agents[selectedId] ?? null) : null;
   const requests = selectedId ? permissionsOf(entities.permissions, selectedId) : [];
@@ -66,6 +68,7 @@ export function deriveScreen(ui: UiState, view: MirrorView, term: Size, prev: Sc
     phaseSelected,
     phaseLayout,
     phaseContent,
+    phaseHosts,
     banner,
     layout: lay,
     viewport: { width: lay.output.width, height: Math.max(0, lay.output.height - requestRows - 1) },

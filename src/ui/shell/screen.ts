@@ -33,6 +33,8 @@ export interface Screen {
   /** The phases view's tree and content pane, and the selected item's content wrapped to that pane. */
   phaseLayout: Layout;
   phaseContent: string[];
+  /** The pool's line over the phases tree (hosts-line.ts), or null: then the tree starts at the top. */
+  phaseHosts: string | null;
   banner: string | null;
   layout: Layout;
   /** The output pane's rows for text (its title takes one). */

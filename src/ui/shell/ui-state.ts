@@ -160,7 +160,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case "phaseSelect":
     case "phaseToggle":
     case "phasePane":
-    case "phaseScroll": {
+    case "phaseScroll":
+    case "hostsLoaded": {
       const phases = phasesReducer(state.phases, action);
       return phases === state.phases ? state : { ...state, phases };
     }

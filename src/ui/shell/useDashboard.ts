@@ -6,7 +6,7 @@ import type { Mirror, MirrorView } from "../mirror/daemon-mirror.ts";
 import { deriveScreen } from "./derive-screen.ts";
 import type { Screen } from "./screen.ts";
 import { createUiStore } from "./ui-store.ts";
-import type { UiState } from "./ui-state.ts";
+import { currentView, type UiState } from "./ui-state.ts";
 import type { DashboardDeps } from "../mirror/deps.ts";
 import { useMirror } from "../mirror/useMirror.ts";
 import type { Size } from "../kit/terminal/useTerminalSize.ts";
@@ -48,6 +48,22 @@ export function useDashboard(deps: DashboardDeps, mirror: Mirror, term: Size, sh
     const t = setTimeout(() => store.dispatch({ type: "status", status: null }), STATUS_MS);
     return () => clearTimeout(t);
   }, [ui.status, store]);
+
+  // The pool's hosts over the phases tree: read when the view opens and again as the work moves
+  // (a task started or ended changes a host's agents running); the daemon asks each host then.
+  const phasesOpen = currentView(ui) === "phases";
+  useEffect(() => {
+    if (!phasesOpen) return;
+    let current = true;
+    deps.client.hosts().then(
+      (hosts) => current && store.dispatch({ type: "hostsLoaded", hosts }),
+      // no pool line then: the tree is what the view is for
+      () => {},
+    );
+    return () => {
+      current = false;
+    };
+  }, [phasesOpen, view.entities.work, deps.client, store]);
 
   const envNow = (): KeyEnv => {
     const u = store.get();

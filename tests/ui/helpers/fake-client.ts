@@ -14,6 +14,7 @@ import type { Profile, ProfilesResponse } from "../../../src/protocol/profile.ts
 import type { PermissionDecision, PermissionKind, PermissionRequest, PermissionStatus } from "../../../src/protocol/permission.ts";
 import type { Flow, FlowRunResult } from "../../../src/protocol/flow.ts";
 import type { AddCommentRequest, Review, ReviewComment, SentReview } from "../../../src/protocol/review.ts";
+import type { PoolHost } from "../../../src/protocol/host.ts";
 
 let seq = 0;
 
@@ -452,6 +453,13 @@ export class FakeClient {
   async retry(ref: string): Promise<Task> {
     this.check("retry", [ref]);
     return this.setTask({ ...this.tasksById.get(ref)!, status: "pending", reason: null });
+  }
+
+  /** The pool `hosts()` answers: this machine alone unless a test gives more. */
+  hostsList: PoolHost[] = [{ name: "local", address: "/repo", slots: 4, reachable: true, error: null, platform: "linux-x64", running: 0, providers: ["generic"], accounts: [], checkedAt: 0 }];
+  async hosts(): Promise<PoolHost[]> {
+    this.check("hosts", []);
+    return this.hostsList;
   }
 
   async flows(): Promise<Flow[]> {

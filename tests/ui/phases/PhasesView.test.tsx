@@ -197,6 +197,32 @@ describe("phases view", () => {
     expect(screen.frame()).toContain("2 need you");
   });
 
+  test("with a pool, a line over the tree gives each host's agents running against its slots, or that it does not answer; read again as the work moves; the screen still fits", async () => {
+    const { client, schema } = shop();
+    const host = (name: string, running: number | null, slots: number, reachable = true) => ({ ...client.hostsList[0]!, name, running, slots, reachable, error: reachable ? null : `${name}: no answer` });
+    client.hostsList = [host("local", 1, 4), host("box", 0, 2), host("gone", null, 1, false)];
+    screen = await renderApp(client, { columns: 80, rows: 24 });
+    await screen.press("p");
+    let f = await screen.waitFor("hosts  local 1/4 · box 0/2 · gone unreachable");
+    expect(f).toContain("indexes");
+    const lines = f.split("\n");
+    expect(lines.length).toBeLessThanOrEqual(24);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
+    // a task starts: the pool is asked again
+    const asked = client.callsOf("hosts").length;
+    client.hostsList = [host("local", 1, 4), host("box", 1, 2), host("gone", null, 1, false)];
+    client.setTask(makeTask(schema, { slug: "routes", status: "in_progress" }));
+    f = await screen.waitFor("box 1/2");
+    expect(client.callsOf("hosts").length).toBeGreaterThan(asked);
+    // this machine alone is no pool: no line
+    await screen.press("p");
+    client.hostsList = [host("local", 0, 4)];
+    await screen.press("p");
+    await screen.waitFor("indexes");
+    await Bun.sleep(50);
+    expect(screen.frame()).not.toContain("hosts  ");
+  });
+
   test("a daemon without the work routes: the agents still load, the phases view is empty", async () => {
     const client = new FakeClient([makeAgent({ name: "old-timer" })]);
     client.workRoutes = false;

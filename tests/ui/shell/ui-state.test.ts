@@ -71,9 +71,9 @@ describe("uiReducer", () => {
 
   test("the phases view keeps its selection, folds and content scroll; another item starts at its top", () => {
     let s = run(initialUi, { type: "phaseSelect", key: "ph_1" }, { type: "phaseScroll", top: 7 }, { type: "phaseToggle", key: "in_1" });
-    expect(s.phases).toEqual({ selected: "ph_1", collapsed: ["in_1"], pane: "tree", contentTop: 7 });
+    expect(s.phases).toEqual({ selected: "ph_1", collapsed: ["in_1"], pane: "tree", contentTop: 7, hosts: null });
     s = run(s, { type: "phaseSelect", key: "ph_2" }, { type: "phaseToggle", key: "in_1" }, { type: "phasePane", pane: "content" });
-    expect(s.phases).toEqual({ selected: "ph_2", collapsed: [], pane: "content", contentTop: 0 });
+    expect(s.phases).toEqual({ selected: "ph_2", collapsed: [], pane: "content", contentTop: 0, hosts: null });
   });
 
   test("help scrolls within its bounds", () => {
