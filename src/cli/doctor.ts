@@ -3,6 +3,7 @@ import { selfCommand, versionInfo, versionLine } from "../self.ts";
 import { resolveWorkspace, type Workspace } from "../workspace.ts";
 import { defineCommand, printJson } from "./command.ts";
 import { checkDaemon, checkGit, checkNotify, checkProviders, checkRuntimeDir, checkSandbox, checkSystemd, checkTmux, checkWorkspace, type Check } from "./doctor-checks.ts";
+import { checkPoolHosts } from "./doctor-hosts.ts";
 import { stdout } from "./streams.ts";
 
 /** What runs this troupe: the executable, or the command (under Deno from source, `deno run ... main.ts`). */
@@ -20,7 +21,9 @@ export const command = defineCommand(
   {
     synopsis: "troupe doctor [--json]",
     intro: `  one line per check, with how to fix what is missing; exit 1 when something troupe needs is
-  missing or broken (agent CLIs, tmux and systemd are optional); starts no daemon`,
+  missing or broken (agent CLIs, tmux and systemd are optional); starts no daemon. Each host of
+  the pool (a remote with slots): whether ssh reaches it without this login's ssh-agent, as the
+  daemon must when it places work there after you log out`,
     flags: {},
   },
   run,
@@ -37,7 +40,7 @@ async function run(args: string[]): Promise<number> {
     checks.push({ name: "runtime dir", ok: false, needed: true, detail: err.message });
   }
   if (ws) checks.push(checkRuntimeDir(ws), checkWorkspace(ws), await checkDaemon(ws));
-  checks.push(checkSandbox(ws), ...(await checkProviders()), checkTmux(), checkSystemd(), checkNotify());
+  checks.push(checkSandbox(ws), ...(await checkProviders()), checkTmux(), checkSystemd(), checkNotify(), ...(await checkPoolHosts()));
   const problems = checks.filter((c) => c.needed && !c.ok);
   if (values.json) {
     await printJson({ ok: problems.length === 0, troupe: { ...versionInfo(), path: selfPath() }, checks });

@@ -82,6 +82,40 @@ describe.skipIf(!HAVE_SSHD)("the pool of hosts", () => {
     expect(text.stdout).toMatch(/\ngone +.* 0?\?\/1 +- +- +.*gone/);
   }, 90_000);
 
+  test("troupe doctor checks each host of the pool as the daemon will reach it: without this login's ssh-agent", async () => {
+    const doctor = async (e: Record<string, string>) => {
+      const r = await local.run(["doctor", "--json"], { env: e });
+      return { code: r.code, checks: (JSON.parse(r.stdout) as { checks: { name: string; ok: boolean; detail: string }[] }).checks.filter((c) => c.name.startsWith("host ")) };
+    };
+    // the test's ssh config names a key file: fine after a logout too
+    let d = await doctor(env);
+    expect(d.checks.map((c) => [c.name, c.ok])).toEqual([
+      ["host box", true],
+      ["host gone", false],
+    ]);
+    expect(d.checks[0]!.detail).toContain("without this login's ssh-agent");
+    expect(d.code).toBe(1);
+
+    // a config whose only credential is an ssh-agent of this login: reachable now, not after it
+    const sock = join(sshd.dir, "agent.sock");
+    const agent = Bun.spawn(["ssh-agent", "-D", "-a", sock], { stdout: "ignore", stderr: "ignore" });
+    try {
+      await waitFor("ssh-agent", () => Bun.spawnSync(["ssh-add", "-l"], { env: { SSH_AUTH_SOCK: sock } }).exitCode !== 2);
+      expect(Bun.spawnSync(["ssh-add", join(sshd.dir, "user_key")], { env: { SSH_AUTH_SOCK: sock } }).exitCode).toBe(0);
+      const config = join(sshd.dir, "agent_config");
+      writeFileSync(config, readFileSync(join(sshd.dir, "ssh_config"), "utf8").replace(/IdentityFile .*\n/, "IdentityFile /nonexistent\n").replace("IdentitiesOnly yes", "IdentitiesOnly no"));
+      const viaAgent = { ...env, TROUPE_SSH_COMMAND: `ssh -F ${config}`, SSH_AUTH_SOCK: sock };
+      const ls = await local.json<{ name: string; reachable: boolean }[]>(["remote", "ls", "--json"], { env: viaAgent });
+      expect(ls.find((r) => r.name === "box")!.reachable).toBe(true);
+      d = await doctor(viaAgent);
+      expect(d.checks[0]).toMatchObject({ name: "host box", ok: false });
+      expect(d.checks[0]!.detail).toContain(`only through this login's ssh-agent (SSH_AUTH_SOCK ${sock})`);
+    } finally {
+      agent.kill();
+      await agent.exited;
+    }
+  }, 90_000);
+
   test("slots change with remote set and the workspace config; a host whose entry changed is asked anew and keeps what it said last when it fails", async () => {
     writeFileSync(join(local.dir, ".troupe", "config.json"), JSON.stringify({ dispatch: { slots: 3 } }));
     expect((await local.run(["remote", "set", "box", "--slots", "5"], { env })).stdout).toContain("a host of the pool with 5 slots");
