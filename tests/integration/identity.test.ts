@@ -71,6 +71,9 @@ const EXPECTED_ROWS: [string, number[]][] = [
   ["POST /v1/accounts", [201, 403, 403, 403, 403, 403, 401]],
   ["DELETE /v1/accounts/:ref", PERSON],
   ["POST /v1/accounts/:ref/reset", PERSON],
+  // the pool of hosts (this machine alone here) is the person's to look at
+  ["GET /v1/host", PERSON],
+  ["GET /v1/hosts", PERSON],
   // an agent files only its own tool calls; nobody but the person decides one, the asker included
   ["POST /v1/permissions", [403, 200, 200, 200, 200, 200, 401]],
   ["GET /v1/permissions", ALL],

@@ -298,6 +298,8 @@ const CASES: RouteCase[] = [
       return status(m.api(t, "POST", `/v1/accounts/${made.account.id}/reset`, {}));
     },
   },
+  { endpoint: "host", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/host")) },
+  { endpoint: "hosts", fresh: null, call: (m, _f, t) => status(m.api(t, "GET", "/v1/hosts")) },
   // permission requests: each agent files its own tool calls; only the person decides, never an agent (the asker included)
   {
     endpoint: "filePermission",
