@@ -9,7 +9,8 @@ export const command = defineCommand(
     synopsis: "troupe phases INITIATIVE [--json]",
     flags: {},
     json: `{"initiative": {...}, "phases": [{"id", "slug", "title", "status", "dependsOn", "reason", "tasks": [...]}]}
-each task: id, slug, title, status, dependsOn, agent, branch, summary, reason, conflicts, files, waiting`,
+each task: id, slug, title, status, dependsOn, agent, branch, summary, reason, conflicts, files, waiting,
+host, placement, pin, lostRuns [{host, agent, branch, lostAt, outcome}]`,
   },
   run,
 );

@@ -51,6 +51,7 @@ export const COMMANDS: Entry[] = [
   { name: "edit", summary: "edit a proposed phase or task in $EDITOR", load: () => import("./edit.ts").then((m) => m.command) },
   { name: "prompt", summary: "print what an agent of a mode is told", load: () => import("./prompt.ts").then((m) => m.command) },
   { name: "dispatch", summary: "let the daemon carry an initiative: detail, execute and merge its approved phases", load: () => import("./dispatch.ts").then((m) => m.command) },
+  { name: "pin", summary: "run a phase's tasks or a task on one host of the pool", load: () => import("./pin.ts").then((m) => m.command) },
   { name: "retry", summary: "put a blocked or failed task back in the queue", load: () => import("./retry.ts").then((m) => m.command) },
   { name: "gc", summary: "remove finished agents' clean, idle worktrees; report what stays and why", load: () => import("./gc.ts").then((m) => m.command) },
   { name: "service", summary: "install a systemd user unit that starts this workspace's daemon at login", load: () => import("./systemd-unit.ts").then((m) => m.command) },

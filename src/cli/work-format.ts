@@ -1,4 +1,5 @@
 import type { WorkItems } from "../protocol/api-work.ts";
+import { LOCAL_HOST } from "../protocol/host.ts";
 import type { Decision } from "../protocol/proposals.ts";
 import type { Initiative, PhaseTree } from "../protocol/work.ts";
 import { ago, oneLine, table } from "./format.ts";
@@ -58,12 +59,15 @@ export function treeText(t: PhaseTree): string {
       const bits = [
         k.dependsOn.length ? `after ${k.dependsOn.map((d) => taskSlug.get(d) ?? d).join(", ")}` : "",
         k.agent ? `agent ${k.agent}` : "",
+        k.host && k.host !== LOCAL_HOST ? `on ${k.host}` : "",
         k.summary ? oneLine(k.summary, 40) : "",
       ].filter(Boolean);
       out.push(`      ${mark(k.status)} ${init.slug}/${k.slug}  ${k.status}  ${oneLine(k.title)}${bits.length ? `  ${bits.join(" · ")}` : ""}`);
       // why it waits for the person (or what its agent is resolving), and the files to look at
       if (k.reason && k.status !== "completed") out.push(`          ${oneLine(k.reason, 200)}`);
       if (k.waiting && k.status === "pending") out.push(`          ${oneLine(k.waiting, 200)}`);
+      if (k.placement && k.status === "in_progress") out.push(`          placed ${oneLine(k.placement, 200)}`);
+      for (const l of k.lostRuns) out.push(`          lost on ${l.host} (agent ${l.agent}): ${oneLine(l.outcome ?? "not heard from since", 120)}; never merged`);
       if (k.conflicts?.length && k.status === "blocked") out.push(`          conflicts: ${k.conflicts.join(", ")}`);
     }
   }

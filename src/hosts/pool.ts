@@ -2,7 +2,7 @@ import { remoteAddress, remoteTransport } from "../client/remote.ts";
 import { TroupeClient } from "../client/client.ts";
 import type { LinkTransport } from "../client/link/link-transport.ts";
 import { connectTimeoutS } from "../client/link/ssh.ts";
-import { errorMessage } from "../errors.ts";
+import { TroupeError, errorMessage } from "../errors.ts";
 import { LOCAL_HOST, type HostInventory, type PoolHost } from "../protocol/host.ts";
 import type { Remote } from "../protocol/remote.ts";
 
@@ -37,7 +37,7 @@ export class HostPool {
   private readonly lastSeen = new Map<string, HostInventory>();
 
   /** How long a host may take to answer: ssh's connect, its troupe starting, and its daemon when none ran there. */
-  private readonly timeoutMs: number;
+  readonly timeoutMs: number;
 
   constructor(private readonly d: PoolDeps) {
     this.timeoutMs = (connectTimeoutS(d.env) + 10) * 1000;
@@ -48,6 +48,23 @@ export class HostPool {
     const pool = Object.entries(this.d.remotes()).filter((e): e is [string, Remote & { slots: number }] => e[1].slots !== undefined);
     for (const name of [...this.links.keys()]) if (!pool.some(([n]) => n === name)) this.drop(name);
     return [local, ...(await Promise.all(pool.map(([name, remote]) => this.ask(name, remote))))];
+  }
+
+  /** The pool's hosts by name: this machine, then each remote with slots. */
+  names(): string[] {
+    return [LOCAL_HOST, ...Object.entries(this.d.remotes()).flatMap(([name, r]) => (r.slots === undefined ? [] : [name]))];
+  }
+
+  /** The remote of the pool named so, and its link's client (opened on its first request); a name outside the pool is an error. */
+  host(name: string): { remote: Remote & { slots: number }; client: TroupeClient } {
+    const remote = this.d.remotes()[name];
+    if (!remote || remote.slots === undefined) throw new TroupeError("remote_not_found", `${name} is not a host of the pool ('troupe hosts' lists them)`);
+    return { remote: remote as Remote & { slots: number }, client: this.linkTo(name, remote).client };
+  }
+
+  /** A request over `name`'s link failed: the link goes, so the next one connects afresh. */
+  failed(name: string): void {
+    this.drop(name);
   }
 
   /** Ends every link (the daemon's stop). */

@@ -7,6 +7,7 @@ import { ProfileNameSchema } from "./profile.ts";
 import { PermissionRuleSchema } from "./permission.ts";
 import { DiffLineSchema } from "./review.ts";
 import { NetworkPolicySchema, SandboxModeSchema } from "./sandbox.ts";
+import { AgentModeSchema } from "./work.ts";
 
 const NUL_MESSAGE = "must not contain a NUL byte (a process's arguments and environment cannot hold one)";
 /** Text that reaches a process's argv or environment: the kernel ends a string at NUL, and spawn refuses it. */
@@ -17,6 +18,30 @@ const Env = z.record(z.string(), z.string()).superRefine((env, ctx) => {
     if (key.includes("\0") || value.includes("\0")) ctx.addIssue({ code: "custom", path: [key.replaceAll("\0", "\\0")], message: NUL_MESSAGE });
   }
 });
+/** A file of an agent's input folder, by its path in that folder: relative, never leaving it. */
+const InputFileSchema = z.object({
+  path: z
+    .string()
+    .min(1)
+    .max(200)
+    .refine((p) => !p.startsWith("/") && !p.split("/").includes("..") && !p.includes("\0"), "a path inside the input folder (relative, no '..')"),
+  content: z.string().max(4 * 1024 * 1024),
+});
+
+/**
+ * A mode run another daemon's dispatch placed on this host of its pool (src/work/host-tasks.ts):
+ * the agent gets the mode's prompt and these input files as a mode run there would; it is a plain
+ * agent here (the work it does is that daemon's), and its branch goes back by git.
+ */
+export const HostedRunSchema = z.object({
+  mode: AgentModeSchema,
+  /** The ids of that daemon's work model the prompt names. */
+  initiativeId: z.string().min(1).max(64),
+  phaseId: z.string().min(1).max(64).nullable(),
+  taskId: z.string().min(1).max(64).nullable(),
+  files: z.array(InputFileSchema).max(64),
+});
+
 const Name = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "lowercase letters, digits and dashes, at most 63");
 
 export const SpawnRequestSchema = z.object({
@@ -49,6 +74,13 @@ export const SpawnRequestSchema = z.object({
   /** Its sandbox (src/sandbox/) and network policy, over the user's and workspace's configs; an agent's worker gets at least its own. */
   sandbox: SandboxModeSchema.optional(),
   network: NetworkPolicySchema.optional(),
+  hosted: HostedRunSchema.optional(),
+  /**
+   * Who its commits are by where its environment names no one (GIT_AUTHOR_*, GIT_COMMITTER_*): a
+   * task another daemon dispatched here, whose environment is this host's (`troupe proxy` gives
+   * agents the host's own), is the person's who dispatched it.
+   */
+  gitIdentity: z.object({ name: z.string().min(1).max(200), email: z.string().min(1).max(200) }).optional(),
 });
 export type SpawnRequest = z.input<typeof SpawnRequestSchema>;
 

@@ -59,6 +59,12 @@ export const EditRequestSchema = z.object({
 });
 export type EditRequest = z.input<typeof EditRequestSchema>;
 
+/** `troupe pin`: the host of the pool a phase's tasks or a task run on; null lets dispatch choose again. */
+export const PinRequestSchema = z.object({
+  host: z.string().min(1).max(64).nullable(),
+});
+export type PinRequest = z.input<typeof PinRequestSchema>;
+
 export const DispatchRequestSchema = z.object({
   concurrency: z.number().int().positive().max(64).default(4),
   provider: z.string().min(1).optional(),

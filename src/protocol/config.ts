@@ -89,6 +89,8 @@ export const WorkspaceConfigSchema = z
         taskMinutes: z.number().positive().optional(),
         /** Most agents at once dispatch places on this machine (its slots in the pool: `troupe hosts`); default 4. */
         slots: z.number().int().min(1).max(64).optional(),
+        /** Seconds a host of the pool may stay silent before a task running there is placed again elsewhere; default 120. */
+        hostGraceSeconds: z.number().positive().optional(),
       })
       .optional(),
     worktree: WorktreeConfigSchema.optional(),

@@ -9,6 +9,7 @@ export const HostAccountSchema = z.object({
   /** When it runs out at its runs' pace (epoch ms), or null (src/accounts/forecast.ts). */
   runsOutAt: z.number().int().nullable(),
 });
+export type HostAccount = z.infer<typeof HostAccountSchema>;
 
 /** What a daemon has to offer as a host of a pool (`GET /v1/host`): asked over the link by the daemon that places work. */
 export const HostInventorySchema = z.object({

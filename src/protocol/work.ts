@@ -88,11 +88,24 @@ export const PhaseSchema = z.object({
   proposedBy: z.string().nullable(),
   /** Why it was rejected or blocked. */
   reason: z.string().nullable(),
+  /** The host of the pool its tasks run on unless a task is pinned elsewhere (`troupe pin`); null: dispatch chooses. */
+  pin: z.string().nullable(),
   version: z.number().int(),
   createdAt: z.number().int(),
   updatedAt: z.number().int(),
 });
 export type Phase = z.infer<typeof PhaseSchema>;
+
+/** A run of a task on a host that went silent past its grace: placed again elsewhere; what it did there is recorded when the host comes back, never merged. */
+export const LostRunSchema = z.object({
+  host: z.string(),
+  /** Its agent's name there, and its branch. */
+  agent: z.string(),
+  branch: z.string().nullable(),
+  lostAt: z.number().int(),
+  /** How it ended there (`done: <result>`, `failed: <why>`), once the host answered again; null until then. */
+  outcome: z.string().nullable(),
+});
 
 export const TaskSchema = z.object({
   id: z.string(),
@@ -118,6 +131,14 @@ export const TaskSchema = z.object({
   files: z.array(z.string()).nullable(),
   /** Why dispatch has not started it though it is ready (a task under way owns a file it needs). */
   waiting: z.string().nullable(),
+  /** The host of the workspace's pool it was placed on (`local`, a remote's name); null: never placed, or no pool (this machine alone). */
+  host: z.string().nullable(),
+  /** Why there (`box: 1 of 2 slots free, has claude`), or that the person pinned it. */
+  placement: z.string().nullable(),
+  /** A host the person pinned it to (`troupe pin`), else its phase's; null: dispatch chooses. */
+  pin: z.string().nullable(),
+  /** Its runs on hosts lost mid-task, oldest first. */
+  lostRuns: z.array(LostRunSchema),
   mergedAt: z.number().int().nullable(),
   version: z.number().int(),
   createdAt: z.number().int(),
@@ -129,9 +150,9 @@ export type Task = z.infer<typeof TaskSchema>;
 export const PhaseTreeSchema = z.object({
   initiative: InitiativeSchema,
   phases: z.array(
-    PhaseSchema.pick({ id: true, slug: true, title: true, status: true, dependsOn: true, reason: true }).extend({
+    PhaseSchema.pick({ id: true, slug: true, title: true, status: true, dependsOn: true, reason: true, pin: true }).extend({
       tasks: z.array(
-        TaskSchema.pick({ id: true, slug: true, title: true, status: true, dependsOn: true, branch: true, summary: true, reason: true, conflicts: true, files: true, waiting: true }).extend({
+        TaskSchema.pick({ id: true, slug: true, title: true, status: true, dependsOn: true, branch: true, summary: true, reason: true, conflicts: true, files: true, waiting: true, host: true, placement: true, pin: true, lostRuns: true }).extend({
           /** The working agent's name. */
           agent: z.string().nullable(),
         }),

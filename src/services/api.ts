@@ -75,7 +75,7 @@ export function servicesApi(d: ApiDeps): Services {
     ...messagesApi(d.messages, guard, d.waits),
     ...reviewsApi(d.reviews),
     ...eventsApi(d.feed),
-    ...workApi(d.work, d.dispatcher),
+    ...workApi(d.work, d.dispatcher, () => d.hosts.names()),
     ...modesApi(d.modes),
     ...permissionsApi(d.permissions, d.waits),
     ...profilesApi(d.profiles),

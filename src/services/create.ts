@@ -34,6 +34,7 @@ import { LiveInputs } from "../live/live-inputs.ts";
 import { EndOfRun, type EndOfRunParts } from "./end-of-run.ts";
 import type { Part } from "./parts.ts";
 import { HostPool } from "../hosts/pool.ts";
+import { hostRuns } from "../hosts/host-runs.ts";
 import { hostInventory } from "../hosts/inventory.ts";
 import { readRemotes } from "../remotes.ts";
 import { isLive } from "../protocol/status.ts";
@@ -107,15 +108,6 @@ export function createServices(h: ServiceHost): RunningServices {
   const work = new WorkService({ root: h.ws.root, store: h.store, bus, agents: agents.resume });
   const decisions = new DecisionStore(h.ws.stateDir, h.log);
   const modes = new ModeService({ agents: agents.spawn, store: h.store, log: h.log, decisions, work: modeWorkOver(work, h.store) });
-  const dispatcher = new Dispatcher({ root: h.ws.root, stateDir: h.ws.stateDir, store: h.store, bus, log: h.log, modes, agents: agents.resume, taskMinutes: () => readWorkspaceConfig(h.ws.stateDir).dispatch?.taskMinutes });
-  const delivery = new DeliveryFollower({ store: h.store, bus, log: h.log, messages, agents: agents.resume });
-  const reviews = new ReviewService({ store: h.store, log: h.log, agents: agents.query, resumes: agents.resume, messages });
-  const profiles = new ProfileCatalog(h.ws.root);
-  const flows = new FlowService({ root: h.ws.root, stateDir: h.ws.stateDir, store: h.store, log: h.log, agents: agents.spawn, profiles });
-  const uncommitted = new UncommittedFollower({ store: h.store, bus, log: h.log, agents: agents.resume });
-  const reaper = new WorktreeReaper({ ws: h.ws, store: h.store, log: h.log });
-  const notifier = new Notifier({ bus, log: h.log, root: h.ws.root, sentPath: join(h.ws.stateDir, "notified.json"), nameOf: (id) => h.store.agents.get(id)?.name ?? null });
-  const endParts: EndOfRunParts = { modes, conversations: follower, messages: delivery, permissions, uncommitted, reaper, dispatch: dispatcher, bus };
   // this daemon as a host of a pool, and the workspace's pool (this machine and the remotes with slots)
   const localHost = () => hostInventory({ running: () => h.store.agents.list().filter((a) => isLive(a.status)).length, accounts: () => accounts.list(), path: process.env.PATH ?? "" });
   const hosts = new HostPool({
@@ -125,6 +117,27 @@ export function createServices(h: ServiceHost): RunningServices {
     remotes: () => readRemotes(),
     env: process.env,
   });
+  const dispatcher = new Dispatcher({
+    root: h.ws.root,
+    stateDir: h.ws.stateDir,
+    store: h.store,
+    bus,
+    log: h.log,
+    modes,
+    agents: agents.resume,
+    taskMinutes: () => readWorkspaceConfig(h.ws.stateDir).dispatch?.taskMinutes,
+    pool: hostRuns(hosts, process.env),
+    hostGraceSeconds: () => readWorkspaceConfig(h.ws.stateDir).dispatch?.hostGraceSeconds,
+    hostTimeoutMs: hosts.timeoutMs,
+  });
+  const delivery = new DeliveryFollower({ store: h.store, bus, log: h.log, messages, agents: agents.resume });
+  const reviews = new ReviewService({ store: h.store, log: h.log, agents: agents.query, resumes: agents.resume, messages });
+  const profiles = new ProfileCatalog(h.ws.root);
+  const flows = new FlowService({ root: h.ws.root, stateDir: h.ws.stateDir, store: h.store, log: h.log, agents: agents.spawn, profiles });
+  const uncommitted = new UncommittedFollower({ store: h.store, bus, log: h.log, agents: agents.resume });
+  const reaper = new WorktreeReaper({ ws: h.ws, store: h.store, log: h.log });
+  const notifier = new Notifier({ bus, log: h.log, root: h.ws.root, sentPath: join(h.ws.stateDir, "notified.json"), nameOf: (id) => h.store.agents.get(id)?.name ?? null });
+  const endParts: EndOfRunParts = { modes, conversations: follower, messages: delivery, permissions, uncommitted, reaper, dispatch: dispatcher, bus };
   const services = servicesApi({ ...h, startedAt, bus, waits, agents, conversations, messages, reviews, feed, work, dispatcher, modes, profiles, flows, accounts, permissions, hosts, localHost });
   return {
     services,
@@ -156,9 +169,10 @@ export function createServices(h: ServiceHost): RunningServices {
       { name: "worktree reaper", start: () => reaper.start(), stop: () => reaper.shutdown() },
       // after the agents' start: a missed run's overlap check sees what is still live
       { name: "flows", start: () => flows.start(), stop: () => flows.shutdown() },
+      // the pool's links end after the dispatcher's stop, which waits for the starts it sent over them
+      { name: "host links", stop: () => hosts.close() },
       // last: what the sweep imported and the ends found at start are in the store by now
       { name: "dispatcher", start: () => dispatcher.start(), stop: () => dispatcher.shutdown() },
-      { name: "host links", stop: () => hosts.close() },
     ],
   };
 }

@@ -4,7 +4,7 @@ import type { WorkService } from "../work/service.ts";
 import type { HandlersOf } from "./services.ts";
 
 /** The work model's endpoints over the work service and the dispatcher (the guard has let the caller through). */
-export function workApi(work: WorkService, dispatcher: Dispatcher): HandlersOf<typeof WORK_ENDPOINTS> {
+export function workApi(work: WorkService, dispatcher: Dispatcher, hostNames: () => string[]): HandlersOf<typeof WORK_ENDPOINTS> {
   return {
     initiatives: () => work.listInitiatives(),
     createInitiative: (_caller, req) => work.createInitiative(req),
@@ -20,6 +20,7 @@ export function workApi(work: WorkService, dispatcher: Dispatcher): HandlersOf<t
     workItem: (_caller, { ref }) => work.item(ref),
     edit: (_caller, { ref, ...req }) => work.edit(ref, req),
     reject: (_caller, { ref, ...req }) => work.reject(ref, req),
+    pin: (_caller, { ref, host }) => work.pin(ref, host, hostNames()),
     retry: (_caller, { ref }) => work.retry(ref),
   };
 }

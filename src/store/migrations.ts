@@ -368,6 +368,14 @@ export const MIGRATIONS: readonly Migration[] = [
   // ready task (another under way owns a file it needs)
   { name: "task-files", sql: `ALTER TABLE tasks ADD COLUMN files_json TEXT;
    ALTER TABLE tasks ADD COLUMN waiting TEXT;` },
+  // 26: where dispatch placed a task in the workspace's pool of hosts and why, the host the person
+  // pinned a task or phase to, and a remote task's agent (its name there, chosen before its spawn)
+  { name: "task-hosts", sql: `ALTER TABLE tasks ADD COLUMN host TEXT;
+   ALTER TABLE tasks ADD COLUMN placement TEXT;
+   ALTER TABLE tasks ADD COLUMN pin TEXT;
+   ALTER TABLE tasks ADD COLUMN host_agent TEXT;
+   ALTER TABLE tasks ADD COLUMN lost_json TEXT NOT NULL DEFAULT '[]';
+   ALTER TABLE phases ADD COLUMN pin TEXT;` },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

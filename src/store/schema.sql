@@ -1,4 +1,4 @@
--- The store's schema as the migrations leave it (src/store/migrations.ts, version 25), written
+-- The store's schema as the migrations leave it (src/store/migrations.ts, version 26), written
 -- from the table declarations in src/store/tables/ by `npm run docs:schema`: edit those, never this
 -- file, and nothing runs it. tests/store/migrations.test.ts holds it equal to what the migrations
 -- make of an empty store, and tests/store/tables/tables.test.ts each migration to the columns it adds.
@@ -180,6 +180,7 @@ CREATE TABLE phases (
   version INTEGER NOT NULL DEFAULT 1,
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL,
+  pin TEXT, -- 26 task-hosts: the host its tasks run on (troupe pin)
   UNIQUE (initiative_id, slug)
 );
 CREATE TABLE phase_deps (
@@ -210,6 +211,11 @@ CREATE TABLE tasks (
   resolve_session INTEGER, -- 14 dispatch-merges: the resume asked to resolve a conflict
   files_json TEXT, -- 25 task-files: the globs it owns; null: no list
   waiting TEXT, -- 25 task-files: why dispatch holds it though it is ready
+  host TEXT, -- 26 task-hosts: the pool's host it was placed on
+  placement TEXT, -- 26 task-hosts: why there
+  pin TEXT, -- 26 task-hosts: the host the person pinned it to
+  host_agent TEXT, -- 26 task-hosts: its agent's name on a remote host (chosen at the claim)
+  lost_json TEXT NOT NULL DEFAULT '[]', -- 26 task-hosts: its runs on hosts lost mid-task
   UNIQUE (initiative_id, slug)
 );
 CREATE INDEX tasks_phase ON tasks(phase_id, created_at);

@@ -13,6 +13,8 @@ export interface TaskRecord extends Task {
   revise: boolean;
   mergeCommit: string | null;
   resolveSession: number | null;
+  /** Its agent's name on the remote host it was placed on (`host`), chosen when it was claimed. */
+  hostAgent: string | null;
 }
 
 const COLUMNS = new EntityColumns(TASKS);
@@ -27,7 +29,7 @@ export type NewTask = NewOf<typeof TASKS, TaskRecord> & Pick<Task, "dependsOn">;
 export type TaskPatch = PatchOf<typeof TASKS, TaskRecord> & Partial<Pick<Task, "dependsOn">>;
 
 export function toTask(rec: TaskRecord): Task {
-  const { revise: _r, mergeCommit: _m, resolveSession: _s, ...task } = rec;
+  const { revise: _r, mergeCommit: _m, resolveSession: _s, hostAgent: _h, ...task } = rec;
   return task;
 }
 

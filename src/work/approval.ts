@@ -150,6 +150,17 @@ export class Approval {
     return itemsOf([change]);
   }
 
+  /** A phase or task pinned to `host` (one of `hosts`: the pool's names), or unpinned (null). */
+  pin(ref: string, host: string | null, hosts: readonly string[]): WorkItems {
+    const { store } = this.d;
+    const item = resolveItem(store, ref);
+    if (item.kind === "initiative") throw new TroupeError("bad_request", `${ref} is an initiative; pin one of its phases or tasks`);
+    if (host !== null && !hosts.includes(host)) throw new TroupeError("bad_request", `${host} is not a host of the pool: ${hosts.join(", ")} ('troupe remote set NAME --slots N' adds one)`);
+    const change: Change = item.kind === "phase" ? { kind: "phase", created: false, rec: store.phases.update(item.rec.id, { pin: host }) } : { kind: "task", created: false, rec: store.tasks.update(item.rec.id, { pin: host }) };
+    publish(this.d.bus, [change]);
+    return itemsOf([change]);
+  }
+
   /** A blocked or failed task back to `pending`, once the person fixed what stopped it; dispatch takes it from there. */
   retry(ref: string): Task {
     const t = resolveTask(this.d.store, ref);

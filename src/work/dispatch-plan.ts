@@ -1,9 +1,11 @@
+import { LOCAL_HOST } from "../protocol/host.ts";
 import { isLive, type AgentStatus } from "../protocol/status.ts";
 import type { PhaseStatus } from "../protocol/work.ts";
 import type { PhaseRecord } from "../store/phases.ts";
 import type { TaskRecord } from "../store/tasks.ts";
 import { dependencyOrder, readyOrder } from "./dag.ts";
 import { FileOwnership } from "./file-ownership.ts";
+import { place, type HostSlots } from "./placement.ts";
 
 /**
  * What dispatch does next for one initiative, as pure functions of what the store holds: the
@@ -21,6 +23,9 @@ export interface AgentView {
   status: AgentStatus;
   session: number;
   error: string | null;
+  /** Its branch and its result (a remote agent's, as its host shows them). */
+  branch?: string | null;
+  result?: string | null;
 }
 
 export type SettleStep =
@@ -30,12 +35,15 @@ export type SettleStep =
   | { kind: "resolve"; task: TaskRecord; agent: AgentView }
   | { kind: "fail"; task: TaskRecord; reason: string }
   /** `in_progress` without its agent: a start the daemon died in. Its agent, if one was made. */
-  | { kind: "recover"; task: TaskRecord };
+  | { kind: "recover"; task: TaskRecord }
+  /** Placed on a remote host that has not answered for its grace period: placed again elsewhere. */
+  | { kind: "lost"; task: TaskRecord; reason: string };
 
 export type AdvanceStep =
   | { kind: "phase"; phase: PhaseRecord; status: PhaseStatus; reason: string | null }
   | { kind: "detail"; phase: PhaseRecord }
-  | { kind: "start"; task: TaskRecord }
+  /** `placed`: the host of the pool it runs on and why; null: no pool (this machine, unplaced). */
+  | { kind: "start"; task: TaskRecord; placed: { host: string; why: string } | null }
   /** Why a ready task does not start (another under way owns a file it needs; no free slot), or null once nothing holds it. */
   | { kind: "wait"; task: TaskRecord; reason: string | null }
   | { kind: "complete" }
@@ -60,6 +68,24 @@ export interface Snapshot {
   spentUsd: number;
   /** The initiative's reason as the store holds it. */
   reason: string | null;
+  /** The workspace's pool, this machine first, `used` counting every initiative's tasks under way; null: no pool. */
+  hosts: HostSlots[] | null;
+  /** The provider dispatch runs, and how long a task is expected to take (its phase's median). */
+  provider: string;
+  expectedMs: (task: TaskRecord) => number;
+  now: number;
+  /**
+   * A task's agent on the remote host it was placed on, as last seen there: undefined while not
+   * seen (not asked yet, or the host does not answer), null when the host has no such agent.
+   */
+  hostAgent: (task: TaskRecord) => AgentView | null | undefined;
+  /** Why a remote task's host counts as lost (silent past its grace), or null. */
+  hostLost: (task: TaskRecord) => string | null;
+}
+
+/** Placed on a host of the pool other than this machine: its agent runs under that host's daemon. */
+export function onRemote(task: Pick<TaskRecord, "host">): boolean {
+  return task.host !== null && task.host !== LOCAL_HOST;
 }
 
 /** Why an initiative whose budget is spent starts nothing, and how the person goes on. */
@@ -72,14 +98,34 @@ export function settle(s: Snapshot): SettleStep[] {
   const steps: SettleStep[] = [];
   for (const task of s.tasks) {
     if (task.status !== "in_progress" || s.starting(task.id)) continue;
-    if (task.agentId === null) {
-      steps.push({ kind: "recover", task });
-      continue;
-    }
-    const agent = s.agent(task.agentId);
-    if (!agent) {
-      steps.push({ kind: "fail", task, reason: "its agent was removed before its work was merged" });
-      continue;
+    let agent: AgentView | null | undefined;
+    if (onRemote(task)) {
+      const lost = s.hostLost(task);
+      if (lost) {
+        steps.push({ kind: "lost", task, reason: lost });
+        continue;
+      }
+      // its branch is recorded once its agent there is known
+      if (task.branch === null) {
+        steps.push({ kind: "recover", task });
+        continue;
+      }
+      agent = s.hostAgent(task);
+      if (agent === undefined) continue;
+      if (agent === null) {
+        steps.push({ kind: "fail", task, reason: `its agent ${task.hostAgent} on ${task.host} was removed before its work was merged` });
+        continue;
+      }
+    } else {
+      if (task.agentId === null) {
+        steps.push({ kind: "recover", task });
+        continue;
+      }
+      agent = s.agent(task.agentId);
+      if (!agent) {
+        steps.push({ kind: "fail", task, reason: "its agent was removed before its work was merged" });
+        continue;
+      }
     }
     switch (agent.status) {
       case "starting":
@@ -137,6 +183,8 @@ export function advance(s: Snapshot): AdvanceStep[] {
   /** The tasks this pass starts. */
   const started = new Set<string>();
   let slots = s.concurrency - underWay.length;
+  const hosts = s.hosts?.map((h) => ({ ...h })) ?? null;
+  const pins = new Map(s.phases.map((p) => [p.id, p.pin]));
   for (const phase of dependencyOrder(s.phases)) {
     if (!ACTIVE.includes(status.get(phase.id)!)) continue;
     if (!phase.dependsOn.every((d) => status.get(d) === "completed")) continue;
@@ -172,8 +220,18 @@ export function advance(s: Snapshot): AdvanceStep[] {
       if (holder) waits.set(task.id, `waits for ${holder.other.slug} (${holder.what})`);
       else if (slots <= 0) waits.set(task.id, "waits for a free slot");
       else {
+        let placed: { host: string; why: string } | null = null;
+        if (hosts) {
+          const p = place(hosts, { provider: s.provider, pin: task.pin ?? pins.get(task.phaseId) ?? null, expectedMs: s.expectedMs(task), now: s.now });
+          if ("wait" in p) {
+            waits.set(task.id, p.wait);
+            continue;
+          }
+          placed = p;
+          hosts.find((h) => h.name === p.host)!.used++;
+        }
         setStatus(phase, "in_progress");
-        steps.push({ kind: "start", task });
+        steps.push({ kind: "start", task, placed });
         started.add(task.id);
         underWay.push(task);
         slots--;
@@ -189,8 +247,8 @@ export function advance(s: Snapshot): AdvanceStep[] {
   }
   for (const task of s.tasks) {
     const reason = waits.get(task.id) ?? null;
-    // a start clears it with the claim
-    if (reason !== task.waiting && !started.has(task.id)) steps.push({ kind: "wait", task, reason });
+    // a start clears it with the claim; a task under way keeps what its start said (a host that did not answer yet)
+    if (reason !== task.waiting && !started.has(task.id) && task.status !== "in_progress") steps.push({ kind: "wait", task, reason });
   }
   const live = s.phases.filter((p) => status.get(p.id) !== "rejected");
   if (live.length && live.every((p) => status.get(p.id) === "completed")) steps.push({ kind: "complete" });

@@ -10,10 +10,15 @@ import type { Store } from "../store/index.ts";
 import type { TaskRecord } from "../store/tasks.ts";
 import { toInitiative, type InitiativeRecord } from "../store/initiatives.ts";
 import { getProvider } from "../../providers/index.ts";
+import type { SpawnWork } from "../agents/files/input-folder.ts";
+import { LOCAL_HOST } from "../protocol/host.ts";
+import type { HostPort } from "./host-port.ts";
+import { hostAgentName } from "./host-tasks.ts";
+import { PoolDispatch } from "./pool-dispatch.ts";
 import { publish } from "./deps.ts";
 import { expectedTaskMs } from "./expected-duration.ts";
 import { DispatchEnvStore, runEnv, type Captured } from "./dispatch-env.ts";
-import { advance, settle, type AdvanceStep, type AgentView, type SettleStep, type Snapshot } from "./dispatch-plan.ts";
+import { advance, onRemote, settle, type AdvanceStep, type AgentView, type SettleStep, type Snapshot } from "./dispatch-plan.ts";
 import { resolveInitiative } from "./refs.ts";
 import { StatusWrites } from "./status-writes.ts";
 import { TaskMerges, type Resumer } from "./task-merge.ts";
@@ -22,7 +27,10 @@ import { assertTransition } from "./transitions.ts";
 /** Starts mode agents: ModeService.start (src/work/modes.ts). */
 interface ModeStarter {
   start(mode: AgentMode, ref: string, opts: { provider?: string; model?: string; command?: string; env: Record<string, string>; budgetUsd?: number; expectedMs?: number }): Promise<Agent>;
+  /** What a run of `mode` on `ref` gets (its input files) when another host runs it. */
+  hosted(mode: AgentMode, ref: string): SpawnWork;
 }
+
 
 export interface DispatchDeps {
   root: string;
@@ -34,6 +42,12 @@ export interface DispatchDeps {
   agents: Resumer;
   /** The workspace config's `dispatch.taskMinutes`, read at each start. */
   taskMinutes(): number | undefined;
+  /** The workspace's pool of hosts (src/hosts/); absent: this machine alone. */
+  pool?: HostPort;
+  /** The workspace config's `dispatch.hostGraceSeconds`, read at each pass. */
+  hostGraceSeconds?(): number | undefined;
+  /** How long a host may take to answer a look (the links' connect timeout and then some). */
+  hostTimeoutMs?: number;
 }
 
 export interface DispatchOptions {
@@ -75,11 +89,28 @@ export class Dispatcher {
   private readonly starting = new Map<string, Promise<void>>();
   private readonly writes: StatusWrites;
   private readonly merges: TaskMerges;
+  /** The pool as dispatch sees it, and its acts on remote tasks; null: this machine alone. */
+  private readonly pool: PoolDispatch | null;
 
   constructor(private readonly d: DispatchDeps) {
     this.envs = new DispatchEnvStore(d.stateDir);
     this.writes = new StatusWrites(d);
-    this.merges = new TaskMerges({ ...d, writes: this.writes });
+    const port = d.pool;
+    this.pool = port
+      ? new PoolDispatch({
+          root: d.root,
+          store: d.store,
+          log: d.log,
+          writes: this.writes,
+          port,
+          hosted: (taskId) => d.modes.hosted("execute", taskId),
+          active: () => !this.closed && d.store.initiatives.list().some((i) => i.status === "active" && i.dispatch !== null),
+          news: () => this.kick(),
+          graceSeconds: () => d.hostGraceSeconds?.(),
+          timeoutMs: d.hostTimeoutMs ?? 20_000,
+        })
+      : null;
+    this.merges = new TaskMerges({ ...d, writes: this.writes, resolveOnHost: (init, task, files) => this.pool!.tasks.resolve(init, task, files) });
   }
 
   start(): void {
@@ -89,6 +120,7 @@ export class Dispatcher {
 
   async shutdown(): Promise<void> {
     this.closed = true;
+    this.pool?.close();
     this.off?.();
     this.off = null;
     while (this.loop || this.starting.size) await Promise.all([this.loop, ...this.starting.values()]);
@@ -188,6 +220,8 @@ export class Dispatcher {
       this.stopNow(init);
       return;
     }
+    await this.pool?.ready();
+    this.pool?.recordLostOutcomes(init.id);
     const settling = settle(this.snapshot(init));
     // each finished agent's worktree checked at once; the merges then one at a time
     const dirty = new Map(settling.flatMap((s) => (s.kind === "merge" ? [[s.task.id, this.merges.dirty(s.agent.id)] as const] : [])));
@@ -219,6 +253,12 @@ export class Dispatcher {
       },
       detailRefused: (phaseId) => this.detailRefused.has(phaseId),
       starting: (id) => this.starting.has(id),
+      hosts: this.pool?.slots() ?? null,
+      provider: init.dispatch?.provider ?? "claude",
+      expectedMs: (t) => this.expectedMs(t),
+      now: Date.now(),
+      hostAgent: (t) => this.pool?.agentOf(t),
+      hostLost: (t) => this.pool?.lostWhy(t) ?? null,
     };
   }
 
@@ -255,18 +295,21 @@ export class Dispatcher {
   /** How long the task should take: its phase's finished tasks, from their agents' start to their merge. */
   private expectedMs(task: TaskRecord): number {
     const { store } = this.d;
-    const finished = store.tasks
-      .listByPhase(task.phaseId)
-      .flatMap((t) => {
-        const agent = t.status === "completed" && t.agentId && t.mergedAt ? store.agents.get(t.agentId) : null;
-        return agent ? [{ startedAt: agent.createdAt, mergedAt: t.mergedAt! }] : [];
-      });
+    const agentOf = (t: TaskRecord) => (t.status === "completed" && t.agentId && t.mergedAt ? store.agents.get(t.agentId) : null);
+    const finished = store.tasks.listByPhase(task.phaseId).flatMap((t) => [agentOf(t)].flatMap((a) => (a ? [{ startedAt: a.createdAt, mergedAt: t.mergedAt! }] : [])));
     return expectedTaskMs(finished, this.d.taskMinutes());
   }
 
   private async settleStep(init: InitiativeRecord, captured: Captured, step: SettleStep, dirty?: Promise<string[]>): Promise<void> {
     switch (step.kind) {
       case "recover": {
+        if (onRemote(step.task)) {
+          // a remote start cut off (a daemon's death, a host that did not answer): started again, or found there by its name
+          if (!this.pool?.mayRetry(step.task.id)) return;
+          const opts = { ...this.runOptions(init, captured), expectedMs: this.expectedMs(step.task), identity: captured.identity };
+          this.spawnBeside(step.task.id, () => this.pool!.start(init, step.task, opts));
+          return;
+        }
         // the daemon died between claiming the task and recording its agent: find the agent, if it was made
         const agent = this.d.store.agents
           .list()
@@ -279,12 +322,15 @@ export class Dispatcher {
       case "fail":
         this.writes.task(step.task, { status: "failed", reason: step.reason, resolveSession: null });
         return;
-      case "resolve":
-        await this.merges.resolve(init, step.task, step.agent.id, step.task.conflicts ?? []);
+      case "lost":
+        this.pool?.lose(step);
         return;
-      case "merge":
-        await this.merges.merge(init, captured.identity, step.task, step.agent, dirty);
+      case "merge": {
+        // a remote task's branch is fetched first (null: not now); what it left uncommitted there is its host's to deal with
+        const ref = onRemote(step.task) ? await this.pool!.fetch(step.task) : undefined;
+        if (ref !== null) await this.merges.merge(init, captured.identity, step.task, step.agent, ref ? Promise.resolve([]) : dirty, ref);
         return;
+      }
     }
   }
 
@@ -306,9 +352,18 @@ export class Dispatcher {
         return;
       }
       case "start": {
-        // claimed first: a daemon killed during the spawn finds the task under way, not pending
-        const claimed = this.writes.task(step.task, { status: "in_progress", reason: null, waiting: null, conflicts: null, resolveSession: null, agentId: null, branch: null, mergedAt: null, mergeCommit: null });
+        // claimed first, where it goes and its agent's name there too: a daemon killed during the
+        // spawn finds the task under way there, not pending
+        const { placed } = step;
+        const remote = placed !== null && placed.host !== LOCAL_HOST;
+        const fresh = { reason: null, waiting: null, conflicts: null, resolveSession: null, agentId: null, branch: null, mergedAt: null, mergeCommit: null };
+        const where = { host: placed?.host ?? null, placement: placed?.why ?? null, hostAgent: remote ? hostAgentName(step.task.slug) : null };
+        const claimed = this.writes.task(step.task, { status: "in_progress", ...fresh, ...where });
         const opts = { ...this.runOptions(init, captured), expectedMs: this.expectedMs(step.task) };
+        if (remote) {
+          this.spawnBeside(claimed.id, () => this.pool!.start(init, claimed, { ...opts, identity: captured.identity }));
+          return;
+        }
         this.spawnBeside(claimed.id, async () => {
           let agent: Agent;
           try {

@@ -97,6 +97,13 @@ export class ModeService {
     return this.d.agents.spawn(req.data, parentId, this.spawnWork(mode, { initiative, phase, task }));
   }
 
+  /** What a run of `mode` on `ref` gets when a host of the pool runs it (its input files as of now); refused as a start here would be. */
+  hosted(mode: AgentMode, ref: string): SpawnWork {
+    const target = this.target(mode, ref, true);
+    if (target.initiative.status !== "active") throw new TroupeError("invalid_state", `initiative ${target.initiative.slug} is ${target.initiative.status}`);
+    return this.spawnWork(mode, target);
+  }
+
   /**
    * The prompt an agent of `mode` on `ref` would get if started now (whatever the target's
    * status), or with no ref a placeholder target whose ids are PLACEHOLDER_IDS.

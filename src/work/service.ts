@@ -107,6 +107,7 @@ export class WorkService implements ProposalSink {
         status: p.status,
         dependsOn: p.dependsOn,
         reason: p.reason,
+        pin: p.pin,
         tasks: dependencyOrder(tasks.filter((t) => t.phaseId === p.id)).map((t) => ({
           id: t.id,
           slug: t.slug,
@@ -120,6 +121,10 @@ export class WorkService implements ProposalSink {
           conflicts: t.conflicts,
           files: t.files,
           waiting: t.waiting,
+          host: t.host,
+          placement: t.placement,
+          pin: t.pin,
+          lostRuns: t.lostRuns,
         })),
       })),
     };
@@ -179,6 +184,10 @@ export class WorkService implements ProposalSink {
 
   edit(ref: string, req: EditOptions): WorkItems {
     return this.approval.edit(ref, req);
+  }
+
+  pin(ref: string, host: string | null, hosts: readonly string[]): WorkItems {
+    return this.approval.pin(ref, host, hosts);
   }
 
   retry(ref: string): Task {

@@ -7,7 +7,7 @@ import type { Agent } from "../protocol/entities.ts";
 import type { Store } from "../store/index.ts";
 import type { InitiativeRecord } from "../store/initiatives.ts";
 import type { TaskRecord } from "../store/tasks.ts";
-import type { AgentView } from "./dispatch-plan.ts";
+import { onRemote, type AgentView } from "./dispatch-plan.ts";
 import { resolvePrompt } from "./resolve-prompt.ts";
 import type { StatusWrites } from "./status-writes.ts";
 
@@ -25,7 +25,17 @@ export class TaskMerges {
   /** One merge worktree per initiative, prepared once per daemon. */
   private readonly mergers = new Map<string, InitiativeMerger>();
 
-  constructor(private readonly d: { root: string; store: Store; log: Logger; agents: Resumer; writes: StatusWrites }) {}
+  constructor(
+    private readonly d: {
+      root: string;
+      store: Store;
+      log: Logger;
+      agents: Resumer;
+      writes: StatusWrites;
+      /** A remote task's agent, resumed on its host to resolve a conflict (src/work/host-tasks.ts). */
+      resolveOnHost(init: InitiativeRecord, task: TaskRecord, files: string[]): Promise<void>;
+    },
+  ) {}
 
   /** Forgets the initiative's merger and hands it over, for its worktree to be removed. */
   take(init: InitiativeRecord): InitiativeMerger {
@@ -50,8 +60,8 @@ export class TaskMerges {
     return rec?.worktree && existsSync(rec.worktree) ? dirtyPaths(rec.worktree) : [];
   }
 
-  /** `dirtyNow`: `dirty(agent)` started earlier; asked here when not. */
-  async merge(init: InitiativeRecord, identity: GitIdentity, task: TaskRecord, agent: AgentView, dirtyNow?: Promise<string[]>): Promise<void> {
+  /** `dirtyNow`: `dirty(agent)` started earlier; asked here when not. `source`: what to merge when not the task's branch here (a remote task's, fetched). */
+  async merge(init: InitiativeRecord, identity: GitIdentity, task: TaskRecord, agent: AgentView, dirtyNow?: Promise<string[]>, source?: string): Promise<void> {
     const { writes } = this.d;
     const rec = this.d.store.agents.get(agent.id);
     const branch = task.branch ?? rec?.branch ?? null;
@@ -69,17 +79,18 @@ export class TaskMerges {
       return;
     }
     const phase = this.d.store.phases.get(task.phaseId);
-    const message = `Merge task ${phase?.slug ?? "?"}/${task.slug}: ${task.title}\n\nBranch ${branch}, agent ${agent.name} (${agent.id}), task ${task.id}.`;
+    const where = onRemote(task) ? ` on ${task.host}` : "";
+    const message = `Merge task ${phase?.slug ?? "?"}/${task.slug}: ${task.title}\n\nBranch ${branch}, agent ${agent.name} (${agent.id})${where}, task ${task.id}.`;
     let outcome: MergeOutcome;
     try {
-      outcome = await this.merger(init).merge(branch, identity, message);
+      outcome = await this.merger(init).merge(source ?? branch, identity, message);
     } catch (err) {
       this.d.log.error(`merging ${branch} into ${init.branch}`, err);
       writes.task(task, { status: "blocked", reason: errorMessage(err) });
       return;
     }
     if (outcome.kind !== "conflict") {
-      writes.task(task, { status: "completed", mergedAt: Date.now(), mergeCommit: outcome.commit, summary: rec?.result ?? task.summary, conflicts: null, reason: null, resolveSession: null });
+      writes.task(task, { status: "completed", mergedAt: Date.now(), mergeCommit: outcome.commit, summary: rec?.result ?? agent.result ?? task.summary, conflicts: null, reason: null, resolveSession: null });
       return;
     }
     const files = outcome.files;
@@ -100,7 +111,8 @@ export class TaskMerges {
   /** The task's agent, resumed in its own worktree to merge the initiative branch and resolve `files`. */
   async resolve(init: InitiativeRecord, task: TaskRecord, agentId: string, files: string[]): Promise<void> {
     try {
-      await this.d.agents.resumeWith(agentId, resolvePrompt(init.branch, task.branch ?? "your branch", files));
+      if (onRemote(task)) await this.d.resolveOnHost(init, task, files);
+      else await this.d.agents.resumeWith(agentId, resolvePrompt(init.branch, task.branch ?? "your branch", files));
     } catch (err) {
       this.d.writes.task(task, { status: "blocked", conflicts: files, resolveSession: null, reason: `merging into ${init.branch} conflicts in ${files.join(", ")}, and its agent could not be resumed to resolve it: ${errorMessage(err)}` });
     }

@@ -92,6 +92,7 @@ const EXPECTED_ROWS: [string, number[]][] = [
   ["POST /v1/approve", PERSON],
   ["POST /v1/work/:ref/reject", PERSON],
   ["PATCH /v1/work/:ref", PERSON],
+  ["POST /v1/work/:ref/pin", PERSON],
   // the person passes and is refused by the task's state (pending: nothing to retry)
   ["POST /v1/tasks/:ref/retry", [409, 403, 403, 403, 403, 403, 401]],
   // dispatch starts paid agents with the caller's environment: the person's alone

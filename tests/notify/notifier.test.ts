@@ -114,7 +114,7 @@ describe("noticeOf", () => {
   });
 
   test("a phase an agent proposed asks for approval under the agent's name; one the person wrote does not", () => {
-    const phase = { id: "ph1", initiativeId: "i1", slug: "db", title: "Database", content: "", status: "proposed" as const, dependsOn: [], proposedBy: "a9", reason: null, version: 1, createdAt: 1, updatedAt: 1 };
+    const phase = { id: "ph1", initiativeId: "i1", slug: "db", title: "Database", content: "", status: "proposed" as const, dependsOn: [], proposedBy: "a9", reason: null, pin: null, version: 1, createdAt: 1, updatedAt: 1 };
     expect(noticeOf({ type: "phase:created", phase }, (id) => (id === "a9" ? "planner" : null))).toMatchObject({ agentId: "a9", agentName: "planner", reason: "approval", text: "phase Database" });
     expect(noticeOf({ type: "phase:created", phase: { ...phase, proposedBy: null } }, () => null)).toBeNull();
   });

@@ -327,6 +327,7 @@ const CASES: RouteCase[] = [
   { endpoint: "approve", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/approve", { ids: ["matrix/ap"] })) },
   { endpoint: "reject", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/work/matrix%2Frj/reject", { reason: "no" })) },
   { endpoint: "edit", fresh: null, call: (m, _f, t) => status(m.api(t, "PATCH", "/v1/work/matrix%2Fed", { title: "edited" })) },
+  { endpoint: "pin", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/work/matrix%2Ftk/pin", { host: "local" })) },
   // no task can have failed before dispatch: the person passes the policy and is told the task is pending
   { endpoint: "retry", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/tasks/matrix%2Ftk/retry", {})) },
   // on `arch` (no phases: nothing starts), before it is archived

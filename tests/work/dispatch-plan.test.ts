@@ -3,6 +3,7 @@ import type { AgentStatus } from "../../src/protocol/status.ts";
 import type { PhaseStatus, TaskStatus } from "../../src/protocol/work.ts";
 import type { PhaseRecord } from "../../src/store/phases.ts";
 import type { TaskRecord } from "../../src/store/tasks.ts";
+import type { HostSlots } from "../../src/work/placement.ts";
 import { advance, settle, type AdvanceStep, type AgentView, type SettleStep, type Snapshot } from "../../src/work/dispatch-plan.ts";
 
 let clock = 0;
@@ -16,6 +17,7 @@ const phase = (slug: string, status: PhaseStatus, dependsOn: string[] = [], reas
   dependsOn,
   proposedBy: null,
   reason,
+  pin: null,
   revise: false,
   version: 1,
   createdAt: ++clock,
@@ -38,6 +40,11 @@ const task = (slug: string, status: TaskStatus, o: Partial<TaskRecord> = {}): Ta
   conflicts: null,
   files: null,
   waiting: null,
+  host: null,
+  placement: null,
+  pin: null,
+  lostRuns: [],
+  hostAgent: null,
   mergedAt: null,
   mergeCommit: null,
   resolveSession: null,
@@ -52,7 +59,20 @@ const agent = (id: string, status: AgentStatus, session = 1, error: string | nul
 function snap(
   phases: PhaseRecord[],
   tasks: TaskRecord[],
-  o: { agents?: AgentView[]; details?: Record<string, AgentView[]>; concurrency?: number; refused?: string[]; starting?: string[]; budgetUsd?: number; spentUsd?: number; reason?: string } = {},
+  o: {
+    agents?: AgentView[];
+    details?: Record<string, AgentView[]>;
+    concurrency?: number;
+    refused?: string[];
+    starting?: string[];
+    budgetUsd?: number;
+    spentUsd?: number;
+    reason?: string;
+    hosts?: HostSlots[];
+    /** Remote agents by `<host>/<name>`; absent: not seen. */
+    remote?: Record<string, AgentView | null>;
+    lost?: string[];
+  } = {},
 ): Snapshot {
   return {
     slug: "in",
@@ -66,6 +86,12 @@ function snap(
     detailAgents: (p) => o.details?.[p] ?? [],
     detailRefused: (p) => o.refused?.includes(p) ?? false,
     starting: (id) => o.starting?.includes(id) ?? false,
+    hosts: o.hosts ?? null,
+    provider: "claude",
+    expectedMs: () => 60_000,
+    now: 1_000,
+    hostAgent: (t) => o.remote?.[`${t.host}/${t.hostAgent}`],
+    hostLost: (t) => (o.lost?.includes(t.host!) ? `${t.host} did not answer` : null),
   };
 }
 
@@ -85,6 +111,10 @@ const show = (steps: (SettleStep | AdvanceStep)[]) =>
         return `fail ${s.task.slug}: ${s.reason}`;
       case "wait":
         return `wait ${s.task.slug}${s.reason ? `: ${s.reason}` : ""}`;
+      case "start":
+        return `start ${s.task.slug}${s.placed ? ` on ${s.placed.host}` : ""}`;
+      case "lost":
+        return `lost ${s.task.slug}: ${s.reason}`;
       default:
         return `${s.kind} ${s.task.slug}`;
     }
@@ -227,5 +257,58 @@ describe("advance: the initiative's budget", () => {
 
   test("spent with nothing left to start: no reason, and the initiative completes", () => {
     expect(show(advance(snap([phase("p", "in_progress")], [task("a", "completed")], { budgetUsd: 1, spentUsd: 3 })))).toEqual(["phase p completed", "complete"]);
+  });
+});
+
+describe("the pool: placement, remote runs, lost hosts", () => {
+  const host = (name: string, slots: number, used = 0, o: Partial<HostSlots> = {}): HostSlots => ({ name, slots, used, reachable: true, error: null, providers: ["claude"], accounts: [], ...o });
+  const phases = [phase("p", "in_progress")];
+
+  test("ready tasks fill this machine first, then the host with the most free slots; the rest wait for a free slot", () => {
+    const ts = ["a", "b", "c", "d", "e"].map((s) => task(s, "pending"));
+    const hosts = [host("local", 1), host("box", 1), host("big", 2)];
+    expect(show(advance(snap(phases, ts, { hosts, concurrency: 8 })))).toEqual([
+      "start a on local",
+      "start b on big",
+      // a tie goes to the host listed first
+      "start c on box",
+      "start d on big",
+      "wait e: waits for a free slot (local 1/1, box 1/1, big 2/2)",
+    ]);
+  });
+
+  test("a pin holds the task to its host; the phase's pin counts for its tasks; a pin to no host of the pool waits saying so", () => {
+    const hosts = [host("local", 4), host("box", 1, 1)];
+    expect(show(advance(snap(phases, [task("a", "pending", { pin: "box" })], { hosts })))).toEqual(["wait a: waits for a free slot on box (1/1), which it is pinned to"]);
+    const pinned = [{ ...phase("p", "in_progress"), pin: "box" }];
+    expect(show(advance(snap(pinned, [task("a", "pending")], { hosts: [host("local", 4), host("box", 1)] })))).toEqual(["start a on box"]);
+    expect(show(advance(snap(phases, [task("a", "pending", { pin: "gone" })], { hosts })))).toEqual(["wait a: pinned to gone, which is not a host of the pool ('troupe hosts' lists them)"]);
+  });
+
+  test("a host without the provider, unreachable, or with every account out is passed over", () => {
+    const hosts = [host("local", 1, 1), host("a", 2, 0, { providers: ["codex"] }), host("b", 2, 0, { reachable: false, error: "timed out" }), host("c", 2, 0, { accounts: [{ provider: "claude", status: "exhausted", runsOutAt: null }] })];
+    expect(show(advance(snap(phases, [task("t", "pending")], { hosts })))).toEqual(["wait t: waits for a free slot (local 1/1)"]);
+    expect(show(advance(snap(phases, [task("t", "pending")], { hosts: hosts.slice(1) })))).toEqual([
+      "wait t: no host can run it: a has no claude; b is unreachable (timed out); c's claude accounts are all out",
+    ]);
+  });
+
+  test("an account forecast to run out within the task makes its host a last resort", () => {
+    const short = { accounts: [{ provider: "claude", status: "available" as const, runsOutAt: 30_000 }] };
+    expect(show(advance(snap(phases, [task("t", "pending")], { hosts: [host("local", 2, 0, short), host("box", 1)] })))).toEqual(["start t on box"]);
+    expect(show(advance(snap(phases, [task("t", "pending")], { hosts: [host("local", 2, 0, short)] })))).toEqual(["start t on local"]);
+  });
+
+  test("a remote task: recovered until its branch is known, followed as its host shows its agent, merged when done, lost when its host is silent", () => {
+    const on = (o: Partial<TaskRecord> = {}) => task("a", "in_progress", { host: "box", hostAgent: "a-1f2e3d", branch: "troupe/a-1f2e3d", ...o });
+    const view = (status: AgentStatus) => ({ "box/a-1f2e3d": { ...agent("r", status), name: "a-1f2e3d" } });
+    expect(show(settle(snap(phases, [on({ branch: null })])))).toEqual(["recover a"]);
+    expect(show(settle(snap(phases, [on()])))).toEqual([]);
+    expect(show(settle(snap(phases, [on()], { remote: view("running") })))).toEqual([]);
+    expect(show(settle(snap(phases, [on()], { remote: view("done") })))).toEqual(["merge a"]);
+    expect(show(settle(snap(phases, [on()], { remote: { "box/a-1f2e3d": null } })))).toEqual(["fail a: its agent a-1f2e3d on box was removed before its work was merged"]);
+    expect(show(settle(snap(phases, [on()], { remote: view("done"), lost: ["box"] })))).toEqual(["lost a: box did not answer"]);
+    // under way on a host, it holds its slot there
+    expect(show(advance(snap(phases, [on(), task("b", "pending")], { hosts: [host("local", 1, 1), host("box", 1, 1)] })))).toEqual(["wait b: waits for a free slot (local 1/1, box 1/1)"]);
   });
 });

@@ -20,7 +20,7 @@ afterEach(async () => {
 function setup() {
   rows = new Rows();
   const none = () => Promise.reject(new Error("nothing starts here"));
-  dispatcher = new Dispatcher({ root: rows.dir, stateDir: join(rows.dir, ".troupe"), store: rows.store, bus: rows.bus, log: rows.log, modes: { start: none }, agents: { resumeWith: none }, taskMinutes: () => undefined });
+  dispatcher = new Dispatcher({ root: rows.dir, stateDir: join(rows.dir, ".troupe"), store: rows.store, bus: rows.bus, log: rows.log, modes: { start: none, hosted: () => { throw new Error("nothing runs on a host here"); } }, agents: { resumeWith: none }, taskMinutes: () => undefined });
   rows.store.initiatives.insert({ id: "in_1", name: "Auth", slug: "auth", goal: "log in", baseRef: "main", baseCommit: "0".repeat(40), branch: "troupe/auth", review: "phases", budgetUsd: null, permissions: null });
 }
 

@@ -13,11 +13,11 @@ export const initiative: Initiative = {
   branch: "troupe-initiative/sessions", review: "phases", dispatch: null, budgetUsd: null, spentUsd: 0, reason: null, permissions: null, version: 1, createdAt: now, updatedAt: now,
 };
 const ph = (id: string, slug: string, dependsOn: string[], status: Phase["status"] = "approved"): Phase => ({
-  id, initiativeId: "in_1", slug, title: `Phase ${slug}`, content: `Content of ${slug}.`, status, dependsOn, proposedBy: null, reason: null, version: 1, createdAt: now, updatedAt: now,
+  id, initiativeId: "in_1", slug, title: `Phase ${slug}`, content: `Content of ${slug}.`, status, dependsOn, proposedBy: null, reason: null, pin: null, version: 1, createdAt: now, updatedAt: now,
 });
 const tk = (id: string, slug: string, status: Task["status"], dependsOn: string[] = [], summary: string | null = null): Task => ({
   id, initiativeId: "in_1", phaseId: "ph_b", slug, title: `Task ${slug}`, description: `Do ${slug}.`, status, dependsOn, proposedBy: null,
-  agentId: null, branch: summary ? `troupe/${slug}` : null, summary, reason: null, conflicts: null, files: null, waiting: null, mergedAt: null, version: 1, createdAt: now, updatedAt: now,
+  agentId: null, branch: summary ? `troupe/${slug}` : null, summary, reason: null, conflicts: null, files: null, waiting: null, host: null, placement: null, pin: null, lostRuns: [], mergedAt: null, version: 1, createdAt: now, updatedAt: now,
 });
 export const phases = [ph("ph_a", "store", []), ph("ph_b", "api", ["ph_a"]), ph("ph_c", "dropped", [], "rejected")];
 export const tasks = [tk("tk_1", "schema", "completed", [], "Added migration 7."), tk("tk_2", "routes", "pending", ["tk_1"]), tk("tk_3", "docs", "in_progress")];

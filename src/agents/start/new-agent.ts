@@ -31,6 +31,10 @@ import { sandboxAvailable } from "../../sandbox/available.ts";
 /** A spawn request as its schema leaves it (defaults applied). */
 export type SpawnOptions = z.output<typeof SpawnRequestSchema>;
 
+function identityEnv({ name, email }: { name: string; email: string }): Record<string, string> {
+  return { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email };
+}
+
 export interface SpawnerDeps extends AgentDeps {
   envs: AgentEnvStore;
   provider(name: string): Provider;
@@ -65,12 +69,15 @@ export class Spawner {
     }
   }
 
-  private async spawnNow(req: SpawnOptions, parentId: string | null, work: SpawnWork | null, role: SpawnRole | null, claim: { name: string | null }): Promise<Agent> {
+  private async spawnNow(asked: SpawnOptions, parentId: string | null, work: SpawnWork | null, role: SpawnRole | null, claim: { name: string | null }): Promise<Agent> {
     const { d } = this;
+    const req = asked.gitIdentity ? { ...asked, env: { ...identityEnv(asked.gitIdentity), ...asked.env } } : asked;
     if (parentId !== null) this.refusePlanningParent(parentId);
     const provider = d.provider(req.provider ?? "generic");
     if (provider.binary === null && !req.command?.trim()) throw new TroupeError("bad_request", `the ${provider.name} provider needs a command`);
-    if (provider.binary !== null && !work && !req.prompt?.trim()) throw new TroupeError("bad_request", "a prompt is needed");
+    // a run another daemon placed here is a mode run's prompt and input, as a plain agent of this one
+    const run: SpawnWork | null = work ?? (req.hosted ? { ...req.hosted, files: req.hosted.files } : null);
+    if (provider.binary !== null && !run && !req.prompt?.trim()) throw new TroupeError("bad_request", "a prompt is needed");
     if (provider.binary !== null && !which(provider.binary, req.env.PATH ?? process.env.PATH ?? "")) {
       throw new TroupeError("bad_request", `${provider.binary} is not installed: ${provider.install}`);
     }
@@ -97,7 +104,7 @@ export class Spawner {
     const own = this.ownLayers(req, role, work?.initiativeId ?? null);
     const policy = mergeLayers([...own, ...configLayers(d.ws.stateDir, provider.name)]);
     // modes do not choose permissions, but a mode agent must be able to write its output files
-    const permissions = work && policy.mode === "plan" ? "edits" : policy.mode;
+    const permissions = run && policy.mode === "plan" ? "edits" : policy.mode;
     // refused before anything exists when the config's setup command is not trusted, or a file it needs cannot be read
     const prep = req.worktree ? worktreePrep(d.ws.root, d.ws.stateDir, d.log) : null;
     const setup = prep?.setup ?? null;
@@ -106,8 +113,8 @@ export class Spawner {
     const cwd = wtPath ?? d.ws.root;
     const paths = agentPaths(d.ws.stateDir, name, wtPath);
     const troupe = d.troupe();
-    const fullPrompt = work
-      ? modePrompt({ id, name, inputDir: paths.inputDir, troupe, provider, work }).prompt
+    const fullPrompt = run
+      ? modePrompt({ id, name, inputDir: paths.inputDir, troupe, provider, work: run }).prompt
       : buildAgentPrompt({ id, name, prompt: prompt ?? "", inputDir: paths.inputDir, troupe });
     // built before anything exists (no branch, no worktree, no record): a provider that refuses
     // the input (--permissions ask where it cannot ask) leaves nothing behind, its name free
@@ -163,7 +170,7 @@ export class Spawner {
     try {
       d.envs.save(rec.id, req.env);
       if (role) saveRole(d.envs.dir(rec.id), role);
-      this.writeInput(rec, paths.inputDir, wt?.baseCommit ?? null, work && { ...work, prompt: fullPrompt });
+      this.writeInput(rec, paths.inputDir, wt?.baseCommit ?? null, run && { ...run, prompt: fullPrompt });
       writeMcpFiles(mcpFiles, d.ws.stateDir);
     } catch (err) {
       d.failRun(rec.id, `could not write the agent's input: ${errorMessage(err)}`);

@@ -138,6 +138,16 @@ export const WORK_ENDPOINTS = {
     body: schema("work", "RejectRequestSchema"),
     reply: itemsReply,
   }),
+  pin: endpoint({
+    method: "POST",
+    path: "/v1/work/:ref/pin",
+    summary: "A phase (its tasks) or a task pinned to a host of the pool (`local` or a remote with slots), or unpinned with null: dispatch places it there only. A task already under way stays where it runs.",
+    rule: "person",
+    does: "pin work to a host",
+    params: ITEM,
+    body: schema("work", "PinRequestSchema"),
+    reply: itemsReply,
+  }),
   retry: endpoint({
     method: "POST",
     path: "/v1/tasks/:ref/retry",

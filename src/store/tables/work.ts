@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PermissionPolicySchema } from "../../protocol/permission.ts";
-import { DispatchSchema } from "../../protocol/work.ts";
+import { DispatchSchema, LostRunSchema } from "../../protocol/work.ts";
 import type { Table } from "./declaration.ts";
 
 /** File paths (a merge's conflicts) or globs (the files a task owns). */
@@ -48,6 +48,7 @@ export const PHASES = {
     version: { type: "INTEGER", notNull: true, default: "1", field: "version" },
     created_at: { type: "INTEGER", notNull: true, field: "createdAt", insert: "set" },
     updated_at: { type: "INTEGER", notNull: true, field: "updatedAt", insert: "set" },
+    pin: { type: "TEXT", since: "task-hosts", note: "the host its tasks run on (troupe pin)", field: "pin", patch: true },
   },
   constraints: ["UNIQUE (initiative_id, slug)"],
 } as const satisfies Table;
@@ -86,6 +87,11 @@ export const TASKS = {
     resolve_session: { type: "INTEGER", since: "dispatch-merges", note: "the resume asked to resolve a conflict", field: "resolveSession", patch: true },
     files_json: { type: "TEXT", since: "task-files", note: "the globs it owns; null: no list", field: "files", json: { schema: Paths, fallback: null }, patch: true, insert: "optional" },
     waiting: { type: "TEXT", since: "task-files", note: "why dispatch holds it though it is ready", field: "waiting", patch: true },
+    host: { type: "TEXT", since: "task-hosts", note: "the pool's host it was placed on", field: "host", patch: true },
+    placement: { type: "TEXT", since: "task-hosts", note: "why there", field: "placement", patch: true },
+    pin: { type: "TEXT", since: "task-hosts", note: "the host the person pinned it to", field: "pin", patch: true },
+    host_agent: { type: "TEXT", since: "task-hosts", note: "its agent's name on a remote host (chosen at the claim)", field: "hostAgent", patch: true },
+    lost_json: { type: "TEXT", notNull: true, default: "'[]'", since: "task-hosts", note: "its runs on hosts lost mid-task", field: "lostRuns", json: { schema: z.array(LostRunSchema), fallback: [] }, patch: true },
   },
   constraints: ["UNIQUE (initiative_id, slug)"],
   indexes: ["CREATE INDEX tasks_phase ON tasks(phase_id, created_at)"],

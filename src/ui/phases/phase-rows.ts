@@ -1,4 +1,5 @@
 import type { Agent } from "../../protocol/entities.ts";
+import { LOCAL_HOST } from "../../protocol/host.ts";
 import type { Initiative, Phase, Task } from "../../protocol/work.ts";
 import { initiativeNeedsYou, phaseNeedsYou, taskNeedsYou, type WorkState } from "../mirror/work-state.ts";
 
@@ -73,6 +74,11 @@ export function rowStatus(r: PhaseRow): string {
   }
 }
 
+/** The host of the pool a task runs (or ran) on when that is not this machine. */
+export function remoteHostOf(t: Task): string | null {
+  return t.host !== null && t.host !== LOCAL_HOST ? t.host : null;
+}
+
 /** Why dispatch holds a ready task ("waits for write-api (src/api.ts)"); null once it is not pending. */
 export function waitingOf(t: Task): string | null {
   return t.status === "pending" ? t.waiting : null;
@@ -121,6 +127,8 @@ export function rowContent(r: PhaseRow): string[] {
         `phase ${r.phase.slug}${r.agent ? ` · agent ${r.agent}` : ""}${t.branch ? ` · branch ${t.branch}` : ""}`,
         r.after.length ? `after: ${r.after.join(", ")}` : "no dependencies",
         t.files ? (t.files.length ? `files: ${t.files.join(", ")}` : "files: none") : "files: what the phase's other tasks do not list",
+        ...(t.host ? [`on ${t.host}${t.placement ? `: ${t.placement}` : ""}`] : t.pin ? [`pinned to ${t.pin}`] : []),
+        ...t.lostRuns.map((l) => `lost on ${l.host} (agent ${l.agent}): ${l.outcome ?? "not heard from since"}; never merged`),
         ...[waitingOf(t)].filter((w) => w !== null),
         ...(t.reason ? [`reason: ${t.reason}`] : []),
         ...(t.conflicts?.length ? [`conflicts: ${t.conflicts.join(", ")}`] : []),

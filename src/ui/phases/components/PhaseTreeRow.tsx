@@ -2,7 +2,7 @@ import { memo } from "react";
 import { Text } from "ink";
 import { fit } from "../../../output/text.ts";
 import { sanitize } from "../../../output/sanitize.ts";
-import { rowStatus, waitingOf, type PhaseRow } from "../phase-rows.ts";
+import { remoteHostOf, rowStatus, waitingOf, type PhaseRow } from "../phase-rows.ts";
 import { selectionMark, tint, useTheme, type Colour } from "../../kit/theme.ts";
 
 export interface PhaseTreeRowProps {
@@ -41,7 +41,7 @@ function details(r: PhaseRow): string {
       return `${r.after.length ? `after: ${r.after.join(", ")} · ` : ""}${r.phase.title}`;
     case "task": {
       const waiting = waitingOf(r.task);
-      return `${r.agent ? `@${r.agent} · ` : ""}${waiting ? `${waiting} · ` : ""}${r.after.length ? `after: ${r.after.join(", ")} · ` : ""}${r.task.title}`;
+      return `${r.agent ? `@${r.agent} · ` : ""}${remoteHostOf(r.task) ? `on ${r.task.host} · ` : ""}${waiting ? `${waiting} · ` : ""}${r.after.length ? `after: ${r.after.join(", ")} · ` : ""}${r.task.title}`;
     }
   }
 }

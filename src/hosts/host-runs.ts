@@ -1,0 +1,69 @@
+import { TroupeError } from "../errors.ts";
+import { sshArgv } from "../client/link/ssh.ts";
+import type { SpawnRequest } from "../protocol/api-agents.ts";
+import type { Agent } from "../protocol/entities.ts";
+import type { PoolHost } from "../protocol/host.ts";
+import type { Remote } from "../protocol/remote.ts";
+import type { HostPool } from "./pool.ts";
+
+/** Errors that say the link or the host failed, not the request: the link goes. */
+const LINK_FAILURES = new Set(["remote_unreachable", "daemon_unavailable", "timeout", "remote_incompatible"]);
+
+/**
+ * `ssh://[user@]host[:port]/path` for git: the remote's path as the link takes it (absolute, or
+ * from the login folder: `~/src/api` is `/~/src/api`).
+ */
+export function gitUrl(remote: Pick<Remote, "host" | "port" | "path">): string {
+  const at = remote.host.lastIndexOf("@");
+  const user = remote.host.slice(0, at + 1);
+  const name = remote.host.slice(at + 1);
+  const host = name.includes(":") ? `[${name}]` : name;
+  const path = remote.path.startsWith("/") ? remote.path : `/${remote.path}`;
+  return `ssh://${user}${host}${remote.port ? `:${remote.port}` : ""}${path}`;
+}
+
+/**
+ * The ssh git runs (GIT_SSH_COMMAND): the links' OpenSSH, `$TROUPE_SSH_COMMAND` or `ssh`, with
+ * what a link adds (no prompt, the connect timeout, keep-alives); git appends the destination
+ * and its command.
+ */
+export function gitSshCommand(env: NodeJS.ProcessEnv): string {
+  const argv = sshArgv({ host: "HOST" }, "COMMAND", {}, env);
+  // sshArgv: [ssh | sh -c "<custom> $@" ssh] ...options HOST COMMAND
+  const options = argv.slice(argv.indexOf("-T") + 1, -2);
+  return [env.TROUPE_SSH_COMMAND?.trim() || "ssh", ...options].join(" ");
+}
+
+/** The pool's hosts as dispatch uses them (src/work/host-port.ts): requests over each host's link, git over the same OpenSSH. */
+export function hostRuns(pool: HostPool, env: NodeJS.ProcessEnv) {
+  const over = async <T>(host: string, call: (client: ReturnType<HostPool["host"]>["client"]) => Promise<T>): Promise<T> => {
+    try {
+      return await call(pool.host(host).client);
+    } catch (err) {
+      if (err instanceof TroupeError && LINK_FAILURES.has(err.code)) pool.failed(host);
+      throw err;
+    }
+  };
+  return {
+    list: (): Promise<PoolHost[]> => pool.list(),
+    git: (host: string) => ({ url: gitUrl(pool.host(host).remote), env: { ...gitEnv(env), GIT_SSH_COMMAND: gitSshCommand(env), GIT_SSH_VARIANT: "ssh" } }),
+    spawn: (host: string, req: SpawnRequest): Promise<Agent> => over(host, (c) => c.spawn(req)),
+    agent: (host: string, name: string): Promise<Agent | null> =>
+      over(host, async (c) => {
+        try {
+          return await c.agent(name);
+        } catch (err) {
+          if (err instanceof TroupeError && (err.code === "agent_not_found" || err.code === "not_found")) return null;
+          throw err;
+        }
+      }),
+    resume: (host: string, name: string, message: string): Promise<Agent> => over(host, (c) => c.resume(name, { message })),
+  };
+}
+
+/** What git and its ssh need of the daemon's environment: where things are, and the ssh agent when there is one; no editor, pager or config of a shell's. */
+const GIT_VARS = ["PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "SSH_AUTH_SOCK"];
+
+function gitEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(GIT_VARS.flatMap((k) => (env[k] === undefined ? [] : [[k, env[k]!]])));
+}

@@ -1,0 +1,80 @@
+import { randomBytes } from "node:crypto";
+import { TroupeError } from "../errors.ts";
+import type { Logger } from "../events/log.ts";
+import { fetchFrom, fetchedRef, hostBaseBranch, pushTo } from "../git/host-transfer.ts";
+import type { SpawnRequest } from "../protocol/api-agents.ts";
+import type { InitiativeRecord } from "../store/initiatives.ts";
+import type { TaskRecord } from "../store/tasks.ts";
+import type { SpawnWork } from "../agents/files/input-folder.ts";
+import type { HostPort } from "./host-port.ts";
+import { resolvePrompt } from "./resolve-prompt.ts";
+import type { RunOptions } from "./pool-dispatch.ts";
+
+/** A remote run's agent name: the task's slug and a random tail, chosen at the claim so a restart finds it there by name. */
+export function hostAgentName(slug: string): string {
+  return `${slug.slice(0, 48).replace(/-+$/, "")}-${randomBytes(3).toString("hex")}`;
+}
+
+/**
+ * A task's run on a remote host of the pool, step by step, each safe to repeat after `kill -9`:
+ * the initiative branch pushed there as the task's base (`troupe-pool/<task>`, forced: the same
+ * commit again changes nothing), its agent spawned there under the name the claim recorded (a
+ * second spawn of that name is refused, so a run starts once), its branch fetched back into
+ * `refs/troupe-hosts/<host>/<branch>` for the ordered merge here. Git over OpenSSH carries the
+ * code; the link carries only the requests.
+ */
+export class HostTasks {
+  constructor(private readonly d: { root: string; port: HostPort; log: Logger }) {}
+
+  /** Pushes the base, spawns the agent (or finds the one a dead daemon spawned); its branch there. */
+  async start(init: InitiativeRecord, task: TaskRecord, work: SpawnWork, opts: RunOptions): Promise<string> {
+    const host = task.host!;
+    const name = task.hostAgent!;
+    const found = await this.d.port.agent(host, name);
+    if (found) return found.branch ?? this.noBranch(task);
+    const base = hostBaseBranch(task.id);
+    await pushTo(this.d.root, this.d.port.git(host), `refs/heads/${init.branch}`, base);
+    const req: SpawnRequest = {
+      name,
+      provider: opts.provider,
+      command: opts.command,
+      model: opts.model,
+      baseRef: base,
+      worktree: true,
+      // the host's own environment (its PATH, HOME, keys: `troupe proxy` gives its agents that), the person's git identity
+      env: {},
+      ...(opts.identity && { gitIdentity: opts.identity }),
+      ...(opts.budgetUsd !== undefined && { budgetUsd: opts.budgetUsd }),
+      ...(opts.expectedMs !== undefined && { expectedMs: opts.expectedMs }),
+      hosted: { mode: work.mode, initiativeId: work.initiativeId, phaseId: work.phaseId, taskId: work.taskId, files: work.files },
+    };
+    try {
+      const agent = await this.d.port.spawn(host, req);
+      return agent.branch ?? this.noBranch(task);
+    } catch (err) {
+      // a spawn a dead daemon sent, or one whose reply was lost: the name is taken by it
+      if (!(err instanceof TroupeError && err.code === "conflict")) throw err;
+      const again = await this.d.port.agent(host, name);
+      if (!again) throw err;
+      return again.branch ?? this.noBranch(task);
+    }
+  }
+
+  /** The task's branch fetched from its host; the ref to merge here. */
+  async fetch(task: TaskRecord): Promise<string> {
+    const ref = fetchedRef(task.host!, task.branch!);
+    await fetchFrom(this.d.root, this.d.port.git(task.host!), task.branch!, ref);
+    return ref;
+  }
+
+  /** Its agent there resumed to merge the initiative branch as it is now (pushed as its base again) and resolve `files`. */
+  async resolve(init: InitiativeRecord, task: TaskRecord, files: string[]): Promise<void> {
+    const base = hostBaseBranch(task.id);
+    await pushTo(this.d.root, this.d.port.git(task.host!), `refs/heads/${init.branch}`, base);
+    await this.d.port.resume(task.host!, task.hostAgent!, resolvePrompt(base, task.branch ?? "your branch", files));
+  }
+
+  private noBranch(task: TaskRecord): never {
+    throw new TroupeError("internal", `agent ${task.hostAgent} on ${task.host} has no branch: a task's run there needs a worktree`);
+  }
+}

@@ -1,0 +1,133 @@
+import { errorMessage } from "../errors.ts";
+import type { Logger } from "../events/log.ts";
+import type { Agent } from "../protocol/entities.ts";
+import type { PoolHost } from "../protocol/host.ts";
+import type { AgentView } from "./dispatch-plan.ts";
+import type { HostPort } from "./host-port.ts";
+
+/** How often the watch looks while it has something to watch. */
+const EVERY_MS = 1_000;
+
+/** A remote agent dispatch follows: a task's under way there, or a lost run's not yet ended. */
+export interface Watched {
+  host: string;
+  name: string;
+}
+
+function agentView(a: Agent): AgentView {
+  return { id: a.id, name: a.name, status: a.status, session: a.session, error: a.error, branch: a.branch, result: a.result };
+}
+
+/**
+ * What dispatch knows of the pool between its passes: each host as it last answered, and each
+ * remote agent it follows as its host last showed it. Looked at in the background (every second
+ * while anything is dispatched onto the pool), never inside a pass: a host gone silent costs the
+ * look its timeout, not the pass. News (a host's state, an agent's status) wakes dispatch.
+ */
+export class PoolWatch {
+  private hosts: PoolHost[] | null = null;
+  private readonly agents = new Map<string, AgentView | null>();
+  /** When each host last answered; a host never heard from counts from the watch's start. */
+  private readonly answered = new Map<string, number>();
+  private readonly startedAt = Date.now();
+  private looking: Promise<void> | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly d: {
+      port: HostPort;
+      log: Logger;
+      /** Whether anything is dispatched (the watch sleeps otherwise), and the remote agents to follow. */
+      active(): boolean;
+      watched(): Watched[];
+      /** Something it shows changed: a pass reads it. */
+      news(): void;
+      /** How long one host may take to answer a look. */
+      timeoutMs: number;
+    },
+  ) {}
+
+  /** The pool as last seen (this machine first); null before the first look ends. */
+  pool(): PoolHost[] | null {
+    return this.hosts;
+  }
+
+  /** A followed agent as its host last showed it: undefined while not seen, null when the host has none. */
+  agent(host: string, name: string): AgentView | null | undefined {
+    return this.agents.get(`${host}/${name}`);
+  }
+
+  /** How long `host` has not answered (ms). */
+  silentFor(host: string, now = Date.now()): number {
+    return now - (this.answered.get(host) ?? this.startedAt);
+  }
+
+  /** The first look, awaited by the first pass; later ones run on their own. */
+  async ready(): Promise<void> {
+    if (this.hosts === null) await this.look();
+    this.schedule();
+  }
+
+  /** Looks again now (a start failed there: what the host is like matters at once). */
+  poke(): void {
+    if (this.closed) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    void this.look().then(() => this.schedule());
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private schedule(): void {
+    if (this.closed || this.timer || !this.d.active()) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.look().then(() => this.schedule());
+    }, EVERY_MS);
+    this.timer.unref?.();
+  }
+
+  private look(): Promise<void> {
+    this.looking ??= this.lookNow().finally(() => (this.looking = null));
+    return this.looking;
+  }
+
+  private async lookNow(): Promise<void> {
+    const before = this.shown();
+    let hosts: PoolHost[];
+    try {
+      hosts = await this.d.port.list();
+    } catch (err) {
+      this.d.log.warn(`looking at the pool: ${errorMessage(err)}`);
+      return;
+    }
+    const now = Date.now();
+    for (const h of hosts) if (h.reachable) this.answered.set(h.name, now);
+    this.hosts = hosts;
+    const reachable = new Set(hosts.filter((h) => h.reachable).map((h) => h.name));
+    const watched = this.d.watched().filter((w) => reachable.has(w.host));
+    await Promise.all(
+      watched.map(async (w) => {
+        try {
+          const a = await this.d.port.agent(w.host, w.name);
+          this.agents.set(`${w.host}/${w.name}`, a && agentView(a));
+          this.answered.set(w.host, Date.now());
+        } catch (err) {
+          this.d.log.warn(`asking ${w.host} about agent ${w.name}: ${errorMessage(err)}`);
+        }
+      }),
+    );
+    if (this.shown() !== before) this.d.news();
+  }
+
+  /** What a pass reads, as text: a change of it is news. */
+  private shown(): string {
+    const hosts = this.hosts?.map((h) => [h.name, h.slots, h.reachable, h.providers, h.accounts.map((a) => [a.provider, a.status, a.runsOutAt])]);
+    return JSON.stringify([hosts, [...this.agents]]);
+  }
+}
