@@ -221,7 +221,6 @@ export class Dispatcher {
       return;
     }
     await this.pool?.ready();
-    this.pool?.recordLostOutcomes(init.id);
     const settling = settle(this.snapshot(init));
     // each finished agent's worktree checked at once; the merges then one at a time
     const dirty = new Map(settling.flatMap((s) => (s.kind === "merge" ? [[s.task.id, this.merges.dirty(s.agent.id)] as const] : [])));

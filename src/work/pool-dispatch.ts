@@ -62,7 +62,18 @@ export class PoolDispatch {
 
   constructor(private readonly d: PoolDispatchDeps) {
     this.tasks = new HostTasks({ root: d.root, port: d.port, log: d.log });
-    this.watch = new PoolWatch({ port: d.port, log: d.log, active: d.active, watched: () => this.watched(), news: d.news, timeoutMs: d.timeoutMs });
+    this.watch = new PoolWatch({
+      port: d.port,
+      log: d.log,
+      // a lost run is followed until it ends, its initiative done or not
+      active: () => d.active() || this.watched().length > 0,
+      watched: () => this.watched(),
+      news: () => {
+        this.recordLostOutcomes();
+        d.news();
+      },
+      timeoutMs: d.timeoutMs,
+    });
   }
 
   ready(): Promise<void> {
@@ -78,10 +89,13 @@ export class PoolDispatch {
     return this.d.store.initiatives.list().flatMap((i) => this.d.store.tasks.listByInitiative(i.id));
   }
 
-  /** The remote agents dispatch follows: tasks' under way, lost runs' not yet ended. */
+  /**
+   * The remote agents dispatch follows: tasks' under way (once their start there is recorded: a
+   * look before it would find no such agent yet), lost runs' not yet ended.
+   */
   private watched(): Watched[] {
     return this.allTasks().flatMap((t) => [
-      ...(t.status === "in_progress" && onRemote(t) && t.hostAgent ? [{ host: t.host!, name: t.hostAgent }] : []),
+      ...(t.status === "in_progress" && onRemote(t) && t.hostAgent && t.branch ? [{ host: t.host!, name: t.hostAgent }] : []),
       ...t.lostRuns.filter((r) => r.outcome === null).map((r) => ({ host: r.host, name: r.agent })),
     ]);
   }
@@ -136,8 +150,8 @@ export class PoolDispatch {
   }
 
   /** A lost run's end, once its host shows it: recorded on the task, never merged. */
-  recordLostOutcomes(initiativeId: string): void {
-    for (const task of this.d.store.tasks.listByInitiative(initiativeId)) {
+  private recordLostOutcomes(): void {
+    for (const task of this.allTasks()) {
       let changed = false;
       const runs = task.lostRuns.map((r) => {
         const seen = r.outcome === null ? this.watch.agent(r.host, r.agent) : undefined;

@@ -30,10 +30,44 @@ async function host(name: string): Promise<{ name: string; sb: Sandbox; sshd: Ss
   return { name, sb, sshd };
 }
 
-const tree = () => local.json<PhaseTree>(["phases", "shop", "--json"], { env });
-const tasks = async () => (await tree()).phases.flatMap((p) => p.tasks);
+const tree = (slug = "shop") => local.json<PhaseTree>(["phases", slug, "--json"], { env });
+const tasks = async (slug = "shop") => (await tree(slug)).phases.flatMap((p) => p.tasks);
 /** The initiative branch's merge commits, oldest first: their subjects. */
-const merges = () => local.git("log", "--first-parent", "--merges", "--reverse", "--format=%s", "troupe-initiative/shop").trim().split("\n").filter(Boolean);
+const merges = (slug = "shop") => local.git("log", "--first-parent", "--merges", "--reverse", "--format=%s", `troupe-initiative/${slug}`).trim().split("\n").filter(Boolean);
+const tail = (dir: string) => readFileSync(join(dir, ".troupe", "daemon.log"), "utf8").split("\n").slice(-30).join("\n    ");
+
+/** An initiative `slug` with one approved phase `core` (its plan agent's), planned and approved. */
+async function initiative(slug: string): Promise<void> {
+  await local.json(["initiative", "new", slug, "--goal", `# ${slug}`, "--json"], { env });
+  agents.script("plan", "plan", `mkdir -p .troupe/output/phases\nprintf '%s' '---\ntitle: Core\ndependsOn: []\n---\nCore.\n' > .troupe/output/phases/core.md`);
+  await local.json<Agent>(["plan", slug, "--command", agents.command, "--json"], { env });
+  await waitFor("the plan", async () => (await tree(slug)).phases.length === 1, 30_000);
+  await local.json(["approve", "--all", slug, "--json"], { env });
+}
+
+const dispatch = (slug: string, concurrency: number) => local.json(["dispatch", slug, "--concurrency", String(concurrency), "--command", agents.command, "--json"], { env: { ...env, ...DEE } });
+
+/** Waits for the initiative to complete, failing at once on a failed or blocked task; a timeout says where every task and host stands. */
+async function completed(slug: string, timeoutMs: number): Promise<PhaseTree> {
+  let seen = "";
+  try {
+    return await waitFor(
+      "the initiative to complete",
+      async () => {
+        const t = await tree(slug);
+        const all = t.phases.flatMap((p) => p.tasks);
+        seen = all.map((k) => `${k.slug}:${k.status}${k.host ? `@${k.host}` : ""}${k.waiting ? ` (${k.waiting})` : ""}${k.reason ? ` [${k.reason}]` : ""}`).join(" ");
+        const stuck = all.find((k) => k.status === "failed" || k.status === "blocked");
+        if (stuck) throw new Error(`task ${stuck.slug} is ${stuck.status}: ${stuck.reason}`);
+        return t.initiative.status === "completed" ? t : undefined;
+      },
+      timeoutMs,
+    );
+  } catch (err) {
+    const there = await Promise.all(hosts.map(async (h) => `${h.name}: ${(await h.sb.json<Agent[]>(["ls", "--json"]).catch(() => [])).map((a) => `${a.name}:${a.status}${a.error ? ` (${a.error})` : ""}`).join(" ")}\n    ${tail(h.sb.dir)}`));
+    throw new Error(`${(err as Error).message}\n  tasks: ${seen}\n  daemon log:\n    ${tail(local.dir)}\n  hosts:\n  ${there.join("\n  ")}`);
+  }
+}
 
 describe.skipIf(!HAVE_SSHD)("dispatch across a pool of hosts", () => {
   beforeAll(async () => {
@@ -50,7 +84,7 @@ describe.skipIf(!HAVE_SSHD)("dispatch across a pool of hosts", () => {
       expect(r.stderr).toBe("");
     }
     mkdirSync(join(local.dir, ".troupe"), { recursive: true });
-    writeFileSync(join(local.dir, ".troupe", "config.json"), JSON.stringify({ dispatch: { slots: 2 } }));
+    writeFileSync(join(local.dir, ".troupe", "config.json"), JSON.stringify({ dispatch: { slots: 2, hostGraceSeconds: 4 } }));
     agents = new ScriptedAgents(local.runtime);
   }, 60_000);
 
@@ -63,11 +97,7 @@ describe.skipIf(!HAVE_SSHD)("dispatch across a pool of hosts", () => {
   });
 
   test("a phase of 9 tasks runs across the three hosts: merged here in dependency order, once each; tasks owning the same files never at once", async () => {
-    await local.json(["initiative", "new", "Shop", "--goal", "# Shop\n\nA shop.", "--json"], { env });
-    agents.script("plan", "plan", `mkdir -p .troupe/output/phases\nprintf '%s' '---\ntitle: Core\ndependsOn: []\n---\nCore.\n' > .troupe/output/phases/core.md`);
-    await local.json<Agent>(["plan", "shop", "--command", agents.command, "--json"], { env });
-    await waitFor("the plan", async () => (await tree()).phases.length === 1, 30_000);
-    await local.json(["approve", "--all", "shop", "--json"], { env });
+    await initiative("shop");
     // t2 and t3 own the same folder; t7 needs t1 and t2, t8 t3 and t4, t9 both
     const deps: Record<string, string[]> = { t7: ["t1", "t2"], t8: ["t3", "t4"], t9: ["t7", "t8"] };
     const owned: Record<string, string[]> = { t2: ["shared/**"], t3: ["shared/**"] };
@@ -84,26 +114,8 @@ describe.skipIf(!HAVE_SSHD)("dispatch across a pool of hosts", () => {
         [needs, `echo "${s} start $(date +%s%N) $PWD" >> ${log}`, "sleep 1.5", `mkdir -p shared && echo ${s} > ${file}`, `git add ${file}`, `git commit -q -m "task ${s}"`, `echo "${s} end $(date +%s%N)" >> ${log}`].join("\n"),
       );
     }
-    await local.json(["dispatch", "shop", "--concurrency", "6", "--command", agents.command, "--json"], { env: { ...env, ...DEE } });
-    let seen = "";
-    try {
-      await waitFor(
-        "the initiative to complete",
-        async () => {
-          const t = await tree();
-          const all = t.phases.flatMap((p) => p.tasks);
-          seen = all.map((k) => `${k.slug}:${k.status}${k.host ? `@${k.host}` : ""}${k.waiting ? ` (${k.waiting})` : ""}${k.reason ? ` [${k.reason}]` : ""}`).join(" ");
-          const stuck = all.find((k) => k.status === "failed" || k.status === "blocked");
-          if (stuck) throw new Error(`task ${stuck.slug} is ${stuck.status}: ${stuck.reason}`);
-          return t.initiative.status === "completed" ? t : undefined;
-        },
-        40_000,
-      );
-    } catch (err) {
-      const tail = (dir: string) => readFileSync(join(dir, ".troupe", "daemon.log"), "utf8").split("\n").slice(-30).join("\n    ");
-      const there = await Promise.all(hosts.map(async (h) => `${h.name}: ${(await h.sb.json<Agent[]>(["ls", "--json"]).catch(() => [])).map((a) => `${a.name}:${a.status}${a.error ? ` (${a.error})` : ""}`).join(" ")}\n    ${tail(h.sb.dir)}`));
-      throw new Error(`${(err as Error).message}\n  tasks: ${seen}\n  daemon log:\n    ${tail(local.dir)}\n  hosts:\n  ${there.join("\n  ")}`);
-    }
+    await dispatch("shop", 6);
+    await completed("shop", 90_000);
 
     const all = await tasks();
     expect(all.map((t) => t.status)).toEqual(slugs.map(() => "completed"));
@@ -133,5 +145,79 @@ describe.skipIf(!HAVE_SSHD)("dispatch across a pool of hosts", () => {
     const starts = slugs.map(span);
     const most = Math.max(...starts.map(([s0]) => starts.filter(([x0, x1]) => x0 <= s0 && s0 < x1).length));
     expect(most).toBeGreaterThan(2);
+  }, 240_000);
+
+  /** `sh` lines that wait (up to 2 minutes) for a file. */
+  const awaitFile = (path: string) => `i=0; while [ ! -f ${path} ]; do i=$((i+1)); [ $i -lt 2400 ] || exit 1; sleep 0.05; done`;
+  const commits = (slug: string, before = "") => agents.script("execute", slug, `${before}\necho "${slug} on $PWD" > ${slug}.txt\ngit add ${slug}.txt\ngit commit -q -m "task ${slug}"`);
+
+  test("a host frozen mid-task (its sshd's sessions and its daemon stopped) loses its task after its grace: placed again, merged once; thawed, its stale run's end is recorded, never merged", async () => {
+    await initiative("frost");
+    const east = hosts[0]!;
+    const thaw = join(agents.dir, "thaw-c");
+    agents.detail("core", { a: { title: "Task a", files: ["a.txt"] }, b: { title: "Task b", files: ["b.txt"] }, c: { title: "Task c", files: ["c.txt"] } });
+    commits("a", "sleep 2");
+    commits("b", "sleep 2");
+    // on east, c holds until the test lets it go: it is mid-task when its host freezes; elsewhere it does not wait
+    commits("c", `case "$PWD" in ${east.sb.dir}/*) ${awaitFile(thaw)} ;; esac`);
+    await dispatch("frost", 3);
+    let seen = "";
+    const c = await waitFor(
+      "c under way on east",
+      async () => {
+        const all = await tasks("frost");
+        seen = JSON.stringify(all.map((k) => [k.slug, k.status, k.host, k.placement, k.waiting]));
+        return all.find((k) => k.slug === "c" && k.status === "in_progress" && k.host === "east" && k.branch);
+      },
+      30_000,
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}: ${seen}\n    ${tail(local.dir)}`);
+    });
+    await waitFor("c's agent to run on east", async () => (await east.sb.json<Agent[]>(["ls", "--json"])).some((a) => a.branch === c.branch && a.status === "running"), 20_000);
+    const daemon = (await east.sb.daemonPid())!;
+    process.kill(daemon, "SIGSTOP");
+    expect(east.sshd.freezeSessions(true)).toBeGreaterThan(0);
+    let again;
+    try {
+      again = await waitFor("c placed again and merged", async () => (await tasks("frost")).find((k) => k.slug === "c" && k.status === "completed"), 90_000);
+    } finally {
+      process.kill(daemon, "SIGCONT");
+      east.sshd.freezeSessions(false);
+    }
+    expect(again.host).not.toBe("east");
+    expect(again.lostRuns).toMatchObject([{ host: "east", branch: c.branch, outcome: null }]);
+    expect(again.lostRuns[0]!.agent).toStartWith("c-");
+    // thawed: the stale run ends there, its end recorded on the task, never merged
+    writeFileSync(thaw, "");
+    const ended = await waitFor("the lost run's end recorded", async () => (await tasks("frost")).find((k) => k.slug === "c" && k.lostRuns[0]?.outcome), 60_000);
+    expect(ended.lostRuns[0]!.outcome).toBe("done: execute c done");
+    await completed("frost", 30_000);
+    expect(merges("frost").filter((m) => m.startsWith("Merge task core/c:"))).toHaveLength(1);
+    expect(local.git("show", "troupe-initiative/frost:c.txt")).not.toContain(east.sb.dir);
+    expect(local.git("for-each-ref", "--format=%(refname)", `refs/troupe-hosts/east/${c.branch}`).trim()).toBe("");
+  }, 240_000);
+
+  test("kill -9 of this machine's daemon again and again while tasks are placed, pushed, run, fetched and merged across the pool: each runs once and merges once", async () => {
+    await initiative("crash");
+    const slugs = ["k1", "k2", "k3", "k4", "k5", "k6"];
+    agents.detail("core", Object.fromEntries(slugs.map((k) => [k, { title: `Task ${k}`, files: [`${k}.txt`] }])));
+    for (const k of slugs) commits(k, "sleep 1");
+    await dispatch("crash", 6);
+    for (const wait of [300, 900, 700, 1_200, 800]) {
+      await Bun.sleep(wait);
+      if ((await local.daemonPid()) !== null) await local.killDaemon();
+      // the next command starts it again, with the ssh it needs
+      expect((await local.run(["ls"], { env })).code).toBe(0);
+    }
+    await completed("crash", 120_000);
+    const all = await tasks("crash");
+    expect(new Set(all.map((t) => t.host)).size).toBeGreaterThan(1);
+    expect(merges("crash").map((m) => m.split(":")[0]).sort()).toEqual(slugs.map((k) => `Merge task core/${k}`));
+    // each ran once: the scripted agents' own record, and one agent per remote task on its host
+    expect(agents.runs().filter((r) => / k\d$/.test(r)).sort()).toEqual(slugs.map((k) => `execute ${k}`));
+    for (const h of hosts) {
+      const there = (await h.sb.json<Agent[]>(["ls", "--json"])).filter((a) => /^k\d-/.test(a.name));
+      expect(there.map((a) => a.branch).sort()).toEqual(all.filter((t) => t.host === h.name).map((t) => t.branch).sort());
+    }
   }, 240_000);
 });

@@ -2,13 +2,19 @@ import { delimiter } from "node:path";
 import { SESSION_KEY_VAR } from "./find.ts";
 
 /**
+ * The person's own settings among troupe's variables: how to reach their remotes. Kept, so that a
+ * daemon an agent's `troupe signal` starts again reaches the pool's hosts as the person's would.
+ */
+const PERSON_SETTINGS = new Set(["TROUPE_SSH_COMMAND", "TROUPE_REMOTE_TIMEOUT", "TROUPE_REMOTE_REQUEST_TIMEOUT"]);
+
+/**
  * The client's environment without troupe's own variables. troupe sets them for every session
  * (identity, a fresh token, socket, signal file, prompt, markers), so a client's are its own
  * context's (an agent spawning another carries its own token) and must neither reach the new
- * agent nor be kept anywhere.
+ * agent nor be kept anywhere. The person's settings (PERSON_SETTINGS) stay.
  */
 export function withoutTroupeVars(clientEnv: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(clientEnv).filter(([k]) => !k.startsWith("TROUPE_")));
+  return Object.fromEntries(Object.entries(clientEnv).filter(([k]) => !k.startsWith("TROUPE_") || PERSON_SETTINGS.has(k)));
 }
 
 /**
