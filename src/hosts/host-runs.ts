@@ -48,10 +48,10 @@ export function hostRuns(pool: HostPool, env: NodeJS.ProcessEnv) {
     list: (): Promise<PoolHost[]> => pool.list(),
     git: (host: string) => ({ url: gitUrl(pool.host(host).remote), env: { ...gitEnv(env), GIT_SSH_COMMAND: gitSshCommand(env), GIT_SSH_VARIANT: "ssh" } }),
     spawn: (host: string, req: SpawnRequest): Promise<Agent> => over(host, (c) => c.spawn(req)),
-    agent: (host: string, name: string): Promise<Agent | null> =>
+    agent: (host: string, name: string, signal?: AbortSignal): Promise<Agent | null> =>
       over(host, async (c) => {
         try {
-          return await c.agent(name);
+          return await c.agent(name, signal);
         } catch (err) {
           if (err instanceof TroupeError && (err.code === "agent_not_found" || err.code === "not_found")) return null;
           throw err;

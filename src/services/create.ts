@@ -126,9 +126,7 @@ export function createServices(h: ServiceHost): RunningServices {
     modes,
     agents: agents.resume,
     taskMinutes: () => readWorkspaceConfig(h.ws.stateDir).dispatch?.taskMinutes,
-    pool: hostRuns(hosts, process.env),
-    hostGraceSeconds: () => readWorkspaceConfig(h.ws.stateDir).dispatch?.hostGraceSeconds,
-    hostTimeoutMs: hosts.timeoutMs,
+    pool: { port: hostRuns(hosts, process.env), graceSeconds: () => readWorkspaceConfig(h.ws.stateDir).dispatch?.hostGraceSeconds, timeoutMs: hosts.timeoutMs },
   });
   const delivery = new DeliveryFollower({ store: h.store, bus, log: h.log, messages, agents: agents.resume });
   const reviews = new ReviewService({ store: h.store, log: h.log, agents: agents.query, resumes: agents.resume, messages });

@@ -31,7 +31,6 @@ interface ModeStarter {
   hosted(mode: AgentMode, ref: string): SpawnWork;
 }
 
-
 export interface DispatchDeps {
   root: string;
   stateDir: string;
@@ -42,12 +41,8 @@ export interface DispatchDeps {
   agents: Resumer;
   /** The workspace config's `dispatch.taskMinutes`, read at each start. */
   taskMinutes(): number | undefined;
-  /** The workspace's pool of hosts (src/hosts/); absent: this machine alone. */
-  pool?: HostPort;
-  /** The workspace config's `dispatch.hostGraceSeconds`, read at each pass. */
-  hostGraceSeconds?(): number | undefined;
-  /** How long a host may take to answer a look (the links' connect timeout and then some). */
-  hostTimeoutMs?: number;
+  /** The workspace's pool of hosts (src/hosts/), the config's `dispatch.hostGraceSeconds` and how long a host may take to answer; absent: this machine alone. */
+  pool?: { port: HostPort; graceSeconds(): number | undefined; timeoutMs: number };
 }
 
 export interface DispatchOptions {
@@ -95,19 +90,16 @@ export class Dispatcher {
   constructor(private readonly d: DispatchDeps) {
     this.envs = new DispatchEnvStore(d.stateDir);
     this.writes = new StatusWrites(d);
-    const port = d.pool;
-    this.pool = port
+    this.pool = d.pool
       ? new PoolDispatch({
+          ...d.pool,
           root: d.root,
           store: d.store,
           log: d.log,
           writes: this.writes,
-          port,
           hosted: (taskId) => d.modes.hosted("execute", taskId),
           active: () => !this.closed && d.store.initiatives.list().some((i) => i.status === "active" && i.dispatch !== null),
           news: () => this.kick(),
-          graceSeconds: () => d.hostGraceSeconds?.(),
-          timeoutMs: d.hostTimeoutMs ?? 20_000,
         })
       : null;
     this.merges = new TaskMerges({ ...d, writes: this.writes, resolveOnHost: (init, task, files) => this.pool!.tasks.resolve(init, task, files) });
@@ -222,10 +214,10 @@ export class Dispatcher {
     }
     await this.pool?.ready();
     const settling = settle(this.snapshot(init));
-    // each finished agent's worktree checked at once; the merges then one at a time
-    const dirty = new Map(settling.flatMap((s) => (s.kind === "merge" ? [[s.task.id, this.merges.dirty(s.agent.id)] as const] : [])));
-    for (const p of dirty.values()) p.catch(() => undefined);
-    for (const step of settling) await this.settleStep(init, captured, step, dirty.get(step.task.id));
+    // each finished task readied at once (its worktree checked here, or its branch fetched from its host); the merges then one at a time
+    const ready = new Map(settling.flatMap((s) => (s.kind === "merge" ? [[s.task.id, this.mergeReady(s.task, s.agent)] as const] : [])));
+    for (const p of ready.values()) p.catch(() => undefined);
+    for (const step of settling) await this.settleStep(init, captured, step, ready.get(step.task.id));
     for (const step of advance(this.snapshot(init))) await this.advanceStep(init, captured, step);
   }
 
@@ -299,7 +291,13 @@ export class Dispatcher {
     return expectedTaskMs(finished, this.d.taskMinutes());
   }
 
-  private async settleStep(init: InitiativeRecord, captured: Captured, step: SettleStep, dirty?: Promise<string[]>): Promise<void> {
+  /** What a merge needs first: what its agent left uncommitted here, or a remote task's branch fetched (null: not now; what it left there is its host's). */
+  private mergeReady(task: TaskRecord, agent: AgentView): Promise<{ dirty: string[]; ref?: string } | null> {
+    if (onRemote(task)) return this.pool!.fetch(task).then((ref) => (ref === null ? null : { dirty: [], ref }));
+    return this.merges.dirty(agent.id).then((dirty) => ({ dirty }));
+  }
+
+  private async settleStep(init: InitiativeRecord, captured: Captured, step: SettleStep, ready?: Promise<{ dirty: string[]; ref?: string } | null>): Promise<void> {
     switch (step.kind) {
       case "recover": {
         if (onRemote(step.task)) {
@@ -325,9 +323,8 @@ export class Dispatcher {
         this.pool?.lose(step);
         return;
       case "merge": {
-        // a remote task's branch is fetched first (null: not now); what it left uncommitted there is its host's to deal with
-        const ref = onRemote(step.task) ? await this.pool!.fetch(step.task) : undefined;
-        if (ref !== null) await this.merges.merge(init, captured.identity, step.task, step.agent, ref ? Promise.resolve([]) : dirty, ref);
+        const r = await (ready ?? this.mergeReady(step.task, step.agent));
+        if (r) await this.merges.merge(init, captured.identity, step.task, step.agent, Promise.resolve(r.dirty), r.ref);
         return;
       }
     }

@@ -13,8 +13,8 @@ export interface HostPort {
   /** git's way to a host's repository: its ssh URL, and the environment that runs the links' OpenSSH. */
   git(host: string): { url: string; env: Record<string, string> };
   spawn(host: string, req: SpawnRequest): Promise<Agent>;
-  /** The agent of that name there; null when the host has none. Throws when the host does not answer. */
-  agent(host: string, name: string): Promise<Agent | null>;
+  /** The agent of that name there; null when the host has none. Throws when the host does not answer (within `signal`). */
+  agent(host: string, name: string, signal?: AbortSignal): Promise<Agent | null>;
   /** Resumes it there with `message`. */
   resume(host: string, name: string, message: string): Promise<Agent>;
 }

@@ -5,8 +5,10 @@ import type { PoolHost } from "../protocol/host.ts";
 import type { AgentView } from "./dispatch-plan.ts";
 import type { HostPort } from "./host-port.ts";
 
-/** How often the watch looks while it has something to watch. */
-const EVERY_MS = 1_000;
+/** How often the watch asks after the agents it follows while it has any (an exchange each over an open link). */
+const EVERY_MS = 250;
+/** How often it asks every host what it has (slots in use, providers, accounts). */
+const HOSTS_EVERY_MS = 2_000;
 
 /** A remote agent dispatch follows: a task's under way there, or a lost run's not yet ended. */
 export interface Watched {
@@ -31,6 +33,8 @@ export class PoolWatch {
   private readonly answered = new Map<string, number>();
   private readonly startedAt = Date.now();
   private looking: Promise<void> | null = null;
+  private listing: Promise<void> | null = null;
+  private listedAt = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
 
@@ -97,24 +101,21 @@ export class PoolWatch {
     return this.looking;
   }
 
+  /**
+   * Asks the hosts what they have (every HOSTS_EVERY_MS, and the first look waits for it), then
+   * the followed agents of the hosts that answered. A host that does not answer holds up only the
+   * asking of the hosts: the agents' looks go on meanwhile.
+   */
   private async lookNow(): Promise<void> {
+    if (this.hosts === null) await this.listHosts();
+    else if (!this.listing && Date.now() - this.listedAt >= HOSTS_EVERY_MS) void this.listHosts();
     const before = this.shown();
-    let hosts: PoolHost[];
-    try {
-      hosts = await this.d.port.list();
-    } catch (err) {
-      this.d.log.warn(`looking at the pool: ${errorMessage(err)}`);
-      return;
-    }
-    const now = Date.now();
-    for (const h of hosts) if (h.reachable) this.answered.set(h.name, now);
-    this.hosts = hosts;
-    const reachable = new Set(hosts.filter((h) => h.reachable).map((h) => h.name));
+    const reachable = new Set(this.hosts?.filter((h) => h.reachable).map((h) => h.name));
     const watched = this.d.watched().filter((w) => reachable.has(w.host));
     await Promise.all(
       watched.map(async (w) => {
         try {
-          const a = await this.d.port.agent(w.host, w.name);
+          const a = await this.d.port.agent(w.host, w.name, AbortSignal.timeout(this.d.timeoutMs));
           this.agents.set(`${w.host}/${w.name}`, a && agentView(a));
           this.answered.set(w.host, Date.now());
         } catch (err) {
@@ -123,6 +124,24 @@ export class PoolWatch {
       }),
     );
     if (this.shown() !== before) this.d.news();
+  }
+
+  private listHosts(): Promise<void> {
+    this.listing ??= (async () => {
+      const before = this.shown();
+      try {
+        const hosts = await this.d.port.list();
+        const now = Date.now();
+        for (const h of hosts) if (h.reachable) this.answered.set(h.name, now);
+        this.hosts = hosts;
+      } catch (err) {
+        this.d.log.warn(`looking at the pool: ${errorMessage(err)}`);
+      } finally {
+        this.listedAt = Date.now();
+      }
+      if (this.shown() !== before) this.d.news();
+    })().finally(() => (this.listing = null));
+    return this.listing;
   }
 
   /** What a pass reads, as text: a change of it is news. */

@@ -220,4 +220,31 @@ describe.skipIf(!HAVE_SSHD)("dispatch across a pool of hosts", () => {
       expect(there.map((a) => a.branch).sort()).toEqual(all.filter((t) => t.host === h.name).map((t) => t.branch).sort());
     }
   }, 240_000);
+
+  test("troupe pin holds a phase's tasks to a host, a task's own pin over it; none unpins; a host outside the pool or an initiative is one line", async () => {
+    await initiative("pins");
+    agents.detail("core", { p1: { title: "Task p1", files: ["p1.txt"] }, p2: { title: "Task p2", files: ["p2.txt"] }, p3: { title: "Task p3", files: ["p3.txt"] } });
+    // p1 and p2 take west's two slots long enough for p3 to be pinned elsewhere while it waits for one
+    for (const k of ["p1", "p2", "p3"]) commits(k, k === "p3" ? "" : "sleep 3");
+    await waitFor("the phase", async () => (await tree("pins")).phases[0]?.status === "approved", 10_000);
+    const pin = (ref: string, host: string) => local.run(["pin", ref, host], { env });
+    const phase = (await tree("pins")).phases[0]!;
+    const bad = await pin(phase.id, "north");
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr.trim()).toBe("troupe: north is not a host of the pool: local, east, west ('troupe remote set NAME --slots N' adds one)");
+    expect(bad.stderr.trim().split("\n")).toHaveLength(1);
+    expect((await pin("pins", "west")).stderr).toContain("pins is an initiative; pin one of its phases or tasks");
+    expect((await pin(phase.id, "west")).stdout).toBe("phase core: its tasks run on west only\n");
+    await dispatch("pins", 3);
+    // detailed after the pin: its tasks go to west, two at once (its slots), one of them pinned elsewhere on its own
+    await waitFor("the tasks", async () => (await tasks("pins")).length === 3, 30_000);
+    expect((await pin("pins/p3", "local")).stdout).toBe("task p3: it runs on local only\n");
+    const done = await completed("pins", 60_000);
+    const all = done.phases[0]!.tasks;
+    expect(done.phases[0]!.pin).toBe("west");
+    expect(all.map((t) => [t.slug, t.host])).toEqual([["p1", "west"], ["p2", "west"], ["p3", "local"]]);
+    expect(all[0]!.placement).toMatch(/^pinned to west \(\d of 2 slots free\)$/);
+    expect((await pin(phase.id, "none")).stdout).toBe("phase core: unpinned; dispatch places it\n");
+    expect((await tree("pins")).phases[0]!.pin).toBeNull();
+  }, 120_000);
 });
