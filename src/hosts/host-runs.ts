@@ -22,20 +22,26 @@ export function gitUrl(remote: Pick<Remote, "host" | "port" | "path">): string {
   return `ssh://${user}${host}${remote.port ? `:${remote.port}` : ""}${path}`;
 }
 
+/** How long git's shared ssh connection to a host outlives its last push or fetch (s). */
+const SHARED_FOR_S = 15;
+
 /**
  * The ssh git runs (GIT_SSH_COMMAND): the links' OpenSSH, `$TROUPE_SSH_COMMAND` or `ssh`, with
  * what a link adds (no prompt, the connect timeout, keep-alives); git appends the destination
- * and its command.
+ * and its command. With `shareIn` (a folder of the daemon's own), the pushes and fetches to one
+ * host share one connection (OpenSSH's ControlMaster), which ends SHARED_FOR_S after the last:
+ * a task's push and fetch then cost an exchange, not a login.
  */
-export function gitSshCommand(env: NodeJS.ProcessEnv): string {
+export function gitSshCommand(env: NodeJS.ProcessEnv, shareIn?: string): string {
   const argv = sshArgv({ host: "HOST" }, "COMMAND", {}, env);
   // sshArgv: [ssh | sh -c "<custom> $@" ssh] ...options HOST COMMAND
   const options = argv.slice(argv.indexOf("-T") + 1, -2);
-  return [env.TROUPE_SSH_COMMAND?.trim() || "ssh", ...options].join(" ");
+  const shared = shareIn ? ["-o", "ControlMaster=auto", "-o", `ControlPath=${shareIn}/git-%C`, "-o", `ControlPersist=${SHARED_FOR_S}`] : [];
+  return [env.TROUPE_SSH_COMMAND?.trim() || "ssh", ...options, ...shared].join(" ");
 }
 
 /** The pool's hosts as dispatch uses them (src/work/host-port.ts): requests over each host's link, git over the same OpenSSH. */
-export function hostRuns(pool: HostPool, env: NodeJS.ProcessEnv) {
+export function hostRuns(pool: HostPool, env: NodeJS.ProcessEnv, shareIn?: string) {
   const over = async <T>(host: string, call: (client: ReturnType<HostPool["host"]>["client"]) => Promise<T>): Promise<T> => {
     try {
       return await call(pool.host(host).client);
@@ -46,7 +52,7 @@ export function hostRuns(pool: HostPool, env: NodeJS.ProcessEnv) {
   };
   return {
     list: (): Promise<PoolHost[]> => pool.list(),
-    git: (host: string) => ({ url: gitUrl(pool.host(host).remote), env: { ...gitEnv(env), GIT_SSH_COMMAND: gitSshCommand(env), GIT_SSH_VARIANT: "ssh" } }),
+    git: (host: string) => ({ url: gitUrl(pool.host(host).remote), env: { ...gitEnv(env), GIT_SSH_COMMAND: gitSshCommand(env, shareIn), GIT_SSH_VARIANT: "ssh" } }),
     spawn: (host: string, req: SpawnRequest): Promise<Agent> => over(host, (c) => c.spawn(req)),
     agent: (host: string, name: string, signal?: AbortSignal): Promise<Agent | null> =>
       over(host, async (c) => {

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { readWorkspaceConfig } from "../workspace-config.ts";
 import { composeAgents } from "../agents/compose.ts";
 import { AgentFollower } from "../conversations/follow-agents.ts";
@@ -126,7 +126,7 @@ export function createServices(h: ServiceHost): RunningServices {
     modes,
     agents: agents.resume,
     taskMinutes: () => readWorkspaceConfig(h.ws.stateDir).dispatch?.taskMinutes,
-    pool: { port: hostRuns(hosts, process.env), graceSeconds: () => readWorkspaceConfig(h.ws.stateDir).dispatch?.hostGraceSeconds, timeoutMs: hosts.timeoutMs },
+    pool: { port: hostRuns(hosts, process.env, dirname(h.ws.socket)), graceSeconds: () => readWorkspaceConfig(h.ws.stateDir).dispatch?.hostGraceSeconds, timeoutMs: hosts.timeoutMs },
   });
   const delivery = new DeliveryFollower({ store: h.store, bus, log: h.log, messages, agents: agents.resume });
   const reviews = new ReviewService({ store: h.store, log: h.log, agents: agents.query, resumes: agents.resume, messages });

@@ -13,4 +13,8 @@ test("git's ssh is the links' OpenSSH: TROUPE_SSH_COMMAND or ssh, never a prompt
     "ssh -F /tmp/x/ssh_config -o BatchMode=yes -o ConnectTimeout=7 -o ServerAliveInterval=5 -o ServerAliveCountMax=3",
   );
   expect(gitSshCommand({})).toBe("ssh -o BatchMode=yes -o ConnectTimeout=10 -o ServerAliveInterval=5 -o ServerAliveCountMax=3");
+  // the daemon's pushes and fetches to a host share one connection, kept a little after the last
+  expect(gitSshCommand({}, "/run/user/1/troupe")).toBe(
+    "ssh -o BatchMode=yes -o ConnectTimeout=10 -o ServerAliveInterval=5 -o ServerAliveCountMax=3 -o ControlMaster=auto -o ControlPath=/run/user/1/troupe/git-%C -o ControlPersist=15",
+  );
 });
