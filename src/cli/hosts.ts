@@ -14,7 +14,8 @@ export const command = defineCommand(
   says why`,
     flags: {},
     notes: `  This machine's slots: the workspace config's dispatch.slots (.troupe/config.json), default 4.
-  --json: [{"name", "address", "slots", "reachable", "error", "platform", "running", "providers", "accounts": [{"name", "provider", "status", "runsOutAt"}], "checkedAt"}]`,
+  --json: [{"name", "address", "slots", "reachable", "error", "platform", "running", "providers", "accounts": [{"name", "provider", "status", "runsOutAt"}], "checkedAt", "tasks"}]
+  tasks: the dispatched tasks under way there (INITIATIVE/TASK).`,
   },
   run,
 );
@@ -27,11 +28,11 @@ async function run(args: string[]): Promise<number> {
     await printJson(hosts);
     return 0;
   }
-  await stdout.write(table(["HOST", "WHERE", "SLOTS", "PROVIDERS", "ACCOUNTS", "STATE"], hosts.map(row)));
+  await stdout.write(table(["HOST", "WHERE", "SLOTS", "PROVIDERS", "ACCOUNTS", "STATE", "TASKS"], hosts.map(row)));
   return 0;
 }
 
 function row(h: PoolHost): string[] {
   const accounts = h.accounts.map((a) => `${a.name}${a.status === "available" ? "" : ` (${a.status})`}`).join(", ");
-  return [h.name, h.address, `${h.running ?? "?"}/${h.slots}`, h.providers.join(",") || "-", accounts || "-", h.reachable ? "reachable" : (h.error ?? "unreachable")];
+  return [h.name, h.address, `${h.running ?? "?"}/${h.slots}`, h.providers.join(",") || "-", accounts || "-", h.reachable ? "reachable" : (h.error ?? "unreachable"), h.tasks.join(", ") || "-"];
 }

@@ -8,7 +8,7 @@ export const command = defineCommand(
   {
     synopsis: "troupe phases INITIATIVE [--json]",
     flags: {},
-    json: `{"initiative": {...}, "phases": [{"id", "slug", "title", "status", "dependsOn", "reason", "tasks": [...]}]}
+    json: `{"initiative": {...}, "phases": [{"id", "slug", "title", "status", "dependsOn", "reason", "pin", "tasks": [...]}]}
 each task: id, slug, title, status, dependsOn, agent, branch, summary, reason, conflicts, files, waiting,
 host, placement, pin, lostRuns [{host, agent, branch, lostAt, outcome}]`,
   },

@@ -44,7 +44,7 @@ export class HostPool {
   }
 
   async list(): Promise<PoolHost[]> {
-    const local: PoolHost = { name: LOCAL_HOST, address: this.d.root, slots: this.d.localSlots(), reachable: true, error: null, ...this.d.local(), checkedAt: Date.now() };
+    const local: PoolHost = { name: LOCAL_HOST, address: this.d.root, slots: this.d.localSlots(), reachable: true, error: null, ...this.d.local(), checkedAt: Date.now(), tasks: [] };
     const pool = Object.entries(this.d.remotes()).filter((e): e is [string, Remote & { slots: number }] => e[1].slots !== undefined);
     for (const name of [...this.links.keys()]) if (!pool.some(([n]) => n === name)) this.drop(name);
     return [local, ...(await Promise.all(pool.map(([name, remote]) => this.ask(name, remote))))];
@@ -77,12 +77,12 @@ export class HostPool {
     try {
       const inventory = await this.linkTo(name, remote).client.host(AbortSignal.timeout(this.timeoutMs));
       this.lastSeen.set(name, inventory);
-      return { ...base, reachable: true, error: null, ...inventory, checkedAt: Date.now() };
+      return { ...base, reachable: true, error: null, ...inventory, checkedAt: Date.now(), tasks: [] };
     } catch (err) {
       this.drop(name);
       const last = this.lastSeen.get(name);
       const why = err instanceof DOMException && err.name === "TimeoutError" ? `${name} did not answer within ${this.timeoutMs / 1000} s` : errorMessage(err);
-      return { ...base, reachable: false, error: why, platform: last?.platform ?? null, running: null, providers: last?.providers ?? [], accounts: last?.accounts ?? [], checkedAt: Date.now() };
+      return { ...base, reachable: false, error: why, platform: last?.platform ?? null, running: null, providers: last?.providers ?? [], accounts: last?.accounts ?? [], checkedAt: Date.now(), tasks: [] };
     }
   }
 

@@ -46,6 +46,8 @@ export const PoolHostSchema = z.object({
   accounts: z.array(HostAccountSchema),
   /** When it was asked (epoch ms). */
   checkedAt: z.number().int(),
+  /** The tasks dispatch placed there that are under way, as `initiative/task`. */
+  tasks: z.array(z.string()),
 });
 export type PoolHost = z.infer<typeof PoolHostSchema>;
 

@@ -81,7 +81,7 @@ export function servicesApi(d: ApiDeps): Services {
     ...profilesApi(d.profiles),
     ...flowsApi(d.flows),
     ...accountsApi(d.accounts),
-    ...hostsApi(d.hosts, d.localHost),
+    ...hostsApi(d.hosts, d.localHost, d.store),
   };
   return { identify: (token) => d.agents.query.identify(token), guard, handlers };
 }

@@ -13,6 +13,7 @@ import { HAVE_SSHD, Sshd } from "../support/sshd.ts";
 import { ScriptedAgents } from "../support/dispatch-agents.ts";
 import type { Agent } from "../../src/protocol/entities.ts";
 import type { PhaseTree } from "../../src/protocol/work.ts";
+import type { PoolHost } from "../../src/protocol/host.ts";
 
 const DEE = { GIT_AUTHOR_NAME: "Dee Spatcher", GIT_AUTHOR_EMAIL: "dee@example.invalid", GIT_COMMITTER_NAME: "Dee Spatcher", GIT_COMMITTER_EMAIL: "dee@example.invalid" };
 
@@ -174,6 +175,10 @@ describe.skipIf(!HAVE_SSHD)("dispatch across a pool of hosts", () => {
       throw new Error(`${err.message}: ${seen}\n    ${tail(local.dir)}`);
     });
     await waitFor("c's agent to run on east", async () => (await east.sb.json<Agent[]>(["ls", "--json"])).some((a) => a.branch === c.branch && a.status === "running"), 20_000);
+    // troupe hosts says where it runs
+    const pool = await local.json<PoolHost[]>(["hosts", "--json"], { env });
+    expect(pool.find((h) => h.name === "east")!.tasks).toEqual(["frost/c"]);
+    expect((await local.run(["hosts"], { env })).stdout).toMatch(/^east .* frost\/c$/m);
     const daemon = (await east.sb.daemonPid())!;
     process.kill(daemon, "SIGSTOP");
     expect(east.sshd.freezeSessions(true)).toBeGreaterThan(0);

@@ -91,7 +91,7 @@ describe("the work model through the CLI", () => {
     ]);
     // exactly the documented shape (with why a phase or task waits: dispatch's reasons and conflicts)
     expect(Object.keys(tree).sort()).toEqual(["initiative", "phases"]);
-    expect(Object.keys(tree.phases[0]!).sort()).toEqual(["dependsOn", "id", "reason", "slug", "status", "tasks", "title"]);
+    expect(Object.keys(tree.phases[0]!).sort()).toEqual(["dependsOn", "id", "pin", "reason", "slug", "status", "tasks", "title"]);
     expect((await sb.run(["phases", "shop"])).stdout).toContain("  ! shop/api  proposed  Title of api  after db\n");
 
     const approved = await sb.json<WorkItems>(["approve", "shop/db", api!.id, "--json"]);

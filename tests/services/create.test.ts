@@ -31,8 +31,8 @@ test("the services' parts start in their declared order, the agents' stop placed
     "conversation expiry",
     "worktree reaper",
     "flows",
-    "dispatcher",
     "host links",
+    "dispatcher",
   ]);
   // what may resume an agent stops before the agents stop watching theirs
   const stopOrder = core.parts.filter((p) => p.stop).map((p) => p.name).reverse();

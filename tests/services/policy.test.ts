@@ -40,6 +40,7 @@ describe("the authorization policy", () => {
       "hosts",
       "markRead",
       "messages",
+      "pin",
       "reject",
       "removeAccount",
       "removeFlow",

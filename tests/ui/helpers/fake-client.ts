@@ -461,7 +461,7 @@ export class FakeClient {
   }
 
   /** The pool `hosts()` answers: this machine alone unless a test gives more. */
-  hostsList: PoolHost[] = [{ name: "local", address: "/repo", slots: 4, reachable: true, error: null, platform: "linux-x64", running: 0, providers: ["generic"], accounts: [], checkedAt: 0 }];
+  hostsList: PoolHost[] = [{ name: "local", address: "/repo", slots: 4, reachable: true, error: null, platform: "linux-x64", running: 0, providers: ["generic"], accounts: [], checkedAt: 0, tasks: [] }];
   async hosts(): Promise<PoolHost[]> {
     this.check("hosts", []);
     return this.hostsList;
