@@ -15,9 +15,9 @@ import { join } from "node:path";
 import { Sandbox, waitFor } from "../../tests/support/sandbox.ts";
 import { ScriptedAgents } from "../../tests/support/dispatch-agents.ts";
 import type { PhaseTree } from "../../src/protocol/work.ts";
-import { sleep } from "../../src/runtime/process.ts";
 import { unixFetch } from "../../src/runtime/serve.ts";
 import { openDatabase } from "../../src/runtime/sqlite.ts";
+import { untilCompleted } from "./until-completed.ts";
 
 const N = Number(process.argv[2] ?? 200);
 const C = Number(process.argv[3] ?? 8);
@@ -73,18 +73,7 @@ async function once(): Promise<RunFigures> {
       }
     }, 200);
     const t0 = Date.now();
-    let done: PhaseTree;
-    for (;;) {
-      const t = await tree();
-      const stuck = t.phases[0]!.tasks.find((k) => k.status === "failed" || k.status === "blocked");
-      if (stuck) throw new Error(`${stuck.slug} ${stuck.status}: ${stuck.reason}`);
-      if (t.initiative.status === "completed") {
-        done = t;
-        break;
-      }
-      // each look is a CLI process: not so often that they load the machine being measured
-      await sleep(500);
-    }
+    const done = await untilCompleted(tree);
     const wallMs = Date.now() - t0;
     clearInterval(sampler);
     const rssEnd = rssKiB(pid);

@@ -18,9 +18,9 @@ import { BIN, Sandbox, waitFor } from "../../tests/support/sandbox.ts";
 import { ScriptedAgents } from "../../tests/support/dispatch-agents.ts";
 import { Sshd } from "../../tests/support/sshd.ts";
 import type { PhaseTree } from "../../src/protocol/work.ts";
-import { sleep } from "../../src/runtime/process.ts";
 import { unixFetch } from "../../src/runtime/serve.ts";
 import { openDatabase } from "../../src/runtime/sqlite.ts";
+import { untilCompleted } from "./until-completed.ts";
 
 const N = Number(process.argv[2] ?? 30);
 const S = Number(process.argv[3] ?? 2);
@@ -113,17 +113,7 @@ async function once(remotes: number): Promise<void> {
     await local.json(["dispatch", "bench", "--concurrency", String(slots), "--command", agents.command, "--json"], { env });
     await waitFor("the tasks", async () => (await tree()).phases[0]!.tasks.length === N, 60_000);
     const t0 = Date.now();
-    let done: PhaseTree;
-    for (;;) {
-      const t = await tree();
-      const stuck = t.phases[0]!.tasks.find((k) => k.status === "failed" || k.status === "blocked");
-      if (stuck) throw new Error(`${stuck.slug} ${stuck.status}: ${stuck.reason}`);
-      if (t.initiative.status === "completed") {
-        done = t;
-        break;
-      }
-      await sleep(500);
-    }
+    const done = await untilCompleted(tree);
     const wallMs = Date.now() - t0;
     const finish = new Map<string, number>();
     const path = (slug: string): number => finish.get(slug) ?? finish.set(slug, graph.get(slug)!.seconds * 1000 + Math.max(0, ...graph.get(slug)!.deps.map(path))).get(slug)!;

@@ -8,6 +8,7 @@ import type { SpawnWork } from "../agents/files/input-folder.ts";
 import type { AgentView, SettleStep } from "./dispatch-plan.ts";
 import { onRemote } from "./dispatch-plan.ts";
 import type { HostPort } from "./host-port.ts";
+import type { ModeRunOptions } from "./modes.ts";
 import { HostTasks } from "./host-tasks.ts";
 import type { HostSlots } from "./placement.ts";
 import { PoolWatch, type Watched } from "./pool-watch.ts";
@@ -20,16 +21,8 @@ const DEFAULT_HOST_GRACE_S = 120;
 /** Errors that say nothing of whether the host got the request: the start is tried again, never given up on. */
 const TRANSIENT = new Set(["remote_unreachable", "daemon_unavailable", "timeout", "internal"]);
 
-export interface RunOptions {
-  provider?: string;
-  model?: string;
-  command?: string;
-  env: Record<string, string>;
-  budgetUsd?: number;
-  expectedMs?: number;
-  /** Who the person who dispatched is (their commits' author on a host). */
-  identity?: { name: string; email: string };
-}
+/** A run's options (a mode run's), and who the person who dispatched is: their commits' author on a host. */
+export type RunOptions = ModeRunOptions & { identity?: { name: string; email: string } };
 
 export interface PoolDispatchDeps {
   root: string;
