@@ -28,11 +28,11 @@ async function run(args: string[]): Promise<number> {
     await printJson(hosts);
     return 0;
   }
-  await stdout.write(table(["HOST", "WHERE", "SLOTS", "PROVIDERS", "ACCOUNTS", "STATE", "TASKS"], hosts.map(row)));
+  await stdout.write(table(["HOST", "WHERE", "SLOTS", "TASKS", "PROVIDERS", "ACCOUNTS", "STATE"], hosts.map(row)));
   return 0;
 }
 
 function row(h: PoolHost): string[] {
   const accounts = h.accounts.map((a) => `${a.name}${a.status === "available" ? "" : ` (${a.status})`}`).join(", ");
-  return [h.name, h.address, `${h.running ?? "?"}/${h.slots}`, h.providers.join(",") || "-", accounts || "-", h.reachable ? "reachable" : (h.error ?? "unreachable"), h.tasks.join(", ") || "-"];
+  return [h.name, h.address, `${h.running ?? "?"}/${h.slots}`, h.tasks.join(", ") || "-", h.providers.join(",") || "-", accounts || "-", h.reachable ? "reachable" : (h.error ?? "unreachable")];
 }

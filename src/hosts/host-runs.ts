@@ -1,5 +1,6 @@
+import { execFile } from "node:child_process";
 import { TroupeError } from "../errors.ts";
-import { sshArgv } from "../client/link/ssh.ts";
+import { shellQuote, sshArgv } from "../client/link/ssh.ts";
 import type { SpawnRequest } from "../protocol/api-agents.ts";
 import type { Agent } from "../protocol/entities.ts";
 import type { PoolHost } from "../protocol/host.ts";
@@ -40,8 +41,13 @@ export function gitSshCommand(env: NodeJS.ProcessEnv, shareIn?: string): string 
   return [env.TROUPE_SSH_COMMAND?.trim() || "ssh", ...options, ...shared].join(" ");
 }
 
-/** The pool's hosts as dispatch uses them (src/work/host-port.ts): requests over each host's link, git over the same OpenSSH. */
+/**
+ * The pool's hosts as dispatch uses them (src/work/host-port.ts): requests over each host's link,
+ * git over the same OpenSSH; `close` ends git's shared connections (the daemon's stop).
+ */
 export function hostRuns(pool: HostPool, env: NodeJS.ProcessEnv, shareIn?: string) {
+  /** The remotes git reached, by name: their shared connections end with `close`. */
+  const reached = new Map<string, Remote>();
   const over = async <T>(host: string, call: (client: ReturnType<HostPool["host"]>["client"]) => Promise<T>): Promise<T> => {
     try {
       return await call(pool.host(host).client);
@@ -52,7 +58,11 @@ export function hostRuns(pool: HostPool, env: NodeJS.ProcessEnv, shareIn?: strin
   };
   return {
     list: (): Promise<PoolHost[]> => pool.list(),
-    git: (host: string) => ({ url: gitUrl(pool.host(host).remote), env: { ...gitEnv(env), GIT_SSH_COMMAND: gitSshCommand(env, shareIn), GIT_SSH_VARIANT: "ssh" } }),
+    git: (host: string) => {
+      const { remote } = pool.host(host);
+      reached.set(host, remote);
+      return { url: gitUrl(remote), env: { ...gitEnv(env), GIT_SSH_COMMAND: gitSshCommand(env, shareIn), GIT_SSH_VARIANT: "ssh" } };
+    },
     spawn: (host: string, req: SpawnRequest): Promise<Agent> => over(host, (c) => c.spawn(req)),
     agent: (host: string, name: string, signal?: AbortSignal): Promise<Agent | null> =>
       over(host, async (c) => {
@@ -64,6 +74,16 @@ export function hostRuns(pool: HostPool, env: NodeJS.ProcessEnv, shareIn?: strin
         }
       }),
     resume: (host: string, name: string, message: string): Promise<Agent> => over(host, (c) => c.resume(name, { message })),
+    /** `ssh -O exit` for each host git reached: its shared connection ends now, not ControlPersist later. */
+    close: async (): Promise<void> => {
+      if (!shareIn) return;
+      const exits = [...reached.values()].map((r) => {
+        const cmd = `${gitSshCommand(env, shareIn)} -O exit ${r.port ? `-p ${r.port} ` : ""}${shellQuote(r.host)}`;
+        return new Promise<void>((resolve) => execFile("sh", ["-c", cmd], { env: gitEnv(env), timeout: 5_000 }, () => resolve()));
+      });
+      reached.clear();
+      await Promise.all(exits);
+    },
   };
 }
 

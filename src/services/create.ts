@@ -117,6 +117,7 @@ export function createServices(h: ServiceHost): RunningServices {
     remotes: () => readRemotes(),
     env: process.env,
   });
+  const hostPort = hostRuns(hosts, process.env, dirname(h.ws.socket));
   const dispatcher = new Dispatcher({
     root: h.ws.root,
     stateDir: h.ws.stateDir,
@@ -126,7 +127,7 @@ export function createServices(h: ServiceHost): RunningServices {
     modes,
     agents: agents.resume,
     taskMinutes: () => readWorkspaceConfig(h.ws.stateDir).dispatch?.taskMinutes,
-    pool: { port: hostRuns(hosts, process.env, dirname(h.ws.socket)), graceSeconds: () => readWorkspaceConfig(h.ws.stateDir).dispatch?.hostGraceSeconds, timeoutMs: hosts.timeoutMs },
+    pool: { port: hostPort, graceSeconds: () => readWorkspaceConfig(h.ws.stateDir).dispatch?.hostGraceSeconds, timeoutMs: hosts.timeoutMs },
   });
   const delivery = new DeliveryFollower({ store: h.store, bus, log: h.log, messages, agents: agents.resume });
   const reviews = new ReviewService({ store: h.store, log: h.log, agents: agents.query, resumes: agents.resume, messages });
@@ -168,7 +169,7 @@ export function createServices(h: ServiceHost): RunningServices {
       // after the agents' start: a missed run's overlap check sees what is still live
       { name: "flows", start: () => flows.start(), stop: () => flows.shutdown() },
       // the pool's links end after the dispatcher's stop, which waits for the starts it sent over them
-      { name: "host links", stop: () => hosts.close() },
+      { name: "host links", stop: () => (hosts.close(), hostPort.close()) },
       // last: what the sweep imported and the ends found at start are in the store by now
       { name: "dispatcher", start: () => dispatcher.start(), stop: () => dispatcher.shutdown() },
     ],

@@ -178,7 +178,7 @@ describe.skipIf(!HAVE_SSHD)("dispatch across a pool of hosts", () => {
     // troupe hosts says where it runs
     const pool = await local.json<PoolHost[]>(["hosts", "--json"], { env });
     expect(pool.find((h) => h.name === "east")!.tasks).toEqual(["frost/c"]);
-    expect((await local.run(["hosts"], { env })).stdout).toMatch(/^east .* frost\/c$/m);
+    expect((await local.run(["hosts"], { env })).stdout).toMatch(/^east +\S+ +1\/2 +frost\/c +generic /m);
     const daemon = (await east.sb.daemonPid())!;
     process.kill(daemon, "SIGSTOP");
     expect(east.sshd.freezeSessions(true)).toBeGreaterThan(0);
