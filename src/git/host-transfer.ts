@@ -17,9 +17,16 @@ export function fetchedRef(host: string, branch: string): string {
   return `refs/troupe-hosts/${host}/${branch}`;
 }
 
+/** A push or fetch silent this long is ended: ssh's keep-alives catch a dead connection, not a stuck far end. */
+const SILENT_MS = 120_000;
+
 function git(root: string, way: GitWay) {
   // no prompt: the daemon runs it, long after any terminal; the ssh command is the person's own (TROUPE_SSH_COMMAND)
-  return simpleGit({ baseDir: root, unsafe: { allowUnsafeSshCommand: true } }).env({ ...way.env, GIT_TERMINAL_PROMPT: "0" });
+  return simpleGit({ baseDir: root, unsafe: { allowUnsafeSshCommand: true }, timeout: { block: SILENT_MS } }).env({ ...way.env, GIT_TERMINAL_PROMPT: "0" });
+}
+
+export async function refExists(root: string, ref: string): Promise<boolean> {
+  return (await simpleGit(root).raw(["for-each-ref", "--format=%(refname)", ref])).trim() === ref;
 }
 
 /**

@@ -19,7 +19,8 @@ export function gitUrl(remote: Pick<Remote, "host" | "port" | "path">): string {
   const user = remote.host.slice(0, at + 1);
   const name = remote.host.slice(at + 1);
   const host = name.includes(":") ? `[${name}]` : name;
-  const path = remote.path.startsWith("/") ? remote.path : `/${remote.path}`;
+  // a relative path is from the login folder, as the link takes it
+  const path = remote.path.startsWith("/") ? remote.path : remote.path.startsWith("~") ? `/${remote.path}` : `/~/${remote.path}`;
   return `ssh://${user}${host}${remote.port ? `:${remote.port}` : ""}${path}`;
 }
 
@@ -37,7 +38,8 @@ export function gitSshCommand(env: NodeJS.ProcessEnv, shareIn?: string): string 
   const argv = sshArgv({ host: "HOST" }, "COMMAND", {}, env);
   // sshArgv: [ssh | sh -c "<custom> $@" ssh] ...options HOST COMMAND
   const options = argv.slice(argv.indexOf("-T") + 1, -2);
-  const shared = shareIn ? ["-o", "ControlMaster=auto", "-o", `ControlPath=${shareIn}/git-%C`, "-o", `ControlPersist=${SHARED_FOR_S}`] : [];
+  // a socket path is at most 104 bytes (macOS; 108 on Linux), %C is 40 and ssh adds ~17 while it makes it: too long a folder shares nothing
+  const shared = shareIn && shareIn.length + "/git-".length + 40 + 17 < 104 ? ["-o", "ControlMaster=auto", "-o", `ControlPath=${shareIn}/git-%C`, "-o", `ControlPersist=${SHARED_FOR_S}`] : [];
   return [env.TROUPE_SSH_COMMAND?.trim() || "ssh", ...options, ...shared].join(" ");
 }
 

@@ -24,7 +24,8 @@ const InputFileSchema = z.object({
     .string()
     .min(1)
     .max(200)
-    .refine((p) => !p.startsWith("/") && !p.split("/").includes("..") && !p.includes("\0"), "a path inside the input folder (relative, no '..')"),
+    .refine((p) => !p.startsWith("/") && !p.split("/").includes("..") && !p.includes("\0"), "a path inside the input folder (relative, no '..')")
+    .refine((p) => p !== "prompt.md" && p !== "manifest.json", "prompt.md and manifest.json are troupe's own"),
   content: z.string().max(4 * 1024 * 1024),
 });
 

@@ -83,6 +83,12 @@ export interface Snapshot {
   hostLost: (task: TaskRecord) => string | null;
 }
 
+/** A task under way whose agent's run is over (done, failed, stopped): what is left is dispatch's (its merge). */
+export function runOver(s: Pick<Snapshot, "agent" | "hostAgent">, t: TaskRecord): boolean {
+  const agent = onRemote(t) ? s.hostAgent(t) : t.agentId === null ? null : s.agent(t.agentId);
+  return !!agent && (agent.status === "done" || agent.status === "failed" || agent.status === "stopped");
+}
+
 /** Placed on a host of the pool other than this machine: its agent runs under that host's daemon. */
 export function onRemote(task: Pick<TaskRecord, "host">): boolean {
   return task.host !== null && task.host !== LOCAL_HOST;
@@ -182,7 +188,8 @@ export function advance(s: Snapshot): AdvanceStep[] {
   const waits = new Map<string, string>();
   /** The tasks this pass starts. */
   const started = new Set<string>();
-  let slots = s.concurrency - underWay.length;
+  // a task whose agent's run is over holds no slot while it waits for its merge; it still owns its files
+  let slots = s.concurrency - underWay.filter((t) => !runOver(s, t)).length;
   const hosts = s.hosts?.map((h) => ({ ...h })) ?? null;
   const pins = new Map(s.phases.map((p) => [p.id, p.pin]));
   for (const phase of dependencyOrder(s.phases)) {

@@ -102,7 +102,7 @@ export class Dispatcher {
           news: () => this.kick(),
         })
       : null;
-    this.merges = new TaskMerges({ ...d, writes: this.writes, resolveOnHost: (init, task, files) => this.pool!.tasks.resolve(init, task, files) });
+    this.merges = new TaskMerges({ ...d, writes: this.writes, resolveOnHost: (init, task, files) => this.pool!.resolve(init, task, files) });
   }
 
   start(): void {
@@ -319,9 +319,14 @@ export class Dispatcher {
       case "fail":
         this.writes.task(step.task, { status: "failed", reason: step.reason, resolveSession: null });
         return;
-      case "lost":
-        this.pool?.lose(step);
+      case "lost": {
+        // fetched before this daemon died (its agent was done): merged now, never run again
+        const ref = await this.pool!.lose(step);
+        if (ref) await this.merges.merge(init, captured.identity, step.task, { id: step.task.hostAgent!, name: step.task.hostAgent!, status: "done", session: 0, error: null }, Promise.resolve([]), ref);
         return;
+      }
+      case "resolve":
+        return this.merges.resolve(init, step.task, step.agent.id, step.task.conflicts ?? []);
       case "merge": {
         const r = await (ready ?? this.mergeReady(step.task, step.agent));
         if (r) await this.merges.merge(init, captured.identity, step.task, step.agent, Promise.resolve(r.dirty), r.ref);

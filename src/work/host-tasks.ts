@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { TroupeError } from "../errors.ts";
 import type { Logger } from "../events/log.ts";
-import { fetchFrom, fetchedRef, hostBaseBranch, pushTo } from "../git/host-transfer.ts";
+import { fetchFrom, fetchedRef, hostBaseBranch, pushTo, refExists } from "../git/host-transfer.ts";
 import type { SpawnRequest } from "../protocol/api-agents.ts";
+import type { Agent } from "../protocol/entities.ts";
 import type { InitiativeRecord } from "../store/initiatives.ts";
 import type { TaskRecord } from "../store/tasks.ts";
 import type { SpawnWork } from "../agents/files/input-folder.ts";
@@ -55,9 +56,17 @@ export class HostTasks {
       // a spawn a dead daemon sent, or one whose reply was lost: the name is taken by it
       if (!(err instanceof TroupeError && err.code === "conflict")) throw err;
       const again = await this.d.port.agent(host, name);
-      if (!again) throw err;
+      // taken by a spawn of it there still under way (its worktree being made): asked again later
+      if (!again) throw new TroupeError("timeout", `agent ${name} is still being started on ${host}`, { cause: err });
       return again.branch ?? this.noBranch(task);
     }
+  }
+
+  /** The ref its branch was fetched into here, when it was (its agent was done then); null when never. */
+  async fetchedBefore(task: TaskRecord): Promise<string | null> {
+    if (!task.branch) return null;
+    const ref = fetchedRef(task.host!, task.branch);
+    return (await refExists(this.d.root, ref)) ? ref : null;
   }
 
   /** The task's branch fetched from its host; the ref to merge here. */
@@ -68,10 +77,10 @@ export class HostTasks {
   }
 
   /** Its agent there resumed to merge the initiative branch as it is now (pushed as its base again) and resolve `files`. */
-  async resolve(init: InitiativeRecord, task: TaskRecord, files: string[]): Promise<void> {
+  async resolve(init: InitiativeRecord, task: TaskRecord, files: string[]): Promise<Agent> {
     const base = hostBaseBranch(task.id);
     await pushTo(this.d.root, this.d.port.git(task.host!), `refs/heads/${init.branch}`, base);
-    await this.d.port.resume(task.host!, task.hostAgent!, resolvePrompt(base, task.branch ?? "your branch", files));
+    return this.d.port.resume(task.host!, task.hostAgent!, resolvePrompt(base, task.branch ?? "your branch", files));
   }
 
   private noBranch(task: TaskRecord): never {

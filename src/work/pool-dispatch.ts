@@ -6,7 +6,7 @@ import type { InitiativeRecord } from "../store/initiatives.ts";
 import type { TaskRecord } from "../store/tasks.ts";
 import type { SpawnWork } from "../agents/files/input-folder.ts";
 import type { AgentView, SettleStep } from "./dispatch-plan.ts";
-import { onRemote } from "./dispatch-plan.ts";
+import { onRemote, runOver } from "./dispatch-plan.ts";
 import type { HostPort } from "./host-port.ts";
 import type { ModeRunOptions } from "./modes.ts";
 import { HostTasks } from "./host-tasks.ts";
@@ -18,8 +18,12 @@ import type { StatusWrites } from "./status-writes.ts";
 const RETRY_MS = 5_000;
 /** How long a remote task's host may stay silent before the task is placed again (`dispatch.hostGraceSeconds`). */
 const DEFAULT_HOST_GRACE_S = 120;
-/** Errors that say nothing of whether the host got the request: the start is tried again, never given up on. */
+/** Errors that say nothing of whether the host got the request: the start is tried again (up to TRIES times while the host answers). */
 const TRANSIENT = new Set(["remote_unreachable", "daemon_unavailable", "timeout", "internal"]);
+/** Starts tried on a host that answers before the task fails with the last error (a minute at RETRY_MS). */
+const TRIES = 12;
+/** How long a lost run is followed for its end (its host may never come back). */
+const FOLLOW_LOST_MS = 24 * 3600_000;
 
 /** A run's options (a mode run's), and who the person who dispatched is: their commits' author on a host. */
 export type RunOptions = ModeRunOptions & { identity?: { name: string; email: string } };
@@ -50,8 +54,9 @@ export interface PoolDispatchDeps {
 export class PoolDispatch {
   private readonly watch: PoolWatch;
   readonly tasks: HostTasks;
-  /** Remote starts that failed without an answer, by task id: not tried again before then. */
+  /** Remote starts that failed without an answer, by task id: not tried again before then; and how many times. */
   private readonly retryAt = new Map<string, number>();
+  private readonly tries = new Map<string, number>();
 
   constructor(private readonly d: PoolDispatchDeps) {
     this.tasks = new HostTasks({ root: d.root, port: d.port, log: d.log });
@@ -89,7 +94,7 @@ export class PoolDispatch {
   private watched(): Watched[] {
     return this.allTasks().flatMap((t) => [
       ...(t.status === "in_progress" && onRemote(t) && t.hostAgent && t.branch ? [{ host: t.host!, name: t.hostAgent }] : []),
-      ...t.lostRuns.filter((r) => r.outcome === null).map((r) => ({ host: r.host, name: r.agent })),
+      ...t.lostRuns.filter((r) => r.outcome === null && Date.now() - r.lostAt < FOLLOW_LOST_MS).map((r) => ({ host: r.host, name: r.agent })),
     ]);
   }
 
@@ -98,11 +103,15 @@ export class PoolDispatch {
     const pool = this.watch.pool();
     if (!pool || pool.length < 2) return null;
     const used = new Map<string, number>();
+    const agents = { agent: (id: string) => this.d.store.agents.get(id), hostAgent: (t: TaskRecord) => this.agentOf(t) };
     for (const t of this.allTasks()) {
-      if (t.status !== "in_progress") continue;
+      // one whose agent's run is over waits only for its merge: its slot is free
+      if (t.status !== "in_progress" || runOver(agents, t)) continue;
       const host = t.host ?? LOCAL_HOST;
       used.set(host, (used.get(host) ?? 0) + 1);
     }
+    // slots bound dispatched agents: what else runs there (by hand, a lost run come back) is not counted,
+    // as the host's own count is up to a look old
     return pool.map((h) => ({ name: h.name, slots: h.slots, used: used.get(h.name) ?? 0, reachable: h.reachable, error: h.error, providers: h.providers, accounts: h.accounts }));
   }
 
@@ -123,12 +132,25 @@ export class PoolDispatch {
     return (this.retryAt.get(taskId) ?? 0) <= Date.now();
   }
 
-  /** Lost: the run there is recorded as lost and the task goes back to be placed again. */
-  lose(step: Extract<SettleStep, { kind: "lost" }>): void {
+  /**
+   * Lost: the run there is recorded as lost and the task goes back to be placed again; unless its
+   * branch was fetched already (its agent was done, and this daemon died before the merge was
+   * recorded): that ref is what to merge, never a second run.
+   */
+  async lose(step: Extract<SettleStep, { kind: "lost" }>): Promise<string | null> {
     const { task } = step;
+    const fetched = await this.tasks.fetchedBefore(task);
+    if (fetched) return fetched;
     this.d.log.warn(`task ${task.slug}: ${step.reason}; its run ${task.hostAgent} there is recorded as lost and the task placed again`);
     const lost = { host: task.host!, agent: task.hostAgent!, branch: task.branch, lostAt: Date.now(), outcome: null };
     this.d.writes.task(task, { status: "pending", host: null, hostAgent: null, branch: null, placement: `lost on ${task.host}: ${step.reason}`, resolveSession: null, conflicts: null, lostRuns: [...task.lostRuns, lost] });
+    return null;
+  }
+
+  /** Its agent there resumed to resolve a conflict; the reply is what the watch shows of it until its next look (so no pass resumes it twice). */
+  async resolve(init: InitiativeRecord, task: TaskRecord, files: string[]): Promise<void> {
+    const agent = await this.tasks.resolve(init, task, files);
+    this.watch.saw(task.host!, task.hostAgent!, agent);
   }
 
   /** The task's branch fetched from its host: the ref to merge, or null when the host did not give it (tried again at a later look). */
@@ -136,7 +158,8 @@ export class PoolDispatch {
     try {
       return await this.tasks.fetch(task);
     } catch (err) {
-      this.d.log.warn(`task ${task.slug}: ${errorMessage(err)}`);
+      this.d.log.warn(`task ${task.slug}: ${errorMessage(err)}; tried again in ${RETRY_MS / 1000} s`);
+      setTimeout(() => this.d.news(), RETRY_MS).unref?.();
       this.watch.poke();
       return null;
     }
@@ -173,20 +196,26 @@ export class PoolDispatch {
     try {
       const branch = await this.tasks.start(init, task, this.d.hosted(task.id), opts);
       this.retryAt.delete(task.id);
+      this.tries.delete(task.id);
       const now = same();
-      if (now) this.d.writes.task(now, { branch, waiting: null });
+      if (now) this.d.writes.task(now, { branch, reason: null });
     } catch (err) {
       const now = same();
       if (!now) return;
-      if (err instanceof TroupeError && !TRANSIENT.has(err.code)) {
+      // a host that answers (its look says so) and still fails the start TRIES times is told to the person
+      const tries = (this.tries.get(task.id) ?? 0) + 1;
+      const answers = this.watch.silentFor(task.host!) < RETRY_MS;
+      if ((err instanceof TroupeError && !TRANSIENT.has(err.code)) || (answers && tries >= TRIES)) {
         this.retryAt.delete(task.id);
-        this.d.writes.task(now, { status: "failed", reason: `its agent could not start on ${task.host}: ${errorMessage(err)}` });
+        this.tries.delete(task.id);
+        this.d.writes.task(now, { status: "failed", reason: `its agent could not start on ${task.host}${tries > 1 ? ` (${tries} tries)` : ""}: ${errorMessage(err)}` });
         return;
       }
+      this.tries.set(task.id, tries);
       this.d.log.warn(`task ${task.slug}: starting it on ${task.host}: ${errorMessage(err)}; tried again in ${RETRY_MS / 1000} s`);
       this.retryAt.set(task.id, Date.now() + RETRY_MS);
       setTimeout(() => this.d.news(), RETRY_MS).unref?.();
-      this.d.writes.task(now, { waiting: `could not start on ${task.host} yet (${errorMessage(err)}); tried again` });
+      this.d.writes.task(now, { reason: `could not start on ${task.host} yet (${errorMessage(err)}); tried again` });
       this.watch.poke();
     }
   }

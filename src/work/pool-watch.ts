@@ -62,6 +62,11 @@ export class PoolWatch {
     return this.agents.get(`${host}/${name}`);
   }
 
+  /** What a request's reply showed of a followed agent (a resume's), until the next look. */
+  saw(host: string, name: string, agent: Agent): void {
+    this.agents.set(`${host}/${name}`, agentView(agent));
+  }
+
   /** How long `host` has not answered (ms). */
   silentFor(host: string, now = Date.now()): number {
     return now - (this.answered.get(host) ?? this.startedAt);

@@ -5,7 +5,7 @@ test("git reaches a host's repository at the remote's path over ssh://, its port
   expect(gitUrl({ host: "box", path: "/srv/api" })).toBe("ssh://box/srv/api");
   expect(gitUrl({ host: "dee@10.0.0.2", port: 2222, path: "/srv/api" })).toBe("ssh://dee@10.0.0.2:2222/srv/api");
   expect(gitUrl({ host: "dee@::1", port: 22, path: "~/src/api" })).toBe("ssh://dee@[::1]:22/~/src/api");
-  expect(gitUrl({ host: "box", path: "src/api" })).toBe("ssh://box/src/api");
+  expect(gitUrl({ host: "box", path: "src/api" })).toBe("ssh://box/~/src/api");
 });
 
 test("git's ssh is the links' OpenSSH: TROUPE_SSH_COMMAND or ssh, never a prompt, a connect timeout, keep-alives", () => {
@@ -17,4 +17,6 @@ test("git's ssh is the links' OpenSSH: TROUPE_SSH_COMMAND or ssh, never a prompt
   expect(gitSshCommand({}, "/run/user/1/troupe")).toBe(
     "ssh -o BatchMode=yes -o ConnectTimeout=10 -o ServerAliveInterval=5 -o ServerAliveCountMax=3 -o ControlMaster=auto -o ControlPath=/run/user/1/troupe/git-%C -o ControlPersist=15",
   );
+  // a folder whose socket path would pass the system's limit (macOS's $TMPDIR) shares nothing
+  expect(gitSshCommand({}, `/var/folders/zz/${"x".repeat(40)}/T/troupe-501`)).not.toContain("ControlMaster");
 });

@@ -311,4 +311,20 @@ describe("the pool: placement, remote runs, lost hosts", () => {
     // under way on a host, it holds its slot there
     expect(show(advance(snap(phases, [on(), task("b", "pending")], { hosts: [host("local", 1, 1), host("box", 1, 1)] })))).toEqual(["wait b: waits for a free slot (local 1/1, box 1/1)"]);
   });
+
+  test("a task whose agent's run is over holds no slot while it waits for its merge, here or on a host; it still owns its files", () => {
+    const here = task("a", "in_progress", { agentId: "g", files: ["a.txt"] });
+    const there = task("b", "in_progress", { host: "box", hostAgent: "b-1", branch: "troupe/b-1", files: ["b.txt"] });
+    const ready = [task("c", "pending", { files: ["c.txt"] }), task("d", "pending", { files: ["b.txt"] })];
+    const hosts = [host("local", 1, 0), host("box", 1, 0)];
+    expect(show(advance(snap(phases, [here, there, ...ready], { hosts, concurrency: 2, agents: [agent("g", "done")], remote: { "box/b-1": { ...agent("r", "done"), name: "b-1" } } })))).toEqual([
+      "start c on local",
+      "wait d: waits for b (b.txt)",
+    ]);
+    // both still running: both of the initiative's slots taken
+    expect(show(advance(snap(phases, [here, there, ...ready], { hosts, concurrency: 2, agents: [agent("g", "running")], remote: { "box/b-1": { ...agent("r", "running"), name: "b-1" } } })))).toEqual([
+      "wait c: waits for a free slot",
+      "wait d: waits for b (b.txt)",
+    ]);
+  });
 });
