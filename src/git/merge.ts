@@ -22,6 +22,11 @@ const firstLine = (err: unknown): string => errorMessage(err).trim().split("\n")
 
 const IDENTITY_ENV = /^(HOME|XDG_CONFIG_HOME|USER|LOGNAME|EMAIL|GIT_(AUTHOR|COMMITTER)_(NAME|EMAIL)|GIT_CONFIG_(GLOBAL|SYSTEM|NOSYSTEM))$/;
 
+/** Git's variables naming `identity` as a commit's author and committer. */
+export function identityEnv({ name, email }: GitIdentity): Record<string, string> {
+  return { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email };
+}
+
 /** `ident` as `git var` prints it: `Name <email> 1700000000 +0000`. */
 export function parseIdent(ident: string): GitIdentity | null {
   const m = /^(.*?)\s*<([^>]*)>/.exec(ident.trim());
@@ -151,10 +156,7 @@ export class InitiativeMerger {
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
       HOME: process.env.HOME ?? this.root,
-      GIT_AUTHOR_NAME: identity.name,
-      GIT_AUTHOR_EMAIL: identity.email,
-      GIT_COMMITTER_NAME: identity.name,
-      GIT_COMMITTER_EMAIL: identity.email,
+      ...identityEnv(identity),
       GIT_TERMINAL_PROMPT: "0",
     };
     const git = await this.worktree(env);

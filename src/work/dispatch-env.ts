@@ -4,7 +4,7 @@ import { z } from "zod";
 import { TroupeError, errorMessage } from "../errors.ts";
 import { writePrivateFile } from "../file-modes.ts";
 import { withoutTroupeVars } from "../agents/processes/session-env.ts";
-import type { GitIdentity } from "../git/merge.ts";
+import { identityEnv, type GitIdentity } from "../git/merge.ts";
 
 const CapturedSchema = z.object({
   env: z.record(z.string(), z.string()),
@@ -57,6 +57,5 @@ export class DispatchEnvStore {
 
 /** A run's environment: the person's, with their captured identity where it names none itself. */
 export function runEnv(c: Captured): Record<string, string> {
-  const { name, email } = c.identity;
-  return { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email, ...c.env };
+  return { ...identityEnv(c.identity), ...c.env };
 }

@@ -28,6 +28,11 @@ export interface AgentView {
   result?: string | null;
 }
 
+/** What the plan needs of an agent record or reply. */
+export function agentView(a: AgentView & { branch: string | null; result: string | null }): AgentView {
+  return { id: a.id, name: a.name, status: a.status, session: a.session, error: a.error, branch: a.branch, result: a.result };
+}
+
 export type SettleStep =
   /** Its agent's run is over, done: merge its branch into the initiative branch. */
   | { kind: "merge"; task: TaskRecord; agent: AgentView }

@@ -18,7 +18,7 @@ import { PoolDispatch } from "./pool-dispatch.ts";
 import { publish } from "./deps.ts";
 import { expectedTaskMs } from "./expected-duration.ts";
 import { DispatchEnvStore, runEnv, type Captured } from "./dispatch-env.ts";
-import { advance, onRemote, settle, type AdvanceStep, type AgentView, type SettleStep, type Snapshot } from "./dispatch-plan.ts";
+import { advance, agentView, onRemote, settle, type AdvanceStep, type AgentView, type SettleStep, type Snapshot } from "./dispatch-plan.ts";
 import { resolveInitiative } from "./refs.ts";
 import { StatusWrites } from "./status-writes.ts";
 import { TaskMerges, type Resumer } from "./task-merge.ts";
@@ -223,7 +223,6 @@ export class Dispatcher {
 
   private snapshot(init: InitiativeRecord): Snapshot {
     const { store } = this.d;
-    const view = (a: Agent): AgentView => ({ id: a.id, name: a.name, status: a.status, session: a.session, error: a.error });
     let details: Map<string, AgentView[]> | null = null;
     return {
       phases: store.phases.list(init.id),
@@ -235,7 +234,7 @@ export class Dispatcher {
       reason: init.reason,
       agent: (id) => {
         const a = store.agents.get(id);
-        return a ? view(a) : null;
+        return a ? agentView(a) : null;
       },
       detailAgents: (phaseId) => {
         // asked only of phases without tasks: few, and once per pass
@@ -258,7 +257,7 @@ export class Dispatcher {
     for (const a of this.d.store.agents.list()) {
       if (a.mode !== "detail" || a.initiativeId !== initiativeId || !a.phaseId) continue;
       const list = out.get(a.phaseId) ?? [];
-      list.push({ id: a.id, name: a.name, status: a.status, session: a.session, error: a.error });
+      list.push(agentView(a));
       out.set(a.phaseId, list);
     }
     return out;

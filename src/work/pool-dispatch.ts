@@ -63,8 +63,9 @@ export class PoolDispatch {
     this.watch = new PoolWatch({
       port: d.port,
       log: d.log,
-      // a lost run is followed until it ends, its initiative done or not
-      active: () => d.active() || this.watched().length > 0,
+      // something dispatched onto a pool with remotes (this machine alone needs no look), or a lost
+      // run followed until it ends, its initiative done or not
+      active: () => (d.active() && (this.watch.pool()?.length ?? 0) > 1) || this.watched().length > 0,
       watched: () => this.watched(),
       news: () => {
         this.recordLostOutcomes();

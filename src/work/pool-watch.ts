@@ -2,7 +2,7 @@ import { errorMessage } from "../errors.ts";
 import type { Logger } from "../events/log.ts";
 import type { Agent } from "../protocol/entities.ts";
 import type { PoolHost } from "../protocol/host.ts";
-import type { AgentView } from "./dispatch-plan.ts";
+import { agentView, type AgentView } from "./dispatch-plan.ts";
 import type { HostPort } from "./host-port.ts";
 
 /** How often the watch asks after the agents it follows while it has any (an exchange each over an open link). */
@@ -16,14 +16,10 @@ export interface Watched {
   name: string;
 }
 
-function agentView(a: Agent): AgentView {
-  return { id: a.id, name: a.name, status: a.status, session: a.session, error: a.error, branch: a.branch, result: a.result };
-}
-
 /**
  * What dispatch knows of the pool between its passes: each host as it last answered, and each
- * remote agent it follows as its host last showed it. Looked at in the background (every second
- * while anything is dispatched onto the pool), never inside a pass: a host gone silent costs the
+ * remote agent it follows as its host last showed it. Looked at in the background (the agents
+ * every 250 ms, the hosts every 2 s, while anything is dispatched onto the pool), never inside a pass: a host gone silent costs the
  * look its timeout, not the pass. News (a host's state, an agent's status) wakes dispatch.
  */
 export class PoolWatch {
@@ -72,9 +68,13 @@ export class PoolWatch {
     return now - (this.answered.get(host) ?? this.startedAt);
   }
 
-  /** The first look, awaited by the first pass; later ones run on their own. */
+  /**
+   * At each pass: the first look is awaited; while the watch sleeps (nothing on the pool), the
+   * hosts are asked again at most every HOSTS_EVERY_MS, so a remote given slots meanwhile is seen.
+   */
   async ready(): Promise<void> {
     if (this.hosts === null) await this.look();
+    else if (!this.timer && Date.now() - this.listedAt >= HOSTS_EVERY_MS) void this.listHosts();
     this.schedule();
   }
 

@@ -5,6 +5,7 @@ import type { Provider } from "../../../providers/types.ts";
 import { buildWithRole } from "../../../providers/role.ts";
 import { which } from "../../runtime/process.ts";
 import { createWorktree, troupeBranches, worktreePath } from "../../git/worktree.ts";
+import { identityEnv } from "../../git/merge.ts";
 import { buildAgentPrompt } from "../../prompts/agent.ts";
 import { toAgent } from "../../store/agents.ts";
 import { providerConfig } from "../../workspace-config.ts";
@@ -30,10 +31,6 @@ import { sandboxAvailable } from "../../sandbox/available.ts";
 
 /** A spawn request as its schema leaves it (defaults applied). */
 export type SpawnOptions = z.output<typeof SpawnRequestSchema>;
-
-function identityEnv({ name, email }: { name: string; email: string }): Record<string, string> {
-  return { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email };
-}
 
 export interface SpawnerDeps extends AgentDeps {
   envs: AgentEnvStore;
@@ -76,7 +73,7 @@ export class Spawner {
     const provider = d.provider(req.provider ?? "generic");
     if (provider.binary === null && !req.command?.trim()) throw new TroupeError("bad_request", `the ${provider.name} provider needs a command`);
     // a run another daemon placed here is a mode run's prompt and input, as a plain agent of this one
-    const run: SpawnWork | null = work ?? (req.hosted ? { ...req.hosted, files: req.hosted.files } : null);
+    const run: SpawnWork | null = work ?? req.hosted ?? null;
     if (provider.binary !== null && !run && !req.prompt?.trim()) throw new TroupeError("bad_request", "a prompt is needed");
     if (provider.binary !== null && !which(provider.binary, req.env.PATH ?? process.env.PATH ?? "")) {
       throw new TroupeError("bad_request", `${provider.binary} is not installed: ${provider.install}`);
