@@ -121,15 +121,48 @@ export function depths(items: OrderItem[]): Map<string, number> {
 }
 
 /**
+ * Each item's height: 0 when nothing of the set depends on it, else one more than its tallest
+ * dependent, so the length of the chain still to run after it (an acyclic graph).
+ */
+export function heights(items: OrderItem[]): Map<string, number> {
+  const dependents = new Map<string, OrderItem[]>();
+  for (const i of items) {
+    for (const dep of i.dependsOn) {
+      const list = dependents.get(dep);
+      if (list) list.push(i);
+      else dependents.set(dep, [i]);
+    }
+  }
+  const out = new Map<string, number>();
+  const onPath = new Set<string>();
+  const height = (i: OrderItem): number => {
+    const known = out.get(i.id);
+    if (known !== undefined) return known;
+    onPath.add(i.id);
+    let h = 0;
+    // a cycle that slipped in counts as one level, never loops
+    for (const d of dependents.get(i.id) ?? []) h = Math.max(h, onPath.has(d.id) ? 1 : height(d) + 1);
+    onPath.delete(i.id);
+    out.set(i.id, h);
+    return h;
+  };
+  for (const i of items) height(i);
+  return out;
+}
+
+/**
  * The items that may start now, in the order to start them: `waiting` ones (approved, or
- * auto-approved per the review policy) whose every dependency is `completed`; shallower first,
- * then older; items of the same age keep their given order (the store's insertion order).
+ * auto-approved per the review policy) whose every dependency is `completed`; the tallest first
+ * (the longest chain of dependents still behind it: the critical path starts before work nothing
+ * waits for), then shallower, then older; items alike keep their given order (the store's
+ * insertion order).
  */
 export function readyOrder<T extends OrderItem>(items: T[], waiting: (item: T) => boolean, completed: (id: string) => boolean): T[] {
   const d = depths(items);
+  const h = heights(items);
   return items
     .filter((i) => waiting(i) && i.dependsOn.every(completed))
-    .sort((a, b) => d.get(a.id)! - d.get(b.id)! || a.createdAt - b.createdAt);
+    .sort((a, b) => h.get(b.id)! - h.get(a.id)! || d.get(a.id)! - d.get(b.id)! || a.createdAt - b.createdAt);
 }
 
 /** Items in dependency order (each after what it depends on), then by age, else as given: for showing a tree. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { assertAcyclic, depths, findCycle, readyOrder, resolveRefs, type Node, type Scope } from "../../src/work/dag.ts";
+import { assertAcyclic, depths, findCycle, heights, readyOrder, resolveRefs, type Node, type Scope } from "../../src/work/dag.ts";
 
 const n = (id: string, ...dependsOn: string[]): Node => ({ id, label: id, dependsOn });
 
@@ -55,9 +55,13 @@ describe("readiness", () => {
     expect(Object.fromEntries(depths(items))).toEqual({ "late-root": 0, root: 0, mid: 1, leaf: 2, side: 1 });
   });
 
+  test("height is one more than the tallest dependent: the chain still to run after it", () => {
+    expect(Object.fromEntries(heights(items))).toEqual({ "late-root": 0, root: 2, mid: 1, leaf: 0, side: 0 });
+  });
+
   const cases: [string, string[], string[]][] = [
-    ["nothing completed: the roots, older first", [], ["root", "late-root"]],
-    ["root completed: its dependents by depth then age, then the other root's depth", ["root"], ["late-root", "mid", "side"]],
+    ["nothing completed: the roots, the one with a chain behind it first", [], ["root", "late-root"]],
+    ["root completed: the one with a dependent first, then by depth, then by age", ["root"], ["mid", "late-root", "side"]],
     ["all but the leaf", ["root", "late-root", "mid", "side"], ["leaf"]],
   ];
   for (const [name, completed, want] of cases) {
@@ -67,6 +71,11 @@ describe("readiness", () => {
       expect(ready.map((i) => i.id)).toEqual(want);
     });
   }
+
+  test("a long chain starts before older work nothing waits for", () => {
+    const chain = [item("a", 1), item("b", 2), item("c", 3), item("long", 9), item("long2", 10, "long"), item("long3", 11, "long2")];
+    expect(readyOrder(chain, () => true, () => false).map((i) => i.id)).toEqual(["long", "a", "b", "c"]);
+  });
 
   test("an item not waiting (not approved, already running) is never ready", () => {
     expect(readyOrder(items, (i) => i.id === "mid", () => false)).toEqual([]);
