@@ -12,6 +12,11 @@ export function hostBaseBranch(taskId: string): string {
   return `troupe-pool/${taskId}`;
 }
 
+/** Where a host holds an initiative branch's newest commit pushed ahead of its tasks' claims. */
+export function hostInitiativeBase(initiativeId: string): string {
+  return `troupe-pool/base-${initiativeId}`;
+}
+
 /** Where a host's task branch is kept here once fetched: `refs/troupe-hosts/<host>/<branch>`. */
 export function fetchedRef(host: string, branch: string): string {
   return `refs/troupe-hosts/${host}/${branch}`;
@@ -25,12 +30,17 @@ function git(root: string, way: GitWay) {
   return simpleGit({ baseDir: root, unsafe: { allowUnsafeSshCommand: true }, timeout: { block: SILENT_MS } }).env({ ...way.env, GIT_TERMINAL_PROMPT: "0" });
 }
 
+/** The commit `ref` names here. */
+export async function commitOf(root: string, ref: string): Promise<string> {
+  return (await simpleGit(root).revparse([`${ref}^{commit}`])).trim();
+}
+
 export async function refExists(root: string, ref: string): Promise<boolean> {
   return (await simpleGit(root).raw(["for-each-ref", "--format=%(refname)", ref])).trim() === ref;
 }
 
 /**
- * Pushes `source` (a ref here) to the host's repository as branch `branch` (forced: it is
+ * Pushes `source` (a ref or commit here) to the host's repository as branch `branch` (forced: it is
  * troupe's, made for one task). Plain git over OpenSSH with the person's own keys and config.
  */
 export async function pushTo(root: string, way: GitWay, source: string, branch: string): Promise<void> {

@@ -212,7 +212,7 @@ export class Dispatcher {
       this.stopNow(init);
       return;
     }
-    await this.pool?.ready();
+    await this.pool?.ready(init);
     const settling = settle(this.snapshot(init));
     // each finished task readied at once (its worktree checked here, or its branch fetched from its host); the merges then one at a time
     const ready = new Map(settling.flatMap((s) => (s.kind === "merge" ? [[s.task.id, this.mergeReady(s.task, s.agent)] as const] : [])));

@@ -15,6 +15,11 @@ export interface HostPort {
   spawn(host: string, req: SpawnRequest): Promise<Agent>;
   /** The agent of that name there; null when the host has none. Throws when the host does not answer (within `signal`). */
   agent(host: string, name: string, signal?: AbortSignal): Promise<Agent | null>;
+  /**
+   * Each agent as that host's daemon changes it, from now, until `signal` aborts; ends (or
+   * throws) when the link or the stream goes.
+   */
+  agentUpdates(host: string, signal: AbortSignal): AsyncIterable<Agent>;
   /** Resumes it there with `message`. */
   resume(host: string, name: string, message: string): Promise<Agent>;
 }

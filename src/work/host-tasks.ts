@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { TroupeError } from "../errors.ts";
+import { TroupeError, errorMessage } from "../errors.ts";
 import type { Logger } from "../events/log.ts";
-import { fetchFrom, fetchedRef, hostBaseBranch, pushTo, refExists } from "../git/host-transfer.ts";
+import { commitOf, fetchFrom, fetchedRef, hostBaseBranch, hostInitiativeBase, pushTo, refExists } from "../git/host-transfer.ts";
 import type { SpawnRequest } from "../protocol/api-agents.ts";
 import type { Agent } from "../protocol/entities.ts";
 import type { InitiativeRecord } from "../store/initiatives.ts";
@@ -18,29 +18,68 @@ export function hostAgentName(slug: string): string {
 
 /**
  * A task's run on a remote host of the pool, step by step, each safe to repeat after `kill -9`:
- * the initiative branch pushed there as the task's base (`troupe-pool/<task>`, forced: the same
- * commit again changes nothing), its agent spawned there under the name the claim recorded (a
- * second spawn of that name is refused, so a run starts once), its branch fetched back into
+ * its base there (the initiative branch's commit: pushed ahead of the claim by `pushBase`, else
+ * pushed now as `troupe-pool/<task>`, forced: the same commit again changes nothing), its agent
+ * spawned there under the name the claim recorded (a second spawn of that name is refused, and the
+ * agent is then found by it, so a run starts once), its branch fetched back into
  * `refs/troupe-hosts/<host>/<branch>` for the ordered merge here. Git over OpenSSH carries the
  * code; the link carries only the requests.
  */
 export class HostTasks {
+  /**
+   * Per host and initiative (`host\0id`): the commit that host holds as the initiative's base with
+   * the tasks merged in it, and a push of it under way.
+   */
+  private readonly based = new Map<string, { commit: string; merged: ReadonlySet<string> }>();
+  private readonly basing = new Map<string, Promise<void>>();
+
   constructor(private readonly d: { root: string; port: HostPort; log: Logger }) {}
 
-  /** Pushes the base, spawns the agent (or finds the one a dead daemon spawned); its branch there. */
+  /**
+   * The initiative branch's commit pushed to `hosts` as its base (`troupe-pool/base-<id>`), in the
+   * background, where a host does not hold it yet: a task claimed there later whose dependencies
+   * it holds starts from it without a push of its own (an exchange, not a push, between its claim
+   * and its agent). `merged`: the tasks merged before the branch is read (it holds at least those).
+   */
+  pushBase(init: InitiativeRecord, merged: ReadonlySet<string>, hosts: string[]): void {
+    void commitOf(this.d.root, `refs/heads/${init.branch}`)
+      .then((commit) => {
+        for (const host of hosts) {
+          const key = `${host}\0${init.id}`;
+          if (this.based.get(key)?.commit === commit || this.basing.has(key)) continue;
+          const push = pushTo(this.d.root, this.d.port.git(host), commit, hostInitiativeBase(init.id))
+            .then(() => void this.based.set(key, { commit, merged }))
+            .catch((err: unknown) => this.d.log.warn(`pushing ${init.branch} to ${host} ahead of its tasks: ${errorMessage(err)}`))
+            .finally(() => this.basing.delete(key));
+          this.basing.set(key, push);
+        }
+      })
+      .catch((err: unknown) => this.d.log.warn(`reading ${init.branch}: ${errorMessage(err)}`));
+  }
+
+  /**
+   * The base a task's agent starts from on `host`: the commit the host holds, when it has every
+   * dependency of the task merged (what else landed since is merged here as any parallel task's
+   * work is); else the initiative branch as it is now, pushed for this task.
+   */
+  private async base(init: InitiativeRecord, host: string, task: TaskRecord): Promise<string> {
+    const held = this.based.get(`${host}\0${init.id}`);
+    if (held && task.dependsOn.every((id) => held.merged.has(id))) return held.commit;
+    const base = hostBaseBranch(task.id);
+    await pushTo(this.d.root, this.d.port.git(host), `refs/heads/${init.branch}`, base);
+    return base;
+  }
+
+  /** Its base there, then its agent spawned (or, when a dead daemon spawned it, found by name); its branch there. */
   async start(init: InitiativeRecord, task: TaskRecord, work: SpawnWork, opts: RunOptions): Promise<string> {
     const host = task.host!;
     const name = task.hostAgent!;
-    const found = await this.d.port.agent(host, name);
-    if (found) return found.branch ?? this.noBranch(task);
-    const base = hostBaseBranch(task.id);
-    await pushTo(this.d.root, this.d.port.git(host), `refs/heads/${init.branch}`, base);
     const req: SpawnRequest = {
       name,
       provider: opts.provider,
       command: opts.command,
       model: opts.model,
-      baseRef: base,
+      baseRef: await this.base(init, host, task),
       worktree: true,
       // the host's own environment (its PATH, HOME, keys: `troupe proxy` gives its agents that), the person's git identity
       env: {},

@@ -57,6 +57,8 @@ export class PoolDispatch {
   /** Remote starts that failed without an answer, by task id: not tried again before then; and how many times. */
   private readonly retryAt = new Map<string, number>();
   private readonly tries = new Map<string, number>();
+  /** Per initiative: how many of its tasks were completed (merged) when its branch was last pushed ahead to the hosts. */
+  private readonly basedAt = new Map<string, number>();
 
   constructor(private readonly d: PoolDispatchDeps) {
     this.tasks = new HostTasks({ root: d.root, port: d.port, log: d.log });
@@ -75,8 +77,17 @@ export class PoolDispatch {
     });
   }
 
-  ready(): Promise<void> {
-    return this.watch.ready();
+  /** At a pass of `init`: the pool's first look awaited; the initiative branch pushed ahead to the remotes once a merge moved it while tasks wait. */
+  async ready(init: InitiativeRecord): Promise<void> {
+    await this.watch.ready();
+    const pool = this.watch.pool();
+    if (!pool || pool.length < 2) return;
+    const tasks = this.d.store.tasks.listByInitiative(init.id);
+    if (!tasks.some((t) => t.status === "pending")) return;
+    const merged = new Set(tasks.filter((t) => t.status === "completed").map((t) => t.id));
+    if (this.basedAt.get(init.id) === merged.size) return;
+    this.basedAt.set(init.id, merged.size);
+    this.tasks.pushBase(init, merged, pool.filter((h) => h.name !== LOCAL_HOST && h.reachable && h.slots > 0).map((h) => h.name));
   }
 
   close(): void {

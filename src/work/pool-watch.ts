@@ -5,8 +5,11 @@ import type { PoolHost } from "../protocol/host.ts";
 import { agentView, type AgentView } from "./dispatch-plan.ts";
 import type { HostPort } from "./host-port.ts";
 
-/** How often the watch asks after the agents it follows while it has any (an exchange each over an open link). */
-const EVERY_MS = 250;
+/**
+ * How often the watch asks after the agents it follows while it has any (an exchange each over an
+ * open link): what a host's event stream missed (opened late, broken) is seen within it.
+ */
+const EVERY_MS = 1_000;
 /** How often it asks every host what it has (slots in use, providers, accounts). */
 const HOSTS_EVERY_MS = 2_000;
 
@@ -18,9 +21,11 @@ export interface Watched {
 
 /**
  * What dispatch knows of the pool between its passes: each host as it last answered, and each
- * remote agent it follows as its host last showed it. Looked at in the background (the agents
- * every 250 ms, the hosts every 2 s, while anything is dispatched onto the pool), never inside a pass: a host gone silent costs the
- * look its timeout, not the pass. News (a host's state, an agent's status) wakes dispatch.
+ * remote agent it follows as its host last showed it. Kept in the background, never inside a
+ * pass (a host gone silent costs the look its timeout, not the pass): each host with an agent
+ * followed there streams its agents' changes (an agent's end is news at once), and while anything
+ * is dispatched onto the pool the agents are asked after every 1 s and the hosts every 2 s. News
+ * (a host's state, an agent's status) wakes dispatch.
  */
 export class PoolWatch {
   private hosts: PoolHost[] | null = null;
@@ -33,6 +38,9 @@ export class PoolWatch {
   private listedAt = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
+  /** Each host's open event stream, and the agents followed there (`host/name`), as of the last look. */
+  private readonly streams = new Map<string, AbortController>();
+  private following = new Set<string>();
 
   constructor(
     private readonly d: {
@@ -90,6 +98,8 @@ export class PoolWatch {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    for (const stop of this.streams.values()) stop.abort();
+    this.streams.clear();
   }
 
   private schedule(): void {
@@ -117,6 +127,7 @@ export class PoolWatch {
     const before = this.shown();
     const reachable = new Set(this.hosts?.filter((h) => h.reachable).map((h) => h.name));
     const watched = this.d.watched().filter((w) => reachable.has(w.host));
+    this.stream(watched);
     await Promise.all(
       watched.map(async (w) => {
         try {
@@ -129,6 +140,42 @@ export class PoolWatch {
       }),
     );
     if (this.shown() !== before) this.d.news();
+  }
+
+  /**
+   * A stream for each host with an agent followed there, none for the others. A stream that
+   * breaks is opened again by the next look; the looks meanwhile see what it missed.
+   */
+  private stream(watched: Watched[]): void {
+    this.following = new Set(watched.map((w) => `${w.host}/${w.name}`));
+    const hosts = new Set(watched.map((w) => w.host));
+    for (const [host, stop] of this.streams) {
+      if (hosts.has(host)) continue;
+      stop.abort();
+      this.streams.delete(host);
+    }
+    for (const host of hosts) {
+      if (this.streams.has(host) || this.closed) continue;
+      const stop = new AbortController();
+      this.streams.set(host, stop);
+      void (async () => {
+        try {
+          for await (const agent of this.d.port.agentUpdates(host, stop.signal)) {
+            this.answered.set(host, Date.now());
+            const key = `${host}/${agent.name}`;
+            if (!this.following.has(key)) continue;
+            const view = agentView(agent);
+            if (JSON.stringify(view) === JSON.stringify(this.agents.get(key))) continue;
+            this.agents.set(key, view);
+            this.d.news();
+          }
+        } catch {
+          // the link or the stream went: the looks go on, and the next opens it again
+        } finally {
+          if (this.streams.get(host) === stop) this.streams.delete(host);
+        }
+      })();
+    }
   }
 
   private listHosts(): Promise<void> {
