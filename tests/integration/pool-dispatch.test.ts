@@ -6,7 +6,7 @@
  * fetch, and the ordered merge happens here.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BIN, Sandbox, waitFor } from "../support/sandbox.ts";
 import { HAVE_SSHD, Sshd } from "../support/sshd.ts";
@@ -21,6 +21,7 @@ let local: Sandbox;
 const hosts: { name: string; sb: Sandbox; sshd: Sshd }[] = [];
 let env: Record<string, string>;
 let agents: ScriptedAgents;
+let marks: string;
 
 /** A host: its own sandbox (agents unsandboxed: they run the test's scripts, kept under this machine's folder) behind its own sshd. */
 async function host(name: string): Promise<{ name: string; sb: Sandbox; sshd: Sshd }> {
@@ -79,7 +80,12 @@ describe.skipIf(!HAVE_SSHD)("dispatch across a pool of hosts", () => {
     appendFileSync(join(b!.dir, "authorized_keys"), readFileSync(join(a!.dir, "user_key.pub")));
     const bKey = readFileSync(join(b!.dir, "host_key.pub"), "utf8").trim().split(" ").slice(0, 2).join(" ");
     appendFileSync(join(a!.dir, "known_hosts"), `[127.0.0.1]:${b!.port} ${bKey}\n`);
-    env = { TROUPE_SSH_COMMAND: a!.sshCommand, TROUPE_REMOTE_TIMEOUT: "5" };
+    // the links' ssh, which holds the next fetch (git's upload-pack) 3 s, saying so, once the kill -9 test asks for it
+    marks = join(local.runtime, "marks");
+    mkdirSync(marks);
+    const ssh = join(local.runtime, "ssh");
+    writeFileSync(ssh, `#!/bin/sh\ncase "$*" in *git-upload-pack*) mv "${marks}/slow-fetch" "${marks}/fetching" 2>/dev/null && sleep 3 ;; esac\nexec ${a!.sshCommand} "$@"\n`, { mode: 0o755 });
+    env = { TROUPE_SSH_COMMAND: ssh, TROUPE_REMOTE_TIMEOUT: "5" };
     for (const h of hosts) {
       const r = await local.run(["remote", "add", h.name, `127.0.0.1:${h.sshd.port}`, "--path", h.sb.dir, "--troupe", BIN, "--slots", "2"], { env });
       expect(r.stderr).toBe("");
@@ -224,6 +230,37 @@ describe.skipIf(!HAVE_SSHD)("dispatch across a pool of hosts", () => {
       const there = (await h.sb.json<Agent[]>(["ls", "--json"])).filter((a) => /^k\d-/.test(a.name));
       expect(there.map((a) => a.branch).sort()).toEqual(all.filter((t) => t.host === h.name).map((t) => t.branch).sort());
     }
+  }, 240_000);
+
+  test("kill -9 of this machine's daemon during a task's fetch and during its merge: each task runs once and merges once", async () => {
+    await initiative("cut");
+    agents.detail("core", { x1: { title: "Task x1", files: ["x1.txt"] }, x2: { title: "Task x2", files: ["x2.txt"] } });
+    for (const k of ["x1", "x2"]) commits(k, "sleep 1");
+    // the next fetch (its ssh: see beforeAll) and the next merge (its pre-merge-commit hook) each hold 3 s once, saying so
+    const hooks = join(local.dir, local.git("rev-parse", "--git-common-dir").trim(), "hooks");
+    mkdirSync(hooks, { recursive: true });
+    writeFileSync(join(hooks, "pre-merge-commit"), `#!/bin/sh\nmv "${marks}/slow-merge" "${marks}/merging" 2>/dev/null && sleep 3\nexit 0\n`, { mode: 0o755 });
+    writeFileSync(join(marks, "slow-fetch"), "");
+    writeFileSync(join(marks, "slow-merge"), "");
+    try {
+      await waitFor("the phase", async () => (await tree("cut")).phases[0]?.status === "approved", 10_000);
+      expect((await local.run(["pin", (await tree("cut")).phases[0]!.id, "east"], { env })).code).toBe(0);
+      await local.json(["dispatch", "cut", "--concurrency", "2", "--command", agents.command, "--json"], { env: { ...env, ...DEE } });
+      for (const step of ["fetching", "merging"]) {
+        await waitFor(`a ${step.slice(0, -3)}`, () => existsSync(join(marks, step)), 60_000);
+        await local.killDaemon();
+        expect((await local.run(["ls"], { env })).code).toBe(0);
+      }
+      await completed("cut", 90_000);
+    } finally {
+      rmSync(join(hooks, "pre-merge-commit"), { force: true });
+    }
+    const all = await tasks("cut");
+    expect(all.map((t) => t.host)).toEqual(["east", "east"]);
+    expect(merges("cut").map((m) => m.split(":")[0]).sort()).toEqual(["Merge task core/x1", "Merge task core/x2"]);
+    expect(agents.runs().filter((r) => / x\d$/.test(r)).sort()).toEqual(["execute x1", "execute x2"]);
+    const there = (await hosts[0]!.sb.json<Agent[]>(["ls", "--json"])).filter((a) => /^x\d-/.test(a.name));
+    expect(there.map((a) => a.branch).sort()).toEqual(all.map((t) => t.branch).sort());
   }, 240_000);
 
   test("troupe pin holds a phase's tasks to a host, a task's own pin over it; none unpins; a host outside the pool or an initiative is one line", async () => {
