@@ -101,6 +101,7 @@ export function makeInitiative(over: Partial<Initiative> = {}): Initiative {
     spentUsd: 0,
     reason: null,
     permissions: null,
+    prUrl: null,
     version: 1,
     createdAt: n,
     updatedAt: n,
