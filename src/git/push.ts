@@ -91,6 +91,16 @@ export async function remoteDefaultBranch(root: string, remote: string, env: Rec
   return /^ref: refs\/heads\/(\S+)\s+HEAD$/m.exec(out)?.[1] ?? null;
 }
 
+/** Whether `remote` has `branch` now (asked of it); null when the remote could not be asked. */
+export async function remoteHasBranch(root: string, remote: string, branch: string, env: Record<string, string>): Promise<boolean | null> {
+  const git = simpleGit({ baseDir: root, unsafe: PERSONS_GIT, timeout: { block: SILENT_MS } }).env(quiet(env));
+  try {
+    return (await git.raw(["ls-remote", "--heads", remote, `refs/heads/${branch}`])).trim() !== "";
+  } catch {
+    return null;
+  }
+}
+
 /** A local branch's name when `ref` is one (`main`, `refs/heads/main`, or `origin/main` for that remote); else null. */
 export async function branchNamed(root: string, ref: string, remote: string): Promise<string | null> {
   const git = simpleGit(root);

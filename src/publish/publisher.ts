@@ -1,5 +1,5 @@
 import { TroupeError } from "../errors.ts";
-import { branchNamed, commitsSince, pushBranch, remoteDefaultBranch, remoteUrl, withoutCredentials } from "../git/push.ts";
+import { branchNamed, commitsSince, pushBranch, remoteDefaultBranch, remoteHasBranch, remoteUrl, withoutCredentials } from "../git/push.ts";
 import type { Push, PullRequest } from "../protocol/api-publish.ts";
 import type { GitHubConfig } from "../protocol/user-config.ts";
 import { forgeFor, openOrFind } from "./forge.ts";
@@ -60,12 +60,20 @@ export class Publisher {
       const repo = remoteRepo(remote, await remoteUrl(this.d.root, remote));
       const forge = await forgeFor(repo, env, this.d.github());
       const base = ask.base ?? (await this.baseOf(item, remote, env));
+      // a base the remote lacks would be GitHub's refusal after the push: said now, nothing pushed
+      if ((await remoteHasBranch(this.d.root, remote, base, env)) === false) {
+        throw new TroupeError("no_git_remote", `${remote} has no branch ${base} to open the pull request of ${item.branch} against: name one with --base`);
+      }
       const since = (await branchNamed(this.d.root, `${remote}/${base}`, remote)) ? `${remote}/${base}` : item.baseRef;
       const commits = await commitsSince(this.d.root, since, item.branch);
       if (!commits.length) throw new TroupeError("invalid_state", `${item.label}: ${item.branch} has no commits beyond ${base}: nothing to open a pull request for`);
       const push = await this.pushNow(item, remote, env);
       const source = { ...item.source, commits };
-      const { pull, created } = await openOrFind(forge, { title: pullTitle(source, ask.title), body: ask.body ?? pullBody(source), head: item.branch, base, draft: ask.draft ?? false });
+      const wanted = { title: pullTitle(source, ask.title), body: ask.body ?? pullBody(source), head: item.branch, base, draft: ask.draft ?? false };
+      const { pull, created } = await openOrFind(forge, wanted).catch((err: unknown) => {
+        // the push stands (it is the remote's now): the line says so, and why no pull request
+        throw err instanceof TroupeError ? new TroupeError(err.code, `pushed ${item.branch} to ${remote}, but no pull request was opened: ${err.message}`, { cause: err }) : err;
+      });
       item.record(pull.url);
       return { url: pull.url, number: pull.number, created, via: forge.via, base, push };
     });

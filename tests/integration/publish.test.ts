@@ -31,6 +31,7 @@ function fakeGitHub(): FakeGitHub {
         return Response.json(pulls.filter((p) => `acme:${p.head}` === head).map(({ html_url, number }) => ({ html_url, number })));
       }
       const b = body as { head: string; base: string; title: string; body: string; draft: boolean };
+      if (b.title === "boom") return Response.json({ message: "Server Error" }, { status: 500 });
       const number = pulls.length + 1;
       const pull = { ...b, number, html_url: `https://github.example/acme/widgets/pull/${number}` };
       pulls.push(pull);
@@ -120,6 +121,20 @@ describe("troupe push and troupe pr", () => {
     expect(gh.requests.filter((q) => q.method === "POST")).toHaveLength(0);
     expect(remoteBranch(bare, "troupe/blocked")).toBe("");
     expect((await sb.json<Agent[]>(["ls", "--json"])).find((a) => a.name === "blocked")?.prUrl).toBeNull();
+  }, 90_000);
+
+  test("a base the remote lacks is said before the push; GitHub refusing after the push says the push stands", async () => {
+    const { bare, env } = workspace();
+    await worker("based", env);
+    const noBase = await sb.run(["pr", "based", "--base", "release"], { env });
+    expect(noBase.code).toBe(1);
+    expect(noBase.stderr).toBe("troupe: origin has no branch release to open the pull request of troupe/based against: name one with --base\n");
+    expect(remoteBranch(bare, "troupe/based")).toBe("");
+    const refused = await sb.run(["pr", "based", "--title", "boom"], { env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe("troupe: pushed troupe/based to origin, but no pull request was opened: GitHub answered 500 to POST /repos/acme/widgets/pulls: Server Error\n");
+    expect(remoteBranch(bare, "troupe/based")).not.toBe("");
+    expect(gh.pulls).toHaveLength(0);
   }, 90_000);
 
   test("no remote, no token: one line each, exit 1, nothing pushed", async () => {
