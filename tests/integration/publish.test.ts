@@ -23,6 +23,8 @@ function fakeGitHub(): FakeGitHub {
     async fetch(req) {
       const u = new URL(req.url);
       const body = req.method === "POST" ? await req.json() : null;
+      // git over http asking for credentials: what would prompt for a user name in a terminal
+      if (u.pathname.endsWith("/info/refs")) return new Response("auth needed", { status: 401, headers: { "www-authenticate": 'Basic realm="fake"' } });
       requests.push({ method: req.method, path: `${u.pathname}${u.search}`, auth: req.headers.get("authorization"), body });
       if (req.headers.get("authorization") !== "Bearer s3cret") return Response.json({ message: "Bad credentials" }, { status: 401 });
       if (u.pathname !== "/repos/acme/widgets/pulls") return Response.json({ message: "Not Found" }, { status: 404 });
@@ -135,6 +137,17 @@ describe("troupe push and troupe pr", () => {
     expect(refused.stderr).toBe("troupe: pushed troupe/based to origin, but no pull request was opened: GitHub answered 500 to POST /repos/acme/widgets/pulls: Server Error\n");
     expect(remoteBranch(bare, "troupe/based")).not.toBe("");
     expect(gh.pulls).toHaveLength(0);
+  }, 90_000);
+
+  test("a remote that asks for credentials fails at once, never waiting on a prompt", async () => {
+    const { env } = workspace();
+    await worker("asked", env);
+    sb.git("remote", "add", "locked", `${gh.url}/acme/widgets.git`);
+    const started = Date.now();
+    const r = await sb.run(["push", "asked", "--to", "locked"], { env: { ...env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^troupe: pushing troupe\/asked to locked failed: .*(terminal prompts disabled|Authentication failed).*\n$/);
+    expect(Date.now() - started).toBeLessThan(20_000);
   }, 90_000);
 
   test("no remote, no token: one line each, exit 1, nothing pushed", async () => {
