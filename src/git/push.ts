@@ -79,7 +79,8 @@ export function pushError(remote: string, branch: string, output: string): Troup
     const hint = /fetch first|non-fast-forward|stale info/.test(why) ? `: ${remote}'s ${branch} has commits this one lacks` : "";
     return new TroupeError("push_rejected", `${remote} rejected the push of ${branch} (${why})${hint}`);
   }
-  if (/timed? ?out|block timeout|aborted/i.test(output)) return new TroupeError("push_failed", `pushing ${branch} to ${remote} took too long and was ended`);
+  // simple-git's own words when it ended git: silent too long, or past the whole limit
+  if (/block timeout reached|Abort signal received|Abort already signaled/.test(output)) return new TroupeError("push_failed", `pushing ${branch} to ${remote} took too long and was ended`);
   const last = lines.filter((l) => !/^(hint|To |Done)/.test(l)).at(-1) ?? "git push failed";
   return new TroupeError("push_failed", `pushing ${branch} to ${remote} failed: ${last.replace(/^(fatal|error|remote): /, "")}`);
 }
