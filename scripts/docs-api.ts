@@ -51,6 +51,7 @@ const TITLES: Record<keyof typeof RESOURCES, string> = {
   conversations: "Conversations",
   messages: "Messages",
   reviews: "Reviews",
+  publish: "Pushes and pull requests",
   events: "Events",
   initiatives: "Initiatives, phases and tasks",
   modes: "Mode agents",

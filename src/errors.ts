@@ -32,6 +32,11 @@ export type ErrorCode =
   | "remote_not_found"
   | "remote_unreachable"
   | "remote_incompatible"
+  | "no_git_remote"
+  | "push_rejected"
+  | "push_failed"
+  | "no_credentials"
+  | "pull_request_failed"
   | "internal";
 
 export class TroupeError extends Error {
@@ -76,6 +81,12 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   remote_not_found: 404,
   remote_unreachable: 503,
   remote_incompatible: 409,
+  no_git_remote: 409,
+  push_rejected: 409,
+  // git or GitHub said no, or could not be reached: the daemon is fine (never 503, which clients wait out)
+  push_failed: 502,
+  no_credentials: 409,
+  pull_request_failed: 502,
   internal: 500,
 };
 

@@ -26,7 +26,7 @@ const LAYERS: Record<string, readonly string[]> = {
   "daemon/routes": ["daemon", "services", "protocol"],
   daemon: ["daemon/routes", "services", "store", "events", "protocol", "runtime", "lock-file", "self", "workspace", "workspace-config", "json-config", "file-modes", "user-config"],
   // the services, and the one API over them
-  services: ["agents", "live", "accounts", "conversations", "messages", "reviews", "work", "permissions", "profiles", "flows", "notify", "hosts", "events", "store", "protocol", "self", "workspace", "workspace-config", "user-config", "remotes"],
+  services: ["agents", "live", "accounts", "conversations", "messages", "reviews", "work", "permissions", "profiles", "flows", "notify", "hosts", "publish", "events", "store", "protocol", "self", "workspace", "workspace-config", "user-config", "remotes"],
   // profiles: read (untrusted files, as agents' are), validated, applied to a spawn
   profiles: ["agents", "providers", "protocol", "trust", "front-matter", "guarded-fs"],
   // scheduled flows: a gate command, then a spawn (through a profile or a provider)
@@ -46,6 +46,8 @@ const LAYERS: Record<string, readonly string[]> = {
   // notify.command when an agent needs the person: follows the bus, reads the user's config
   notify: ["events", "protocol", "user-config"],
   hosts: ["client", "remotes", "providers", "runtime", "protocol"],
+  // a branch pushed with the person's git, its pull request opened through gh or GitHub's API
+  publish: ["git", "protocol"],
   permissions: ["agents", "events", "store", "providers", "runtime", "protocol", "user-config"],
   // below the services
   events: ["store", "protocol"],

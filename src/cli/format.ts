@@ -35,11 +35,15 @@ export function oneLine(text: string | null, max = 60): string {
   return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
 }
 
-/** The agents as a table, each worker indented under the agent that started it (`ascii`: no box-drawing characters). */
+/**
+ * The agents as a table, each worker indented under the agent that started it (`ascii`: no
+ * box-drawing characters); a PR column once one of them has a pull request (troupe pr).
+ */
 export function agentRows(agents: Agent[], ascii = false): string {
   const glyphs = LS_GLYPHS[ascii ? "ascii" : "unicode"];
+  const prs = agents.some((a) => a.prUrl);
   return table(
-    ["ID", "NAME", "PROVIDER", "STATUS", "PID", "AGE", "COST", "DETAIL"],
+    ["ID", "NAME", "PROVIDER", "STATUS", "PID", "AGE", "COST", ...(prs ? ["PR"] : []), "DETAIL"],
     treeRows(agents).map((row) => {
       const a = row.item;
       return [
@@ -51,6 +55,7 @@ export function agentRows(agents: Agent[], ascii = false): string {
         a.pid === null ? "-" : String(a.pid),
         ago(a.createdAt),
         a.costUsd === null ? "-" : `$${a.costUsd.toFixed(2)}`,
+        ...(prs ? [a.prUrl ?? "-"] : []),
         oneLine((failureShows(a) ? failureLine(a.failure, a.retryAt, Date.now(), a.status) : null) ?? a.error ?? (a.questions ? a.questions.map((q) => q.question).join(" | ") : null) ?? a.result ?? a.prompt ?? a.command),
       ];
     }),

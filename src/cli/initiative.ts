@@ -3,8 +3,9 @@ import { TroupeError, errorMessage } from "../errors.ts";
 import { ReviewPolicySchema } from "../protocol/work.ts";
 import { PERMISSION_MODE_LIST, isPermissionMode } from "../protocol/permission-modes.ts";
 import { defineCommand, printJson } from "./command.ts";
-import { connect } from "./context.ts";
+import { clientEnv, connect } from "./context.ts";
 import { stdout } from "./streams.ts";
+import { PR_FLAGS, printPull, pullAsk } from "./pr.ts";
 import { decisionsText, initiativeRows, initiativeText, spentText } from "./work-format.ts";
 
 export const command = defineCommand({
@@ -18,6 +19,8 @@ export const command = defineCommand({
     deny: { type: "string", multiple: true, help: null },
     goal: { type: "string", help: null },
     "goal-file": { type: "string", help: null },
+    ...PR_FLAGS,
+    // new's base (what it starts from) and pr's (what it merges into): the synopsis says which
     base: { type: "string", help: null },
   },
   forms: {
@@ -31,6 +34,8 @@ export const command = defineCommand({
     budget: { usage: "INITIATIVE USD [--json]   a new limit: dispatch goes on under it", flags: [], run: budget },
     archive: { usage: "INITIATIVE [--json]", flags: [], run: (args) => one("archive", args) },
     diff: { usage: "INITIATIVE", flags: [], run: (args) => one("diff", args) },
+    push: { usage: "INITIATIVE [--to REMOTE] [--json]   its branch to the git remote, with your git", flags: ["to"], run: push },
+    pr: { usage: "INITIATIVE [--to REMOTE] [--base BRANCH] [--draft] [--title T] [--body-file F] [--json]   pushed, then its pull request (see troupe pr)", flags: ["to", "base", "draft", "title", "body-file"], run: pr },
   },
 });
 
@@ -111,5 +116,26 @@ async function one(sub: "show" | "archive" | "diff", args: string[]): Promise<nu
   const init = await client.archiveInitiative(ref);
   if (values.json) await printJson(init);
   else await stdout.write(`initiative ${init.slug} archived (its branch ${init.branch} stays)\n`);
+  return 0;
+}
+
+async function push(args: string[]): Promise<number> {
+  const { values, positionals } = command.parseForm("push", args);
+  const [ref, ...extra] = positionals;
+  if (!ref || extra.length) throw new TroupeError("usage", "initiative push takes one INITIATIVE (id or slug)");
+  const { client } = await connect(values.workspace);
+  const pushed = await client.pushInitiative(ref, { remote: values.to, env: clientEnv() });
+  if (values.json) await printJson(pushed);
+  else await stdout.write(`pushed ${pushed.branch} to ${pushed.remote} (${pushed.url}) at ${pushed.commit.slice(0, 10)}\n`);
+  return 0;
+}
+
+async function pr(args: string[]): Promise<number> {
+  const { values, positionals } = command.parseForm("pr", args);
+  const [ref, ...extra] = positionals;
+  if (!ref || extra.length) throw new TroupeError("usage", "initiative pr takes one INITIATIVE (id or slug)");
+  const ask = pullAsk(values);
+  const { client } = await connect(values.workspace);
+  await printPull(await client.initiativePullRequest(ref, ask), values.json === true, `initiative ${ref}`);
   return 0;
 }

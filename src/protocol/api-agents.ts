@@ -13,7 +13,7 @@ const NUL_MESSAGE = "must not contain a NUL byte (a process's arguments and envi
 /** Text that reaches a process's argv or environment: the kernel ends a string at NUL, and spawn refuses it. */
 export const ProcessTextSchema = z.string().refine((s) => !s.includes("\0"), NUL_MESSAGE);
 /** An environment; a bad entry is named by its variable (a NUL in the name itself shown as \0). */
-const Env = z.record(z.string(), z.string()).superRefine((env, ctx) => {
+export const Env = z.record(z.string(), z.string()).superRefine((env, ctx) => {
   for (const [key, value] of Object.entries(env)) {
     if (key.includes("\0") || value.includes("\0")) ctx.addIssue({ code: "custom", path: [key.replaceAll("\0", "\\0")], message: NUL_MESSAGE });
   }

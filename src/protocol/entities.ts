@@ -73,6 +73,8 @@ export const AgentSchema = z.object({
   plan: z.array(PlanEntrySchema).nullable(),
   /** What its current (or last) session runs in (src/sandbox/); null: launched by a troupe before sandboxes. */
   sandbox: AgentSandboxSchema.nullable(),
+  /** The pull request of its branch that `troupe pr` opened or found; null: none yet. */
+  prUrl: z.string().nullable(),
 });
 export type Agent = z.infer<typeof AgentSchema>;
 

@@ -16,6 +16,15 @@ const NotifyConfigSchema = z.object({
 });
 export type NotifyConfig = z.infer<typeof NotifyConfigSchema>;
 
+/** Pull requests (`troupe pr`) where gh is not installed or not logged in: GitHub's REST API. */
+const GitHubConfigSchema = z.object({
+  /** The API's base URL: a GitHub Enterprise server's (`https://ghe.example.com/api/v3`); else derived from the remote's host. */
+  apiUrl: z.url({ protocol: /^https?$/ }).optional(),
+  /** A token that may open pull requests; GH_TOKEN or GITHUB_TOKEN in the caller's environment comes first. */
+  token: z.string().min(1).optional(),
+});
+export type GitHubConfig = z.infer<typeof GitHubConfigSchema>;
+
 /**
  * `~/.config/troupe/config.json` (`$XDG_CONFIG_HOME/troupe/config.json`): the user's own settings,
  * never a repository's: what runs commands on the person's behalf (`notify.command`) lives only here.
@@ -26,5 +35,6 @@ export const UserConfigSchema = z.object({
   permissions: PermissionPolicySchema.optional(),
   /** Agents' sandbox (src/sandbox/), over the workspace config's. */
   sandbox: SandboxConfigSchema.optional(),
+  github: GitHubConfigSchema.optional(),
 });
 export type UserConfig = z.infer<typeof UserConfigSchema>;

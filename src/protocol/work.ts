@@ -69,6 +69,8 @@ export const InitiativeSchema = z.object({
   reason: z.string().nullable(),
   /** The permission policy its dispatched and mode agents inherit (under a spawn's and a profile's); null: none. */
   permissions: PermissionPolicySchema.nullable(),
+  /** The pull request of its branch that `troupe initiative pr` opened or found; null: none yet. */
+  prUrl: z.string().nullable(),
   version: z.number().int(),
   createdAt: z.number().int(),
   updatedAt: z.number().int(),

@@ -22,6 +22,8 @@ import { messagesApi } from "./messages-api.ts";
 import { modesApi } from "./modes-api.ts";
 import { permissionsApi } from "./permissions-api.ts";
 import { profilesApi } from "./profiles-api.ts";
+import { publishApi } from "./publish-api.ts";
+import type { Publisher } from "../publish/publisher.ts";
 import { reviewsApi } from "./reviews-api.ts";
 import type { Handlers, Services } from "./services.ts";
 import type { PurposefulWaits } from "./waits.ts";
@@ -48,6 +50,8 @@ export interface ApiDeps extends DaemonHost {
   accounts: AccountService;
   permissions: PermissionService;
   hosts: HostPool;
+  /** Pushes and pull requests of branches (src/publish/). */
+  publisher: Publisher;
   /** This daemon's own inventory as a host. */
   localHost: () => HostInventory;
 }
@@ -74,6 +78,7 @@ export function servicesApi(d: ApiDeps): Services {
     ...conversationsApi(d.conversations),
     ...messagesApi(d.messages, guard, d.waits),
     ...reviewsApi(d.reviews),
+    ...publishApi({ store: d.store, bus: d.bus, publisher: d.publisher, findAgent: (ref) => d.agents.query.find(ref), initiativeId: (ref) => d.work.initiative(ref).id }),
     ...eventsApi(d.feed),
     ...workApi(d.work, d.dispatcher, () => d.hosts.names()),
     ...modesApi(d.modes),

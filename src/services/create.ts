@@ -34,6 +34,8 @@ import { LiveInputs } from "../live/live-inputs.ts";
 import { EndOfRun, type EndOfRunParts } from "./end-of-run.ts";
 import type { Part } from "./parts.ts";
 import { HostPool } from "../hosts/pool.ts";
+import { Publisher } from "../publish/publisher.ts";
+import { readUserConfig } from "../user-config.ts";
 import { hostRuns } from "../hosts/host-runs.ts";
 import { hostInventory } from "../hosts/inventory.ts";
 import { readRemotes } from "../remotes.ts";
@@ -137,7 +139,8 @@ export function createServices(h: ServiceHost): RunningServices {
   const reaper = new WorktreeReaper({ ws: h.ws, store: h.store, log: h.log });
   const notifier = new Notifier({ bus, log: h.log, root: h.ws.root, sentPath: join(h.ws.stateDir, "notified.json"), nameOf: (id) => h.store.agents.get(id)?.name ?? null });
   const endParts: EndOfRunParts = { modes, conversations: follower, messages: delivery, permissions, uncommitted, reaper, dispatch: dispatcher, bus };
-  const services = servicesApi({ ...h, startedAt, bus, waits, agents, conversations, messages, reviews, feed, work, dispatcher, modes, profiles, flows, accounts, permissions, hosts, localHost });
+  const publisher = new Publisher({ root: h.ws.root, github: () => readUserConfig().github });
+  const services = servicesApi({ ...h, startedAt, bus, waits, agents, conversations, messages, reviews, feed, work, dispatcher, modes, profiles, flows, accounts, permissions, hosts, localHost, publisher });
   return {
     services,
     bus,

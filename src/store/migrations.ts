@@ -376,6 +376,9 @@ export const MIGRATIONS: readonly Migration[] = [
    ALTER TABLE tasks ADD COLUMN host_agent TEXT;
    ALTER TABLE tasks ADD COLUMN lost_json TEXT NOT NULL DEFAULT '[]';
    ALTER TABLE phases ADD COLUMN pin TEXT;` },
+  // 27: the pull request `troupe pr` (or `troupe initiative pr`) opened or found for a branch (src/publish/)
+  { name: "pull-requests", sql: `ALTER TABLE agents ADD COLUMN pr_url TEXT;
+   ALTER TABLE initiatives ADD COLUMN pr_url TEXT;` },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

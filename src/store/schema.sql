@@ -1,4 +1,4 @@
--- The store's schema as the migrations leave it (src/store/migrations.ts, version 26), written
+-- The store's schema as the migrations leave it (src/store/migrations.ts, version 27), written
 -- from the table declarations in src/store/tables/ by `npm run docs:schema`: edit those, never this
 -- file, and nothing runs it. tests/store/migrations.test.ts holds it equal to what the migrations
 -- make of an empty store, and tests/store/tables/tables.test.ts each migration to the columns it adds.
@@ -53,7 +53,8 @@ CREATE TABLE agents (
   account_id TEXT, -- 15 agent-account: the user account it runs on
   attached_from TEXT, -- 18 attached-from: the status an attached agent returns to
   plan_json TEXT, -- 23 agent-plan: its plan as it last reported it (ACP plan updates)
-  sandbox_json TEXT -- 24 agent-sandbox: what its current session runs in (src/sandbox/)
+  sandbox_json TEXT, -- 24 agent-sandbox: what its current session runs in (src/sandbox/)
+  pr_url TEXT -- 27 pull-requests: its branch's pull request (troupe pr)
 );
 CREATE INDEX agents_parent ON agents(parent_id);
 CREATE INDEX agents_retry_at ON agents(retry_at) WHERE retry_at IS NOT NULL;
@@ -165,7 +166,8 @@ CREATE TABLE initiatives (
   updated_at INTEGER NOT NULL,
   budget_usd REAL, -- 16 initiative-budget
   reason TEXT, -- 16 initiative-budget: why dispatch holds it
-  permissions_json TEXT -- 17 permissions: the policy its dispatched agents inherit
+  permissions_json TEXT, -- 17 permissions: the policy its dispatched agents inherit
+  pr_url TEXT -- 27 pull-requests: its branch's pull request (troupe initiative pr)
 );
 CREATE TABLE phases (
   id TEXT PRIMARY KEY,

@@ -13,6 +13,17 @@ test("troupe ls shows one aligned row per agent: what it needs, its cost, and wh
   expect(rows[2]).toStartWith("ag_2  calm-yak     generic   failed   -    5s     $0.05  usage limit reached (usage_limit): You've hit your session…");
 });
 
+test("troupe ls shows a PR column once an agent has a pull request", () => {
+  const now = Date.now();
+  const rows = agentRows([
+    makeAgent({ id: "ag_1", name: "brave-otter", status: "done", pid: null, createdAt: now - 5_000, result: "fixed", prUrl: "https://github.com/acme/app/pull/7" }),
+    makeAgent({ id: "ag_2", name: "calm-yak", status: "done", pid: null, createdAt: now - 5_000, result: "nothing" }),
+  ]).split("\n");
+  expect(rows[0]).toMatch(/^ID\s+NAME\s+PROVIDER\s+STATUS\s+PID\s+AGE\s+COST\s+PR\s+DETAIL$/);
+  expect(rows[1]).toMatch(/done\s+-\s+5s\s+-\s+https:\/\/github\.com\/acme\/app\/pull\/7\s+fixed$/);
+  expect(rows[2]).toMatch(/-\s+-\s+nothing$/);
+});
+
 test("troupe ls lists each worker under the agent that started it, with ASCII glyphs when asked", () => {
   const lead = makeAgent({ id: "ag_1", name: "lead" });
   const rows = (ascii: boolean) =>

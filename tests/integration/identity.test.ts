@@ -65,6 +65,11 @@ const EXPECTED_ROWS: [string, number[]][] = [
   ["PATCH /v1/review-comments/:id", [404, 403, 403, 403, 403, 403, 401]],
   ["DELETE /v1/review-comments/:id", [404, 403, 403, 403, 403, 403, 401]],
   ["POST /v1/agents/:ref/review/send", [400, 403, 403, 403, 403, 403, 401]],
+  // a push and a pull request speak for the person (their git credentials, their GitHub account); the sandbox has no remote
+  ["POST /v1/agents/:ref/push", [409, 403, 403, 403, 403, 403, 401]],
+  ["POST /v1/agents/:ref/pr", [409, 403, 403, 403, 403, 403, 401]],
+  ["POST /v1/initiatives/:ref/push", [409, 403, 403, 403, 403, 403, 401]],
+  ["POST /v1/initiatives/:ref/pr", [409, 403, 403, 403, 403, 403, 401]],
   ["GET /v1/events", ALL],
   ["POST /v1/gc", PERSON],
   ["GET /v1/accounts", PERSON],

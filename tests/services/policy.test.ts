@@ -11,7 +11,7 @@ const parents: Record<string, string | null> = { a: null, b: "a", c: "b", x: nul
 const parentOf: ParentOf = (id) => parents[id] ?? null;
 
 describe("the authorization policy", () => {
-  test("what only the person may do: stop the daemon, clean up worktrees, set a resume's environment, name an agent's account, attach to an agent, decide tool permissions, decide the work, add and run flows, the accounts, the pool of hosts, review an agent's diff", () => {
+  test("what only the person may do: stop the daemon, clean up worktrees, set a resume's environment, name an agent's account, attach to an agent, decide tool permissions, decide the work, add and run flows, the accounts, the pool of hosts, review an agent's diff, push and open pull requests", () => {
     const personOnly = [
       ...ROWS.filter(([, e]) => e.rule === "person").map(([name]) => name),
       ...ROWS.flatMap(([name, e]) => Object.entries(e.fields ?? {}).filter(([, f]) => f.rule === "person").map(([field]) => `${name}.${field}`)),
@@ -38,9 +38,13 @@ describe("the authorization policy", () => {
       "gc",
       "host",
       "hosts",
+      "initiativePullRequest",
       "markRead",
       "messages",
       "pin",
+      "pullRequest",
+      "push",
+      "pushInitiative",
       "reject",
       "removeAccount",
       "removeFlow",

@@ -28,3 +28,14 @@ test("a damaged JSON column reads as its default and is reported, never silently
   expect(warnings.at(-1)).toMatch(/^event \d+ is not JSON; not replayed$/);
   store.close();
 });
+
+test("an agent's pull request URL (migration 27) is null until kept, then read back", () => {
+  const store = createStore(join(dir, "pr.db"), { warn: () => undefined });
+  store.agents.insert({
+    id: "ag_2", name: "calm-yak", provider: "generic", prompt: null, command: "true", model: null, cwd: dir,
+    worktree: null, branch: "troupe/calm-yak", baseRef: "main", permissions: "skip", tokenHash: "h2", signalFile: join(dir, "s2.json"),
+  });
+  expect(store.agents.get("ag_2")!.prUrl).toBeNull();
+  expect(store.agents.update("ag_2", { prUrl: "https://github.com/acme/app/pull/7" }).prUrl).toBe("https://github.com/acme/app/pull/7");
+  store.close();
+});

@@ -277,6 +277,11 @@ const CASES: RouteCase[] = [
   { endpoint: "editReviewComment", fresh: null, call: (m, _f, t) => status(m.api(t, "PATCH", "/v1/review-comments/rc_999", { text: "y" })) },
   { endpoint: "deleteReviewComment", fresh: null, call: (m, _f, t) => status(m.api(t, "DELETE", "/v1/review-comments/rc_999")) },
   { endpoint: "sendReview", fresh: null, call: (m, f, t) => status(m.api(t, "POST", `/v1/agents/${ref(f)}/review/send`, {})) },
+  // pushes and pull requests speak for the person: no agent may; the sandbox's repository has no remote (409)
+  { endpoint: "push", fresh: null, call: (m, f, t) => status(m.api(t, "POST", `/v1/agents/${ref(f)}/push`, {})) },
+  { endpoint: "pullRequest", fresh: null, call: (m, f, t) => status(m.api(t, "POST", `/v1/agents/${ref(f)}/pr`, {})) },
+  { endpoint: "pushInitiative", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/initiatives/matrix/push", {})) },
+  { endpoint: "initiativePullRequest", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/initiatives/matrix/pr", {})) },
   { endpoint: "events", fresh: null, call: (m, _f, t) => m.eventsStatus(t) },
   { endpoint: "gc", fresh: null, call: (m, _f, t) => status(m.api(t, "POST", "/v1/gc?dry-run", {})) },
   // the user's accounts (the sandbox's own $XDG_STATE_HOME): the person's alone, reading included

@@ -10,7 +10,7 @@ import type { Initiative, Phase, Task } from "../../src/protocol/work.ts";
 const now = 1_700_000_000_000;
 export const initiative: Initiative = {
   id: "in_1", name: "Sessions", slug: "sessions", goal: "# Goal\n\nSessions survive restarts.", proposedGoal: null, status: "active", baseRef: "main", baseCommit: "0".repeat(40),
-  branch: "troupe-initiative/sessions", review: "phases", dispatch: null, budgetUsd: null, spentUsd: 0, reason: null, permissions: null, version: 1, createdAt: now, updatedAt: now,
+  branch: "troupe-initiative/sessions", review: "phases", dispatch: null, budgetUsd: null, spentUsd: 0, reason: null, permissions: null, prUrl: null, version: 1, createdAt: now, updatedAt: now,
 };
 const ph = (id: string, slug: string, dependsOn: string[], status: Phase["status"] = "approved"): Phase => ({
   id, initiativeId: "in_1", slug, title: `Phase ${slug}`, content: `Content of ${slug}.`, status, dependsOn, proposedBy: null, reason: null, pin: null, version: 1, createdAt: now, updatedAt: now,

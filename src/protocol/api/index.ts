@@ -10,6 +10,7 @@ import { MESSAGE_ENDPOINTS } from "./messages.ts";
 import { MODE_ENDPOINTS } from "./modes.ts";
 import { PERMISSION_ENDPOINTS } from "./permissions.ts";
 import { PROFILE_ENDPOINTS } from "./profiles.ts";
+import { PUBLISH_ENDPOINTS } from "./publish.ts";
 import { REVIEW_ENDPOINTS } from "./reviews.ts";
 import { WORK_ENDPOINTS } from "./work.ts";
 
@@ -28,6 +29,7 @@ export const RESOURCES = {
   conversations: CONVERSATION_ENDPOINTS,
   messages: MESSAGE_ENDPOINTS,
   reviews: REVIEW_ENDPOINTS,
+  publish: PUBLISH_ENDPOINTS,
   events: EVENT_ENDPOINTS,
   initiatives: WORK_ENDPOINTS,
   modes: MODE_ENDPOINTS,
@@ -44,6 +46,7 @@ export const ENDPOINTS = {
   ...CONVERSATION_ENDPOINTS,
   ...MESSAGE_ENDPOINTS,
   ...REVIEW_ENDPOINTS,
+  ...PUBLISH_ENDPOINTS,
   ...EVENT_ENDPOINTS,
   ...WORK_ENDPOINTS,
   ...MODE_ENDPOINTS,

@@ -78,7 +78,7 @@ function readAgentSandbox(v: unknown, at: string): Record<string, unknown> | str
 
 function readAgent(v: unknown, at: string): Record<string, unknown> | string {
   if (!isObject(v)) return `${at ? at + ": " : ""}expected an object`;
-  const o: Record<string, unknown> = { id: v.id, name: v.name, provider: v.provider, status: v.status, prompt: v.prompt, command: v.command, model: v.model, permissions: v.permissions, cwd: v.cwd, worktree: v.worktree, branch: v.branch, baseRef: v.baseRef, pid: v.pid, session: v.session, providerSessionId: v.providerSessionId, result: v.result, error: v.error, questions: v.questions, exitCode: v.exitCode, costUsd: v.costUsd, inputTokens: v.inputTokens, outputTokens: v.outputTokens, mode: v.mode, initiativeId: v.initiativeId, taskId: v.taskId, phaseId: v.phaseId, createdAt: v.createdAt, updatedAt: v.updatedAt, lastActivityAt: v.lastActivityAt, parentId: v.parentId, uncommitted: v.uncommitted, failure: v.failure, retryAt: v.retryAt, attempt: v.attempt, budgetUsd: v.budgetUsd, accountId: v.accountId, pendingPermissions: v.pendingPermissions, plan: v.plan, sandbox: v.sandbox };
+  const o: Record<string, unknown> = { id: v.id, name: v.name, provider: v.provider, status: v.status, prompt: v.prompt, command: v.command, model: v.model, permissions: v.permissions, cwd: v.cwd, worktree: v.worktree, branch: v.branch, baseRef: v.baseRef, pid: v.pid, session: v.session, providerSessionId: v.providerSessionId, result: v.result, error: v.error, questions: v.questions, exitCode: v.exitCode, costUsd: v.costUsd, inputTokens: v.inputTokens, outputTokens: v.outputTokens, mode: v.mode, initiativeId: v.initiativeId, taskId: v.taskId, phaseId: v.phaseId, createdAt: v.createdAt, updatedAt: v.updatedAt, lastActivityAt: v.lastActivityAt, parentId: v.parentId, uncommitted: v.uncommitted, failure: v.failure, retryAt: v.retryAt, attempt: v.attempt, budgetUsd: v.budgetUsd, accountId: v.accountId, pendingPermissions: v.pendingPermissions, plan: v.plan, sandbox: v.sandbox, prUrl: v.prUrl };
   if (!(typeof o.id === "string")) return `${at ? at + "." : ""}id: expected a string`;
   if (!(typeof o.name === "string")) return `${at ? at + "." : ""}name: expected a string`;
   if (!(typeof o.provider === "string")) return `${at ? at + "." : ""}provider: expected a string`;
@@ -134,6 +134,7 @@ function readAgent(v: unknown, at: string): Record<string, unknown> | string {
     if (typeof r === "string") return r;
     o.sandbox = r;
   }
+  if (!((o.prUrl === null || typeof o.prUrl === "string"))) return `${at ? at + "." : ""}prUrl: expected a string, or null`;
   return o;
 }
 

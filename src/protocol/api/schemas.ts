@@ -19,6 +19,7 @@ const SCHEMA_MODULES = {
   permissions: () => import("../permission.ts"),
   events: () => import("../events.ts"),
   reviews: () => import("../review.ts"),
+  publish: () => import("../api-publish.ts"),
 };
 
 export type SchemaModules = { [M in keyof typeof SCHEMA_MODULES]: Awaited<ReturnType<(typeof SCHEMA_MODULES)[M]>> };

@@ -59,6 +59,7 @@ export const AGENTS = {
     attached_from: { type: "TEXT", since: "attached-from", note: "the status an attached agent returns to", field: "attachedFrom", patch: true },
     plan_json: { type: "TEXT", since: "agent-plan", note: "its plan as it last reported it (ACP plan updates)", field: "plan", json: { schema: z.array(PlanEntrySchema).nullable(), fallback: null }, patch: true },
     sandbox_json: { type: "TEXT", since: "agent-sandbox", note: "what its current session runs in (src/sandbox/)", field: "sandbox", json: { schema: AgentSandboxSchema.nullable(), fallback: null }, patch: true },
+    pr_url: { type: "TEXT", since: "pull-requests", note: "its branch's pull request (troupe pr)", field: "prUrl", patch: true },
   },
   indexes: ["CREATE INDEX agents_parent ON agents(parent_id)", "CREATE INDEX agents_retry_at ON agents(retry_at) WHERE retry_at IS NOT NULL"],
 } as const satisfies Table;

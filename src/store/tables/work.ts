@@ -30,6 +30,7 @@ export const INITIATIVES = {
     budget_usd: { type: "REAL", since: "initiative-budget", field: "budgetUsd", patch: true, insert: "required" },
     reason: { type: "TEXT", since: "initiative-budget", note: "why dispatch holds it", field: "reason", patch: true },
     permissions_json: { type: "TEXT", since: "permissions", note: "the policy its dispatched agents inherit", field: "permissions", json: { schema: PermissionPolicySchema.nullable(), fallback: null }, insert: "required" },
+    pr_url: { type: "TEXT", since: "pull-requests", note: "its branch's pull request (troupe initiative pr)", field: "prUrl", patch: true },
   },
 } as const satisfies Table;
 

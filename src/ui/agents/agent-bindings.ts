@@ -1,6 +1,6 @@
 import { isLive } from "../../protocol/status.ts";
 import { ch } from "../kit/keys/key-spec.ts";
-import { openMessage, openNewAgent, openResume, openStop } from "./dialogs/agent-dialogs.tsx";
+import { openMessage, openNewAgent, openPullRequest, openResume, openStop } from "./dialogs/agent-dialogs.tsx";
 import type { Binding, KeyEnv } from "../kit/keys/binding.ts";
 import { opensDialog } from "../kit/keys/helpers.ts";
 import { attachBinding } from "./attach-binding.ts";
@@ -45,6 +45,20 @@ export const agentKeys: readonly Binding[] = [
     disabled: noAgent,
     run: opensDialog((env) => {
       if (env.selected) openMessage(env, env.selected);
+    }),
+  },
+  {
+    command: "pullRequest",
+    keys: [ch("P")],
+    help: "push the agent's branch and open its pull request (asks first)",
+    hint: "PR",
+    disabled: (env) => {
+      const a = env.selected;
+      if (!a) return "no agent selected";
+      return a.branch ? null : `${a.name} has no branch of its own`;
+    },
+    run: opensDialog((env) => {
+      if (env.selected) openPullRequest(env, env.selected);
     }),
   },
   attachBinding,

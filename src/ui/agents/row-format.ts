@@ -54,7 +54,7 @@ export function nextElapsedChange(rows: readonly Agent[], now: number): number |
 function agentWhat(a: Agent): string {
   const s = a.prompt ?? a.command ?? "";
   // work at risk comes first: it is why the worktree is kept
-  return `${a.uncommitted ? "[uncommitted changes] " : ""}${sandboxCell(a)}${planCell(a)}${oneLine(s)}`;
+  return `${a.uncommitted ? "[uncommitted changes] " : ""}${prCell(a)}${sandboxCell(a)}${planCell(a)}${oneLine(s)}`;
 }
 
 /**
@@ -67,6 +67,13 @@ function sandboxCell(a: Agent): string {
   if (!s || s.note === SANDBOX_NOT_STARTED) return "";
   if (!s.sandboxed) return "[unsandboxed] ";
   return s.network === "all" ? "" : `[network ${s.network}] `;
+}
+
+/** "[PR #7] " once its branch has a pull request (`troupe pr`, `P`); the URL itself is in the detail and `ls`. */
+function prCell(a: Agent): string {
+  if (!a.prUrl) return "";
+  const n = /\/pull\/(\d+)/.exec(a.prUrl)?.[1];
+  return `[PR${n ? ` #${n}` : ""}] `;
 }
 
 /** An agent's text on one line, safe to show. */

@@ -15,6 +15,10 @@ import type { PermissionDecision, PermissionKind, PermissionRequest, PermissionS
 import type { Flow, FlowRunResult } from "../../../src/protocol/flow.ts";
 import type { AddCommentRequest, Review, ReviewComment, SentReview } from "../../../src/protocol/review.ts";
 import type { PoolHost } from "../../../src/protocol/host.ts";
+import type { PullRequest, PullRequestRequestSchema } from "../../../src/protocol/api-publish.ts";
+import type { z } from "zod";
+
+type PullRequestRequest = z.input<typeof PullRequestRequestSchema>;
 
 let seq = 0;
 
@@ -101,6 +105,7 @@ export function makeInitiative(over: Partial<Initiative> = {}): Initiative {
     spentUsd: 0,
     reason: null,
     permissions: null,
+    prUrl: null,
     version: 1,
     createdAt: n,
     updatedAt: n,
@@ -262,6 +267,16 @@ export class FakeClient {
   async stop(ref: string): Promise<Agent> {
     this.check("stop", [ref]);
     return this.update(ref, { status: "stopped", pid: null });
+  }
+  /** Push and pull request: the URL kept on the agent, as the daemon does (its agent:updated). */
+  async pullRequest(ref: string, req: PullRequestRequest): Promise<PullRequest> {
+    this.check("pullRequest", [ref, req]);
+    const a = this.agents.get(ref)!;
+    const url = `https://github.com/acme/app/pull/${a.prUrl ? /(\d+)$/.exec(a.prUrl)![1] : "7"}`;
+    const created = !a.prUrl;
+    this.update(ref, { prUrl: url });
+    const push = { remote: "origin", branch: a.branch ?? "", commit: "c0ffee".repeat(6) + "abcd", url: "git@github.com:acme/app.git" };
+    return { url, number: Number(/(\d+)$/.exec(url)![1]), created, via: "api", base: "main", push };
   }
   /** The agent as it is (the fake's stop is immediate: nothing to wait for). */
   async waitAgent(ref: string, _q?: { wait?: number }): Promise<Agent> {

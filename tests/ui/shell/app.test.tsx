@@ -269,6 +269,30 @@ describe("actions", () => {
     expect(req.provider).toBeUndefined();
   });
 
+  test("P asks first, then pushes and opens the pull request: its result in one line, a PR marker on the row", async () => {
+    const a = makeAgent({ name: "fixer", status: "done", branch: "troupe/fixer", createdAt: Date.now() - 120_000 });
+    const client = new FakeClient([a, makeAgent({ name: "loose", status: "done", branch: null, createdAt: Date.now() - 60_000 })]);
+    screen = await renderApp(client);
+    // the newest first: an agent without a branch of its own says why, no dialog
+    await screen.waitFor("fixer");
+    await screen.press("P");
+    await screen.waitFor("loose has no branch of its own");
+    await screen.press("j", "P");
+    await screen.waitFor("Pull request for fixer?");
+    await screen.press("n");
+    await screen.waitForNot("Pull request for fixer?");
+    expect(client.callsOf("pullRequest")).toHaveLength(0);
+    await screen.press("P", "y");
+    await waitFor(() => client.callsOf("pullRequest").length === 1, () => "pullRequest called");
+    expect(client.callsOf("pullRequest")[0]![0]).toBe(a.id);
+    await screen.waitFor("pushed troupe/fixer; opened pull request #7: https://github.com/acme/app/pull/7");
+    await screen.waitFor("[PR #7]");
+    // again: the open one is reported, not a second
+    await screen.press("P", "y");
+    await screen.waitFor("pull request #7 is open already");
+    expect(client.callsOf("pullRequest")).toHaveLength(2);
+  });
+
   test("s asks first, then stops; r resumes with a message", async () => {
     const a = makeAgent({ name: "worker", status: "running" });
     const client = new FakeClient([a]);

@@ -12,7 +12,7 @@ import { QuestionsDialog } from "./components/QuestionsDialog.tsx";
 import { ResumeDialog } from "./components/ResumeDialog.tsx";
 import type { DialogsOf } from "../../kit/dialogs/dialog-spec.ts";
 import { newAgentForm, providerOptions, replyText, resumeForm, resumeMessage, spawnRequest, submitQuestions } from "./agent-forms.ts";
-import type { AgentModal, MessageModal, MessagesModal, NewAgentModal, QuestionsModal, ResumeModal, StopModal } from "./modals.ts";
+import type { AgentModal, MessageModal, MessagesModal, NewAgentModal, PullRequestModal, QuestionsModal, ResumeModal, StopModal } from "./modals.ts";
 
 /** The dialogs on agents: start one, stop, resume, answer its questions, read its messages (`a`: `answer.ts`). */
 
@@ -46,6 +46,10 @@ export function openNewAgent(env: KeyEnv): void {
 
 export function openStop(env: KeyEnv, agent: Agent, attach = false): void {
   env.dispatch({ type: "open", modal: { kind: "stop", agentId: agent.id, name: agent.name, busy: false, attach } });
+}
+
+export function openPullRequest(env: KeyEnv, agent: Agent): void {
+  if (agent.branch) env.dispatch({ type: "open", modal: { kind: "pr", agentId: agent.id, name: agent.name, branch: agent.branch, busy: false } });
 }
 
 export function openResume(env: KeyEnv, agent: Agent): void {
@@ -118,6 +122,15 @@ function stop(env: KeyEnv, m: StopModal): void {
   );
 }
 
+/** Push, then the pull request (the daemon never opens one for a branch that did not push); the result in one line. */
+function pullRequest(env: KeyEnv, m: PullRequestModal): void {
+  env.dispatch({ type: "busy", busy: true });
+  env.deps.client.pullRequest(m.agentId, { env: env.deps.env }).then(
+    (pr) => closeSaying(env, pr.created ? `pushed ${pr.push.branch}; opened pull request #${pr.number}: ${pr.url}` : `pushed ${pr.push.branch}; pull request #${pr.number} is open already: ${pr.url}`),
+    (err: unknown) => closeSaying(env, errorMessage(err), "error"),
+  );
+}
+
 export const AGENT_DIALOGS: DialogsOf<AgentModal> = {
   questions: {
     keys: "field",
@@ -146,5 +159,18 @@ export const AGENT_DIALOGS: DialogsOf<AgentModal> = {
       />
     ),
     submit: stop,
+  },
+  pr: {
+    keys: "confirm",
+    render: (m, { width, height }) => (
+      <ConfirmDialog
+        title={`Pull request for ${m.name}?`}
+        question={`Push ${m.branch} to origin with your git, then open its pull request on GitHub (gh, or the API with your token)?`}
+        busy={m.busy}
+        width={width}
+        height={height}
+      />
+    ),
+    submit: pullRequest,
   },
 };

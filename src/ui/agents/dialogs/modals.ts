@@ -32,6 +32,15 @@ export interface StopModal {
   attach?: boolean;
 }
 
+/** `P`: push the agent's branch and open its pull request, once the person says yes. */
+export interface PullRequestModal {
+  kind: "pr";
+  agentId: string;
+  name: string;
+  branch: string;
+  busy: boolean;
+}
+
 /** `r`: resume a finished agent with a message. */
 export interface ResumeModal {
   kind: "resume";
@@ -56,4 +65,4 @@ export interface MessagesModal {
   busy: boolean;
 }
 
-export type AgentModal = QuestionsModal | NewAgentModal | StopModal | ResumeModal | MessageModal | MessagesModal;
+export type AgentModal = QuestionsModal | NewAgentModal | StopModal | PullRequestModal | ResumeModal | MessageModal | MessagesModal;
