@@ -76,7 +76,8 @@ export function hostRuns(pool: HostPool, env: NodeJS.ProcessEnv, shareIn?: strin
         }
       }),
     agentUpdates: async function* (host: string, signal: AbortSignal): AsyncGenerator<Agent> {
-      for await (const { event } of pool.host(host).client.events(null, signal)) if (event.type === "agent:updated" || event.type === "agent:created") yield event.agent;
+      // lifecycle events only: the agents' output stays there
+      for await (const { event } of pool.host(host).client.events(null, signal, { output: ["none"] })) if (event.type === "agent:updated" || event.type === "agent:created") yield event.agent;
     },
     resume: (host: string, name: string, message: string): Promise<Agent> => over(host, (c) => c.resume(name, { message })),
     /** `ssh -O exit` for each host git reached: its shared connection ends now, not ControlPersist later. */
