@@ -1,4 +1,4 @@
-import { chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 /**
@@ -65,7 +65,8 @@ export function tightenModes(stateDir: string): void {
 export function writePrivateFile(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  rmSync(tmp, { force: true }); // left by a crash: "wx" below must create the file, with our mode
+  // left by a crash: "wx" below must create the file, with our mode (asked first: on Deno a forced remove of a missing file builds an error)
+  if (existsSync(tmp)) rmSync(tmp, { force: true });
   try {
     writeFileSync(tmp, text, { mode: 0o600, flag: "wx" });
     renameSync(tmp, path);

@@ -43,6 +43,8 @@ export class AccountStore {
 
   /** Every account, secrets included (for this process only). A damaged file is an error, never an empty list. */
   list(): StoredAccount[] {
+    // asked first: on Deno a read of a missing file builds an error, and every spawn asks
+    if (!existsSync(this.paths.file)) return [];
     let text: string;
     try {
       text = readFileSync(this.paths.file, "utf8");

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { TroupeError } from "../../errors.ts";
 import type { ProviderCommand } from "../../../providers/types.ts";
 import { processStartTime } from "../../process-info.ts";
 import { userUmask } from "../../file-modes.ts";
+import { removeIfPresent } from "../../runtime/portable/remove.ts";
 
 export interface SessionFiles {
   stdoutPath: string;
@@ -94,9 +95,9 @@ const FEED = [
 export function launchSession(cmd: ProviderCommand, cwd: string, env: Record<string, string>, files: SessionFiles, opts: { setup?: string | null; notes?: string[] } = {}): Promise<Launched> {
   const [bin] = cmd.argv;
   if (!bin) throw new TroupeError("spawn_failed", "empty command");
-  rmSync(files.exitPath, { force: true });
-  rmSync(pidFileFor(files.exitPath), { force: true });
-  rmSync(setupFileFor(files.exitPath), { force: true });
+  removeIfPresent(files.exitPath);
+  removeIfPresent(pidFileFor(files.exitPath));
+  removeIfPresent(setupFileFor(files.exitPath));
   mkdirSync(join(files.stdoutPath, ".."), { recursive: true });
   const out = openSync(files.stdoutPath, "a");
   const err = openSync(files.stderrPath, "a");
@@ -104,7 +105,7 @@ export function launchSession(cmd: ProviderCommand, cwd: string, env: Record<str
   if (opts.notes?.length) writeSync(err, opts.notes.map((l) => `${l}\n`).join(""));
   let stdin: number | "ignore" = "ignore";
   if (cmd.stdinStream) {
-    rmSync(files.inputDir, { recursive: true, force: true });
+    removeIfPresent(files.inputDir, { recursive: true });
     mkdirSync(join(files.inputDir, "sent"), { recursive: true, mode: 0o700 });
   }
   if (cmd.stdin !== undefined) {
