@@ -97,32 +97,37 @@ export interface OrderItem {
   createdAt: number;
 }
 
-/** Each item's depth: 0 without dependencies, else one more than its deepest dependency (an acyclic graph). */
-export function depths(items: OrderItem[]): Map<string, number> {
-  const byId = new Map(items.map((i) => [i.id, i]));
+/**
+ * Each item's longest path along `next` (an acyclic graph): 0 with nowhere to go, else one more
+ * than the longest of its next; a next outside the set (undefined), or a cycle that slipped in,
+ * counts as one level and never loops.
+ */
+function longestPaths(items: OrderItem[], next: (item: OrderItem) => (OrderItem | undefined)[]): Map<string, number> {
   const out = new Map<string, number>();
   const onPath = new Set<string>();
-  const depth = (i: OrderItem): number => {
+  const walk = (i: OrderItem): number => {
     const known = out.get(i.id);
     if (known !== undefined) return known;
     onPath.add(i.id);
     let d = 0;
-    for (const dep of i.dependsOn) {
-      const di = byId.get(dep);
-      // outside the set, or a cycle that slipped in: counts as one level, never loops
-      d = Math.max(d, di && !onPath.has(di.id) ? depth(di) + 1 : 1);
-    }
+    for (const n of next(i)) d = Math.max(d, n && !onPath.has(n.id) ? walk(n) + 1 : 1);
     onPath.delete(i.id);
     out.set(i.id, d);
     return d;
   };
-  for (const i of items) depth(i);
+  for (const i of items) walk(i);
   return out;
+}
+
+/** Each item's depth: 0 without dependencies, else one more than its deepest dependency. */
+export function depths(items: OrderItem[]): Map<string, number> {
+  const byId = new Map(items.map((i) => [i.id, i]));
+  return longestPaths(items, (i) => i.dependsOn.map((id) => byId.get(id)));
 }
 
 /**
  * Each item's height: 0 when nothing of the set depends on it, else one more than its tallest
- * dependent, so the length of the chain still to run after it (an acyclic graph).
+ * dependent, so the length of the chain still to run after it.
  */
 export function heights(items: OrderItem[]): Map<string, number> {
   const dependents = new Map<string, OrderItem[]>();
@@ -133,21 +138,7 @@ export function heights(items: OrderItem[]): Map<string, number> {
       else dependents.set(dep, [i]);
     }
   }
-  const out = new Map<string, number>();
-  const onPath = new Set<string>();
-  const height = (i: OrderItem): number => {
-    const known = out.get(i.id);
-    if (known !== undefined) return known;
-    onPath.add(i.id);
-    let h = 0;
-    // a cycle that slipped in counts as one level, never loops
-    for (const d of dependents.get(i.id) ?? []) h = Math.max(h, onPath.has(d.id) ? 1 : height(d) + 1);
-    onPath.delete(i.id);
-    out.set(i.id, h);
-    return h;
-  };
-  for (const i of items) height(i);
-  return out;
+  return longestPaths(items, (i) => dependents.get(i.id) ?? []);
 }
 
 /**
