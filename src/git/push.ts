@@ -62,7 +62,9 @@ export async function pushBranch(root: string, remote: string, branch: string, e
   if (!commit) throw new TroupeError("invalid_state", `there is no branch ${branch} in ${root}`);
   const git = simpleGit({ baseDir: root, unsafe: PERSONS_GIT, timeout: { block: SILENT_MS }, abort: AbortSignal.timeout(WHOLE_MS) }).env(quiet(env));
   try {
-    await git.raw(["push", "--porcelain", remote, `refs/heads/${branch}:refs/heads/${branch}`]);
+    // the commit read above, not the branch (an agent may commit meanwhile); --progress keeps
+    // git talking through a long upload, which the silence limit would otherwise end
+    await git.raw(["push", "--porcelain", "--progress", remote, `${commit}:refs/heads/${branch}`]);
   } catch (err) {
     throw pushError(remote, branch, errorMessage(err));
   }

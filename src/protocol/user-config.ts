@@ -18,9 +18,15 @@ export type NotifyConfig = z.infer<typeof NotifyConfigSchema>;
 
 /** Pull requests (`troupe pr`) where gh is not installed or not logged in: GitHub's REST API. */
 const GitHubConfigSchema = z.object({
-  /** The API's base URL: a GitHub Enterprise server's (`https://ghe.example.com/api/v3`); else derived from the remote's host. */
+  /**
+   * The GitHub Enterprise server this block is for: its host name as the remotes name it
+   * (`ghe.example.com`). Unset: github.com. A remote on any other host opens no pull request (its
+   * host gets no token).
+   */
+  host: z.string().min(1).max(253).optional(),
+  /** The API's base URL: a GitHub Enterprise server's (`https://ghe.example.com/api/v3`); else derived from the host. */
   apiUrl: z.url({ protocol: /^https?$/ }).optional(),
-  /** A token that may open pull requests; GH_TOKEN or GITHUB_TOKEN in the caller's environment comes first. */
+  /** A token that may open pull requests there; the caller's GH_TOKEN or GITHUB_TOKEN (github.com), GH_ENTERPRISE_TOKEN (an Enterprise host) comes first. */
   token: z.string().min(1).optional(),
 });
 export type GitHubConfig = z.infer<typeof GitHubConfigSchema>;

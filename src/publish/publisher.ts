@@ -57,7 +57,7 @@ export class Publisher {
     return this.one(item.branch, async () => {
       const remote = ask.remote ?? "origin";
       const env = envOf(ask);
-      const repo = remoteRepo(remote, await remoteUrl(this.d.root, remote));
+      const repo = remoteRepo(remote, withoutCredentials(await remoteUrl(this.d.root, remote)));
       const forge = await forgeFor(repo, env, this.d.github());
       const base = ask.base ?? (await this.baseOf(item, remote, env));
       // a base the remote lacks would be GitHub's refusal after the push: said now, nothing pushed

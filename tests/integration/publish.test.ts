@@ -64,7 +64,7 @@ function workspace(opts: { token?: boolean } = {}): { bare: string; env: Record<
   sb.git("config", `url.${bare}.insteadOf`, "https://github.example/acme/widgets.git");
   sb.git("push", "-q", "origin", "main");
   const config = JSON.parse(readFileSync(join(sb.runtime, "config", "troupe", "config.json"), "utf8")) as Record<string, unknown>;
-  writeFileSync(join(sb.runtime, "config", "troupe", "config.json"), JSON.stringify({ ...config, github: { apiUrl: gh.url, ...(opts.token !== false && { token: "s3cret" }) } }));
+  writeFileSync(join(sb.runtime, "config", "troupe", "config.json"), JSON.stringify({ ...config, github: { host: "github.example", apiUrl: gh.url, ...(opts.token !== false && { token: "s3cret" }) } }));
   mkdirSync(join(sb.runtime, "gh"));
   const env: Record<string, string> = { GH_CONFIG_DIR: join(sb.runtime, "gh"), GH_TOKEN: "", GITHUB_TOKEN: "", GH_ENTERPRISE_TOKEN: "" };
   return { bare, env };

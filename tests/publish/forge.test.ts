@@ -15,9 +15,22 @@ test("without gh: GH_TOKEN, then GITHUB_TOKEN, then the config's token; the API 
   expect(await forgeFor(github, env({ GH_TOKEN: "a", GITHUB_TOKEN: "b" }), { token: "c" })).toEqual({ via: "api", repo: github, api: { baseUrl: "https://api.github.com", token: "a" } });
   expect(await forgeFor(github, env({ GITHUB_TOKEN: "b" }), { token: "c" })).toMatchObject({ api: { token: "b" } });
   expect(await forgeFor(github, env(), { token: "c", apiUrl: "http://127.0.0.1:9" })).toMatchObject({ api: { baseUrl: "http://127.0.0.1:9", token: "c" } });
-  expect(await forgeFor(ghe, env({ GH_ENTERPRISE_TOKEN: "e" }), undefined)).toMatchObject({ api: { baseUrl: "https://ghe.example.com/api/v3", token: "e" } });
+  expect(await forgeFor(ghe, env({ GH_ENTERPRISE_TOKEN: "e" }), { host: "ghe.example.com" })).toMatchObject({ api: { baseUrl: "https://ghe.example.com/api/v3", token: "e" } });
+  expect(await forgeFor(ghe, env(), { host: "GHE.example.com", apiUrl: "https://ghe.example.com/api/v3", token: "t" })).toMatchObject({ api: { token: "t" } });
+  // github.com under its other names
+  expect(await forgeFor({ ...github, host: "ssh.github.com" }, env({ GH_TOKEN: "a" }), undefined)).toMatchObject({ repo: github, api: { baseUrl: "https://api.github.com" } });
   // an Enterprise token is not sent to github.com
   await expect(forgeFor(github, env({ GH_ENTERPRISE_TOKEN: "e" }), undefined)).rejects.toMatchObject({ code: "no_credentials" });
+});
+
+test("a host the config does not name gets no token: GitLab with GH_TOKEN set, github.com's token and apiUrl kept from an Enterprise server's", async () => {
+  const gitlab = { host: "gitlab.com", owner: "acme", repo: "app" };
+  await expect(forgeFor(gitlab, env({ GH_TOKEN: "a", GITHUB_TOKEN: "b", GH_ENTERPRISE_TOKEN: "e" }), { token: "c" })).rejects.toThrow(
+    "gitlab.com is not github.com and gh is not logged in to it: for a GitHub Enterprise server, set github.host (and github.apiUrl) in the user config; no token goes to a host not named there",
+  );
+  // a config for an Enterprise server gives github.com neither its token nor its API
+  await expect(forgeFor(github, env(), { host: "ghe.example.com", apiUrl: "https://ghe.example.com/api/v3", token: "t" })).rejects.toMatchObject({ code: "no_credentials" });
+  expect(await forgeFor(github, env({ GH_TOKEN: "a" }), { host: "ghe.example.com", apiUrl: "https://ghe.example.com/api/v3" })).toMatchObject({ api: { baseUrl: "https://api.github.com", token: "a" } });
 });
 
 test("no gh and no token: no_credentials, one line naming both ways", async () => {
