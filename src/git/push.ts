@@ -10,7 +10,9 @@ const WHOLE_MS = 300_000;
  * credential prompt would wait for nobody (git's own, Git Credential Manager's, ssh's askpass).
  */
 function quiet(env: Record<string, string>): Record<string, string> {
-  return { ...env, GIT_TERMINAL_PROMPT: "0", GCM_INTERACTIVE: "never", SSH_ASKPASS_REQUIRE: "never" };
+  // and none of the caller's repository (a hook's or `rebase --exec`'s GIT_DIR): the workspace's is the one
+  const { GIT_DIR: _d, GIT_WORK_TREE: _w, GIT_INDEX_FILE: _i, GIT_COMMON_DIR: _c, ...own } = env;
+  return { ...own, GIT_TERMINAL_PROMPT: "0", GCM_INTERACTIVE: "never", SSH_ASKPASS_REQUIRE: "never" };
 }
 
 /**

@@ -36,7 +36,10 @@ function agentBranch(d: PublishApiDeps, ref: string): Publishable {
     branch: rec.branch,
     baseRef: rec.baseRef ?? "HEAD",
     source: { by: `agent ${rec.name} (${rec.provider})`, title: task?.title ?? null, description: task?.description ?? rec.prompt, result: rec.result },
-    record: (url) => d.bus.publish({ type: "agent:updated", agent: toAgent(d.store.agents.update(rec.id, { prUrl: url })) }),
+    // removed meanwhile (the push and the pull request took their time): the pull request is still the reply
+    record: (url) => {
+      if (d.store.agents.get(rec.id)) d.bus.publish({ type: "agent:updated", agent: toAgent(d.store.agents.update(rec.id, { prUrl: url })) });
+    },
   };
 }
 
@@ -53,6 +56,8 @@ function initiativeBranch(d: PublishApiDeps, ref: string): Publishable {
       description: init.goal,
       result: done.length ? done.map((t) => `- ${t.title}${t.summary ? `: ${t.summary}` : ""}`).join("\n") : null,
     },
-    record: (url) => d.bus.publish({ type: "initiative:updated", initiative: toInitiative(d.store.initiatives.update(init.id, { prUrl: url })) }),
+    record: (url) => {
+      if (d.store.initiatives.get(init.id)) d.bus.publish({ type: "initiative:updated", initiative: toInitiative(d.store.initiatives.update(init.id, { prUrl: url })) });
+    },
   };
 }

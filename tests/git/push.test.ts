@@ -18,3 +18,28 @@ test("a remote's URL is shown without the credentials it may carry", () => {
   expect(withoutCredentials("https://x-access-token:ghp_abc@github.com/acme/w.git")).toBe("https://github.com/acme/w.git");
   expect(withoutCredentials("git@github.com:acme/w.git")).toBe("git@github.com:acme/w.git");
 });
+
+test("a push from a caller inside another repository (a hook's GIT_DIR) pushes the workspace's branch, the commit it reports", async () => {
+  const { execFileSync } = await import("node:child_process");
+  const { mkdtempSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const { pushBranch } = await import("../../src/git/push.ts");
+  const dir = mkdtempSync(join(tmpdir(), "troupe-push-"));
+  const id = { GIT_AUTHOR_NAME: "T", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "T", GIT_COMMITTER_EMAIL: "t@example.com" };
+  const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, env: { ...process.env, ...id }, encoding: "utf8" }).trim();
+  try {
+    for (const name of ["work", "other"]) {
+      execFileSync("git", ["init", "-q", "-b", "main", join(dir, name)]);
+      git(join(dir, name), "commit", "-q", "--allow-empty", "-m", name);
+    }
+    execFileSync("git", ["init", "-q", "--bare", join(dir, "origin.git")]);
+    git(join(dir, "work"), "remote", "add", "origin", join(dir, "origin.git"));
+    const env = { PATH: process.env.PATH!, HOME: dir, GIT_DIR: join(dir, "other", ".git"), GIT_WORK_TREE: join(dir, "other") };
+    const commit = await pushBranch(join(dir, "work"), "origin", "main", env);
+    expect(commit).toBe(git(join(dir, "work"), "rev-parse", "main"));
+    expect(git(join(dir, "origin.git"), "log", "--format=%s", "main")).toBe("work");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
