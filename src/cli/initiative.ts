@@ -6,6 +6,7 @@ import { defineCommand, printJson } from "./command.ts";
 import { clientEnv, connect } from "./context.ts";
 import { stdout } from "./streams.ts";
 import { PR_FLAGS, printPull, pullAsk } from "./pr.ts";
+import { printPush } from "./push.ts";
 import { decisionsText, initiativeRows, initiativeText, spentText } from "./work-format.ts";
 
 export const command = defineCommand({
@@ -124,9 +125,7 @@ async function push(args: string[]): Promise<number> {
   const [ref, ...extra] = positionals;
   if (!ref || extra.length) throw new TroupeError("usage", "initiative push takes one INITIATIVE (id or slug)");
   const { client } = await connect(values.workspace);
-  const pushed = await client.pushInitiative(ref, { remote: values.to, env: clientEnv() });
-  if (values.json) await printJson(pushed);
-  else await stdout.write(`pushed ${pushed.branch} to ${pushed.remote} (${pushed.url}) at ${pushed.commit.slice(0, 10)}\n`);
+  await printPush(await client.pushInitiative(ref, { remote: values.to, env: clientEnv() }), values.json === true);
   return 0;
 }
 

@@ -1,4 +1,5 @@
 import { TroupeError } from "../errors.ts";
+import type { Push } from "../protocol/api-publish.ts";
 import { defineCommand, printJson } from "./command.ts";
 import { clientEnv, connect } from "./context.ts";
 import { stdout } from "./streams.ts";
@@ -18,8 +19,12 @@ async function run(args: string[]): Promise<number> {
   const [ref, ...extra] = positionals;
   if (!ref || extra.length) throw new TroupeError("usage", "push takes one AGENT (id or name)");
   const { client } = await connect(values.workspace);
-  const push = await client.push(ref, { remote: values.to, env: clientEnv() });
-  if (values.json) await printJson(push);
-  else await stdout.write(`pushed ${push.branch} to ${push.remote} (${push.url}) at ${push.commit.slice(0, 10)}\n`);
+  await printPush(await client.push(ref, { remote: values.to, env: clientEnv() }), values.json === true);
   return 0;
+}
+
+/** A push as `troupe push` and `troupe initiative push` print it. */
+export async function printPush(push: Push, json: boolean): Promise<void> {
+  if (json) await printJson(push);
+  else await stdout.write(`pushed ${push.branch} to ${push.remote} (${push.url}) at ${push.commit.slice(0, 10)}\n`);
 }
