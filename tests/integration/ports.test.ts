@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { Sandbox, waitFor } from "../support/sandbox.ts";
@@ -33,7 +33,7 @@ function writeConfig(config: unknown) {
 const envOf = (path: string) => Object.fromEntries(readFileSync(path, "utf8").split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
 
 describe("a port per worktree", () => {
-  test("20 agents get 20 distinct ports, in their environment and setup's, kept across a kill -9; an outside listener is skipped; an exhausted range refuses; rm and gc give them back", async () => {
+  test("20 agents get 20 distinct ports, in their environment and setup's, kept across a kill -9; an outside listener is skipped; an exhausted range refuses; rm and gc give them back, a resume takes one again", async () => {
     sb = new Sandbox();
     const from = await freeRange(22);
     const to = from + 21;
@@ -94,5 +94,12 @@ describe("a port per worktree", () => {
     const report = await sb.json<{ removed: { agent: string }[] }>(["gc", "--json"]);
     expect(report.removed.length).toBe(21);
     expect((await sb.json<Agent[]>(["ls", "--json"])).flatMap((a) => a.ports)).toEqual([]);
+
+    // a resume that recreates the worktree takes a port again, in the new session's environment
+    rmSync(join(x, "env-p0"));
+    const resumed = await sb.json<Agent>(["resume", "p0", "--message", "again", "--json"]);
+    expect(resumed.ports).toEqual([from]);
+    const env = await waitFor("p0's new environment", () => existsSync(join(x, "env-p0")) && envOf(join(x, "env-p0")), 45_000);
+    expect(env.PORT).toBe(String(from));
   }, 120_000);
 });
