@@ -29,6 +29,7 @@ export type ErrorCode =
   | "dirty_worktree"
   | "account_not_found"
   | "accounts_exhausted"
+  | "ports_exhausted"
   | "remote_not_found"
   | "remote_unreachable"
   | "remote_incompatible"
@@ -78,6 +79,7 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   dirty_worktree: 409,
   account_not_found: 404,
   accounts_exhausted: 409,
+  ports_exhausted: 409,
   remote_not_found: 404,
   remote_unreachable: 503,
   remote_incompatible: 409,

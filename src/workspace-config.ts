@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { readJsonConfig, readJsonConfigText } from "./json-config.ts";
-import { DEFAULT_KEEP_DAYS, DEFAULT_OUTPUT_CAP, WorkspaceConfigSchema, type ProviderConfig, type WorkspaceConfig, type WorktreeConfig } from "./protocol/config.ts";
+import { DEFAULT_KEEP_DAYS, DEFAULT_OUTPUT_CAP, WorkspaceConfigSchema, type PortsConfig, type ProviderConfig, type WorkspaceConfig, type WorktreeConfig } from "./protocol/config.ts";
 
 function configPath(stateDir: string): string {
   return join(stateDir, "config.json");
@@ -37,4 +37,10 @@ export function providerConfig(stateDir: string, provider: string): ProviderConf
 /** Stored output per agent: the config's `output.maxPerAgent`, or 256 MiB. */
 export function outputCap(stateDir: string): number {
   return readWorkspaceConfig(stateDir).output?.maxPerAgent ?? DEFAULT_OUTPUT_CAP;
+}
+
+/** The `ports` range agents' worktrees take theirs from, `per` defaulted to 1; null: none handed out. */
+export function portsConfig(stateDir: string): Required<PortsConfig> | null {
+  const ports = readWorkspaceConfig(stateDir).ports;
+  return ports ? { ...ports, per: ports.per ?? 1 } : null;
 }

@@ -74,6 +74,8 @@ export class AgentRuntime {
     moveLegacyEnvs(store, envs, log);
     recoverWrapperPids(store, log);
     recoverUnlaunched(store, log);
+    const orphans = store.ports.dropOrphans();
+    if (orphans) log.info(`gave back ${orphans} port(s) leased by spawns an earlier daemon never finished`);
     watcher.start();
     stopper.start();
     // retries an earlier daemon left pending, and the interrupted runs found at start

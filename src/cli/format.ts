@@ -37,13 +37,15 @@ export function oneLine(text: string | null, max = 60): string {
 
 /**
  * The agents as a table, each worker indented under the agent that started it (`ascii`: no
- * box-drawing characters); a PR column once one of them has a pull request (troupe pr).
+ * box-drawing characters); a PORTS column once one of them holds ports (the config's `ports`), a PR
+ * column once one has a pull request (troupe pr).
  */
 export function agentRows(agents: Agent[], ascii = false): string {
   const glyphs = LS_GLYPHS[ascii ? "ascii" : "unicode"];
   const prs = agents.some((a) => a.prUrl);
+  const ports = agents.some((a) => a.ports.length);
   return table(
-    ["ID", "NAME", "PROVIDER", "STATUS", "PID", "AGE", "COST", ...(prs ? ["PR"] : []), "DETAIL"],
+    ["ID", "NAME", "PROVIDER", "STATUS", "PID", "AGE", "COST", ...(ports ? ["PORTS"] : []), ...(prs ? ["PR"] : []), "DETAIL"],
     treeRows(agents).map((row) => {
       const a = row.item;
       return [
@@ -55,6 +57,7 @@ export function agentRows(agents: Agent[], ascii = false): string {
         a.pid === null ? "-" : String(a.pid),
         ago(a.createdAt),
         a.costUsd === null ? "-" : `$${a.costUsd.toFixed(2)}`,
+        ...(ports ? [a.ports.join(",") || "-"] : []),
         ...(prs ? [a.prUrl ?? "-"] : []),
         oneLine((failureShows(a) ? failureLine(a.failure, a.retryAt, Date.now(), a.status) : null) ?? a.error ?? (a.questions ? a.questions.map((q) => q.question).join(" | ") : null) ?? a.result ?? a.prompt ?? a.command),
       ];

@@ -47,6 +47,22 @@ const WorktreeConfigSchema = z.object({
 });
 export type WorktreeConfig = z.infer<typeof WorktreeConfigSchema>;
 
+/**
+ * The ports handed to agents' worktrees, `per` each (default 1), from `from` to `to` inclusive: as
+ * `PORT` and `TROUPE_PORT(_n)` in the agent's and `worktree.setup`'s environment (src/agents/start/ports.ts).
+ */
+const PortsConfigSchema = z
+  .object({
+    from: z.number().int().min(1).max(65535),
+    to: z.number().int().min(1).max(65535),
+    per: z.number().int().min(1).max(64).optional(),
+  })
+  .superRefine((r, ctx) => {
+    if (r.to < r.from) ctx.addIssue({ code: "custom", path: ["to"], message: `${r.to} is below ports.from (${r.from})` });
+    else if (r.to - r.from + 1 < (r.per ?? 1)) ctx.addIssue({ code: "custom", path: ["per"], message: `${r.per} is more than ports ${r.from}-${r.to} hold` });
+  });
+export type PortsConfig = z.infer<typeof PortsConfigSchema>;
+
 /** Retries, recoveries and limits of agents' runs (src/agents/lifecycle/). */
 const LifecycleConfigSchema = z
   .object({
@@ -94,6 +110,7 @@ export const WorkspaceConfigSchema = z
       })
       .optional(),
     worktree: WorktreeConfigSchema.optional(),
+    ports: PortsConfigSchema.optional(),
     lifecycle: LifecycleConfigSchema.optional(),
     /** The workspace's permission policy: under a spawn's, a profile's and an initiative's, over the user's. */
     permissions: PermissionPolicySchema.optional(),

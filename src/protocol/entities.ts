@@ -75,6 +75,8 @@ export const AgentSchema = z.object({
   sandbox: AgentSandboxSchema.nullable(),
   /** The pull request of its branch that `troupe pr` opened or found; null: none yet. */
   prUrl: z.string().nullable(),
+  /** The ports its worktree holds (the workspace config's `ports`), as `PORT` and `TROUPE_PORT_1..n` in its environment; empty: none. */
+  ports: z.array(z.number().int()),
 });
 export type Agent = z.infer<typeof AgentSchema>;
 

@@ -18,8 +18,8 @@ export interface AgentRecord extends Agent {
   attachedFrom: AgentStatus | null;
 }
 
-/** What the record holds beyond its columns: the live session's pid, the pending permission requests. */
-type Computed = "pid" | "pendingPermissions";
+/** What the record holds beyond its columns: the live session's pid, the pending permission requests, the ports it holds. */
+type Computed = "pid" | "pendingPermissions" | "ports";
 /** The record and the fields only written (its token's hash). */
 type Written = AgentRecord & { tokenHash: string };
 
@@ -47,7 +47,8 @@ export type OutputContext = Pick<AgentRecord, (typeof OUTPUT_CONTEXT)[number]>;
 
 // pending permission requests counted as the row is read: always current, never stored twice
 const SELECT = `SELECT ${COLUMNS.select("a")}, s.pid AS pid,
-  (SELECT COUNT(*) FROM permission_requests p WHERE p.agent_id = a.id AND p.status = 'pending') AS pendingPermissions
+  (SELECT COUNT(*) FROM permission_requests p WHERE p.agent_id = a.id AND p.status = 'pending') AS pendingPermissions,
+  (SELECT group_concat(port) FROM (SELECT port FROM port_leases l WHERE l.agent_id = a.id ORDER BY l.slot)) AS ports
   FROM agents a
   LEFT JOIN agent_sessions s ON s.agent_id = a.id AND s.session = a.session AND s.ended_at IS NULL`;
 
@@ -66,6 +67,7 @@ export class AgentRepo {
   private read(row: Record<string, unknown> | null): AgentRecord | null {
     if (!row) return null;
     COLUMNS.decode(row, `agent ${row.name}`, this.w);
+    row.ports = typeof row.ports === "string" ? row.ports.split(",").map(Number) : [];
     return row as unknown as AgentRecord;
   }
 
@@ -116,6 +118,8 @@ export class AgentRepo {
       // no foreign keys on these (added later): gone with their agent by hand
       this.db.query("DELETE FROM permission_requests WHERE agent_id = ?").run(id);
       this.db.query("DELETE FROM agent_permission_rules WHERE agent_id = ?").run(id);
+      // its worktree goes with it: so do the ports it held
+      this.db.query("DELETE FROM port_leases WHERE agent_id = ?").run(id);
     })();
   }
 

@@ -16,6 +16,7 @@ import { FlowRepo } from "./flows.ts";
 import { PermissionRepo } from "./permissions.ts";
 import { SessionInputRepo } from "./session-inputs.ts";
 import { ReviewRepo } from "./reviews.ts";
+import { PortLeaseRepo } from "./port-leases.ts";
 import { scrubFreeSpace, secureDelete } from "./secure.ts";
 import { WalCheckpoints } from "./checkpoints.ts";
 import { startCheckpointer } from "../runtime/checkpointer.ts";
@@ -38,6 +39,8 @@ export interface Store {
   /** Lines written into running sessions (src/live/). */
   sessionInputs: SessionInputRepo;
   reviews: ReviewRepo;
+  /** The ports agents' worktrees hold (the config's `ports`). */
+  ports: PortLeaseRepo;
   /** Makes deleted and overwritten text unrecoverable from the file (VACUUM): one-time steps only. */
   scrub(): void;
   /** When the WAL is copied into the database, on a worker thread (see checkpoints.ts). */
@@ -69,6 +72,7 @@ export function createStore(path: string, warnings: StoreWarnings): Store {
     permissions: new PermissionRepo(db, warnings),
     sessionInputs: new SessionInputRepo(db),
     reviews: new ReviewRepo(db, warnings),
+    ports: new PortLeaseRepo(db),
     scrub: () => scrubFreeSpace(db),
     checkpoints,
     close: () => {

@@ -379,6 +379,15 @@ export const MIGRATIONS: readonly Migration[] = [
   // 27: the pull request `troupe pr` (or `troupe initiative pr`) opened or found for a branch (src/publish/)
   { name: "pull-requests", sql: `ALTER TABLE agents ADD COLUMN pr_url TEXT;
    ALTER TABLE initiatives ADD COLUMN pr_url TEXT;` },
+  // 28: the ports agents' worktrees hold (the config's `ports`: src/agents/start/ports.ts), one row a
+  // port, so that no port is handed out twice while held, across restarts
+  { name: "port-leases", sql: `CREATE TABLE port_leases (
+    port INTEGER PRIMARY KEY,
+    agent_id TEXT NOT NULL,
+    slot INTEGER NOT NULL,
+    leased_at INTEGER NOT NULL
+  );
+  CREATE INDEX port_leases_agent ON port_leases(agent_id, slot);` },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

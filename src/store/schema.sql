@@ -1,4 +1,4 @@
--- The store's schema as the migrations leave it (src/store/migrations.ts, version 27), written
+-- The store's schema as the migrations leave it (src/store/migrations.ts, version 28), written
 -- from the table declarations in src/store/tables/ by `npm run docs:schema`: edit those, never this
 -- file, and nothing runs it. tests/store/migrations.test.ts holds it equal to what the migrations
 -- make of an empty store, and tests/store/tables/tables.test.ts each migration to the columns it adds.
@@ -317,3 +317,12 @@ CREATE TABLE session_inputs (
   taken_at INTEGER
 );
 CREATE INDEX session_inputs_session ON session_inputs(agent_id, session);
+
+-- Ports held by agents' worktrees (the config's `ports`), from the worktree's creation to its removal.
+CREATE TABLE port_leases (
+  port INTEGER PRIMARY KEY, -- held once: the key refuses a second lease
+  agent_id TEXT NOT NULL, -- no foreign key: taken before the agent is recorded
+  slot INTEGER NOT NULL, -- 1 for PORT and TROUPE_PORT_1, 2 for TROUPE_PORT_2, ...
+  leased_at INTEGER NOT NULL
+);
+CREATE INDEX port_leases_agent ON port_leases(agent_id, slot);

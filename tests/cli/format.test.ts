@@ -24,6 +24,17 @@ test("troupe ls shows a PR column once an agent has a pull request", () => {
   expect(rows[2]).toMatch(/-\s+-\s+nothing$/);
 });
 
+test("troupe ls shows a PORTS column once an agent holds ports", () => {
+  const now = Date.now();
+  const rows = agentRows([
+    makeAgent({ id: "ag_1", name: "brave-otter", status: "done", pid: null, createdAt: now - 5_000, result: "served", ports: [3000, 3001] }),
+    makeAgent({ id: "ag_2", name: "calm-yak", status: "done", pid: null, createdAt: now - 5_000, result: "nothing" }),
+  ]).split("\n");
+  expect(rows[0]).toMatch(/^ID\s+NAME\s+PROVIDER\s+STATUS\s+PID\s+AGE\s+COST\s+PORTS\s+DETAIL$/);
+  expect(rows[1]).toMatch(/5s\s+-\s+3000,3001\s+served$/);
+  expect(rows[2]).toMatch(/5s\s+-\s+-\s+nothing$/);
+});
+
 test("troupe ls lists each worker under the agent that started it, with ASCII glyphs when asked", () => {
   const lead = makeAgent({ id: "ag_1", name: "lead" });
   const rows = (ascii: boolean) =>

@@ -41,7 +41,7 @@ const formatDays = (ms: number) => `${(ms / DAY_MS).toFixed(1)} days`;
 
 /**
  * What `troupe gc` and the keepDays timer do: remove the worktrees the rule allows (never a
- * branch), prune git's records of worktrees that no longer exist, and list branches troupe made
+ * branch) with the ports they held, prune git's records of worktrees that no longer exist, and list branches troupe made
  * that no agent owns any more. With `dryRun`, nothing changes and the report says what would.
  */
 export async function collectGarbage(d: GcDeps, dryRun: boolean, now = Date.now()): Promise<GcReport> {
@@ -62,6 +62,7 @@ export async function collectGarbage(d: GcDeps, dryRun: boolean, now = Date.now(
         report.kept.push({ agent: rec.name, worktree: rec.worktree, reason: "git worktree remove failed (see the daemon log)" });
         continue;
       }
+      d.store.ports.release(rec.id);
       d.log.info(`gc: removed ${rec.name}'s worktree ${rec.worktree} (idle past ${keepDays} days; ${rec.branch} stays)`);
     }
     report.removed.push({ agent: rec.name, worktree: rec.worktree, branch: rec.branch });

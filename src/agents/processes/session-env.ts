@@ -38,10 +38,12 @@ export interface AgentIdentity {
 
 /**
  * An agent's environment: the spawning client's (never the daemon's, which may be days old),
- * plus who it is, and this troupe first on PATH so that `troupe` in its shell is the right one.
+ * plus who it is (and `extra`: its ports), and this troupe first on PATH so that `troupe` in its shell is the right one.
  */
 export function agentEnv(clientEnv: Record<string, string>, who: AgentIdentity, binDir: string, extra: Record<string, string> = {}): Record<string, string> {
   const env = withoutTroupeVars(clientEnv);
+  // an agent spawning a worker passes on its own PORT: the worker's is its own worktree's or none
+  if (clientEnv.TROUPE_PORT !== undefined && env.PORT === clientEnv.TROUPE_PORT) delete env.PORT;
   const path = env.PATH ?? process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin";
   return {
     ...env,

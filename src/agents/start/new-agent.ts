@@ -4,11 +4,11 @@ import type { AgentRecord } from "../../store/index.ts";
 import type { Provider } from "../../../providers/types.ts";
 import { buildWithRole } from "../../../providers/role.ts";
 import { which } from "../../runtime/process.ts";
-import { createWorktree, troupeBranches, worktreePath } from "../../git/worktree.ts";
+import { createWorktree, troupeBranches, worktreePath, type Worktree } from "../../git/worktree.ts";
 import { identityEnv } from "../../git/merge.ts";
 import { buildAgentPrompt } from "../../prompts/agent.ts";
 import { toAgent } from "../../store/agents.ts";
-import { providerConfig } from "../../workspace-config.ts";
+import { portsConfig, providerConfig } from "../../workspace-config.ts";
 import { assertWithinArgLimit } from "../processes/arg-limit.ts";
 import type { AgentDeps } from "../deps.ts";
 import type { AgentEnvStore } from "../files/saved-env.ts";
@@ -21,6 +21,7 @@ import { configLayers, mergeLayers, type PolicyLayer } from "../permission-layer
 import type { StartSession } from "./next-session.ts";
 import { roleSandbox, saveRole, type SpawnRole } from "../files/spawn-role.ts";
 import { copyIncludes, worktreePrep } from "./worktree-setup.ts";
+import { leasePorts } from "./ports.ts";
 import type { SpawnRequestSchema } from "../../protocol/api.ts";
 import type { z } from "zod";
 import { hashToken, newId, newToken } from "../tokens.ts";
@@ -130,35 +131,46 @@ export class Spawner {
     });
     const { cmd, files: mcpFiles } = withTroupeMcp(provider, built, troupe, paths.inputDir, permissions);
     assertWithinArgLimit(cmd.argv, { ...req.env, ...cmd.env });
-    const wt = req.worktree ? await createWorktree(d.ws.root, name, req.baseRef) : null;
-    if (wt) {
-      d.store.branches.record(wt.branch, id);
-      await copyIncludes(d.ws.root, wt.path, prep?.include ?? [], d.log).catch((err) => d.log.warn(`copying included files into ${wt.path}`, err));
+    // the worktree's ports, taken before it exists: a range with none left refuses the spawn first
+    const range = req.worktree ? portsConfig(d.ws.stateDir) : null;
+    if (range) await leasePorts(d.store.ports, id, range);
+    let rec: AgentRecord;
+    let wt: Worktree | null = null;
+    try {
+      wt = req.worktree ? await createWorktree(d.ws.root, name, req.baseRef) : null;
+      if (wt) {
+        d.store.branches.record(wt.branch, id);
+        const at = wt.path;
+        await copyIncludes(d.ws.root, at, prep?.include ?? [], d.log).catch((err) => d.log.warn(`copying included files into ${at}`, err));
+      }
+      rec = agents.insert({
+        id,
+        name,
+        provider: provider.name,
+        prompt,
+        command: req.command ?? null,
+        model,
+        cwd,
+        worktree: wt?.path ?? null,
+        branch: wt?.branch ?? null,
+        baseRef: wt ? wt.baseRef : null,
+        permissions,
+        tokenHash: hashToken(token),
+        signalFile: paths.signalFile,
+        parentId,
+        mode: work?.mode ?? null,
+        initiativeId: work?.initiativeId ?? null,
+        phaseId: work?.phaseId ?? null,
+        taskId: work?.taskId ?? null,
+        budgetUsd: req.budgetUsd ?? null,
+        timeoutMs: req.timeoutMs ?? null,
+        idleTimeoutMs: req.idleTimeoutMs ?? null,
+        accountId,
+      });
+    } catch (err) {
+      if (range) d.store.ports.release(id);
+      throw err;
     }
-    const rec = agents.insert({
-      id,
-      name,
-      provider: provider.name,
-      prompt,
-      command: req.command ?? null,
-      model,
-      cwd,
-      worktree: wt?.path ?? null,
-      branch: wt?.branch ?? null,
-      baseRef: wt ? wt.baseRef : null,
-      permissions,
-      tokenHash: hashToken(token),
-      signalFile: paths.signalFile,
-      parentId,
-      mode: work?.mode ?? null,
-      initiativeId: work?.initiativeId ?? null,
-      phaseId: work?.phaseId ?? null,
-      taskId: work?.taskId ?? null,
-      budgetUsd: req.budgetUsd ?? null,
-      timeoutMs: req.timeoutMs ?? null,
-      idleTimeoutMs: req.idleTimeoutMs ?? null,
-      accountId,
-    });
     const withSandbox = agents.update(rec.id, { sandbox: { sandboxed: false, mode: sandbox.mode, network: sandbox.network, note: SANDBOX_NOT_STARTED } });
     const ownRules = mergeLayers(own);
     d.store.permissions.addRules(rec.id, "allow", ownRules.allow, "spawn");

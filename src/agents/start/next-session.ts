@@ -15,6 +15,8 @@ import { withTroupeMcp, writeMcpFiles } from "./mcp-config.ts";
 import { agentPaths } from "../paths.ts";
 import { loadRole } from "../files/spawn-role.ts";
 import { copyIncludes, worktreePrep } from "./worktree-setup.ts";
+import { leasePorts } from "./ports.ts";
+import { portsConfig } from "../../workspace-config.ts";
 import { hashToken, newToken } from "../tokens.ts";
 
 /** Launches one session of a recorded agent (start-session.ts). */
@@ -143,6 +145,9 @@ export class Relaunch {
     const { d } = this;
     if (!rec.worktree || !rec.branch || existsSync(rec.worktree)) return null;
     const prep = worktreePrep(d.ws.root, d.ws.stateDir, d.log);
+    // its ports went with its worktree: leased again first, as for a new one
+    const range = portsConfig(d.ws.stateDir);
+    if (range && !d.store.ports.of(rec.id).length) await leasePorts(d.store.ports, rec.id, range);
     await restoreWorktree(d.ws.root, rec.worktree, rec.branch);
     await copyIncludes(d.ws.root, rec.worktree, prep.include, d.log).catch((err) => d.log.warn(`copying included files into ${rec.worktree}`, err));
     d.log.info(`${rec.name}: recreated its worktree from ${rec.branch}`);

@@ -18,6 +18,7 @@ import type { SessionWatcher } from "../sessions/session-watcher.ts";
 import { sandboxSession, type SessionSandbox } from "../../sandbox/session.ts";
 import { sessionSandboxSettings } from "../../sandbox/layers.ts";
 import { providerNamed } from "./provider-named.ts";
+import { portsEnv } from "./ports.ts";
 import { selfCommand } from "../../self.ts";
 
 interface SessionStartDeps extends Pick<AgentDeps, "ws" | "store" | "bus" | "binDir" | "accounts" | "input"> {
@@ -46,7 +47,8 @@ export async function startSession(d: SessionStartDeps, rec: AgentRecord, sessio
     if (session === 1) failRun(d, rec.id, errorMessage(err));
     throw err;
   }
-  const env = agentEnv(runEnv, who, d.binDir);
+  // the ports its worktree holds, read now: a resume may have leased them again with a recreated worktree
+  const env = agentEnv(runEnv, who, d.binDir, portsEnv(store.ports.of(rec.id)));
   // whose model API network allow opens: the person's spawn's, for a worker its first ancestor's
   let modelEnv = runEnv;
   if (rec.parentId !== null) {

@@ -76,9 +76,18 @@ function readAgentSandbox(v: unknown, at: string): Record<string, unknown> | str
   return o;
 }
 
+function readAgentPorts(v: unknown, at: string): unknown[] | string {
+  if (!Array.isArray(v)) return `${at ? at + ": " : ""}expected an array`;
+  const out: unknown[] = v.slice();
+  for (let i = 0; i < out.length; i++) {
+    if (!(Number.isSafeInteger(out[i]))) return `${at}.${i}: expected an integer`;
+  }
+  return out;
+}
+
 function readAgent(v: unknown, at: string): Record<string, unknown> | string {
   if (!isObject(v)) return `${at ? at + ": " : ""}expected an object`;
-  const o: Record<string, unknown> = { id: v.id, name: v.name, provider: v.provider, status: v.status, prompt: v.prompt, command: v.command, model: v.model, permissions: v.permissions, cwd: v.cwd, worktree: v.worktree, branch: v.branch, baseRef: v.baseRef, pid: v.pid, session: v.session, providerSessionId: v.providerSessionId, result: v.result, error: v.error, questions: v.questions, exitCode: v.exitCode, costUsd: v.costUsd, inputTokens: v.inputTokens, outputTokens: v.outputTokens, mode: v.mode, initiativeId: v.initiativeId, taskId: v.taskId, phaseId: v.phaseId, createdAt: v.createdAt, updatedAt: v.updatedAt, lastActivityAt: v.lastActivityAt, parentId: v.parentId, uncommitted: v.uncommitted, failure: v.failure, retryAt: v.retryAt, attempt: v.attempt, budgetUsd: v.budgetUsd, accountId: v.accountId, pendingPermissions: v.pendingPermissions, plan: v.plan, sandbox: v.sandbox, prUrl: v.prUrl };
+  const o: Record<string, unknown> = { id: v.id, name: v.name, provider: v.provider, status: v.status, prompt: v.prompt, command: v.command, model: v.model, permissions: v.permissions, cwd: v.cwd, worktree: v.worktree, branch: v.branch, baseRef: v.baseRef, pid: v.pid, session: v.session, providerSessionId: v.providerSessionId, result: v.result, error: v.error, questions: v.questions, exitCode: v.exitCode, costUsd: v.costUsd, inputTokens: v.inputTokens, outputTokens: v.outputTokens, mode: v.mode, initiativeId: v.initiativeId, taskId: v.taskId, phaseId: v.phaseId, createdAt: v.createdAt, updatedAt: v.updatedAt, lastActivityAt: v.lastActivityAt, parentId: v.parentId, uncommitted: v.uncommitted, failure: v.failure, retryAt: v.retryAt, attempt: v.attempt, budgetUsd: v.budgetUsd, accountId: v.accountId, pendingPermissions: v.pendingPermissions, plan: v.plan, sandbox: v.sandbox, prUrl: v.prUrl, ports: v.ports };
   if (!(typeof o.id === "string")) return `${at ? at + "." : ""}id: expected a string`;
   if (!(typeof o.name === "string")) return `${at ? at + "." : ""}name: expected a string`;
   if (!(typeof o.provider === "string")) return `${at ? at + "." : ""}provider: expected a string`;
@@ -135,6 +144,11 @@ function readAgent(v: unknown, at: string): Record<string, unknown> | string {
     o.sandbox = r;
   }
   if (!((o.prUrl === null || typeof o.prUrl === "string"))) return `${at ? at + "." : ""}prUrl: expected a string, or null`;
+  {
+    const r = readAgentPorts(o.ports, `${at ? at + "." : ""}ports`);
+    if (typeof r === "string") return r;
+    o.ports = r;
+  }
   return o;
 }
 

@@ -116,3 +116,15 @@ export const AGENT_OUTPUT = {
     dropped_bytes: { type: "INTEGER", notNull: true, default: "0" },
   },
 } as const satisfies Table;
+
+export const PORT_LEASES = {
+  name: "port_leases",
+  note: "Ports held by agents' worktrees (the config's `ports`), from the worktree's creation to its removal.",
+  columns: {
+    port: { type: "INTEGER", primaryKey: true, note: "held once: the key refuses a second lease" },
+    agent_id: { type: "TEXT", notNull: true, note: "no foreign key: taken before the agent is recorded" },
+    slot: { type: "INTEGER", notNull: true, note: "1 for PORT and TROUPE_PORT_1, 2 for TROUPE_PORT_2, ..." },
+    leased_at: { type: "INTEGER", notNull: true },
+  },
+  indexes: ["CREATE INDEX port_leases_agent ON port_leases(agent_id, slot)"],
+} as const satisfies Table;

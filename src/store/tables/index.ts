@@ -1,5 +1,5 @@
 import { MIGRATIONS, SCHEMA_VERSION } from "../migrations.ts";
-import { AGENT_LOG_CHUNKS, AGENT_OUTPUT, AGENT_SESSIONS, AGENTS } from "./agents.ts";
+import { AGENT_LOG_CHUNKS, AGENT_OUTPUT, AGENT_SESSIONS, AGENTS, PORT_LEASES } from "./agents.ts";
 import { CONVERSATIONS, MESSAGES, REVIEW_COMMENTS, SESSION_INPUTS } from "./conversations.ts";
 import { EVENTS } from "./events.ts";
 import { AGENT_PERMISSION_RULES, PERMISSION_REQUESTS } from "./permissions.ts";
@@ -29,6 +29,7 @@ export const TABLES: readonly Table[] = [
   AGENT_PERMISSION_RULES,
   REVIEW_COMMENTS,
   SESSION_INPUTS,
+  PORT_LEASES,
 ];
 
 /** Migration `name`'s number (the user_version it brings the store to). */

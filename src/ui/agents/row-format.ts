@@ -54,7 +54,7 @@ export function nextElapsedChange(rows: readonly Agent[], now: number): number |
 function agentWhat(a: Agent): string {
   const s = a.prompt ?? a.command ?? "";
   // work at risk comes first: it is why the worktree is kept
-  return `${a.uncommitted ? "[uncommitted changes] " : ""}${prCell(a)}${sandboxCell(a)}${planCell(a)}${oneLine(s)}`;
+  return `${a.uncommitted ? "[uncommitted changes] " : ""}${prCell(a)}${portsCell(a)}${sandboxCell(a)}${planCell(a)}${oneLine(s)}`;
 }
 
 /**
@@ -74,6 +74,11 @@ function prCell(a: Agent): string {
   if (!a.prUrl) return "";
   const n = /\/pull\/(\d+)/.exec(a.prUrl)?.[1];
   return `[PR${n ? ` #${n}` : ""}] `;
+}
+
+/** "[:3000] ", "[:3000,3001] ": the ports its worktree holds (the workspace config's `ports`), where it serves. */
+function portsCell(a: Agent): string {
+  return a.ports.length ? `[:${a.ports.join(",")}] ` : "";
 }
 
 /** An agent's text on one line, safe to show. */

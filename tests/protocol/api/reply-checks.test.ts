@@ -49,6 +49,7 @@ const agent = {
   attempt: 2,
   accountId: "ac_1",
   pendingPermissions: 0,
+  ports: [3000, 3001],
 };
 
 // every kind of wrong value a JSON reply can hold, and a few right ones

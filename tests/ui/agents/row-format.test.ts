@@ -60,6 +60,12 @@ describe("agent rows", () => {
     expect(what(null)).toBe("Fix the bug");
   });
 
+  test("the ports its worktree holds lead its task; none, nothing", () => {
+    const cols = rowColumns(120);
+    expect(rowCells(makeAgent({ prompt: "Fix the bug", ports: [3000, 3001] }), cols, Date.now()).what.trim()).toBe("[:3000,3001] Fix the bug");
+    expect(rowCells(makeAgent({ prompt: "Fix the bug", ports: [] }), cols, Date.now()).what.trim()).toBe("Fix the bug");
+  });
+
   test("a pending retry shows its class and the next attempt; a failed agent its class and evidence", () => {
     const now = Date.now();
     const failure = { class: "overloaded" as const, evidence: "API Error: 529 Overloaded", attempt: 1, maxAttempts: 3 };

@@ -39,6 +39,7 @@ export function makeAgent(over: Partial<Agent> = {}): Agent {
     uncommitted: false,
     attempt: 1,
     pendingPermissions: 0,
+    ports: [],
     createdAt: now - 60_000,
     updatedAt: now,
     ...over,
