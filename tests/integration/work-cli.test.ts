@@ -69,7 +69,7 @@ describe("the work model through the CLI", () => {
       [["initiative", "new", "X"], 2, "troupe: give the goal as --goal TEXT or --goal-file F\n"],
       [["initiative", "new", "X", "--goal", "g", "--review", "all"], 2, "troupe: --review takes phases, tasks or none, not 'all'\n"],
       [["initiative", "show", "nope"], 1, "troupe: no initiative 'nope' (give its id or slug; 'troupe initiative ls' lists them)\n"],
-      [["initiative", "frob"], 2, "troupe: no initiative subcommand 'frob' (new, ls, show, budget, archive or diff)\n"],
+      [["initiative", "frob"], 2, "troupe: no initiative subcommand 'frob' (new, ls, show, budget, archive, diff, push or pr)\n"],
       [["phases", "nope"], 1, "troupe: no initiative 'nope' (give its id or slug; 'troupe initiative ls' lists them)\n"],
     ];
     for (const [args, code, line] of cases) {
