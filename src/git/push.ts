@@ -38,6 +38,11 @@ const PERSONS_GIT = {
   allowUnsafeGpgProgram: true,
 } as const;
 
+/** The person's git in `root`, prompts off, ended after SILENT_MS of silence; `limits.abort`: a whole-run limit. */
+function personsGit(root: string, env: Record<string, string>, limits: { abort?: AbortSignal } = {}) {
+  return simpleGit({ baseDir: root, unsafe: PERSONS_GIT, timeout: { block: SILENT_MS }, ...limits }).env(quiet(env));
+}
+
 /** A remote's URL as its config names it (before `insteadOf`: what owner and repository are read from). */
 export async function remoteUrl(root: string, remote: string): Promise<string> {
   const url = (await simpleGit(root).raw(["config", "--get", `remote.${remote}.url`]).catch(() => "")).trim();
@@ -62,7 +67,7 @@ export function withoutCredentials(url: string): string {
 export async function pushBranch(root: string, remote: string, branch: string, env: Record<string, string>): Promise<string> {
   const commit = (await simpleGit(root).revparse(["--verify", `refs/heads/${branch}`]).catch(() => "")).trim();
   if (!commit) throw new TroupeError("invalid_state", `there is no branch ${branch} in ${root}`);
-  const git = simpleGit({ baseDir: root, unsafe: PERSONS_GIT, timeout: { block: SILENT_MS }, abort: AbortSignal.timeout(WHOLE_MS) }).env(quiet(env));
+  const git = personsGit(root, env, { abort: AbortSignal.timeout(WHOLE_MS) });
   try {
     // the commit read above, not the branch (an agent may commit meanwhile); --progress keeps
     // git talking through a long upload, which the silence limit would otherwise end
@@ -91,14 +96,14 @@ export function pushError(remote: string, branch: string, output: string): Troup
 
 /** The branch a remote's HEAD names (its default branch), asked of the remote itself; null when it names none. */
 export async function remoteDefaultBranch(root: string, remote: string, env: Record<string, string>): Promise<string | null> {
-  const git = simpleGit({ baseDir: root, unsafe: PERSONS_GIT, timeout: { block: SILENT_MS } }).env(quiet(env));
+  const git = personsGit(root, env);
   const out = await git.raw(["ls-remote", "--symref", remote, "HEAD"]).catch(() => "");
   return /^ref: refs\/heads\/(\S+)\s+HEAD$/m.exec(out)?.[1] ?? null;
 }
 
 /** Whether `remote` has `branch` now (asked of it); null when the remote could not be asked. */
 export async function remoteHasBranch(root: string, remote: string, branch: string, env: Record<string, string>): Promise<boolean | null> {
-  const git = simpleGit({ baseDir: root, unsafe: PERSONS_GIT, timeout: { block: SILENT_MS } }).env(quiet(env));
+  const git = personsGit(root, env);
   try {
     return (await git.raw(["ls-remote", "--heads", remote, `refs/heads/${branch}`])).trim() !== "";
   } catch {

@@ -1,12 +1,11 @@
 import { z } from "zod";
 import { Env } from "./api-agents.ts";
 
+/** A git remote's or branch's name as troupe passes it to git: never an option (no leading `-`), never a URL. */
+const GIT_NAME = /^[A-Za-z0-9_.][A-Za-z0-9_./-]*$/;
+
 /** A git remote's name as `git push` takes it: never an option, never a URL of the caller's choosing. */
-const RemoteNameSchema = z
-  .string()
-  .min(1)
-  .max(100)
-  .regex(/^[A-Za-z0-9_.][A-Za-z0-9_./-]*$/, "a git remote's name (letters, digits, . _ / -), such as origin");
+const RemoteNameSchema = z.string().min(1).max(100).regex(GIT_NAME, "a git remote's name (letters, digits, . _ / -), such as origin");
 
 /** Push an agent's or an initiative's branch to a remote of the repository. */
 export const PushRequestSchema = z.object({
@@ -20,7 +19,7 @@ export const PushRequestSchema = z.object({
 export const PullRequestRequestSchema = PushRequestSchema.extend({
   draft: z.boolean().optional(),
   /** The branch it merges into: else the one it started from, or the remote's default branch. */
-  base: z.string().min(1).max(200).regex(/^[A-Za-z0-9_.][A-Za-z0-9_./-]*$/, "a branch name").optional(),
+  base: z.string().min(1).max(200).regex(GIT_NAME, "a branch name").optional(),
   /** Else the task's title, or the first line of the agent's prompt or the initiative's goal. */
   title: z.string().trim().min(1).max(256).optional(),
   /** Else written from the task, the result and the commits. */

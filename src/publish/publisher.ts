@@ -50,14 +50,16 @@ export class Publisher {
   constructor(private readonly d: PublisherDeps) {}
 
   push(item: Publishable, ask: PushAsk): Promise<Push> {
-    return this.one(item.branch, () => this.pushNow(item, ask.remote ?? "origin", envOf(ask)));
+    const remote = ask.remote ?? "origin";
+    return this.one(item.branch, async () => this.pushNow(item, remote, envOf(ask), withoutCredentials(await remoteUrl(this.d.root, remote))));
   }
 
   pullRequest(item: Publishable, ask: PullAsk): Promise<PullRequest> {
     return this.one(item.branch, async () => {
       const remote = ask.remote ?? "origin";
       const env = envOf(ask);
-      const repo = remoteRepo(remote, withoutCredentials(await remoteUrl(this.d.root, remote)));
+      const url = withoutCredentials(await remoteUrl(this.d.root, remote));
+      const repo = remoteRepo(remote, url);
       const forge = await forgeFor(repo, env, this.d.github());
       const base = ask.base ?? (await this.baseOf(item, remote, env));
       // a base the remote lacks would be GitHub's refusal after the push: said now, nothing pushed
@@ -67,7 +69,7 @@ export class Publisher {
       const since = (await branchNamed(this.d.root, `${remote}/${base}`, remote)) ? `${remote}/${base}` : item.baseRef;
       const commits = await commitsSince(this.d.root, since, item.branch);
       if (!commits.length) throw new TroupeError("invalid_state", `${item.label}: ${item.branch} has no commits beyond ${base}: nothing to open a pull request for`);
-      const push = await this.pushNow(item, remote, env);
+      const push = await this.pushNow(item, remote, env, url);
       const source = { ...item.source, commits };
       const wanted = { title: pullTitle(source, ask.title), body: ask.body ?? pullBody(source), head: item.branch, base, draft: ask.draft ?? false };
       const { pull, created } = await openOrFind(forge, wanted).catch((err: unknown) => {
@@ -79,8 +81,8 @@ export class Publisher {
     });
   }
 
-  private async pushNow(item: Publishable, remote: string, env: Record<string, string>): Promise<Push> {
-    const url = withoutCredentials(await remoteUrl(this.d.root, remote));
+  /** `url`: the remote's, as read once for this publish (credentials removed). */
+  private async pushNow(item: Publishable, remote: string, env: Record<string, string>, url: string): Promise<Push> {
     const commit = await pushBranch(this.d.root, remote, item.branch, env);
     return { remote, branch: item.branch, commit, url };
   }
